@@ -1,0 +1,294 @@
+#include "commands.hpp"
+
+#include "options.hpp"
+
+#include "core/errors.hpp"
+#include "core/gemm.hpp"
+#include "core/thread_pool.hpp"
+#include "data/dataset.hpp"
+#include "io/json.hpp"
+#include "io/weights_file.hpp"
+#include "model/network.hpp"
+#include "train/progress_text.hpp"
+#include "train/trainer.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace tbcli {
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+extern "C" void onSigint(int) { g_interrupted.store(true); }
+
+void printJson(const tb::Json& j)
+{
+    std::fputs((j.dump() + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+std::string describeDataset(const tb::Dataset& d)
+{
+    return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) + " test images, " +
+           std::to_string(d.inputHeight()) + "x" + std::to_string(d.inputWidth()) + ", " +
+           std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";
+}
+
+// Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
+class TextProgress : public tb::TrainObserver {
+public:
+    explicit TextProgress(int steps) : m_steps(steps), m_tty(isatty(fileno(stdout))) {}
+
+    void batchFinished(const tb::BatchProgress& p) override
+    {
+        if (p.step == 1 && p.epoch != m_epoch) {
+            m_epoch = p.epoch;
+            std::printf("Epoch %d/%d\n", p.epoch, p.epochs);
+        }
+        const auto now = std::chrono::steady_clock::now();
+        const double dt = std::chrono::duration<double>(now - m_last).count();
+        if (p.step < p.steps && dt < (m_tty ? 0.1 : 5.0))
+            return;
+        m_last = now;
+        if (p.step == p.steps)
+            return;  // the epoch line replaces it
+        if (m_tty) {
+            std::printf("\r%s", tb::progressLine(p).c_str());
+            m_pending = true;
+        } else {
+            std::printf("%s\n", tb::progressLine(p).c_str());
+        }
+        std::fflush(stdout);
+    }
+
+    void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
+    {
+        std::printf("%s%s\n", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
+        std::fflush(stdout);
+        m_pending = false;
+    }
+
+private:
+    int m_steps;
+    bool m_tty;
+    bool m_pending = false;
+    int m_epoch = 0;
+    std::chrono::steady_clock::time_point m_last{};
+};
+
+class JsonProgress : public tb::TrainObserver {
+public:
+    void batchFinished(const tb::BatchProgress& p) override
+    {
+        tb::Json j = tb::Json::object();
+        j["event"] = "batch";
+        j["epoch"] = p.epoch;
+        j["epochs"] = p.epochs;
+        j["step"] = p.step;
+        j["steps"] = p.steps;
+        j["loss"] = p.loss;
+        j["accuracy"] = p.accuracy;
+        j["batch_loss"] = p.batchLoss;
+        j["samples_per_sec"] = p.samplesPerSec;
+        j["eta_s"] = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
+        printJson(j);
+    }
+    void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
+    {
+        tb::Json j = tb::Json::object();
+        j["event"] = "epoch";
+        j["epoch"] = r.epoch;
+        j["loss"] = r.loss;
+        j["accuracy"] = r.accuracy;
+        j["val_loss"] = r.valLoss;
+        j["val_accuracy"] = r.valAccuracy;
+        j["seconds"] = r.seconds;
+        j["samples_per_sec"] = r.samplesPerSec;
+        printJson(j);
+    }
+};
+
+// The dataset a weights file was trained for, at the size multiplier its input implies.
+tb::Dataset datasetForInput(const std::string& dir, tb::Shape input)
+{
+    tb::Dataset d = tb::loadDataset(dir);
+    if (input.h % d.train.height || input.w % d.train.width || input.h / d.train.height != input.w / d.train.width)
+        throw tb::DataError("the model was trained on " + std::to_string(input.h) + "x" + std::to_string(input.w) +
+                            " images but " + dir + " holds " + std::to_string(d.train.height) + "x" +
+                            std::to_string(d.train.width) + " images");
+    d.sizeMultiplier = input.h / d.train.height;
+    return d;
+}
+}  // namespace
+
+int presetsCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {}, {});
+    for (const std::string& name : tb::presetNames())
+        std::printf("%-20s %s\n", name.c_str(), tb::presetDescription(name).c_str());
+    return Ok;
+}
+
+int summaryCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {"model", "input", "classes"}, {});
+    const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+    const int side = int(o.integer("input", 28, 1, 4096));
+    const int classes = int(o.integer("classes", 10, 2, 256));
+    const tb::Network net(spec, tb::Shape::image(side, side, 1), classes);
+    std::fputs(net.summary().c_str(), stdout);
+    return Ok;
+}
+
+int trainCommand(const std::vector<std::string>& args)
+{
+    Options o(args,
+              {"data", "model", "epochs", "batch", "threads", "seed", "optimizer", "lr", "momentum",
+               "size-multiplier", "max-batches", "save", "shard"},
+              {"drop-remainder", "json", "nesterov"});
+    const bool json = o.has("json");
+    tb::TrainConfig cfg;
+    cfg.epochs = int(o.integer("epochs", 1, 1, 100000));
+    cfg.batchSize = int(o.integer("batch", 128, 1, 65536));
+    cfg.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
+    cfg.seed = o.unsignedInt("seed", 0);
+    cfg.maxBatches = int(o.integer("max-batches", 0, 0, 1 << 30));
+    cfg.shardSize = int(o.integer("shard", 16, 1, 65536));
+    cfg.optimizer.kind = tb::parseOptimizer(o.text("optimizer", "adam"));
+    cfg.optimizer.learningRate = float(o.real("lr", tb::defaultLearningRate(cfg.optimizer.kind)));
+    if (!(cfg.optimizer.learningRate > 0))
+        throw UsageError("--lr must be positive");
+    cfg.optimizer.momentum = float(o.real("momentum", 0.0));
+    cfg.optimizer.nesterov = o.has("nesterov");
+    if (cfg.optimizer.momentum < 0 || cfg.optimizer.momentum >= 1)
+        throw UsageError("--momentum must be in [0, 1)");
+    if ((o.has("momentum") || o.has("nesterov")) && cfg.optimizer.kind != tb::OptimizerKind::SGD)
+        throw UsageError("--momentum and --nesterov apply to --optimizer sgd only");
+
+    tb::DatasetOptions dopt;
+    dopt.dropRemainderBatch = o.has("drop-remainder") ? cfg.batchSize : 0;
+    dopt.sizeMultiplier = int(o.integer("size-multiplier", 1, 1, 16));
+    const std::string dataDir = o.text("data", tb::defaultDatasetDir());
+    const std::string modelName = o.text("model", tb::defaultPreset());
+    const std::string savePath = o.text("save", "");
+
+    const tb::ModelSpec spec = tb::loadModelSpec(modelName);
+    const tb::Dataset data = tb::loadDataset(dataDir, dopt);
+    tb::Network net(spec, tb::Shape::image(data.inputHeight(), data.inputWidth(), 1), data.numClasses);
+    net.initialize(cfg.seed);
+    tb::Trainer trainer(net, data, cfg);
+
+    if (json) {
+        tb::Json j = tb::Json::object();
+        j["event"] = "start";
+        j["model"] = spec.name;
+        j["params"] = net.paramCount() + net.stateCount();
+        j["dataset"] = data.directory;
+        j["train_images"] = data.train.count;
+        j["test_images"] = data.test.count;
+        j["threads"] = cfg.threads;
+        j["batch"] = cfg.batchSize;
+        j["steps_per_epoch"] = trainer.stepsPerEpoch();
+        j["seed"] = std::to_string(cfg.seed);
+        j["gemm"] = tb::gemmBackendName();
+        printJson(j);
+    } else {
+        std::printf("Model %s (%s params) on %s: %s\n", spec.name.c_str(),
+                    tb::withThousands(net.paramCount() + net.stateCount()).c_str(), data.directory.c_str(),
+                    describeDataset(data).c_str());
+        std::printf("CPU, %d thread%s, batch %d, %s lr %g, seed %llu, %s\n", cfg.threads, cfg.threads == 1 ? "" : "s",
+                    cfg.batchSize, tb::optimizerName(cfg.optimizer.kind), double(cfg.optimizer.learningRate),
+                    static_cast<unsigned long long>(cfg.seed), tb::gemmBackendName());
+        std::fflush(stdout);
+    }
+
+    TextProgress text(trainer.stepsPerEpoch());
+    JsonProgress jsonOut;
+    std::signal(SIGINT, onSigint);
+    auto save = [&] {
+        if (savePath.empty())
+            return;
+        tb::WeightsFile w;
+        w.spec = net.spec();
+        w.input = net.inputShape();
+        w.classNames = data.classNames;
+        w.params = net.params();
+        w.state = net.state();
+        w.optimizer = cfg.optimizer;
+        w.optimizerIterations = trainer.optimizer().iterations();
+        w.optimizerSlots = trainer.optimizer().slots();
+        w.train = cfg;
+        w.history = trainer.history();
+        w.datasetDir = data.directory;
+        tb::saveWeights(savePath, w);
+    };
+    tb::TrainStatus status;
+    try {
+        status = trainer.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
+    } catch (const tb::DivergedError&) {
+        save();  // the last good weights, so the run is not lost
+        throw;
+    }
+    std::signal(SIGINT, SIG_DFL);
+    if (status == tb::TrainStatus::Cancelled) {
+        save();
+        std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
+        return Interrupted;
+    }
+    const tb::EvalResult test = trainer.executor().evaluate(data.test, data.sizeMultiplier);
+    const std::string sha = net.weightsSha256();
+    save();
+    if (json) {
+        tb::Json j = tb::Json::object();
+        j["event"] = "done";
+        j["test_loss"] = test.loss;
+        j["test_accuracy"] = test.accuracy;
+        j["weights_sha256"] = sha;
+        if (!savePath.empty())
+            j["saved"] = savePath;
+        printJson(j);
+    } else {
+        std::printf("Test loss: %.4f - test accuracy: %.4f - weights sha256: %s\n", test.loss, test.accuracy,
+                    sha.c_str());
+        if (!savePath.empty())
+            std::printf("Saved %s\n", savePath.c_str());
+    }
+    return Ok;
+}
+
+int evaluateCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {"data", "weights", "threads"}, {"json"});
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required");
+    const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));
+    const tb::Dataset data = datasetForInput(o.text("data", tb::defaultDatasetDir()), w.input);
+    if (data.numClasses != int(w.classNames.size()))
+        throw tb::DataError("the model classifies " + std::to_string(w.classNames.size()) + " classes but " +
+                            data.directory + " has " + std::to_string(data.numClasses));
+    tb::Network net = w.buildNetwork();
+    tb::CpuExecutor exec(net, int(o.integer("threads", tb::hardwareThreads(), 1, 1024)));
+    const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, 0, true);
+    int wrong = 0;
+    for (int i = 0; i < r.samples; ++i)
+        wrong += r.predicted[size_t(i)] != data.test.labels[size_t(i)] ? 1 : 0;
+    if (o.has("json")) {
+        tb::Json j = tb::Json::object();
+        j["event"] = "evaluate";
+        j["test_loss"] = r.loss;
+        j["test_accuracy"] = r.accuracy;
+        j["misclassified"] = wrong;
+        j["images"] = r.samples;
+        j["weights_sha256"] = net.weightsSha256();
+        printJson(j);
+    } else {
+        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images\n", r.loss, r.accuracy,
+                    wrong, r.samples);
+    }
+    return Ok;
+}
+
+}  // namespace tbcli

@@ -1,0 +1,17 @@
+// trainbench-cli's commands. Each returns the process exit code: 0 success, 2 usage error,
+// 3 data or model error, 4 training diverged, 5 file error, 130 stopped by Ctrl-C.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tbcli {
+
+enum ExitCode { Ok = 0, Usage = 2, DataOrModel = 3, Diverged = 4, FileError = 5, Interrupted = 130 };
+
+int summaryCommand(const std::vector<std::string>& args);
+int presetsCommand(const std::vector<std::string>& args);
+int trainCommand(const std::vector<std::string>& args);
+int evaluateCommand(const std::vector<std::string>& args);
+
+}  // namespace tbcli

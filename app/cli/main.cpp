@@ -1,0 +1,65 @@
+// trainbench-cli: the headless front end over the engine (no Qt).
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "core/errors.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+namespace {
+const char* kUsage =
+    "usage: trainbench-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  summary  --model NAME|FILE                 print the Keras-style model summary\n"
+    "  presets                                    list the preset models\n"
+    "  train    [--data DIR] [--model NAME|FILE] [--epochs N] [--batch B] [--threads T]\n"
+    "           [--seed S] [--optimizer adam|sgd|rmsprop] [--lr X] [--momentum M] [--nesterov]\n"
+    "           [--drop-remainder] [--size-multiplier K] [--max-batches N] [--save FILE] [--json]\n"
+    "  evaluate [--data DIR] --weights FILE [--threads T] [--json]\n"
+    "\n"
+    "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn.\n"
+    "exit codes: 0 ok, 2 usage, 3 data or model error, 4 training diverged, 5 file error, 130 stopped\n";
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? tbcli::Usage : tbcli::Ok;
+    }
+    const std::string cmd = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    try {
+        if (cmd == "summary")
+            return tbcli::summaryCommand(args);
+        if (cmd == "presets")
+            return tbcli::presetsCommand(args);
+        if (cmd == "train")
+            return tbcli::trainCommand(args);
+        if (cmd == "evaluate")
+            return tbcli::evaluateCommand(args);
+        std::fprintf(stderr, "trainbench-cli: unknown command \"%s\"\n\n%s", cmd.c_str(), kUsage);
+        return tbcli::Usage;
+    } catch (const tbcli::UsageError& e) {
+        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
+        return tbcli::Usage;
+    } catch (const tb::ConfigError& e) {
+        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
+        return tbcli::Usage;
+    } catch (const tb::DivergedError& e) {
+        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
+        return tbcli::Diverged;
+    } catch (const tb::IoError& e) {
+        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
+        return tbcli::FileError;
+    } catch (const tb::Error& e) {
+        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
+        return tbcli::DataOrModel;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "trainbench-cli %s: out of memory\n", cmd.c_str());
+        return tbcli::DataOrModel;
+    }
+}

@@ -1,0 +1,175 @@
+#include "data/dataset.hpp"
+
+#include "core/errors.hpp"
+#include "data/idx.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sys/stat.h>
+
+namespace tb {
+
+namespace {
+bool fileExists(const std::string& p)
+{
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+ImageSplit loadSplit(const std::string& dir, const std::string& prefix)
+{
+    ImageSplit s;
+    s.imagesFile = findIdxFile(dir, prefix + "-images");
+    s.labelsFile = findIdxFile(dir, prefix + "-labels");
+    if (s.imagesFile.empty())
+        throw DataError("no " + prefix + "-images-idx3-ubyte[.gz] file in " + dir);
+    if (s.labelsFile.empty())
+        throw DataError("no " + prefix + "-labels-idx1-ubyte[.gz] file in " + dir);
+    IdxArray images = readIdx(s.imagesFile, 3);
+    IdxArray labels = readIdx(s.labelsFile, 1);
+    const auto name = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
+    if (images.dims[0] != labels.dims[0])
+        throw DataError(name(s.labelsFile) + " holds " + std::to_string(labels.dims[0]) + " labels but " +
+                        name(s.imagesFile) + " holds " + std::to_string(images.dims[0]) + " images");
+    if (images.dims[1] > 4096 || images.dims[2] > 4096)
+        throw DataError(name(s.imagesFile) + ": images of " + std::to_string(images.dims[1]) + "x" +
+                        std::to_string(images.dims[2]) + " pixels are larger than Trainbench supports (4096x4096)");
+    s.count = images.dims[0];
+    s.height = images.dims[1];
+    s.width = images.dims[2];
+    s.pixels = std::move(images.bytes);
+    s.labels = std::move(labels.bytes);
+    return s;
+}
+
+void truncateSplit(ImageSplit& s, int multiple)
+{
+    const int keep = s.count - s.count % multiple;
+    s.count = keep;
+    s.pixels.resize(size_t(keep) * s.height * s.width);
+    s.labels.resize(size_t(keep));
+}
+}  // namespace
+
+const char* defaultDatasetDir() { return "/usr/share/datasets/fashion-mnist"; }
+
+const std::vector<std::string>& fashionMnistClassNames()
+{
+    static const std::vector<std::string> names = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                                   "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+    return names;
+}
+
+std::string findIdxFile(const std::string& dir, const std::string& part)
+{
+    const bool images = part.find("images") != std::string::npos;
+    const std::string kind = images ? "idx3-ubyte" : "idx1-ubyte";
+    for (const char* sep : {"-", "."})
+        for (const char* ext : {"", ".gz"}) {
+            const std::string p = dir + "/" + part + sep + kind + ext;
+            if (fileExists(p))
+                return p;
+        }
+    return {};
+}
+
+Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
+{
+    std::string dir = dirIn;
+    while (dir.size() > 1 && dir.back() == '/')
+        dir.pop_back();
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw DataError("dataset folder " + dir + " does not exist");
+    if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
+        throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
+                          std::to_string(options.sizeMultiplier) + ")");
+
+    Dataset d;
+    d.directory = dir;
+    d.train = loadSplit(dir, "train");
+    d.test = loadSplit(dir, "t10k");
+    if (d.train.height != d.test.height || d.train.width != d.test.width)
+        throw DataError("train images are " + std::to_string(d.train.height) + "x" + std::to_string(d.train.width) +
+                        " but test images are " + std::to_string(d.test.height) + "x" + std::to_string(d.test.width));
+
+    int maxTrain = 0, maxTest = 0;
+    for (uint8_t l : d.train.labels)
+        maxTrain = std::max<int>(maxTrain, l);
+    for (uint8_t l : d.test.labels)
+        maxTest = std::max<int>(maxTest, l);
+    d.numClasses = maxTrain + 1;
+    if (d.numClasses < 2)
+        throw DataError("train-labels holds a single class (0); a classifier needs at least two");
+
+    const std::string classesFile = dir + "/classes.txt";
+    if (fileExists(classesFile)) {
+        std::ifstream in(classesFile);
+        std::string line;
+        while (std::getline(in, line)) {
+            while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+                line.pop_back();
+            if (!line.empty())
+                d.classNames.push_back(line);
+        }
+        if (int(d.classNames.size()) < d.numClasses)
+            throw DataError("classes.txt names " + std::to_string(d.classNames.size()) +
+                            " classes but train-labels uses labels up to " + std::to_string(maxTrain));
+        d.numClasses = int(d.classNames.size());
+        d.classNamesSource = "classes.txt";
+    } else if (d.numClasses == 10 && lower(dir).find("fashion") != std::string::npos) {
+        d.classNames = fashionMnistClassNames();
+        d.classNamesSource = "Fashion-MNIST";
+    } else if (d.numClasses == 10) {
+        for (int i = 0; i < 10; ++i)
+            d.classNames.push_back(std::to_string(i));
+        d.classNamesSource = "MNIST digits";
+    } else {
+        for (int i = 0; i < d.numClasses; ++i)
+            d.classNames.push_back("class " + std::to_string(i));
+        d.classNamesSource = "generic";
+    }
+    if (maxTest >= d.numClasses)
+        throw DataError("t10k-labels uses label " + std::to_string(maxTest) + " but the training labels only cover 0.." +
+                        std::to_string(d.numClasses - 1));
+
+    if (options.dropRemainderBatch > 0) {
+        if (d.train.count < options.dropRemainderBatch || d.test.count < options.dropRemainderBatch)
+            throw DataError("cannot drop the remainder: a split holds fewer images than one batch of " +
+                            std::to_string(options.dropRemainderBatch));
+        truncateSplit(d.train, options.dropRemainderBatch);
+        truncateSplit(d.test, options.dropRemainderBatch);
+    }
+    d.sizeMultiplier = options.sizeMultiplier;
+    return d;
+}
+
+void imageToFloat(const ImageSplit& split, int index, int mult, float scale, float* dst)
+{
+    const uint8_t* src = split.image(index);
+    const int h = split.height, w = split.width;
+    if (mult == 1) {
+        for (int i = 0; i < h * w; ++i)
+            dst[i] = float(src[i]) * scale;
+        return;
+    }
+    const int W = w * mult;
+    for (int y = 0; y < h; ++y) {
+        float* row = dst + size_t(y) * mult * W;
+        for (int x = 0; x < w; ++x) {
+            const float v = float(src[y * w + x]) * scale;
+            for (int k = 0; k < mult; ++k)
+                row[x * mult + k] = v;
+        }
+        for (int k = 1; k < mult; ++k)
+            std::copy(row, row + W, row + size_t(k) * W);
+    }
+}
+
+}  // namespace tb

@@ -1,0 +1,74 @@
+#include "io/atomic_file.hpp"
+
+#include "core/errors.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace tb {
+
+void writeFileAtomically(const std::string& path, const std::string& bytes)
+{
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    std::string tmpl = path + ".tmp-XXXXXX";
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    auto failWith = [&](int err) {
+        ::close(fd);
+        ::unlink(name.data());
+        throw IoError("cannot write " + path + ": " + std::strerror(err) + "; nothing was written");
+    };
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            failWith(errno);
+        }
+        done += size_t(w);
+    }
+    if (::fsync(fd) != 0)
+        failWith(errno);
+    ::fchmod(fd, 0644);
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(name.data());
+        throw IoError("cannot write " + path + ": " + std::strerror(err) + "; nothing was written");
+    }
+    if (::rename(name.data(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(name.data());
+        throw IoError("cannot write " + path + ": " + std::strerror(err) + "; nothing was written");
+    }
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+std::string readWholeFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw IoError("cannot open " + path + ": " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        throw IoError("cannot read " + path);
+    return ss.str();
+}
+
+}  // namespace tb

@@ -1,0 +1,35 @@
+// Trainbench's native weights file: the model description, the input it was built for, the class
+// names, trainable and non-trainable weights, optimizer state, the training configuration and the
+// per-epoch history. Layout: an 8-byte magic "TBWGHT01", a little-endian uint64 header length,
+// the JSON header, the float32 blocks it describes, then the SHA-256 of everything before it.
+#pragma once
+
+#include "model/network.hpp"
+#include "optim/optimizer.hpp"
+#include "train/trainer.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tb {
+
+struct WeightsFile {
+    ModelSpec spec;
+    Shape input;
+    std::vector<std::string> classNames;
+    std::vector<float> params, state;
+    OptimizerConfig optimizer;
+    int64_t optimizerIterations = 0;
+    std::vector<float> optimizerSlots;
+    TrainConfig train;
+    std::vector<EpochRecord> history;
+    std::string datasetDir;
+
+    // A network with these weights (throws ModelError if the file's parts disagree).
+    Network buildNetwork() const;
+};
+
+void saveWeights(const std::string& path, const WeightsFile& w);  // atomic; throws IoError
+WeightsFile loadWeights(const std::string& path);                   // throws IoError/ModelError
+
+}  // namespace tb

@@ -1,0 +1,186 @@
+#include "layers/batch_norm.hpp"
+
+#include <cmath>
+
+namespace tb {
+
+BatchNorm::BatchNorm(std::string name, Shape in, bool center, bool scale, float momentum, float epsilon)
+    : Layer(std::move(name), in, in), m_center(center), m_scale(scale), m_momentum(momentum), m_epsilon(epsilon),
+      m_mean(size_t(in.c)), m_invStd(size_t(in.c)), m_mul(size_t(in.c)), m_add(size_t(in.c)), m_dMean(size_t(in.c)),
+      m_dXhat(size_t(in.c))
+{
+}
+
+void BatchNorm::initParams(float* params, float* state, Rng&) const
+{
+    const int c = m_in.c;
+    int64_t p = 0;
+    if (m_scale)
+        for (int i = 0; i < c; ++i)
+            params[p++] = 1.0f;
+    if (m_center)
+        for (int i = 0; i < c; ++i)
+            params[p++] = 0.0f;
+    for (int i = 0; i < c; ++i) {
+        state[i] = 0.0f;
+        state[c + i] = 1.0f;
+    }
+}
+
+template <typename F>
+void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, F f) const
+{
+    const int C = m_in.c;
+    double* p = s.partial;
+    for (int i = 0; i < 2 * C; ++i)
+        p[i] = 0.0;
+    if (m_in.spatial) {
+        const int64_t len = int64_t(s.n) * m_in.plane();
+        for (int c = 0; c < C; ++c) {
+            const float* pa = a + c * len;
+            const float* pb = b ? b + c * len : nullptr;
+            double s0 = 0.0, s1 = 0.0;
+            for (int64_t j = 0; j < len; ++j) {
+                float u, v;
+                f(pa[j], pb ? pb[j] : 0.0f, c, u, v);
+                s0 += u;
+                s1 += v;
+            }
+            p[c] = s0;
+            p[C + c] = s1;
+        }
+    } else {
+        for (int i = 0; i < s.n; ++i)
+            for (int c = 0; c < C; ++c) {
+                float u, v;
+                f(a[int64_t(i) * C + c], b ? b[int64_t(i) * C + c] : 0.0f, c, u, v);
+                p[c] += u;
+                p[C + c] += v;
+            }
+    }
+}
+
+void BatchNorm::applyAffine(const ShardView& s, const float* x, float* y, const std::vector<float>& mul,
+                            const std::vector<float>& add) const
+{
+    const int C = m_in.c;
+    if (m_in.spatial) {
+        const int64_t len = int64_t(s.n) * m_in.plane();
+        for (int c = 0; c < C; ++c) {
+            const float m = mul[size_t(c)], a = add[size_t(c)];
+            const float* px = x + c * len;
+            float* py = y + c * len;
+            for (int64_t j = 0; j < len; ++j)
+                py[j] = px[j] * m + a;
+        }
+    } else {
+        for (int i = 0; i < s.n; ++i)
+            for (int c = 0; c < C; ++c)
+                y[int64_t(i) * C + c] = x[int64_t(i) * C + c] * mul[size_t(c)] + add[size_t(c)];
+    }
+}
+
+void BatchNorm::forward(const PassContext& ctx, int phase, ShardView& s, float*)
+{
+    const int C = m_in.c;
+    if (!ctx.training) {
+        // Evaluation shards run concurrently: compute the fold locally instead of in members.
+        std::vector<float> mul(static_cast<size_t>(C)), add(static_cast<size_t>(C));
+        for (int c = 0; c < C; ++c) {
+            const float inv = 1.0f / std::sqrt(m_state[C + c] + m_epsilon);
+            mul[size_t(c)] = gammaOf(c) * inv;
+            add[size_t(c)] = betaOf(c) - m_state[c] * gammaOf(c) * inv;
+        }
+        applyAffine(s, s.x, s.y, mul, add);
+        return;
+    }
+    if (phase == 0) {
+        channelSums(s, s.x, nullptr, [](float x, float, int, float& u, float& v) {
+            u = x;
+            v = x * x;
+        });
+    } else {
+        applyAffine(s, s.x, s.y, m_mul, m_add);
+    }
+}
+
+void BatchNorm::reduceForward(const PassContext& ctx, int phase, std::span<ShardView> shards)
+{
+    if (!ctx.training || phase != 0)
+        return;
+    const int C = m_in.c;
+    const double m = double(ctx.batchSize) * double(m_in.plane());
+    for (int c = 0; c < C; ++c) {
+        double sum = 0.0, sq = 0.0;
+        for (const ShardView& s : shards) {
+            sum += s.partial[c];
+            sq += s.partial[C + c];
+        }
+        const double mean = sum / m;
+        const double var = std::max(sq / m - mean * mean, 0.0);
+        m_mean[size_t(c)] = float(mean);
+        m_invStd[size_t(c)] = float(1.0 / std::sqrt(var + double(m_epsilon)));
+        m_mul[size_t(c)] = gammaOf(c) * m_invStd[size_t(c)];
+        m_add[size_t(c)] = betaOf(c) - float(mean) * m_mul[size_t(c)];
+        m_state[c] = m_state[c] * m_momentum + float(mean) * (1.0f - m_momentum);
+        m_state[C + c] = m_state[C + c] * m_momentum + float(var) * (1.0f - m_momentum);
+    }
+}
+
+void BatchNorm::backward(const PassContext&, int phase, ShardView& s, float*)
+{
+    const int C = m_in.c;
+    if (phase == 0) {
+        // sum(dy) and sum(dy * xhat) per channel.
+        const float* mean = m_mean.data();
+        const float* inv = m_invStd.data();
+        channelSums(s, s.dy, s.x, [mean, inv](float dy, float x, int c, float& u, float& v) {
+            u = dy;
+            v = dy * (x - mean[c]) * inv[c];
+        });
+        return;
+    }
+    if (!s.dx)
+        return;
+    // dx = gamma * invStd * (dy - mean(dy) - xhat * mean(dy * xhat))
+    auto dxOf = [&](float dy, float x, int c) {
+        const float xhat = (x - m_mean[size_t(c)]) * m_invStd[size_t(c)];
+        return gammaOf(c) * m_invStd[size_t(c)] * (dy - m_dMean[size_t(c)] - xhat * m_dXhat[size_t(c)]);
+    };
+    if (m_in.spatial) {
+        const int64_t len = int64_t(s.n) * m_in.plane();
+        for (int c = 0; c < C; ++c)
+            for (int64_t j = 0; j < len; ++j)
+                s.dx[c * len + j] = dxOf(s.dy[c * len + j], s.x[c * len + j], c);
+    } else {
+        for (int i = 0; i < s.n; ++i)
+            for (int c = 0; c < C; ++c) {
+                const int64_t j = int64_t(i) * C + c;
+                s.dx[j] = dxOf(s.dy[j], s.x[j], c);
+            }
+    }
+}
+
+void BatchNorm::reduceBackward(const PassContext& ctx, int phase, std::span<ShardView> shards)
+{
+    if (phase != 0)
+        return;
+    const int C = m_in.c;
+    const double m = double(ctx.batchSize) * double(m_in.plane());
+    for (int c = 0; c < C; ++c) {
+        double sdy = 0.0, sdyx = 0.0;
+        for (const ShardView& s : shards) {
+            sdy += s.partial[c];
+            sdyx += s.partial[C + c];
+        }
+        m_dMean[size_t(c)] = float(sdy / m);
+        m_dXhat[size_t(c)] = float(sdyx / m);
+        int64_t p = 0;
+        if (m_scale)
+            m_grad[p++ * C + c] += float(sdyx);
+        if (m_center)
+            m_grad[p * C + c] += float(sdy);
+    }
+}
+
+}  // namespace tb

@@ -1,0 +1,50 @@
+// BatchNormalization with Keras semantics: momentum 0.99, epsilon 1e-3, optional center (beta)
+// and scale (gamma). Training normalizes with the batch's statistics, reduced over all shards in
+// shard order; evaluation uses the moving statistics. Params: [gamma if scale][beta if center];
+// state: [moving_mean][moving_variance].
+#pragma once
+
+#include "layers/layer.hpp"
+
+#include <vector>
+
+namespace tb {
+
+class BatchNorm : public Layer {
+public:
+    BatchNorm(std::string name, Shape in, bool center, bool scale, float momentum, float epsilon);
+    LayerKind kind() const override { return LayerKind::BatchNorm; }
+    bool center() const { return m_center; }
+    bool scale() const { return m_scale; }
+    int channels() const { return m_in.c; }
+
+    int64_t paramCount() const override { return int64_t(m_in.c) * ((m_center ? 1 : 0) + (m_scale ? 1 : 0)); }
+    int64_t stateCount() const override { return 2 * int64_t(m_in.c); }
+    void initParams(float* params, float* state, Rng& rng) const override;
+    int64_t partialDoubles() const override { return 2 * int64_t(m_in.c); }
+    int phases(bool training) const override { return training ? 2 : 1; }
+
+    void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    void reduceForward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
+    void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    void reduceBackward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
+
+private:
+    float gammaOf(int c) const { return m_scale ? m_params[c] : 1.0f; }
+    float betaOf(int c) const { return m_center ? m_params[(m_scale ? m_in.c : 0) + c] : 0.0f; }
+    // Per-channel sums of f(x) over this shard into partial[0..2C).
+    template <typename F>
+    void channelSums(const ShardView& s, const float* a, const float* b, F f) const;
+    // y = x * mul[c] + add[c]
+    void applyAffine(const ShardView& s, const float* x, float* y, const std::vector<float>& mul,
+                     const std::vector<float>& add) const;
+
+    bool m_center, m_scale;
+    float m_momentum, m_epsilon;
+    // Batch statistics of the current training step, shared by all shards.
+    std::vector<float> m_mean, m_invStd;            // (C)
+    std::vector<float> m_mul, m_add;                // (C) folded affine transform
+    std::vector<float> m_dMean, m_dXhat;            // (C) backward: sum(dy)/M, sum(dy*xhat)/M
+};
+
+}  // namespace tb

@@ -1,0 +1,202 @@
+#include "layers/conv2d.hpp"
+
+#include "core/gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace tb {
+
+namespace {
+// Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
+constexpr int64_t kColsBudget = int64_t(6) << 20;
+}
+
+void kerasPadding(bool same, int in, int kernel, int stride, int& out, int& padBefore)
+{
+    if (same) {
+        out = (in + stride - 1) / stride;
+        const int total = std::max((out - 1) * stride + kernel - in, 0);
+        padBefore = total / 2;
+    } else {
+        out = in >= kernel ? (in - kernel) / stride + 1 : 0;
+        padBefore = 0;
+    }
+}
+
+Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, int sw, bool same, bool bias,
+               Activation act)
+    : Layer(std::move(name), in, in), m_bias(bias), m_act(act)
+{
+    m_g.cin = in.c;
+    m_g.h = in.h;
+    m_g.w = in.w;
+    m_g.cout = filters;
+    m_g.kh = kh;
+    m_g.kw = kw;
+    m_g.sh = sh;
+    m_g.sw = sw;
+    kerasPadding(same, in.h, kh, sh, m_g.ho, m_g.padTop);
+    kerasPadding(same, in.w, kw, sw, m_g.wo, m_g.padLeft);
+    m_out = Shape::image(m_g.ho, m_g.wo, filters);
+}
+
+void Conv2D::initParams(float* params, float*, Rng& rng) const
+{
+    // Glorot uniform, fans as Keras computes them for a conv kernel.
+    const double fanIn = double(m_g.k());
+    const double fanOut = double(m_g.kh) * m_g.kw * m_g.cout;
+    const float limit = float(std::sqrt(6.0 / (fanIn + fanOut)));
+    const int64_t nw = int64_t(m_g.cout) * m_g.k();
+    for (int64_t i = 0; i < nw; ++i)
+        params[i] = limit * (2.0f * rng.uniform() - 1.0f);
+    if (m_bias)
+        std::fill(params + nw, params + nw + m_g.cout, 0.0f);
+}
+
+int Conv2D::chunkSamples(int n) const
+{
+    const int64_t perSample = m_g.k() * m_g.ho * m_g.wo;
+    return int(std::clamp<int64_t>(kColsBudget / std::max<int64_t>(perSample, 1), 1, n));
+}
+
+int64_t Conv2D::workspaceFloats(int n) const
+{
+    return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
+}
+
+void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols)
+{
+    const int64_t hw = int64_t(g.h) * g.w;
+    const int64_t ohw = int64_t(g.ho) * g.wo;
+    const int64_t rowLen = int64_t(cn) * ohw;
+    for (int ci = 0; ci < g.cin; ++ci)
+        for (int ky = 0; ky < g.kh; ++ky)
+            for (int kx = 0; kx < g.kw; ++kx) {
+                float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
+                // Output columns whose input x lies inside the image: ox in [oxLo, oxHi).
+                const int off = kx - g.padLeft;
+                int oxLo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
+                int oxHi = g.w - off > 0 ? (g.w - off + g.sw - 1) / g.sw : 0;
+                oxLo = std::min(oxLo, g.wo);
+                oxHi = std::clamp(oxHi, oxLo, g.wo);
+                for (int s = 0; s < cn; ++s) {
+                    const float* img = x + (int64_t(ci) * n + s0 + s) * hw;
+                    for (int oy = 0; oy < g.ho; ++oy) {
+                        float* dst = row + int64_t(s) * ohw + int64_t(oy) * g.wo;
+                        const int iy = oy * g.sh + ky - g.padTop;
+                        if (iy < 0 || iy >= g.h) {
+                            std::memset(dst, 0, sizeof(float) * size_t(g.wo));
+                            continue;
+                        }
+                        const float* src = img + int64_t(iy) * g.w + off;
+                        for (int ox = 0; ox < oxLo; ++ox)
+                            dst[ox] = 0.0f;
+                        if (g.sw == 1) {
+                            std::memcpy(dst + oxLo, src + oxLo, sizeof(float) * size_t(oxHi - oxLo));
+                        } else {
+                            for (int ox = oxLo; ox < oxHi; ++ox)
+                                dst[ox] = src[ox * g.sw];
+                        }
+                        for (int ox = oxHi; ox < g.wo; ++ox)
+                            dst[ox] = 0.0f;
+                    }
+                }
+            }
+}
+
+void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx)
+{
+    const int64_t hw = int64_t(g.h) * g.w;
+    const int64_t ohw = int64_t(g.ho) * g.wo;
+    const int64_t rowLen = int64_t(cn) * ohw;
+    for (int ci = 0; ci < g.cin; ++ci)
+        for (int ky = 0; ky < g.kh; ++ky)
+            for (int kx = 0; kx < g.kw; ++kx) {
+                const float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
+                const int off = kx - g.padLeft;
+                int oxLo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
+                int oxHi = g.w - off > 0 ? (g.w - off + g.sw - 1) / g.sw : 0;
+                oxLo = std::min(oxLo, g.wo);
+                oxHi = std::clamp(oxHi, oxLo, g.wo);
+                for (int s = 0; s < cn; ++s) {
+                    float* img = dx + (int64_t(ci) * n + s0 + s) * hw;
+                    for (int oy = 0; oy < g.ho; ++oy) {
+                        const int iy = oy * g.sh + ky - g.padTop;
+                        if (iy < 0 || iy >= g.h)
+                            continue;
+                        const float* src = row + int64_t(s) * ohw + int64_t(oy) * g.wo;
+                        float* dst = img + int64_t(iy) * g.w + off;
+                        for (int ox = oxLo; ox < oxHi; ++ox)
+                            dst[ox * g.sw] += src[ox];
+                    }
+                }
+            }
+}
+
+void Conv2D::forward(const PassContext&, int, ShardView& s, float* ws)
+{
+    const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
+    const int64_t ldy = int64_t(s.n) * ohw;
+    const int64_t k = m_g.k();
+    const float* w = m_params;
+    const int chunk = chunkSamples(s.n);
+    for (int s0 = 0; s0 < s.n; s0 += chunk) {
+        const int cn = std::min(chunk, s.n - s0);
+        const int64_t cols = int64_t(cn) * ohw;
+        const float* b = ws;
+        if (m_g.kh == 1 && m_g.kw == 1 && m_g.sh == 1 && m_g.sw == 1 && s.n == cn) {
+            b = s.x;  // a 1x1 convolution needs no im2col
+        } else {
+            im2col(m_g, s.x, s.n, s0, cn, ws);
+        }
+        gemm(false, false, m_g.cout, int(cols), int(k), 1.0f, w, int(k), b, int(cols), 0.0f, s.y + s0 * ohw, int(ldy));
+    }
+    for (int co = 0; co < m_g.cout; ++co) {
+        float* row = s.y + co * ldy;
+        if (m_bias) {
+            const float bias = m_params[int64_t(m_g.cout) * k + co];
+            for (int64_t j = 0; j < ldy; ++j)
+                row[j] += bias;
+        }
+        activateInPlace(m_act, row, ldy);
+    }
+}
+
+void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
+{
+    const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
+    const int64_t ldy = int64_t(s.n) * ohw;
+    const int64_t k = m_g.k();
+    activationBackward(m_act, s.y, s.dy, int64_t(m_g.cout) * ldy);
+    if (m_bias) {
+        float* gb = s.grad + int64_t(m_g.cout) * k;
+        for (int co = 0; co < m_g.cout; ++co) {
+            const float* row = s.dy + co * ldy;
+            float acc = 0.0f;
+            for (int64_t j = 0; j < ldy; ++j)
+                acc += row[j];
+            gb[co] += acc;
+        }
+    }
+    if (s.dx)
+        std::memset(s.dx, 0, sizeof(float) * size_t(s.n * m_in.size()));
+    const int chunk = chunkSamples(s.n);
+    for (int s0 = 0; s0 < s.n; s0 += chunk) {
+        const int cn = std::min(chunk, s.n - s0);
+        const int64_t cols = int64_t(cn) * ohw;
+        im2col(m_g, s.x, s.n, s0, cn, ws);
+        const float* dyChunk = s.dy + s0 * ohw;
+        // dW[Cout][K] += dY[Cout][cols] * cols[K][cols]^T
+        gemm(false, true, m_g.cout, int(k), int(cols), 1.0f, dyChunk, int(ldy), ws, int(cols), 1.0f, s.grad, int(k));
+        if (s.dx) {
+            // dcols[K][cols] = W^T * dY, then scattered back into dx.
+            gemm(true, false, int(k), int(cols), m_g.cout, 1.0f, m_params, int(k), dyChunk, int(ldy), 0.0f, ws,
+                 int(cols));
+            col2im(m_g, ws, s.n, s0, cn, s.dx);
+        }
+    }
+}
+
+}  // namespace tb

@@ -1,0 +1,49 @@
+// Conv2D with Keras semantics: kernel (kh, kw), strides, "same"/"valid" padding placed as Keras
+// places it (the odd pixel goes bottom/right), optional bias and fused activation.
+// Computed as im2col + one GEMM per chunk of the shard: Y[Cout][n*Ho*Wo] = W[Cout][K] * cols[K][n*Ho*Wo].
+#pragma once
+
+#include "layers/layer.hpp"
+
+namespace tb {
+
+struct ConvGeometry {
+    int cin, h, w;       // input
+    int cout, ho, wo;    // output
+    int kh, kw, sh, sw;  // kernel and strides
+    int padTop, padLeft;
+    int64_t k() const { return int64_t(cin) * kh * kw; }
+};
+
+// Output size and leading padding for one axis, as Keras computes them.
+void kerasPadding(bool same, int in, int kernel, int stride, int& out, int& padBefore);
+
+// cols[k][j] for k = (ci, ky, kx), j = (sample, oy, ox) over samples [s0, s0+cn) of a shard of n.
+void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
+// Adds cols back into dx (the adjoint of im2col).
+void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
+
+class Conv2D : public Layer {
+public:
+    Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, int sw, bool same, bool bias,
+           Activation act);
+    LayerKind kind() const override { return LayerKind::Conv2D; }
+    const ConvGeometry& geometry() const { return m_g; }
+    bool hasBias() const { return m_bias; }
+    Activation activation() const { return m_act; }
+
+    int64_t paramCount() const override { return int64_t(m_g.cout) * m_g.k() + (m_bias ? m_g.cout : 0); }
+    void initParams(float* params, float* state, Rng& rng) const override;
+    int64_t workspaceFloats(int n) const override;
+
+    void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+
+private:
+    int chunkSamples(int n) const;
+    ConvGeometry m_g;
+    bool m_bias;
+    Activation m_act;
+};
+
+}  // namespace tb

@@ -1,0 +1,49 @@
+#include "layers/dense.hpp"
+
+#include "core/gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tb {
+
+void Dense::initParams(float* params, float*, Rng& rng) const
+{
+    const int64_t F = m_in.size();
+    const float limit = float(std::sqrt(6.0 / double(F + m_units)));
+    for (int64_t i = 0; i < F * m_units; ++i)
+        params[i] = limit * (2.0f * rng.uniform() - 1.0f);
+    if (m_bias)
+        std::fill(params + F * m_units, params + F * m_units + m_units, 0.0f);
+}
+
+void Dense::forward(const PassContext&, int, ShardView& s, float*)
+{
+    const int F = int(m_in.size());
+    gemm(false, false, s.n, m_units, F, 1.0f, s.x, F, m_params, m_units, 0.0f, s.y, m_units);
+    if (m_bias) {
+        const float* b = m_params + int64_t(F) * m_units;
+        for (int i = 0; i < s.n; ++i)
+            for (int u = 0; u < m_units; ++u)
+                s.y[int64_t(i) * m_units + u] += b[u];
+    }
+    activateInPlace(m_act, s.y, int64_t(s.n) * m_units);
+}
+
+void Dense::backward(const PassContext&, int, ShardView& s, float*)
+{
+    const int F = int(m_in.size());
+    activationBackward(m_act, s.y, s.dy, int64_t(s.n) * m_units);
+    // dK[F][units] += X^T * dY
+    gemm(true, false, F, m_units, s.n, 1.0f, s.x, F, s.dy, m_units, 1.0f, s.grad, m_units);
+    if (m_bias) {
+        float* gb = s.grad + int64_t(F) * m_units;
+        for (int i = 0; i < s.n; ++i)
+            for (int u = 0; u < m_units; ++u)
+                gb[u] += s.dy[int64_t(i) * m_units + u];
+    }
+    if (s.dx)  // dX[n][F] = dY * K^T
+        gemm(false, true, s.n, F, m_units, 1.0f, s.dy, m_units, m_params, m_units, 0.0f, s.dx, F);
+}
+
+}  // namespace tb

@@ -1,0 +1,29 @@
+// Inverted dropout: in training each value is kept with probability 1 - rate and scaled by
+// 1 / (1 - rate); in evaluation it is the identity. The mask is a pure function of
+// (seed, step, layer, sample in batch, feature), so it needs no storage and no thread affinity.
+#pragma once
+
+#include "layers/layer.hpp"
+
+namespace tb {
+
+class Dropout : public Layer {
+public:
+    Dropout(std::string name, Shape in, float rate, int layerIndex)
+        : Layer(std::move(name), in, in), m_rate(rate), m_layerIndex(layerIndex)
+    {
+    }
+    LayerKind kind() const override { return LayerKind::Dropout; }
+    float rate() const { return m_rate; }
+    void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+
+private:
+    // Calls f(index in shard buffer, keep) for every element of the shard.
+    template <typename F>
+    void forEachMask(const PassContext& ctx, const ShardView& s, F f) const;
+    float m_rate;
+    int m_layerIndex;
+};
+
+}  // namespace tb

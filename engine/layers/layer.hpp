@@ -1,0 +1,86 @@
+// The layer interface. A layer is an explicit forward/backward pair over one shard of a batch;
+// backward reads what forward left in the shard's buffers. Layers whose math couples the samples
+// of a batch (BatchNorm in training) split their work into phases: per-shard partial sums, a
+// reduction over shards in fixed order on one thread, then per-shard application. That fixed
+// order is what makes training bit-identical on any number of threads.
+#pragma once
+
+#include "core/rng.hpp"
+#include "core/shape.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace tb {
+
+enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation };
+enum class Activation { Linear, ReLU, ELU, Softmax };
+
+const char* layerKindName(LayerKind k);  // Keras class name, e.g. "Conv2D"
+const char* activationName(Activation a);
+
+struct PassContext {
+    bool training = false;
+    int batchSize = 0;          // samples in the whole batch
+    uint64_t dropoutKey = 0;    // derived from (seed, step); see Dropout
+};
+
+// One shard's view of a layer's buffers. Spatial tensors are [C][n][H][W], flat ones [n][F].
+struct ShardView {
+    int n = 0;                 // samples in this shard
+    int firstSample = 0;       // index of the shard's first sample in the batch
+    const float* x = nullptr;  // input activations
+    float* y = nullptr;        // output activations
+    float* dy = nullptr;       // gradient w.r.t. the output; layers may overwrite it
+    float* dx = nullptr;       // gradient w.r.t. the input; null when nobody needs it
+    float* cache = nullptr;    // cacheFloats(n) floats kept from forward for backward
+    float* grad = nullptr;     // this shard's gradient for the layer's trainable params
+    double* partial = nullptr; // partialDoubles() for phased layers
+};
+
+class Layer {
+public:
+    Layer(std::string name, Shape in, Shape out) : m_name(std::move(name)), m_in(in), m_out(out) {}
+    virtual ~Layer() = default;
+
+    virtual LayerKind kind() const = 0;
+    const std::string& name() const { return m_name; }
+    Shape inShape() const { return m_in; }
+    Shape outShape() const { return m_out; }
+
+    virtual int64_t paramCount() const { return 0; }  // trainable
+    virtual int64_t stateCount() const { return 0; }  // non-trainable (BatchNorm moving statistics)
+    virtual void initParams(float* /*params*/, float* /*state*/, Rng& /*rng*/) const {}
+    // The network's flat buffers, at this layer's offsets.
+    void bind(float* params, float* state, float* grad)
+    {
+        m_params = params;
+        m_state = state;
+        m_grad = grad;
+    }
+
+    virtual int64_t cacheFloats(int /*n*/) const { return 0; }
+    virtual int64_t workspaceFloats(int /*n*/) const { return 0; }
+    virtual int64_t partialDoubles() const { return 0; }
+    virtual int phases(bool /*training*/) const { return 1; }
+
+    virtual void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
+    virtual void reduceForward(const PassContext&, int /*phase*/, std::span<ShardView>) {}
+    virtual void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
+    virtual void reduceBackward(const PassContext&, int /*phase*/, std::span<ShardView>) {}
+
+protected:
+    std::string m_name;
+    Shape m_in, m_out;
+    float* m_params = nullptr;
+    float* m_state = nullptr;
+    float* m_grad = nullptr;  // the reduced, batch-wide gradient (phased layers write it directly)
+};
+
+// Applies an activation in place over n values; backward multiplies dy by the derivative,
+// read from the activation's output y.
+void activateInPlace(Activation a, float* v, int64_t n);
+void activationBackward(Activation a, const float* y, float* dy, int64_t n);
+
+}  // namespace tb

@@ -1,0 +1,21 @@
+// MaxPooling2D with Keras semantics (pool size, strides defaulting to the pool size, "valid" or
+// "same" padding). Forward records the argmax of every window for backward.
+#pragma once
+
+#include "layers/layer.hpp"
+
+namespace tb {
+
+class MaxPool2D : public Layer {
+public:
+    MaxPool2D(std::string name, Shape in, int ph, int pw, int sh, int sw, bool same);
+    LayerKind kind() const override { return LayerKind::MaxPool2D; }
+    int64_t cacheFloats(int n) const override { return int64_t(n) * m_out.size(); }  // argmax as int32
+    void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+
+private:
+    int m_ph, m_pw, m_sh, m_sw, m_padTop, m_padLeft;
+};
+
+}  // namespace tb

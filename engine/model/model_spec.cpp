@@ -1,0 +1,290 @@
+#include "model/model_spec.hpp"
+
+#include "core/errors.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tb {
+
+namespace {
+struct KindInfo {
+    const char* type;
+    LayerKind kind;
+    std::set<std::string> keys;  // accepted arguments besides "type" and "name"
+};
+
+const std::vector<KindInfo>& kinds()
+{
+    static const std::vector<KindInfo> k = {
+        {"Conv2D", LayerKind::Conv2D, {"filters", "kernel_size", "strides", "padding", "use_bias", "activation"}},
+        {"BatchNormalization", LayerKind::BatchNorm, {"center", "scale", "momentum", "epsilon"}},
+        {"MaxPooling2D", LayerKind::MaxPool2D, {"pool_size", "strides", "padding"}},
+        {"Dropout", LayerKind::Dropout, {"rate"}},
+        {"Flatten", LayerKind::Flatten, {}},
+        {"Reshape", LayerKind::Reshape, {"target_shape"}},
+        {"Dense", LayerKind::Dense, {"units", "use_bias", "activation"}},
+        {"Activation", LayerKind::Activation, {"activation"}},
+        {"ReLU", LayerKind::Activation, {}},
+        {"ELU", LayerKind::Activation, {}},
+        {"Softmax", LayerKind::Activation, {}},
+    };
+    return k;
+}
+
+class LayerReader {
+public:
+    LayerReader(const Json& j, std::string where) : m_j(j), m_where(std::move(where)) {}
+
+    [[noreturn]] void fail(const std::string& what) const { throw ModelError(m_where + ": " + what); }
+
+    const Json* get(const char* key) const { return m_j.find(key); }
+
+    int positive(const char* key, int def, int max = 1 << 20) const
+    {
+        const Json* v = get(key);
+        if (!v)
+            return def;
+        if (!v->isNumber() || v->asNumber() != std::floor(v->asNumber()))
+            fail(std::string("\"") + key + "\" must be a whole number");
+        if (v->asNumber() < 1 || v->asNumber() > max)
+            fail(std::string("\"") + key + "\" must be between 1 and " + std::to_string(max) + " (got " +
+                 std::to_string(int64_t(v->asNumber())) + ")");
+        return int(v->asNumber());
+    }
+    // An int or a pair [a, b] as Keras accepts for kernel_size/strides/pool_size.
+    void pair(const char* key, int& a, int& b, int def) const
+    {
+        const Json* v = get(key);
+        if (!v) {
+            a = b = def;
+            return;
+        }
+        auto one = [&](const Json& x) {
+            if (!x.isNumber() || x.asNumber() != std::floor(x.asNumber()) || x.asNumber() < 1 || x.asNumber() > 1024)
+                fail(std::string("\"") + key + "\" must be a whole number from 1 to 1024 or a pair of them");
+            return int(x.asNumber());
+        };
+        if (v->isArray()) {
+            if (v->items().size() != 2)
+                fail(std::string("\"") + key + "\" must have two values (height, width)");
+            a = one(v->items()[0]);
+            b = one(v->items()[1]);
+        } else {
+            a = b = one(*v);
+        }
+    }
+    bool boolean(const char* key, bool def) const
+    {
+        const Json* v = get(key);
+        if (!v)
+            return def;
+        if (!v->isBool())
+            fail(std::string("\"") + key + "\" must be true or false");
+        return v->asBool();
+    }
+    double number(const char* key, double def, double lo, double hi, bool loOpen, bool hiOpen) const
+    {
+        const Json* v = get(key);
+        if (!v)
+            return def;
+        if (!v->isNumber())
+            fail(std::string("\"") + key + "\" must be a number");
+        const double d = v->asNumber();
+        if ((loOpen ? d <= lo : d < lo) || (hiOpen ? d >= hi : d > hi)) {
+            std::ostringstream os;
+            os << "\"" << key << "\" must be in " << (loOpen ? "(" : "[") << lo << ", " << hi << (hiOpen ? ")" : "]")
+               << " (got " << d << ")";
+            fail(os.str());
+        }
+        return d;
+    }
+    bool padding() const
+    {
+        const Json* v = get("padding");
+        if (!v)
+            return false;
+        if (!v->isString() || (v->asString() != "same" && v->asString() != "valid"))
+            fail("\"padding\" must be \"same\" or \"valid\"");
+        return v->asString() == "same";
+    }
+    Activation activation(bool required) const
+    {
+        const Json* v = get("activation");
+        if (!v) {
+            if (required)
+                fail("needs an \"activation\"");
+            return Activation::Linear;
+        }
+        if (!v->isString())
+            fail("\"activation\" must be a string");
+        const std::string& a = v->asString();
+        if (a == "linear" || a == "none")
+            return Activation::Linear;
+        if (a == "relu")
+            return Activation::ReLU;
+        if (a == "elu")
+            return Activation::ELU;
+        if (a == "softmax")
+            return Activation::Softmax;
+        fail("unknown activation \"" + a + "\" (supported: relu, elu, softmax, linear)");
+    }
+
+private:
+    const Json& m_j;
+    std::string m_where;
+};
+}  // namespace
+
+ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
+{
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Error& e) {
+        throw ModelError(origin + ": " + e.what());
+    }
+    if (!root.isObject())
+        throw ModelError(origin + ": a model file holds a JSON object with \"layers\"");
+    ModelSpec spec;
+    spec.json = root;
+    for (const auto& [key, v] : root.members())
+        if (key != "name" && key != "input_scale" && key != "layers" && key != "description")
+            throw ModelError(origin + ": unknown member \"" + key + "\" (expected name, input_scale, layers)");
+    if (const Json* n = root.find("name")) {
+        if (!n->isString())
+            throw ModelError(origin + ": \"name\" must be a string");
+        spec.name = n->asString();
+    }
+    if (const Json* s = root.find("input_scale")) {
+        if (!s->isNumber() || !(s->asNumber() > 0) || !std::isfinite(s->asNumber()))
+            throw ModelError(origin + ": \"input_scale\" must be a positive number");
+        spec.inputScale = float(s->asNumber());
+    }
+    const Json* layers = root.find("layers");
+    if (!layers || !layers->isArray() || layers->items().empty())
+        throw ModelError(origin + ": \"layers\" must be a non-empty array");
+
+    int index = 0;
+    for (const Json& lj : layers->items()) {
+        ++index;
+        std::string where = origin + ", layer " + std::to_string(index);
+        if (!lj.isObject())
+            throw ModelError(where + ": each layer is a JSON object");
+        const Json* type = lj.find("type");
+        if (!type || !type->isString())
+            throw ModelError(where + ": needs a \"type\" such as \"Conv2D\"");
+        const KindInfo* info = nullptr;
+        for (const KindInfo& k : kinds())
+            if (type->asString() == k.type)
+                info = &k;
+        if (!info) {
+            std::string known;
+            for (const KindInfo& k : kinds())
+                known += (known.empty() ? "" : ", ") + std::string(k.type);
+            throw ModelError(where + ": unknown layer type \"" + type->asString() + "\" (known: " + known + ")");
+        }
+        where += " (" + type->asString() + ")";
+        for (const auto& [key, v] : lj.members())
+            if (key != "type" && key != "name" && !info->keys.count(key))
+                throw ModelError(where + ": unknown argument \"" + key + "\"");
+        LayerReader r(lj, where);
+        LayerSpec l;
+        l.kind = info->kind;
+        l.kerasClass = info->type;
+        if (const Json* n = lj.find("name")) {
+            if (!n->isString() || n->asString().empty())
+                r.fail("\"name\" must be a non-empty string");
+            l.name = n->asString();
+        }
+        switch (l.kind) {
+        case LayerKind::Conv2D:
+            if (!lj.find("filters"))
+                r.fail("needs \"filters\"");
+            if (!lj.find("kernel_size"))
+                r.fail("needs \"kernel_size\"");
+            l.filters = r.positive("filters", 0, 65536);
+            r.pair("kernel_size", l.kh, l.kw, 1);
+            r.pair("strides", l.sh, l.sw, 1);
+            l.same = r.padding();
+            l.bias = r.boolean("use_bias", true);
+            l.activation = r.activation(false);
+            break;
+        case LayerKind::BatchNorm:
+            l.center = r.boolean("center", true);
+            l.scale = r.boolean("scale", true);
+            l.momentum = float(r.number("momentum", 0.99, 0.0, 1.0, false, true));
+            l.epsilon = float(r.number("epsilon", 1e-3, 0.0, 1.0, true, false));
+            break;
+        case LayerKind::MaxPool2D:
+            r.pair("pool_size", l.kh, l.kw, 2);
+            if (lj.find("strides"))
+                r.pair("strides", l.sh, l.sw, 1);
+            else {
+                l.sh = l.kh;
+                l.sw = l.kw;
+            }
+            l.same = r.padding();
+            break;
+        case LayerKind::Dropout:
+            if (!lj.find("rate"))
+                r.fail("needs \"rate\"");
+            l.rate = float(r.number("rate", 0.0, 0.0, 1.0, false, true));
+            break;
+        case LayerKind::Flatten: break;
+        case LayerKind::Reshape: {
+            const Json* t = lj.find("target_shape");
+            if (!t || !t->isArray() || (t->items().size() != 1 && t->items().size() != 3))
+                r.fail("needs \"target_shape\": [F] or [H, W, C]");
+            for (const Json& d : t->items()) {
+                if (!d.isNumber() || d.asNumber() < 1 || d.asNumber() != std::floor(d.asNumber()))
+                    r.fail("\"target_shape\" values must be positive whole numbers");
+                l.targetShape.push_back(int(d.asNumber()));
+            }
+            break;
+        }
+        case LayerKind::Dense:
+            if (!lj.find("units"))
+                r.fail("needs \"units\"");
+            l.units = r.positive("units", 0, 1 << 20);
+            l.bias = r.boolean("use_bias", true);
+            l.activation = r.activation(false);
+            break;
+        case LayerKind::Activation:
+            if (l.kerasClass == "ReLU")
+                l.activation = Activation::ReLU;
+            else if (l.kerasClass == "ELU")
+                l.activation = Activation::ELU;
+            else if (l.kerasClass == "Softmax")
+                l.activation = Activation::Softmax;
+            else
+                l.activation = r.activation(true);
+            break;
+        }
+        spec.layers.push_back(std::move(l));
+    }
+    if (spec.name.empty())
+        spec.name = "model";
+    return spec;
+}
+
+ModelSpec loadModelSpec(const std::string& nameOrPath)
+{
+    const std::string preset = presetJson(nameOrPath);
+    if (!preset.empty())
+        return parseModelSpec(preset, "preset " + nameOrPath);
+    std::ifstream in(nameOrPath, std::ios::binary);
+    if (!in) {
+        std::string known;
+        for (const auto& n : presetNames())
+            known += (known.empty() ? "" : ", ") + n;
+        throw ModelError("\"" + nameOrPath + "\" is neither a preset (" + known + ") nor a readable model file");
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parseModelSpec(ss.str(), nameOrPath);
+}
+
+}  // namespace tb

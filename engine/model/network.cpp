@@ -1,0 +1,202 @@
+#include "model/network.hpp"
+
+#include "core/errors.hpp"
+#include "core/sha256.hpp"
+#include "layers/activation.hpp"
+#include "layers/batch_norm.hpp"
+#include "layers/conv2d.hpp"
+#include "layers/dense.hpp"
+#include "layers/dropout.hpp"
+#include "layers/max_pool.hpp"
+#include "layers/reshape.hpp"
+
+#include <cstdio>
+#include <map>
+
+namespace tb {
+
+std::string withThousands(int64_t v)
+{
+    std::string s = std::to_string(v < 0 ? -v : v);
+    for (int i = int(s.size()) - 3; i > 0; i -= 3)
+        s.insert(size_t(i), ",");
+    return v < 0 ? "-" + s : s;
+}
+
+namespace {
+// Keras' default layer names: conv2d, conv2d_1, batch_normalization, re_lu, ...
+std::string kerasBaseName(const LayerSpec& l)
+{
+    const std::string& c = l.kerasClass;
+    if (c == "Conv2D")
+        return "conv2d";
+    if (c == "BatchNormalization")
+        return "batch_normalization";
+    if (c == "MaxPooling2D")
+        return "max_pooling2d";
+    if (c == "ReLU")
+        return "re_lu";
+    std::string s;
+    for (char ch : c)
+        s += char(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+}  // namespace
+
+Network::Network(ModelSpec spec, Shape input, int numClasses)
+    : m_spec(std::move(spec)), m_input(input), m_classes(numClasses)
+{
+    std::map<std::string, int> counts;
+    Shape shape = input;
+    const int n = int(m_spec.layers.size());
+    for (int i = 0; i < n; ++i) {
+        LayerSpec& ls = m_spec.layers[size_t(i)];
+        const std::string base = kerasBaseName(ls);
+        const int k = counts[base]++;
+        const std::string name = ls.name.empty() ? (k == 0 ? base : base + "_" + std::to_string(k)) : ls.name;
+        const std::string where = "layer " + std::to_string(i + 1) + " (" + name + ", " + ls.kerasClass + ")";
+        auto fail = [&](const std::string& what) { throw ModelError(where + ": " + what); };
+        const bool last = i == n - 1;
+        if (ls.activation == Activation::Softmax && !last)
+            fail("softmax is supported only as the model's final activation (it is fused with the loss)");
+
+        std::unique_ptr<Layer> layer;
+        switch (ls.kind) {
+        case LayerKind::Conv2D: {
+            if (!shape.spatial)
+                fail("needs an image input (H, W, C) but receives " + shape.keras() + "; add a Reshape first");
+            if (!ls.same && (ls.kh > shape.h || ls.kw > shape.w))
+                fail("a " + std::to_string(ls.kh) + "x" + std::to_string(ls.kw) + " kernel does not fit its input " +
+                     shape.keras() + " with \"valid\" padding");
+            layer = std::make_unique<Conv2D>(name, shape, ls.filters, ls.kh, ls.kw, ls.sh, ls.sw, ls.same, ls.bias,
+                                             ls.activation);
+            break;
+        }
+        case LayerKind::BatchNorm:
+            layer = std::make_unique<BatchNorm>(name, shape, ls.center, ls.scale, ls.momentum, ls.epsilon);
+            break;
+        case LayerKind::MaxPool2D:
+            if (!shape.spatial)
+                fail("needs an image input (H, W, C) but receives " + shape.keras());
+            if (!ls.same && (ls.kh > shape.h || ls.kw > shape.w))
+                fail("a " + std::to_string(ls.kh) + "x" + std::to_string(ls.kw) + " pool does not fit its input " +
+                     shape.keras());
+            layer = std::make_unique<MaxPool2D>(name, shape, ls.kh, ls.kw, ls.sh, ls.sw, ls.same);
+            break;
+        case LayerKind::Dropout: layer = std::make_unique<Dropout>(name, shape, ls.rate, i); break;
+        case LayerKind::Flatten:
+            layer = std::make_unique<Reshape>(name, shape, Shape::flat(int(shape.size())), LayerKind::Flatten);
+            break;
+        case LayerKind::Reshape: {
+            const auto& t = ls.targetShape;
+            const Shape out = t.size() == 3 ? Shape::image(t[0], t[1], t[2]) : Shape::flat(t[0]);
+            if (out.size() != shape.size())
+                fail("cannot reshape " + shape.keras() + " (" + std::to_string(shape.size()) + " values) into " +
+                     out.keras() + " (" + std::to_string(out.size()) + " values)");
+            layer = std::make_unique<Reshape>(name, shape, out, LayerKind::Reshape);
+            break;
+        }
+        case LayerKind::Dense:
+            if (shape.spatial)
+                fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
+            layer = std::make_unique<Dense>(name, shape, ls.units, ls.bias, ls.activation);
+            break;
+        case LayerKind::Activation: layer = std::make_unique<ActivationLayer>(name, shape, ls.activation); break;
+        }
+        shape = layer->outShape();
+        if (shape.size() <= 0)
+            fail("its output " + shape.keras() + " is empty");
+        m_layers.push_back(std::move(layer));
+    }
+    const LayerSpec& lastSpec = m_spec.layers.back();
+    if (lastSpec.activation != Activation::Softmax)
+        throw ModelError("the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
+                         "Activation softmax layer); it ends with " + m_layers.back()->name());
+    if (shape.spatial || shape.size() != numClasses)
+        throw ModelError("the model's output " + shape.keras() + " does not match the dataset's " +
+                         std::to_string(numClasses) + " classes: the final Dense layer needs " +
+                         std::to_string(numClasses) + " units");
+
+    int64_t p = 0, s = 0;
+    for (auto& l : m_layers) {
+        m_paramOffset.push_back(p);
+        m_stateOffset.push_back(s);
+        p += l->paramCount();
+        s += l->stateCount();
+    }
+    m_params.assign(size_t(p), 0.0f);
+    m_state.assign(size_t(s), 0.0f);
+    bind();
+    initialize(0);
+}
+
+Network::~Network() = default;
+Network::Network(Network&&) noexcept = default;
+
+void Network::bind()
+{
+    for (size_t i = 0; i < m_layers.size(); ++i)
+        m_layers[i]->bind(m_params.data() + m_paramOffset[i], m_state.data() + m_stateOffset[i],
+                          m_grad ? m_grad + m_paramOffset[i] : nullptr);
+}
+
+void Network::bindGradient(float* grad)
+{
+    m_grad = grad;
+    bind();
+}
+
+int64_t Network::maxActivationSize() const
+{
+    int64_t m = m_input.size();
+    for (const auto& l : m_layers)
+        m = std::max(m, l->outShape().size());
+    return m;
+}
+
+void Network::initialize(uint64_t seed)
+{
+    for (size_t i = 0; i < m_layers.size(); ++i) {
+        // One stream per layer, so adding a layer does not change the others' initial weights.
+        Rng rng(hashKey(seed, uint64_t(RngPurpose::Init), i));
+        m_layers[i]->initParams(m_params.data() + m_paramOffset[i], m_state.data() + m_stateOffset[i], rng);
+    }
+}
+
+std::string Network::weightsSha256() const
+{
+    Sha256 h;
+    h.update(m_params.data(), m_params.size() * sizeof(float));
+    h.update(m_state.data(), m_state.size() * sizeof(float));
+    return h.hexDigest();
+}
+
+std::string Network::summary() const
+{
+    auto pad = [](std::string s, size_t w) {
+        if (s.size() >= w)
+            s = s.substr(0, w - 1) + " ";
+        return s + std::string(w - s.size(), ' ');
+    };
+    std::string out = "Model: \"" + m_spec.name + "\"\n";
+    const std::string line(72, '_'), dline(72, '=');
+    out += line + "\n";
+    out += " " + pad("Layer (type)", 35) + pad("Output Shape", 26) + "Param #\n";
+    out += dline + "\n";
+    for (size_t i = 0; i < m_layers.size(); ++i) {
+        const Layer& l = *m_layers[i];
+        const std::string cls = m_spec.layers[i].kerasClass;
+        out += " " + pad(l.name() + " (" + cls + ")", 35) + pad(l.outShape().keras(), 26) +
+               withThousands(l.paramCount() + l.stateCount()) + "\n";
+        if (i + 1 < m_layers.size())
+            out += "\n";
+    }
+    out += dline + "\n";
+    out += "Total params: " + withThousands(paramCount() + stateCount()) + "\n";
+    out += "Trainable params: " + withThousands(paramCount()) + "\n";
+    out += "Non-trainable params: " + withThousands(stateCount()) + "\n";
+    out += line + "\n";
+    return out;
+}
+
+}  // namespace tb

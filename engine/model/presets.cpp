@@ -1,0 +1,103 @@
+// The notebooks' models, written in the model-file format.
+#include "model/model_spec.hpp"
+
+#include <map>
+
+namespace tb {
+
+namespace {
+struct Preset {
+    const char* name;
+    const char* description;
+    const char* json;
+};
+
+const Preset kPresets[] = {
+    {"tpu-mnist-cnn",
+     "The MNIST CNN from the TPU article (BatchNorm without scale, no biases before BN), pixels scaled to 0-1.",
+     R"({"name": "tpu-mnist-cnn", "input_scale": 0.00392156862745098,
+  "layers": [
+    {"type": "Conv2D", "filters": 12, "kernel_size": 3, "padding": "same", "use_bias": false},
+    {"type": "BatchNormalization", "center": true, "scale": false},
+    {"type": "Activation", "activation": "relu"},
+    {"type": "Conv2D", "filters": 24, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
+    {"type": "BatchNormalization", "center": true, "scale": false},
+    {"type": "Activation", "activation": "relu"},
+    {"type": "Conv2D", "filters": 64, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
+    {"type": "BatchNormalization", "center": true, "scale": false},
+    {"type": "Activation", "activation": "relu"},
+    {"type": "Flatten"},
+    {"type": "Dense", "units": 200, "use_bias": false},
+    {"type": "BatchNormalization", "center": true, "scale": false},
+    {"type": "Activation", "activation": "relu"},
+    {"type": "Dropout", "rate": 0.4},
+    {"type": "Dense", "units": 10, "activation": "softmax"}
+  ]})"},
+    {"colab-fashion-cnn",
+     "The Fashion-MNIST CNN from the Spanish Colab tutorial (three 5x5 conv blocks with ELU), fed raw 0-255 pixels.",
+     R"({"name": "colab-fashion-cnn", "input_scale": 1.0,
+  "layers": [
+    {"type": "BatchNormalization"},
+    {"type": "Conv2D", "filters": 64, "kernel_size": 5, "padding": "same", "activation": "elu"},
+    {"type": "MaxPooling2D", "pool_size": 2, "strides": 2},
+    {"type": "Dropout", "rate": 0.25},
+    {"type": "BatchNormalization"},
+    {"type": "Conv2D", "filters": 128, "kernel_size": 5, "padding": "same", "activation": "elu"},
+    {"type": "MaxPooling2D", "pool_size": 2},
+    {"type": "Dropout", "rate": 0.25},
+    {"type": "BatchNormalization"},
+    {"type": "Conv2D", "filters": 256, "kernel_size": 5, "padding": "same", "activation": "elu"},
+    {"type": "MaxPooling2D", "pool_size": 2, "strides": 2},
+    {"type": "Dropout", "rate": 0.25},
+    {"type": "Flatten"},
+    {"type": "Dense", "units": 256},
+    {"type": "Activation", "activation": "elu"},
+    {"type": "Dropout", "rate": 0.5},
+    {"type": "Dense", "units": 10},
+    {"type": "Activation", "activation": "softmax"}
+  ]})"},
+    {"keras-mnist-cnn", "The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.",
+     R"({"name": "keras-mnist-cnn", "input_scale": 0.00392156862745098,
+  "layers": [
+    {"type": "Conv2D", "filters": 32, "kernel_size": 3, "activation": "relu"},
+    {"type": "Conv2D", "filters": 64, "kernel_size": 3, "activation": "relu"},
+    {"type": "MaxPooling2D", "pool_size": 2},
+    {"type": "Dropout", "rate": 0.25},
+    {"type": "Flatten"},
+    {"type": "Dense", "units": 128, "activation": "relu"},
+    {"type": "Dropout", "rate": 0.5},
+    {"type": "Dense", "units": 10, "activation": "softmax"}
+  ]})"},
+};
+}  // namespace
+
+const std::vector<std::string>& presetNames()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const Preset& p : kPresets)
+            v.push_back(p.name);
+        return v;
+    }();
+    return names;
+}
+
+const char* defaultPreset() { return "tpu-mnist-cnn"; }
+
+std::string presetJson(const std::string& name)
+{
+    for (const Preset& p : kPresets)
+        if (name == p.name)
+            return p.json;
+    return {};
+}
+
+std::string presetDescription(const std::string& name)
+{
+    for (const Preset& p : kPresets)
+        if (name == p.name)
+            return p.description;
+    return {};
+}
+
+}  // namespace tb

@@ -1,0 +1,51 @@
+// Optimizers with Keras' defaults and update rules, stepping the network's flat parameter buffer.
+// Their state (slots) is a flat buffer too, addressed by parameter index.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+enum class OptimizerKind { Adam, SGD, RMSprop };
+
+struct OptimizerConfig {
+    OptimizerKind kind = OptimizerKind::Adam;
+    float learningRate = 1e-3f;
+    // Adam
+    float beta1 = 0.9f, beta2 = 0.999f;
+    float epsilon = 1e-7f;
+    // SGD
+    float momentum = 0.0f;
+    bool nesterov = false;
+    // RMSprop
+    float rho = 0.9f;
+};
+
+const char* optimizerName(OptimizerKind k);  // "adam", "sgd", "rmsprop"
+// Parses a name; throws ConfigError for an unknown one.
+OptimizerKind parseOptimizer(const std::string& name);
+// Keras' default learning rate: 1e-3 for Adam and RMSprop, 1e-2 for SGD.
+float defaultLearningRate(OptimizerKind k);
+
+class Optimizer {
+public:
+    Optimizer(OptimizerConfig config, int64_t paramCount);
+    const OptimizerConfig& config() const { return m_config; }
+    int64_t iterations() const { return m_iterations; }
+    std::vector<float>& slots() { return m_slots; }  // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
+    const std::vector<float>& slots() const { return m_slots; }
+    void setIterations(int64_t it) { m_iterations = it; }
+    void step(float* params, const float* grad);
+
+    static int slotCount(OptimizerKind k);
+
+private:
+    OptimizerConfig m_config;
+    int64_t m_n;
+    int64_t m_iterations = 0;
+    std::vector<float> m_slots;
+};
+
+}  // namespace tb

@@ -1,0 +1,242 @@
+#include "train/cpu_executor.hpp"
+
+#include "core/gemm.hpp"
+#include "train/loss.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace tb {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+constexpr int kEvalShard = 64;
+constexpr int64_t kReduceChunk = 1 << 15;
+}  // namespace
+
+// Everything one shard keeps during a training step.
+struct CpuExecutor::Shard {
+    int n = 0;
+    int firstSample = 0;
+    std::vector<float> acts;               // all layer inputs/outputs, back to back
+    std::vector<int64_t> actOffset;        // (layers + 1)
+    std::vector<float> cache;              // per-layer caches
+    std::vector<int64_t> cacheOffset;      // (layers)
+    std::vector<double> partial;           // per-layer reduction partials
+    std::vector<int64_t> partialOffset;    // (layers)
+    std::vector<float> grad;               // (params) this shard's gradient
+    std::vector<float> dbuf[2];            // ping-pong activation gradients
+    std::vector<uint8_t> labels;           // (n)
+    LossSums loss;
+
+    ShardView view(Network& net, int l, int cur)
+    {
+        ShardView v;
+        v.n = n;
+        v.firstSample = firstSample;
+        v.x = acts.data() + actOffset[size_t(l)];
+        v.y = acts.data() + actOffset[size_t(l) + 1];
+        v.dy = dbuf[cur].data();
+        v.dx = l > 0 ? dbuf[1 - cur].data() : nullptr;
+        v.cache = cache.data() + cacheOffset[size_t(l)];
+        v.grad = grad.data() + net.paramOffset(l);
+        v.partial = partial.data() + partialOffset[size_t(l)];
+        return v;
+    }
+};
+
+CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize)
+    : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize))
+{
+    initGemm();
+    m_grad.assign(size_t(net.paramCount()), 0.0f);
+    m_net.bindGradient(m_grad.data());
+    int64_t ws = 0;
+    for (int l = 0; l < net.layerCount(); ++l)
+        ws = std::max({ws, net.layer(l).workspaceFloats(m_shardSize), net.layer(l).workspaceFloats(kEvalShard)});
+    // Evaluation ping-pong buffers live in the workspace too.
+    ws += 2 * int64_t(kEvalShard) * net.maxActivationSize();
+    m_workspace.resize(size_t(m_pool.threads()));
+    for (auto& w : m_workspace)
+        w.assign(size_t(ws), 0.0f);
+    m_fwdSec.assign(size_t(net.layerCount()), 0.0);
+    m_bwdSec.assign(size_t(net.layerCount()), 0.0);
+}
+
+CpuExecutor::~CpuExecutor() { m_net.bindGradient(nullptr); }
+
+void CpuExecutor::prepare(int batch)
+{
+    const int count = (batch + m_shardSize - 1) / m_shardSize;
+    const int L = m_net.layerCount();
+    while (int(m_shards.size()) < count) {
+        auto s = std::make_unique<Shard>();
+        const int n = m_shardSize;
+        int64_t a = 0, c = 0, p = 0;
+        s->actOffset.push_back(0);
+        a += int64_t(n) * m_net.inputShape().size();
+        for (int l = 0; l < L; ++l) {
+            const Layer& layer = m_net.layer(l);
+            s->actOffset.push_back(a);
+            a += int64_t(n) * layer.outShape().size();
+            s->cacheOffset.push_back(c);
+            c += layer.cacheFloats(n);
+            s->partialOffset.push_back(p);
+            p += layer.partialDoubles();
+        }
+        s->acts.assign(size_t(a), 0.0f);
+        s->cache.assign(size_t(std::max<int64_t>(c, 1)), 0.0f);
+        s->partial.assign(size_t(std::max<int64_t>(p, 1)), 0.0);
+        s->grad.assign(size_t(m_net.paramCount()), 0.0f);
+        for (auto& d : s->dbuf)
+            d.assign(size_t(int64_t(n) * m_net.maxActivationSize()), 0.0f);
+        s->labels.assign(size_t(n), 0);
+        m_shards.push_back(std::move(s));
+    }
+    for (int k = 0; k < count; ++k) {
+        m_shards[size_t(k)]->firstSample = k * m_shardSize;
+        m_shards[size_t(k)]->n = std::min(m_shardSize, batch - k * m_shardSize);
+    }
+}
+
+void CpuExecutor::loadInput(const ImageSplit& split, int mult, const int* indices, int first, int n, float* dst)
+{
+    const int64_t size = m_net.inputShape().size();
+    for (int i = 0; i < n; ++i)
+        imageToFloat(split, indices ? indices[first + i] : first + i, mult, m_net.inputScale(), dst + i * size);
+}
+
+StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count,
+                                  uint64_t dropoutKey)
+{
+    prepare(count);
+    const int S = (count + m_shardSize - 1) / m_shardSize;
+    const int L = m_net.layerCount();
+    std::vector<ShardView> views(static_cast<size_t>(S));
+    PassContext ctx;
+    ctx.training = true;
+    ctx.batchSize = count;
+    ctx.dropoutKey = dropoutKey;
+
+    m_pool.run(S, [&](int k, int) {
+        Shard& s = *m_shards[size_t(k)];
+        loadInput(split, mult, indices, s.firstSample, s.n, s.acts.data());
+        for (int i = 0; i < s.n; ++i)
+            s.labels[size_t(i)] = split.labels[size_t(indices[s.firstSample + i])];
+    });
+
+    for (int l = 0; l < L; ++l) {
+        const auto t0 = Clock::now();
+        Layer& layer = m_net.layer(l);
+        for (int k = 0; k < S; ++k)
+            views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, 0);
+        for (int ph = 0; ph < layer.phases(true); ++ph) {
+            m_pool.run(S, [&](int k, int w) { layer.forward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
+            layer.reduceForward(ctx, ph, views);
+        }
+        m_fwdSec[size_t(l)] = since(t0);
+    }
+
+    // Loss and d(loss)/d(logits) into dbuf[0], which is the last layer's dy.
+    const int classes = m_net.numClasses();
+    const float scale = 1.0f / float(count);
+    m_pool.run(S, [&](int k, int) {
+        Shard& s = *m_shards[size_t(k)];
+        s.loss = softmaxCrossEntropy(s.acts.data() + s.actOffset[size_t(L)], s.labels.data(), s.n, classes, scale,
+                                     s.dbuf[0].data(), nullptr);
+    });
+
+    std::fill(m_grad.begin(), m_grad.end(), 0.0f);
+    int cur = 0;
+    for (int l = L - 1; l >= 0; --l) {
+        const auto t0 = Clock::now();
+        Layer& layer = m_net.layer(l);
+        for (int k = 0; k < S; ++k)
+            views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, cur);
+        for (int ph = 0; ph < layer.phases(true); ++ph) {
+            m_pool.run(S, [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
+            layer.reduceBackward(ctx, ph, views);
+        }
+        cur = 1 - cur;
+        m_bwdSec[size_t(l)] = since(t0);
+    }
+
+    // grad[i] += shard0[i] + shard1[i] + ... in shard order; chunks of i run in parallel.
+    const int64_t P = m_net.paramCount();
+    const int chunks = int((P + kReduceChunk - 1) / kReduceChunk);
+    m_pool.run(chunks, [&](int c, int) {
+        const int64_t lo = c * kReduceChunk, hi = std::min(P, lo + kReduceChunk);
+        float* g = m_grad.data();
+        for (int k = 0; k < S; ++k) {
+            float* sg = m_shards[size_t(k)]->grad.data();
+            for (int64_t i = lo; i < hi; ++i) {
+                g[i] += sg[i];
+                sg[i] = 0.0f;
+            }
+        }
+    });
+
+    StepResult r;
+    r.samples = count;
+    for (int k = 0; k < S; ++k) {
+        r.lossSum += m_shards[size_t(k)]->loss.loss;
+        r.correct += m_shards[size_t(k)]->loss.correct;
+    }
+    return r;
+}
+
+EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, bool keep)
+{
+    const int total = limit > 0 ? std::min(limit, split.count) : split.count;
+    const int S = (total + kEvalShard - 1) / kEvalShard;
+    const int L = m_net.layerCount();
+    const int classes = m_net.numClasses();
+    const int64_t maxAct = m_net.maxActivationSize();
+    std::vector<LossSums> sums(static_cast<size_t>(S));
+    EvalResult r;
+    r.samples = total;
+    if (keep) {
+        r.predicted.assign(size_t(total), 0);
+        r.probs.assign(size_t(total) * size_t(classes), 0.0f);
+    }
+    PassContext ctx;
+    ctx.training = false;
+    m_pool.run(S, [&](int k, int w) {
+        const int first = k * kEvalShard;
+        const int n = std::min(kEvalShard, total - first);
+        float* ws = m_workspace[size_t(w)].data();
+        float* bufs[2] = {ws, ws + int64_t(kEvalShard) * maxAct};
+        float* layerWs = ws + 2 * int64_t(kEvalShard) * maxAct;
+        loadInput(split, mult, nullptr, first, n, bufs[0]);
+        int cur = 0;
+        for (int l = 0; l < L; ++l) {
+            ShardView v;
+            v.n = n;
+            v.firstSample = first;
+            v.x = bufs[cur];
+            v.y = bufs[1 - cur];
+            m_net.layer(l).forward(ctx, 0, v, layerWs);
+            cur = 1 - cur;
+        }
+        sums[size_t(k)] = softmaxCrossEntropy(bufs[cur], split.labels.data() + first, n, classes, 0.0f, nullptr,
+                                              keep ? r.probs.data() + int64_t(first) * classes : nullptr);
+        if (keep)
+            for (int i = 0; i < n; ++i) {
+                const float* p = r.probs.data() + int64_t(first + i) * classes;
+                r.predicted[size_t(first + i)] = uint8_t(std::max_element(p, p + classes) - p);
+            }
+    });
+    double loss = 0.0;
+    int correct = 0;
+    for (const LossSums& s : sums) {
+        loss += s.loss;
+        correct += s.correct;
+    }
+    r.loss = total ? loss / total : 0.0;
+    r.accuracy = total ? double(correct) / total : 0.0;
+    return r;
+}
+
+}  // namespace tb

@@ -1,0 +1,68 @@
+// Runs a Network on the CPU: one training step (forward, fused loss, backward, gradient
+// reduction) or a forward-only evaluation. A batch is cut into fixed-size shards that run in
+// parallel on a thread pool; every cross-shard sum is taken in shard order on one thread, so the
+// result is bit-identical for any thread count. All buffers are allocated once and reused.
+#pragma once
+
+#include "core/thread_pool.hpp"
+#include "data/dataset.hpp"
+#include "model/network.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tb {
+
+struct StepResult {
+    double lossSum = 0.0;  // over the batch's samples
+    int correct = 0;
+    int samples = 0;
+};
+
+struct EvalResult {
+    double loss = 0.0;      // mean
+    double accuracy = 0.0;
+    int samples = 0;
+    std::vector<uint8_t> predicted;  // (samples) when requested
+    std::vector<float> probs;        // (samples, classes) when requested
+};
+
+class CpuExecutor {
+public:
+    // Training shards hold `shardSize` samples whatever the thread count (part of the numerics).
+    CpuExecutor(Network& net, int threads, int shardSize = 16);
+    ~CpuExecutor();
+
+    int threads() const { return m_pool.threads(); }
+    int shardSize() const { return m_shardSize; }
+
+    // One training step on split samples indices[0..count): leaves the batch-mean gradient of the
+    // loss in gradient() (not applied). dropoutKey selects this step's dropout masks.
+    StepResult trainStep(const ImageSplit& split, int sizeMultiplier, const int* indices, int count,
+                         uint64_t dropoutKey);
+    std::vector<float>& gradient() { return m_grad; }
+
+    // Forward pass in inference mode over the first `limit` samples (all when limit <= 0).
+    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0, bool keepPredictions = false);
+
+    // Per-layer time of the last trainStep, forward and backward (seconds), for profiling.
+    const std::vector<double>& forwardSeconds() const { return m_fwdSec; }
+    const std::vector<double>& backwardSeconds() const { return m_bwdSec; }
+
+private:
+    struct Shard;
+    void prepare(int batch);
+    void loadInput(const ImageSplit& split, int sizeMultiplier, const int* indices, int first, int n, float* dst);
+
+    Network& m_net;
+    ThreadPool m_pool;
+    int m_shardSize;
+    std::vector<std::unique_ptr<Shard>> m_shards;
+    std::vector<std::vector<float>> m_workspace;  // per worker
+    std::vector<float> m_grad;                    // (params) reduced gradient
+    std::vector<double> m_fwdSec, m_bwdSec;
+    bool m_profile = true;
+};
+
+}  // namespace tb

@@ -1,0 +1,60 @@
+#include "train/progress_text.hpp"
+
+#include <cstdio>
+
+namespace tb {
+
+namespace {
+std::string bar(int step, int steps)
+{
+    constexpr int width = 30;
+    const int done = steps > 0 ? step * width / steps : 0;
+    std::string b = "[";
+    for (int i = 0; i < width; ++i)
+        b += i < done ? '=' : (i == done ? '>' : '.');
+    if (step >= steps)
+        b = "[" + std::string(width, '=');
+    return b + "]";
+}
+
+std::string counter(int step, int steps)
+{
+    const std::string total = std::to_string(steps);
+    std::string s = std::to_string(step);
+    return std::string(total.size() > s.size() ? total.size() - s.size() : 0, ' ') + s + "/" + total;
+}
+}  // namespace
+
+std::string formatDuration(double s)
+{
+    char buf[32];
+    const long t = long(s + 0.5);
+    if (t < 60)
+        std::snprintf(buf, sizeof buf, "%lds", t);
+    else if (t < 3600)
+        std::snprintf(buf, sizeof buf, "%ldm %02lds", t / 60, t % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ldh %02ldm", t / 3600, (t % 3600) / 60);
+    return buf;
+}
+
+std::string progressLine(const BatchProgress& p)
+{
+    const double perStep = p.step > 0 ? p.epochElapsed / p.step : 0.0;
+    const double eta = perStep * (p.steps - p.step);
+    char tail[128];
+    std::snprintf(tail, sizeof tail, " - loss: %.4f - accuracy: %.4f", p.loss, p.accuracy);
+    return counter(p.step, p.steps) + " " + bar(p.step, p.steps) + " - ETA: " + formatDuration(eta) + tail;
+}
+
+std::string epochLine(const EpochRecord& r, int steps)
+{
+    char buf[256];
+    const double msPerStep = steps > 0 ? 1000.0 * r.seconds / steps : 0.0;
+    std::snprintf(buf, sizeof buf,
+                  " - %s %.0fms/step - loss: %.4f - accuracy: %.4f - val_loss: %.4f - val_accuracy: %.4f",
+                  formatDuration(r.seconds).c_str(), msPerStep, r.loss, r.accuracy, r.valLoss, r.valAccuracy);
+    return counter(steps, steps) + " " + bar(steps, steps) + buf;
+}
+
+}  // namespace tb

@@ -1,0 +1,16 @@
+// Keras-like progress text, shared by the CLI and the window's log pane:
+//   " 120/468 [=====>........................] - ETA: 21s - loss: 0.5321 - accuracy: 0.8102"
+//   "468/468 [==============================] - 27s 58ms/step - loss: 0.45 - ... - val_accuracy: 0.8712"
+#pragma once
+
+#include "train/trainer.hpp"
+
+#include <string>
+
+namespace tb {
+
+std::string progressLine(const BatchProgress& p);
+std::string epochLine(const EpochRecord& r, int steps);
+std::string formatDuration(double seconds);  // "21s", "3m 05s", "1h 02m"
+
+}  // namespace tb

@@ -1,0 +1,131 @@
+#include "train/trainer.hpp"
+
+#include "core/errors.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace tb {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+bool allFinite(const std::vector<float>& v)
+{
+    // A sum is non-finite iff some term is (or the sum overflows, which is just as bad).
+    float acc = 0.0f;
+    for (float x : v)
+        acc += x * 0.0f;
+    return acc == 0.0f;
+}
+}  // namespace
+
+std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch)
+{
+    std::vector<int> order(static_cast<size_t>(count));
+    std::iota(order.begin(), order.end(), 0);
+    Rng rng(hashKey(seed, uint64_t(RngPurpose::Shuffle), uint64_t(epoch)));
+    for (int i = count - 1; i > 0; --i)
+        std::swap(order[size_t(i)], order[size_t(rng.below(uint64_t(i) + 1))]);
+    return order;
+}
+
+Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
+    : m_net(net), m_data(data), m_config(config), m_optimizer(config.optimizer, net.paramCount())
+{
+    if (config.epochs < 1)
+        throw ConfigError("epochs must be at least 1");
+    if (config.batchSize < 1 || config.batchSize > 65536)
+        throw ConfigError("the batch size must be between 1 and 65536 (got " + std::to_string(config.batchSize) + ")");
+    if (config.threads < 1 || config.threads > 1024)
+        throw ConfigError("threads must be between 1 and 1024");
+    if (data.inputHeight() != net.inputShape().h || data.inputWidth() != net.inputShape().w)
+        throw ConfigError("the network was built for " + net.inputShape().keras() + " inputs but the images are " +
+                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()));
+    m_exec = std::make_unique<CpuExecutor>(net, config.threads, config.shardSize);
+}
+
+Trainer::~Trainer() = default;
+
+int Trainer::stepsPerEpoch() const
+{
+    const int steps = (m_data.train.count + m_config.batchSize - 1) / m_config.batchSize;
+    return m_config.maxBatches > 0 ? std::min(steps, m_config.maxBatches) : steps;
+}
+
+TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cancel)
+{
+    const int steps = stepsPerEpoch();
+    const int B = m_config.batchSize;
+    const int firstEpoch = int(m_history.size());
+    std::vector<float> goodParams, goodState, goodSlots;
+    for (int e = firstEpoch; e < firstEpoch + m_config.epochs; ++e) {
+        const std::vector<int> order = shuffledOrder(m_data.train.count, m_config.seed, e);
+        const auto t0 = Clock::now();
+        double lossSum = 0.0;
+        int64_t correct = 0, seen = 0;
+        for (int s = 0; s < steps; ++s) {
+            if (cancel && cancel->load(std::memory_order_relaxed))
+                return TrainStatus::Cancelled;
+            const int first = s * B;
+            const int count = std::min(B, m_data.train.count - first);
+            const uint64_t globalStep = uint64_t(m_optimizer.iterations());
+            const uint64_t dropoutKey = hashKey(m_config.seed, uint64_t(RngPurpose::Dropout), globalStep);
+            goodParams = m_net.params();
+            goodState = m_net.state();
+            goodSlots = m_optimizer.slots();
+            const StepResult r = m_exec->trainStep(m_data.train, m_data.sizeMultiplier, order.data() + first, count,
+                                                   dropoutKey);
+            const bool lossOk = std::isfinite(r.lossSum);
+            const bool gradOk = lossOk && allFinite(m_exec->gradient());
+            if (gradOk)
+                m_optimizer.step(m_net.params().data(), m_exec->gradient().data());
+            if (!gradOk || !allFinite(m_net.params())) {
+                m_net.params() = goodParams;
+                m_net.state() = goodState;
+                m_optimizer.slots() = goodSlots;
+                m_optimizer.setIterations(int64_t(globalStep));
+                throw DivergedError(std::string("training diverged at epoch ") + std::to_string(e + 1) + ", step " +
+                                    std::to_string(s + 1) + ": the " +
+                                    (!lossOk ? "loss" : !gradOk ? "gradient" : "updated weights") +
+                                    " became NaN or infinite. The weights of the last good step were kept; "
+                                    "try a lower learning rate.");
+            }
+            lossSum += r.lossSum;
+            correct += r.correct;
+            seen += r.samples;
+            if (observer) {
+                BatchProgress p;
+                p.epoch = e + 1;
+                p.epochs = firstEpoch + m_config.epochs;
+                p.step = s + 1;
+                p.steps = steps;
+                p.loss = lossSum / double(seen);
+                p.accuracy = double(correct) / double(seen);
+                p.batchLoss = r.lossSum / r.samples;
+                p.epochElapsed = since(t0);
+                p.samplesPerSec = double(seen) / std::max(p.epochElapsed, 1e-9);
+                observer->batchFinished(p);
+            }
+        }
+        EpochRecord rec;
+        rec.epoch = e + 1;
+        rec.seconds = since(t0);
+        rec.samples = seen;
+        rec.loss = lossSum / double(std::max<int64_t>(seen, 1));
+        rec.accuracy = double(correct) / double(std::max<int64_t>(seen, 1));
+        rec.samplesPerSec = double(seen) / std::max(rec.seconds, 1e-9);
+        const EvalResult val = m_exec->evaluate(m_data.test, m_data.sizeMultiplier, m_config.validationLimit,
+                                                observer != nullptr);
+        rec.valLoss = val.loss;
+        rec.valAccuracy = val.accuracy;
+        m_history.push_back(rec);
+        if (observer)
+            observer->epochFinished(rec, val);
+    }
+    return TrainStatus::Completed;
+}
+
+}  // namespace tb
