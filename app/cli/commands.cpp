@@ -219,7 +219,7 @@ int trainCommand(const std::vector<std::string>& args)
         w.state = net.state();
         w.optimizer = cfg.optimizer;
         w.optimizerIterations = trainer.optimizer().iterations();
-        w.optimizerSlots = trainer.optimizer().slots();
+        w.optimizerSlots = trainer.optimizer().slotBuffer();
         w.train = cfg;
         w.history = trainer.history();
         w.datasetDir = data.directory;

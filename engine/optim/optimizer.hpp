@@ -34,8 +34,8 @@ public:
     Optimizer(OptimizerConfig config, int64_t paramCount);
     const OptimizerConfig& config() const { return m_config; }
     int64_t iterations() const { return m_iterations; }
-    std::vector<float>& slots() { return m_slots; }  // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
-    const std::vector<float>& slots() const { return m_slots; }
+    std::vector<float>& slotBuffer() { return m_slots; }  // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
+    const std::vector<float>& slotBuffer() const { return m_slots; }
     void setIterations(int64_t it) { m_iterations = it; }
     void step(float* params, const float* grad);
 

@@ -75,7 +75,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
             const uint64_t dropoutKey = hashKey(m_config.seed, uint64_t(RngPurpose::Dropout), globalStep);
             goodParams = m_net.params();
             goodState = m_net.state();
-            goodSlots = m_optimizer.slots();
+            goodSlots = m_optimizer.slotBuffer();
             const StepResult r = m_exec->trainStep(m_data.train, m_data.sizeMultiplier, order.data() + first, count,
                                                    dropoutKey);
             const bool lossOk = std::isfinite(r.lossSum);
@@ -85,7 +85,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
             if (!gradOk || !allFinite(m_net.params())) {
                 m_net.params() = goodParams;
                 m_net.state() = goodState;
-                m_optimizer.slots() = goodSlots;
+                m_optimizer.slotBuffer() = goodSlots;
                 m_optimizer.setIterations(int64_t(globalStep));
                 throw DivergedError(std::string("training diverged at epoch ") + std::to_string(e + 1) + ", step " +
                                     std::to_string(s + 1) + ": the " +

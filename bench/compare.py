@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""Runs Trainbench and PyTorch side by side on this machine and prints the ratio table.
+
+  /usr/bin/python3 bench/compare.py [--build build] [--steps 60] [--repeats 3] [--models a,b] [--threads 1,2]
+
+Each row runs in fresh processes (so peak RSS is per row), ours then PyTorch's, in one run.
+"""
+import argparse, json, os, subprocess, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(here, "..", "build"))
+    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    ap.add_argument("--models", default="colab-fashion-cnn,tpu-mnist-cnn")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--profile", action="store_true", help="print Trainbench's per-layer times")
+    a = ap.parse_args()
+    bench = os.path.join(a.build, "bench", "trainbench-bench")
+    common = ["--data", a.data, "--steps", str(a.steps), "--repeats", str(a.repeats)]
+    rows = []
+    for model in a.models.split(","):
+        for t in a.threads.split(","):
+            ours = run([bench, "--model", model, "--threads", t] + common + (["--profile"] if a.profile else []))
+            torch = run(["/usr/bin/python3", os.path.join(here, "pytorch_bench.py"), "--model", model,
+                         "--threads", t] + common)
+            rows.append((ours, torch))
+            print(f"measured {model} threads={t}", file=sys.stderr, flush=True)
+    print(f"Trainbench ({rows[0][0]['gemm']}) vs {rows[0][1]['framework']}, batch 128, "
+          f"{a.steps} steps x {a.repeats} repeats (median), same machine, one run\n")
+    hdr = ("| model | threads | train samples/s | PyTorch | ratio | s/epoch (59904) | PyTorch | "
+           "eval samples/s | PyTorch | ratio | peak RSS MB | PyTorch |")
+    print(hdr)
+    print("|" + "---|" * (hdr.count("|") - 1))
+    for o, p in rows:
+        print(f"| {o['model']} | {o['threads']} | {o['train_samples_per_sec']:.0f} | {p['train_samples_per_sec']:.0f} | "
+              f"{o['train_samples_per_sec'] / p['train_samples_per_sec']:.2f} | {o['seconds_per_epoch']:.1f} | "
+              f"{p['seconds_per_epoch']:.1f} | {o['eval_samples_per_sec']:.0f} | {p['eval_samples_per_sec']:.0f} | "
+              f"{o['eval_samples_per_sec'] / p['eval_samples_per_sec']:.2f} | {o['peak_rss_mb']:.0f} | "
+              f"{p['peak_rss_mb']:.0f} |")
+    if a.profile:
+        for o, _ in rows:
+            print(f"\nper-layer ms/step, {o['model']}, {o['threads']} thread(s): forward / backward")
+            for l in o["profile"]:
+                print(f"  {l['layer']:<24} {l['forward_ms']:8.2f} {l['backward_ms']:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

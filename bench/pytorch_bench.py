@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""One PyTorch row for compare.py: the same two seed models, same batch, Adam, on the CPU.
+
+Prints a JSON object with training samples/s (median of repeats after warm-up), evaluation
+samples/s and peak RSS. Run with Debian's python3-torch: /usr/bin/python3 bench/pytorch_bench.py
+"""
+import argparse, gzip, json, resource, struct, time
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def load_images(path):
+    with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as f:
+        data = f.read()
+    n, h, w = struct.unpack(">III", data[4:16])
+    return np.frombuffer(data, np.uint8, offset=16).reshape(n, 1, h, w)
+
+
+def load_labels(path):
+    with gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb") as f:
+        data = f.read()
+    return np.frombuffer(data, np.uint8, offset=8).astype(np.int64)
+
+
+def colab_fashion_cnn():
+    # Keras BatchNormalization: momentum 0.99 -> PyTorch momentum 0.01, eps 1e-3.
+    bn = lambda c: nn.BatchNorm2d(c, eps=1e-3, momentum=0.01)
+    return nn.Sequential(
+        bn(1), nn.Conv2d(1, 64, 5, padding=2), nn.ELU(), nn.MaxPool2d(2, 2), nn.Dropout(0.25),
+        bn(64), nn.Conv2d(64, 128, 5, padding=2), nn.ELU(), nn.MaxPool2d(2), nn.Dropout(0.25),
+        bn(128), nn.Conv2d(128, 256, 5, padding=2), nn.ELU(), nn.MaxPool2d(2, 2), nn.Dropout(0.25),
+        nn.Flatten(), nn.Linear(2304, 256), nn.ELU(), nn.Dropout(0.5), nn.Linear(256, 10)), 1.0
+
+
+def tpu_mnist_cnn():
+    def bn2(c):  # center, no scale
+        return nn.BatchNorm2d(c, eps=1e-3, momentum=0.01, affine=True)
+    return nn.Sequential(
+        nn.Conv2d(1, 12, 3, padding=1, bias=False), bn2(12), nn.ReLU(),
+        nn.ZeroPad2d((2, 2, 2, 2)), nn.Conv2d(12, 24, 6, stride=2, bias=False), bn2(24), nn.ReLU(),
+        nn.ZeroPad2d((2, 2, 2, 2)), nn.Conv2d(24, 64, 6, stride=2, bias=False), bn2(64), nn.ReLU(),
+        nn.Flatten(), nn.Linear(3136, 200, bias=False), nn.BatchNorm1d(200, eps=1e-3, momentum=0.01),
+        nn.ReLU(), nn.Dropout(0.4), nn.Linear(200, 10)), 1.0 / 255.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default="tpu-mnist-cnn")
+    ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--eval-images", type=int, default=2048)
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(1)
+    x = load_images(a.data + "/train-images-idx3-ubyte.gz")
+    y = load_labels(a.data + "/train-labels-idx1-ubyte.gz")
+    xt = load_images(a.data + "/t10k-images-idx3-ubyte.gz")
+    model, scale = {"colab-fashion-cnn": colab_fashion_cnn, "tpu-mnist-cnn": tpu_mnist_cnn}[a.model]()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
+    loss_fn = nn.CrossEntropyLoss()
+    cursor = 0
+
+    def step():
+        nonlocal cursor
+        if cursor + a.batch > len(x):
+            cursor = 0
+        xb = torch.from_numpy(x[cursor:cursor + a.batch].astype(np.float32) * scale)  # batch by batch, like us
+        yb = torch.from_numpy(y[cursor:cursor + a.batch])
+        cursor += a.batch
+        opt.zero_grad()
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        opt.step()
+
+    model.train()
+    for _ in range(a.warmup):
+        step()
+    rates = []
+    for _ in range(a.repeats):
+        t0 = time.perf_counter()
+        for _ in range(a.steps):
+            step()
+        rates.append(a.steps * a.batch / (time.perf_counter() - t0))
+    model.eval()
+    evals = []
+    with torch.no_grad():
+        model(torch.from_numpy(xt[:256].astype(np.float32) * scale))
+        for _ in range(a.repeats):
+            t0 = time.perf_counter()
+            for i in range(0, a.eval_images, 64):
+                model(torch.from_numpy(xt[i:i + 64].astype(np.float32) * scale))
+            evals.append(a.eval_images / (time.perf_counter() - t0))
+    rates.sort()
+    evals.sort()
+    print(json.dumps({"framework": "pytorch " + torch.__version__, "model": a.model, "threads": a.threads,
+                      "batch": a.batch, "train_samples_per_sec": rates[len(rates) // 2],
+                      "seconds_per_epoch": 59904 / rates[len(rates) // 2],
+                      "eval_samples_per_sec": evals[len(evals) // 2],
+                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+// trainbench-bench: measures one (model, threads) row and prints it as a JSON object:
+// training samples/s (median of repeats after warm-up), seconds per 59904-sample epoch,
+// evaluation samples/s, peak RSS, and with --profile the time per layer, forward and backward.
+// bench/compare.py runs the rows and PyTorch side by side.
+#include "core/gemm.hpp"
+#include "data/dataset.hpp"
+#include "io/json.hpp"
+#include "model/network.hpp"
+#include "train/trainer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <sys/resource.h>
+
+using Clock = std::chrono::steady_clock;
+
+int main(int argc, char** argv)
+{
+    std::string model = "tpu-mnist-cnn", data = tb::defaultDatasetDir();
+    int threads = 1, batch = 128, steps = 60, warmup = 5, repeats = 3, evalImages = 2048;
+    bool profile = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+        if (a == "--model") model = next();
+        else if (a == "--data") data = next();
+        else if (a == "--threads") threads = std::stoi(next());
+        else if (a == "--batch") batch = std::stoi(next());
+        else if (a == "--steps") steps = std::stoi(next());
+        else if (a == "--warmup") warmup = std::stoi(next());
+        else if (a == "--repeats") repeats = std::stoi(next());
+        else if (a == "--eval-images") evalImages = std::stoi(next());
+        else if (a == "--profile") profile = true;
+        else {
+            std::fprintf(stderr, "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
+                                 "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--profile]\n");
+            return 2;
+        }
+    }
+    try {
+        const tb::Dataset d = tb::loadDataset(data);
+        tb::Network net(tb::loadModelSpec(model), tb::Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
+        net.initialize(1);
+        tb::OptimizerConfig oc;
+        tb::Optimizer opt(oc, net.paramCount());
+        tb::CpuExecutor exec(net, threads);
+        const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
+        int cursor = 0;
+        const int L = net.layerCount();
+        std::vector<double> fwd(size_t(L), 0.0), bwd(size_t(L), 0.0);
+        auto step = [&](bool record) {
+            if (cursor + batch > d.train.count)
+                cursor = 0;
+            exec.trainStep(d.train, 1, order.data() + cursor, batch, uint64_t(cursor));
+            opt.step(net.params().data(), exec.gradient().data());
+            cursor += batch;
+            if (record)
+                for (int l = 0; l < L; ++l) {
+                    fwd[size_t(l)] += exec.forwardSeconds()[size_t(l)];
+                    bwd[size_t(l)] += exec.backwardSeconds()[size_t(l)];
+                }
+        };
+        for (int i = 0; i < warmup; ++i)
+            step(false);
+        std::vector<double> rates;
+        for (int r = 0; r < repeats; ++r) {
+            const auto t0 = Clock::now();
+            for (int i = 0; i < steps; ++i)
+                step(true);
+            const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+            rates.push_back(double(steps) * batch / s);
+        }
+        std::sort(rates.begin(), rates.end());
+        const double train = rates[rates.size() / 2];
+        exec.evaluate(d.test, 1, 256);  // warm-up
+        std::vector<double> evalRates;
+        for (int r = 0; r < repeats; ++r) {
+            const auto t0 = Clock::now();
+            exec.evaluate(d.test, 1, evalImages);
+            evalRates.push_back(std::min(evalImages, d.test.count) /
+                                std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+        std::sort(evalRates.begin(), evalRates.end());
+        rusage ru{};
+        getrusage(RUSAGE_SELF, &ru);
+        tb::Json j = tb::Json::object();
+        j["framework"] = "trainbench";
+        j["model"] = model;
+        j["threads"] = threads;
+        j["batch"] = batch;
+        j["train_samples_per_sec"] = train;
+        j["seconds_per_epoch"] = 59904.0 / train;
+        j["eval_samples_per_sec"] = evalRates[evalRates.size() / 2];
+        j["peak_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
+        j["gemm"] = tb::gemmBackendName();
+        if (profile) {
+            tb::Json layers = tb::Json::array();
+            const double n = double(steps) * repeats;
+            for (int l = 0; l < L; ++l) {
+                tb::Json o = tb::Json::object();
+                o["layer"] = net.layer(l).name();
+                o["forward_ms"] = 1000.0 * fwd[size_t(l)] / n;
+                o["backward_ms"] = 1000.0 * bwd[size_t(l)] / n;
+                layers.push(o);
+            }
+            j["profile"] = layers;
+        }
+        std::printf("%s\n", j.dump().c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "trainbench-bench: %s\n", e.what());
+        return 3;
+    }
+    return 0;
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds Release and runs the whole test suite under CTest.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup-debian.sh"
+"$root/scripts/build.sh"
+cd "$root/build"
+QT_QPA_PLATFORM=offscreen ctest --output-on-failure -LE long

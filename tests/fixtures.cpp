@@ -1,0 +1,86 @@
+#include "fixtures.hpp"
+
+#include "core/rng.hpp"
+
+#include <fstream>
+#include <stdexcept>
+#include <zlib.h>
+
+namespace fixtures {
+
+void writeRaw(const std::string& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    if (!out)
+        throw std::runtime_error("cannot write fixture " + path);
+}
+
+void writeIdx(const std::string& path, const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data, bool gz,
+              const std::vector<uint8_t>& magicOverride)
+{
+    std::string bytes;
+    if (magicOverride.empty()) {
+        bytes += char(0);
+        bytes += char(0);
+        bytes += char(8);
+        bytes += char(dims.size());
+    } else {
+        bytes.append(magicOverride.begin(), magicOverride.end());
+    }
+    for (uint32_t d : dims)
+        for (int s = 24; s >= 0; s -= 8)
+            bytes += char((d >> s) & 0xff);
+    bytes.append(data.begin(), data.end());
+    if (!gz) {
+        writeRaw(path, bytes);
+        return;
+    }
+    gzFile f = gzopen(path.c_str(), "wb");
+    if (!f || gzwrite(f, bytes.data(), unsigned(bytes.size())) != int(bytes.size()) || gzclose(f) != Z_OK)
+        throw std::runtime_error("cannot write fixture " + path);
+}
+
+void writeToyDataset(const std::string& dir, int trainCount, int testCount, int side, int classes, bool gz,
+                     uint64_t seed)
+{
+    tb::Rng rng(seed);
+    auto make = [&](const std::string& prefix, int count) {
+        std::vector<uint8_t> pixels(static_cast<size_t>(count) * side * side), labels(static_cast<size_t>(count));
+        for (int i = 0; i < count; ++i) {
+            const int label = int(rng.below(uint64_t(classes)));
+            labels[size_t(i)] = uint8_t(label);
+            uint8_t* img = pixels.data() + size_t(i) * side * side;
+            for (int p = 0; p < side * side; ++p)
+                img[p] = uint8_t(rng.below(60));
+            // A vertical bar whose column depends on the class, a little jitter.
+            const int col = (label * side) / classes + int(rng.below(2));
+            for (int y = 1; y < side - 1; ++y)
+                img[y * side + std::min(col, side - 1)] = uint8_t(200 + rng.below(55));
+        }
+        const std::string ext = gz ? ".gz" : "";
+        writeIdx(dir + "/" + prefix + "-images-idx3-ubyte" + ext, {uint32_t(count), uint32_t(side), uint32_t(side)},
+                 pixels, gz);
+        writeIdx(dir + "/" + prefix + "-labels-idx1-ubyte" + ext, {uint32_t(count)}, labels, gz);
+    };
+    make("train", trainCount);
+    make("t10k", testCount);
+}
+
+std::string toyModelJson()
+{
+    return R"({"name": "toy", "input_scale": 0.00392156862745098, "layers": [
+      {"type": "BatchNormalization"},
+      {"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "elu"},
+      {"type": "MaxPooling2D", "pool_size": 2},
+      {"type": "Dropout", "rate": 0.25},
+      {"type": "Conv2D", "filters": 6, "kernel_size": 3, "strides": 2, "padding": "same", "use_bias": false},
+      {"type": "BatchNormalization", "scale": false},
+      {"type": "ReLU"},
+      {"type": "Flatten"},
+      {"type": "Dense", "units": 16, "activation": "relu"},
+      {"type": "Dropout", "rate": 0.3},
+      {"type": "Dense", "units": 3, "activation": "softmax"}]})";
+}
+
+}  // namespace fixtures

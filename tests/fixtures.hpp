@@ -1,0 +1,23 @@
+// Test fixtures: IDX files written on the fly, and a small learnable image dataset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fixtures {
+
+// Writes an IDX file of unsigned bytes (magic 0,0,8,dims) with the given dims and payload.
+// gz: compress with zlib. magicOverride: replace the 4 magic bytes.
+void writeIdx(const std::string& path, const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data,
+              bool gz = false, const std::vector<uint8_t>& magicOverride = {});
+void writeRaw(const std::string& path, const std::string& bytes);
+
+// A learnable dataset in `dir`: class k draws a bright bar at a class-specific place, plus noise.
+void writeToyDataset(const std::string& dir, int trainCount, int testCount, int side = 12, int classes = 3,
+                     bool gz = false, uint64_t seed = 1);
+
+// A tiny model using every layer kind, for determinism and CLI tests.
+std::string toyModelJson();
+
+}  // namespace fixtures

@@ -1,0 +1,148 @@
+// trainbench-cli as a user runs it: summaries, training with --json, determinism across thread
+// counts, save + evaluate, and the exit codes for each kind of failure.
+#include "fixtures.hpp"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TstCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_data;
+
+    struct Result {
+        int code;
+        QString out, err;
+    };
+    Result run(const QStringList& args)
+    {
+        QProcess p;
+        p.start(TRAINBENCH_CLI, args);
+        if (!p.waitForFinished(300000))
+            return {-1, {}, "timeout"};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    QList<QJsonObject> jsonLines(const QString& out)
+    {
+        QList<QJsonObject> lines;
+        for (const QString& l : out.split('\n', Qt::SkipEmptyParts)) {
+            const QJsonDocument d = QJsonDocument::fromJson(l.toUtf8());
+            if (d.isObject())
+                lines << d.object();
+        }
+        return lines;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        fixtures::writeToyDataset(m_tmp.path().toStdString(), 200, 50, 12, 3, true);
+        fixtures::writeRaw(m_tmp.path().toStdString() + "/toy.json", fixtures::toyModelJson());
+        m_data = m_tmp.path();
+    }
+
+    void summary()
+    {
+        Result r = run({"summary", "--model", "colab-fashion-cnn"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("Total params: 1,619,470"));
+        QVERIFY(r.out.contains("Trainable params: 1,619,084"));
+        r = run({"summary", "--model", "tpu-mnist-cnn"});
+        QVERIFY(r.out.contains("Total params: 695,882"));
+        r = run({"presets"});
+        QVERIFY(r.out.contains("keras-mnist-cnn"));
+    }
+
+    void trainJsonAndThreadsGiveSameHash()
+    {
+        const QStringList common = {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",
+                                    "--batch", "32", "--seed", "11", "--json"};
+        const Result one = run(common + QStringList{"--threads", "1"});
+        const Result two = run(common + QStringList{"--threads", "2"});
+        QCOMPARE(one.code, 0);
+        QCOMPARE(two.code, 0);
+        const auto a = jsonLines(one.out), b = jsonLines(two.out);
+        QCOMPARE(a.first()["event"].toString(), QString("start"));
+        QCOMPARE(a.last()["event"].toString(), QString("done"));
+        int epochs = 0, batches = 0;
+        for (const auto& o : a) {
+            epochs += o["event"].toString() == "epoch";
+            batches += o["event"].toString() == "batch";
+        }
+        QCOMPARE(epochs, 2);
+        QCOMPARE(batches, 2 * 7);  // ceil(200 / 32)
+        const QString sha = a.last()["weights_sha256"].toString();
+        QCOMPARE(sha.size(), 64);
+        QCOMPARE(b.last()["weights_sha256"].toString(), sha);
+        const Result other = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",
+                                  "--batch", "32", "--seed", "12", "--json"});
+        QVERIFY(jsonLines(other.out).last()["weights_sha256"].toString() != sha);
+    }
+
+    void textOutputIsKerasLike()
+    {
+        const Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--batch",
+                              "40", "--drop-remainder", "--size-multiplier", "2", "--max-batches", "3"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("Epoch 1/1"));
+        QVERIFY(r.out.contains("3/3 [==============================]"));
+        QVERIFY(r.out.contains("val_accuracy:"));
+        QVERIFY(r.out.contains("Test loss:"));
+        QVERIFY(r.out.contains("weights sha256:"));
+        QVERIFY(r.out.contains("24x24"));  // 12x12 images scaled by 2
+    }
+
+    void saveThenEvaluate()
+    {
+        const QString w = m_tmp.path() + "/model.tbw";
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "3", "--batch", "25",
+                        "--seed", "3", "--save", w, "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject done = jsonLines(r.out).last();
+        r = run({"evaluate", "--data", m_data, "--weights", w, "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject ev = jsonLines(r.out).last();
+        QCOMPARE(ev["test_accuracy"].toDouble(), done["test_accuracy"].toDouble());
+        QCOMPARE(ev["weights_sha256"].toString(), done["weights_sha256"].toString());
+        const int wrong = ev["misclassified"].toInt();
+        QCOMPARE(wrong, qRound((1.0 - ev["test_accuracy"].toDouble()) * 50));
+        r = run({"evaluate", "--data", m_data, "--weights", w});
+        QVERIFY(r.out.contains("misclassified: " + QString::number(wrong) + " of 50"));
+    }
+
+    void exitCodes()
+    {
+        Result r = run({"train", "--bogus"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown option --bogus"));
+        r = run({"train", "--epochs", "abc"});
+        QCOMPARE(r.code, 2);
+        r = run({"frobnicate"});
+        QCOMPARE(r.code, 2);
+        r = run({"train", "--data", m_tmp.path() + "/nowhere"});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("does not exist"));
+        r = run({"summary", "--model", "no-such-preset"});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("neither a preset"));
+        r = run({"train", "--data", m_data, "--model", "tpu-mnist-cnn"});  // 12x12, 3 classes
+        QCOMPARE(r.code, 3);
+        r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--optimizer", "sgd", "--lr", "1e30",
+                 "--batch", "20"});
+        QCOMPARE(r.code, 4);
+        QVERIFY(r.err.contains("diverged"));
+        r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/toy.json"});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains("not a Trainbench weights file"));
+        r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--save",
+                 m_tmp.path() + "/no/dir/w.tbw"});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains("cannot write"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCli)
+#include "tst_cli.moc"

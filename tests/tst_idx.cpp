@@ -1,0 +1,238 @@
+// IDX reading: valid raw and gzip files, every malformed case with its message, dataset options.
+#include "fixtures.hpp"
+
+#include "core/errors.hpp"
+#include "data/dataset.hpp"
+#include "data/idx.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using fixtures::writeIdx;
+
+class TstIdx : public QObject {
+    Q_OBJECT
+
+    std::string dir(QTemporaryDir& t) { return t.path().toStdString(); }
+
+    // Expects loadDataset(dir) to throw DataError whose message contains every fragment.
+    void expectError(const std::string& d, std::initializer_list<const char*> fragments)
+    {
+        try {
+            tb::loadDataset(d);
+            QFAIL("expected a DataError");
+        } catch (const tb::DataError& e) {
+            const QString msg = QString::fromStdString(e.what());
+            for (const char* f : fragments)
+                QVERIFY2(msg.contains(QString::fromUtf8(f)), qPrintable("message was: " + msg));
+        }
+    }
+
+private slots:
+    void readsRawAndGzip_data()
+    {
+        QTest::addColumn<bool>("gz");
+        QTest::newRow("raw") << false;
+        QTest::newRow("gz") << true;
+    }
+    void readsRawAndGzip()
+    {
+        QFETCH(bool, gz);
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 50, 20, 12, 3, gz);
+        const tb::Dataset d = tb::loadDataset(dir(t));
+        QCOMPARE(d.train.count, 50);
+        QCOMPARE(d.test.count, 20);
+        QCOMPARE(d.train.height, 12);
+        QCOMPARE(d.numClasses, 3);
+        QCOMPARE(d.train.pixels.size(), size_t(50 * 144));
+        QCOMPARE(d.classNames.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(d.classNames[0]), QString("class 0"));
+    }
+
+    void readsExactBytesAndNonSquareImages()
+    {
+        QTemporaryDir t;
+        std::vector<uint8_t> px(2 * 3 * 5);
+        for (size_t i = 0; i < px.size(); ++i)
+            px[i] = uint8_t(i * 7);
+        writeIdx(dir(t) + "/train-images.idx3-ubyte", {2, 3, 5}, px);  // dotted spelling
+        writeIdx(dir(t) + "/train-labels.idx1-ubyte", {2}, {0, 1});
+        writeIdx(dir(t) + "/t10k-images-idx3-ubyte", {1, 3, 5}, std::vector<uint8_t>(15, 9));
+        writeIdx(dir(t) + "/t10k-labels-idx1-ubyte", {1}, {1});
+        const tb::Dataset d = tb::loadDataset(dir(t));
+        QCOMPARE(d.train.height, 3);
+        QCOMPARE(d.train.width, 5);
+        QCOMPARE(int(d.train.image(1)[0]), 15 * 7 % 256);
+        QCOMPARE(d.numClasses, 2);
+    }
+
+    void knownClassNamesAndClassesTxt()
+    {
+        QTemporaryDir t;
+        const std::string fashion = dir(t) + "/fashion-mnist";
+        QDir().mkpath(QString::fromStdString(fashion));
+        fixtures::writeToyDataset(fashion, 40, 10, 8, 10);
+        tb::Dataset d = tb::loadDataset(fashion);
+        QCOMPARE(QString::fromStdString(d.classNames[9]), QString("Ankle boot"));
+        const std::string digits = dir(t) + "/digits";
+        QDir().mkpath(QString::fromStdString(digits));
+        fixtures::writeToyDataset(digits, 40, 10, 8, 10);
+        d = tb::loadDataset(digits);
+        QCOMPARE(QString::fromStdString(d.classNames[3]), QString("3"));
+        fixtures::writeRaw(digits + "/classes.txt", "zero\none\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n");
+        d = tb::loadDataset(digits);
+        QCOMPARE(QString::fromStdString(d.classNames[2]), QString("two"));
+        QCOMPARE(QString::fromStdString(d.classNamesSource), QString("classes.txt"));
+        fixtures::writeRaw(digits + "/classes.txt", "a\nb\n");
+        expectError(digits, {"classes.txt names 2 classes"});
+    }
+
+    void badMagic()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/train-images-idx3-ubyte", {10, 12, 12}, std::vector<uint8_t>(1440), false, {0x1f, 0x8b, 8, 3});
+        expectError(dir(t), {"train-images-idx3-ubyte", "bad magic"});
+    }
+
+    void wrongDataType()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/train-images-idx3-ubyte", {10, 12, 12}, std::vector<uint8_t>(1440), false, {0, 0, 0x0d, 3});
+        expectError(dir(t), {"train-images-idx3-ubyte", "data type 0x0d"});
+    }
+
+    void wrongDimensionCount()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/train-labels-idx1-ubyte", {10, 1}, std::vector<uint8_t>(10));
+        expectError(dir(t), {"train-labels-idx1-ubyte", "has 2 dimensions; expected 1"});
+    }
+
+    void truncatedRaw()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/t10k-images-idx3-ubyte", {5, 12, 12}, std::vector<uint8_t>(5 * 144 - 100));
+        expectError(dir(t), {"t10k-images-idx3-ubyte", "truncated", "720", "620"});
+    }
+
+    void overlongRaw()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/t10k-images-idx3-ubyte", {5, 12, 12}, std::vector<uint8_t>(5 * 144 + 3));
+        expectError(dir(t), {"t10k-images-idx3-ubyte", "longer than its header", "3 extra bytes"});
+    }
+
+    void truncatedGzip()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5, 12, 3, true);
+        writeIdx(dir(t) + "/train-images-idx3-ubyte.gz", {10, 12, 12}, std::vector<uint8_t>(1000), true);
+        expectError(dir(t), {"train-images-idx3-ubyte.gz", "truncated", "1440", "1000"});
+    }
+
+    void overlongGzip()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5, 12, 3, true);
+        writeIdx(dir(t) + "/train-labels-idx1-ubyte.gz", {10}, std::vector<uint8_t>(11), true);
+        expectError(dir(t), {"train-labels-idx1-ubyte.gz", "longer than its header"});
+    }
+
+    void corruptGzip()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5, 12, 3, true);
+        const std::string p = dir(t) + "/train-images-idx3-ubyte.gz";
+        QFile f(QString::fromStdString(p));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        for (int i = 20; i < bytes.size() - 10; i += 3)
+            bytes[i] = char(bytes[i] ^ 0x5a);
+        fixtures::writeRaw(p, bytes.toStdString());
+        expectError(dir(t), {"train-images-idx3-ubyte.gz"});
+    }
+
+    void countMismatch()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/train-labels-idx1-ubyte", {9}, std::vector<uint8_t>(9));
+        expectError(dir(t), {"holds 9 labels but", "holds 10 images"});
+    }
+
+    void trainTestSizeMismatch()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        writeIdx(dir(t) + "/t10k-images-idx3-ubyte", {5, 10, 10}, std::vector<uint8_t>(500));
+        expectError(dir(t), {"train images are 12x12 but test images are 10x10"});
+    }
+
+    void testLabelOutOfRange()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 30, 5, 12, 3);
+        writeIdx(dir(t) + "/t10k-labels-idx1-ubyte", {5}, {0, 1, 7, 2, 1});
+        expectError(dir(t), {"t10k-labels uses label 7", "0..2"});
+    }
+
+    void absurdSizeRefusedBeforeAllocating()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        // 4 billion images declared, a few bytes present.
+        writeIdx(dir(t) + "/train-images-idx3-ubyte", {4000000000u, 1000, 1000}, std::vector<uint8_t>(16));
+        expectError(dir(t), {"dimension 1 is absurd"});
+        writeIdx(dir(t) + "/train-images-idx3-ubyte.gz", {100000, 4000, 4000}, std::vector<uint8_t>(16), true);
+        QFile::remove(QString::fromStdString(dir(t) + "/train-images-idx3-ubyte"));
+        expectError(dir(t), {"train-images-idx3-ubyte.gz", "more than this machine can hold"});
+    }
+
+    void sizeLimitForTesting()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 10, 5);
+        tb::setIdxSizeLimitForTesting(1000);
+        expectError(dir(t), {"declares 1440 bytes", "more than this machine can hold"});
+        tb::setIdxSizeLimitForTesting(0);
+    }
+
+    void missingFilesAndFolder()
+    {
+        QTemporaryDir t;
+        expectError(dir(t) + "/nope", {"does not exist"});
+        expectError(dir(t), {"no train-images-idx3-ubyte"});
+        fixtures::writeRaw(dir(t) + "/train-images-idx3-ubyte", "ab");
+        fixtures::writeIdx(dir(t) + "/train-labels-idx1-ubyte", {1}, {0});
+        expectError(dir(t), {"too short"});
+    }
+
+    void dropRemainderAndSizeMultiplier()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 70, 45, 6);
+        tb::DatasetOptions o;
+        o.dropRemainderBatch = 32;
+        o.sizeMultiplier = 3;
+        const tb::Dataset d = tb::loadDataset(dir(t), o);
+        QCOMPARE(d.train.count, 64);
+        QCOMPARE(d.test.count, 32);
+        QCOMPARE(d.inputHeight(), 18);
+        std::vector<float> img(18 * 18);
+        tb::imageToFloat(d.train, 0, 3, 1.0f, img.data());
+        const uint8_t* src = d.train.image(0);
+        QCOMPARE(img[0], float(src[0]));
+        QCOMPARE(img[2 * 18 + 2], float(src[0]));
+        QCOMPARE(img[3 * 18 + 5], float(src[1 * 6 + 1]));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstIdx)
+#include "tst_idx.moc"

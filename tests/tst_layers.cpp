@@ -1,0 +1,327 @@
+// Every layer: forward values against hand-computed tiny cases, and a numerical gradient check of
+// backward (input and parameter gradients); the fused softmax cross-entropy too.
+#include "layers/activation.hpp"
+#include "layers/batch_norm.hpp"
+#include "layers/conv2d.hpp"
+#include "layers/dense.hpp"
+#include "layers/dropout.hpp"
+#include "layers/max_pool.hpp"
+#include "layers/reshape.hpp"
+#include "train/loss.hpp"
+
+#include <QtTest>
+#include <cmath>
+#include <memory>
+
+using namespace tb;
+
+namespace {
+// Runs one layer on a single shard of n samples, phases and reductions included.
+struct Harness {
+    Layer& layer;
+    int n;
+    std::vector<float> params, state, globalGrad, shardGrad, cache, ws, y, dx;
+    std::vector<double> partial;
+    PassContext ctx;
+
+    Harness(Layer& l, int samples, bool training = true) : layer(l), n(samples)
+    {
+        params.assign(size_t(l.paramCount()), 0.0f);
+        state.assign(size_t(l.stateCount()), 0.0f);
+        Rng init(7);
+        l.initParams(params.data(), state.data(), init);
+        globalGrad.assign(params.size(), 0.0f);
+        shardGrad.assign(params.size(), 0.0f);
+        cache.assign(size_t(std::max<int64_t>(1, l.cacheFloats(n))), 0.0f);
+        ws.assign(size_t(std::max<int64_t>(1, l.workspaceFloats(n))), 0.0f);
+        partial.assign(size_t(std::max<int64_t>(1, l.partialDoubles())), 0.0);
+        y.assign(size_t(n * l.outShape().size()), 0.0f);
+        dx.assign(size_t(n * l.inShape().size()), 0.0f);
+        ctx.training = training;
+        ctx.batchSize = n;
+        ctx.dropoutKey = 99;
+        l.bind(params.data(), state.data(), globalGrad.data());
+    }
+    ShardView view(const std::vector<float>& x, std::vector<float>* dy)
+    {
+        ShardView v;
+        v.n = n;
+        v.x = x.data();
+        v.y = y.data();
+        v.dy = dy ? dy->data() : nullptr;
+        v.dx = dx.data();
+        v.cache = cache.data();
+        v.grad = shardGrad.data();
+        v.partial = partial.data();
+        return v;
+    }
+    const std::vector<float>& forward(const std::vector<float>& x)
+    {
+        ShardView v = view(x, nullptr);
+        for (int ph = 0; ph < layer.phases(ctx.training); ++ph) {
+            layer.forward(ctx, ph, v, ws.data());
+            layer.reduceForward(ctx, ph, std::span<ShardView>(&v, 1));
+        }
+        return y;
+    }
+    // Backward from dy; returns the total parameter gradient.
+    std::vector<float> backward(const std::vector<float>& x, std::vector<float> dy)
+    {
+        std::fill(globalGrad.begin(), globalGrad.end(), 0.0f);
+        std::fill(shardGrad.begin(), shardGrad.end(), 0.0f);
+        ShardView v = view(x, &dy);
+        for (int ph = 0; ph < layer.phases(true); ++ph) {
+            layer.backward(ctx, ph, v, ws.data());
+            layer.reduceBackward(ctx, ph, std::span<ShardView>(&v, 1));
+        }
+        std::vector<float> g(params.size());
+        for (size_t i = 0; i < g.size(); ++i)
+            g[i] = globalGrad[i] + shardGrad[i];
+        return g;
+    }
+};
+
+std::vector<float> randomVector(size_t n, uint64_t seed, float scale = 1.0f)
+{
+    Rng r(seed);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = scale * (2.0f * r.uniform() - 1.0f);
+    return v;
+}
+
+double dot(const std::vector<float>& a, const std::vector<float>& b)
+{
+    double s = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        s += double(a[i]) * b[i];
+    return s;
+}
+
+bool close(double num, double ana, double tol)
+{
+    return std::fabs(num - ana) <= tol * std::max(1.0, std::fabs(ana));
+}
+
+// L = sum(y * r). Compares backward's dx and dparams with central differences.
+void gradientCheck(Layer& layer, int n, uint64_t seed, double tol = 2e-2, float eps = 1e-2f)
+{
+    Harness h(layer, n);
+    h.params = randomVector(h.params.size(), seed + 1, 0.5f);
+    for (auto& p : h.params)
+        p += 0.5f;  // keeps BN's gamma away from 0
+    layer.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+    std::vector<float> x = randomVector(size_t(n * layer.inShape().size()), seed + 2, 2.0f);
+    const std::vector<float> r = randomVector(size_t(n * layer.outShape().size()), seed + 3);
+    auto loss = [&] { return dot(h.forward(x), r); };
+    loss();
+    const std::vector<float> dparams = h.backward(x, r);
+    const std::vector<float> dx = h.dx;
+    int checked = 0;
+    for (size_t i = 0; i < x.size(); i += std::max<size_t>(1, x.size() / 40)) {
+        const float keep = x[i];
+        x[i] = keep + eps;
+        const double lp = loss();
+        x[i] = keep - eps;
+        const double lm = loss();
+        x[i] = keep;
+        const double num = (lp - lm) / (2 * eps);
+        QVERIFY2(close(num, dx[i], tol), qPrintable(QString("%1 dx[%2]: numerical %3 vs backward %4")
+                                                        .arg(QString::fromStdString(layer.name()))
+                                                        .arg(i).arg(num).arg(dx[i])));
+        ++checked;
+    }
+    for (size_t i = 0; i < h.params.size(); i += std::max<size_t>(1, h.params.size() / 40)) {
+        const float keep = h.params[i];
+        h.params[i] = keep + eps;
+        const double lp = loss();
+        h.params[i] = keep - eps;
+        const double lm = loss();
+        h.params[i] = keep;
+        const double num = (lp - lm) / (2 * eps);
+        QVERIFY2(close(num, dparams[i], tol), qPrintable(QString("%1 dparam[%2]: numerical %3 vs backward %4")
+                                                             .arg(QString::fromStdString(layer.name()))
+                                                             .arg(i).arg(num).arg(dparams[i])));
+        ++checked;
+    }
+    QVERIFY(checked > 0);
+}
+}  // namespace
+
+class TstLayers : public QObject {
+    Q_OBJECT
+private slots:
+    void convValidForward()
+    {
+        Conv2D conv("c", Shape::image(3, 3, 1), 1, 2, 2, 1, 1, false, true, Activation::Linear);
+        Harness h(conv, 1);
+        h.params = {1, 0, 0, 1, 0.5f};  // w00 = w11 = 1, bias 0.5
+        conv.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const auto& y = h.forward({1, 2, 3, 4, 5, 6, 7, 8, 9});
+        QCOMPARE(conv.outShape(), Shape::image(2, 2, 1));
+        QCOMPARE(y, (std::vector<float>{6.5f, 8.5f, 12.5f, 14.5f}));
+    }
+
+    void convSamePaddingAsKeras()
+    {
+        // 2x2 kernel, "same": Keras pads 0 before and 1 after.
+        Conv2D conv("c", Shape::image(3, 3, 1), 1, 2, 2, 1, 1, true, false, Activation::Linear);
+        Harness h(conv, 1);
+        h.params = {1, 0, 0, 1};
+        conv.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const auto& y = h.forward({1, 2, 3, 4, 5, 6, 7, 8, 9});
+        QCOMPARE(y, (std::vector<float>{6, 8, 3, 12, 14, 6, 7, 8, 9}));
+        // 6x6 stride 2 on 28: out 14, padding 2 before (the TPU model's second conv).
+        int out, pad;
+        kerasPadding(true, 28, 6, 2, out, pad);
+        QCOMPARE(out, 14);
+        QCOMPARE(pad, 2);
+        kerasPadding(true, 7, 2, 2, out, pad);
+        QCOMPARE(out, 4);
+        QCOMPARE(pad, 0);
+        kerasPadding(false, 7, 2, 2, out, pad);
+        QCOMPARE(out, 3);
+    }
+
+    void convMultiChannelStride2Gradient()
+    {
+        Conv2D conv("conv_s2", Shape::image(5, 6, 2), 3, 3, 2, 2, 2, true, true, Activation::ELU);
+        gradientCheck(conv, 3, 10);
+        Conv2D valid("conv_valid", Shape::image(5, 5, 3), 2, 3, 3, 1, 1, false, true, Activation::ReLU);
+        gradientCheck(valid, 2, 20);
+        Conv2D nobias("conv_nobias", Shape::image(4, 4, 2), 2, 1, 1, 1, 1, false, false, Activation::Linear);
+        gradientCheck(nobias, 2, 30);
+    }
+
+    void batchNormForward()
+    {
+        BatchNorm bn("bn", Shape::flat(1), true, true, 0.99f, 1e-3f);
+        Harness h(bn, 4);
+        const auto& y = h.forward({1, 2, 3, 4});
+        const float inv = 1.0f / std::sqrt(1.25f + 1e-3f);
+        QVERIFY(std::fabs(y[0] - (-1.5f * inv)) < 1e-6f);
+        QVERIFY(std::fabs(y[3] - (1.5f * inv)) < 1e-6f);
+        QVERIFY(std::fabs(h.state[0] - 0.025f) < 1e-7f);   // moving mean
+        QVERIFY(std::fabs(h.state[1] - 1.0025f) < 1e-6f);  // moving variance
+        // Evaluation uses the moving statistics.
+        h.ctx.training = false;
+        const auto& e = h.forward({1, 2, 3, 4});
+        QVERIFY(std::fabs(e[0] - (1.0f - 0.025f) / std::sqrt(1.0025f + 1e-3f)) < 1e-6f);
+        QCOMPARE(bn.paramCount(), int64_t(2));
+        QCOMPARE(bn.stateCount(), int64_t(2));
+    }
+
+    void batchNormGradient()
+    {
+        BatchNorm spatial("bn_spatial", Shape::image(3, 3, 2), true, true, 0.99f, 1e-3f);
+        gradientCheck(spatial, 4, 40);
+        BatchNorm flat("bn_flat_noscale", Shape::flat(5), true, false, 0.99f, 1e-3f);
+        gradientCheck(flat, 6, 50);
+    }
+
+    void maxPoolForwardAndGradient()
+    {
+        MaxPool2D pool("p", Shape::image(4, 4, 1), 2, 2, 2, 2, false);
+        Harness h(pool, 1);
+        const auto& y = h.forward({1, 5, 2, 0, 3, 4, 8, 1, 0, 0, 1, 1, 9, 0, 1, 7});
+        QCOMPARE(y, (std::vector<float>{5, 8, 9, 7}));
+        MaxPool2D odd("pool_odd", Shape::image(7, 7, 2), 2, 2, 2, 2, false);
+        QCOMPARE(odd.outShape(), Shape::image(3, 3, 2));
+        gradientCheck(odd, 2, 60, 2e-2, 1e-3f);
+        MaxPool2D same("pool_same", Shape::image(5, 5, 1), 2, 2, 2, 2, true);
+        QCOMPARE(same.outShape(), Shape::image(3, 3, 1));
+        gradientCheck(same, 2, 61, 2e-2, 1e-3f);
+    }
+
+    void dropoutForwardAndGradient()
+    {
+        Dropout d("drop", Shape::flat(10000), 0.4f, 3);
+        Harness h(d, 1);
+        const std::vector<float> x(10000, 1.0f);
+        const auto& y = h.forward(x);
+        int kept = 0;
+        for (float v : y) {
+            QVERIFY(v == 0.0f || std::fabs(v - 1.0f / 0.6f) < 1e-6f);
+            kept += v != 0.0f;
+        }
+        QVERIFY2(kept > 5700 && kept < 6300, qPrintable(QString::number(kept)));
+        h.ctx.training = false;
+        QCOMPARE(h.forward(x), x);
+        Dropout small("dropout_grad", Shape::image(3, 3, 2), 0.5f, 1);
+        gradientCheck(small, 3, 70);
+    }
+
+    void flattenIsKerasChannelsLast()
+    {
+        Reshape f("flatten", Shape::image(2, 2, 2), Shape::flat(8), LayerKind::Flatten);
+        Harness h(f, 1);
+        const auto& y = h.forward({1, 2, 3, 4, 5, 6, 7, 8});  // [C][H][W]
+        QCOMPARE(y, (std::vector<float>{1, 5, 2, 6, 3, 7, 4, 8}));
+        gradientCheck(f, 3, 80);
+        Reshape r("reshape", Shape::flat(12), Shape::image(2, 3, 2), LayerKind::Reshape);
+        gradientCheck(r, 2, 81);
+    }
+
+    void denseForwardAndGradient()
+    {
+        Dense d("d", Shape::flat(2), 3, true, Activation::Linear);
+        Harness h(d, 1);
+        h.params = {1, 2, 3, 4, 5, 6, 0.1f, 0.2f, 0.3f};
+        d.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const auto& y = h.forward({1, 2});
+        QVERIFY(std::fabs(y[0] - 9.1f) < 1e-5f && std::fabs(y[1] - 12.2f) < 1e-5f && std::fabs(y[2] - 15.3f) < 1e-5f);
+        Dense g("dense_elu", Shape::flat(7), 4, true, Activation::ELU);
+        gradientCheck(g, 5, 90);
+        Dense nb("dense_nobias", Shape::flat(6), 3, false, Activation::ReLU);
+        gradientCheck(nb, 4, 91);
+    }
+
+    void activations()
+    {
+        std::vector<float> v = {-1.0f, 0.0f, 2.0f};
+        activateInPlace(Activation::ELU, v.data(), 3);
+        QVERIFY(std::fabs(v[0] - (std::exp(-1.0f) - 1.0f)) < 1e-7f);
+        QCOMPARE(v[2], 2.0f);
+        v = {-1.0f, 0.5f};
+        activateInPlace(Activation::ReLU, v.data(), 2);
+        QCOMPARE(v, (std::vector<float>{0.0f, 0.5f}));
+        ActivationLayer elu("elu", Shape::flat(9), Activation::ELU);
+        gradientCheck(elu, 3, 100);
+        ActivationLayer relu("re_lu", Shape::image(2, 2, 2), Activation::ReLU);
+        gradientCheck(relu, 3, 101);
+    }
+
+    void softmaxCrossEntropy()
+    {
+        const float logits[3] = {0.0f, std::log(2.0f), 0.0f};
+        const uint8_t label = 1;
+        float d[3], p[3];
+        const LossSums s = tb::softmaxCrossEntropy(logits, &label, 1, 3, 0.5f, d, p);
+        QVERIFY(std::fabs(s.loss - std::log(2.0)) < 1e-6);
+        QCOMPARE(s.correct, 1);
+        QVERIFY(std::fabs(p[0] - 0.25f) < 1e-6f && std::fabs(p[1] - 0.5f) < 1e-6f);
+        QVERIFY(std::fabs(d[0] - 0.125f) < 1e-6f && std::fabs(d[1] + 0.25f) < 1e-6f);
+        // Numerical gradient of the mean loss over a batch.
+        const int n = 4, c = 5;
+        std::vector<float> z = randomVector(n * c, 5, 3.0f);
+        const uint8_t labels[n] = {0, 3, 4, 1};
+        std::vector<float> dz(size_t(n * c));
+        tb::softmaxCrossEntropy(z.data(), labels, n, c, 1.0f / n, dz.data(), nullptr);
+        for (int i = 0; i < n * c; ++i) {
+            const float keep = z[size_t(i)], eps = 1e-2f;
+            z[size_t(i)] = keep + eps;
+            const double lp = tb::softmaxCrossEntropy(z.data(), labels, n, c, 0, nullptr, nullptr).loss / n;
+            z[size_t(i)] = keep - eps;
+            const double lm = tb::softmaxCrossEntropy(z.data(), labels, n, c, 0, nullptr, nullptr).loss / n;
+            z[size_t(i)] = keep;
+            QVERIFY(close((lp - lm) / (2 * eps), dz[size_t(i)], 1e-2));
+        }
+        // Stable for huge logits.
+        const float big[2] = {1000.0f, -1000.0f};
+        const uint8_t l0 = 0;
+        QVERIFY(std::isfinite(tb::softmaxCrossEntropy(big, &l0, 1, 2, 1, nullptr, nullptr).loss));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstLayers)
+#include "tst_layers.moc"

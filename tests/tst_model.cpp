@@ -1,0 +1,119 @@
+// Presets match Keras' parameter counts; model files are validated with messages naming the layer.
+#include "core/errors.hpp"
+#include "model/network.hpp"
+
+#include <QtTest>
+
+using namespace tb;
+
+class TstModel : public QObject {
+    Q_OBJECT
+
+    static Network build(const std::string& json, int side = 28, int classes = 10)
+    {
+        return Network(parseModelSpec(json, "test.json"), Shape::image(side, side, 1), classes);
+    }
+
+    void expectModelError(const std::string& json, std::initializer_list<const char*> fragments, int classes = 10)
+    {
+        try {
+            build(json, 28, classes);
+            QFAIL("expected a ModelError");
+        } catch (const ModelError& e) {
+            const QString msg = QString::fromStdString(e.what());
+            for (const char* f : fragments)
+                QVERIFY2(msg.contains(QString::fromUtf8(f)), qPrintable("message was: " + msg));
+        }
+    }
+
+private slots:
+    void presetCounts_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("total");
+        QTest::addColumn<qint64>("trainable");
+        QTest::newRow("colab") << "colab-fashion-cnn" << qint64(1619470) << qint64(1619084);
+        QTest::newRow("tpu") << "tpu-mnist-cnn" << qint64(695882) << qint64(695282);
+        QTest::newRow("keras") << "keras-mnist-cnn" << qint64(1199882) << qint64(1199882);
+    }
+    void presetCounts()
+    {
+        QFETCH(QString, preset);
+        QFETCH(qint64, total);
+        QFETCH(qint64, trainable);
+        const Network net(loadModelSpec(preset.toStdString()), Shape::image(28, 28, 1), 10);
+        QCOMPARE(net.paramCount() + net.stateCount(), total);
+        QCOMPARE(net.paramCount(), trainable);
+        const QString summary = QString::fromStdString(net.summary());
+        QVERIFY(summary.contains("Total params: " + QLocale(QLocale::English).toString(total)));
+        QVERIFY(summary.contains("Trainable params: " + QLocale(QLocale::English).toString(trainable)));
+    }
+
+    void summaryShapes()
+    {
+        const Network net(loadModelSpec("tpu-mnist-cnn"), Shape::image(28, 28, 1), 10);
+        const QString s = QString::fromStdString(net.summary());
+        QVERIFY(s.contains("conv2d_1 (Conv2D)"));
+        QVERIFY(s.contains("(None, 14, 14, 24)"));
+        QVERIFY(s.contains("(None, 7, 7, 64)"));
+        QVERIFY(s.contains("(None, 3136)"));
+    }
+
+    void initializationIsSeededGlorot()
+    {
+        Network a(loadModelSpec("keras-mnist-cnn"), Shape::image(28, 28, 1), 10);
+        Network b(loadModelSpec("keras-mnist-cnn"), Shape::image(28, 28, 1), 10);
+        a.initialize(5);
+        b.initialize(5);
+        QCOMPARE(a.weightsSha256(), b.weightsSha256());
+        b.initialize(6);
+        QVERIFY(a.weightsSha256() != b.weightsSha256());
+        // First conv: fan_in 9, fan_out 288 -> limit sqrt(6/297); its biases are zero.
+        const float limit = std::sqrt(6.0f / 297.0f);
+        float maxAbs = 0;
+        for (int i = 0; i < 288; ++i)
+            maxAbs = std::max(maxAbs, std::fabs(a.params()[size_t(i)]));
+        QVERIFY(maxAbs <= limit && maxAbs > 0.9f * limit);
+        for (int i = 288; i < 320; ++i)
+            QCOMPARE(a.params()[size_t(i)], 0.0f);
+    }
+
+    void customModelFile()
+    {
+        const Network net = build(R"({"name": "mine", "layers": [
+            {"type": "Reshape", "target_shape": [784]},
+            {"type": "Reshape", "target_shape": [28, 28, 1]},
+            {"type": "Conv2D", "filters": 2, "kernel_size": [3, 5], "strides": [1, 2]},
+            {"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"}]})");
+        QCOMPARE(net.layer(2).outShape(), Shape::image(26, 12, 2));
+        QCOMPARE(net.spec().name, std::string("mine"));
+    }
+
+    void validationErrors()
+    {
+        expectModelError(R"({"layers": [{"type": "Conv3D"}]})", {"layer 1", "unknown layer type \"Conv3D\""});
+        expectModelError(R"({"layers": [{"type": "Dense", "units": 10, "activaton": "relu"}]})",
+                         {"layer 1 (Dense)", "unknown argument \"activaton\""});
+        expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Conv2D", "filters": 4, "kernel_size": 3}]})",
+                         {"layer 2 (conv2d, Conv2D)", "needs an image input", "(None, 784)"});
+        expectModelError(R"({"layers": [{"type": "Dense", "units": 10}]})", {"layer 1 (dense, Dense)", "add a Flatten"});
+        expectModelError(R"({"layers": [{"type": "Conv2D", "filters": 4, "kernel_size": 40}]})",
+                         {"40x40 kernel does not fit"});
+        expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"},
+                            {"type": "Dense", "units": 10, "activation": "softmax"}]})",
+                         {"layer 2", "softmax is supported only as the model's final activation"});
+        expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 10}]})",
+                         {"must end with a softmax"});
+        expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 7, "activation": "softmax"}]})",
+                         {"does not match the dataset's 10 classes"});
+        expectModelError(R"({"layers": [{"type": "Dropout", "rate": 1.5}]})", {"layer 1 (Dropout)", "\"rate\""});
+        expectModelError(R"({"layers": [{"type": "Reshape", "target_shape": [5, 5, 1]}]})",
+                         {"cannot reshape (None, 28, 28, 1)"});
+        expectModelError("{\"layers\": [\n  {\"type\": \"Flatten\",}\n]}", {"test.json", "line 2"});
+        expectModelError(R"({"layers": []})", {"non-empty array"});
+        QVERIFY_THROWS_EXCEPTION(ModelError, loadModelSpec("/no/such/model.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstModel)
+#include "tst_model.moc"

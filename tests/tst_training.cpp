@@ -1,0 +1,251 @@
+// Training: bit-identical weights on 1 and N threads, seeds that matter, optimizer rules, NaN
+// handling, the weights file, and learning on real Fashion-MNIST images.
+#include "fixtures.hpp"
+
+#include "core/errors.hpp"
+#include "data/dataset.hpp"
+#include "io/atomic_file.hpp"
+#include "io/weights_file.hpp"
+#include "train/trainer.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace tb;
+
+namespace {
+struct Run {
+    std::string sha;
+    std::vector<EpochRecord> history;
+};
+
+Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = OptimizerKind::Adam, int epochs = 2)
+{
+    Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(d.inputHeight(), d.inputWidth(), 1),
+                d.numClasses);
+    net.initialize(seed);
+    TrainConfig cfg;
+    cfg.epochs = epochs;
+    cfg.batchSize = 50;  // 4 shards of 16 and a partial one; the last batch is partial too
+    cfg.threads = threads;
+    cfg.seed = seed;
+    cfg.optimizer.kind = opt;
+    cfg.optimizer.learningRate = defaultLearningRate(opt);
+    cfg.optimizer.momentum = opt == OptimizerKind::SGD ? 0.9f : 0.0f;
+    Trainer t(net, d, cfg);
+    t.run();
+    return {net.weightsSha256(), t.history()};
+}
+}  // namespace
+
+class TstTraining : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    Dataset m_toy;
+
+private slots:
+    void initTestCase()
+    {
+        fixtures::writeToyDataset(m_tmp.path().toStdString(), 230, 60, 12, 3);
+        m_toy = loadDataset(m_tmp.path().toStdString());
+    }
+
+    void sameSeedSameWeightsOnAnyThreadCount_data()
+    {
+        QTest::addColumn<int>("optimizer");
+        QTest::newRow("adam") << int(OptimizerKind::Adam);
+        QTest::newRow("sgd") << int(OptimizerKind::SGD);
+        QTest::newRow("rmsprop") << int(OptimizerKind::RMSprop);
+    }
+    void sameSeedSameWeightsOnAnyThreadCount()
+    {
+        QFETCH(int, optimizer);
+        const auto opt = OptimizerKind(optimizer);
+        const Run one = trainToy(m_toy, 1, 42, opt);
+        const Run two = trainToy(m_toy, 2, 42, opt);
+        const Run three = trainToy(m_toy, 3, 42, opt);
+        QCOMPARE(two.sha, one.sha);
+        QCOMPARE(three.sha, one.sha);
+        QCOMPARE(two.history[1].valLoss, one.history[1].valLoss);
+        const Run other = trainToy(m_toy, 2, 43, opt);
+        QVERIFY(other.sha != one.sha);
+    }
+
+    void toyModelLearns()
+    {
+        const Run r = trainToy(m_toy, 2, 1, OptimizerKind::Adam, 20);
+        QVERIFY2(r.history.back().loss < 0.6 * r.history.front().loss,
+                 qPrintable(QString("loss %1 -> %2").arg(r.history.front().loss).arg(r.history.back().loss)));
+        QVERIFY(r.history.back().accuracy > 0.8);
+    }
+
+    void shuffleIsAPermutationKeyedBySeedAndEpoch()
+    {
+        const auto a = shuffledOrder(1000, 3, 0);
+        auto sorted = a;
+        std::sort(sorted.begin(), sorted.end());
+        for (int i = 0; i < 1000; ++i)
+            QCOMPARE(sorted[size_t(i)], i);
+        QVERIFY(a != shuffledOrder(1000, 3, 1));
+        QVERIFY(a != shuffledOrder(1000, 4, 0));
+        QCOMPARE(a, shuffledOrder(1000, 3, 0));
+    }
+
+    void optimizerRules()
+    {
+        // Adam, first step: m = 0.1 g, v = 0.001 g^2, lr_t = lr * sqrt(0.001) / 0.1.
+        OptimizerConfig c;
+        Optimizer adam(c, 1);
+        float p = 1.0f;
+        const float g = 0.5f;
+        adam.step(&p, &g);
+        const double lrT = 1e-3 * std::sqrt(1 - 0.999) / (1 - 0.9);
+        const double expected = 1.0 - lrT * 0.05 / (std::sqrt(0.001 * 0.25) + 1e-7);
+        QVERIFY(std::fabs(p - expected) < 1e-7);
+        // SGD with momentum 0.9: v1 = -lr g, v2 = 0.9 v1 - lr g.
+        c.kind = OptimizerKind::SGD;
+        c.learningRate = 0.1f;
+        c.momentum = 0.9f;
+        Optimizer sgd(c, 1);
+        p = 0.0f;
+        sgd.step(&p, &g);
+        sgd.step(&p, &g);
+        QVERIFY(std::fabs(p - (-0.05f + (-0.045f - 0.05f))) < 1e-6f);
+        c.nesterov = true;
+        Optimizer nag(c, 1);
+        p = 0.0f;
+        nag.step(&p, &g);  // v = -0.05; p += 0.9 v - lr g
+        QVERIFY(std::fabs(p - (0.9f * -0.05f - 0.05f)) < 1e-6f);
+        c = OptimizerConfig();
+        c.kind = OptimizerKind::RMSprop;
+        Optimizer rms(c, 1);
+        p = 0.0f;
+        rms.step(&p, &g);  // ms = 0.1 g^2
+        QVERIFY(std::fabs(p - float(-1e-3 * 0.5 / (std::sqrt(0.1 * 0.25) + 1e-7))) < 1e-7f);
+    }
+
+    void divergenceStopsAndKeepsGoodWeights()
+    {
+        Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+        net.initialize(1);
+        TrainConfig cfg;
+        cfg.epochs = 3;
+        cfg.batchSize = 32;
+        cfg.optimizer.kind = OptimizerKind::SGD;
+        cfg.optimizer.learningRate = 1e30f;
+        Trainer t(net, m_toy, cfg);
+        QVERIFY_THROWS_EXCEPTION(DivergedError, t.run());
+        for (float v : net.params())
+            QVERIFY(std::isfinite(v));
+        for (float v : net.state())
+            QVERIFY(std::isfinite(v));
+    }
+
+    void cancellationStopsBetweenBatches()
+    {
+        struct Canceller : TrainObserver {
+            std::atomic<bool>* flag;
+            int batches = 0;
+            void batchFinished(const BatchProgress&) override
+            {
+                if (++batches == 2)
+                    flag->store(true);
+            }
+        };
+        Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+        TrainConfig cfg;
+        cfg.batchSize = 10;
+        Trainer t(net, m_toy, cfg);
+        std::atomic<bool> stop{false};
+        Canceller c;
+        c.flag = &stop;
+        QCOMPARE(t.run(&c, &stop), TrainStatus::Cancelled);
+        QCOMPARE(c.batches, 2);
+    }
+
+    void weightsFileRoundTripAndCorruption()
+    {
+        Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+        net.initialize(9);
+        TrainConfig cfg;
+        cfg.batchSize = 40;
+        cfg.seed = 9;
+        Trainer t(net, m_toy, cfg);
+        t.run();
+        WeightsFile w;
+        w.spec = net.spec();
+        w.input = net.inputShape();
+        w.classNames = m_toy.classNames;
+        w.params = net.params();
+        w.state = net.state();
+        w.optimizer = cfg.optimizer;
+        w.optimizerIterations = t.optimizer().iterations();
+        w.optimizerSlots = t.optimizer().slotBuffer();
+        w.train = cfg;
+        w.history = t.history();
+        const std::string path = m_tmp.path().toStdString() + "/toy.tbw";
+        saveWeights(path, w);
+        const WeightsFile back = loadWeights(path);
+        const Network again = back.buildNetwork();
+        QCOMPARE(again.weightsSha256(), net.weightsSha256());
+        QCOMPARE(back.optimizerIterations, t.optimizer().iterations());
+        QCOMPARE(back.optimizerSlots, t.optimizer().slotBuffer());
+        QCOMPARE(back.history.size(), size_t(1));
+        QCOMPARE(back.train.seed, uint64_t(9));
+        // Evaluating the loaded network gives the same numbers.
+        CpuExecutor e1(const_cast<Network&>(again), 1);
+        QCOMPARE(e1.evaluate(m_toy.test, 1).loss, t.executor().evaluate(m_toy.test, 1).loss);
+
+        std::string bytes = readWholeFile(path);
+        bytes[bytes.size() / 2] ^= 0x40;
+        writeFileAtomically(path + ".bad", bytes);
+        QVERIFY_THROWS_EXCEPTION(IoError, loadWeights(path + ".bad"));
+        writeFileAtomically(path + ".short", readWholeFile(path).substr(0, 100));
+        QVERIFY_THROWS_EXCEPTION(IoError, loadWeights(path + ".short"));
+    }
+
+    void atomicWriteFailureLeavesNothing()
+    {
+        const QString dir = m_tmp.path() + "/readonly";
+        QDir().mkpath(dir);
+        const std::string target = dir.toStdString() + "/w.tbw";
+        writeFileAtomically(target, "old");
+        QVERIFY_THROWS_EXCEPTION(IoError, writeFileAtomically(dir.toStdString() + "/missing/w.tbw", "x"));
+        QCOMPARE(QDir(dir).entryList(QDir::Files), QStringList{"w.tbw"});
+        QCOMPARE(readWholeFile(target), std::string("old"));
+    }
+
+    void learnsRealFashionMnist()
+    {
+        const std::string dir = defaultDatasetDir();
+        if (!QFile::exists(QString::fromStdString(dir + "/train-images-idx3-ubyte.gz")))
+            QFAIL("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist); the test command installs it");
+        Dataset d = loadDataset(dir);
+        d.train.count = 4096;  // a few thousand real images
+        Network net(loadModelSpec("tpu-mnist-cnn"), Shape::image(28, 28, 1), 10);
+        net.initialize(200);
+        TrainConfig cfg;
+        cfg.batchSize = 64;
+        cfg.threads = 2;
+        cfg.seed = 200;
+        cfg.maxBatches = 40;
+        cfg.validationLimit = 500;
+        struct Losses : TrainObserver {
+            std::vector<double> batch;
+            void batchFinished(const BatchProgress& p) override { batch.push_back(p.batchLoss); }
+        } losses;
+        Trainer t(net, d, cfg);
+        t.run(&losses);
+        QCOMPARE(losses.batch.size(), size_t(40));
+        double last = 0;
+        for (size_t i = 30; i < 40; ++i)
+            last += losses.batch[i] / 10;
+        QVERIFY2(last < 0.5 * losses.batch.front(),
+                 qPrintable(QString("first %1, last ten %2").arg(losses.batch.front()).arg(last)));
+        QVERIFY2(t.history().back().accuracy > 0.55, qPrintable(QString::number(t.history().back().accuracy)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTraining)
+#include "tst_training.moc"
