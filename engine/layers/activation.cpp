@@ -1,5 +1,7 @@
 #include "layers/activation.hpp"
 
+#include "core/fast_math.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -44,7 +46,7 @@ void activateInPlace(Activation a, float* v, int64_t n)
         return;
     case Activation::ELU:
         for (int64_t i = 0; i < n; ++i)
-            v[i] = v[i] > 0.0f ? v[i] : std::expm1(v[i]);
+            v[i] = v[i] > 0.0f ? v[i] : expMinusOne(v[i]);
         return;
     }
 }

@@ -22,6 +22,40 @@ void MaxPool2D::forward(const PassContext& ctx, int, ShardView& s, float*)
     const int H = m_in.h, W = m_in.w, Ho = m_out.h, Wo = m_out.w;
     const int64_t planes = int64_t(m_in.c) * s.n;
     auto* arg = reinterpret_cast<int32_t*>(s.cache);
+    if (m_ph == 2 && m_pw == 2 && m_sh == 2 && m_sw == 2 && m_padTop == 0 && m_padLeft == 0 && 2 * Ho <= H &&
+        2 * Wo <= W) {
+        // The common 2x2/2 window, without bounds checks. Ties keep the first, as below.
+        for (int64_t p = 0; p < planes; ++p) {
+            const float* x = s.x + p * H * W;
+            float* y = s.y + p * Ho * Wo;
+            int32_t* a = ctx.training ? arg + p * Ho * Wo : nullptr;
+            for (int oy = 0; oy < Ho; ++oy) {
+                const float* r0 = x + 2 * oy * W;
+                const float* r1 = r0 + W;
+                for (int ox = 0; ox < Wo; ++ox) {
+                    const int c = 2 * ox;
+                    float best = r0[c];
+                    int32_t at = 2 * oy * W + c;
+                    if (r0[c + 1] > best) {
+                        best = r0[c + 1];
+                        at = 2 * oy * W + c + 1;
+                    }
+                    if (r1[c] > best) {
+                        best = r1[c];
+                        at = (2 * oy + 1) * W + c;
+                    }
+                    if (r1[c + 1] > best) {
+                        best = r1[c + 1];
+                        at = (2 * oy + 1) * W + c + 1;
+                    }
+                    y[oy * Wo + ox] = best;
+                    if (a)
+                        a[oy * Wo + ox] = at;
+                }
+            }
+        }
+        return;
+    }
     for (int64_t p = 0; p < planes; ++p) {
         const float* x = s.x + p * H * W;
         float* y = s.y + p * Ho * Wo;
