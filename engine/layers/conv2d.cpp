@@ -11,7 +11,12 @@ namespace tb {
 namespace {
 // Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
 constexpr int64_t kColsBudget = int64_t(6) << 20;
+// Per-sample im2col size up to which training keeps the columns for backward (a batch of 128
+// then holds at most 128 MiB of them per layer) instead of recomputing them.
+constexpr int64_t kCacheColumnsPerSample = int64_t(256) << 10;
 }
+
+bool Conv2D::cachesColumns() const { return columnsPerSample() <= kCacheColumnsPerSample; }
 
 void kerasPadding(bool same, int in, int kernel, int stride, int& out, int& padBefore)
 {
@@ -145,12 +150,9 @@ void Conv2D::forward(const PassContext&, int, ShardView& s, float* ws)
     for (int s0 = 0; s0 < s.n; s0 += chunk) {
         const int cn = std::min(chunk, s.n - s0);
         const int64_t cols = int64_t(cn) * ohw;
-        const float* b = ws;
-        if (m_g.kh == 1 && m_g.kw == 1 && m_g.sh == 1 && m_g.sw == 1 && s.n == cn) {
-            b = s.x;  // a 1x1 convolution needs no im2col
-        } else {
-            im2col(m_g, s.x, s.n, s0, cn, ws);
-        }
+        // Columns go to the cache (kept for backward) in training, else to the workspace.
+        float* b = s.cache && cachesColumns() ? s.cache + s0 * columnsPerSample() : ws;
+        im2col(m_g, s.x, s.n, s0, cn, b);
         gemm(false, false, m_g.cout, int(cols), int(k), 1.0f, w, int(k), b, int(cols), 0.0f, s.y + s0 * ohw, int(ldy));
     }
     for (int co = 0; co < m_g.cout; ++co) {
@@ -186,10 +188,15 @@ void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
     for (int s0 = 0; s0 < s.n; s0 += chunk) {
         const int cn = std::min(chunk, s.n - s0);
         const int64_t cols = int64_t(cn) * ohw;
-        im2col(m_g, s.x, s.n, s0, cn, ws);
+        const float* colsK = ws;
+        if (cachesColumns())
+            colsK = s.cache + s0 * columnsPerSample();
+        else
+            im2col(m_g, s.x, s.n, s0, cn, ws);
         const float* dyChunk = s.dy + s0 * ohw;
         // dW[Cout][K] += dY[Cout][cols] * cols[K][cols]^T
-        gemm(false, true, m_g.cout, int(k), int(cols), 1.0f, dyChunk, int(ldy), ws, int(cols), 1.0f, s.grad, int(k));
+        gemm(false, true, m_g.cout, int(k), int(cols), 1.0f, dyChunk, int(ldy), colsK, int(cols), 1.0f, s.grad,
+             int(k));
         if (s.dx) {
             // dcols[K][cols] = W^T * dY, then scattered back into dx.
             gemm(true, false, int(k), int(cols), m_g.cout, 1.0f, m_params, int(k), dyChunk, int(ldy), 0.0f, ws,

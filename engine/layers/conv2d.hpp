@@ -35,12 +35,16 @@ public:
     int64_t paramCount() const override { return int64_t(m_g.cout) * m_g.k() + (m_bias ? m_g.cout : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t workspaceFloats(int n) const override;
+    // Training keeps forward's im2col columns for backward when they are small enough per sample.
+    int64_t cacheFloats(int n) const override { return cachesColumns() ? columnsPerSample() * n : 0; }
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 
 private:
     int chunkSamples(int n) const;
+    int64_t columnsPerSample() const { return m_g.k() * m_g.ho * m_g.wo; }
+    bool cachesColumns() const;
     ConvGeometry m_g;
     bool m_bias;
     Activation m_act;
