@@ -15,6 +15,8 @@
 using namespace tb;
 
 namespace {
+Network toyNetwork() { return Network(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3); }
+
 struct Run {
     std::string sha;
     std::vector<EpochRecord> history;
@@ -127,7 +129,7 @@ private slots:
 
     void divergenceStopsAndKeepsGoodWeights()
     {
-        Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+        Network net = toyNetwork();
         net.initialize(1);
         TrainConfig cfg;
         cfg.epochs = 3;
@@ -153,7 +155,7 @@ private slots:
                     flag->store(true);
             }
         };
-        Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+        Network net = toyNetwork();
         TrainConfig cfg;
         cfg.batchSize = 10;
         Trainer t(net, m_toy, cfg);
@@ -166,24 +168,14 @@ private slots:
 
     void weightsFileRoundTripAndCorruption()
     {
-        Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+        Network net = toyNetwork();
         net.initialize(9);
         TrainConfig cfg;
         cfg.batchSize = 40;
         cfg.seed = 9;
         Trainer t(net, m_toy, cfg);
         t.run();
-        WeightsFile w;
-        w.spec = net.spec();
-        w.input = net.inputShape();
-        w.classNames = m_toy.classNames;
-        w.params = net.params();
-        w.state = net.state();
-        w.optimizer = cfg.optimizer;
-        w.optimizerIterations = t.optimizer().iterations();
-        w.optimizerSlots = t.optimizer().slotBuffer();
-        w.train = cfg;
-        w.history = t.history();
+        const WeightsFile w = WeightsFile::fromTraining(net, t, m_toy.classNames, m_toy.directory);
         const std::string path = m_tmp.path().toStdString() + "/toy.tbw";
         saveWeights(path, w);
         const WeightsFile back = loadWeights(path);

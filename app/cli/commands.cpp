@@ -211,19 +211,7 @@ int trainCommand(const std::vector<std::string>& args)
     auto save = [&] {
         if (savePath.empty())
             return;
-        tb::WeightsFile w;
-        w.spec = net.spec();
-        w.input = net.inputShape();
-        w.classNames = data.classNames;
-        w.params = net.params();
-        w.state = net.state();
-        w.optimizer = cfg.optimizer;
-        w.optimizerIterations = trainer.optimizer().iterations();
-        w.optimizerSlots = trainer.optimizer().slotBuffer();
-        w.train = cfg;
-        w.history = trainer.history();
-        w.datasetDir = data.directory;
-        tb::saveWeights(savePath, w);
+        tb::saveWeights(savePath, tb::WeightsFile::fromTraining(net, trainer, data.classNames, data.directory));
     };
     tb::TrainStatus status;
     try {

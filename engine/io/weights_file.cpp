@@ -69,6 +69,24 @@ Network WeightsFile::buildNetwork() const
     return net;
 }
 
+WeightsFile WeightsFile::fromTraining(const Network& net, Trainer& trainer,
+                                      const std::vector<std::string>& classNames, const std::string& datasetDir)
+{
+    WeightsFile w;
+    w.spec = net.spec();
+    w.input = net.inputShape();
+    w.classNames = classNames;
+    w.params = net.params();
+    w.state = net.state();
+    w.optimizer = trainer.optimizer().config();
+    w.optimizerIterations = trainer.optimizer().iterations();
+    w.optimizerSlots = trainer.optimizer().slotBuffer();
+    w.train = trainer.config();
+    w.history = trainer.history();
+    w.datasetDir = datasetDir;
+    return w;
+}
+
 void saveWeights(const std::string& path, const WeightsFile& w)
 {
     Json h = Json::object();

@@ -27,6 +27,9 @@ struct WeightsFile {
 
     // A network with these weights (throws ModelError if the file's parts disagree).
     Network buildNetwork() const;
+    // Everything a training run has produced so far.
+    static WeightsFile fromTraining(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
+                                    const std::string& datasetDir);
 };
 
 void saveWeights(const std::string& path, const WeightsFile& w);  // atomic; throws IoError
