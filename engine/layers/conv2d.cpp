@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 namespace tb {
 
@@ -71,6 +72,18 @@ int64_t Conv2D::workspaceFloats(int n) const
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
 
+namespace {
+// Output columns ox in [lo, hi) whose input column ox * sw + off lies inside the image.
+std::pair<int, int> insideColumns(const ConvGeometry& g, int off)
+{
+    int lo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
+    int hi = g.w - off > 0 ? (g.w - off + g.sw - 1) / g.sw : 0;
+    lo = std::min(lo, g.wo);
+    hi = std::clamp(hi, lo, g.wo);
+    return {lo, hi};
+}
+}  // namespace
+
 void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols)
 {
     const int64_t hw = int64_t(g.h) * g.w;
@@ -80,12 +93,8 @@ void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float*
         for (int ky = 0; ky < g.kh; ++ky)
             for (int kx = 0; kx < g.kw; ++kx) {
                 float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
-                // Output columns whose input x lies inside the image: ox in [oxLo, oxHi).
                 const int off = kx - g.padLeft;
-                int oxLo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
-                int oxHi = g.w - off > 0 ? (g.w - off + g.sw - 1) / g.sw : 0;
-                oxLo = std::min(oxLo, g.wo);
-                oxHi = std::clamp(oxHi, oxLo, g.wo);
+                const auto [oxLo, oxHi] = insideColumns(g, off);
                 for (int s = 0; s < cn; ++s) {
                     const float* img = x + (int64_t(ci) * n + s0 + s) * hw;
                     for (int oy = 0; oy < g.ho; ++oy) {
@@ -121,10 +130,7 @@ void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, flo
             for (int kx = 0; kx < g.kw; ++kx) {
                 const float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
                 const int off = kx - g.padLeft;
-                int oxLo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
-                int oxHi = g.w - off > 0 ? (g.w - off + g.sw - 1) / g.sw : 0;
-                oxLo = std::min(oxLo, g.wo);
-                oxHi = std::clamp(oxHi, oxLo, g.wo);
+                const auto [oxLo, oxHi] = insideColumns(g, off);
                 for (int s = 0; s < cn; ++s) {
                     float* img = dx + (int64_t(ci) * n + s0 + s) * hw;
                     for (int oy = 0; oy < g.ho; ++oy) {
