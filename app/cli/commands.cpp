@@ -111,17 +111,6 @@ public:
     }
 };
 
-// The dataset a weights file was trained for, at the size multiplier its input implies.
-tb::Dataset datasetForInput(const std::string& dir, tb::Shape input)
-{
-    tb::Dataset d = tb::loadDataset(dir);
-    if (input.h % d.train.height || input.w % d.train.width || input.h / d.train.height != input.w / d.train.width)
-        throw tb::DataError("the model was trained on " + std::to_string(input.h) + "x" + std::to_string(input.w) +
-                            " images but " + dir + " holds " + std::to_string(d.train.height) + "x" +
-                            std::to_string(d.train.width) + " images");
-    d.sizeMultiplier = input.h / d.train.height;
-    return d;
-}
 }  // namespace
 
 int presetsCommand(const std::vector<std::string>& args)
@@ -253,10 +242,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));
-    const tb::Dataset data = datasetForInput(o.text("data", tb::defaultDatasetDir()), w.input);
-    if (data.numClasses != int(w.classNames.size()))
-        throw tb::DataError("the model classifies " + std::to_string(w.classNames.size()) + " classes but " +
-                            data.directory + " has " + std::to_string(data.numClasses));
+    const tb::Dataset data = tb::datasetForWeights(tb::loadDataset(o.text("data", tb::defaultDatasetDir())), w);
     tb::Network net = w.buildNetwork();
     tb::CpuExecutor exec(net, int(o.integer("threads", tb::hardwareThreads(), 1, 1024)));
     const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, 0, true);

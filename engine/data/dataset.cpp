@@ -4,6 +4,7 @@
 #include "data/idx.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -139,6 +140,14 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         throw DataError("t10k-labels uses label " + std::to_string(maxTest) + " but the training labels only cover 0.." +
                         std::to_string(d.numClasses - 1));
 
+    return withOptions(std::move(d), options);
+}
+
+Dataset withOptions(Dataset d, const DatasetOptions& options)
+{
+    if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
+        throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
+                          std::to_string(options.sizeMultiplier) + ")");
     if (options.dropRemainderBatch > 0) {
         if (d.train.count < options.dropRemainderBatch || d.test.count < options.dropRemainderBatch)
             throw DataError("cannot drop the remainder: a split holds fewer images than one batch of " +

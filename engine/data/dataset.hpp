@@ -43,6 +43,9 @@ struct Dataset {
 // Throws DataError naming the file and the problem.
 Dataset loadDataset(const std::string& dir, const DatasetOptions& options = {});
 
+// `d` with the options applied (splits truncated to a multiple of the batch, size multiplier set).
+Dataset withOptions(Dataset d, const DatasetOptions& options);
+
 // Which file would be read for a split part; empty if none is present.
 // part is "train-images", "train-labels", "t10k-images" or "t10k-labels".
 std::string findIdxFile(const std::string& dir, const std::string& part);

@@ -226,4 +226,19 @@ WeightsFile loadWeights(const std::string& path)
     return w;
 }
 
+Dataset datasetForWeights(Dataset d, const WeightsFile& w)
+{
+    const Shape input = w.input;
+    if (input.h % d.train.height || input.w % d.train.width || input.h / d.train.height != input.w / d.train.width)
+        throw DataError("the model was trained on " + std::to_string(input.h) + "x" + std::to_string(input.w) +
+                        " images but " + d.directory + " holds " + std::to_string(d.train.height) + "x" +
+                        std::to_string(d.train.width) + " images");
+    if (d.numClasses != int(w.classNames.size()))
+        throw DataError("the model classifies " + std::to_string(w.classNames.size()) + " classes but " + d.directory +
+                        " has " + std::to_string(d.numClasses));
+    DatasetOptions options;
+    options.sizeMultiplier = input.h / d.train.height;
+    return withOptions(std::move(d), options);
+}
+
 }  // namespace tb

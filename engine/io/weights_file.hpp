@@ -32,6 +32,10 @@ struct WeightsFile {
                                     const std::string& datasetDir);
 };
 
+// `data` prepared for a model from a weights file: the size multiplier its input implies. Throws
+// DataError when the images or the classes do not fit the model.
+Dataset datasetForWeights(Dataset data, const WeightsFile& w);
+
 void saveWeights(const std::string& path, const WeightsFile& w);  // atomic; throws IoError
 WeightsFile loadWeights(const std::string& path);                   // throws IoError/ModelError
 

@@ -1,0 +1,51 @@
+// trainbench: the desktop window. Optional arguments: a dataset folder to open, or
+// --screenshots DIR [--data DIR] to render the README's screenshots and exit.
+#include "i18n/language.hpp"
+#include "main_window.hpp"
+#include "panels/dataset_panel.hpp"
+#include "screenshot_tour.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSettings>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Trainbench"));
+    QApplication::setApplicationName(QStringLiteral("Trainbench"));
+    QApplication::setApplicationVersion(QStringLiteral(TRAINBENCH_VERSION));
+    tbui::Language::apply(tbui::Language::saved());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Train CNNs and compare accelerators."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption shots(QStringLiteral("screenshots"),
+                                   QApplication::translate("main", "Render the README screenshots into <dir>."),
+                                   QStringLiteral("dir"));
+    const QCommandLineOption data(QStringLiteral("data"),
+                                  QApplication::translate("main", "Dataset folder for --screenshots."),
+                                  QStringLiteral("dir"));
+    parser.addOption(shots);
+    parser.addOption(data);
+    parser.addPositionalArgument(QStringLiteral("dataset"), QApplication::translate("main", "A dataset folder to open."));
+    parser.process(app);
+
+    tbui::MainWindow window;
+    if (parser.isSet(shots)) {
+        const QString dir = parser.isSet(data) ? parser.value(data) : tbui::DatasetPanel::defaultFolder();
+        return runScreenshotTour(window, parser.value(shots), dir);
+    }
+
+    // The folder given, else the last one used, else Fashion-MNIST (or MNIST) when installed.
+    QString folder = parser.positionalArguments().value(0);
+    if (folder.isEmpty())
+        folder = QSettings().value(QStringLiteral("dataset/recent")).toStringList().value(0);
+    if (folder.isEmpty())
+        folder = tbui::DatasetPanel::defaultFolder();
+    if (!folder.isEmpty())
+        window.datasetPanel()->loadFolder(folder);
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,86 @@
+#include "screenshot_tour.hpp"
+
+#include "i18n/language.hpp"
+#include "main_window.hpp"
+#include "panels/accelerator_panel.hpp"
+#include "panels/dataset_panel.hpp"
+#include "panels/hyperparameters_panel.hpp"
+#include "panels/model_panel.hpp"
+#include "run/run_controller.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+void waitFor(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name)
+{
+    waitFor(300);  // let the charts' batched redraws land
+    const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
+    const bool ok = w.grab().save(path);
+    std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
+    return ok;
+}
+}  // namespace
+
+int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString& dataDir)
+{
+    using namespace tbui;
+    QDir().mkpath(outDir);
+    Language::apply(QStringLiteral("en"));
+    w.resize(1360, 900);
+    w.show();
+    bool ok = shoot(w, outDir, QStringLiteral("empty"));
+
+    QEventLoop loaded;
+    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
+    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
+    w.datasetPanel()->loadFolder(dataDir);
+    loaded.exec();
+    if (!w.datasetPanel()->dataset()) {
+        std::fprintf(stderr, "%s\n", qPrintable(w.datasetPanel()->errorText()));
+        return 1;
+    }
+    w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
+    w.hyperparametersPanel()->setOptimizer(tb::OptimizerKind::Adam);
+    w.hyperparametersPanel()->setEpochs(3);
+    w.hyperparametersPanel()->setBatchSize(128);
+    w.hyperparametersPanel()->setSeed(200);
+    w.hyperparametersPanel()->setMaxBatches(120);
+    tb::DeviceSpec all;
+    all.threads = 2;
+    w.acceleratorPanel()->selectDevice(all);
+    ok = shoot(w, outDir, QStringLiteral("setup")) && ok;
+
+    QEventLoop secondEpoch;
+    int epochs = 0;
+    QObject::connect(w.runController(), &RunController::epochFinished, &secondEpoch, [&] {
+        if (++epochs == 2)
+            QTimer::singleShot(1500, &secondEpoch, &QEventLoop::quit);
+    });
+    QEventLoop finished;
+    QObject::connect(w.runController(), &RunController::finished, &finished, &QEventLoop::quit);
+    w.startTraining();
+    secondEpoch.exec();
+    ok = shoot(w, outDir, QStringLiteral("training")) && ok;
+    if (w.runController()->isRunning())
+        finished.exec();
+    w.showPage(MainWindow::ResultsPage);
+    ok = shoot(w, outDir, QStringLiteral("results")) && ok;
+
+    Language::apply(QStringLiteral("es"));
+    w.showPage(MainWindow::TrainingPage);
+    ok = shoot(w, outDir, QStringLiteral("spanish")) && ok;
+    Language::apply(QString());
+    return ok ? 0 : 1;
+}

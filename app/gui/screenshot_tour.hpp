@@ -1,0 +1,12 @@
+// Drives the window through its main states (empty, training, results, Spanish) and saves a
+// screenshot of each into a folder, for the README. Run by scripts/screenshots.sh.
+#pragma once
+
+#include <QString>
+
+namespace tbui {
+class MainWindow;
+}
+
+// Returns the process exit code once every screenshot is written (or an error happened).
+int runScreenshotTour(tbui::MainWindow& window, const QString& outDir, const QString& dataDir);

@@ -1,0 +1,172 @@
+#include "device/device.hpp"
+
+#include "core/errors.hpp"
+#include "core/thread_pool.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace tb {
+
+namespace {
+std::string trim(const std::string& s)
+{
+    size_t a = 0, b = s.size();
+    while (a < b && std::isspace(static_cast<unsigned char>(s[a])))
+        ++a;
+    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1])))
+        --b;
+    return s.substr(a, b - a);
+}
+
+// The value of "key: value" lines in a /proc file, first match.
+std::string procField(const char* path, const std::string& key)
+{
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t colon = line.find(':');
+        if (colon != std::string::npos && trim(line.substr(0, colon)) == key)
+            return trim(line.substr(colon + 1));
+    }
+    return {};
+}
+
+int64_t meminfoBytes(const std::string& key)
+{
+    const std::string v = procField("/proc/meminfo", key);  // "24597212 kB"
+    return v.empty() ? 0 : std::atoll(v.c_str()) * 1024;
+}
+
+std::string simdLevel()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return "AVX-512";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "AVX2+FMA";
+    if (__builtin_cpu_supports("avx"))
+        return "AVX";
+    if (__builtin_cpu_supports("sse4.2"))
+        return "SSE4.2";
+    return "SSE2";
+#elif defined(__aarch64__)
+    return "NEON";
+#else
+    return "scalar";
+#endif
+}
+
+int parseCount(const std::string& text, const std::string& what)
+{
+    if (text.empty() || text.size() > 6)
+        throw ConfigError("bad " + what + " in device '" + text + "'");
+    for (char c : text)
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+            throw ConfigError("bad " + what + " '" + text + "': expected a number");
+    return std::stoi(text);
+}
+}  // namespace
+
+std::string DeviceSpec::id() const
+{
+    return kind == DeviceKind::Cpu ? "cpu:" + std::to_string(threads) : "cuda:" + std::to_string(index);
+}
+
+DeviceSpec parseDeviceSpec(const std::string& raw)
+{
+    const std::string text = trim(raw);
+    const size_t colon = text.find(':');
+    const std::string kind = text.substr(0, colon);
+    const std::string arg = colon == std::string::npos ? "" : text.substr(colon + 1);
+    DeviceSpec d;
+    if (kind == "cpu") {
+        d.kind = DeviceKind::Cpu;
+        d.threads = arg.empty() ? hardwareThreads() : parseCount(arg, "thread count");
+        if (d.threads < 1 || d.threads > 1024)
+            throw ConfigError("device '" + text + "': the thread count must be between 1 and 1024");
+    } else if (kind == "cuda" || kind == "gpu") {
+        d.kind = DeviceKind::Cuda;
+        d.index = arg.empty() ? 0 : parseCount(arg, "GPU index");
+    } else {
+        throw ConfigError("unknown device '" + text + "': use cpu, cpu:N (N threads) or cuda:K (GPU K)");
+    }
+    return d;
+}
+
+std::vector<DeviceSpec> parseDeviceList(const std::string& text)
+{
+    std::vector<DeviceSpec> out;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!trim(item).empty())
+            out.push_back(parseDeviceSpec(item));
+    if (out.empty())
+        throw ConfigError("no devices given: use e.g. cpu:1,cpu:2");
+    return out;
+}
+
+SystemInfo detectSystem()
+{
+    SystemInfo s;
+    s.cpu.model = procField("/proc/cpuinfo", "model name");
+    if (s.cpu.model.empty())
+        s.cpu.model = "unknown CPU";
+    s.cpu.logicalCores = hardwareThreads();
+    s.cpu.simd = simdLevel();
+    s.cpu.ramBytes = meminfoBytes("MemTotal");
+    // The CUDA backend is not part of this build; say so rather than probing a driver we cannot use.
+    s.gpuUnavailableReason = "built without CUDA";
+    return s;
+}
+
+std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system)
+{
+    if (spec.kind == DeviceKind::Cpu)
+        return {};
+    for (const GpuInfo& g : system.gpus)
+        if (g.index == spec.index)
+            return {};
+    if (system.gpus.empty())
+        return "no GPU available: " + system.gpuUnavailableReason;
+    return "there is no GPU " + std::to_string(spec.index) + " (this machine has " +
+           std::to_string(system.gpus.size()) + ")";
+}
+
+std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system)
+{
+    if (spec.kind == DeviceKind::Cpu)
+        return "CPU, " + std::to_string(spec.threads) + (spec.threads == 1 ? " thread" : " threads") + " (" +
+               system.cpu.model + ", " + system.cpu.simd + ")";
+    for (const GpuInfo& g : system.gpus)
+        if (g.index == spec.index)
+            return "GPU " + std::to_string(g.index) + " (" + g.name + ")";
+    return "GPU " + std::to_string(spec.index);
+}
+
+MemoryUsage readMemoryUsage()
+{
+    MemoryUsage m;
+    std::ifstream statm("/proc/self/statm");
+    int64_t size = 0, resident = 0;
+    if (statm >> size >> resident)
+        m.processResident = resident * int64_t(sysconf(_SC_PAGESIZE));
+    m.systemTotal = meminfoBytes("MemTotal");
+    const int64_t available = meminfoBytes("MemAvailable");
+    m.systemUsed = m.systemTotal > 0 ? m.systemTotal - available : 0;
+    return m;
+}
+
+int64_t peakResidentBytes()
+{
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return int64_t(ru.ru_maxrss) * 1024;
+}
+
+}  // namespace tb

@@ -1,0 +1,266 @@
+#include "charts/chart.hpp"
+
+#include "export/save_file.hpp"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QLineSeries>
+#include <QPainter>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tbui {
+
+struct ChartParts {
+    QChart* chart = nullptr;
+    QChartView* view = nullptr;
+    QValueAxis* x = nullptr;         // Lines
+    QBarCategoryAxis* cats = nullptr;  // BarsAndLine
+    QValueAxis* y = nullptr;
+    QValueAxis* right = nullptr;
+    QBarSeries* bars = nullptr;
+    QBarSet* barSet = nullptr;
+    std::vector<QLineSeries*> series;
+};
+
+namespace {
+// A "nice" upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten.
+double niceCeil(double v)
+{
+    if (!(v > 0))
+        return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (v <= m * p)
+            return m * p;
+    return 10 * p;
+}
+}  // namespace
+
+Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_parts(new ChartParts)
+{
+    auto& p = *m_parts;
+    p.chart = new QChart;
+    p.chart->setAnimationOptions(QChart::NoAnimation);
+    p.chart->legend()->setAlignment(Qt::AlignBottom);
+    p.chart->setMargins(QMargins(4, 4, 4, 4));
+    p.view = new QChartView(p.chart, this);
+    p.view->setRenderHint(QPainter::Antialiasing);
+    p.view->setMinimumSize(260, 200);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(p.view);
+
+    p.y = new QValueAxis;
+    p.y->setRange(0, 1);
+    p.y->setLabelFormat(QStringLiteral("%g"));
+    p.chart->addAxis(p.y, Qt::AlignLeft);
+    if (kind == Kind::Lines) {
+        p.x = new QValueAxis;
+        p.x->setRange(0, 1);
+        p.x->setLabelFormat(QStringLiteral("%g"));
+        p.chart->addAxis(p.x, Qt::AlignBottom);
+    } else {
+        p.cats = new QBarCategoryAxis;
+        p.chart->addAxis(p.cats, Qt::AlignBottom);
+        p.bars = new QBarSeries;
+        p.barSet = new QBarSet(QString());
+        p.barSet->setColor(QColor(0x4c, 0x78, 0xa8));
+        p.bars->append(p.barSet);
+        p.chart->addSeries(p.bars);
+        p.bars->attachAxis(p.cats);
+        p.bars->attachAxis(p.y);
+        connect(p.barSet, &QBarSet::hovered, this, [this](bool on, int index) {
+            if (on)
+                QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2")
+                                                       .arg(m_parts->cats->at(index))
+                                                       .arg(m_parts->barSet->at(index), 0, 'f', 2));
+        });
+    }
+    m_redraw = new QTimer(this);
+    m_redraw->setSingleShot(true);
+    m_redraw->setInterval(50);
+    connect(m_redraw, &QTimer::timeout, this, &Chart::flush);
+}
+
+Chart::~Chart() { delete m_parts; }
+
+void Chart::setTitles(const QString& title, const QString& xTitle, const QString& yTitle, const QString& rightTitle)
+{
+    auto& p = *m_parts;
+    p.chart->setTitle(title);
+    (p.x ? static_cast<QAbstractAxis*>(p.x) : p.cats)->setTitleText(xTitle);
+    p.y->setTitleText(yTitle);
+    if (p.right)
+        p.right->setTitleText(rightTitle);
+    if (p.barSet)
+        p.barSet->setLabel(yTitle);
+}
+
+int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed, bool rightAxis)
+{
+    auto& p = *m_parts;
+    auto* s = new QLineSeries;
+    s->setName(name);
+    QPen pen(color, width);
+    if (dashed)
+        pen.setStyle(Qt::DashLine);
+    s->setPen(pen);
+    p.chart->addSeries(s);
+    s->attachAxis(p.x ? static_cast<QAbstractAxis*>(p.x) : p.cats);
+    if (rightAxis) {
+        if (!p.right) {
+            p.right = new QValueAxis;
+            p.right->setRange(0, 1);
+            p.right->setLabelFormat(QStringLiteral("%g"));
+            p.chart->addAxis(p.right, Qt::AlignRight);
+        }
+        s->attachAxis(p.right);
+    } else {
+        s->attachAxis(p.y);
+    }
+    const int index = int(p.series.size());
+    connect(s, &QLineSeries::hovered, this, [s](const QPointF& pt, bool on) {
+        if (on)
+            QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2, %3")
+                                                   .arg(s->name())
+                                                   .arg(pt.x(), 0, 'g', 4)
+                                                   .arg(pt.y(), 0, 'g', 5));
+    });
+    p.series.push_back(s);
+    m_pending.emplace_back();
+    m_counts.push_back(0);
+    m_rightAxis.push_back(rightAxis);
+    return index;
+}
+
+void Chart::setSeriesName(int series, const QString& name) { m_parts->series[size_t(series)]->setName(name); }
+
+void Chart::setFixedYRange(double lo, double hi)
+{
+    m_fixedY = true;
+    m_parts->y->setRange(lo, hi);
+}
+
+void Chart::setYSuffix(const QString& labelFormat) { m_parts->y->setLabelFormat(labelFormat); }
+
+void Chart::append(int series, QPointF point)
+{
+    if (!std::isfinite(point.x()) || !std::isfinite(point.y()))
+        return;
+    m_pending[size_t(series)].append(point);
+    ++m_counts[size_t(series)];
+    scheduleRedraw();
+}
+
+void Chart::appendBar(const QString& category, double barValue, double lineValue)
+{
+    auto& p = *m_parts;
+    Q_ASSERT(m_kind == Kind::BarsAndLine);
+    p.cats->append(category);
+    p.barSet->append(barValue);
+    if (!p.series.empty())
+        append(0, QPointF(p.barSet->count() - 1, lineValue));
+    scheduleRedraw();
+}
+
+void Chart::clear()
+{
+    auto& p = *m_parts;
+    for (size_t i = 0; i < p.series.size(); ++i) {
+        p.series[i]->clear();
+        m_pending[i].clear();
+        m_counts[i] = 0;
+    }
+    if (p.barSet) {
+        p.barSet->remove(0, p.barSet->count());
+        p.cats->clear();
+    }
+    rescale();
+}
+
+int Chart::pointCount(int series) const { return m_counts[size_t(series)]; }
+int Chart::barCount() const { return m_parts->barSet ? m_parts->barSet->count() : 0; }
+QString Chart::title() const { return m_parts->chart->title(); }
+
+void Chart::scheduleRedraw()
+{
+    if (!m_redraw->isActive())
+        m_redraw->start();
+}
+
+void Chart::flush()
+{
+    m_redraw->stop();
+    auto& p = *m_parts;
+    for (size_t i = 0; i < p.series.size(); ++i) {
+        if (m_pending[i].isEmpty())
+            continue;
+        p.series[i]->append(m_pending[i]);  // one bulk append, one repaint
+        m_pending[i].clear();
+    }
+    rescale();
+}
+
+void Chart::rescale()
+{
+    auto& p = *m_parts;
+    double xMax = 0, yMax = 0, rMax = 0;
+    double yMin = std::numeric_limits<double>::max();
+    for (size_t i = 0; i < p.series.size(); ++i) {
+        for (const QPointF& pt : p.series[i]->points()) {
+            xMax = std::max(xMax, pt.x());
+            if (m_rightAxis[i]) {
+                rMax = std::max(rMax, pt.y());
+            } else {
+                yMax = std::max(yMax, pt.y());
+                yMin = std::min(yMin, pt.y());
+            }
+        }
+    }
+    if (p.barSet)
+        for (int i = 0; i < p.barSet->count(); ++i)
+            yMax = std::max(yMax, p.barSet->at(i));
+    if (p.x) {
+        const double hi = std::max(1.0, std::ceil(xMax));
+        p.x->setRange(0, hi);
+        p.x->setTickType(QValueAxis::TicksDynamic);
+        p.x->setTickAnchor(0);
+        p.x->setTickInterval(niceCeil(hi / 8));
+    }
+    if (!m_fixedY) {
+        p.y->setRange(0, niceCeil(yMax * 1.05));
+        p.y->applyNiceNumbers();
+    }
+    if (p.right) {
+        p.right->setRange(0, niceCeil(rMax * 1.05));
+        p.right->applyNiceNumbers();
+    }
+}
+
+QImage Chart::toImage() const
+{
+    const_cast<Chart*>(this)->flush();
+    return m_parts->view->grab().toImage();
+}
+
+QString Chart::savePng(const QString& path) const { return saveImage(path, toImage()); }
+
+QString Chart::saveSvg(const QString& path) const
+{
+    const_cast<Chart*>(this)->flush();
+    QChartView* view = m_parts->view;
+    return saveSvgFile(path, view->size(), title(), [view](QPainter& painter) { view->render(&painter); });
+}
+
+}  // namespace tbui

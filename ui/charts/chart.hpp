@@ -1,0 +1,67 @@
+// The one place that talks to Qt Charts. Panels describe what to plot (series of points, bars per
+// epoch); this layer batches the appends, redraws at most every 50 ms with animations off,
+// rescales the axes, shows values on hover and exports to PNG/SVG. Moving to Qt Graphs later
+// touches these two files only.
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QTimer;
+
+namespace tbui {
+
+struct ChartParts;
+
+class Chart : public QWidget {
+    Q_OBJECT
+public:
+    enum class Kind { Lines, BarsAndLine };  // BarsAndLine: bars per category + a line on a right axis
+
+    explicit Chart(Kind kind, QWidget* parent = nullptr);
+    ~Chart() override;
+
+    void setTitles(const QString& title, const QString& xTitle, const QString& yTitle,
+                   const QString& rightTitle = {});
+    // Lines: a series on the left axis (or the right one). Returns its index.
+    int addSeries(const QString& name, QColor color, qreal width = 2.0, bool dashed = false, bool rightAxis = false);
+    void setSeriesName(int series, const QString& name);
+    // Fixes the left axis range instead of following the data (e.g. accuracy 0..1).
+    void setFixedYRange(double lo, double hi);
+    void setYSuffix(const QString& labelFormat);  // e.g. "%.0f MB"
+
+    void append(int series, QPointF point);  // buffered; drawn on the next redraw tick
+    // BarsAndLine: one category per call, with its bar value and its line value.
+    void appendBar(const QString& category, double barValue, double lineValue);
+    void clear();
+
+    int pointCount(int series) const;  // points appended so far, drawn or pending
+    int barCount() const;
+    QString title() const;
+
+    QImage toImage() const;
+    QString savePng(const QString& path) const;  // empty on success, else the error
+    QString saveSvg(const QString& path) const;
+
+    // Draws what is pending now (tests and exports call it; the timer does otherwise).
+    void flush();
+
+private:
+    void scheduleRedraw();
+    void rescale();
+
+    Kind m_kind;
+    ChartParts* m_parts;
+    std::vector<QList<QPointF>> m_pending;
+    std::vector<int> m_counts;
+    std::vector<bool> m_rightAxis;
+    QTimer* m_redraw;
+    bool m_fixedY = false;
+};
+
+}  // namespace tbui

@@ -1,0 +1,59 @@
+#include "i18n/language.hpp"
+
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QSettings>
+#include <QTranslator>
+
+namespace tbui {
+
+namespace {
+const char* kLanguageKey = "ui/language";
+
+QTranslator& appTranslator()
+{
+    static QTranslator t;
+    return t;
+}
+QTranslator& qtTranslator()
+{
+    static QTranslator t;
+    return t;
+}
+}  // namespace
+
+QStringList Language::available() { return {QStringLiteral("en"), QStringLiteral("es")}; }
+
+QString Language::nativeName(const QString& code)
+{
+    return code == QLatin1String("es") ? QStringLiteral("Español") : QStringLiteral("English");
+}
+
+QString Language::saved() { return QSettings().value(kLanguageKey).toString(); }
+
+QString Language::effective()
+{
+    const QString s = saved();
+    if (available().contains(s))
+        return s;
+    const QString system = QLocale::system().name().left(2);
+    return available().contains(system) ? system : QStringLiteral("en");
+}
+
+void Language::apply(const QString& code)
+{
+    QSettings().setValue(kLanguageKey, code);
+    QCoreApplication::removeTranslator(&appTranslator());
+    QCoreApplication::removeTranslator(&qtTranslator());
+    const QString lang = effective();
+    QLocale::setDefault(QLocale(lang == QLatin1String("es") ? QLocale::Spanish : QLocale::English));
+    if (lang == QLatin1String("en"))
+        return;  // the source language; removing a translator already sent LanguageChange
+    if (appTranslator().load(QStringLiteral(":/i18n/trainbench_%1.qm").arg(lang)))
+        QCoreApplication::installTranslator(&appTranslator());
+    if (qtTranslator().load(QStringLiteral("qtbase_%1").arg(lang), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(&qtTranslator());
+}
+
+}  // namespace tbui

@@ -1,0 +1,520 @@
+#include "main_window.hpp"
+
+#include "charts/chart.hpp"
+#include "common/text.hpp"
+#include "core/errors.hpp"
+#include "core/gemm.hpp"
+#include "export/save_file.hpp"
+#include "i18n/language.hpp"
+#include "panels/accelerator_panel.hpp"
+#include "panels/charts_panel.hpp"
+#include "panels/dataset_panel.hpp"
+#include "panels/hyperparameters_panel.hpp"
+#include "panels/model_panel.hpp"
+#include "panels/run_panel.hpp"
+#include "results/confusion_matrix.hpp"
+#include "results/image_grid.hpp"
+#include "results/results_panel.hpp"
+#include "run/run_controller.hpp"
+#include "train/cpu_executor.hpp"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QGridLayout>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QtConcurrent>
+
+namespace tbui {
+
+struct MainWindow::Actions {
+    QAction* openDataset;
+    QAction* openModel;
+    QAction* openWeights;
+    QAction* exportCharts;
+    QAction* exportCsv;
+    QAction* exportGrid;
+    QAction* exportConfusion;
+    QAction* saveWeights;
+    QAction* quit;
+    QAction* start;
+    QAction* pause;
+    QAction* stop;
+    QAction* systemLanguage;
+    QList<QAction*> languages;
+    QAction* about;
+};
+
+namespace {
+QWidget* framed(QWidget* panel)
+{
+    auto* frame = new QFrame;
+    frame->setFrameShape(QFrame::StyledPanel);
+    auto* layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(panel);
+    return frame;
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_dataset(new DatasetPanel),
+      m_model(new ModelPanel),
+      m_accelerator(new AcceleratorPanel(tb::detectSystem())),
+      m_hyper(new HyperparametersPanel),
+      m_run(new RunPanel),
+      m_charts(new ChartsPanel),
+      m_results(new ResultsPanel),
+      m_controller(new RunController(this)),
+      m_tabs(new QTabWidget),
+      m_act(new Actions)
+{
+    setAcceptDrops(true);
+    auto* setup = new QWidget;
+    auto* grid = new QGridLayout(setup);
+    grid->addWidget(framed(m_dataset), 0, 0, 2, 1);
+    grid->addWidget(framed(m_model), 0, 1, 2, 1);
+    grid->addWidget(framed(m_accelerator), 0, 2);
+    grid->addWidget(framed(m_hyper), 1, 2);
+    grid->setColumnStretch(0, 3);
+    grid->setColumnStretch(1, 3);
+    grid->setColumnStretch(2, 2);
+    m_tabs->addTab(setup, QString());
+    m_tabs->addTab(m_charts, QString());
+    m_tabs->addTab(m_results, QString());
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_tabs);
+    splitter->addWidget(m_run);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+    resize(1280, 860);
+
+    connect(m_dataset, &DatasetPanel::datasetLoaded, this, &MainWindow::onDatasetLoaded);
+    connect(m_dataset, &DatasetPanel::loadFailed, this, [this](const QString&) {
+        updateStartState();
+        showPage(SetupPage);
+    });
+    connect(m_model, &ModelPanel::modelChanged, this, &MainWindow::updateStartState);
+    connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
+        m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
+        if (const DatasetPtr data = m_dataset->dataset())
+            onDatasetLoaded(data);  // the size multiplier changes the model's input
+        updateStartState();
+    });
+    connect(m_accelerator, &AcceleratorPanel::deviceChanged, this, &MainWindow::updateStartState);
+    m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
+
+    connect(m_run, &RunPanel::startRequested, this, &MainWindow::startTraining);
+    connect(m_run, &RunPanel::pauseRequested, m_controller, &RunController::setPaused);
+    connect(m_run, &RunPanel::stopRequested, m_controller, &RunController::stop);
+    connect(m_controller, &RunController::pausedChanged, m_run, &RunPanel::setPaused);
+    connect(m_controller, &RunController::started, this, &MainWindow::onRunStarted);
+    connect(m_controller, &RunController::batchFinished, this, [this](const tb::BatchProgress& p) {
+        m_run->batchFinished(p);
+        m_charts->addBatch(p);
+    });
+    connect(m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
+    connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
+
+    buildMenus();
+    retranslate();
+    updateStartState();
+}
+
+MainWindow::~MainWindow()
+{
+    m_controller->stopAndWait();
+    delete m_act;
+}
+
+void MainWindow::buildMenus()
+{
+    Actions& a = *m_act;
+    m_fileMenu = menuBar()->addMenu(QString());
+    a.openDataset = m_fileMenu->addAction(QString(), QKeySequence::Open, m_dataset, &DatasetPanel::chooseFolder);
+    a.openModel = m_fileMenu->addAction(QString(), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a model file"), QString(),
+                                                          tr("Model files (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            m_model->openModelFile(path);
+    });
+    a.openWeights = m_fileMenu->addAction(QString(), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open trained weights"), QString(),
+                                                          tr("Trainbench weights (*.tbw);;All files (*)"));
+        if (!path.isEmpty())
+            openWeights(path);
+    });
+    m_fileMenu->addSeparator();
+    a.exportCharts = m_fileMenu->addAction(QString(), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export the charts to a folder"));
+        if (!dir.isEmpty())
+            exportCharts(dir);
+    });
+    auto askSave = [this](const QString& title, const QString& name, const QString& filter,
+                          QString (MainWindow::*save)(const QString&)) {
+        const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+        if (!path.isEmpty())
+            (this->*save)(path);
+    };
+    a.exportCsv = m_fileMenu->addAction(QString(), this, [this, askSave] {
+        askSave(tr("Export the history"), QStringLiteral("history.csv"), tr("CSV files (*.csv)"),
+                &MainWindow::exportHistoryCsv);
+    });
+    a.exportGrid = m_fileMenu->addAction(QString(), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the misclassified images"),
+                                                          QStringLiteral("misclassified.png"), tr("PNG images (*.png)"));
+        if (!path.isEmpty())
+            exportGrid(path);
+    });
+    a.exportConfusion = m_fileMenu->addAction(QString(), this, [this, askSave] {
+        askSave(tr("Export the confusion matrix"), QStringLiteral("confusion-matrix.png"), tr("PNG images (*.png)"),
+                &MainWindow::exportConfusion);
+    });
+    a.saveWeights = m_fileMenu->addAction(QString(), this, [this, askSave] {
+        askSave(tr("Save the trained weights"), QStringLiteral("model.tbw"), tr("Trainbench weights (*.tbw)"),
+                &MainWindow::saveWeights);
+    });
+    a.saveWeights->setShortcut(QKeySequence::Save);
+    m_fileMenu->addSeparator();
+    a.quit = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+
+    m_runMenu = menuBar()->addMenu(QString());
+    a.start = m_runMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::startTraining);
+    a.pause = m_runMenu->addAction(QString(), this, [this] { m_controller->setPaused(!m_controller->isPaused()); });
+    a.stop = m_runMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), m_controller, &RunController::stop);
+
+    m_languageMenu = menuBar()->addMenu(QString());
+    m_languages = new QActionGroup(this);
+    a.systemLanguage = m_languageMenu->addAction(QString());
+    a.systemLanguage->setCheckable(true);
+    a.systemLanguage->setData(QString());
+    m_languages->addAction(a.systemLanguage);
+    m_languageMenu->addSeparator();
+    for (const QString& code : Language::available()) {
+        QAction* act = m_languageMenu->addAction(Language::nativeName(code));
+        act->setCheckable(true);
+        act->setData(code);
+        m_languages->addAction(act);
+        a.languages << act;
+    }
+    const QString saved = Language::saved();
+    for (QAction* act : m_languages->actions())
+        act->setChecked(act->data().toString() == saved);
+    connect(m_languages, &QActionGroup::triggered, this, [](QAction* act) { Language::apply(act->data().toString()); });
+
+    m_helpMenu = menuBar()->addMenu(QString());
+    a.about = m_helpMenu->addAction(QString(), this, [this] {
+        QMessageBox::about(this, tr("About Trainbench"),
+                           tr("<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what "
+                              "each accelerator does with the same work, offline.<br>Matrix products: %2.")
+                               .arg(QCoreApplication::applicationVersion(), qs(tb::gemmBackendName())));
+    });
+}
+
+void MainWindow::retranslate()
+{
+    setWindowTitle(tr("Trainbench"));
+    m_tabs->setTabText(SetupPage, tr("Setup"));
+    m_tabs->setTabText(TrainingPage, tr("Training"));
+    m_tabs->setTabText(ResultsPage, tr("Results"));
+    Actions& a = *m_act;
+    m_fileMenu->setTitle(tr("&File"));
+    a.openDataset->setText(tr("Open dataset folder…"));
+    a.openModel->setText(tr("Open model file…"));
+    a.openWeights->setText(tr("Open weights and evaluate…"));
+    a.exportCharts->setText(tr("Export charts (PNG and SVG)…"));
+    a.exportCsv->setText(tr("Export history (CSV)…"));
+    a.exportGrid->setText(tr("Export misclassified grid (PNG)…"));
+    a.exportConfusion->setText(tr("Export confusion matrix (PNG)…"));
+    a.saveWeights->setText(tr("Save trained weights…"));
+    a.quit->setText(tr("Quit"));
+    m_runMenu->setTitle(tr("&Run"));
+    a.start->setText(tr("Start"));
+    a.pause->setText(tr("Pause / resume"));
+    a.stop->setText(tr("Stop"));
+    m_languageMenu->setTitle(tr("&Language"));
+    a.systemLanguage->setText(tr("System language"));
+    m_helpMenu->setTitle(tr("&Help"));
+    a.about->setText(tr("About Trainbench"));
+    updateStartState();
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
+
+QString MainWindow::startBlocker() const
+{
+    if (m_controller->isRunning())
+        return tr("A run is in progress.");
+    if (m_dataset->isLoading())
+        return tr("The dataset is still loading.");
+    if (!m_dataset->dataset())
+        return tr("Choose a dataset folder first.");
+    if (!m_model->spec() || !m_model->errorText().isEmpty())
+        return tr("The model cannot be used: see the Model panel.");
+    const tb::DeviceSpec d = m_accelerator->device();
+    const std::string why = tb::deviceUnavailableReason(d, tb::detectSystem());
+    if (!why.empty())
+        return tr("The chosen accelerator cannot be used: %1").arg(qs(why));
+    return {};
+}
+
+void MainWindow::updateStartState()
+{
+    const QString why = startBlocker();
+    m_run->setStartEnabled(why.isEmpty(), m_controller->isRunning() ? QString() : why);
+    m_act->start->setEnabled(why.isEmpty());
+    m_act->pause->setEnabled(m_controller->isRunning());
+    m_act->stop->setEnabled(m_controller->isRunning());
+    const bool haveResults = !m_results->model().isEmpty();
+    m_act->exportGrid->setEnabled(haveResults);
+    m_act->exportConfusion->setEnabled(haveResults);
+    m_act->exportCsv->setEnabled(!m_history.empty());
+    m_act->saveWeights->setEnabled(m_weights != nullptr);
+}
+
+void MainWindow::onDatasetLoaded(const DatasetPtr& data)
+{
+    m_model->setInput(data->train.height * m_hyper->sizeMultiplier(), data->train.width * m_hyper->sizeMultiplier(),
+                      data->numClasses);
+    updateStartState();
+}
+
+void MainWindow::startTraining()
+{
+    const QString why = startBlocker();
+    if (!why.isEmpty()) {
+        reportError(why);
+        return;
+    }
+    TrainRequest req;
+    req.data = m_dataset->dataset();
+    req.spec = *m_model->spec();
+    req.device = m_accelerator->device();
+    req.config = m_hyper->config();
+    req.config.batchSize = m_accelerator->globalBatch();
+    req.options.sizeMultiplier = m_hyper->sizeMultiplier();
+    req.options.dropRemainderBatch = m_hyper->dropRemainder() ? req.config.batchSize : 0;
+    m_runData = req.data;
+    m_runDevice = req.device;
+    m_runConfig = req.config;
+    m_history.clear();
+    m_weights.reset();
+    m_charts->resetForRun();
+    m_results->clear();
+    m_run->setRunning(true);
+    m_run->appendLog(QString());
+    m_controller->start(req);
+    showPage(TrainingPage);
+    updateStartState();
+}
+
+void MainWindow::onRunStarted(const RunStarted& info)
+{
+    m_runInfo = info;
+    m_run->runStarted(info);
+}
+
+void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation)
+{
+    m_history.push_back(r);
+    m_run->epochFinished(r);
+    m_charts->addEpoch(r);
+    if (validation && !validation->predicted.empty()) {
+        // Dropping the remainder only cuts the split's tail, so image i is the same in m_runData.
+        m_results->setResults(m_runData, validation);
+    }
+    updateStartState();
+}
+
+void MainWindow::onRunFinished(const RunOutcome& outcome)
+{
+    m_weights = outcome.weights;
+    m_run->runFinished(outcome);
+    if (outcome.status == RunStatus::Failed)
+        reportError(outcome.message);
+    updateStartState();
+}
+
+void MainWindow::reportError(const QString& message)
+{
+    statusBar()->showMessage(message, 15000);
+}
+
+QString MainWindow::reportResult(const QString& error, const QString& done)
+{
+    if (error.isEmpty())
+        statusBar()->showMessage(done, 8000);
+    else
+        reportError(error);
+    return error;
+}
+
+QString MainWindow::exportCharts(const QString& dir)
+{
+    const QList<Chart*> charts = m_charts->charts();
+    const QStringList names = m_charts->chartFileNames();
+    for (int i = 0; i < charts.size(); ++i) {
+        const QString base = QDir(dir).filePath(names[i]);
+        QString error = charts[i]->savePng(base + QStringLiteral(".png"));
+        if (error.isEmpty())
+            error = charts[i]->saveSvg(base + QStringLiteral(".svg"));
+        if (!error.isEmpty())
+            return reportResult(error, {});
+    }
+    return reportResult({}, tr("Saved %1 charts as PNG and SVG in %2").arg(charts.size()).arg(dir));
+}
+
+QString MainWindow::exportHistoryCsv(const QString& path)
+{
+    if (m_history.empty())
+        return reportResult(tr("There is no history to export yet: train for an epoch first."), {});
+    QString csv = QStringLiteral(
+        "epoch,loss,accuracy,val_loss,val_accuracy,seconds,samples_per_sec,samples,device,replicas,global_batch,"
+        "optimizer,learning_rate,seed\n");
+    for (const tb::EpochRecord& r : m_history)
+        csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14\n")
+                   .arg(r.epoch)
+                   .arg(r.loss, 0, 'g', 8)
+                   .arg(r.accuracy, 0, 'g', 8)
+                   .arg(r.valLoss, 0, 'g', 8)
+                   .arg(r.valAccuracy, 0, 'g', 8)
+                   .arg(r.seconds, 0, 'g', 6)
+                   .arg(r.samplesPerSec, 0, 'g', 6)
+                   .arg(r.samples)
+                   .arg(qs(m_runDevice.id()))
+                   .arg(m_runDevice.replicas())
+                   .arg(m_runConfig.batchSize)
+                   .arg(qs(tb::optimizerName(m_runConfig.optimizer.kind)))
+                   .arg(double(m_runConfig.optimizer.learningRate), 0, 'g', 6)
+                   .arg(QString::number(m_runConfig.seed));
+    return reportResult(saveBytes(path, csv.toUtf8()), tr("Saved %1").arg(path));
+}
+
+QString MainWindow::exportGrid(const QString& path, int maxTiles)
+{
+    if (m_results->model().isEmpty())
+        return reportResult(tr("There are no results to export yet."), {});
+    return reportResult(saveImage(path, m_results->grid()->renderImage(maxTiles, 10)), tr("Saved %1").arg(path));
+}
+
+QString MainWindow::exportConfusion(const QString& path)
+{
+    if (m_results->model().isEmpty())
+        return reportResult(tr("There are no results to export yet."), {});
+    return reportResult(saveImage(path, m_results->confusion()->renderImage()), tr("Saved %1").arg(path));
+}
+
+QString MainWindow::saveWeights(const QString& path)
+{
+    if (!m_weights)
+        return reportResult(tr("There are no trained weights yet."), {});
+    try {
+        tb::saveWeights(ss(path), *m_weights);
+    } catch (const std::exception& e) {
+        return reportResult(qs(e.what()), {});
+    }
+    return reportResult({}, tr("Saved %1").arg(path));
+}
+
+void MainWindow::openWeights(const QString& path)
+{
+    const DatasetPtr base = m_dataset->dataset();
+    if (!base) {
+        reportError(tr("Choose a dataset folder first, then open the weights to evaluate them on it."));
+        emit evaluationFinished(false);
+        return;
+    }
+    struct Evaluation {
+        WeightsPtr weights;
+        DatasetPtr data;
+        EvalPtr eval;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Evaluation>(this);
+    connect(watcher, &QFutureWatcher<Evaluation>::finished, this, [this, watcher, path] {
+        const Evaluation e = watcher->result();
+        watcher->deleteLater();
+        if (!e.error.isEmpty()) {
+            reportError(tr("Could not evaluate %1: %2").arg(path, e.error));
+            emit evaluationFinished(false);
+            return;
+        }
+        m_weights = e.weights;
+        m_runData = e.data;
+        m_results->setResults(e.data, e.eval);
+        showPage(ResultsPage);
+        statusBar()->showMessage(tr("Evaluated %1: test loss %2, accuracy %3")
+                                     .arg(path)
+                                     .arg(e.eval->loss, 0, 'f', 4)
+                                     .arg(e.eval->accuracy, 0, 'f', 4),
+                                 15000);
+        updateStartState();
+        emit evaluationFinished(true);
+    });
+    const int threads = m_accelerator->device().threads;
+    watcher->setFuture(QtConcurrent::run([path, base, threads]() {
+        Evaluation out;
+        try {
+            auto weights = std::make_shared<const tb::WeightsFile>(tb::loadWeights(ss(path)));
+            auto data = std::make_shared<const tb::Dataset>(tb::datasetForWeights(*base, *weights));
+            tb::Network net = weights->buildNetwork();
+            tb::CpuExecutor exec(net, threads);
+            out.eval = std::make_shared<const tb::EvalResult>(exec.evaluate(data->test, data->sizeMultiplier, 0, true));
+            out.weights = weights;
+            out.data = data;
+        } catch (const std::exception& e) {
+            out.error = qs(e.what());
+        }
+        return out;
+    }));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_controller->stopAndWait();  // within one batch
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty())
+        return;
+    const QFileInfo fi(urls.first().toLocalFile());
+    if (fi.suffix() == QLatin1String("tbw"))
+        openWeights(fi.absoluteFilePath());
+    else if (fi.suffix() == QLatin1String("json"))
+        m_model->openModelFile(fi.absoluteFilePath());
+    else
+        m_dataset->loadFolder(fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath());
+    showPage(SetupPage);
+    event->acceptProposedAction();
+}
+
+}  // namespace tbui

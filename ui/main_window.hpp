@@ -1,0 +1,109 @@
+// The Trainbench window. It only assembles the panels (setup, run, charts, results),
+// wires them to the run controller and owns the menus and exports.
+#pragma once
+
+#include "common/value_types.hpp"
+
+#include <QMainWindow>
+
+#include <vector>
+
+class QAction;
+class QActionGroup;
+class QMenu;
+class QTabWidget;
+
+namespace tbui {
+
+class AcceleratorPanel;
+class ChartsPanel;
+class DatasetPanel;
+class HyperparametersPanel;
+class ModelPanel;
+class ResultsPanel;
+class RunController;
+class RunPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    DatasetPanel* datasetPanel() const { return m_dataset; }
+    ModelPanel* modelPanel() const { return m_model; }
+    AcceleratorPanel* acceleratorPanel() const { return m_accelerator; }
+    HyperparametersPanel* hyperparametersPanel() const { return m_hyper; }
+    RunPanel* runPanel() const { return m_run; }
+    ChartsPanel* chartsPanel() const { return m_charts; }
+    ResultsPanel* resultsPanel() const { return m_results; }
+    RunController* runController() const { return m_controller; }
+    QTabWidget* tabs() const { return m_tabs; }
+
+    enum Page { SetupPage, TrainingPage, ResultsPage };
+    void showPage(Page page);
+
+    // Why Start is not possible now, or empty.
+    QString startBlocker() const;
+    void startTraining();
+
+    // Exports; each returns an empty string on success, else the error (also shown in the window).
+    QString exportCharts(const QString& dir);  // <chart>.png and <chart>.svg for every chart
+    QString exportHistoryCsv(const QString& path);
+    QString exportGrid(const QString& path, int maxTiles = 200);
+    QString exportConfusion(const QString& path);
+    QString saveWeights(const QString& path);
+    // Loads a weights file and evaluates it on the current dataset in the background; the results
+    // panels fill when done (evaluationFinished), or the error shows.
+    void openWeights(const QString& path);
+
+    const std::vector<tb::EpochRecord>& history() const { return m_history; }
+    bool hasWeights() const { return m_weights != nullptr; }
+
+signals:
+    void evaluationFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildMenus();
+    void retranslate();
+    void updateStartState();
+    void onDatasetLoaded(const DatasetPtr& data);
+    void onRunStarted(const RunStarted& info);
+    void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
+    void onRunFinished(const RunOutcome& outcome);
+    void reportError(const QString& message);
+    QString reportResult(const QString& error, const QString& done);
+
+    DatasetPanel* m_dataset;
+    ModelPanel* m_model;
+    AcceleratorPanel* m_accelerator;
+    HyperparametersPanel* m_hyper;
+    RunPanel* m_run;
+    ChartsPanel* m_charts;
+    ResultsPanel* m_results;
+    RunController* m_controller;
+    QTabWidget* m_tabs;
+
+    DatasetPtr m_runData;  // the dataset the last run or evaluation used
+    WeightsPtr m_weights;
+    std::vector<tb::EpochRecord> m_history;
+    RunStarted m_runInfo;
+    tb::DeviceSpec m_runDevice;
+    tb::TrainConfig m_runConfig;
+
+    QMenu* m_fileMenu = nullptr;
+    QMenu* m_runMenu = nullptr;
+    QMenu* m_languageMenu = nullptr;
+    QMenu* m_helpMenu = nullptr;
+    QActionGroup* m_languages = nullptr;
+    struct Actions;
+    Actions* m_act;
+};
+
+}  // namespace tbui

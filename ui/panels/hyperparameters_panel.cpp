@@ -1,0 +1,150 @@
+#include "panels/hyperparameters_panel.hpp"
+
+#include "common/text.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace tbui {
+
+HyperparametersPanel::HyperparametersPanel(QWidget* parent)
+    : QWidget(parent),
+      m_title(new QLabel(this)),
+      m_form(new QFormLayout),
+      m_optimizer(new QComboBox(this)),
+      m_lr(new QDoubleSpinBox(this)),
+      m_momentum(new QDoubleSpinBox(this)),
+      m_batch(new QSpinBox(this)),
+      m_epochs(new QSpinBox(this)),
+      m_seed(new QSpinBox(this)),
+      m_maxBatches(new QSpinBox(this)),
+      m_drop(new QCheckBox(this)),
+      m_multiplier(new QSpinBox(this))
+{
+    m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    for (tb::OptimizerKind k : {tb::OptimizerKind::Adam, tb::OptimizerKind::SGD, tb::OptimizerKind::RMSprop})
+        m_optimizer->addItem(qs(tb::optimizerName(k)), int(k));
+    m_lr->setDecimals(6);
+    m_lr->setRange(1e-6, 10.0);
+    m_lr->setSingleStep(1e-4);
+    m_momentum->setDecimals(3);
+    m_momentum->setRange(0.0, 0.999);
+    m_momentum->setSingleStep(0.1);
+    m_batch->setRange(1, 65536);
+    m_epochs->setRange(1, 10000);
+    m_seed->setRange(0, std::numeric_limits<int>::max());
+    m_maxBatches->setRange(0, 1 << 24);
+    m_multiplier->setRange(1, 16);
+
+    const QSettings s;
+    m_optimizer->setCurrentIndex(std::max(0, m_optimizer->findData(s.value("train/optimizer", 0).toInt())));
+    m_lr->setValue(s.value("train/lr", 1e-3).toDouble());
+    m_momentum->setValue(s.value("train/momentum", 0.0).toDouble());
+    m_batch->setValue(s.value("train/batch", 128).toInt());
+    m_epochs->setValue(s.value("train/epochs", 2).toInt());
+    m_seed->setValue(s.value("train/seed", 200).toInt());
+    m_maxBatches->setValue(s.value("train/maxBatches", 0).toInt());
+    m_drop->setChecked(s.value("train/dropRemainder", false).toBool());
+    m_multiplier->setValue(s.value("train/sizeMultiplier", 1).toInt());
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addLayout(m_form);
+    layout->addStretch();
+    for (QWidget* field : std::initializer_list<QWidget*>{m_optimizer, m_lr, m_momentum, m_batch, m_epochs, m_seed,
+                                                          m_maxBatches, m_multiplier}) {
+        m_labels.push_back(new QLabel(this));
+        m_form->addRow(m_labels.back(), field);
+    }
+    m_form->addRow(m_drop);
+
+    connect(m_optimizer, &QComboBox::activated, this, &HyperparametersPanel::onOptimizerChanged);
+    for (QSpinBox* box : {m_batch, m_epochs, m_seed, m_maxBatches, m_multiplier})
+        connect(box, &QSpinBox::valueChanged, this, [this] { save(); emit changed(); });
+    for (QDoubleSpinBox* box : {m_lr, m_momentum})
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] { save(); emit changed(); });
+    connect(m_drop, &QCheckBox::toggled, this, [this] { save(); emit changed(); });
+    m_momentum->setEnabled(config().optimizer.kind == tb::OptimizerKind::SGD);
+    retranslate();
+}
+
+void HyperparametersPanel::retranslate()
+{
+    m_title->setText(tr("Hyperparameters"));
+    const QStringList labels = {tr("Optimizer"), tr("Learning rate"), tr("Momentum (SGD)"), tr("Batch size"),
+                                tr("Epochs"), tr("Seed"), tr("Batches per epoch"), tr("Image size ×")};
+    for (int i = 0; i < labels.size(); ++i)
+        m_labels[size_t(i)]->setText(labels[i]);
+    m_maxBatches->setSpecialValueText(tr("all"));
+    m_maxBatches->setToolTip(tr("Train on at most this many batches per epoch, for quick runs"));
+    m_multiplier->setToolTip(tr("Scale the images by this factor to see the compute grow (the TPU tutorial's "
+                                "SIZE_MULTIPLIER)"));
+    m_drop->setText(tr("Drop the remainder (both splits a multiple of the batch size, as the TPU needs)"));
+}
+
+void HyperparametersPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void HyperparametersPanel::onOptimizerChanged()
+{
+    const auto kind = tb::OptimizerKind(m_optimizer->currentData().toInt());
+    m_lr->setValue(tb::defaultLearningRate(kind));
+    m_momentum->setEnabled(kind == tb::OptimizerKind::SGD);
+    save();
+    emit changed();
+}
+
+void HyperparametersPanel::save() const
+{
+    QSettings s;
+    s.setValue("train/optimizer", m_optimizer->currentData());
+    s.setValue("train/lr", m_lr->value());
+    s.setValue("train/momentum", m_momentum->value());
+    s.setValue("train/batch", m_batch->value());
+    s.setValue("train/epochs", m_epochs->value());
+    s.setValue("train/seed", m_seed->value());
+    s.setValue("train/maxBatches", m_maxBatches->value());
+    s.setValue("train/dropRemainder", m_drop->isChecked());
+    s.setValue("train/sizeMultiplier", m_multiplier->value());
+}
+
+tb::TrainConfig HyperparametersPanel::config() const
+{
+    tb::TrainConfig c;
+    c.epochs = m_epochs->value();
+    c.batchSize = m_batch->value();
+    c.seed = uint64_t(m_seed->value());
+    c.maxBatches = m_maxBatches->value();
+    c.optimizer.kind = tb::OptimizerKind(m_optimizer->currentData().toInt());
+    c.optimizer.learningRate = float(m_lr->value());
+    if (c.optimizer.kind == tb::OptimizerKind::SGD)
+        c.optimizer.momentum = float(m_momentum->value());
+    return c;
+}
+
+int HyperparametersPanel::batchSize() const { return m_batch->value(); }
+bool HyperparametersPanel::dropRemainder() const { return m_drop->isChecked(); }
+int HyperparametersPanel::sizeMultiplier() const { return m_multiplier->value(); }
+void HyperparametersPanel::setEpochs(int epochs) { m_epochs->setValue(epochs); }
+void HyperparametersPanel::setBatchSize(int batch) { m_batch->setValue(batch); }
+void HyperparametersPanel::setSeed(int seed) { m_seed->setValue(seed); }
+void HyperparametersPanel::setMaxBatches(int maxBatches) { m_maxBatches->setValue(maxBatches); }
+
+void HyperparametersPanel::setOptimizer(tb::OptimizerKind kind)
+{
+    m_optimizer->setCurrentIndex(m_optimizer->findData(int(kind)));
+    onOptimizerChanged();
+}
+
+}  // namespace tbui

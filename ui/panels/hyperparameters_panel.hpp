@@ -1,0 +1,62 @@
+// Hyperparameters: optimizer, learning rate, batch, epochs, seed, drop remainder, image size
+// multiplier and an optional limit of batches per epoch. Remembered between runs (QSettings).
+#pragma once
+
+#include "train/trainer.hpp"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QSpinBox;
+
+namespace tbui {
+
+class HyperparametersPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit HyperparametersPanel(QWidget* parent = nullptr);
+
+    // Everything but the thread count, which follows the accelerator.
+    tb::TrainConfig config() const;
+    int batchSize() const;
+    bool dropRemainder() const;
+    int sizeMultiplier() const;
+
+    void setEpochs(int epochs);
+    void setBatchSize(int batch);
+    void setSeed(int seed);
+    void setMaxBatches(int maxBatches);
+    void setOptimizer(tb::OptimizerKind kind);
+
+signals:
+    void changed();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslate();
+    void save() const;
+    void onOptimizerChanged();
+
+    QLabel* m_title;
+    QFormLayout* m_form;
+    QComboBox* m_optimizer;
+    QDoubleSpinBox* m_lr;
+    QDoubleSpinBox* m_momentum;
+    QSpinBox* m_batch;
+    QSpinBox* m_epochs;
+    QSpinBox* m_seed;
+    QSpinBox* m_maxBatches;
+    QCheckBox* m_drop;
+    QSpinBox* m_multiplier;
+    std::vector<QLabel*> m_labels;  // one per form row, in order
+};
+
+}  // namespace tbui

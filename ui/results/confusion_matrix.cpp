@@ -1,0 +1,112 @@
+#include "results/confusion_matrix.hpp"
+
+#include "common/text.hpp"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace tbui {
+
+ConfusionMatrix::ConfusionMatrix(QWidget* parent) : QWidget(parent)
+{
+    setMinimumSize(360, 300);
+    setMouseTracking(false);
+}
+
+void ConfusionMatrix::setModel(const ResultsModel* model)
+{
+    m_model = model;
+    update();
+}
+
+ConfusionMatrix::Geometry ConfusionMatrix::geometry() const
+{
+    const int n = m_model ? std::max(1, m_model->classes()) : 10;
+    const int left = fontMetrics().horizontalAdvance(QStringLiteral("Ankle boot__")) + 8;
+    const int top = fontMetrics().height() * 2 + 8;
+    const int cell = std::max(12, std::min({56, (width() - left - 70) / n, (height() - top - fontMetrics().height() - 8) / n}));
+    return {left, top, cell};
+}
+
+void ConfusionMatrix::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    paint(p);
+}
+
+void ConfusionMatrix::paint(QPainter& p) const
+{
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (!m_model || m_model->isEmpty()) {
+        p.drawText(rect(), Qt::AlignCenter, tr("The confusion matrix appears after the first epoch."));
+        return;
+    }
+    const ResultsModel& m = *m_model;
+    const int n = m.classes();
+    const Geometry g = geometry();
+    int maxOff = 1, maxDiag = 1;
+    for (int t = 0; t < n; ++t)
+        for (int q = 0; q < n; ++q)
+            (t == q ? maxDiag : maxOff) = std::max(t == q ? maxDiag : maxOff, m.confusion(t, q));
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * (g.cell < 34 ? 0.75 : 0.9));
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(QRect(g.left, 0, g.cell * n, fontMetrics().height()), Qt::AlignCenter, tr("Predicted class"));
+    p.drawText(QRect(g.left + g.cell * n, 0, 70, fontMetrics().height()), Qt::AlignCenter, tr("Accuracy"));
+    for (int t = 0; t < n; ++t) {
+        const QString name = qs(m.data()->classNames[size_t(t)]);
+        p.setFont(font());
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRect(0, g.top + t * g.cell, g.left - 6, g.cell), Qt::AlignRight | Qt::AlignVCenter,
+                   fontMetrics().elidedText(name, Qt::ElideRight, g.left - 6));
+        p.setFont(small);
+        p.drawText(QRect(g.left + t * g.cell, fontMetrics().height() + 2, g.cell, fontMetrics().height() + 4),
+                   Qt::AlignCenter, QString::number(t));
+        for (int q = 0; q < n; ++q) {
+            const int v = m.confusion(t, q);
+            // Correct answers in blue, mistakes in red, each scaled to its own maximum.
+            const double a = t == q ? double(v) / maxDiag : double(v) / maxOff;
+            const QColor c = t == q ? QColor::fromRgbF(1 - 0.75 * a, 1 - 0.45 * a, 1 - 0.1 * a)
+                                    : QColor::fromRgbF(1 - 0.1 * a, 1 - 0.7 * a, 1 - 0.7 * a);
+            const QRect r(g.left + q * g.cell, g.top + t * g.cell, g.cell, g.cell);
+            p.fillRect(r, v ? c : palette().color(QPalette::Base));
+            p.setPen(QColor(220, 220, 220));
+            p.drawRect(r);
+            if (v) {
+                p.setPen(a > 0.6 ? Qt::white : Qt::black);
+                p.drawText(r, Qt::AlignCenter, QString::number(v));
+            }
+        }
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRect(g.left + n * g.cell + 4, g.top + t * g.cell, 66, g.cell), Qt::AlignLeft | Qt::AlignVCenter,
+                   QStringLiteral("%1%").arg(100.0 * m.classAccuracy(t), 0, 'f', 1));
+    }
+    p.setFont(font());
+    p.drawText(QRect(0, g.top + n * g.cell + 4, g.left + n * g.cell, fontMetrics().height()), Qt::AlignCenter,
+               tr("Rows: true class. Click a cell to see its images."));
+}
+
+void ConfusionMatrix::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (!m_model || m_model->isEmpty())
+        return;
+    const Geometry g = geometry();
+    const int q = (int(event->position().x()) - g.left) / g.cell;
+    const int t = (int(event->position().y()) - g.top) / g.cell;
+    if (event->position().x() >= g.left && event->position().y() >= g.top && q < m_model->classes() &&
+        t < m_model->classes())
+        emit cellClicked(t, q);
+}
+
+QImage ConfusionMatrix::renderImage() const
+{
+    QImage img(size(), QImage::Format_RGB32);
+    QPainter p(&img);
+    p.setFont(font());
+    paint(p);
+    return img;
+}
+
+}  // namespace tbui

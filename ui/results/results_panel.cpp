@@ -1,0 +1,153 @@
+#include "results/results_panel.hpp"
+
+#include "common/text.hpp"
+#include "results/confusion_matrix.hpp"
+#include "results/image_grid.hpp"
+
+#include <QDialog>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace tbui {
+
+const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
+
+ResultsPanel::ResultsPanel(QWidget* parent)
+    : QWidget(parent),
+      m_header(new QLabel(this)),
+      m_showAll(new QPushButton(this)),
+      m_grid(new ImageGrid),
+      m_confusion(new ConfusionMatrix)
+{
+    QFont big = m_header->font();
+    big.setPointSizeF(big.pointSizeF() * 1.2);
+    big.setBold(true);
+    m_header->setFont(big);
+    m_showAll->hide();
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_grid);
+    scroll->setWidgetResizable(true);
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_confusion);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    scroll->setMinimumWidth(420);
+    splitter->setSizes({700, 560});
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(m_showAll);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+
+    connect(m_showAll, &QPushButton::clicked, this, [this] { filter(-1, -1); });
+    connect(m_confusion, &ConfusionMatrix::cellClicked, this, &ResultsPanel::filter);
+    connect(m_grid, &ImageGrid::tileClicked, this, [this](int k) { showImage(m_order[size_t(k)]); });
+    retranslate();
+}
+
+void ResultsPanel::retranslate()
+{
+    m_showAll->setText(tr("Show all images"));
+    refreshGrid();
+}
+
+void ResultsPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void ResultsPanel::setResults(DatasetPtr data, EvalPtr eval)
+{
+    m_model = ResultsModel(std::move(data), std::move(eval));
+    m_confusion->setModel(&m_model);
+    filter(-1, -1);
+}
+
+void ResultsPanel::clear()
+{
+    m_model = ResultsModel();
+    m_confusion->setModel(nullptr);
+    filter(-1, -1);
+}
+
+void ResultsPanel::filter(int trueClass, int predictedClass)
+{
+    m_filterTrue = trueClass;
+    m_filterPredicted = predictedClass;
+    refreshGrid();
+}
+
+QString ResultsPanel::headerText() const { return m_header->text(); }
+
+void ResultsPanel::refreshGrid()
+{
+    m_showAll->setVisible(m_filterTrue >= 0);
+    if (m_model.isEmpty()) {
+        m_order.clear();
+        m_grid->setTiles(0, {});
+        m_header->setText(tr("Results appear after the first epoch."));
+        return;
+    }
+    m_order = m_model.order(m_filterTrue, m_filterPredicted);
+    const auto& names = m_model.data()->classNames;
+    if (m_filterTrue < 0)
+        m_header->setText(tr("%1 of %2 wrong").arg(formatCount(m_model.wrongCount()), formatCount(m_model.samples())));
+    else
+        m_header->setText(tr("%1 images of class %2 predicted as %3")
+                              .arg(formatCount(int64_t(m_order.size())), qs(names[size_t(m_filterTrue)]),
+                                   qs(names[size_t(m_filterPredicted)])));
+    const ResultsModel* model = &m_model;
+    const std::vector<int>* order = &m_order;
+    const QString trueFormat = tr("true: %1");
+    m_grid->setTiles(int(m_order.size()), [model, order, trueFormat](int k) {
+        const int i = (*order)[size_t(k)];
+        const tb::ImageSplit& test = model->data()->test;
+        const auto& names = model->data()->classNames;
+        Tile t;
+        t.image = ImageGrid::grayImage(test.image(i), test.width, test.height);
+        t.caption = QStringLiteral("%1 %2%")
+                        .arg(qs(names[size_t(model->predicted(i))]))
+                        .arg(100.0 * model->probability(i, model->predicted(i)), 0, 'f', 0);
+        t.detail = trueFormat.arg(qs(names[size_t(model->label(i))]));
+        if (model->isWrong(i))
+            t.frame = kWrongColor;
+        return t;
+    });
+}
+
+void ResultsPanel::showImage(int image)
+{
+    const tb::ImageSplit& test = m_model.data()->test;
+    const auto& names = m_model.data()->classNames;
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Test image %1").arg(image));
+    auto* picture = new QLabel;
+    picture->setPixmap(QPixmap::fromImage(ImageGrid::grayImage(test.image(image), test.width, test.height)
+                                              .scaled(280, 280, Qt::KeepAspectRatio, Qt::FastTransformation)));
+    QString text = tr("<b>True class:</b> %1<br><b>Predicted:</b> %2<br><br><b>Top 3</b><br>")
+                       .arg(qs(names[size_t(m_model.label(image))]).toHtmlEscaped(),
+                            qs(names[size_t(m_model.predicted(image))]).toHtmlEscaped());
+    for (const auto& [cls, prob] : m_model.topClasses(image, 3))
+        text += QStringLiteral("%1: %2%<br>").arg(qs(names[size_t(cls)]).toHtmlEscaped()).arg(100.0 * prob, 0, 'f', 1);
+    auto* label = new QLabel(text);
+    label->setObjectName(QStringLiteral("topClasses"));
+    auto* layout = new QHBoxLayout(dialog);
+    layout->addWidget(picture);
+    layout->addWidget(label);
+    dialog->show();
+}
+
+}  // namespace tbui

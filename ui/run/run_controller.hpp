@@ -1,0 +1,48 @@
+// Owns the training thread: starts a TrainWorker on a fresh QThread, forwards its signals, and
+// stops and joins it (within one batch) on Stop or when the window closes.
+#pragma once
+
+#include "common/value_types.hpp"
+
+#include <QObject>
+#include <QPointer>
+
+class QThread;
+
+namespace tbui {
+
+class TrainWorker;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    bool isRunning() const { return m_thread != nullptr; }
+    bool isPaused() const { return m_paused; }
+
+    void start(const TrainRequest& request);
+    void setPaused(bool paused);
+    void stop();           // asynchronous: finished() follows within one batch
+    void stopAndWait();    // blocks until the thread has ended
+
+signals:
+    void started(tbui::RunStarted info);
+    void batchFinished(tb::BatchProgress progress);
+    void epochFinished(tb::EpochRecord record, tbui::EvalPtr validation);
+    void finished(tbui::RunOutcome outcome);
+    void pausedChanged(bool paused);
+
+private:
+    void onWorkerFinished(const RunOutcome& outcome);
+
+    QThread* m_thread = nullptr;
+    TrainWorker* m_worker = nullptr;
+    bool m_paused = false;
+};
+
+// Registers the value types above with Qt's meta-type system (once, before the first run).
+void registerValueTypes();
+
+}  // namespace tbui
