@@ -1,4 +1,594 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES" sourcelanguage="en">
+<context>
+    <name>tbui::AcceleratorPanel</name>
+    <message>
+        <source>Accelerator</source>
+        <translation>Acelerador</translation>
+    </message>
+    <message>
+        <source>GPU: none usable (%1)</source>
+        <translation>GPU: ninguna utilizable (%1)</translation>
+    </message>
+    <message>
+        <source>%1 (%2, compute %3.%4)</source>
+        <translation>%1 (%2, capacidad de cómputo %3.%4)</translation>
+    </message>
+    <message>
+        <source>GPU: %1</source>
+        <translation>GPU: %1</translation>
+    </message>
+    <message>
+        <source>CPU: %1
+%2 cores, %3, %4 RAM
+%5</source>
+        <translation>CPU: %1
+%2 núcleos, %3, %4 de RAM
+%5</translation>
+    </message>
+    <message>
+        <source>One CPU core</source>
+        <translation>Un núcleo de CPU</translation>
+    </message>
+    <message>
+        <source>All CPU cores (%1)</source>
+        <translation>Todos los núcleos de CPU (%1)</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU — unavailable: %1</source>
+        <translation>GPU NVIDIA — no disponible: %1</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU</source>
+        <translation>GPU NVIDIA</translation>
+    </message>
+    <message>
+        <source>TPU — cloud only</source>
+        <translation>TPU — solo en la nube</translation>
+    </message>
+    <message>
+        <source>TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. Compare this machine's CPU and GPU instead.</source>
+        <translation>Las TPU solo existen en la nube de Google (Colab, máquinas virtuales Cloud TPU); un equipo de escritorio no puede entrenar con una. Compara en su lugar la CPU y la GPU de esta máquina.</translation>
+    </message>
+    <message>
+        <source>Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)</source>
+        <translation>Escalar el lote con las réplicas (lote × réplicas, como el 64 × num_replicas_in_sync del tutorial de TPU)</translation>
+    </message>
+    <message>
+        <source>Replicas in sync: %1 — global batch %2 × %1 = %3</source>
+        <translation>Réplicas sincronizadas: %1 — lote global %2 × %1 = %3</translation>
+    </message>
+    <message>
+        <source>Replicas in sync: %1 — global batch %2, split across the replicas</source>
+        <translation>Réplicas sincronizadas: %1 — lote global %2, repartido entre las réplicas</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::ChartsPanel</name>
+    <message>
+        <source>Loss</source>
+        <translation>Pérdida</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>Época</translation>
+    </message>
+    <message>
+        <source>Train (per batch, smoothed)</source>
+        <translation>Entrenamiento (por lote, suavizado)</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>Entrenamiento</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validación</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Time per epoch</source>
+        <translation>Tiempo por época</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Segundos</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Muestras/s</translation>
+    </message>
+    <message>
+        <source>RAM (system total %1)</source>
+        <translation>RAM (total del sistema %1)</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Trainbench</source>
+        <translation>Trainbench</translation>
+    </message>
+    <message>
+        <source>System used</source>
+        <translation>Usada por el sistema</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::ConfusionMatrix</name>
+    <message>
+        <source>The confusion matrix appears after the first epoch.</source>
+        <translation>La matriz de confusión aparece tras la primera época.</translation>
+    </message>
+    <message>
+        <source>Predicted class</source>
+        <translation>Clase predicha</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Rows: true class. Click a cell to see its images.</source>
+        <translation>Filas: clase real. Haz clic en una celda para ver sus imágenes.</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::DatasetPanel</name>
+    <message>
+        <source>Dataset</source>
+        <translation>Conjunto de datos</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>Elegir carpeta…</translation>
+    </message>
+    <message>
+        <source>A folder with train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte (raw or .gz). You can also drop a folder on the window.</source>
+        <translation>Una carpeta con train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte y t10k-labels-idx1-ubyte (sin comprimir o .gz). También puedes soltar una carpeta sobre la ventana.</translation>
+    </message>
+    <message>
+        <source>Samples per class</source>
+        <translation>Ejemplos por clase</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>Cargando %1…</translation>
+    </message>
+    <message>
+        <source>No dataset loaded. Choose a folder of IDX files.</source>
+        <translation>No hay ningún conjunto de datos cargado. Elige una carpeta de archivos IDX.</translation>
+    </message>
+    <message>
+        <source>Could not load the dataset: %1</source>
+        <translation>No se pudo cargar el conjunto de datos: %1</translation>
+    </message>
+    <message>
+        <source>Choose a dataset folder</source>
+        <translation>Elige una carpeta de datos</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Files: %2, %3, %4, %5&lt;br&gt;%6 training and %7 test images, %8×%9 pixels&lt;br&gt;%10 classes (%11): %12</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Archivos: %2, %3, %4, %5&lt;br&gt;%6 imágenes de entrenamiento y %7 de test, %8×%9 píxeles&lt;br&gt;%10 clases (%11): %12</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::HyperparametersPanel</name>
+    <message>
+        <source>Hyperparameters</source>
+        <translation>Hiperparámetros</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimizador</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Momentum (SGD)</source>
+        <translation>Momento (SGD)</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Tamaño del lote</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>Épocas</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Semilla</translation>
+    </message>
+    <message>
+        <source>Batches per epoch</source>
+        <translation>Lotes por época</translation>
+    </message>
+    <message>
+        <source>Image size ×</source>
+        <translation>Tamaño de imagen ×</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>todos</translation>
+    </message>
+    <message>
+        <source>Train on at most this many batches per epoch, for quick runs</source>
+        <translation>Entrenar como mucho con este número de lotes por época, para pruebas rápidas</translation>
+    </message>
+    <message>
+        <source>Scale the images by this factor to see the compute grow (the TPU tutorial's SIZE_MULTIPLIER)</source>
+        <translation>Escalar las imágenes por este factor para ver crecer el cómputo (el SIZE_MULTIPLIER del tutorial de TPU)</translation>
+    </message>
+    <message>
+        <source>Drop the remainder (both splits a multiple of the batch size, as the TPU needs)</source>
+        <translation>Descartar el resto (ambas particiones múltiplo del tamaño del lote, como necesita la TPU)</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::MainWindow</name>
+    <message>
+        <source>Open a model file</source>
+        <translation>Abrir un archivo de modelo</translation>
+    </message>
+    <message>
+        <source>Model files (*.json);;All files (*)</source>
+        <translation>Archivos de modelo (*.json);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Open trained weights</source>
+        <translation>Abrir pesos entrenados</translation>
+    </message>
+    <message>
+        <source>Trainbench weights (*.tbw);;All files (*)</source>
+        <translation>Pesos de Trainbench (*.tbw);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Export the charts to a folder</source>
+        <translation>Exportar los gráficos a una carpeta</translation>
+    </message>
+    <message>
+        <source>Export the history</source>
+        <translation>Exportar el historial</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>Archivos CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export the misclassified images</source>
+        <translation>Exportar las imágenes mal clasificadas</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>Imágenes PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Export the confusion matrix</source>
+        <translation>Exportar la matriz de confusión</translation>
+    </message>
+    <message>
+        <source>Save the trained weights</source>
+        <translation>Guardar los pesos entrenados</translation>
+    </message>
+    <message>
+        <source>Trainbench weights (*.tbw)</source>
+        <translation>Pesos de Trainbench (*.tbw)</translation>
+    </message>
+    <message>
+        <source>About Trainbench</source>
+        <translation>Acerca de Trainbench</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.&lt;br&gt;Matrix products: %2.</source>
+        <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Productos de matrices: %2.</translation>
+    </message>
+    <message>
+        <source>Trainbench</source>
+        <translation>Trainbench</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Configuración</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Entrenamiento</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Resultados</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>Open dataset folder…</source>
+        <translation>Abrir carpeta de datos…</translation>
+    </message>
+    <message>
+        <source>Open model file…</source>
+        <translation>Abrir archivo de modelo…</translation>
+    </message>
+    <message>
+        <source>Open weights and evaluate…</source>
+        <translation>Abrir pesos y evaluar…</translation>
+    </message>
+    <message>
+        <source>Export charts (PNG and SVG)…</source>
+        <translation>Exportar gráficos (PNG y SVG)…</translation>
+    </message>
+    <message>
+        <source>Export history (CSV)…</source>
+        <translation>Exportar historial (CSV)…</translation>
+    </message>
+    <message>
+        <source>Export misclassified grid (PNG)…</source>
+        <translation>Exportar cuadrícula de errores (PNG)…</translation>
+    </message>
+    <message>
+        <source>Export confusion matrix (PNG)…</source>
+        <translation>Exportar matriz de confusión (PNG)…</translation>
+    </message>
+    <message>
+        <source>Save trained weights…</source>
+        <translation>Guardar pesos entrenados…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Salir</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ejecución</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Iniciar</translation>
+    </message>
+    <message>
+        <source>Pause / resume</source>
+        <translation>Pausar / reanudar</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>Idioma del sistema</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>A&amp;yuda</translation>
+    </message>
+    <message>
+        <source>A run is in progress.</source>
+        <translation>Hay un entrenamiento en curso.</translation>
+    </message>
+    <message>
+        <source>The dataset is still loading.</source>
+        <translation>El conjunto de datos aún se está cargando.</translation>
+    </message>
+    <message>
+        <source>Choose a dataset folder first.</source>
+        <translation>Primero elige una carpeta de datos.</translation>
+    </message>
+    <message>
+        <source>The model cannot be used: see the Model panel.</source>
+        <translation>El modelo no se puede usar: mira el panel Modelo.</translation>
+    </message>
+    <message>
+        <source>The chosen accelerator cannot be used: %1</source>
+        <translation>El acelerador elegido no se puede usar: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1 charts as PNG and SVG in %2</source>
+        <translation>Se guardaron %1 gráficos como PNG y SVG en %2</translation>
+    </message>
+    <message>
+        <source>There is no history to export yet: train for an epoch first.</source>
+        <translation>Aún no hay historial que exportar: entrena primero una época.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Guardado %1</translation>
+    </message>
+    <message>
+        <source>There are no results to export yet.</source>
+        <translation>Aún no hay resultados que exportar.</translation>
+    </message>
+    <message>
+        <source>There are no trained weights yet.</source>
+        <translation>Aún no hay pesos entrenados.</translation>
+    </message>
+    <message>
+        <source>Choose a dataset folder first, then open the weights to evaluate them on it.</source>
+        <translation>Elige primero una carpeta de datos y después abre los pesos para evaluarlos con ella.</translation>
+    </message>
+    <message>
+        <source>Could not evaluate %1: %2</source>
+        <translation>No se pudo evaluar %1: %2</translation>
+    </message>
+    <message>
+        <source>Evaluated %1: test loss %2, accuracy %3</source>
+        <translation>Evaluado %1: pérdida de test %2, precisión %3</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::ModelPanel</name>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Open model file…</source>
+        <translation>Abrir archivo de modelo…</translation>
+    </message>
+    <message>
+        <source>Layer (type)</source>
+        <translation>Capa (tipo)</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>Forma de salida</translation>
+    </message>
+    <message>
+        <source>Params</source>
+        <translation>Parámetros</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>Abrir un archivo de modelo</translation>
+    </message>
+    <message>
+        <source>Model files (*.json);;All files (*)</source>
+        <translation>Archivos de modelo (*.json);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>Archivo: %1</translation>
+    </message>
+    <message>
+        <source>Could not use this model: %1</source>
+        <translation>No se pudo usar este modelo: %1</translation>
+    </message>
+    <message>
+        <source>Model file %1</source>
+        <translation>Archivo de modelo %1</translation>
+    </message>
+    <message>
+        <source>Total params: %1 — trainable: %2 — non-trainable: %3</source>
+        <translation>Total de parámetros: %1 — entrenables: %2 — no entrenables: %3</translation>
+    </message>
+    <message>
+        <source>This model does not fit %1×%2 images with %3 classes: %4</source>
+        <translation>Este modelo no encaja con imágenes de %1×%2 y %3 clases: %4</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::ResultsPanel</name>
+    <message>
+        <source>Show all images</source>
+        <translation>Mostrar todas las imágenes</translation>
+    </message>
+    <message>
+        <source>Results appear after the first epoch.</source>
+        <translation>Los resultados aparecen tras la primera época.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 wrong</source>
+        <translation>%1 de %2 erróneas</translation>
+    </message>
+    <message>
+        <source>%1 images of class %2 predicted as %3</source>
+        <translation>%1 imágenes de la clase %2 predichas como %3</translation>
+    </message>
+    <message>
+        <source>true: %1</source>
+        <translation>real: %1</translation>
+    </message>
+    <message>
+        <source>Test image %1</source>
+        <translation>Imagen de test %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;True class:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicted:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Top 3&lt;/b&gt;&lt;br&gt;</source>
+        <translation>&lt;b&gt;Clase real:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicha:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Las 3 más probables&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::RunPanel</name>
+    <message>
+        <source>Start</source>
+        <translation>Iniciar</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Reanudar</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausar</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <source>Ready.</source>
+        <translation>Listo.</translation>
+    </message>
+    <message>
+        <source>Paused at epoch %1/%2, step %3/%4.</source>
+        <translation>En pausa en la época %1/%2, paso %3/%4.</translation>
+    </message>
+    <message>
+        <source>Training: %1 replicas in sync, global batch %2.</source>
+        <translation>Entrenando: %1 réplicas sincronizadas, lote global %2.</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2</source>
+        <translation>Época %1/%2</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8</source>
+        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — precisión %8</translation>
+    </message>
+    <message>
+        <source>Test loss: %1 - test accuracy: %2 - weights sha256: %3</source>
+        <translation>Pérdida de test: %1 - precisión de test: %2 - sha256 de los pesos: %3</translation>
+    </message>
+    <message>
+        <source>Finished: test accuracy %1.</source>
+        <translation>Terminado: precisión de test %1.</translation>
+    </message>
+    <message>
+        <source>Stopped by the user; test accuracy of the weights so far: %1</source>
+        <translation>Detenido por el usuario; precisión de test de los pesos hasta ahora: %1</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>Detenido.</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Error: %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Falló: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::SaveFile</name>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>No se pudo escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>Could not encode the image for %1</source>
+        <translation>No se pudo codificar la imagen para %1</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::TrainWorker</name>
+    <message>
+        <source>Model %1 (%2 params) on %3: %4 train / %5 test images, %6x%7
+CPU, %8 thread(s), batch %9, %10 lr %11, seed %12, %13</source>
+        <translation>Modelo %1 (%2 parámetros) con %3: %4 imágenes de entrenamiento / %5 de test, %6x%7
+CPU, %8 hilo(s), lote %9, %10 tasa %11, semilla %12, %13</translation>
+    </message>
+</context>
 </TS>

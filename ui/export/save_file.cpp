@@ -10,21 +10,24 @@
 namespace tbui {
 
 namespace {
-QString tr(const char* text) { return QCoreApplication::translate("tbui::SaveFile", text); }
+QString couldNotWrite(const QString& path, const QString& why)
+{
+    return QCoreApplication::translate("tbui::SaveFile", "Could not write %1: %2").arg(path, why);
+}
 }  // namespace
 
 QString saveBytes(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return tr("Could not write %1: %2").arg(path, file.errorString());
+        return couldNotWrite(path, file.errorString());
     if (file.write(bytes) != bytes.size()) {
         const QString why = file.errorString();
         file.cancelWriting();
-        return tr("Could not write %1: %2").arg(path, why);
+        return couldNotWrite(path, why);
     }
     if (!file.commit())
-        return tr("Could not write %1: %2").arg(path, file.errorString());
+        return couldNotWrite(path, file.errorString());
     return {};
 }
 
@@ -34,7 +37,7 @@ QString saveImage(const QString& path, const QImage& image)
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (image.isNull() || !image.save(&buffer, "PNG"))
-        return tr("Could not encode the image for %1").arg(path);
+        return QCoreApplication::translate("tbui::SaveFile", "Could not encode the image for %1").arg(path);
     return saveBytes(path, bytes);
 }
 

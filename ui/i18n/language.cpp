@@ -1,10 +1,15 @@
 #include "i18n/language.hpp"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
 #include <QTranslator>
+
+// The .qm files are compiled into the static trainbench_ui library; a static library's resources
+// must be registered explicitly (outside any namespace).
+static void initTranslationResources() { Q_INIT_RESOURCE(trainbench_ui_translations); }
 
 namespace tbui {
 
@@ -43,17 +48,23 @@ QString Language::effective()
 
 void Language::apply(const QString& code)
 {
+    static const bool registered = (initTranslationResources(), true);
+    Q_UNUSED(registered);
     QSettings().setValue(kLanguageKey, code);
     QCoreApplication::removeTranslator(&appTranslator());
     QCoreApplication::removeTranslator(&qtTranslator());
     const QString lang = effective();
     QLocale::setDefault(QLocale(lang == QLatin1String("es") ? QLocale::Spanish : QLocale::English));
-    if (lang == QLatin1String("en"))
-        return;  // the source language; removing a translator already sent LanguageChange
-    if (appTranslator().load(QStringLiteral(":/i18n/trainbench_%1.qm").arg(lang)))
-        QCoreApplication::installTranslator(&appTranslator());
-    if (qtTranslator().load(QStringLiteral("qtbase_%1").arg(lang), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(&qtTranslator());
+    // English is the source language: removing the translators was all it took.
+    if (lang != QLatin1String("en")) {
+        if (appTranslator().load(QStringLiteral(":/i18n/trainbench_%1.qm").arg(lang)))
+            QCoreApplication::installTranslator(&appTranslator());
+        if (qtTranslator().load(QStringLiteral("qtbase_%1").arg(lang),
+                                QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QCoreApplication::installTranslator(&qtTranslator());
+    }
+    // Windows receive LanguageChange as posted events; deliver them now so the switch is immediate.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
 }
 
 }  // namespace tbui

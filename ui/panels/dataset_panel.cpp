@@ -70,7 +70,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
 
     connect(m_browse, &QPushButton::clicked, this, &DatasetPanel::chooseFolder);
     connect(m_folder, &QComboBox::activated, this, [this](int i) { loadFolder(m_folder->itemText(i)); });
-    connect(&m_watcher, &QFutureWatcher<DatasetPtr>::finished, this, &DatasetPanel::onLoaded);
+    connect(&m_watcher, &QFutureWatcher<LoadResult>::finished, this, &DatasetPanel::onLoaded);
     retranslate();
 }
 
@@ -123,22 +123,29 @@ void DatasetPanel::loadFolder(const QString& dir)
     m_loadingDir = QDir::cleanPath(dir);
     m_info->setText(tr("Loading %1…").arg(m_loadingDir));
     const std::string path = ss(m_loadingDir);
-    m_watcher.setFuture(QtConcurrent::run([path]() -> DatasetPtr {
-        return std::make_shared<const tb::Dataset>(tb::loadDataset(path));
+    m_watcher.setFuture(QtConcurrent::run([path]() {
+        LoadResult r;
+        try {
+            r.data = std::make_shared<const tb::Dataset>(tb::loadDataset(path));
+        } catch (const std::exception& e) {
+            r.error = qs(e.what());
+        }
+        return r;
     }));
 }
 
 void DatasetPanel::onLoaded()
 {
-    try {
-        m_dataset = m_watcher.result();
+    const LoadResult r = m_watcher.result();
+    if (r.data) {
+        m_dataset = r.data;
         m_lastError.clear();
         m_error->hide();
         rememberFolder(m_loadingDir);
         showInfo();
         emit datasetLoaded(m_dataset);
-    } catch (const std::exception& e) {
-        m_lastError = qs(e.what());
+    } else {
+        m_lastError = r.error;
         m_error->setText(tr("Could not load the dataset: %1").arg(m_lastError));
         m_error->show();
         if (!m_dataset)

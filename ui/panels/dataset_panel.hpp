@@ -54,7 +54,11 @@ private:
     QLabel* m_error;
     QLabel* m_samplesTitle;
     ImageGrid* m_samples;
-    QFutureWatcher<DatasetPtr> m_watcher;
+    struct LoadResult {
+        DatasetPtr data;
+        QString error;
+    };
+    QFutureWatcher<LoadResult> m_watcher;
     QString m_loadingDir;
     QString m_lastError;
     DatasetPtr m_dataset;

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Fills translations/trainbench_es.ts from the table below after `make update_translations`.
+Keeping the table in a script makes the Spanish reviewable in one place; a source without an
+entry is reported and left unfinished."""
+import sys
+import xml.etree.ElementTree as ET
+
+ES = {
+    "Could not write %1: %2": "No se pudo escribir %1: %2",
+    "Could not encode the image for %1": "No se pudo codificar la imagen para %1",
+    "Accelerator": "Acelerador",
+    "GPU: none usable (%1)": "GPU: ninguna utilizable (%1)",
+    "%1 (%2, compute %3.%4)": "%1 (%2, capacidad de cómputo %3.%4)",
+    "GPU: %1": "GPU: %1",
+    "CPU: %1\n%2 cores, %3, %4 RAM\n%5": "CPU: %1\n%2 núcleos, %3, %4 de RAM\n%5",
+    "One CPU core": "Un núcleo de CPU",
+    "All CPU cores (%1)": "Todos los núcleos de CPU (%1)",
+    "NVIDIA GPU — unavailable: %1": "GPU NVIDIA — no disponible: %1",
+    "NVIDIA GPU": "GPU NVIDIA",
+    "TPU — cloud only": "TPU — solo en la nube",
+    "TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. Compare this machine's CPU and GPU instead.":
+        "Las TPU solo existen en la nube de Google (Colab, máquinas virtuales Cloud TPU); un equipo de escritorio no puede entrenar con una. Compara en su lugar la CPU y la GPU de esta máquina.",
+    "Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)":
+        "Escalar el lote con las réplicas (lote × réplicas, como el 64 × num_replicas_in_sync del tutorial de TPU)",
+    "Replicas in sync: %1 — global batch %2 × %1 = %3": "Réplicas sincronizadas: %1 — lote global %2 × %1 = %3",
+    "Replicas in sync: %1 — global batch %2, split across the replicas":
+        "Réplicas sincronizadas: %1 — lote global %2, repartido entre las réplicas",
+    "Loss": "Pérdida",
+    "Epoch": "Época",
+    "Train (per batch, smoothed)": "Entrenamiento (por lote, suavizado)",
+    "Train": "Entrenamiento",
+    "Validation": "Validación",
+    "Accuracy": "Precisión",
+    "Time per epoch": "Tiempo por época",
+    "Seconds": "Segundos",
+    "Samples/s": "Muestras/s",
+    "RAM (system total %1)": "RAM (total del sistema %1)",
+    "MB": "MB",
+    "Trainbench": "Trainbench",
+    "System used": "Usada por el sistema",
+    "The confusion matrix appears after the first epoch.": "La matriz de confusión aparece tras la primera época.",
+    "Predicted class": "Clase predicha",
+    "Rows: true class. Click a cell to see its images.": "Filas: clase real. Haz clic en una celda para ver sus imágenes.",
+    "Dataset": "Conjunto de datos",
+    "Choose folder…": "Elegir carpeta…",
+    "A folder with train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte (raw or .gz). You can also drop a folder on the window.":
+        "Una carpeta con train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte y t10k-labels-idx1-ubyte (sin comprimir o .gz). También puedes soltar una carpeta sobre la ventana.",
+    "Samples per class": "Ejemplos por clase",
+    "Loading %1…": "Cargando %1…",
+    "No dataset loaded. Choose a folder of IDX files.": "No hay ningún conjunto de datos cargado. Elige una carpeta de archivos IDX.",
+    "Could not load the dataset: %1": "No se pudo cargar el conjunto de datos: %1",
+    "Choose a dataset folder": "Elige una carpeta de datos",
+    "<b>%1</b><br>Files: %2, %3, %4, %5<br>%6 training and %7 test images, %8×%9 pixels<br>%10 classes (%11): %12":
+        "<b>%1</b><br>Archivos: %2, %3, %4, %5<br>%6 imágenes de entrenamiento y %7 de test, %8×%9 píxeles<br>%10 clases (%11): %12",
+    "Hyperparameters": "Hiperparámetros",
+    "Optimizer": "Optimizador",
+    "Learning rate": "Tasa de aprendizaje",
+    "Momentum (SGD)": "Momento (SGD)",
+    "Batch size": "Tamaño del lote",
+    "Epochs": "Épocas",
+    "Seed": "Semilla",
+    "Batches per epoch": "Lotes por época",
+    "Image size ×": "Tamaño de imagen ×",
+    "all": "todos",
+    "Train on at most this many batches per epoch, for quick runs":
+        "Entrenar como mucho con este número de lotes por época, para pruebas rápidas",
+    "Scale the images by this factor to see the compute grow (the TPU tutorial's SIZE_MULTIPLIER)":
+        "Escalar las imágenes por este factor para ver crecer el cómputo (el SIZE_MULTIPLIER del tutorial de TPU)",
+    "Drop the remainder (both splits a multiple of the batch size, as the TPU needs)":
+        "Descartar el resto (ambas particiones múltiplo del tamaño del lote, como necesita la TPU)",
+    "Open a model file": "Abrir un archivo de modelo",
+    "Model files (*.json);;All files (*)": "Archivos de modelo (*.json);;Todos los archivos (*)",
+    "Open trained weights": "Abrir pesos entrenados",
+    "Trainbench weights (*.tbw);;All files (*)": "Pesos de Trainbench (*.tbw);;Todos los archivos (*)",
+    "Export the charts to a folder": "Exportar los gráficos a una carpeta",
+    "Export the history": "Exportar el historial",
+    "CSV files (*.csv)": "Archivos CSV (*.csv)",
+    "Export the misclassified images": "Exportar las imágenes mal clasificadas",
+    "PNG images (*.png)": "Imágenes PNG (*.png)",
+    "Export the confusion matrix": "Exportar la matriz de confusión",
+    "Save the trained weights": "Guardar los pesos entrenados",
+    "Trainbench weights (*.tbw)": "Pesos de Trainbench (*.tbw)",
+    "About Trainbench": "Acerca de Trainbench",
+    "<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.<br>Matrix products: %2.":
+        "<b>Trainbench %1</b><br>Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.<br>Productos de matrices: %2.",
+    "Setup": "Configuración",
+    "Training": "Entrenamiento",
+    "Results": "Resultados",
+    "&File": "&Archivo",
+    "Open dataset folder…": "Abrir carpeta de datos…",
+    "Open model file…": "Abrir archivo de modelo…",
+    "Open weights and evaluate…": "Abrir pesos y evaluar…",
+    "Export charts (PNG and SVG)…": "Exportar gráficos (PNG y SVG)…",
+    "Export history (CSV)…": "Exportar historial (CSV)…",
+    "Export misclassified grid (PNG)…": "Exportar cuadrícula de errores (PNG)…",
+    "Export confusion matrix (PNG)…": "Exportar matriz de confusión (PNG)…",
+    "Save trained weights…": "Guardar pesos entrenados…",
+    "Quit": "Salir",
+    "&Run": "&Ejecución",
+    "Start": "Iniciar",
+    "Pause / resume": "Pausar / reanudar",
+    "Stop": "Detener",
+    "&Language": "&Idioma",
+    "System language": "Idioma del sistema",
+    "&Help": "A&yuda",
+    "A run is in progress.": "Hay un entrenamiento en curso.",
+    "The dataset is still loading.": "El conjunto de datos aún se está cargando.",
+    "Choose a dataset folder first.": "Primero elige una carpeta de datos.",
+    "The model cannot be used: see the Model panel.": "El modelo no se puede usar: mira el panel Modelo.",
+    "The chosen accelerator cannot be used: %1": "El acelerador elegido no se puede usar: %1",
+    "Saved %1 charts as PNG and SVG in %2": "Se guardaron %1 gráficos como PNG y SVG en %2",
+    "There is no history to export yet: train for an epoch first.":
+        "Aún no hay historial que exportar: entrena primero una época.",
+    "Saved %1": "Guardado %1",
+    "There are no results to export yet.": "Aún no hay resultados que exportar.",
+    "There are no trained weights yet.": "Aún no hay pesos entrenados.",
+    "Choose a dataset folder first, then open the weights to evaluate them on it.":
+        "Elige primero una carpeta de datos y después abre los pesos para evaluarlos con ella.",
+    "Could not evaluate %1: %2": "No se pudo evaluar %1: %2",
+    "Evaluated %1: test loss %2, accuracy %3": "Evaluado %1: pérdida de test %2, precisión %3",
+    "Model": "Modelo",
+    "Layer (type)": "Capa (tipo)",
+    "Output shape": "Forma de salida",
+    "Params": "Parámetros",
+    "File: %1": "Archivo: %1",
+    "Could not use this model: %1": "No se pudo usar este modelo: %1",
+    "Model file %1": "Archivo de modelo %1",
+    "Total params: %1 — trainable: %2 — non-trainable: %3":
+        "Total de parámetros: %1 — entrenables: %2 — no entrenables: %3",
+    "This model does not fit %1×%2 images with %3 classes: %4":
+        "Este modelo no encaja con imágenes de %1×%2 y %3 clases: %4",
+    "Show all images": "Mostrar todas las imágenes",
+    "Results appear after the first epoch.": "Los resultados aparecen tras la primera época.",
+    "%1 of %2 wrong": "%1 de %2 erróneas",
+    "%1 images of class %2 predicted as %3": "%1 imágenes de la clase %2 predichas como %3",
+    "true: %1": "real: %1",
+    "Test image %1": "Imagen de test %1",
+    "<b>True class:</b> %1<br><b>Predicted:</b> %2<br><br><b>Top 3</b><br>":
+        "<b>Clase real:</b> %1<br><b>Predicha:</b> %2<br><br><b>Las 3 más probables</b><br>",
+    "Resume": "Reanudar",
+    "Pause": "Pausar",
+    "Ready.": "Listo.",
+    "Paused at epoch %1/%2, step %3/%4.": "En pausa en la época %1/%2, paso %3/%4.",
+    "Training: %1 replicas in sync, global batch %2.": "Entrenando: %1 réplicas sincronizadas, lote global %2.",
+    "Epoch %1/%2": "Época %1/%2",
+    "Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8":
+        "Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — precisión %8",
+    "Test loss: %1 - test accuracy: %2 - weights sha256: %3":
+        "Pérdida de test: %1 - precisión de test: %2 - sha256 de los pesos: %3",
+    "Finished: test accuracy %1.": "Terminado: precisión de test %1.",
+    "Stopped by the user; test accuracy of the weights so far: %1":
+        "Detenido por el usuario; precisión de test de los pesos hasta ahora: %1",
+    "Stopped.": "Detenido.",
+    "Error: %1": "Error: %1",
+    "Failed: %1": "Falló: %1",
+    "Model %1 (%2 params) on %3: %4 train / %5 test images, %6x%7\nCPU, %8 thread(s), batch %9, %10 lr %11, seed %12, %13":
+        "Modelo %1 (%2 parámetros) con %3: %4 imágenes de entrenamiento / %5 de test, %6x%7\nCPU, %8 hilo(s), lote %9, %10 tasa %11, semilla %12, %13",
+}
+
+
+def main(path):
+    tree = ET.parse(path)
+    missing = []
+    for message in tree.getroot().iter("message"):
+        source = message.find("source").text or ""
+        translation = message.find("translation")
+        if source in ES:
+            translation.text = ES[source]
+            translation.attrib.pop("type", None)
+        else:
+            missing.append(source)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    for m in missing:
+        print("untranslated:", repr(m), file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "translations/trainbench_es.ts"))
