@@ -113,6 +113,61 @@ private slots:
         QVERIFY(r.out.contains("misclassified: " + QString::number(wrong) + " of 50"));
     }
 
+    void devicesReportsTheMachineAndWhyNoGpu()
+    {
+        const Result r = run({"devices"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("cpu "));
+        QVERIFY(r.out.contains("built without CUDA"));  // this build has no CUDA backend
+    }
+
+    void compareGivesIdenticalHashesOnCpuDevices()
+    {
+        const QString csv = m_tmp.filePath("compare.csv");
+        const Result r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                              "cpu:1,cpu:2,cpu:3,cuda:0", "--epochs", "2", "--batch", "32", "--seed", "5", "--csv",
+                              csv, "--json"});
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> rows = jsonLines(r.out);
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rows[0]["device"].toString(), QString("cpu:1"));
+        QCOMPARE(rows[1]["replicas"].toInt(), 2);
+        const QString sha = rows[0]["weights_sha256"].toString();
+        QCOMPARE(sha.size(), 64);
+        QCOMPARE(rows[1]["weights_sha256"].toString(), sha);
+        QCOMPARE(rows[2]["weights_sha256"].toString(), sha);
+        QCOMPARE(rows[1]["max_abs_diff"].toDouble(), 0.0);
+        QVERIFY(rows[0]["samples_per_sec"].toDouble() > 0);
+        QCOMPARE(rows[0]["speedup"].toDouble(), 1.0);
+        QVERIFY(rows[3]["skipped"].toString().contains("built without CUDA"));
+
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 4);  // a header and one row per device
+        QVERIFY(lines[0].startsWith("device,description,sweep_value,replicas,global_batch"));
+        QVERIFY(lines[1].startsWith("cpu:1,"));
+        QVERIFY(lines[2].contains(sha));
+        QVERIFY(lines[4].startsWith("cuda:0,"));
+
+        // The text table, and a batch sweep giving one row per (value, device).
+        const Result text = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                                 "cpu:1,cpu:2", "--epochs", "1", "--seed", "5", "--sweep", "batch=16,64"});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains("speed-up"));
+        QCOMPARE(text.out.count(QRegularExpression("^cpu:[12] ", QRegularExpression::MultilineOption)), 4);
+    }
+
+    void compareRejectsBadDevicesAndSweeps()
+    {
+        QCOMPARE(run({"compare", "--data", m_data, "--devices", "tpu:0"}).code, 2);
+        QCOMPARE(run({"compare", "--data", m_data, "--devices", "cpu:x"}).code, 2);
+        const Result r = run({"compare", "--data", m_data, "--sweep", "width=1,2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("batch=32,64,128"));
+        QCOMPARE(run({"compare", "--data", m_data, "--sweep", "size=0"}).code, 2);
+    }
+
     void exitCodes()
     {
         Result r = run({"train", "--bogus"});

@@ -6,9 +6,12 @@
 #include "core/gemm.hpp"
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
+#include "device/device.hpp"
+#include "io/atomic_file.hpp"
 #include "io/json.hpp"
 #include "io/weights_file.hpp"
 #include "model/network.hpp"
+#include "train/compare.hpp"
 #include "train/progress_text.hpp"
 #include "train/trainer.hpp"
 
@@ -111,6 +114,26 @@ public:
     }
 };
 
+// The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits.
+tb::TrainConfig trainConfigFrom(const Options& o)
+{
+    tb::TrainConfig cfg;
+    cfg.epochs = int(o.integer("epochs", 1, 1, 100000));
+    cfg.batchSize = int(o.integer("batch", 128, 1, 65536));
+    cfg.seed = o.unsignedInt("seed", 0);
+    cfg.maxBatches = int(o.integer("max-batches", 0, 0, 1 << 30));
+    cfg.optimizer.kind = tb::parseOptimizer(o.text("optimizer", "adam"));
+    cfg.optimizer.learningRate = float(o.real("lr", tb::defaultLearningRate(cfg.optimizer.kind)));
+    if (!(cfg.optimizer.learningRate > 0))
+        throw UsageError("--lr must be positive");
+    cfg.optimizer.momentum = float(o.real("momentum", 0.0));
+    cfg.optimizer.nesterov = o.has("nesterov");
+    if (cfg.optimizer.momentum < 0 || cfg.optimizer.momentum >= 1)
+        throw UsageError("--momentum must be in [0, 1)");
+    if ((o.has("momentum") || o.has("nesterov")) && cfg.optimizer.kind != tb::OptimizerKind::SGD)
+        throw UsageError("--momentum and --nesterov apply to --optimizer sgd only");
+    return cfg;
+}
 }  // namespace
 
 int presetsCommand(const std::vector<std::string>& args)
@@ -139,23 +162,9 @@ int trainCommand(const std::vector<std::string>& args)
                "size-multiplier", "max-batches", "save", "shard"},
               {"drop-remainder", "json", "nesterov"});
     const bool json = o.has("json");
-    tb::TrainConfig cfg;
-    cfg.epochs = int(o.integer("epochs", 1, 1, 100000));
-    cfg.batchSize = int(o.integer("batch", 128, 1, 65536));
+    tb::TrainConfig cfg = trainConfigFrom(o);
     cfg.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
-    cfg.seed = o.unsignedInt("seed", 0);
-    cfg.maxBatches = int(o.integer("max-batches", 0, 0, 1 << 30));
     cfg.shardSize = int(o.integer("shard", 16, 1, 65536));
-    cfg.optimizer.kind = tb::parseOptimizer(o.text("optimizer", "adam"));
-    cfg.optimizer.learningRate = float(o.real("lr", tb::defaultLearningRate(cfg.optimizer.kind)));
-    if (!(cfg.optimizer.learningRate > 0))
-        throw UsageError("--lr must be positive");
-    cfg.optimizer.momentum = float(o.real("momentum", 0.0));
-    cfg.optimizer.nesterov = o.has("nesterov");
-    if (cfg.optimizer.momentum < 0 || cfg.optimizer.momentum >= 1)
-        throw UsageError("--momentum must be in [0, 1)");
-    if ((o.has("momentum") || o.has("nesterov")) && cfg.optimizer.kind != tb::OptimizerKind::SGD)
-        throw UsageError("--momentum and --nesterov apply to --optimizer sgd only");
 
     tb::DatasetOptions dopt;
     dopt.dropRemainderBatch = o.has("drop-remainder") ? cfg.batchSize : 0;
@@ -261,6 +270,128 @@ int evaluateCommand(const std::vector<std::string>& args)
     } else {
         std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images\n", r.loss, r.accuracy,
                     wrong, r.samples);
+    }
+    return Ok;
+}
+
+}  // namespace tbcli
+
+namespace tbcli {
+
+namespace {
+class CompareProgress : public tb::CompareObserver {
+public:
+    explicit CompareProgress(bool json) : m_json(json), m_tty(isatty(fileno(stdout))) {}
+
+    void deviceStarted(int row, int rows, const tb::CompareRow& r) override
+    {
+        if (m_json)
+            return;
+        std::printf("[%d/%d] %s%s: %s\n", row + 1, rows, r.device.id().c_str(),
+                    r.sweepValue ? (" (" + std::to_string(r.globalBatch) + " batch, size x" +
+                                    std::to_string(r.sizeMultiplier) + ")").c_str()
+                                 : "",
+                    r.description.c_str());
+        std::fflush(stdout);
+    }
+    void batchFinished(int, const tb::BatchProgress& p) override
+    {
+        if (m_json || !m_tty)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (p.step < p.steps && now - m_last < std::chrono::milliseconds(100))
+            return;
+        m_last = now;
+        std::printf("\r  epoch %d/%d %s", p.epoch, p.epochs, tb::progressLine(p).c_str());
+        std::fflush(stdout);
+    }
+    void deviceFinished(int, const tb::CompareRow& r) override
+    {
+        if (m_json) {
+            tb::Json j = tb::Json::object();
+            j["event"] = "device";
+            j["device"] = r.device.id();
+            j["description"] = r.description;
+            j["replicas"] = r.replicas;
+            j["global_batch"] = r.globalBatch;
+            j["size_multiplier"] = r.sizeMultiplier;
+            j["seconds_per_epoch"] = r.secondsPerEpoch;
+            j["samples_per_sec"] = r.samplesPerSec;
+            j["speedup"] = r.speedup;
+            j["test_loss"] = r.testLoss;
+            j["test_accuracy"] = r.testAccuracy;
+            j["weights_sha256"] = r.weightsSha256;
+            j["max_abs_diff"] = r.maxAbsDiff;
+            if (!r.skipped.empty())
+                j["skipped"] = r.skipped;
+            printJson(j);
+        } else if (m_tty) {
+            std::printf("\r\033[K");
+        }
+    }
+
+private:
+    bool m_json, m_tty;
+    std::chrono::steady_clock::time_point m_last{};
+};
+}  // namespace
+
+int devicesCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {}, {});
+    const tb::SystemInfo s = tb::detectSystem();
+    std::printf("cpu      %s, %d cores, %s, %.1f GB RAM\n", s.cpu.model.c_str(), s.cpu.logicalCores, s.cpu.simd.c_str(),
+                double(s.cpu.ramBytes) / 1e9);
+    std::printf("devices  cpu:1 .. cpu:%d (one replica per thread)\n", s.cpu.logicalCores);
+    if (s.gpus.empty())
+        std::printf("gpu      none usable: %s\n", s.gpuUnavailableReason.c_str());
+    for (const tb::GpuInfo& g : s.gpus)
+        std::printf("cuda:%d   %s, %.1f GB, compute %d.%d\n", g.index, g.name.c_str(), double(g.memoryBytes) / 1e9,
+                    g.computeMajor, g.computeMinor);
+    std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
+    return Ok;
+}
+
+int compareCommand(const std::vector<std::string>& args)
+{
+    Options o(args,
+              {"data", "model", "devices", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "size-multiplier",
+               "max-batches", "csv", "sweep"},
+              {"drop-remainder", "json", "nesterov", "scale-batch"});
+    tb::CompareConfig cfg;
+    cfg.train = trainConfigFrom(o);
+    cfg.devices = tb::parseDeviceList(o.text("devices", "cpu:1,cpu:" + std::to_string(tb::hardwareThreads())));
+    cfg.scaleBatchWithReplicas = o.has("scale-batch");
+    cfg.dropRemainder = o.has("drop-remainder");
+    cfg.sizeMultiplier = int(o.integer("size-multiplier", 1, 1, 16));
+    cfg.sweep = tb::parseSweep(o.text("sweep", ""));
+    const std::string csvPath = o.text("csv", "");
+    const bool json = o.has("json");
+
+    const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+    const tb::Dataset data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    if (!json) {
+        std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
+                    describeDataset(data).c_str(), cfg.train.epochs,
+                    cfg.train.maxBatches ? (" of at most " + std::to_string(cfg.train.maxBatches) + " batches").c_str()
+                                         : "",
+                    static_cast<unsigned long long>(cfg.train.seed));
+        std::fflush(stdout);
+    }
+    CompareProgress progress(json);
+    std::signal(SIGINT, onSigint);
+    const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
+    std::signal(SIGINT, SIG_DFL);
+    if (!json)
+        std::printf("\n%s", tb::compareTable(rows).c_str());
+    if (!csvPath.empty()) {
+        tb::writeFileAtomically(csvPath, tb::compareCsv(rows));
+        if (!json)
+            std::printf("Saved %s\n", csvPath.c_str());
+    }
+    if (g_interrupted.load()) {
+        std::fprintf(stderr, "Stopped by the user; the rows above are the devices that finished.\n");
+        return Interrupted;
     }
     return Ok;
 }

@@ -1,0 +1,197 @@
+#include "train/compare.hpp"
+
+#include "core/errors.hpp"
+#include "model/network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace tb {
+
+namespace {
+std::string fixed(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+class RowObserver : public TrainObserver {
+public:
+    RowObserver(CompareObserver* outer, int row) : m_outer(outer), m_row(row) {}
+    void batchFinished(const BatchProgress& p) override
+    {
+        if (m_outer)
+            m_outer->batchFinished(m_row, p);
+    }
+
+private:
+    CompareObserver* m_outer;
+    int m_row;
+};
+}  // namespace
+
+Sweep parseSweep(const std::string& text)
+{
+    Sweep s;
+    if (text.empty())
+        return s;
+    const size_t eq = text.find('=');
+    const std::string kind = text.substr(0, eq);
+    if (kind == "batch")
+        s.kind = SweepKind::Batch;
+    else if (kind == "size")
+        s.kind = SweepKind::Size;
+    else
+        throw ConfigError("unknown sweep '" + text + "': use batch=32,64,128 or size=1,2,3");
+    std::stringstream ss(eq == std::string::npos ? "" : text.substr(eq + 1));
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        char* end = nullptr;
+        const long v = std::strtol(item.c_str(), &end, 10);
+        const long hi = s.kind == SweepKind::Batch ? 65536 : 16;
+        if (item.empty() || *end != '\0' || v < 1 || v > hi)
+            throw ConfigError("bad sweep value '" + item + "' in '" + text + "': expected 1.." + std::to_string(hi));
+        s.values.push_back(int(v));
+    }
+    if (s.values.empty())
+        throw ConfigError("the sweep '" + text + "' lists no values");
+    return s;
+}
+
+std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base, const CompareConfig& config,
+                                      CompareObserver* observer, const std::atomic<bool>* cancel)
+{
+    if (config.devices.empty())
+        throw ConfigError("no devices to compare");
+    const SystemInfo system = detectSystem();
+    const std::vector<int> values = config.sweep.kind == SweepKind::None ? std::vector<int>{0} : config.sweep.values;
+    const int total = int(values.size() * config.devices.size());
+    std::vector<CompareRow> rows;
+    for (int value : values) {
+        const int batch = config.sweep.kind == SweepKind::Batch ? value : config.train.batchSize;
+        const int mult = config.sweep.kind == SweepKind::Size ? value : config.sizeMultiplier;
+        std::vector<float> reference;  // the first device's final weights at this sweep value
+        double referenceSpeed = 0;
+        for (const DeviceSpec& device : config.devices) {
+            if (cancel && cancel->load())
+                return rows;
+            CompareRow row;
+            row.device = device;
+            row.description = describeDevice(device, system);
+            row.sweepValue = value;
+            row.replicas = device.replicas();
+            row.globalBatch = config.scaleBatchWithReplicas ? batch * device.replicas() : batch;
+            row.sizeMultiplier = mult;
+            row.skipped = deviceUnavailableReason(device, system);
+            const int index = int(rows.size());
+            if (observer)
+                observer->deviceStarted(index, total, row);
+            if (!row.skipped.empty()) {
+                rows.push_back(row);
+                if (observer)
+                    observer->deviceFinished(index, row);
+                continue;
+            }
+            DatasetOptions options;
+            options.sizeMultiplier = mult;
+            options.dropRemainderBatch = config.dropRemainder ? row.globalBatch : 0;
+            const Dataset data = withOptions(base, options);
+            Network net(spec, Shape::image(data.inputHeight(), data.inputWidth(), 1), data.numClasses);
+            net.initialize(config.train.seed);  // the same initial weights on every device
+            TrainConfig tc = config.train;
+            tc.batchSize = row.globalBatch;
+            tc.threads = device.threads;
+            Trainer trainer(net, data, tc);
+            RowObserver rowObserver(observer, index);
+            if (trainer.run(&rowObserver, cancel) == TrainStatus::Cancelled)
+                return rows;
+            double seconds = 0;
+            for (const EpochRecord& r : trainer.history()) {
+                seconds += r.seconds;
+                row.samples += r.samples;
+            }
+            row.epochs = int(trainer.history().size());
+            row.secondsPerEpoch = seconds / std::max(1, row.epochs);
+            row.samplesPerSec = double(row.samples) / std::max(seconds, 1e-9);
+            const EvalResult test = trainer.executor().evaluate(data.test, data.sizeMultiplier);
+            row.testLoss = test.loss;
+            row.testAccuracy = test.accuracy;
+            row.weightsSha256 = net.weightsSha256();
+            if (reference.empty()) {
+                reference = net.params();
+                referenceSpeed = row.samplesPerSec;
+            }
+            if (reference.size() == net.params().size())
+                for (size_t i = 0; i < reference.size(); ++i)
+                    row.maxAbsDiff = std::max(row.maxAbsDiff, double(std::fabs(reference[i] - net.params()[i])));
+            row.speedup = row.samplesPerSec / std::max(referenceSpeed, 1e-9);
+            rows.push_back(row);
+            if (observer)
+                observer->deviceFinished(index, row);
+        }
+    }
+    return rows;
+}
+
+std::string compareCsv(const std::vector<CompareRow>& rows)
+{
+    std::string out =
+        "device,description,sweep_value,replicas,global_batch,size_multiplier,epochs,samples,seconds_per_epoch,"
+        "samples_per_sec,speedup,test_loss,test_accuracy,weights_sha256,max_abs_diff,skipped\n";
+    auto quoted = [](std::string s) {
+        std::string q = "\"";
+        for (char c : s)
+            q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    for (const CompareRow& r : rows) {
+        char nums[512];
+        std::snprintf(nums, sizeof nums, "%d,%d,%d,%d,%d,%lld,%.6g,%.6g,%.6g,%.8g,%.8g", r.sweepValue, r.replicas,
+                      r.globalBatch, r.sizeMultiplier, r.epochs, static_cast<long long>(r.samples), r.secondsPerEpoch,
+                      r.samplesPerSec, r.speedup, r.testLoss, r.testAccuracy);
+        char diff[64];
+        std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
+        out += r.device.id() + "," + quoted(r.description) + "," + nums + "," + r.weightsSha256 + "," + diff + "," +
+               quoted(r.skipped) + "\n";
+    }
+    return out;
+}
+
+std::string compareTable(const std::vector<CompareRow>& rows)
+{
+    std::vector<std::vector<std::string>> cells;
+    cells.push_back({"device", "replicas", "batch", "size", "s/epoch", "samples/s", "speed-up", "test loss",
+                     "test acc", "max |dw|", "weights sha256"});
+    for (const CompareRow& r : rows) {
+        if (!r.skipped.empty()) {
+            cells.push_back({r.device.id(), "-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped: " + r.skipped});
+            continue;
+        }
+        cells.push_back({r.device.id(), std::to_string(r.replicas), std::to_string(r.globalBatch),
+                         std::to_string(r.sizeMultiplier), fixed(r.secondsPerEpoch, 2), fixed(r.samplesPerSec, 0),
+                         fixed(r.speedup, 2) + "x", fixed(r.testLoss, 4), fixed(r.testAccuracy, 4),
+                         r.maxAbsDiff == 0 ? "0" : fixed(r.maxAbsDiff, 6), r.weightsSha256});
+    }
+    std::vector<size_t> width(cells[0].size(), 0);
+    for (const auto& row : cells)
+        for (size_t c = 0; c < row.size(); ++c)
+            width[c] = std::max(width[c], row[c].size());
+    std::string out;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        for (size_t c = 0; c < cells[i].size(); ++c) {
+            const std::string& s = cells[i][c];
+            const bool last = c + 1 == cells[i].size();
+            out += (c == 0 || last ? s + std::string(last ? 0 : width[c] - s.size(), ' ')
+                                   : std::string(width[c] - s.size(), ' ') + s);
+            if (!last)
+                out += "  ";
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace tb

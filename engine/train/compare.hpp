@@ -1,0 +1,73 @@
+// The same-seed accelerator comparison: trains one model from the same initial weights on each
+// device in turn (optionally for each value of a batch-size or image-size sweep) and reports time
+// per epoch, throughput, speed-up against the first device, test loss/accuracy and the final
+// weights' SHA-256 and largest difference from the first device's.
+#pragma once
+
+#include "data/dataset.hpp"
+#include "device/device.hpp"
+#include "model/model_spec.hpp"
+#include "train/trainer.hpp"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+enum class SweepKind { None, Batch, Size };
+
+struct Sweep {
+    SweepKind kind = SweepKind::None;
+    std::vector<int> values;  // batch sizes or image size multipliers
+};
+
+// "batch=32,64,128" or "size=1,2,3". Throws ConfigError.
+Sweep parseSweep(const std::string& text);
+
+struct CompareConfig {
+    TrainConfig train;             // epochs, batch, seed, optimizer, maxBatches; threads come from each device
+    std::vector<DeviceSpec> devices;
+    bool scaleBatchWithReplicas = false;  // global batch = batch x replicas
+    bool dropRemainder = false;
+    int sizeMultiplier = 1;
+    Sweep sweep;
+};
+
+struct CompareRow {
+    DeviceSpec device;
+    std::string description;
+    int sweepValue = 0;          // the batch or size multiplier of this row (0 without a sweep)
+    int replicas = 1;
+    int globalBatch = 0;
+    int sizeMultiplier = 1;
+    int epochs = 0;
+    int64_t samples = 0;         // trained
+    double secondsPerEpoch = 0;  // training time, validation excluded
+    double samplesPerSec = 0;
+    double speedup = 0;          // against the first device of the same sweep value
+    double testLoss = 0, testAccuracy = 0;
+    std::string weightsSha256;
+    double maxAbsDiff = 0;       // of the final weights from the first device's
+    std::string skipped;         // why this device did not run (empty when it ran)
+};
+
+class CompareObserver {
+public:
+    virtual ~CompareObserver() = default;
+    virtual void deviceStarted(int /*row*/, int /*rows*/, const CompareRow&) {}
+    virtual void batchFinished(int /*row*/, const BatchProgress&) {}
+    virtual void deviceFinished(int /*row*/, const CompareRow&) {}
+};
+
+// Runs every (sweep value, device) pair in order. Rows that finished stay in `rows` when
+// cancelled. Throws DataError/ModelError/ConfigError/DivergedError for a run that cannot go on.
+std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& data, const CompareConfig& config,
+                                      CompareObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+
+// The rows as CSV with a header line.
+std::string compareCsv(const std::vector<CompareRow>& rows);
+// The rows as an aligned text table.
+std::string compareTable(const std::vector<CompareRow>& rows);
+
+}  // namespace tb
