@@ -4,6 +4,7 @@
 #include "fixtures.hpp"
 
 #include "charts/chart.hpp"
+#include "compare/compare_panel.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -24,6 +25,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSvgRenderer>
+#include <QTableWidget>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -143,7 +145,7 @@ private slots:
         clock.start();
         probe.start();
         QVERIFY(epochs.wait(30000));
-        QVERIFY(finished.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         probe.stop();
         qInfo("longest event-loop gap while training: %lld ms", worst);
         QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(worst)));
@@ -309,6 +311,72 @@ private slots:
         w->openWeights(corrupt.fileName());
         QVERIFY(evaluatedAgain.wait(10000));
         QCOMPARE(evaluatedAgain.first().first().toBool(), false);
+    }
+
+    void comparePageFillsItsTable()
+    {
+        auto w = makeWindow(1, 0, 32);
+        QVERIFY(w);
+        ComparePanel* compare = w->comparePanel();
+        w->showPage(MainWindow::ComparePage);
+        const std::vector<tb::DeviceSpec> devices = compare->selectedDevices();
+        QVERIFY(!devices.empty());
+        for (const tb::DeviceSpec& d : devices)
+            QCOMPARE(int(d.kind), int(tb::DeviceKind::Cpu));  // this build has no GPU backend
+        QSignalSpy done(compare, &ComparePanel::comparisonFinished);
+        QCOMPARE(compare->start(), QString());
+        QVERIFY(!w->startBlocker().isEmpty());  // no training while comparing
+        QVERIFY(done.wait(30000));
+        QCOMPARE(done.first().at(0).toBool(), false);
+        QCOMPARE(done.first().at(1).toString(), QString());
+        QCOMPARE(int(compare->rows().size()), int(devices.size()));
+        QCOMPARE(compare->table()->rowCount(), int(devices.size()));
+        QCOMPARE(compare->chart()->barCount(), int(devices.size()));
+        for (const tb::CompareRow& r : compare->rows()) {
+            QCOMPARE(r.weightsSha256, compare->rows().front().weightsSha256);  // identical on every CPU device
+            QCOMPARE(r.maxAbsDiff, 0.0);
+            QCOMPARE(r.samples, int64_t(1024));
+        }
+        QCOMPARE(compare->table()->item(0, 10)->text().toStdString(), compare->rows().front().weightsSha256);
+        QTemporaryDir out;
+        QCOMPARE(compare->exportCsv(out.filePath(QStringLiteral("c.csv"))), QString());
+        QFile csv(out.filePath(QStringLiteral("c.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(csv.readAll()).trimmed().split(QLatin1Char('\n')).size(), 1 + int(devices.size()));
+        QCOMPARE(compare->exportPng(out.filePath(QStringLiteral("c.png"))), QString());
+        QVERIFY(!QImage(out.filePath(QStringLiteral("c.png"))).isNull());
+
+        // A sweep that is stopped keeps the rows that finished.
+        compare->setSweep(tb::SweepKind::Batch, QStringLiteral("8,16,32"));
+        w->hyperparametersPanel()->setEpochs(20);
+        QSignalSpy stopped(compare, &ComparePanel::comparisonFinished);
+        int finishedRows = 0;
+        connect(compare, &ComparePanel::comparisonFinished, this, [&] { finishedRows = int(compare->rows().size()); });
+        QCOMPARE(compare->start(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(compare->rows().size() >= 1, 30000);
+        compare->stop();
+        QVERIFY(stopped.wait(30000));
+        QCOMPARE(stopped.first().at(0).toBool(), true);
+        QVERIFY(finishedRows >= 1);
+        QCOMPARE(compare->table()->rowCount(), finishedRows);
+        QVERIFY(w->startBlocker().isEmpty());
+    }
+
+    void clickingATileShowsTopClasses()
+    {
+        auto w = makeWindow(1);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(30000));
+        const int image = w->resultsPanel()->displayOrder().front();
+        w->resultsPanel()->showImage(image);
+        QLabel* top = nullptr;
+        for (QWidget* tl : QApplication::topLevelWidgets())
+            if (auto* l = tl->findChild<QLabel*>(QStringLiteral("topClasses")))
+                top = l;
+        QVERIFY(top);
+        QCOMPARE(top->text().count(QStringLiteral("%<br>")), 3);
     }
 
     void spanishChangesVisibleTexts()

@@ -119,6 +119,185 @@
     </message>
 </context>
 <context>
+    <name>tbui::ComparePanel</name>
+    <message>
+        <source>Export the comparison</source>
+        <translation>Exportar la comparación</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>Archivos CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Guardado %1</translation>
+    </message>
+    <message>
+        <source>Export the comparison chart</source>
+        <translation>Exportar el gráfico de la comparación</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>Imágenes PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Compare accelerators</source>
+        <translation>Comparar aceleradores</translation>
+    </message>
+    <message>
+        <source>Trains the model chosen on the Setup page from the same initial weights on each ticked device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices must give identical weights (same SHA-256); a GPU shows its largest weight difference.</source>
+        <translation>Entrena el modelo elegido en la página Configuración desde los mismos pesos iniciales en cada dispositivo marcado, uno tras otro, con la misma semilla, épocas, lote y lotes por época. Los dispositivos CPU deben dar pesos idénticos (mismo SHA-256); una GPU muestra su mayor diferencia de pesos.</translation>
+    </message>
+    <message>
+        <source>%1 — one CPU core</source>
+        <translation>%1 — un núcleo de CPU</translation>
+    </message>
+    <message>
+        <source>%1 — all %2 CPU cores</source>
+        <translation>%1 — los %2 núcleos de CPU</translation>
+    </message>
+    <message>
+        <source>%1 — unavailable: %2</source>
+        <translation>%1 — no disponible: %2</translation>
+    </message>
+    <message>
+        <source>Sweep:</source>
+        <translation>Barrido:</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>tamaño del lote</translation>
+    </message>
+    <message>
+        <source>image size multiplier</source>
+        <translation>multiplicador del tamaño de imagen</translation>
+    </message>
+    <message>
+        <source>values, e.g. 32,64,128,256</source>
+        <translation>valores, p. ej. 32,64,128,256</translation>
+    </message>
+    <message>
+        <source>Run comparison</source>
+        <translation>Ejecutar comparación</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>Exportar CSV…</translation>
+    </message>
+    <message>
+        <source>Export chart PNG…</source>
+        <translation>Exportar gráfico PNG…</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <source>Replicas</source>
+        <translation>Réplicas</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Lote</translation>
+    </message>
+    <message>
+        <source>Size ×</source>
+        <translation>Tamaño ×</translation>
+    </message>
+    <message>
+        <source>s/epoch</source>
+        <translation>s/época</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Muestras/s</translation>
+    </message>
+    <message>
+        <source>Speed-up</source>
+        <translation>Aceleración</translation>
+    </message>
+    <message>
+        <source>Test loss</source>
+        <translation>Pérdida de test</translation>
+    </message>
+    <message>
+        <source>Test accuracy</source>
+        <translation>Precisión de test</translation>
+    </message>
+    <message>
+        <source>Max |Δw|</source>
+        <translation>Máx. |Δw|</translation>
+    </message>
+    <message>
+        <source>Weights SHA-256</source>
+        <translation>SHA-256 de los pesos</translation>
+    </message>
+    <message>
+        <source>Time per epoch and speed-up</source>
+        <translation>Tiempo por época y aceleración</translation>
+    </message>
+    <message>
+        <source>Seconds per epoch</source>
+        <translation>Segundos por época</translation>
+    </message>
+    <message>
+        <source>Speed-up vs the first device</source>
+        <translation>Aceleración frente al primer dispositivo</translation>
+    </message>
+    <message>
+        <source>A comparison is in progress.</source>
+        <translation>Hay una comparación en curso.</translation>
+    </message>
+    <message>
+        <source>Tick at least one device.</source>
+        <translation>Marca al menos un dispositivo.</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>Empezando…</translation>
+    </message>
+    <message>
+        <source>Device %1 of %2: %3</source>
+        <translation>Dispositivo %1 de %2: %3</translation>
+    </message>
+    <message>
+        <source>Device %1 of %2 — epoch %3/%4, step %5/%6 — %7 samples/s</source>
+        <translation>Dispositivo %1 de %2 — época %3/%4, paso %5/%6 — %7 muestras/s</translation>
+    </message>
+    <message>
+        <source>Comparison failed: %1</source>
+        <translation>La comparación falló: %1</translation>
+    </message>
+    <message>
+        <source>Stopped; %1 device run(s) finished.</source>
+        <translation>Detenida; terminaron %1 ejecuciones.</translation>
+    </message>
+    <message>
+        <source>Done: %1 device run(s).</source>
+        <translation>Hecho: %1 ejecuciones.</translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation>omitido: %1</translation>
+    </message>
+    <message>
+        <source>running…</source>
+        <translation>en curso…</translation>
+    </message>
+    <message>
+        <source>There is nothing to export yet.</source>
+        <translation>Aún no hay nada que exportar.</translation>
+    </message>
+</context>
+<context>
     <name>tbui::ConfusionMatrix</name>
     <message>
         <source>The confusion matrix appears after the first epoch.</source>
@@ -424,6 +603,18 @@
     <message>
         <source>Evaluated %1: test loss %2, accuracy %3</source>
         <translation>Evaluado %1: pérdida de test %2, precisión %3</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparar</translation>
+    </message>
+    <message>
+        <source>A comparison is in progress.</source>
+        <translation>Hay una comparación en curso.</translation>
+    </message>
+    <message>
+        <source>A training run is in progress; stop it first so the timings are fair.</source>
+        <translation>Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.</translation>
     </message>
 </context>
 <context>

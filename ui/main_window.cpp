@@ -2,6 +2,7 @@
 
 #include "charts/chart.hpp"
 #include "common/text.hpp"
+#include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
 #include "core/gemm.hpp"
 #include "export/save_file.hpp"
@@ -76,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_run(new RunPanel),
       m_charts(new ChartsPanel),
       m_results(new ResultsPanel),
+      m_compare(new ComparePanel(tb::detectSystem(), [this](CompareRequest& r) { return compareRequest(r); })),
       m_controller(new RunController(this)),
       m_tabs(new QTabWidget),
       m_act(new Actions)
@@ -93,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(setup, QString());
     m_tabs->addTab(m_charts, QString());
     m_tabs->addTab(m_results, QString());
+    m_tabs->addTab(m_compare, QString());
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_tabs);
@@ -128,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
     connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_compare, &ComparePanel::comparisonFinished, this, &MainWindow::updateStartState);
 
     buildMenus();
     retranslate();
@@ -230,6 +234,7 @@ void MainWindow::retranslate()
     m_tabs->setTabText(SetupPage, tr("Setup"));
     m_tabs->setTabText(TrainingPage, tr("Training"));
     m_tabs->setTabText(ResultsPage, tr("Results"));
+    m_tabs->setTabText(ComparePage, tr("Compare"));
     Actions& a = *m_act;
     m_fileMenu->setTitle(tr("&File"));
     a.openDataset->setText(tr("Open dataset folder…"));
@@ -265,6 +270,8 @@ QString MainWindow::startBlocker() const
 {
     if (m_controller->isRunning())
         return tr("A run is in progress.");
+    if (m_compare->isRunning())
+        return tr("A comparison is in progress.");
     if (m_dataset->isLoading())
         return tr("The dataset is still loading.");
     if (!m_dataset->dataset())
@@ -297,6 +304,25 @@ void MainWindow::onDatasetLoaded(const DatasetPtr& data)
     m_model->setInput(data->train.height * m_hyper->sizeMultiplier(), data->train.width * m_hyper->sizeMultiplier(),
                       data->numClasses);
     updateStartState();
+}
+
+QString MainWindow::compareRequest(CompareRequest& r) const
+{
+    if (m_controller->isRunning())
+        return tr("A training run is in progress; stop it first so the timings are fair.");
+    if (m_dataset->isLoading())
+        return tr("The dataset is still loading.");
+    if (!m_dataset->dataset())
+        return tr("Choose a dataset folder first.");
+    if (!m_model->spec() || !m_model->errorText().isEmpty())
+        return tr("The model cannot be used: see the Model panel.");
+    r.data = m_dataset->dataset();
+    r.spec = *m_model->spec();
+    r.config.train = m_hyper->config();
+    r.config.scaleBatchWithReplicas = m_accelerator->scaleBatchWithReplicas();
+    r.config.dropRemainder = m_hyper->dropRemainder();
+    r.config.sizeMultiplier = m_hyper->sizeMultiplier();
+    return {};
 }
 
 void MainWindow::startTraining()
@@ -492,6 +518,7 @@ void MainWindow::openWeights(const QString& path)
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     m_controller->stopAndWait();  // within one batch
+    m_compare->stop();
     QMainWindow::closeEvent(event);
 }
 

@@ -1,4 +1,4 @@
-// The Trainbench window. It only assembles the panels (setup, run, charts, results),
+// The Trainbench window. It only assembles the panels (setup, run, charts, results, compare),
 // wires them to the run controller and owns the menus and exports.
 #pragma once
 
@@ -17,6 +17,8 @@ namespace tbui {
 
 class AcceleratorPanel;
 class ChartsPanel;
+struct CompareRequest;
+class ComparePanel;
 class DatasetPanel;
 class HyperparametersPanel;
 class ModelPanel;
@@ -37,10 +39,11 @@ public:
     RunPanel* runPanel() const { return m_run; }
     ChartsPanel* chartsPanel() const { return m_charts; }
     ResultsPanel* resultsPanel() const { return m_results; }
+    ComparePanel* comparePanel() const { return m_compare; }
     RunController* runController() const { return m_controller; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    enum Page { SetupPage, TrainingPage, ResultsPage };
+    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage };
     void showPage(Page page);
 
     // Why Start is not possible now, or empty.
@@ -78,6 +81,7 @@ private:
     void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
     void onRunFinished(const RunOutcome& outcome);
     void reportError(const QString& message);
+    QString compareRequest(CompareRequest& request) const;
     QString reportResult(const QString& error, const QString& done);
 
     DatasetPanel* m_dataset;
@@ -87,6 +91,7 @@ private:
     RunPanel* m_run;
     ChartsPanel* m_charts;
     ResultsPanel* m_results;
+    ComparePanel* m_compare;
     RunController* m_controller;
     QTabWidget* m_tabs;
 

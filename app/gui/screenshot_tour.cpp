@@ -1,5 +1,6 @@
 #include "screenshot_tour.hpp"
 
+#include "compare/compare_panel.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -77,6 +78,20 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
         finished.exec();
     w.showPage(MainWindow::ResultsPage);
     ok = shoot(w, outDir, QStringLiteral("results")) && ok;
+
+    // The comparison: one epoch of 100 batches on each CPU device.
+    w.hyperparametersPanel()->setEpochs(1);
+    w.hyperparametersPanel()->setMaxBatches(100);
+    w.showPage(MainWindow::ComparePage);
+    QEventLoop compared;
+    QObject::connect(w.comparePanel(), &ComparePanel::comparisonFinished, &compared, &QEventLoop::quit);
+    const QString why = w.comparePanel()->start();
+    if (!why.isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(why));
+        return 1;
+    }
+    compared.exec();
+    ok = shoot(w, outDir, QStringLiteral("compare")) && ok;
 
     Language::apply(QStringLiteral("es"));
     w.showPage(MainWindow::TrainingPage);

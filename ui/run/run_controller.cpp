@@ -2,7 +2,6 @@
 
 #include "run/train_worker.hpp"
 
-#include <QThread>
 
 namespace tbui {
 
@@ -23,58 +22,33 @@ RunController::~RunController() { stopAndWait(); }
 void RunController::start(const TrainRequest& request)
 {
     Q_ASSERT(!isRunning());
-    m_thread = new QThread(this);
-    m_thread->setObjectName(QStringLiteral("trainbench-training"));
-    m_worker = new TrainWorker(request);
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::started, m_worker, &TrainWorker::run);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &TrainWorker::started, this, &RunController::started);
-    connect(m_worker, &TrainWorker::batchFinished, this, &RunController::batchFinished);
-    connect(m_worker, &TrainWorker::epochFinished, this, &RunController::epochFinished);
-    connect(m_worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
+    auto* worker = new TrainWorker(request);
+    connect(worker, &TrainWorker::started, this, &RunController::started);
+    connect(worker, &TrainWorker::batchFinished, this, &RunController::batchFinished);
+    connect(worker, &TrainWorker::epochFinished, this, &RunController::epochFinished);
+    connect(worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
     m_paused = false;
-    m_thread->start();
+    m_thread.start(worker, QStringLiteral("trainbench-training"));
 }
 
 void RunController::setPaused(bool paused)
 {
-    if (!m_worker || paused == m_paused)
+    if (!isRunning() || paused == m_paused)
         return;
     m_paused = paused;
-    m_worker->setPaused(paused);
+    m_thread.setPaused(paused);
     emit pausedChanged(paused);
 }
 
-void RunController::stop()
-{
-    if (m_worker)
-        m_worker->requestStop();
-}
+void RunController::stop() { m_thread.stop(); }
 
-void RunController::stopAndWait()
-{
-    if (!m_thread)
-        return;
-    m_worker->requestStop();
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;  // the worker went with deleteLater when the thread finished
-    m_thread = nullptr;
-    m_worker = nullptr;
-}
+void RunController::stopAndWait() { m_thread.stopAndWait(); }
 
 void RunController::onWorkerFinished(const RunOutcome& outcome)
 {
-    // The worker's run() has returned: end its thread (unless stopAndWait already did), then tell
-    // the window.
-    if (m_thread) {
-        m_thread->quit();
-        m_thread->wait();
-        m_thread->deleteLater();
-        m_thread = nullptr;
-        m_worker = nullptr;
-    }
+    // The worker's run() has returned: join its thread first, so isRunning() is false for the
+    // window's handlers.
+    m_thread.finish();
     m_paused = false;
     emit finished(outcome);
 }

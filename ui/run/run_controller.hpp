@@ -3,15 +3,11 @@
 #pragma once
 
 #include "common/value_types.hpp"
+#include "run/worker_thread.hpp"
 
 #include <QObject>
-#include <QPointer>
-
-class QThread;
 
 namespace tbui {
-
-class TrainWorker;
 
 class RunController : public QObject {
     Q_OBJECT
@@ -19,7 +15,7 @@ public:
     explicit RunController(QObject* parent = nullptr);
     ~RunController() override;
 
-    bool isRunning() const { return m_thread != nullptr; }
+    bool isRunning() const { return m_thread.isRunning(); }
     bool isPaused() const { return m_paused; }
 
     void start(const TrainRequest& request);
@@ -37,8 +33,7 @@ signals:
 private:
     void onWorkerFinished(const RunOutcome& outcome);
 
-    QThread* m_thread = nullptr;
-    TrainWorker* m_worker = nullptr;
+    WorkerThread m_thread;
     bool m_paused = false;
 };
 

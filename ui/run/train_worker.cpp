@@ -37,27 +37,9 @@ private:
     std::chrono::steady_clock::time_point m_lastSignal{};
 };
 
-TrainWorker::TrainWorker(TrainRequest request, QObject* parent) : QObject(parent), m_request(std::move(request)) {}
-
-void TrainWorker::requestStop()
+TrainWorker::TrainWorker(TrainRequest request, QObject* parent)
+    : StoppableWorker(parent), m_request(std::move(request))
 {
-    m_stop.store(true);
-    std::lock_guard lock(m_pauseMutex);
-    m_paused = false;
-    m_pauseChanged.notify_all();
-}
-
-void TrainWorker::setPaused(bool paused)
-{
-    std::lock_guard lock(m_pauseMutex);
-    m_paused = paused;
-    m_pauseChanged.notify_all();
-}
-
-void TrainWorker::waitWhilePaused()
-{
-    std::unique_lock lock(m_pauseMutex);
-    m_pauseChanged.wait(lock, [this] { return !m_paused || m_stop.load(); });
 }
 
 void TrainWorker::run()
@@ -106,7 +88,7 @@ void TrainWorker::run()
                           .arg(QString::number(cfg.seed), qs(tb::gemmBackendName()));
         emit started(info);
 
-        const tb::TrainStatus status = trainer->run(&observer, &m_stop);
+        const tb::TrainStatus status = trainer->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
         if (outcome.status == RunStatus::Completed && observer.m_lastValidation) {
             outcome.testLoss = observer.m_lastValidation->loss;

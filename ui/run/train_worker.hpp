@@ -4,28 +4,18 @@
 #pragma once
 
 #include "common/value_types.hpp"
-
-#include <QObject>
-
-#include <atomic>
-#include <condition_variable>
-#include <mutex>
+#include "run/worker_thread.hpp"
 
 namespace tbui {
 
-class TrainWorker : public QObject {
+class TrainWorker : public StoppableWorker {
     Q_OBJECT
 public:
     explicit TrainWorker(TrainRequest request, QObject* parent = nullptr);
 
-    // Thread-safe; take effect between batches.
-    void requestStop();
-    void setPaused(bool paused);
-
     static constexpr int kBatchSignalIntervalMs = 50;
 
-public slots:
-    void run();
+    void run() override;
 
 signals:
     void started(tbui::RunStarted info);
@@ -35,13 +25,8 @@ signals:
 
 private:
     friend class WorkerObserver;
-    void waitWhilePaused();
 
     TrainRequest m_request;
-    std::atomic<bool> m_stop{false};
-    std::mutex m_pauseMutex;
-    std::condition_variable m_pauseChanged;
-    bool m_paused = false;  // guarded by m_pauseMutex
 };
 
 }  // namespace tbui

@@ -1,0 +1,339 @@
+#include "compare/compare_panel.hpp"
+
+#include "charts/chart.hpp"
+#include "common/text.hpp"
+#include "export/save_file.hpp"
+#include "train/progress_text.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace tbui {
+
+namespace {
+enum Column { Device, Replicas, Batch, Size, SecondsPerEpoch, SamplesPerSec, Speedup, TestLoss, TestAccuracy, MaxDiff,
+              Sha, Columns };
+}
+
+ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, QWidget* parent)
+    : QWidget(parent),
+      m_system(system),
+      m_source(std::move(source)),
+      m_title(new QLabel(this)),
+      m_help(new QLabel(this)),
+      m_sweepLabel(new QLabel(this)),
+      m_sweepKind(new QComboBox(this)),
+      m_sweepValues(new QLineEdit(this)),
+      m_run(new QPushButton(this)),
+      m_stop(new QPushButton(this)),
+      m_exportCsv(new QPushButton(this)),
+      m_exportPng(new QPushButton(this)),
+      m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)),
+      m_table(new QTableWidget(0, Columns, this)),
+      m_chart(new Chart(Chart::Kind::BarsAndLine, this))
+{
+    qRegisterMetaType<tb::CompareRow>();
+    m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
+    m_help->setWordWrap(true);
+    auto* devices = new QHBoxLayout;
+    std::vector<tb::DeviceSpec> specs;
+    tb::DeviceSpec one;
+    one.threads = 1;
+    specs.push_back(one);
+    if (system.cpu.logicalCores > 1) {
+        tb::DeviceSpec all;
+        all.threads = system.cpu.logicalCores;
+        specs.push_back(all);
+    }
+    tb::DeviceSpec gpu;
+    gpu.kind = tb::DeviceKind::Cuda;
+    specs.push_back(gpu);
+    for (const tb::DeviceSpec& d : specs) {
+        auto* box = new QCheckBox(this);
+        const std::string why = tb::deviceUnavailableReason(d, system);
+        box->setEnabled(why.empty());
+        box->setChecked(why.empty());
+        devices->addWidget(box);
+        m_devices.emplace_back(box, d);
+    }
+    devices->addStretch();
+    m_sweepKind->addItem(QString(), int(tb::SweepKind::None));
+    m_sweepKind->addItem(QString(), int(tb::SweepKind::Batch));
+    m_sweepKind->addItem(QString(), int(tb::SweepKind::Size));
+    m_sweepValues->setEnabled(false);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_stop->setEnabled(false);
+    m_exportCsv->setEnabled(false);
+    m_exportPng->setEnabled(false);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_chart->addSeries(QString(), QColor(0xe4, 0x57, 0x1a), 2.5, false, true);
+
+    auto* sweep = new QHBoxLayout;
+    sweep->addWidget(m_sweepLabel);
+    sweep->addWidget(m_sweepKind);
+    sweep->addWidget(m_sweepValues, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_stop);
+    buttons->addWidget(m_progress, 1);
+    buttons->addWidget(m_exportCsv);
+    buttons->addWidget(m_exportPng);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_chart);
+    splitter->setSizes({260, 340});
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_help);
+    layout->addLayout(devices);
+    layout->addLayout(sweep);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(splitter, 1);
+
+    connect(m_sweepKind, &QComboBox::currentIndexChanged, this, [this] {
+        const auto kind = tb::SweepKind(m_sweepKind->currentData().toInt());
+        m_sweepValues->setEnabled(kind != tb::SweepKind::None);
+        if (kind == tb::SweepKind::Batch)
+            m_sweepValues->setText(QStringLiteral("32,64,128,256"));
+        else if (kind == tb::SweepKind::Size)
+            m_sweepValues->setText(QStringLiteral("1,2,3"));
+        else
+            m_sweepValues->clear();
+    });
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        const QString why = start();
+        if (!why.isEmpty())
+            m_status->setText(why);
+    });
+    connect(m_stop, &QPushButton::clicked, this, &ComparePanel::stop);
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison"),
+                                                          QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"));
+        if (!path.isEmpty()) {
+            const QString error = exportCsv(path);
+            m_status->setText(error.isEmpty() ? tr("Saved %1").arg(path) : error);
+        }
+    });
+    connect(m_exportPng, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison chart"),
+                                                          QStringLiteral("comparison.png"), tr("PNG images (*.png)"));
+        if (!path.isEmpty()) {
+            const QString error = exportPng(path);
+            m_status->setText(error.isEmpty() ? tr("Saved %1").arg(path) : error);
+        }
+    });
+    retranslate();
+}
+
+ComparePanel::~ComparePanel() { m_thread.stopAndWait(); }
+
+void ComparePanel::retranslate()
+{
+    m_title->setText(tr("Compare accelerators"));
+    m_help->setText(tr("Trains the model chosen on the Setup page from the same initial weights on each ticked "
+                       "device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices must "
+                       "give identical weights (same SHA-256); a GPU shows its largest weight difference."));
+    for (auto& [box, spec] : m_devices) {
+        const std::string why = tb::deviceUnavailableReason(spec, m_system);
+        if (spec.kind == tb::DeviceKind::Cpu)
+            box->setText(spec.threads == 1 ? tr("%1 — one CPU core").arg(qs(spec.id()))
+                                           : tr("%1 — all %2 CPU cores").arg(qs(spec.id())).arg(spec.threads));
+        else
+            box->setText(why.empty() ? qs(spec.id()) : tr("%1 — unavailable: %2").arg(qs(spec.id()), qs(why)));
+    }
+    m_sweepLabel->setText(tr("Sweep:"));
+    m_sweepKind->setItemText(0, tr("none"));
+    m_sweepKind->setItemText(1, tr("batch size"));
+    m_sweepKind->setItemText(2, tr("image size multiplier"));
+    m_sweepValues->setPlaceholderText(tr("values, e.g. 32,64,128,256"));
+    m_run->setText(tr("Run comparison"));
+    m_stop->setText(tr("Stop"));
+    m_exportCsv->setText(tr("Export CSV…"));
+    m_exportPng->setText(tr("Export chart PNG…"));
+    m_table->setHorizontalHeaderLabels({tr("Device"), tr("Replicas"), tr("Batch"), tr("Size ×"), tr("s/epoch"),
+                                        tr("Samples/s"), tr("Speed-up"), tr("Test loss"), tr("Test accuracy"),
+                                        tr("Max |Δw|"), tr("Weights SHA-256")});
+    m_chart->setTitles(tr("Time per epoch and speed-up"), tr("Device"), tr("Seconds per epoch"), tr("Speed-up"));
+    m_chart->setSeriesName(0, tr("Speed-up vs the first device"));
+}
+
+void ComparePanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+std::vector<tb::DeviceSpec> ComparePanel::selectedDevices() const
+{
+    std::vector<tb::DeviceSpec> out;
+    for (const auto& [box, spec] : m_devices)
+        if (box->isChecked() && box->isEnabled())
+            out.push_back(spec);
+    return out;
+}
+
+void ComparePanel::setDeviceChecked(const QString& id, bool checked)
+{
+    for (auto& [box, spec] : m_devices)
+        if (qs(spec.id()) == id)
+            box->setChecked(checked);
+}
+
+void ComparePanel::setSweep(tb::SweepKind kind, const QString& values)
+{
+    m_sweepKind->setCurrentIndex(m_sweepKind->findData(int(kind)));
+    m_sweepValues->setText(values);
+}
+
+QString ComparePanel::statusText() const { return m_status->text(); }
+
+QString ComparePanel::start()
+{
+    if (isRunning())
+        return tr("A comparison is in progress.");
+    CompareRequest req;
+    const QString why = m_source(req);
+    if (!why.isEmpty())
+        return why;
+    req.config.devices = selectedDevices();
+    if (req.config.devices.empty())
+        return tr("Tick at least one device.");
+    const auto kind = tb::SweepKind(m_sweepKind->currentData().toInt());
+    if (kind != tb::SweepKind::None) {
+        try {
+            req.config.sweep = tb::parseSweep(ss((kind == tb::SweepKind::Batch ? QStringLiteral("batch=")
+                                                                                : QStringLiteral("size=")) +
+                                                 m_sweepValues->text().remove(QLatin1Char(' '))));
+        } catch (const std::exception& e) {
+            return qs(e.what());
+        }
+    }
+    m_rows.clear();
+    m_table->setRowCount(0);
+    m_chart->clear();
+    m_progress->setValue(0);
+    auto* worker = new CompareWorker(req);
+    connect(worker, &CompareWorker::deviceStarted, this, &ComparePanel::onDeviceStarted);
+    connect(worker, &CompareWorker::batchFinished, this, &ComparePanel::onBatch);
+    connect(worker, &CompareWorker::deviceFinished, this, &ComparePanel::onDeviceFinished);
+    connect(worker, &CompareWorker::finished, this, &ComparePanel::onFinished);
+    m_thread.start(worker, QStringLiteral("trainbench-compare"));
+    m_run->setEnabled(false);
+    m_stop->setEnabled(true);
+    m_exportCsv->setEnabled(false);
+    m_exportPng->setEnabled(false);
+    m_status->setText(tr("Starting…"));
+    return {};
+}
+
+void ComparePanel::stop() { m_thread.stop(); }
+
+void ComparePanel::onDeviceStarted(int row, int rows, const tb::CompareRow& pending)
+{
+    m_totalRows = rows;
+    m_table->setRowCount(row + 1);
+    fillRow(row, pending);
+    m_status->setText(tr("Device %1 of %2: %3").arg(row + 1).arg(rows).arg(qs(pending.description)));
+}
+
+void ComparePanel::onBatch(int row, const tb::BatchProgress& p)
+{
+    const int total = p.steps * p.epochs;
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue((p.epoch - 1) * p.steps + p.step);
+    m_status->setText(tr("Device %1 of %2 — epoch %3/%4, step %5/%6 — %7 samples/s")
+                          .arg(row + 1)
+                          .arg(m_totalRows)
+                          .arg(p.epoch)
+                          .arg(p.epochs)
+                          .arg(p.step)
+                          .arg(p.steps)
+                          .arg(p.samplesPerSec, 0, 'f', 0));
+}
+
+void ComparePanel::onDeviceFinished(int row, const tb::CompareRow& r)
+{
+    m_rows.push_back(r);
+    fillRow(row, r);
+    if (r.skipped.empty()) {
+        QString label = qs(r.device.id());
+        if (r.sweepValue)
+            label += QStringLiteral(" (%1)").arg(r.sweepValue);
+        m_chart->appendBar(label, r.secondsPerEpoch, r.speedup);
+    }
+}
+
+void ComparePanel::onFinished(bool stopped, const QString& error)
+{
+    m_thread.finish();
+    m_run->setEnabled(true);
+    m_stop->setEnabled(false);
+    m_exportCsv->setEnabled(!m_rows.empty());
+    m_exportPng->setEnabled(!m_rows.empty());
+    m_table->setRowCount(int(m_rows.size()));  // a stopped device's half row goes
+    if (!error.isEmpty())
+        m_status->setText(tr("Comparison failed: %1").arg(error));
+    else if (stopped)
+        m_status->setText(tr("Stopped; %1 device run(s) finished.").arg(m_rows.size()));
+    else
+        m_status->setText(tr("Done: %1 device run(s).").arg(m_rows.size()));
+    emit comparisonFinished(stopped, error);
+}
+
+void ComparePanel::fillRow(int row, const tb::CompareRow& r)
+{
+    const bool done = r.epochs > 0;
+    auto cell = [&](int col, const QString& text) {
+        auto* item = new QTableWidgetItem(text);
+        if (col != Device && col != Sha)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(row, col, item);
+    };
+    cell(Device, qs(r.device.id()));
+    cell(Replicas, QString::number(r.replicas));
+    cell(Batch, QString::number(r.globalBatch));
+    cell(Size, QString::number(r.sizeMultiplier));
+    cell(SecondsPerEpoch, done ? QString::number(r.secondsPerEpoch, 'f', 2) : QString());
+    cell(SamplesPerSec, done ? QString::number(r.samplesPerSec, 'f', 0) : QString());
+    cell(Speedup, done ? QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2) : QString());
+    cell(TestLoss, done ? QString::number(r.testLoss, 'f', 4) : QString());
+    cell(TestAccuracy, done ? QString::number(r.testAccuracy, 'f', 4) : QString());
+    cell(MaxDiff, done ? QString::number(r.maxAbsDiff, 'g', 3) : QString());
+    cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(qs(r.skipped)) : done ? qs(r.weightsSha256) : tr("running…"));
+    if (row < m_table->rowCount())
+        m_table->item(row, Device)->setToolTip(qs(r.description));
+}
+
+QString ComparePanel::exportCsv(const QString& path)
+{
+    if (m_rows.empty())
+        return tr("There is nothing to export yet.");
+    return saveBytes(path, QByteArray::fromStdString(tb::compareCsv(m_rows)));
+}
+
+QString ComparePanel::exportPng(const QString& path)
+{
+    if (m_rows.empty())
+        return tr("There is nothing to export yet.");
+    return m_chart->savePng(path);
+}
+
+}  // namespace tbui

@@ -1,0 +1,48 @@
+#include "compare/compare_worker.hpp"
+
+#include "common/text.hpp"
+#include "core/errors.hpp"
+
+#include <chrono>
+
+namespace tbui {
+
+class CompareSignals : public tb::CompareObserver {
+public:
+    explicit CompareSignals(CompareWorker& w) : m_worker(w) {}
+    void deviceStarted(int row, int rows, const tb::CompareRow& r) override { emit m_worker.deviceStarted(row, rows, r); }
+    void batchFinished(int row, const tb::BatchProgress& p) override
+    {
+        const auto now = std::chrono::steady_clock::now();
+        if (p.step == p.steps || now - m_last >= std::chrono::milliseconds(50)) {
+            m_last = now;
+            emit m_worker.batchFinished(row, p);
+        }
+    }
+    void deviceFinished(int row, const tb::CompareRow& r) override { emit m_worker.deviceFinished(row, r); }
+
+private:
+    CompareWorker& m_worker;
+    std::chrono::steady_clock::time_point m_last{};
+};
+
+CompareWorker::CompareWorker(CompareRequest request, QObject* parent)
+    : StoppableWorker(parent), m_request(std::move(request))
+{
+}
+
+void CompareWorker::run()
+{
+    QString error;
+    try {
+        if (!m_request.data)
+            throw tb::ConfigError("no dataset is loaded");
+        CompareSignals observer(*this);
+        tb::runComparison(m_request.spec, *m_request.data, m_request.config, &observer, stopFlag());
+    } catch (const std::exception& e) {
+        error = qs(e.what());
+    }
+    emit finished(stopRequested(), error);
+}
+
+}  // namespace tbui

@@ -1,0 +1,62 @@
+// The thread plumbing that training and comparison share: a worker object with a stop flag and
+// a pause gate (both thread-safe, checked between batches), and the owner that runs one worker on
+// a fresh QThread and joins it.
+#pragma once
+
+#include <QObject>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+
+class QThread;
+
+namespace tbui {
+
+class StoppableWorker : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Thread-safe; take effect between batches.
+    void requestStop();
+    void setPaused(bool paused);
+
+public slots:
+    virtual void run() = 0;
+
+protected:
+    const std::atomic<bool>* stopFlag() const { return &m_stop; }
+    bool stopRequested() const { return m_stop.load(); }
+    void waitWhilePaused();  // called by the worker between batches
+
+private:
+    std::atomic<bool> m_stop{false};
+    std::mutex m_pauseMutex;
+    std::condition_variable m_pauseChanged;
+    bool m_paused = false;  // guarded by m_pauseMutex
+};
+
+class WorkerThread {
+public:
+    WorkerThread() = default;
+    ~WorkerThread() { stopAndWait(); }
+    WorkerThread(const WorkerThread&) = delete;
+    WorkerThread& operator=(const WorkerThread&) = delete;
+
+    bool isRunning() const { return m_thread != nullptr; }
+    // Takes ownership of `worker` and calls its run() on a new thread.
+    void start(StoppableWorker* worker, const QString& name);
+    void stop();
+    void setPaused(bool paused);
+    // Call when the worker has sent its final signal: joins the thread (run() has returned).
+    void finish();
+    // Stops the worker and joins the thread (within one batch).
+    void stopAndWait();
+
+private:
+    QThread* m_thread = nullptr;
+    StoppableWorker* m_worker = nullptr;
+};
+
+}  // namespace tbui
