@@ -58,6 +58,7 @@ struct Harness {
     const std::vector<float>& forward(const std::vector<float>& x)
     {
         ShardView v = view(x, nullptr);
+        layer.beginPass();
         for (int ph = 0; ph < layer.phases(ctx.training); ++ph) {
             layer.forward(ctx, ph, v, ws.data());
             layer.reduceForward(ctx, ph, std::span<ShardView>(&v, 1));
@@ -181,6 +182,54 @@ private slots:
         QCOMPARE(pad, 0);
         kerasPadding(false, 7, 2, 2, out, pad);
         QCOMPARE(out, 3);
+    }
+
+    void winogradMatchesTheDirectConvolution_data()
+    {
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("n");
+        QTest::newRow("14x14, one chunk") << 14 << 14 << 3;
+        QTest::newRow("7x9, odd edges") << 7 << 9 << 2;
+        QTest::newRow("5x5, two chunks") << 5 << 5 << 18;
+    }
+    void winogradMatchesTheDirectConvolution()
+    {
+        QFETCH(int, h);
+        QFETCH(int, w);
+        QFETCH(int, n);
+        const int cin = 16, cout = 32;
+        Conv2D conv("wino", Shape::image(h, w, cin), cout, 5, 5, 1, 1, true, true, Activation::Linear);
+        QVERIFY(conv.usesWinograd());
+        Harness hs(conv, n);
+        hs.params = randomVector(hs.params.size(), 3, 0.5f);
+        conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
+        const std::vector<float> x = randomVector(size_t(n) * h * w * cin, 4, 2.0f);
+        const std::vector<float> y = hs.forward(x);
+        // The direct convolution in double precision, [C][n][H][W] layout.
+        double worst = 0, scale = 0;
+        for (int co = 0; co < cout; ++co)
+            for (int s = 0; s < n; ++s)
+                for (int oy = 0; oy < h; ++oy)
+                    for (int ox = 0; ox < w; ++ox) {
+                        double acc = hs.params[size_t(cout) * cin * 25 + co];
+                        for (int ci = 0; ci < cin; ++ci)
+                            for (int ky = 0; ky < 5; ++ky)
+                                for (int kx = 0; kx < 5; ++kx) {
+                                    const int iy = oy + ky - 2, ix = ox + kx - 2;
+                                    if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+                                        continue;
+                                    acc += double(hs.params[((size_t(co) * cin + ci) * 5 + ky) * 5 + kx]) *
+                                           x[((size_t(ci) * n + s) * h + iy) * w + ix];
+                                }
+                        const double got = y[((size_t(co) * n + s) * h + oy) * w + ox];
+                        worst = std::max(worst, std::fabs(got - acc));
+                        scale = std::max(scale, std::fabs(acc));
+                    }
+        qInfo("Winograd F(2x2,5x5) vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
+              worst, scale, worst / scale);
+        QVERIFY(worst <= 1e-5 * scale);
+        gradientCheck(conv, n, 5, 2e-2, 1e-2f);
     }
 
     void convMultiChannelStride2Gradient()

@@ -11,7 +11,7 @@ namespace tb {
 
 inline float expMinusOne(float x)
 {
-    x = std::fmax(x, -87.0f);
+    x = x < -87.0f ? -87.0f : x;
     const float fx = std::floor(x * 1.44269504088896341f + 0.5f);
     float r = x - fx * 0.693359375f;
     r = r - fx * -2.12194440e-4f;

@@ -45,8 +45,12 @@ void activateInPlace(Activation a, float* v, int64_t n)
             v[i] = std::max(v[i], 0.0f);
         return;
     case Activation::ELU:
-        for (int64_t i = 0; i < n; ++i)
-            v[i] = v[i] > 0.0f ? v[i] : expMinusOne(v[i]);
+        // Branch-free so that it vectorizes: exp is computed for every lane, of min(x, 0).
+        for (int64_t i = 0; i < n; ++i) {
+            const float x = v[i];
+            const float e = expMinusOne(x < 0.0f ? x : 0.0f);
+            v[i] = x > 0.0f ? x : e;
+        }
         return;
     }
 }

@@ -15,6 +15,9 @@ constexpr int64_t kColsBudget = int64_t(6) << 20;
 // Per-sample im2col size up to which training keeps the columns for backward (a batch of 128
 // then holds at most 128 MiB of them per layer) instead of recomputing them.
 constexpr int64_t kCacheColumnsPerSample = int64_t(256) << 10;
+// Winograd works on chunks of this many samples (a training shard is one chunk).
+constexpr int kWinogradChunk = 16;
+constexpr int kElems = winograd::kElems;
 }
 
 bool Conv2D::cachesColumns() const { return columnsPerSample() <= kCacheColumnsPerSample; }
@@ -46,6 +49,30 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
     kerasPadding(same, in.h, kh, sh, m_g.ho, m_g.padTop);
     kerasPadding(same, in.w, kw, sw, m_g.wo, m_g.padLeft);
     m_out = Shape::image(m_g.ho, m_g.wo, filters);
+    // Transforms run on 16-channel vectors; thinner layers (like a first layer on gray images) use im2col.
+    m_winograd = kh == 5 && kw == 5 && sh == 1 && sw == 1 && same && winograd::supportsChannels(in.c, filters);
+    if (m_winograd)
+        m_grid = winograd::TileGrid(in.h, in.w);
+}
+
+int64_t Conv2D::winogradCachePerChunk() const { return kElems * int64_t(m_g.cin) * m_grid.tiles(kWinogradChunk); }
+
+int64_t Conv2D::cacheFloats(int n) const
+{
+    if (m_winograd)
+        return (n + kWinogradChunk - 1) / kWinogradChunk * winogradCachePerChunk();
+    return cachesColumns() ? columnsPerSample() * n : 0;
+}
+
+void Conv2D::beginPass()
+{
+    if (!m_winograd)
+        return;
+    const size_t size = size_t(kElems) * m_g.cout * m_g.cin;
+    m_U.resize(size);
+    m_Ut.resize(size);
+    winograd::transformKernel(m_params, m_g.cout, m_g.cin, false, m_U.data());
+    winograd::transformKernel(m_params, m_g.cout, m_g.cin, true, m_Ut.data());
 }
 
 void Conv2D::initParams(float* params, float*, Rng& rng) const
@@ -69,6 +96,11 @@ int Conv2D::chunkSamples(int n) const
 
 int64_t Conv2D::workspaceFloats(int n) const
 {
+    if (m_winograd) {
+        // Forward: V (when not cached) and M; backward: Z or V(dY), M(dX) and dU.
+        const int64_t P = m_grid.tiles(std::min(n, kWinogradChunk));
+        return kElems * P * (m_g.cout + m_g.cin) + int64_t(kElems) * m_g.cout * m_g.cin;
+    }
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
 
@@ -109,6 +141,9 @@ void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float*
                             dst[ox] = 0.0f;
                         if (g.sw == 1) {
                             std::memcpy(dst + oxLo, src + oxLo, sizeof(float) * size_t(oxHi - oxLo));
+                        } else if (g.sw == 2) {  // a constant stride vectorizes
+                            for (int ox = oxLo; ox < oxHi; ++ox)
+                                dst[ox] = src[ox * 2];
                         } else {
                             for (int ox = oxLo; ox < oxHi; ++ox)
                                 dst[ox] = src[ox * g.sw];
@@ -139,8 +174,13 @@ void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, flo
                             continue;
                         const float* src = row + int64_t(s) * ohw + int64_t(oy) * g.wo;
                         float* dst = img + int64_t(iy) * g.w + off;
-                        for (int ox = oxLo; ox < oxHi; ++ox)
-                            dst[ox * g.sw] += src[ox];
+                        if (g.sw == 2) {  // a constant stride vectorizes
+                            for (int ox = oxLo; ox < oxHi; ++ox)
+                                dst[ox * 2] += src[ox];
+                        } else {
+                            for (int ox = oxLo; ox < oxHi; ++ox)
+                                dst[ox * g.sw] += src[ox];
+                        }
                     }
                 }
             }
@@ -148,6 +188,11 @@ void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, flo
 
 void Conv2D::forward(const PassContext&, int, ShardView& s, float* ws)
 {
+    if (m_winograd) {
+        forwardWinograd(s, ws);
+        biasAndActivation(s);
+        return;
+    }
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
     const int64_t ldy = int64_t(s.n) * ohw;
     const int64_t k = m_g.k();
@@ -161,6 +206,13 @@ void Conv2D::forward(const PassContext&, int, ShardView& s, float* ws)
         im2col(m_g, s.x, s.n, s0, cn, b);
         gemm(false, false, m_g.cout, int(cols), int(k), 1.0f, w, int(k), b, int(cols), 0.0f, s.y + s0 * ohw, int(ldy));
     }
+    biasAndActivation(s);
+}
+
+void Conv2D::biasAndActivation(ShardView& s)
+{
+    const int64_t ldy = int64_t(s.n) * m_g.ho * m_g.wo;
+    const int64_t k = m_g.k();
     for (int co = 0; co < m_g.cout; ++co) {
         float* row = s.y + co * ldy;
         if (m_bias) {
@@ -188,6 +240,10 @@ void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
             gb[co] += acc;
         }
     }
+    if (m_winograd) {
+        backwardWinograd(s, ws);
+        return;
+    }
     if (s.dx)
         std::memset(s.dx, 0, sizeof(float) * size_t(s.n * m_in.size()));
     const int chunk = chunkSamples(s.n);
@@ -209,6 +265,53 @@ void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
                  int(cols));
             col2im(m_g, ws, s.n, s0, cn, s.dx);
         }
+    }
+}
+
+void Conv2D::forwardWinograd(ShardView& s, float* ws)
+{
+    const int cin = m_g.cin, cout = m_g.cout;
+    for (int s0 = 0, chunk = 0; s0 < s.n; s0 += kWinogradChunk, ++chunk) {
+        const int cn = std::min(kWinogradChunk, s.n - s0);
+        const int P = int(m_grid.tiles(cn));
+        // V (36, P, Cin) goes to the cache in training (backward's dW needs it), else to the workspace.
+        float* V = s.cache ? s.cache + chunk * winogradCachePerChunk() : ws + int64_t(kElems) * cout * P;
+        float* M = ws;  // (36, P, Cout)
+        winograd::transformInput(m_grid, s.x, cin, s.n, s0, cn, V);
+        // M[e] (P, Cout) = V[e] (P, Cin) U[e]^T
+        for (int e = 0; e < kElems; ++e)
+            gemm(false, true, P, cout, cin, 1.0f, V + int64_t(e) * P * cin, cin, m_U.data() + int64_t(e) * cout * cin,
+                 cin, 0.0f, M + int64_t(e) * P * cout, cout);
+        winograd::transformOutput(m_grid, M, cout, s.n, s0, cn, s.y);
+    }
+}
+
+void Conv2D::backwardWinograd(ShardView& s, float* ws)
+{
+    const int cin = m_g.cin, cout = m_g.cout;
+    for (int s0 = 0, chunk = 0; s0 < s.n; s0 += kWinogradChunk, ++chunk) {
+        const int cn = std::min(kWinogradChunk, s.n - s0);
+        const int P = int(m_grid.tiles(cn));
+        const float* V = s.cache + chunk * winogradCachePerChunk();
+        float* Z = ws;                                  // (36, P, Cout)
+        float* Mdx = Z + int64_t(kElems) * cout * P;    // (36, P, Cin)
+        float* dU = Mdx + int64_t(kElems) * cin * P;    // (36, Cout, Cin)
+        // dW: dU[e] (Cout, Cin) = Z[e]^T V[e], then back through the kernel transform.
+        winograd::transformOutputGradient(m_grid, s.dy, cout, s.n, s0, cn, Z);
+        for (int e = 0; e < kElems; ++e)
+            gemm(true, false, cout, cin, P, 1.0f, Z + int64_t(e) * P * cout, cout, V + int64_t(e) * P * cin, cin, 0.0f,
+                 dU + int64_t(e) * cout * cin, cin);
+        winograd::kernelGradient(dU, cout, cin, s.grad);
+        if (!s.dx)
+            continue;
+        // dX: the forward algorithm on dY with the rotated, transposed kernels.
+        float* Vdy = Z;
+        winograd::transformInput(m_grid, s.dy, cout, s.n, s0, cn, Vdy);
+        // Mdx[e] (P, Cin) = Vdy[e] (P, Cout) Ut[e]^T
+        for (int e = 0; e < kElems; ++e)
+            gemm(false, true, P, cin, cout, 1.0f, Vdy + int64_t(e) * P * cout, cout,
+                 m_Ut.data() + int64_t(e) * cin * cout, cout, 0.0f, Mdx + int64_t(e) * P * cin, cin);
+        winograd::transformOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx);
     }
 }
 

@@ -130,6 +130,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     for (int l = 0; l < L; ++l) {
         const auto t0 = Clock::now();
         Layer& layer = m_net.layer(l);
+        layer.beginPass();
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, 0);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -203,6 +204,8 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     }
     PassContext ctx;
     ctx.training = false;
+    for (int l = 0; l < L; ++l)
+        m_net.layer(l).beginPass();
     m_pool.run(S, [&](int k, int w) {
         const int first = k * kEvalShard;
         const int n = std::min(kEvalShard, total - first);
