@@ -17,6 +17,7 @@ public:
 
     bool isRunning() const { return m_thread.isRunning(); }
     bool isPaused() const { return m_paused; }
+    int64_t batchesDone() const { return m_thread.batchesDone(); }  // by the worker, so far
 
     void start(const TrainRequest& request);
     void setPaused(bool paused);

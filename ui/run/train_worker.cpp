@@ -15,9 +15,12 @@ public:
 
     void batchFinished(const tb::BatchProgress& p) override
     {
+        m_worker.countBatch();
         const auto now = std::chrono::steady_clock::now();
-        const bool last = p.step == p.steps;
-        if (last || p.step == 1 || now - m_lastSignal >= std::chrono::milliseconds(TrainWorker::kBatchSignalIntervalMs)) {
+        // The last step, a pause and every 50 ms are shown; a paused run shows where it stands.
+        const bool show = p.step == p.steps || p.step == 1 || m_worker.pauseRequested() ||
+                          now - m_lastSignal >= std::chrono::milliseconds(TrainWorker::kBatchSignalIntervalMs);
+        if (show) {
             m_lastSignal = now;
             emit m_worker.batchFinished(p);
         }

@@ -19,6 +19,12 @@ void StoppableWorker::setPaused(bool paused)
     m_pauseChanged.notify_all();
 }
 
+bool StoppableWorker::pauseRequested()
+{
+    std::lock_guard lock(m_pauseMutex);
+    return m_paused;
+}
+
 void StoppableWorker::waitWhilePaused()
 {
     std::unique_lock lock(m_pauseMutex);

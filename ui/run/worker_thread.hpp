@@ -21,6 +21,8 @@ public:
     // Thread-safe; take effect between batches.
     void requestStop();
     void setPaused(bool paused);
+    // Batches finished so far (thread-safe), to check that Stop takes effect within one batch.
+    int64_t batchesDone() const { return m_batchesDone.load(); }
 
 public slots:
     virtual void run() = 0;
@@ -29,9 +31,12 @@ protected:
     const std::atomic<bool>* stopFlag() const { return &m_stop; }
     bool stopRequested() const { return m_stop.load(); }
     void waitWhilePaused();  // called by the worker between batches
+    bool pauseRequested();
+    void countBatch() { m_batchesDone.fetch_add(1); }
 
 private:
     std::atomic<bool> m_stop{false};
+    std::atomic<int64_t> m_batchesDone{0};
     std::mutex m_pauseMutex;
     std::condition_variable m_pauseChanged;
     bool m_paused = false;  // guarded by m_pauseMutex
@@ -49,6 +54,7 @@ public:
     void start(StoppableWorker* worker, const QString& name);
     void stop();
     void setPaused(bool paused);
+    int64_t batchesDone() const { return m_worker ? m_worker->batchesDone() : 0; }
     // Call when the worker has sent its final signal: joins the thread (run() has returned).
     void finish();
     // Stops the worker and joins the thread (within one batch).
