@@ -153,8 +153,6 @@ ES = {
     "Stopped.": "Detenido.",
     "Error: %1": "Error: %1",
     "Failed: %1": "Falló: %1",
-    "Model %1 (%2 params) on %3: %4 train / %5 test images, %6x%7\nCPU, %8 thread(s), batch %9, %10 lr %11, seed %12, %13":
-        "Modelo %1 (%2 parámetros) con %3: %4 imágenes de entrenamiento / %5 de test, %6x%7\nCPU, %8 hilo(s), lote %9, %10 tasa %11, semilla %12, %13",
     "Export the comparison": "Exportar la comparación",
     "Export the comparison chart": "Exportar el gráfico de la comparación",
     "Compare accelerators": "Comparar aceleradores",

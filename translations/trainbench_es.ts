@@ -773,13 +773,4 @@
         <translation>No se pudo codificar la imagen para %1</translation>
     </message>
 </context>
-<context>
-    <name>tbui::TrainWorker</name>
-    <message>
-        <source>Model %1 (%2 params) on %3: %4 train / %5 test images, %6x%7
-CPU, %8 thread(s), batch %9, %10 lr %11, seed %12, %13</source>
-        <translation>Modelo %1 (%2 parámetros) con %3: %4 imágenes de entrenamiento / %5 de test, %6x%7
-CPU, %8 hilo(s), lote %9, %10 tasa %11, semilla %12, %13</translation>
-    </message>
-</context>
 </TS>

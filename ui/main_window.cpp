@@ -70,14 +70,15 @@ QWidget* framed(QWidget* panel)
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
+      m_system(tb::detectSystem()),
       m_dataset(new DatasetPanel),
       m_model(new ModelPanel),
-      m_accelerator(new AcceleratorPanel(tb::detectSystem())),
+      m_accelerator(new AcceleratorPanel(m_system)),
       m_hyper(new HyperparametersPanel),
       m_run(new RunPanel),
       m_charts(new ChartsPanel),
       m_results(new ResultsPanel),
-      m_compare(new ComparePanel(tb::detectSystem(), [this](CompareRequest& r) { return compareRequest(r); })),
+      m_compare(new ComparePanel(m_system, [this](CompareRequest& r) { return compareRequest(r); })),
       m_controller(new RunController(this)),
       m_tabs(new QTabWidget),
       m_act(new Actions)
@@ -167,29 +168,21 @@ void MainWindow::buildMenus()
         if (!dir.isEmpty())
             exportCharts(dir);
     });
-    auto askSave = [this](const QString& title, const QString& name, const QString& filter,
-                          QString (MainWindow::*save)(const QString&)) {
-        const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
-        if (!path.isEmpty())
-            (this->*save)(path);
-    };
-    a.exportCsv = m_fileMenu->addAction(QString(), this, [this, askSave] {
-        askSave(tr("Export the history"), QStringLiteral("history.csv"), tr("CSV files (*.csv)"),
-                &MainWindow::exportHistoryCsv);
+    a.exportCsv = m_fileMenu->addAction(QString(), this, [this] {
+        askAndSave(tr("Export the history"), QStringLiteral("history.csv"), tr("CSV files (*.csv)"),
+                   [this](const QString& path) { return exportHistoryCsv(path); });
     });
     a.exportGrid = m_fileMenu->addAction(QString(), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the misclassified images"),
-                                                          QStringLiteral("misclassified.png"), tr("PNG images (*.png)"));
-        if (!path.isEmpty())
-            exportGrid(path);
+        askAndSave(tr("Export the misclassified images"), QStringLiteral("misclassified.png"),
+                   tr("PNG images (*.png)"), [this](const QString& path) { return exportGrid(path); });
     });
-    a.exportConfusion = m_fileMenu->addAction(QString(), this, [this, askSave] {
-        askSave(tr("Export the confusion matrix"), QStringLiteral("confusion-matrix.png"), tr("PNG images (*.png)"),
-                &MainWindow::exportConfusion);
+    a.exportConfusion = m_fileMenu->addAction(QString(), this, [this] {
+        askAndSave(tr("Export the confusion matrix"), QStringLiteral("confusion-matrix.png"), tr("PNG images (*.png)"),
+                   [this](const QString& path) { return exportConfusion(path); });
     });
-    a.saveWeights = m_fileMenu->addAction(QString(), this, [this, askSave] {
-        askSave(tr("Save the trained weights"), QStringLiteral("model.tbw"), tr("Trainbench weights (*.tbw)"),
-                &MainWindow::saveWeights);
+    a.saveWeights = m_fileMenu->addAction(QString(), this, [this] {
+        askAndSave(tr("Save the trained weights"), QStringLiteral("model.tbw"), tr("Trainbench weights (*.tbw)"),
+                   [this](const QString& path) { return saveWeights(path); });
     });
     a.saveWeights->setShortcut(QKeySequence::Save);
     m_fileMenu->addSeparator();
@@ -226,6 +219,14 @@ void MainWindow::buildMenus()
                               "each accelerator does with the same work, offline.<br>Matrix products: %2.")
                                .arg(QCoreApplication::applicationVersion(), qs(tb::gemmBackendName())));
     });
+}
+
+void MainWindow::askAndSave(const QString& title, const QString& name, const QString& filter,
+                            const std::function<QString(const QString&)>& save)
+{
+    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+    if (!path.isEmpty())
+        save(path);  // reports success or the error itself
 }
 
 void MainWindow::retranslate()
@@ -272,16 +273,22 @@ QString MainWindow::startBlocker() const
         return tr("A run is in progress.");
     if (m_compare->isRunning())
         return tr("A comparison is in progress.");
+    if (const QString why = setupBlocker(); !why.isEmpty())
+        return why;
+    const std::string why = tb::deviceUnavailableReason(m_accelerator->device(), m_system);
+    if (!why.empty())
+        return tr("The chosen accelerator cannot be used: %1").arg(qs(why));
+    return {};
+}
+
+QString MainWindow::setupBlocker() const
+{
     if (m_dataset->isLoading())
         return tr("The dataset is still loading.");
     if (!m_dataset->dataset())
         return tr("Choose a dataset folder first.");
     if (!m_model->spec() || !m_model->errorText().isEmpty())
         return tr("The model cannot be used: see the Model panel.");
-    const tb::DeviceSpec d = m_accelerator->device();
-    const std::string why = tb::deviceUnavailableReason(d, tb::detectSystem());
-    if (!why.empty())
-        return tr("The chosen accelerator cannot be used: %1").arg(qs(why));
     return {};
 }
 
@@ -310,12 +317,8 @@ QString MainWindow::compareRequest(CompareRequest& r) const
 {
     if (m_controller->isRunning())
         return tr("A training run is in progress; stop it first so the timings are fair.");
-    if (m_dataset->isLoading())
-        return tr("The dataset is still loading.");
-    if (!m_dataset->dataset())
-        return tr("Choose a dataset folder first.");
-    if (!m_model->spec() || !m_model->errorText().isEmpty())
-        return tr("The model cannot be used: see the Model panel.");
+    if (const QString why = setupBlocker(); !why.isEmpty())
+        return why;
     r.data = m_dataset->dataset();
     r.spec = *m_model->spec();
     r.config.train = m_hyper->config();

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <vector>
 
 class QAction;
@@ -81,9 +82,13 @@ private:
     void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
     void onRunFinished(const RunOutcome& outcome);
     void reportError(const QString& message);
+    QString setupBlocker() const;  // what training and comparison both need: dataset and model
+    void askAndSave(const QString& title, const QString& name, const QString& filter,
+                    const std::function<QString(const QString&)>& save);
     QString compareRequest(CompareRequest& request) const;
     QString reportResult(const QString& error, const QString& done);
 
+    tb::SystemInfo m_system;  // detected once
     DatasetPanel* m_dataset;
     ModelPanel* m_model;
     AcceleratorPanel* m_accelerator;

@@ -33,13 +33,6 @@ void printJson(const tb::Json& j)
     std::fflush(stdout);
 }
 
-std::string describeDataset(const tb::Dataset& d)
-{
-    return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) + " test images, " +
-           std::to_string(d.inputHeight()) + "x" + std::to_string(d.inputWidth()) + ", " +
-           std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";
-}
-
 // Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
 class TextProgress : public tb::TrainObserver {
 public:
@@ -194,12 +187,7 @@ int trainCommand(const std::vector<std::string>& args)
         j["gemm"] = tb::gemmBackendName();
         printJson(j);
     } else {
-        std::printf("Model %s (%s params) on %s: %s\n", spec.name.c_str(),
-                    tb::withThousands(net.paramCount() + net.stateCount()).c_str(), data.directory.c_str(),
-                    describeDataset(data).c_str());
-        std::printf("CPU, %d thread%s, batch %d, %s lr %g, seed %llu, %s\n", cfg.threads, cfg.threads == 1 ? "" : "s",
-                    cfg.batchSize, tb::optimizerName(cfg.optimizer.kind), double(cfg.optimizer.learningRate),
-                    static_cast<unsigned long long>(cfg.seed), tb::gemmBackendName());
+        std::printf("%s\n", tb::runHeader(net, data, cfg).c_str());
         std::fflush(stdout);
     }
 
@@ -372,7 +360,7 @@ int compareCommand(const std::vector<std::string>& args)
     const tb::Dataset data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
     if (!json) {
         std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
-                    describeDataset(data).c_str(), cfg.train.epochs,
+                    tb::describeDataset(data).c_str(), cfg.train.epochs,
                     cfg.train.maxBatches ? (" of at most " + std::to_string(cfg.train.maxBatches) + " batches").c_str()
                                          : "",
                     static_cast<unsigned long long>(cfg.train.seed));

@@ -1,5 +1,7 @@
 #include "train/progress_text.hpp"
 
+#include "core/gemm.hpp"
+
 #include <cstdio>
 
 namespace tb {
@@ -55,6 +57,23 @@ std::string epochLine(const EpochRecord& r, int steps)
                   " - %s %.0fms/step - loss: %.4f - accuracy: %.4f - val_loss: %.4f - val_accuracy: %.4f",
                   formatDuration(r.seconds).c_str(), msPerStep, r.loss, r.accuracy, r.valLoss, r.valAccuracy);
     return counter(steps, steps) + " " + bar(steps, steps) + buf;
+}
+
+std::string describeDataset(const Dataset& d)
+{
+    return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) + " test images, " +
+           std::to_string(d.inputHeight()) + "x" + std::to_string(d.inputWidth()) + ", " +
+           std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";
+}
+
+std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg)
+{
+    char device[512];
+    std::snprintf(device, sizeof device, "CPU, %d thread%s, batch %d, %s lr %g, seed %llu, %s", cfg.threads,
+                  cfg.threads == 1 ? "" : "s", cfg.batchSize, optimizerName(cfg.optimizer.kind),
+                  double(cfg.optimizer.learningRate), static_cast<unsigned long long>(cfg.seed), gemmBackendName());
+    return "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) + " params) on " +
+           d.directory + ": " + describeDataset(d) + "\n" + device;
 }
 
 }  // namespace tb

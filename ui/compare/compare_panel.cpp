@@ -124,20 +124,12 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
     });
     connect(m_stop, &QPushButton::clicked, this, &ComparePanel::stop);
     connect(m_exportCsv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison"),
-                                                          QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"));
-        if (!path.isEmpty()) {
-            const QString error = exportCsv(path);
-            m_status->setText(error.isEmpty() ? tr("Saved %1").arg(path) : error);
-        }
+        exportWithDialog(tr("Export the comparison"), QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"),
+                         &ComparePanel::exportCsv);
     });
     connect(m_exportPng, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export the comparison chart"),
-                                                          QStringLiteral("comparison.png"), tr("PNG images (*.png)"));
-        if (!path.isEmpty()) {
-            const QString error = exportPng(path);
-            m_status->setText(error.isEmpty() ? tr("Saved %1").arg(path) : error);
-        }
+        exportWithDialog(tr("Export the comparison chart"), QStringLiteral("comparison.png"),
+                         tr("PNG images (*.png)"), &ComparePanel::exportPng);
     });
     retranslate();
 }
@@ -320,6 +312,16 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
     cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(qs(r.skipped)) : done ? qs(r.weightsSha256) : tr("running…"));
     if (row < m_table->rowCount())
         m_table->item(row, Device)->setToolTip(qs(r.description));
+}
+
+void ComparePanel::exportWithDialog(const QString& title, const QString& name, const QString& filter,
+                                    QString (ComparePanel::*save)(const QString&))
+{
+    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+    if (path.isEmpty())
+        return;
+    const QString error = (this->*save)(path);
+    m_status->setText(error.isEmpty() ? tr("Saved %1").arg(path) : error);
 }
 
 QString ComparePanel::exportCsv(const QString& path)

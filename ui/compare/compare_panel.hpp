@@ -58,6 +58,8 @@ private:
     void onDeviceFinished(int row, const tb::CompareRow& r);
     void onFinished(bool stopped, const QString& error);
     void fillRow(int row, const tb::CompareRow& r);
+    void exportWithDialog(const QString& title, const QString& name, const QString& filter,
+                          QString (ComparePanel::*save)(const QString&));
 
     tb::SystemInfo m_system;
     RequestSource m_source;

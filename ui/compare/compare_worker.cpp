@@ -3,7 +3,6 @@
 #include "common/text.hpp"
 #include "core/errors.hpp"
 
-#include <chrono>
 
 namespace tbui {
 
@@ -13,17 +12,13 @@ public:
     void deviceStarted(int row, int rows, const tb::CompareRow& r) override { emit m_worker.deviceStarted(row, rows, r); }
     void batchFinished(int row, const tb::BatchProgress& p) override
     {
-        const auto now = std::chrono::steady_clock::now();
-        if (p.step == p.steps || now - m_last >= std::chrono::milliseconds(50)) {
-            m_last = now;
+        if (m_worker.progressDue(p.step == p.steps))
             emit m_worker.batchFinished(row, p);
-        }
     }
     void deviceFinished(int row, const tb::CompareRow& r) override { emit m_worker.deviceFinished(row, r); }
 
 private:
     CompareWorker& m_worker;
-    std::chrono::steady_clock::time_point m_last{};
 };
 
 CompareWorker::CompareWorker(CompareRequest request, QObject* parent)

@@ -2,10 +2,9 @@
 
 #include "common/text.hpp"
 #include "core/errors.hpp"
-#include "core/gemm.hpp"
+#include "train/progress_text.hpp"
 #include "model/network.hpp"
 
-#include <chrono>
 
 namespace tbui {
 
@@ -16,14 +15,9 @@ public:
     void batchFinished(const tb::BatchProgress& p) override
     {
         m_worker.countBatch();
-        const auto now = std::chrono::steady_clock::now();
-        // The last step, a pause and every 50 ms are shown; a paused run shows where it stands.
-        const bool show = p.step == p.steps || p.step == 1 || m_worker.pauseRequested() ||
-                          now - m_lastSignal >= std::chrono::milliseconds(TrainWorker::kBatchSignalIntervalMs);
-        if (show) {
-            m_lastSignal = now;
+        // The first and last steps and a pause are always shown; a paused run shows where it stands.
+        if (m_worker.progressDue(p.step == p.steps || p.step == 1 || m_worker.pauseRequested()))
             emit m_worker.batchFinished(p);
-        }
         m_worker.waitWhilePaused();
     }
 
@@ -37,7 +31,6 @@ public:
 
 private:
     TrainWorker& m_worker;
-    std::chrono::steady_clock::time_point m_lastSignal{};
 };
 
 TrainWorker::TrainWorker(TrainRequest request, QObject* parent)
@@ -76,19 +69,7 @@ void TrainWorker::run()
         info.trainImages = data.train.count;
         info.replicas = m_request.device.replicas();
         info.globalBatch = cfg.batchSize;
-        info.header = tr("Model %1 (%2 params) on %3: %4 train / %5 test images, %6x%7\n"
-                         "CPU, %8 thread(s), batch %9, %10 lr %11, seed %12, %13")
-                          .arg(qs(m_request.spec.name), qs(tb::withThousands(net->paramCount() + net->stateCount())),
-                               qs(data.directory))
-                          .arg(data.train.count)
-                          .arg(data.test.count)
-                          .arg(data.inputHeight())
-                          .arg(data.inputWidth())
-                          .arg(cfg.threads)
-                          .arg(cfg.batchSize)
-                          .arg(qs(tb::optimizerName(cfg.optimizer.kind)))
-                          .arg(double(cfg.optimizer.learningRate))
-                          .arg(QString::number(cfg.seed), qs(tb::gemmBackendName()));
+        info.header = qs(tb::runHeader(*net, data, cfg));  // the CLI's first lines
         emit started(info);
 
         const tb::TrainStatus status = trainer->run(&observer, stopFlag());

@@ -1,6 +1,6 @@
 // The worker object that drives the engine on its own QThread. It owns everything the run
 // touches; the window only sees value types through queued signals. Per-batch progress is
-// throttled here so the event loop is never flooded.
+// throttled (StoppableWorker::progressDue) so the event loop is never flooded.
 #pragma once
 
 #include "common/value_types.hpp"
@@ -12,8 +12,6 @@ class TrainWorker : public StoppableWorker {
     Q_OBJECT
 public:
     explicit TrainWorker(TrainRequest request, QObject* parent = nullptr);
-
-    static constexpr int kBatchSignalIntervalMs = 50;
 
     void run() override;
 

@@ -19,6 +19,15 @@ void StoppableWorker::setPaused(bool paused)
     m_pauseChanged.notify_all();
 }
 
+bool StoppableWorker::progressDue(bool force)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (!force && now - m_lastProgress < std::chrono::milliseconds(kProgressIntervalMs))
+        return false;
+    m_lastProgress = now;
+    return true;
+}
+
 bool StoppableWorker::pauseRequested()
 {
     std::lock_guard lock(m_pauseMutex);

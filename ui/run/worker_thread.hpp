@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 
@@ -33,10 +34,15 @@ protected:
     void waitWhilePaused();  // called by the worker between batches
     bool pauseRequested();
     void countBatch() { m_batchesDone.fetch_add(1); }
+    // Whether to send a batch's progress now: when forced, else at most every kProgressIntervalMs.
+    // Worker thread only.
+    bool progressDue(bool force);
+    static constexpr int kProgressIntervalMs = 50;
 
 private:
     std::atomic<bool> m_stop{false};
     std::atomic<int64_t> m_batchesDone{0};
+    std::chrono::steady_clock::time_point m_lastProgress{};
     std::mutex m_pauseMutex;
     std::condition_variable m_pauseChanged;
     bool m_paused = false;  // guarded by m_pauseMutex
