@@ -186,50 +186,78 @@ private slots:
 
     void winogradMatchesTheDirectConvolution_data()
     {
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
         QTest::addColumn<int>("h");
         QTest::addColumn<int>("w");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("cout");
         QTest::addColumn<int>("n");
-        QTest::newRow("14x14, one chunk") << 14 << 14 << 3;
-        QTest::newRow("7x9, odd edges") << 7 << 9 << 2;
-        QTest::newRow("5x5, two chunks") << 5 << 5 << 18;
+        QTest::newRow("5x5, 14x14, one chunk") << 5 << 1 << 14 << 14 << 16 << 32 << 3;
+        QTest::newRow("5x5, 7x9, odd edges") << 5 << 1 << 7 << 9 << 16 << 32 << 2;
+        QTest::newRow("5x5, 5x5, two chunks") << 5 << 1 << 5 << 5 << 16 << 32 << 18;
+        QTest::newRow("5x5, 8 channels") << 5 << 1 << 6 << 6 << 8 << 24 << 2;
+        QTest::newRow("3x3, 14x14") << 3 << 1 << 14 << 14 << 16 << 24 << 3;
+        QTest::newRow("3x3, 7x5, two chunks") << 3 << 1 << 7 << 5 << 8 << 16 << 17;
+        QTest::newRow("6x6 stride 2, 28x28 (tpu conv2d_1)") << 6 << 2 << 28 << 28 << 12 << 24 << 2;
+        QTest::newRow("6x6 stride 2, 14x14 (tpu conv2d_2)") << 6 << 2 << 14 << 14 << 24 << 64 << 3;
+        QTest::newRow("6x6 stride 2, 10x6, two chunks") << 6 << 2 << 10 << 6 << 2 << 8 << 17;
     }
     void winogradMatchesTheDirectConvolution()
     {
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
         QFETCH(int, h);
         QFETCH(int, w);
+        QFETCH(int, cin);
+        QFETCH(int, cout);
         QFETCH(int, n);
-        const int cin = 16, cout = 32;
-        Conv2D conv("wino", Shape::image(h, w, cin), cout, 5, 5, 1, 1, true, true, Activation::Linear);
+        Conv2D conv("wino", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, true,
+                    Activation::Linear);
         QVERIFY(conv.usesWinograd());
+        QCOMPARE(conv.winogradFold(), stride);
+        const ConvGeometry& g = conv.geometry();
         Harness hs(conv, n);
         hs.params = randomVector(hs.params.size(), 3, 0.5f);
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         const std::vector<float> x = randomVector(size_t(n) * h * w * cin, 4, 2.0f);
         const std::vector<float> y = hs.forward(x);
-        // The direct convolution in double precision, [C][n][H][W] layout.
+        // The direct convolution in double precision, [C][n][H][W] layout, Keras padding.
+        const size_t kk = size_t(kernel) * kernel;
         double worst = 0, scale = 0;
         for (int co = 0; co < cout; ++co)
             for (int s = 0; s < n; ++s)
-                for (int oy = 0; oy < h; ++oy)
-                    for (int ox = 0; ox < w; ++ox) {
-                        double acc = hs.params[size_t(cout) * cin * 25 + co];
+                for (int oy = 0; oy < g.ho; ++oy)
+                    for (int ox = 0; ox < g.wo; ++ox) {
+                        double acc = hs.params[size_t(cout) * cin * kk + co];
                         for (int ci = 0; ci < cin; ++ci)
-                            for (int ky = 0; ky < 5; ++ky)
-                                for (int kx = 0; kx < 5; ++kx) {
-                                    const int iy = oy + ky - 2, ix = ox + kx - 2;
+                            for (int ky = 0; ky < kernel; ++ky)
+                                for (int kx = 0; kx < kernel; ++kx) {
+                                    const int iy = oy * stride + ky - g.padTop, ix = ox * stride + kx - g.padLeft;
                                     if (iy < 0 || iy >= h || ix < 0 || ix >= w)
                                         continue;
-                                    acc += double(hs.params[((size_t(co) * cin + ci) * 5 + ky) * 5 + kx]) *
+                                    acc += double(hs.params[(size_t(co) * cin + ci) * kk + size_t(ky) * kernel + kx]) *
                                            x[((size_t(ci) * n + s) * h + iy) * w + ix];
                                 }
-                        const double got = y[((size_t(co) * n + s) * h + oy) * w + ox];
+                        const double got = y[((size_t(co) * n + s) * g.ho + oy) * g.wo + ox];
                         worst = std::max(worst, std::fabs(got - acc));
                         scale = std::max(scale, std::fabs(acc));
                     }
-        qInfo("Winograd F(2x2,5x5) vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
-              worst, scale, worst / scale);
+        qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
+              kernel == 5 ? "F(2x2,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
         gradientCheck(conv, n, 5, 2e-2, 1e-2f);
+    }
+
+    void winogradOnlyWhereItApplies()
+    {
+        // Odd image with a 6x6 stride-2 kernel, channels not multiples of 8, 3x3 stride 2: im2col.
+        QVERIFY(!Conv2D("a", Shape::image(7, 7, 12), 24, 6, 6, 2, 2, true, false, Activation::Linear).usesWinograd());
+        QVERIFY(!Conv2D("b", Shape::image(8, 8, 12), 24, 3, 3, 1, 1, true, false, Activation::Linear).usesWinograd());
+        QVERIFY(!Conv2D("c", Shape::image(8, 8, 16), 20, 5, 5, 1, 1, true, false, Activation::Linear).usesWinograd());
+        QVERIFY(!Conv2D("d", Shape::image(8, 8, 16), 16, 3, 3, 2, 2, true, false, Activation::Linear).usesWinograd());
+        QVERIFY(!Conv2D("e", Shape::image(8, 8, 16), 16, 3, 3, 1, 1, false, false, Activation::Linear).usesWinograd());
+        QVERIFY(!Conv2D("f", Shape::image(28, 28, 1), 12, 3, 3, 1, 1, true, false, Activation::Linear).usesWinograd());
     }
 
     void convMultiChannelStride2Gradient()

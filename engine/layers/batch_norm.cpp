@@ -27,6 +27,39 @@ void BatchNorm::initParams(float* params, float* state, Rng&) const
     }
 }
 
+namespace {
+typedef float Floats8 __attribute__((vector_size(8 * sizeof(float))));
+typedef double Doubles8 __attribute__((vector_size(8 * sizeof(double))));
+
+// sum over j < len of f(a[j], b[j]) -> (u, v), in double: eight lanes, each taking every eighth
+// element in order, then the lanes in order (a fixed order, so the same on any thread count).
+template <bool HasB, typename F>
+void laneSums(const float* a, const float* b, int64_t len, F f, double& su, double& sv)
+{
+    Doubles8 accU = {}, accV = {};
+    int64_t j = 0;
+    for (; j + 8 <= len; j += 8) {
+        Floats8 u, v;
+        for (int l = 0; l < 8; ++l)
+            f(a[j + l], HasB ? b[j + l] : 0.0f, u[l], v[l]);
+        accU += __builtin_convertvector(u, Doubles8);
+        accV += __builtin_convertvector(v, Doubles8);
+    }
+    su = 0.0;
+    sv = 0.0;
+    for (int l = 0; l < 8; ++l) {
+        su += accU[l];
+        sv += accV[l];
+    }
+    for (; j < len; ++j) {
+        float u, v;
+        f(a[j], HasB ? b[j] : 0.0f, u, v);
+        su += u;
+        sv += v;
+    }
+}
+}  // namespace
+
 template <typename F>
 void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, F f) const
 {
@@ -37,17 +70,11 @@ void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, 
     if (m_in.spatial) {
         const int64_t len = int64_t(s.n) * m_in.plane();
         for (int c = 0; c < C; ++c) {
-            const float* pa = a + c * len;
-            const float* pb = b ? b + c * len : nullptr;
-            double s0 = 0.0, s1 = 0.0;
-            for (int64_t j = 0; j < len; ++j) {
-                float u, v;
-                f(pa[j], pb ? pb[j] : 0.0f, c, u, v);
-                s0 += u;
-                s1 += v;
-            }
-            p[c] = s0;
-            p[C + c] = s1;
+            auto fc = [&f, c](float x, float y, float& u, float& v) { f(x, y, c, u, v); };
+            if (b)
+                laneSums<true>(a + c * len, b + c * len, len, fc, p[c], p[C + c]);
+            else
+                laneSums<false>(a + c * len, nullptr, len, fc, p[c], p[C + c]);
         }
     } else {
         for (int i = 0; i < s.n; ++i)
@@ -148,10 +175,18 @@ void BatchNorm::backward(const PassContext&, int phase, ShardView& s, float*)
         return gammaOf(c) * m_invStd[size_t(c)] * (dy - m_dMean[size_t(c)] - xhat * m_dXhat[size_t(c)]);
     };
     if (m_in.spatial) {
+        // dx = k * (dy - dMean - (x - mean) * invStd * dXhat) = k * dy + (x * q + r)
         const int64_t len = int64_t(s.n) * m_in.plane();
-        for (int c = 0; c < C; ++c)
+        for (int c = 0; c < C; ++c) {
+            const size_t i = size_t(c);
+            const float k = gammaOf(c) * m_invStd[i], mean = m_mean[i], inv = m_invStd[i];
+            const float dMean = m_dMean[i], dXhat = m_dXhat[i];
+            const float* dy = s.dy + c * len;
+            const float* x = s.x + c * len;
+            float* dx = s.dx + c * len;
             for (int64_t j = 0; j < len; ++j)
-                s.dx[c * len + j] = dxOf(s.dy[c * len + j], s.x[c * len + j], c);
+                dx[j] = k * (dy[j] - dMean - (x[j] - mean) * inv * dXhat);
+        }
     } else {
         for (int i = 0; i < s.n; ++i)
             for (int c = 0; c < C; ++c) {

@@ -1,6 +1,7 @@
 #include "layers/conv2d.hpp"
 
 #include "core/gemm.hpp"
+#include "core/tile_gemm.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,8 +16,12 @@ constexpr int64_t kColsBudget = int64_t(6) << 20;
 // Per-sample im2col size up to which training keeps the columns for backward (a batch of 128
 // then holds at most 128 MiB of them per layer) instead of recomputing them.
 constexpr int64_t kCacheColumnsPerSample = int64_t(256) << 10;
-// Winograd works on chunks of this many samples (a training shard is one chunk).
-constexpr int kWinogradChunk = 16;
+// Winograd works on chunks of samples whose transformed tiles (36 x tiles x channels) stay within
+// this many floats, so they are still in L2 when the products and the output transform read them.
+constexpr int64_t kWinogradBudget = int64_t(96) << 10;
+constexpr int kWinogradMaxChunk = 16;
+// Minimum ratio of a chunk's tile floats to the kernel-side floats its products stream (below).
+constexpr int64_t kKernelReuse = 2;
 constexpr int kElems = winograd::kElems;
 }
 
@@ -49,30 +54,55 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
     kerasPadding(same, in.h, kh, sh, m_g.ho, m_g.padTop);
     kerasPadding(same, in.w, kw, sw, m_g.wo, m_g.padLeft);
     m_out = Shape::image(m_g.ho, m_g.wo, filters);
-    // Transforms run on 16-channel vectors; thinner layers (like a first layer on gray images) use im2col.
-    m_winograd = kh == 5 && kw == 5 && sh == 1 && sw == 1 && same && winograd::supportsChannels(in.c, filters);
-    if (m_winograd)
-        m_grid = winograd::TileGrid(in.h, in.w);
+    // Transforms run on 8- or 16-channel vectors; thinner layers (like a first layer on gray images)
+    // use im2col.
+    using winograd::Kind;
+    const bool evenInput = in.h % 2 == 0 && in.w % 2 == 0;
+    if (same && sh == 1 && sw == 1 && kh == kw && (kh == 5 || kh == 3)) {
+        m_winograd = winograd::supportsChannels(in.c, filters);
+        m_grid = winograd::TileGrid(kh == 5 ? Kind::F2x2_5x5 : Kind::F4x4_3x3, in.h, in.w);
+    } else if (same && sh == 2 && sw == 2 && kh == 6 && kw == 6 && evenInput) {
+        m_winograd = winograd::supportsChannels(4 * in.c, filters);
+        m_fold = 2;
+        m_grid = winograd::TileGrid(Kind::F4x4_3x3, m_g.ho, m_g.wo);
+    }
+    if (!m_winograd)
+        m_fold = 1;
+    m_wcin = in.c * m_fold * m_fold;
 }
 
-int64_t Conv2D::winogradCachePerChunk() const { return kElems * int64_t(m_g.cin) * m_grid.tiles(kWinogradChunk); }
+int Conv2D::winogradChunk() const
+{
+    const int64_t tiles = m_grid.tiles(1);
+    const int64_t byCache = kWinogradBudget / (kElems * tiles * std::max(m_wcin, m_g.cout));
+    // Each chunk's 36 products stream all of U (36 x Cin' x Cout), and backward reads and writes all
+    // of dU, so chunks get at least kKernelReuse times as many tiles' floats as that.
+    const int64_t perSample = tiles * (m_wcin + m_g.cout);
+    const int64_t byReuse = (kKernelReuse * m_g.cout * m_wcin + perSample - 1) / perSample;
+    return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
+}
 
 int64_t Conv2D::cacheFloats(int n) const
 {
-    if (m_winograd)
-        return (n + kWinogradChunk - 1) / kWinogradChunk * winogradCachePerChunk();
-    return cachesColumns() ? columnsPerSample() * n : 0;
+    // Winograd recomputes its input tiles in backward: cheaper than keeping them out of cache.
+    return !m_winograd && cachesColumns() ? columnsPerSample() * n : 0;
 }
 
 void Conv2D::beginPass()
 {
     if (!m_winograd)
         return;
-    const size_t size = size_t(kElems) * m_g.cout * m_g.cin;
+    const float* w = m_params;
+    if (m_fold == 2) {
+        m_folded.resize(size_t(foldedKernelFloats()));
+        winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
+        w = m_folded.data();
+    }
+    const size_t size = size_t(kElems) * m_g.cout * m_wcin;
     m_U.resize(size);
     m_Ut.resize(size);
-    winograd::transformKernel(m_params, m_g.cout, m_g.cin, false, m_U.data());
-    winograd::transformKernel(m_params, m_g.cout, m_g.cin, true, m_Ut.data());
+    winograd::transformKernel(m_grid.kind, w, m_g.cout, m_wcin, false, m_U.data());
+    winograd::transformKernel(m_grid.kind, w, m_g.cout, m_wcin, true, m_Ut.data());
 }
 
 void Conv2D::initParams(float* params, float*, Rng& rng) const
@@ -97,9 +127,9 @@ int Conv2D::chunkSamples(int n) const
 int64_t Conv2D::workspaceFloats(int n) const
 {
     if (m_winograd) {
-        // Forward: V (when not cached) and M; backward: Z or V(dY), M(dX) and dU.
-        const int64_t P = m_grid.tiles(std::min(n, kWinogradChunk));
-        return kElems * P * (m_g.cout + m_g.cin) + int64_t(kElems) * m_g.cout * m_g.cin;
+        // V or M(dX), M or Z or V(dY), dU and the folded dW.
+        const int64_t P = m_grid.tiles(std::min(n, winogradChunk()));
+        return kElems * P * (m_g.cout + m_wcin) + int64_t(kElems) * m_g.cout * m_wcin + foldedKernelFloats();
     }
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
@@ -268,50 +298,63 @@ void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
     }
 }
 
+// The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), all densely packed.
+void Conv2D::winogradProducts(int rows, int N, int K, const float* A, const float* B, float* C)
+{
+    for (int e = 0; e < kElems; ++e)
+        tileGemm(rows, N, K, A + int64_t(e) * rows * K, K, 1, B + int64_t(e) * K * N, N, C + int64_t(e) * rows * N, N,
+                 false);
+}
+
 void Conv2D::forwardWinograd(ShardView& s, float* ws)
 {
-    const int cin = m_g.cin, cout = m_g.cout;
-    for (int s0 = 0, chunk = 0; s0 < s.n; s0 += kWinogradChunk, ++chunk) {
-        const int cn = std::min(kWinogradChunk, s.n - s0);
+    const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
+    float* V = ws;                                                  // (36, P, Cin')
+    float* M = V + kElems * m_grid.tiles(std::min(s.n, chunk)) * cin;  // (36, P, Cout)
+    const int chunks = (s.n + chunk - 1) / chunk;
+    for (int k = 0; k < chunks; ++k) {
+        const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
-        // V (36, P, Cin) goes to the cache in training (backward's dW needs it), else to the workspace.
-        float* V = s.cache ? s.cache + chunk * winogradCachePerChunk() : ws + int64_t(kElems) * cout * P;
-        float* M = ws;  // (36, P, Cout)
-        winograd::transformInput(m_grid, s.x, cin, s.n, s0, cn, V);
-        // M[e] (P, Cout) = V[e] (P, Cin) U[e]^T
-        for (int e = 0; e < kElems; ++e)
-            gemm(false, true, P, cout, cin, 1.0f, V + int64_t(e) * P * cin, cin, m_U.data() + int64_t(e) * cout * cin,
-                 cin, 0.0f, M + int64_t(e) * P * cout, cout);
+        winograd::transformInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
+        winogradProducts(P, cout, cin, V, m_U.data(), M);  // M[e] = V[e] U[e]
         winograd::transformOutput(m_grid, M, cout, s.n, s0, cn, s.y);
     }
 }
 
 void Conv2D::backwardWinograd(ShardView& s, float* ws)
 {
-    const int cin = m_g.cin, cout = m_g.cout;
-    for (int s0 = 0, chunk = 0; s0 < s.n; s0 += kWinogradChunk, ++chunk) {
-        const int cn = std::min(kWinogradChunk, s.n - s0);
+    const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
+    const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
+    float* V = ws;                                     // (36, P, Cin'), then M(dX)
+    float* Z = V + kElems * Pmax * cin;                // (36, P, Cout), then V(dY)
+    float* dU = Z + kElems * Pmax * cout;              // (36, Cout, Cin')
+    float* dWf = dU + int64_t(kElems) * cout * cin;    // (Cout, Cin', 3, 3) when folded
+    const int chunks = (s.n + chunk - 1) / chunk;  // balanced, as in forward
+    for (int k = 0; k < chunks; ++k) {
+        const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
-        const float* V = s.cache + chunk * winogradCachePerChunk();
-        float* Z = ws;                                  // (36, P, Cout)
-        float* Mdx = Z + int64_t(kElems) * cout * P;    // (36, P, Cin)
-        float* dU = Mdx + int64_t(kElems) * cin * P;    // (36, Cout, Cin)
-        // dW: dU[e] (Cout, Cin) = Z[e]^T V[e], then back through the kernel transform.
+        // dU[e] (Cout, Cin') += Z[e]^T V[e], summed over the shard's chunks in order.
+        winograd::transformInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         winograd::transformOutputGradient(m_grid, s.dy, cout, s.n, s0, cn, Z);
         for (int e = 0; e < kElems; ++e)
-            gemm(true, false, cout, cin, P, 1.0f, Z + int64_t(e) * P * cout, cout, V + int64_t(e) * P * cin, cin, 0.0f,
-                 dU + int64_t(e) * cout * cin, cin);
-        winograd::kernelGradient(dU, cout, cin, s.grad);
+            tileGemm(cout, cin, P, Z + int64_t(e) * P * cout, 1, cout, V + int64_t(e) * P * cin, cin,
+                     dU + int64_t(e) * cout * cin, cin, k > 0);
         if (!s.dx)
             continue;
-        // dX: the forward algorithm on dY with the rotated, transposed kernels.
+        // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
         float* Vdy = Z;
+        float* Mdx = V;
         winograd::transformInput(m_grid, s.dy, cout, s.n, s0, cn, Vdy);
-        // Mdx[e] (P, Cin) = Vdy[e] (P, Cout) Ut[e]^T
-        for (int e = 0; e < kElems; ++e)
-            gemm(false, true, P, cin, cout, 1.0f, Vdy + int64_t(e) * P * cout, cout,
-                 m_Ut.data() + int64_t(e) * cin * cout, cout, 0.0f, Mdx + int64_t(e) * P * cin, cin);
-        winograd::transformOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx);
+        winogradProducts(P, cin, cout, Vdy, m_Ut.data(), Mdx);  // Mdx[e] = Vdy[e] Ut[e]
+        winograd::transformOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold);
+    }
+    // dW = G^T dU G, through the fold when there is one.
+    if (m_fold == 2) {
+        std::fill(dWf, dWf + foldedKernelFloats(), 0.0f);
+        winograd::kernelGradient(m_grid.kind, dU, cout, cin, dWf);
+        winograd::unfoldKernelGradient(dWf, cout, m_g.cin, s.grad);
+    } else {
+        winograd::kernelGradient(m_grid.kind, dU, cout, cin, s.grad);
     }
 }
 

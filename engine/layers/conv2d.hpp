@@ -1,8 +1,10 @@
 // Conv2D with Keras semantics: kernel (kh, kw), strides, "same"/"valid" padding placed as Keras
 // places it (the odd pixel goes bottom/right), optional bias and fused activation.
 // Computed as im2col + one GEMM per chunk of the shard: Y[Cout][n*Ho*Wo] = W[Cout][K] * cols[K][n*Ho*Wo],
-// except stride-1 "same" 5x5 convolutions with enough input channels, which use Winograd
-// F(2x2, 5x5) (layers/winograd.hpp): 2.8x fewer multiplications, same results within ~1e-6.
+// except where Winograd applies (layers/winograd.hpp; channel counts multiples of 8):
+// stride-1 "same" 5x5 convolutions use F(2x2, 5x5) (2.8x fewer multiplications), stride-1 "same"
+// 3x3 ones F(4x4, 3x3) (4x), and 6x6 stride-2 "same" ones on even-sized images F(4x4, 3x3) after a
+// space-to-depth fold (4x); same results within a few 1e-6 of the largest output.
 #pragma once
 
 #include "layers/layer.hpp"
@@ -40,30 +42,36 @@ public:
     int64_t paramCount() const override { return int64_t(m_g.cout) * m_g.k() + (m_bias ? m_g.cout : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t workspaceFloats(int n) const override;
-    // Training keeps forward's im2col columns (or Winograd's transformed tiles) for backward when
-    // they are small enough per sample.
+    // Training keeps forward's im2col columns for backward when they are small enough per sample.
     int64_t cacheFloats(int n) const override;
     void beginPass() override;
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     bool usesWinograd() const { return m_winograd; }
+    winograd::Kind winogradKind() const { return m_grid.kind; }
+    int winogradFold() const { return m_fold; }
 
 private:
     void forwardWinograd(ShardView& s, float* ws);
     void backwardWinograd(ShardView& s, float* ws);
     void biasAndActivation(ShardView& s);
-    int64_t winogradCachePerChunk() const;
+    int winogradChunk() const;  // samples per chunk
+    static void winogradProducts(int rows, int N, int K, const float* A, const float* B, float* C);
     int chunkSamples(int n) const;
     int64_t columnsPerSample() const { return m_g.k() * m_g.ho * m_g.wo; }
     bool cachesColumns() const;
     ConvGeometry m_g;
     bool m_bias;
     Activation m_act;
+    int64_t foldedKernelFloats() const { return m_fold == 2 ? int64_t(m_g.cout) * m_wcin * 9 : 0; }
     bool m_winograd = false;
-    winograd::TileGrid m_grid{0, 0};
-    std::vector<float> m_U;   // (36, Cout, Cin) transformed kernels for forward
-    std::vector<float> m_Ut;  // (36, Cin, Cout) transformed rotated kernels for dX
+    int m_fold = 1;           // 2: space-to-depth before the Winograd convolution
+    int m_wcin = 0;           // input channels the Winograd convolution sees (cin * fold^2)
+    winograd::TileGrid m_grid;
+    std::vector<float> m_folded;  // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
+    std::vector<float> m_U;   // (36, Cin', Cout) transformed kernels for forward
+    std::vector<float> m_Ut;  // (36, Cout, Cin') transformed rotated kernels for dX
 };
 
 }  // namespace tb

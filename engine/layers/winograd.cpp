@@ -2,21 +2,16 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace tb::winograd {
 
 namespace {
-// F(2, 5) on the points 0, 1, -1, 2, -2 and infinity (exact in binary except G's sixths).
+// Both variants use the points 0, 1, -1, 2, -2 and infinity, so they share B; the transforms are
+// exact in binary except G's sixths.
 constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
                             {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
-constexpr float G[6][5] = {{1.0f / 4, 0, 0, 0, 0},
-                           {-1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6},
-                           {-1.0f / 6, 1.0f / 6, -1.0f / 6, 1.0f / 6, -1.0f / 6},
-                           {1.0f / 24, 1.0f / 12, 1.0f / 6, 1.0f / 3, 2.0f / 3},
-                           {1.0f / 24, -1.0f / 12, 1.0f / 6, -1.0f / 3, 2.0f / 3},
-                           {0, 0, 0, 0, 1}};
-constexpr float AT[2][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 1}};
 
 template <int R, int C>
 struct Mat {
@@ -31,195 +26,339 @@ constexpr Mat<C, R> transpose(const float (&m)[R][C])
             t.v[c][r] = m[r][c];
     return t;
 }
-constexpr Mat<6, 2> A = transpose(AT);
-constexpr Mat<5, 6> GT = transpose(G);
 
-// out[r][s] = sum_k sum_t L[r][k] in[k][t] Rm[s][t], for kLanes independent lanes:
-// in is [K][T][lanes], out is [R][S][lanes].
-template <int R, int K, int S, int T>
+struct F2x2_5x5 {
+    static constexpr int kOut = 2, kKernel = 5, kPad = 2;
+    static constexpr float G[6][5] = {{1.0f / 4, 0, 0, 0, 0},
+                                      {-1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6},
+                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6, 1.0f / 6, -1.0f / 6},
+                                      {1.0f / 24, 1.0f / 12, 1.0f / 6, 1.0f / 3, 2.0f / 3},
+                                      {1.0f / 24, -1.0f / 12, 1.0f / 6, -1.0f / 3, 2.0f / 3},
+                                      {0, 0, 0, 0, 1}};
+    static constexpr float AT[2][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 1}};
+};
+struct F4x4_3x3 {
+    static constexpr int kOut = 4, kKernel = 3, kPad = 1;
+    static constexpr float G[6][3] = {{1.0f / 4, 0, 0},           {-1.0f / 6, -1.0f / 6, -1.0f / 6},
+                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6}, {1.0f / 24, 1.0f / 12, 1.0f / 6},
+                                      {1.0f / 24, -1.0f / 12, 1.0f / 6}, {0, 0, 1}};
+    static constexpr float AT[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+};
+
+// Calls fn(variant, lanes) with the algorithm of `kind` and the widest channel group that divides
+// `channels` (16 or 8), both as types.
+template <typename Fn>
+void dispatch(Kind kind, int channels, Fn&& fn)
+{
+    using L16 = std::integral_constant<int, 16>;
+    using L8 = std::integral_constant<int, 8>;
+    if (kind == Kind::F2x2_5x5)
+        channels % 16 == 0 ? fn(F2x2_5x5{}, L16{}) : fn(F2x2_5x5{}, L8{});
+    else
+        channels % 16 == 0 ? fn(F4x4_3x3{}, L16{}) : fn(F4x4_3x3{}, L8{});
+}
+
+// One matrix element's channels: 16 or 8 lanes (two or one AVX2 registers, one AVX-512 register).
+template <int Lanes>
+struct LaneVec {
+    typedef float type __attribute__((vector_size(Lanes * sizeof(float))));
+};
+
+// out[r][s] = sum_k sum_t L[r][k] in[k][t] Rm[s][t], for `Lanes` independent lanes:
+// in is [K][T][Lanes], out is [R][S][Lanes]. Written on vector types so that every step is one
+// vector operation whatever the optimizer makes of the unrolled loops.
+template <int Lanes, int R, int K, int S, int T>
 [[gnu::always_inline]] inline void sandwich(const float (&L)[R][K], const float (&Rm)[S][T], const float* in,
                                             float* out)
 {
+    using V = typename LaneVec<Lanes>::type;
     // Fully unrolled, so the constant coefficients become immediates and the zeros drop out.
-    float tmp[R][T][kLanes];
+    V x[K][T];
+#pragma GCC unroll 8
+    for (int k = 0; k < K; ++k)
+#pragma GCC unroll 8
+        for (int t = 0; t < T; ++t)
+            std::memcpy(&x[k][t], in + (k * T + t) * Lanes, sizeof(V));
+    V tmp[R][T];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
         for (int t = 0; t < T; ++t) {
-            float acc[kLanes] = {};
+            V acc = {};
 #pragma GCC unroll 8
-            for (int k = 0; k < K; ++k) {
-                const float c = L[r][k];
-                if (c == 0.0f)
-                    continue;
-                const float* src = in + (k * T + t) * kLanes;
-                for (int l = 0; l < kLanes; ++l)
-                    acc[l] += c * src[l];
-            }
-            for (int l = 0; l < kLanes; ++l)
-                tmp[r][t][l] = acc[l];
+            for (int k = 0; k < K; ++k)
+                if (L[r][k] != 0.0f)
+                    acc += L[r][k] * x[k][t];
+            tmp[r][t] = acc;
         }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 8
         for (int s = 0; s < S; ++s) {
-            float acc[kLanes] = {};
+            V acc = {};
 #pragma GCC unroll 8
-            for (int t = 0; t < T; ++t) {
-                const float c = Rm[s][t];
-                if (c == 0.0f)
-                    continue;
-                for (int l = 0; l < kLanes; ++l)
-                    acc[l] += c * tmp[r][t][l];
-            }
-            for (int l = 0; l < kLanes; ++l)
-                out[(r * S + s) * kLanes + l] = acc[l];
+            for (int t = 0; t < T; ++t)
+                if (Rm[s][t] != 0.0f)
+                    acc += Rm[s][t] * tmp[r][t];
+            std::memcpy(out + (r * S + s) * Lanes, &acc, sizeof(V));
         }
+}
+
+// Where channel c of a (possibly folded) image lives in a [C/fold^2][n][fold h][fold w] tensor:
+// offset[c] to add to sample * (fold h)(fold w) + (fold y) * (fold w) + fold x.
+std::vector<int64_t> channelOffsets(const TileGrid& g, int channels, int n, int fold)
+{
+    const int real = channels / (fold * fold);
+    const int64_t W = int64_t(g.w) * fold, hw = int64_t(g.h) * fold * W;
+    std::vector<int64_t> off(static_cast<size_t>(channels));
+    for (int c = 0; c < channels; ++c) {
+        const int phase = c / real, py = phase / fold, px = phase % fold;
+        off[size_t(c)] = int64_t(c % real) * n * hw + py * W + px;
+    }
+    return off;
 }
 
 // A zero-padded channels-last copy of one image: [rows][cols][C] with `pad` zero pixels before
 // and enough after that every tile reads inside it. Per thread, allocated once.
 struct Hwc {
-    int rows = 0, cols = 0, channels = 0;
+    int cols = 0, channels = 0;
     float* data = nullptr;
     const float* at(int y, int x) const { return data + (int64_t(y) * cols + x) * channels; }
 };
-Hwc toHwc(const TileGrid& g, const float* x, int channels, int n, int sample, int pad)
+Hwc toHwc(const TileGrid& g, int outTile, const float* x, const std::vector<int64_t>& offsets, int fold,
+          int sample, int pad)
 {
     thread_local std::vector<float> buffer;
+    thread_local std::vector<const float*> planes;
+    const int channels = int(offsets.size());
     Hwc h;
-    // Every tile reads rows ty*2 .. ty*2+5; the image itself sits at (pad, pad).
-    h.rows = (g.tilesH - 1) * kOut + kTile;
-    h.cols = (g.tilesW - 1) * kOut + kTile;
+    // Every tile reads rows ty*out .. ty*out+5; the image itself sits at (pad, pad).
+    const int rows = (g.tilesH - 1) * outTile + kTile;
+    h.cols = (g.tilesW - 1) * outTile + kTile;
     h.channels = channels;
-    const size_t size = size_t(h.rows) * h.cols * channels;
+    const size_t size = size_t(rows) * h.cols * channels;
     if (buffer.size() < size)
         buffer.resize(size);
     h.data = buffer.data();
-    std::fill(buffer.begin(), buffer.begin() + int64_t(size), 0.0f);
-    const int64_t hw = int64_t(g.h) * g.w;
-    for (int c = 0; c < channels; ++c) {
-        const float* img = x + (int64_t(c) * n + sample) * hw;
-        for (int y = 0; y < g.h; ++y)
-            for (int xx = 0; xx < g.w; ++xx)
-                h.data[(int64_t(y + pad) * h.cols + xx + pad) * channels + c] = img[y * g.w + xx];
+    const int64_t W = int64_t(g.w) * fold;
+    const int64_t base = int64_t(sample) * g.h * fold * W;
+    planes.resize(size_t(channels));
+    for (int c = 0; c < channels; ++c)
+        planes[size_t(c)] = x + base + offsets[size_t(c)];
+    const int64_t rowFloats = int64_t(h.cols) * channels;
+    for (int y = 0; y < rows; ++y) {
+        float* row = h.data + y * rowFloats;
+        const int iy = y - pad;
+        if (iy < 0 || iy >= g.h) {
+            std::fill(row, row + rowFloats, 0.0f);
+            continue;
+        }
+        std::fill(row, row + int64_t(pad) * channels, 0.0f);
+        std::fill(row + int64_t(pad + g.w) * channels, row + rowFloats, 0.0f);
+        // Pixel by pixel, channels innermost: contiguous writes, one read stream per channel plane.
+        const int64_t rowOff = iy * fold * W;
+        float* dst = row + int64_t(pad) * channels;
+        for (int ix = 0; ix < g.w; ++ix, dst += channels) {
+            const int64_t at = rowOff + ix * fold;
+            for (int c = 0; c < channels; ++c)
+                dst[c] = planes[size_t(c)][at];
+        }
     }
     return h;
 }
-}  // namespace
 
-void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V)
+template <class F, int Lanes>
+void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
 {
     const int64_t P = g.tiles(cn);
-    float d[kElems * kLanes];
-    float v[kElems * kLanes];
+    const std::vector<int64_t> offsets = channelOffsets(g, channels, n, fold);
+    float d[kElems * Lanes];
+    float v[kElems * Lanes];
     int64_t p = 0;
     for (int s = 0; s < cn; ++s) {
-        const Hwc img = toHwc(g, x, channels, n, s0 + s, kPad);
+        const Hwc img = toHwc(g, F::kOut, x, offsets, fold, s0 + s, F::kPad);
         for (int ty = 0; ty < g.tilesH; ++ty)
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
-                for (int c0 = 0; c0 < channels; c0 += kLanes) {
+                for (int c0 = 0; c0 < channels; c0 += Lanes) {
                     for (int i = 0; i < kTile; ++i)
                         for (int j = 0; j < kTile; ++j)
-                            std::memcpy(d + (i * kTile + j) * kLanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
-                                        sizeof(float) * kLanes);
-                    sandwich(BT, BT, d, v);
+                            std::memcpy(d + (i * kTile + j) * Lanes, img.at(ty * F::kOut + i, tx * F::kOut + j) + c0,
+                                        sizeof(float) * Lanes);
+                    sandwich<Lanes>(BT, BT, d, v);
                     for (int e = 0; e < kElems; ++e)
-                        std::memcpy(V + (int64_t(e) * P + p) * channels + c0, v + e * kLanes, sizeof(float) * kLanes);
+                        std::memcpy(V + (int64_t(e) * P + p) * channels + c0, v + e * Lanes, sizeof(float) * Lanes);
                 }
     }
 }
 
-void transformKernel(const float* w, int cout, int cin, bool transposed, float* U)
+template <class F, int Lanes>
+void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold)
 {
-    constexpr int kk = kKernel * kKernel;
-    float gk[kk * kLanes];
-    float u[kElems * kLanes];
-    for (int co = 0; co < cout; ++co)
-        for (int ci0 = 0; ci0 < cin; ci0 += kLanes) {
-            const int lanes = std::min(kLanes, cin - ci0);
-            for (int l = 0; l < kLanes; ++l)
-                for (int k = 0; k < kk; ++k) {
-                    // dX correlates with the kernel rotated by 180 degrees.
-                    const int src = transposed ? kk - 1 - k : k;
-                    gk[k * kLanes + l] = l < lanes ? w[(int64_t(co) * cin + ci0 + l) * kk + src] : 0.0f;
-                }
-            sandwich(G, G, gk, u);
-            for (int e = 0; e < kElems; ++e)
-                for (int l = 0; l < lanes; ++l) {
-                    const int ci = ci0 + l;
-                    const int64_t at = transposed ? (int64_t(e) * cin + ci) * cout + co : (int64_t(e) * cout + co) * cin + ci;
-                    U[at] = u[e * kLanes + l];
-                }
-        }
-}
-
-void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y)
-{
+    constexpr int kOut = F::kOut;
     const int64_t P = g.tiles(cn);
-    const int64_t hw = int64_t(g.h) * g.w;
-    float m[kElems * kLanes];
-    float o[kOut * kOut * kLanes];
+    const std::vector<int64_t> offsets = channelOffsets(g, channels, n, fold);
+    const int64_t W = int64_t(g.w) * fold, hw = int64_t(g.h) * fold * W;
+    float m[kElems * Lanes];
+    float o[kOut * kOut * Lanes];
     int64_t p = 0;
     for (int s = 0; s < cn; ++s)
         for (int ty = 0; ty < g.tilesH; ++ty)
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
-                for (int c0 = 0; c0 < channels; c0 += kLanes) {
+                for (int c0 = 0; c0 < channels; c0 += Lanes) {
                     for (int e = 0; e < kElems; ++e)
-                        std::memcpy(m + e * kLanes, M + (int64_t(e) * P + p) * channels + c0, sizeof(float) * kLanes);
-                    sandwich(AT, AT, m, o);
+                        std::memcpy(m + e * Lanes, M + (int64_t(e) * P + p) * channels + c0, sizeof(float) * Lanes);
+                    sandwich<Lanes>(F::AT, F::AT, m, o);
                     const int oy = ty * kOut, ox = tx * kOut;
+                    float* base = y + (s0 + s) * hw;
+                    const int64_t* off = offsets.data() + c0;
                     for (int i = 0; i < kOut && oy + i < g.h; ++i)
                         for (int j = 0; j < kOut && ox + j < g.w; ++j) {
-                            const float* src = o + (i * kOut + j) * kLanes;
-                            float* dst = y + (int64_t(c0) * n + s0 + s) * hw + (oy + i) * g.w + ox + j;
-                            for (int l = 0; l < kLanes; ++l)
-                                dst[int64_t(l) * n * hw] = src[l];
+                            const float* src = o + (i * kOut + j) * Lanes;
+                            float* dst = base + (oy + i) * fold * W + (ox + j) * fold;
+                            for (int l = 0; l < Lanes; ++l)
+                                dst[off[l]] = src[l];
                         }
                 }
 }
 
-void transformOutputGradient(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
+template <class F, int Lanes>
+void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
 {
+    constexpr int kOut = F::kOut;
+    constexpr auto A = transpose(F::AT);
     const int64_t P = g.tiles(cn);
-    float d[kOut * kOut * kLanes];
-    float z[kElems * kLanes];
+    const std::vector<int64_t> offsets = channelOffsets(g, channels, n, 1);
+    float d[kOut * kOut * Lanes];
+    float z[kElems * Lanes];
     int64_t p = 0;
     for (int s = 0; s < cn; ++s) {
-        // No padding: a tile's 2x2 outputs start at its corner; past the edge the copy is zero.
-        const Hwc img = toHwc(g, dy, channels, n, s0 + s, 0);
+        // No padding: a tile's outputs start at its corner; past the edge the copy is zero.
+        const Hwc img = toHwc(g, kOut, dy, offsets, 1, s0 + s, 0);
         for (int ty = 0; ty < g.tilesH; ++ty)
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
-                for (int c0 = 0; c0 < channels; c0 += kLanes) {
+                for (int c0 = 0; c0 < channels; c0 += Lanes) {
                     for (int i = 0; i < kOut; ++i)
                         for (int j = 0; j < kOut; ++j)
-                            std::memcpy(d + (i * kOut + j) * kLanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
-                                        sizeof(float) * kLanes);
-                    sandwich(A.v, A.v, d, z);
+                            std::memcpy(d + (i * kOut + j) * Lanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
+                                        sizeof(float) * Lanes);
+                    sandwich<Lanes>(A.v, A.v, d, z);
                     for (int e = 0; e < kElems; ++e)
-                        std::memcpy(Z + (int64_t(e) * P + p) * channels + c0, z + e * kLanes, sizeof(float) * kLanes);
+                        std::memcpy(Z + (int64_t(e) * P + p) * channels + c0, z + e * Lanes, sizeof(float) * Lanes);
                 }
     }
 }
 
-void kernelGradient(const float* dU, int cout, int cin, float* dW)
+constexpr int kKernelLanes = 16;
+
+template <class F>
+void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
 {
-    constexpr int kk = kKernel * kKernel;
-    float u[kElems * kLanes];
-    float gk[kk * kLanes];
+    constexpr int kk = F::kKernel * F::kKernel;
+    float gk[kk * kKernelLanes];
+    float u[kElems * kKernelLanes];
     for (int co = 0; co < cout; ++co)
-        for (int ci0 = 0; ci0 < cin; ci0 += kLanes) {
-            const int lanes = std::min(kLanes, cin - ci0);
+        for (int ci0 = 0; ci0 < cin; ci0 += kKernelLanes) {
+            const int lanes = std::min(kKernelLanes, cin - ci0);
+            for (int l = 0; l < kKernelLanes; ++l)
+                for (int k = 0; k < kk; ++k) {
+                    // dX correlates with the kernel rotated by 180 degrees.
+                    const int src = transposed ? kk - 1 - k : k;
+                    gk[k * kKernelLanes + l] = l < lanes ? w[(int64_t(co) * cin + ci0 + l) * kk + src] : 0.0f;
+                }
+            sandwich<kKernelLanes>(F::G, F::G, gk, u);
             for (int e = 0; e < kElems; ++e)
-                for (int l = 0; l < kLanes; ++l)
-                    u[e * kLanes + l] = l < lanes ? dU[(int64_t(e) * cout + co) * cin + ci0 + l] : 0.0f;
-            sandwich(GT.v, GT.v, u, gk);
+                for (int l = 0; l < lanes; ++l) {
+                    const int ci = ci0 + l;
+                    const int64_t at = transposed ? (int64_t(e) * cout + co) * cin + ci : (int64_t(e) * cin + ci) * cout + co;
+                    U[at] = u[e * kKernelLanes + l];
+                }
+        }
+}
+
+template <class F>
+void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
+{
+    constexpr int kk = F::kKernel * F::kKernel;
+    constexpr auto GT = transpose(F::G);
+    float u[kElems * kKernelLanes];
+    float gk[kk * kKernelLanes];
+    for (int co = 0; co < cout; ++co)
+        for (int ci0 = 0; ci0 < cin; ci0 += kKernelLanes) {
+            const int lanes = std::min(kKernelLanes, cin - ci0);
+            for (int e = 0; e < kElems; ++e)
+                for (int l = 0; l < kKernelLanes; ++l)
+                    u[e * kKernelLanes + l] = l < lanes ? dU[(int64_t(e) * cout + co) * cin + ci0 + l] : 0.0f;
+            sandwich<kKernelLanes>(GT.v, GT.v, u, gk);
             for (int l = 0; l < lanes; ++l) {
                 float* dst = dW + (int64_t(co) * cin + ci0 + l) * kk;
                 for (int k = 0; k < kk; ++k)
-                    dst[k] += gk[k * kLanes + l];
+                    dst[k] += gk[k * kKernelLanes + l];
             }
         }
+}
+
+// Index of folded tap (co, phase*cin + ci, a, b) and of its source tap (co, ci, 2a+py, 2b+px).
+template <typename Fn>
+void forEachFoldedTap(int cout, int cin, Fn&& fn)
+{
+    for (int co = 0; co < cout; ++co)
+        for (int phase = 0; phase < 4; ++phase)
+            for (int ci = 0; ci < cin; ++ci)
+                for (int a = 0; a < 3; ++a)
+                    for (int b = 0; b < 3; ++b) {
+                        const int64_t folded = ((int64_t(co) * 4 * cin + phase * cin + ci) * 3 + a) * 3 + b;
+                        const int64_t src =
+                            ((int64_t(co) * cin + ci) * 6 + 2 * a + phase / 2) * 6 + 2 * b + phase % 2;
+                        fn(folded, src);
+                    }
+}
+}  // namespace
+
+void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
+{
+    dispatch(g.kind, channels, [&](auto f, auto lanes) {
+        inputTiles<decltype(f), decltype(lanes)::value>(g, x, channels, n, s0, cn, V, fold);
+    });
+}
+
+void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold)
+{
+    dispatch(g.kind, channels, [&](auto f, auto lanes) {
+        outputTiles<decltype(f), decltype(lanes)::value>(g, M, channels, n, s0, cn, y, fold);
+    });
+}
+
+void transformOutputGradient(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
+{
+    dispatch(g.kind, channels, [&](auto f, auto lanes) {
+        outputGradientTiles<decltype(f), decltype(lanes)::value>(g, dy, channels, n, s0, cn, Z);
+    });
+}
+
+void transformKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+{
+    if (kind == Kind::F2x2_5x5)
+        kernelTiles<F2x2_5x5>(w, cout, cin, transposed, U);
+    else
+        kernelTiles<F4x4_3x3>(w, cout, cin, transposed, U);
+}
+
+void kernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW)
+{
+    if (kind == Kind::F2x2_5x5)
+        kernelGradientTiles<F2x2_5x5>(dU, cout, cin, dW);
+    else
+        kernelGradientTiles<F4x4_3x3>(dU, cout, cin, dW);
+}
+
+void foldKernel(const float* w, int cout, int cin, float* wf)
+{
+    forEachFoldedTap(cout, cin, [&](int64_t folded, int64_t src) { wf[folded] = w[src]; });
+}
+
+void unfoldKernelGradient(const float* dWf, int cout, int cin, float* dW)
+{
+    forEachFoldedTap(cout, cin, [&](int64_t folded, int64_t src) { dW[src] += dWf[folded]; });
 }
 
 }  // namespace tb::winograd

@@ -1,48 +1,69 @@
-// Winograd F(2x2, 5x5) for stride-1 "same" 5x5 convolutions (the colab-fashion-cnn's convolutions):
-// each 2x2 output tile comes from a 6x6 input tile with 36 multiplications per channel pair
-// instead of 100. The convolution becomes 36 GEMMs over transformed tiles:
+// Winograd convolutions on 6x6 input tiles, in two variants:
+//   F(2x2, 5x5)  stride-1 "same" 5x5 convolutions (the colab-fashion-cnn's): 36 multiplications
+//                per 2x2 output tile and channel pair instead of 100;
+//   F(4x4, 3x3)  stride-1 "same" 3x3 convolutions: 36 per 4x4 tile instead of 144. A 6x6 stride-2
+//                "same" convolution on an even-sized image (the tpu-mnist-cnn's) is one of these
+//                after a space-to-depth fold: phase (py, px) of the input, x[2i+py][2j+px], becomes
+//                channel block (py*2+px) of a half-size image, and kernel tap (2a+py, 2b+px) tap
+//                (a, b) of a 3x3 kernel over 4x the channels.
+// The convolution becomes 36 GEMMs over transformed tiles:
 //   forward   Y  = A^T [ (G g G^T) . (B^T d B) ] A
 //   dX        the same with the kernel rotated by 180 degrees and transposed
 //   dW        dU[e] = sum over tiles of (A dY A^T)[e] . V[e], then dW = G^T dU G
-// Transforms work on 16 channels at a time (one AVX-512 vector per matrix element), read from a
+// Transforms work on 16 (or 8) channels at a time, one vector per matrix element, read from a
 // zero-padded channels-last copy of each image, so every load is a contiguous vector.
 // Tensors: images [C][n][H][W]; transformed tiles V/M/Z [36][P][C] with P = tiles of the chunk;
-// transformed kernels U [36][Cout][Cin]. Channel counts must be multiples of 16.
+// transformed kernels U [36][Cin][Cout] (the right-hand side of V's product). Channel counts must be
+// multiples of 8.
 #pragma once
 
 #include <cstdint>
 
 namespace tb::winograd {
 
-constexpr int kTile = 6;     // input tile side
-constexpr int kOut = 2;      // output tile side
-constexpr int kKernel = 5;
-constexpr int kPad = 2;      // "same" padding of a 5x5 kernel
+constexpr int kTile = 6;  // input tile side
 constexpr int kElems = kTile * kTile;
-constexpr int kLanes = 16;   // channels per transform call
+
+enum class Kind { F2x2_5x5, F4x4_3x3 };
+
+constexpr int outputTile(Kind k) { return k == Kind::F2x2_5x5 ? 2 : 4; }
+constexpr int kernelSide(Kind k) { return k == Kind::F2x2_5x5 ? 5 : 3; }
 
 struct TileGrid {
-    int h = 0, w = 0;          // image (= output) size
+    Kind kind = Kind::F2x2_5x5;
+    int h = 0, w = 0;  // image (= output) size, after any fold
     int tilesH = 0, tilesW = 0;
-    TileGrid(int h_, int w_) : h(h_), w(w_), tilesH((h_ + kOut - 1) / kOut), tilesW((w_ + kOut - 1) / kOut) {}
+    TileGrid() = default;
+    TileGrid(Kind k, int h_, int w_)
+        : kind(k), h(h_), w(w_), tilesH((h_ + outputTile(k) - 1) / outputTile(k)),
+          tilesW((w_ + outputTile(k) - 1) / outputTile(k))
+    {
+    }
     int64_t tiles(int n) const { return int64_t(n) * tilesH * tilesW; }
 };
 
-// Whether Winograd applies: 16-channel groups on both sides.
-inline bool supportsChannels(int cin, int cout) { return cin % kLanes == 0 && cout % kLanes == 0; }
+// Whether Winograd applies: 8-channel groups on both sides (after any fold).
+inline bool supportsChannels(int cin, int cout) { return cin % 8 == 0 && cout % 8 == 0; }
 
-// V[e][p][c] = (B^T d B)[e] for the 6x6 input tile p of channel c, samples [s0, s0+cn) of x
-// ([C][n][H][W]).
-void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V);
-// U[e][co][ci] = (G w[co][ci] G^T)[e]; transposed: U[e][ci][co] from w[co][ci] rotated by 180 degrees
-// (the kernel of dX). w is [Cout][Cin][5][5].
-void transformKernel(const float* w, int cout, int cin, bool transposed, float* U);
+// V[e][p][c] = (B^T d B)[e] for the 6x6 input tile p of channel c, samples [s0, s0+cn) of x.
+// With fold 2, x is [channels/4][n][2h][2w] and is read space-to-depth (see above).
+void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
+                    int fold = 1);
+// U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
+// (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k].
+void transformKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U);
 // y[c][s0+i] = A^T M A for every tile of M [36][P][C] (overwrites; the parts of edge tiles outside the
-// image are dropped).
-void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y);
+// image are dropped). With fold 2, y is [channels/4][n][2h][2w], written depth-to-space.
+void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,
+                     int fold = 1);
 // Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
 void transformOutputGradient(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z);
 // dW[co][ci] += G^T dU[.][co][ci] G.
-void kernelGradient(const float* dU, int cout, int cin, float* dW);
+void kernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW);
+
+// The fold's kernel rearrangement: w [Cout][Cin][6][6] <-> wf [Cout][4 Cin][3][3].
+void foldKernel(const float* w, int cout, int cin, float* wf);
+// dW [Cout][Cin][6][6] += the folded gradient dWf [Cout][4 Cin][3][3].
+void unfoldKernelGradient(const float* dWf, int cout, int cin, float* dW);
 
 }  // namespace tb::winograd
