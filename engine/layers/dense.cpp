@@ -1,6 +1,7 @@
 #include "layers/dense.hpp"
 
 #include "core/gemm.hpp"
+#include "core/tile_gemm.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,7 +21,10 @@ void Dense::initParams(float* params, float*, Rng& rng) const
 void Dense::forward(const PassContext&, int, ShardView& s, float*)
 {
     const int F = int(m_in.size());
-    gemm(false, false, s.n, m_units, F, 1.0f, s.x, F, m_params, m_units, 0.0f, s.y, m_units);
+    if (m_units % 8 == 0)  // a shard's few rows: BLAS would spend its time packing the kernel
+        tileGemm(s.n, m_units, F, s.x, F, 1, m_params, m_units, s.y, m_units, false);
+    else
+        gemm(false, false, s.n, m_units, F, 1.0f, s.x, F, m_params, m_units, 0.0f, s.y, m_units);
     if (m_bias) {
         const float* b = m_params + int64_t(F) * m_units;
         for (int i = 0; i < s.n; ++i)
