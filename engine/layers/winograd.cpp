@@ -118,6 +118,43 @@ std::vector<int64_t> channelOffsets(const TileGrid& g, int channels, int n, int 
     return off;
 }
 
+typedef float Floats8 __attribute__((vector_size(8 * sizeof(float))));
+typedef int Ints8 __attribute__((vector_size(8 * sizeof(int))));
+
+// 8 pixels of one row, p[0], p[fold], ..., p[7 * fold] (fold 1 or 2).
+inline Floats8 loadPixels(const float* p, int fold)
+{
+    Floats8 a;
+    std::memcpy(&a, p, sizeof a);
+    if (fold == 1)
+        return a;
+    Floats8 b;
+    std::memcpy(&b, p + 8, sizeof b);
+    return __builtin_shuffle(a, b, Ints8{0, 2, 4, 6, 8, 10, 12, 14});
+}
+
+// r[i][j] <- r[j][i]: unpack, shuffle, then swap 128-bit halves (the AVX 8x8 transpose).
+inline void transpose8(Floats8 (&r)[8])
+{
+    Floats8 t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shuffle(r[i], r[i + 1], Ints8{0, 8, 1, 9, 4, 12, 5, 13});
+        t[i + 1] = __builtin_shuffle(r[i], r[i + 1], Ints8{2, 10, 3, 11, 6, 14, 7, 15});
+    }
+    for (int i = 0; i < 8; i += 4)
+        for (int j = 0; j < 2; ++j) {
+            u[i + j] = __builtin_shuffle(t[i + j], t[i + j + 2], Ints8{0, 1, 8, 9, 4, 5, 12, 13});
+            u[i + j + 2] = __builtin_shuffle(t[i + j], t[i + j + 2], Ints8{2, 3, 10, 11, 6, 7, 14, 15});
+        }
+    // u[0] holds rows 0-3 of columns 0 and 4 (as 128-bit halves), u[1] of columns 2 and 6 (from t[1]),
+    // u[2] columns 1 and 5, u[3] columns 3 and 7; u[4..7] the same for rows 4-7.
+    const int column[4] = {0, 2, 1, 3};
+    for (int i = 0; i < 4; ++i) {
+        r[column[i]] = __builtin_shuffle(u[i], u[i + 4], Ints8{0, 1, 2, 3, 8, 9, 10, 11});
+        r[column[i] + 4] = __builtin_shuffle(u[i], u[i + 4], Ints8{4, 5, 6, 7, 12, 13, 14, 15});
+    }
+}
+
 // A zero-padded channels-last copy of one image: [rows][cols][C] with `pad` zero pixels before
 // and enough after that every tile reads inside it. Per thread, allocated once.
 struct Hwc {
@@ -155,9 +192,25 @@ Hwc toHwc(const TileGrid& g, int outTile, const float* x, const std::vector<int6
         }
         std::fill(row, row + int64_t(pad) * channels, 0.0f);
         std::fill(row + int64_t(pad + g.w) * channels, row + rowFloats, 0.0f);
-        // Pixel by pixel, channels innermost: contiguous writes, one read stream per channel plane.
         const int64_t rowOff = iy * fold * W;
         float* dst = row + int64_t(pad) * channels;
+        if (g.w >= 8 && channels % 8 == 0) {
+            // 8 pixels x 8 channels at a time, transposed in registers; a row whose width is not a
+            // multiple of 8 ends with a block that overlaps the one before.
+            for (int ix0 = 0; ix0 < g.w; ix0 += 8) {
+                const int x0 = std::min(ix0, g.w - 8);
+                for (int c0 = 0; c0 < channels; c0 += 8) {
+                    Floats8 r[8];
+                    for (int k = 0; k < 8; ++k)
+                        r[k] = loadPixels(planes[size_t(c0 + k)] + rowOff + int64_t(x0) * fold, fold);
+                    transpose8(r);
+                    for (int k = 0; k < 8; ++k)
+                        std::memcpy(dst + int64_t(x0 + k) * channels + c0, &r[k], sizeof(Floats8));
+                }
+            }
+            continue;
+        }
+        // Pixel by pixel, channels innermost: contiguous writes, one read stream per channel plane.
         for (int ix = 0; ix < g.w; ++ix, dst += channels) {
             const int64_t at = rowOff + ix * fold;
             for (int c = 0; c < channels; ++c)
@@ -198,27 +251,56 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
     const int64_t P = g.tiles(cn);
     const std::vector<int64_t> offsets = channelOffsets(g, channels, n, fold);
     const int64_t W = int64_t(g.w) * fold, hw = int64_t(g.h) * fold * W;
+    // One row of tiles goes channels-last into `stage` ([kOut][tilesW * kOut][C]), then out to the
+    // channel planes: 8 pixels x 8 channels at a time through a register transpose when unfolded.
+    thread_local std::vector<float> stage;
+    const int stageW = g.tilesW * kOut;
+    stage.resize(size_t(kOut) * stageW * channels);
+    const bool transposed = fold == 1 && channels % 8 == 0 && stageW >= 8;
     float m[kElems * Lanes];
     float o[kOut * kOut * Lanes];
     int64_t p = 0;
     for (int s = 0; s < cn; ++s)
-        for (int ty = 0; ty < g.tilesH; ++ty)
+        for (int ty = 0; ty < g.tilesH; ++ty) {
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
                 for (int c0 = 0; c0 < channels; c0 += Lanes) {
                     for (int e = 0; e < kElems; ++e)
                         std::memcpy(m + e * Lanes, M + (int64_t(e) * P + p) * channels + c0, sizeof(float) * Lanes);
                     sandwich<Lanes>(F::AT, F::AT, m, o);
-                    const int oy = ty * kOut, ox = tx * kOut;
-                    float* base = y + (s0 + s) * hw;
-                    const int64_t* off = offsets.data() + c0;
-                    for (int i = 0; i < kOut && oy + i < g.h; ++i)
-                        for (int j = 0; j < kOut && ox + j < g.w; ++j) {
-                            const float* src = o + (i * kOut + j) * Lanes;
-                            float* dst = base + (oy + i) * fold * W + (ox + j) * fold;
-                            for (int l = 0; l < Lanes; ++l)
-                                dst[off[l]] = src[l];
-                        }
+                    for (int i = 0; i < kOut; ++i)
+                        for (int j = 0; j < kOut; ++j)
+                            std::memcpy(stage.data() + (int64_t(i) * stageW + tx * kOut + j) * channels + c0,
+                                        o + (i * kOut + j) * Lanes, sizeof(float) * Lanes);
                 }
+            float* base = y + (s0 + s) * hw;
+            for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i) {
+                const float* row = stage.data() + int64_t(i) * stageW * channels;
+                float* out = base + int64_t(ty * kOut + i) * fold * W;
+                if (transposed) {
+                    for (int ix0 = 0; ix0 < g.w; ix0 += 8) {
+                        // The last block may overlap the one before, or (narrow images) reach past
+                        // the image into the stage's padding, which is not stored.
+                        const int x0 = std::max(0, std::min(ix0, g.w - 8));
+                        const size_t bytes = sizeof(float) * size_t(std::min(8, g.w - x0));
+                        for (int c0 = 0; c0 < channels; c0 += 8) {
+                            Floats8 r[8];
+                            for (int k = 0; k < 8; ++k)
+                                std::memcpy(&r[k], row + int64_t(x0 + k) * channels + c0, sizeof(Floats8));
+                            transpose8(r);
+                            for (int k = 0; k < 8; ++k)
+                                std::memcpy(out + offsets[size_t(c0 + k)] + x0, &r[k], bytes);
+                        }
+                    }
+                    continue;
+                }
+                for (int j = 0; j < g.w; ++j) {
+                    const float* src = row + int64_t(j) * channels;
+                    float* dst = out + int64_t(j) * fold;
+                    for (int c = 0; c < channels; ++c)
+                        dst[offsets[size_t(c)]] = src[c];
+                }
+            }
+        }
 }
 
 template <class F, int Lanes>
