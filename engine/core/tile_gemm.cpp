@@ -9,23 +9,21 @@ namespace tb {
 namespace {
 #if defined(__AVX512F__)
 constexpr int kLanes = 16;
-constexpr int kRows = 12;  // 12 x 2 accumulators + 2 B vectors + a broadcast: 27 of 32 registers
+constexpr int kRows = 12; // 12 x 2 accumulators + 2 B vectors + a broadcast: 27 of 32 registers
 #else
 constexpr int kLanes = 8;
-constexpr int kRows = 6;   // 6 x 2 accumulators + 2 + 1: 15 of 16 registers
+constexpr int kRows = 6; // 6 x 2 accumulators + 2 + 1: 15 of 16 registers
 #endif
 typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
-typedef float Half __attribute__((vector_size(8 * sizeof(float))));  // an 8-column tail with AVX-512
+typedef float Half __attribute__((vector_size(8 * sizeof(float)))); // an 8-column tail with AVX-512
 
-template <class V>
-inline V load(const float* p)
+template <class V> inline V load(const float* p)
 {
     V v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
-template <class V>
-inline void store(float* p, V v)
+template <class V> inline void store(float* p, V v)
 {
     std::memcpy(p, &v, sizeof v);
 }
@@ -72,8 +70,7 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
 using BlockFn = void (*)(int, const float*, int64_t, int64_t, const float*, int64_t, float*, int64_t, bool);
 
 // blocks[rows - 1] for one column shape.
-template <int F, bool H, size_t... I>
-constexpr std::array<BlockFn, kRows> rowTable(std::index_sequence<I...>)
+template <int F, bool H, size_t... I> constexpr std::array<BlockFn, kRows> rowTable(std::index_sequence<I...>)
 {
     return {&block<int(I) + 1, F, H>...};
 }
@@ -90,14 +87,14 @@ const std::array<BlockFn, kRows>& blocksFor(int cols)
     if constexpr (kLanes == 16) {
         if (cols == 24)
             return kBlocks<1, true>;
-        return kBlocks<0, true>;  // 8
+        return kBlocks<0, true>; // 8
     }
-    return kBlocks<1, false>;  // unreachable: with 8 lanes every multiple of 8 is covered above
+    return kBlocks<1, false>; // unreachable: with 8 lanes every multiple of 8 is covered above
 }
-}  // namespace
+} // namespace
 
-void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb,
-              float* C, int64_t ldc, bool accumulate)
+void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,
+              int64_t ldc, bool accumulate)
 {
     constexpr int kCols = 2 * kLanes;
     // Row blocks outside: a block's rows of A (R x K) stay in L1 while B streams past. Blocks are
@@ -109,9 +106,9 @@ void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, c
         for (int j0 = 0; j0 < N; j0 += kCols) {
             const int cols = N - j0 < kCols ? N - j0 : kCols;
             blocksFor(cols)[size_t(rows - 1)](K, A + i0 * aRow, aRow, aCol, B + j0, ldb, C + i0 * ldc + j0, ldc,
-                                               accumulate);
+                                              accumulate);
         }
     }
 }
 
-}  // namespace tb
+} // namespace tb

@@ -11,7 +11,7 @@ namespace tb {
 
 // C[i][j] (+)= sum_k A[i * aRow + k * aCol] * B[k * ldb + j] for i < M, j < N; overwrites C unless
 // `accumulate`. N must be a multiple of 8.
-void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb,
-              float* C, int64_t ldc, bool accumulate);
+void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,
+              int64_t ldc, bool accumulate);
 
-}  // namespace tb
+} // namespace tb

@@ -13,12 +13,10 @@ namespace {
 constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
                             {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
 
-template <int R, int C>
-struct Mat {
+template <int R, int C> struct Mat {
     float v[R][C];
 };
-template <int R, int C>
-constexpr Mat<C, R> transpose(const float (&m)[R][C])
+template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
 {
     Mat<C, R> t{};
     for (int r = 0; r < R; ++r)
@@ -39,16 +37,19 @@ struct F2x2_5x5 {
 };
 struct F4x4_3x3 {
     static constexpr int kOut = 4, kKernel = 3, kPad = 1;
-    static constexpr float G[6][3] = {{1.0f / 4, 0, 0},           {-1.0f / 6, -1.0f / 6, -1.0f / 6},
-                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6}, {1.0f / 24, 1.0f / 12, 1.0f / 6},
-                                      {1.0f / 24, -1.0f / 12, 1.0f / 6}, {0, 0, 1}};
-    static constexpr float AT[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+    static constexpr float G[6][3] = {{1.0f / 4, 0, 0},
+                                      {-1.0f / 6, -1.0f / 6, -1.0f / 6},
+                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6},
+                                      {1.0f / 24, 1.0f / 12, 1.0f / 6},
+                                      {1.0f / 24, -1.0f / 12, 1.0f / 6},
+                                      {0, 0, 1}};
+    static constexpr float AT[4][6] = {
+        {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
 };
 
 // Calls fn(variant, lanes) with the algorithm of `kind` and the widest channel group that divides
 // `channels` (16 or 8), both as types.
-template <typename Fn>
-void dispatch(Kind kind, int channels, Fn&& fn)
+template <typename Fn> void dispatch(Kind kind, int channels, Fn&& fn)
 {
     using L16 = std::integral_constant<int, 16>;
     using L8 = std::integral_constant<int, 8>;
@@ -59,8 +60,7 @@ void dispatch(Kind kind, int channels, Fn&& fn)
 }
 
 // One matrix element's channels: 16 or 8 lanes (two or one AVX2 registers, one AVX-512 register).
-template <int Lanes>
-struct LaneVec {
+template <int Lanes> struct LaneVec {
     typedef float type __attribute__((vector_size(Lanes * sizeof(float))));
 };
 
@@ -162,8 +162,8 @@ struct Hwc {
     float* data = nullptr;
     const float* at(int y, int x) const { return data + (int64_t(y) * cols + x) * channels; }
 };
-Hwc toHwc(const TileGrid& g, int outTile, const float* x, const std::vector<int64_t>& offsets, int fold,
-          int sample, int pad)
+Hwc toHwc(const TileGrid& g, int outTile, const float* x, const std::vector<int64_t>& offsets, int fold, int sample,
+          int pad)
 {
     thread_local std::vector<float> buffer;
     thread_local std::vector<const float*> planes;
@@ -332,8 +332,7 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
 
 constexpr int kKernelLanes = 16;
 
-template <class F>
-void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
+template <class F> void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
 {
     constexpr int kk = F::kKernel * F::kKernel;
     float gk[kk * kKernelLanes];
@@ -351,14 +350,14 @@ void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
             for (int e = 0; e < kElems; ++e)
                 for (int l = 0; l < lanes; ++l) {
                     const int ci = ci0 + l;
-                    const int64_t at = transposed ? (int64_t(e) * cout + co) * cin + ci : (int64_t(e) * cin + ci) * cout + co;
+                    const int64_t at =
+                        transposed ? (int64_t(e) * cout + co) * cin + ci : (int64_t(e) * cin + ci) * cout + co;
                     U[at] = u[e * kKernelLanes + l];
                 }
         }
 }
 
-template <class F>
-void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
+template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
 {
     constexpr int kk = F::kKernel * F::kKernel;
     constexpr auto GT = transpose(F::G);
@@ -380,8 +379,7 @@ void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
 }
 
 // Index of folded tap (co, phase*cin + ci, a, b) and of its source tap (co, ci, 2a+py, 2b+px).
-template <typename Fn>
-void forEachFoldedTap(int cout, int cin, Fn&& fn)
+template <typename Fn> void forEachFoldedTap(int cout, int cin, Fn&& fn)
 {
     for (int co = 0; co < cout; ++co)
         for (int phase = 0; phase < 4; ++phase)
@@ -389,12 +387,11 @@ void forEachFoldedTap(int cout, int cin, Fn&& fn)
                 for (int a = 0; a < 3; ++a)
                     for (int b = 0; b < 3; ++b) {
                         const int64_t folded = ((int64_t(co) * 4 * cin + phase * cin + ci) * 3 + a) * 3 + b;
-                        const int64_t src =
-                            ((int64_t(co) * cin + ci) * 6 + 2 * a + phase / 2) * 6 + 2 * b + phase % 2;
+                        const int64_t src = ((int64_t(co) * cin + ci) * 6 + 2 * a + phase / 2) * 6 + 2 * b + phase % 2;
                         fn(folded, src);
                     }
 }
-}  // namespace
+} // namespace
 
 void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
 {
@@ -443,4 +440,4 @@ void unfoldKernelGradient(const float* dWf, int cout, int cin, float* dW)
     forEachFoldedTap(cout, cin, [&](int64_t folded, int64_t src) { dW[src] += dWf[folded]; });
 }
 
-}  // namespace tb::winograd
+} // namespace tb::winograd

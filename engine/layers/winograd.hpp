@@ -21,17 +21,23 @@
 
 namespace tb::winograd {
 
-constexpr int kTile = 6;  // input tile side
+constexpr int kTile = 6; // input tile side
 constexpr int kElems = kTile * kTile;
 
 enum class Kind { F2x2_5x5, F4x4_3x3 };
 
-constexpr int outputTile(Kind k) { return k == Kind::F2x2_5x5 ? 2 : 4; }
-constexpr int kernelSide(Kind k) { return k == Kind::F2x2_5x5 ? 5 : 3; }
+constexpr int outputTile(Kind k)
+{
+    return k == Kind::F2x2_5x5 ? 2 : 4;
+}
+constexpr int kernelSide(Kind k)
+{
+    return k == Kind::F2x2_5x5 ? 5 : 3;
+}
 
 struct TileGrid {
     Kind kind = Kind::F2x2_5x5;
-    int h = 0, w = 0;  // image (= output) size, after any fold
+    int h = 0, w = 0; // image (= output) size, after any fold
     int tilesH = 0, tilesW = 0;
     TileGrid() = default;
     TileGrid(Kind k, int h_, int w_)
@@ -43,19 +49,20 @@ struct TileGrid {
 };
 
 // Whether Winograd applies: 8-channel groups on both sides (after any fold).
-inline bool supportsChannels(int cin, int cout) { return cin % 8 == 0 && cout % 8 == 0; }
+inline bool supportsChannels(int cin, int cout)
+{
+    return cin % 8 == 0 && cout % 8 == 0;
+}
 
 // V[e][p][c] = (B^T d B)[e] for the 6x6 input tile p of channel c, samples [s0, s0+cn) of x.
 // With fold 2, x is [channels/4][n][2h][2w] and is read space-to-depth (see above).
-void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
-                    int fold = 1);
+void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold = 1);
 // U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
 // (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k].
 void transformKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U);
 // y[c][s0+i] = A^T M A for every tile of M [36][P][C] (overwrites; the parts of edge tiles outside the
 // image are dropped). With fold 2, y is [channels/4][n][2h][2w], written depth-to-space.
-void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,
-                     int fold = 1);
+void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold = 1);
 // Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
 void transformOutputGradient(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z);
 // dW[co][ci] += G^T dU[.][co][ci] G.
@@ -66,4 +73,4 @@ void foldKernel(const float* w, int cout, int cin, float* wf);
 // dW [Cout][Cin][6][6] += the folded gradient dWf [Cout][4 Cin][3][3].
 void unfoldKernelGradient(const float* dWf, int cout, int cin, float* dW);
 
-}  // namespace tb::winograd
+} // namespace tb::winograd
