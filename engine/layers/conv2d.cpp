@@ -63,11 +63,9 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
         m_grid = winograd::TileGrid(kh == 5 ? Kind::F2x2_5x5 : Kind::F4x4_3x3, in.h, in.w);
     } else if (same && sh == 2 && sw == 2 && kh == 6 && kw == 6 && evenInput) {
         m_winograd = winograd::supportsChannels(4 * in.c, filters);
-        m_fold = 2;
+        m_fold = m_winograd ? 2 : 1;
         m_grid = winograd::TileGrid(Kind::F4x4_3x3, m_g.ho, m_g.wo);
     }
-    if (!m_winograd)
-        m_fold = 1;
     m_wcin = in.c * m_fold * m_fold;
 }
 

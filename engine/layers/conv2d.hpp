@@ -49,7 +49,6 @@ public:
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     bool usesWinograd() const { return m_winograd; }
-    winograd::Kind winogradKind() const { return m_grid.kind; }
     int winogradFold() const { return m_fold; }
 
 private:

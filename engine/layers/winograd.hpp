@@ -30,10 +30,6 @@ constexpr int outputTile(Kind k)
 {
     return k == Kind::F2x2_5x5 ? 2 : 4;
 }
-constexpr int kernelSide(Kind k)
-{
-    return k == Kind::F2x2_5x5 ? 5 : 3;
-}
 
 struct TileGrid {
     Kind kind = Kind::F2x2_5x5;
