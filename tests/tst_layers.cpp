@@ -75,6 +75,8 @@ struct Harness {
             layer.backward(ctx, ph, v, ws.data());
             layer.reduceBackward(ctx, ph, std::span<ShardView>(&v, 1));
         }
+        for (int t = 0; t < layer.batchGradientTasks(); ++t)
+            layer.batchGradient(ctx, std::span<const ShardView>(&v, 1), t);
         std::vector<float> g(params.size());
         for (size_t i = 0; i < g.size(); ++i)
             g[i] = globalGrad[i] + shardGrad[i];
@@ -351,6 +353,42 @@ private slots:
         gradientCheck(g, 5, 90);
         Dense nb("dense_nobias", Shape::flat(6), 3, false, Activation::ReLU);
         gradientCheck(nb, 4, 91);
+        // Units a multiple of 8 (the small-product kernel) and several batchGradient tasks.
+        Dense wide("dense_wide", Shape::flat(200), 16, true, Activation::ReLU);
+        QCOMPARE(wide.batchGradientTasks(), 3);
+        gradientCheck(wide, 5, 92);
+    }
+
+    // The batch-wide kernel gradient sums the samples in batch order, so cutting the batch into
+    // other shards changes nothing, to the bit.
+    void denseBatchGradientIgnoresShardCuts()
+    {
+        const int F = 200, U = 16, N = 13;
+        Dense d("d", Shape::flat(F), U, true, Activation::Linear);
+        std::vector<float> params(size_t(d.paramCount()));
+        const std::vector<float> x = randomVector(size_t(N * F), 5), dy = randomVector(size_t(N * U), 6);
+        auto gradient = [&](std::vector<int> cuts) {
+            std::vector<float> grad(params.size(), 0.0f);
+            d.bind(params.data(), nullptr, grad.data());
+            std::vector<ShardView> shards;
+            for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+                ShardView v;
+                v.n = cuts[k + 1] - cuts[k];
+                v.x = x.data() + cuts[k] * F;
+                v.dy = const_cast<float*>(dy.data()) + cuts[k] * U;
+                shards.push_back(v);
+            }
+            PassContext ctx;
+            ctx.training = true;
+            ctx.batchSize = N;
+            for (int t = 0; t < d.batchGradientTasks(); ++t)
+                d.batchGradient(ctx, shards, t);
+            return grad;
+        };
+        const std::vector<float> whole = gradient({0, N});
+        QVERIFY(whole != std::vector<float>(whole.size(), 0.0f));
+        QCOMPARE(gradient({0, 5, 10, N}), whole);
+        QCOMPARE(gradient({0, 1, 2, 8, N}), whole);
     }
 
     void activations()

@@ -28,6 +28,7 @@ public:
     void reduceForward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void reduceBackward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
+    bool usesShardGradient() const override { return false; }  // reduceBackward writes it
 
 private:
     float gammaOf(int c) const { return m_scale ? m_params[c] : 1.0f; }

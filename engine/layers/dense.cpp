@@ -8,6 +8,11 @@
 
 namespace tb {
 
+namespace {
+// Rows of the kernel gradient per batchGradient task: 96 x 256 floats stay in L2 across the shards.
+constexpr int kGradientRows = 96;
+}  // namespace
+
 void Dense::initParams(float* params, float*, Rng& rng) const
 {
     const int64_t F = m_in.size();
@@ -38,16 +43,35 @@ void Dense::backward(const PassContext&, int, ShardView& s, float*)
 {
     const int F = int(m_in.size());
     activationBackward(m_act, s.y, s.dy, int64_t(s.n) * m_units);
-    // dK[F][units] += X^T * dY
-    gemm(true, false, F, m_units, s.n, 1.0f, s.x, F, s.dy, m_units, 1.0f, s.grad, m_units);
-    if (m_bias) {
-        float* gb = s.grad + int64_t(F) * m_units;
-        for (int i = 0; i < s.n; ++i)
-            for (int u = 0; u < m_units; ++u)
-                gb[u] += s.dy[int64_t(i) * m_units + u];
-    }
     if (s.dx)  // dX[n][F] = dY * K^T
         gemm(false, true, s.n, F, m_units, 1.0f, s.dy, m_units, m_params, m_units, 0.0f, s.dx, F);
+}
+
+int Dense::batchGradientTasks() const
+{
+    return int((m_in.size() + kGradientRows - 1) / kGradientRows);
+}
+
+// Rows [f0, f1) of dK[F][units] += X^T * dY over the shards in order, each shard's samples in order;
+// the last task also sums the bias gradient. The block of dK stays in cache across the shards.
+void Dense::batchGradient(const PassContext&, std::span<const ShardView> shards, int task)
+{
+    const int F = int(m_in.size());
+    const int f0 = task * kGradientRows, f1 = std::min(F, f0 + kGradientRows);
+    float* dK = m_grad + int64_t(f0) * m_units;
+    for (const ShardView& s : shards) {
+        if (m_units % 8 == 0)  // X^T is read through strides: no transposed copy
+            tileGemm(f1 - f0, m_units, s.n, s.x + f0, 1, F, s.dy, m_units, dK, m_units, true);
+        else
+            gemm(true, false, f1 - f0, m_units, s.n, 1.0f, s.x + f0, F, s.dy, m_units, 1.0f, dK, m_units);
+    }
+    if (m_bias && task == batchGradientTasks() - 1) {
+        float* gb = m_grad + int64_t(F) * m_units;
+        for (const ShardView& s : shards)
+            for (int i = 0; i < s.n; ++i)
+                for (int u = 0; u < m_units; ++u)
+                    gb[u] += s.dy[int64_t(i) * m_units + u];
+    }
 }
 
 }  // namespace tb

@@ -20,6 +20,9 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    int batchGradientTasks() const override;
+    void batchGradient(const PassContext& ctx, std::span<const ShardView> shards, int task) override;
+    bool usesShardGradient() const override { return false; }
 
 private:
     int m_units;

@@ -73,6 +73,18 @@ public:
     virtual void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
     virtual void reduceBackward(const PassContext&, int /*phase*/, std::span<ShardView>) {}
 
+    // A layer with many parameters and a few samples per shard (Dense) computes its parameter
+    // gradient over the whole batch instead: after every shard's backward, the executor runs
+    // batchGradient for task in [0, batchGradientTasks()) in parallel. Each task writes its own part
+    // of the batch-wide gradient, summing the samples in batch order, so the result does not depend
+    // on the thread count, and no shard keeps (or reduces) a copy of the layer's gradient.
+    virtual int batchGradientTasks() const { return 0; }
+    virtual void batchGradient(const PassContext&, std::span<const ShardView>, int /*task*/) {}
+    // Whether backward accumulates parameter gradients into the shards' grad, which the executor
+    // then sums in shard order. Layers that write the batch-wide gradient themselves (in
+    // reduceBackward or batchGradient) say no, and the executor skips their range.
+    virtual bool usesShardGradient() const { return paramCount() > 0; }
+
 protected:
     std::string m_name;
     Shape m_in, m_out;

@@ -61,6 +61,13 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize)
     m_workspace.resize(size_t(m_pool.threads()));
     for (auto& w : m_workspace)
         w.assign(size_t(ws), 0.0f);
+    for (int l = 0; l < net.layerCount(); ++l) {
+        if (!net.layer(l).usesShardGradient())
+            continue;
+        const int64_t end = net.paramOffset(l) + net.layer(l).paramCount();
+        for (int64_t lo = net.paramOffset(l); lo < end; lo += kReduceChunk)
+            m_reduceChunks.emplace_back(lo, std::min(end, lo + kReduceChunk));
+    }
     m_fwdSec.assign(size_t(net.layerCount()), 0.0);
     m_bwdSec.assign(size_t(net.layerCount()), 0.0);
 }
@@ -160,15 +167,14 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
             m_pool.run(S, [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
             layer.reduceBackward(ctx, ph, views);
         }
+        m_pool.run(layer.batchGradientTasks(), [&](int t, int) { layer.batchGradient(ctx, views, t); });
         cur = 1 - cur;
         m_bwdSec[size_t(l)] = since(t0);
     }
 
     // grad[i] += shard0[i] + shard1[i] + ... in shard order; chunks of i run in parallel.
-    const int64_t P = m_net.paramCount();
-    const int chunks = int((P + kReduceChunk - 1) / kReduceChunk);
-    m_pool.run(chunks, [&](int c, int) {
-        const int64_t lo = c * kReduceChunk, hi = std::min(P, lo + kReduceChunk);
+    m_pool.run(int(m_reduceChunks.size()), [&](int c, int) {
+        const auto [lo, hi] = m_reduceChunks[size_t(c)];
         float* g = m_grad.data();
         for (int k = 0; k < S; ++k) {
             float* sg = m_shards[size_t(k)]->grad.data();

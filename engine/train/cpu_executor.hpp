@@ -61,6 +61,8 @@ private:
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::vector<std::vector<float>> m_workspace;  // per worker
     std::vector<float> m_grad;                    // (params) reduced gradient
+    // Pieces [first, last) of the parameters whose gradient is summed over the shards, in chunks.
+    std::vector<std::pair<int64_t, int64_t>> m_reduceChunks;
     std::vector<double> m_fwdSec, m_bwdSec;
     bool m_profile = true;
 };
