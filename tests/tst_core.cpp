@@ -44,7 +44,7 @@ void expectClose(const std::vector<float>& got, const std::vector<double>& want,
         QVERIFY2(std::fabs(got[i] - want[i]) <= tol * std::max(1.0, std::fabs(want[i])),
                  qPrintable(QString("%1: element %2 is %3, expected %4").arg(what).arg(i).arg(got[i]).arg(want[i])));
 }
-}  // namespace
+} // namespace
 
 class TstCore : public QObject {
     Q_OBJECT
@@ -72,16 +72,16 @@ private slots:
                     const auto B = randomMatrix(size_t((tb ? N : K) * ldb), ++seed);
                     auto C = randomMatrix(size_t(M * ldc), ++seed);
                     if (beta == 0.0f)
-                        std::fill(C.begin(), C.end(), std::nanf(""));  // beta 0 must not read C
+                        std::fill(C.begin(), C.end(), std::nanf("")); // beta 0 must not read C
                     const auto want = referenceGemm(ta, tb, M, N, K, 0.75, A, lda, B, ldb, beta,
                                                     beta == 0.0f ? std::vector<float>(C.size(), 0.0f) : C, ldc);
                     gemm(ta, tb, M, N, K, 0.75f, A.data(), lda, B.data(), ldb, beta, C.data(), ldc);
-                    for (int i = 0; i < M; ++i)  // the padding columns are not part of C
+                    for (int i = 0; i < M; ++i) // the padding columns are not part of C
                         for (int j = N; j < ldc; ++j)
                             C[size_t(i * ldc + j)] = float(want[size_t(i * ldc + j)]);
                     expectClose(C, want, 1e-5, qPrintable(QString("ta=%1 tb=%2 beta=%3").arg(ta).arg(tb).arg(beta)));
                 }
-        setGemmBackend(GemmBackend::OpenBlas);  // back to the default where there is one
+        setGemmBackend(GemmBackend::OpenBlas); // back to the default where there is one
     }
 
     void tileGemmMatchesReference()

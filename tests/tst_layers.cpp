@@ -63,6 +63,9 @@ struct Harness {
             layer.forward(ctx, ph, v, ws.data());
             layer.reduceForward(ctx, ph, std::span<ShardView>(&v, 1));
         }
+        if (ctx.training)
+            for (int t = 0; t < layer.batchForwardTasks(); ++t)
+                layer.batchForward(ctx, std::span<ShardView>(&v, 1), t);
         return y;
     }
     // Backward from dy; returns the total parameter gradient.
@@ -75,8 +78,9 @@ struct Harness {
             layer.backward(ctx, ph, v, ws.data());
             layer.reduceBackward(ctx, ph, std::span<ShardView>(&v, 1));
         }
-        for (int t = 0; t < layer.batchGradientTasks(); ++t)
-            layer.batchGradient(ctx, std::span<const ShardView>(&v, 1), t);
+        const std::span<const ShardView> shards(&v, 1);
+        for (int t = 0; t < layer.batchBackwardTasks(shards); ++t)
+            layer.batchBackward(ctx, shards, t);
         std::vector<float> g(params.size());
         for (size_t i = 0; i < g.size(); ++i)
             g[i] = globalGrad[i] + shardGrad[i];
@@ -296,6 +300,43 @@ private slots:
         gradientCheck(spatial, 4, 40);
         BatchNorm flat("bn_flat_noscale", Shape::flat(5), true, false, 0.99f, 1e-3f);
         gradientCheck(flat, 6, 50);
+        BatchNorm fusedSpatial("bn_relu_spatial", Shape::image(3, 3, 2), true, true, 0.99f, 1e-3f);
+        fusedSpatial.fuseRelu();
+        gradientCheck(fusedSpatial, 4, 41);
+        BatchNorm fusedFlat("bn_relu_flat", Shape::flat(5), true, false, 0.99f, 1e-3f);
+        fusedFlat.fuseRelu();
+        gradientCheck(fusedFlat, 6, 51);
+    }
+
+    // BatchNorm with its fused ReLU gives exactly what BatchNorm then an Activation layer give.
+    void batchNormFusedReluMatchesTwoLayers_data()
+    {
+        QTest::addColumn<bool>("spatial");
+        QTest::newRow("spatial") << true;
+        QTest::newRow("flat") << false;
+    }
+    void batchNormFusedReluMatchesTwoLayers()
+    {
+        QFETCH(bool, spatial);
+        const Shape shape = spatial ? Shape::image(4, 5, 3) : Shape::flat(7);
+        const int n = 6;
+        BatchNorm plain("bn", shape, true, false, 0.99f, 1e-3f), fused("bn_relu", shape, true, false, 0.99f, 1e-3f);
+        fused.fuseRelu();
+        ActivationLayer relu("relu", shape, Activation::ReLU);
+        Harness hp(plain, n), hf(fused, n), hr(relu, n);
+        for (Harness* h : {&hp, &hf}) {
+            h->params = randomVector(size_t(plain.paramCount()), 62, 0.3f);  // beta
+            h->layer.bind(h->params.data(), h->state.data(), h->globalGrad.data());
+        }
+        const std::vector<float> x = randomVector(size_t(n * shape.size()), 60, 2.0f);
+        const std::vector<float> dy = randomVector(size_t(n * shape.size()), 61);
+        const std::vector<float> mid = hp.forward(x);
+        QCOMPARE(hf.forward(x), hr.forward(mid));
+        hr.backward(mid, dy);
+        const std::vector<float> gp = hp.backward(x, hr.dx), gf = hf.backward(x, dy);
+        QCOMPARE(hf.dx, hp.dx);
+        QCOMPARE(gf, gp);
+        QVERIFY(std::count(hr.dx.begin(), hr.dx.end(), 0.0f) > 0);  // the mask cut something
     }
 
     void maxPoolForwardAndGradient()
@@ -353,42 +394,67 @@ private slots:
         gradientCheck(g, 5, 90);
         Dense nb("dense_nobias", Shape::flat(6), 3, false, Activation::ReLU);
         gradientCheck(nb, 4, 91);
-        // Units a multiple of 8 (the small-product kernel) and several batchGradient tasks.
-        Dense wide("dense_wide", Shape::flat(200), 16, true, Activation::ReLU);
-        QCOMPARE(wide.batchGradientTasks(), 3);
+        // Units a multiple of 8: training runs batch-wide (several forward, dX and kernel-gradient
+        // tasks; 203 inputs leave a 3-column tail for dX).
+        Dense wide("dense_wide", Shape::flat(203), 72, true, Activation::ELU);
+        QCOMPARE(wide.batchForwardTasks(), 2);
         gradientCheck(wide, 5, 92);
     }
 
-    // The batch-wide kernel gradient sums the samples in batch order, so cutting the batch into
-    // other shards changes nothing, to the bit.
-    void denseBatchGradientIgnoresShardCuts()
+    // Batch-wide Dense sums every output in a fixed order: cutting the batch into other shards
+    // changes nothing, to the bit, and training's forward equals evaluation's per-shard forward.
+    void denseBatchWideIgnoresShardCuts()
     {
-        const int F = 200, U = 16, N = 13;
-        Dense d("d", Shape::flat(F), U, true, Activation::Linear);
-        std::vector<float> params(size_t(d.paramCount()));
-        const std::vector<float> x = randomVector(size_t(N * F), 5), dy = randomVector(size_t(N * U), 6);
-        auto gradient = [&](std::vector<int> cuts) {
-            std::vector<float> grad(params.size(), 0.0f);
-            d.bind(params.data(), nullptr, grad.data());
+        const int F = 203, U = 72, N = 13;
+        Dense d("d", Shape::flat(F), U, true, Activation::ReLU);
+        std::vector<float> params = randomVector(size_t(d.paramCount()), 4);
+        const std::vector<float> x = randomVector(size_t(N * F), 5), dyIn = randomVector(size_t(N * U), 6);
+        struct Result {
+            std::vector<float> y, dx, grad;
+        };
+        auto run = [&](std::vector<int> cuts) {
+            Result r{std::vector<float>(size_t(N * U)), std::vector<float>(size_t(N * F)),
+                     std::vector<float>(params.size(), 0.0f)};
+            std::vector<float> dy = dyIn;
+            d.bind(params.data(), nullptr, r.grad.data());
             std::vector<ShardView> shards;
             for (size_t k = 0; k + 1 < cuts.size(); ++k) {
                 ShardView v;
                 v.n = cuts[k + 1] - cuts[k];
                 v.x = x.data() + cuts[k] * F;
-                v.dy = const_cast<float*>(dy.data()) + cuts[k] * U;
+                v.y = r.y.data() + cuts[k] * U;
+                v.dy = dy.data() + cuts[k] * U;
+                v.dx = r.dx.data() + cuts[k] * F;
                 shards.push_back(v);
             }
             PassContext ctx;
             ctx.training = true;
             ctx.batchSize = N;
-            for (int t = 0; t < d.batchGradientTasks(); ++t)
-                d.batchGradient(ctx, shards, t);
-            return grad;
+            for (ShardView& v : shards)
+                d.forward(ctx, 0, v, nullptr);
+            for (int t = 0; t < d.batchForwardTasks(); ++t)
+                d.batchForward(ctx, shards, t);
+            for (ShardView& v : shards)
+                d.backward(ctx, 0, v, nullptr);
+            for (int t = 0; t < d.batchBackwardTasks(shards); ++t)
+                d.batchBackward(ctx, shards, t);
+            return r;
         };
-        const std::vector<float> whole = gradient({0, N});
-        QVERIFY(whole != std::vector<float>(whole.size(), 0.0f));
-        QCOMPARE(gradient({0, 5, 10, N}), whole);
-        QCOMPARE(gradient({0, 1, 2, 8, N}), whole);
+        const Result whole = run({0, N});
+        QVERIFY(whole.grad != std::vector<float>(whole.grad.size(), 0.0f));
+        for (const auto& cuts : {std::vector<int>{0, 5, 10, N}, std::vector<int>{0, 1, 2, 8, N}}) {
+            const Result r = run(cuts);
+            QCOMPARE(r.y, whole.y);
+            QCOMPARE(r.dx, whole.dx);
+            QCOMPARE(r.grad, whole.grad);
+        }
+        std::vector<float> evalY(size_t(N * U));
+        ShardView v;
+        v.n = N;
+        v.x = x.data();
+        v.y = evalY.data();
+        d.forward(PassContext{}, 0, v, nullptr);
+        QCOMPARE(evalY, whole.y);
     }
 
     void activations()

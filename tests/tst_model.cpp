@@ -1,5 +1,6 @@
 // Presets match Keras' parameter counts; model files are validated with messages naming the layer.
 #include "core/errors.hpp"
+#include "layers/batch_norm.hpp"
 #include "model/network.hpp"
 
 #include <QtTest>
@@ -57,6 +58,24 @@ private slots:
         QVERIFY(s.contains("(None, 14, 14, 24)"));
         QVERIFY(s.contains("(None, 7, 7, 64)"));
         QVERIFY(s.contains("(None, 3136)"));
+    }
+
+    // A ReLU right after a BatchNorm runs inside it; other activations stay layers of their own
+    // (linear and softmax ones pass through).
+    void reluAfterBatchNormIsFused()
+    {
+        const Network net = build(R"({"layers": [
+            {"type": "Conv2D", "filters": 8, "kernel_size": 3, "use_bias": false},
+            {"type": "BatchNormalization"}, {"type": "Activation", "activation": "relu"},
+            {"type": "Conv2D", "filters": 8, "kernel_size": 3, "activation": "relu"},
+            {"type": "BatchNormalization"}, {"type": "Activation", "activation": "elu"},
+            {"type": "Flatten"}, {"type": "Dense", "units": 10}, {"type": "Activation", "activation": "softmax"}]})");
+        QVERIFY(static_cast<const BatchNorm&>(net.layer(1)).fusedRelu());
+        QVERIFY(net.layer(2).passThrough());
+        QVERIFY(!static_cast<const BatchNorm&>(net.layer(4)).fusedRelu());
+        QVERIFY(!net.layer(5).passThrough());
+        QVERIFY(net.layer(8).passThrough());
+        QCOMPARE(int(net.layer(2).kind()), int(LayerKind::Activation));  // the summary still lists it
     }
 
     void initializationIsSeededGlorot()

@@ -23,8 +23,7 @@ using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 using ConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
 using Map = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
 
-template <typename LA, typename LB>
-void product(Map& c, const LA& a, const LB& b, float alpha, float beta)
+template <typename LA, typename LB> void product(Map& c, const LA& a, const LB& b, float alpha, float beta)
 {
     if (beta == 0.0f) {
         c.noalias() = alpha * (a * b);
@@ -59,7 +58,7 @@ std::atomic<GemmBackend> g_backend{GemmBackend::Eigen};
 // Written once, in initGemm.
 std::string g_openBlasName;
 std::string g_eigenName = kEigenName;
-}  // namespace
+} // namespace
 
 int openBlasKernelBits(std::string_view core)
 {
@@ -69,7 +68,7 @@ int openBlasKernelBits(std::string_view core)
     for (std::string_view avx2 : {"Haswell", "Zen", "Excavator"})
         if (core == avx2)
             return 256;
-    return 128;  // Prescott, Core2, Nehalem, Sandybridge (AVX without FMA), ...
+    return 128; // Prescott, Core2, Nehalem, Sandybridge (AVX without FMA), ...
 }
 
 int eigenKernelBits()
@@ -115,7 +114,10 @@ const char* gemmBackendName()
     return gemmBackend() == GemmBackend::OpenBlas ? g_openBlasName.c_str() : g_eigenName.c_str();
 }
 
-GemmBackend gemmBackend() { return g_backend.load(std::memory_order_relaxed); }
+GemmBackend gemmBackend()
+{
+    return g_backend.load(std::memory_order_relaxed);
+}
 
 void setGemmBackend(GemmBackend backend)
 {
@@ -123,8 +125,8 @@ void setGemmBackend(GemmBackend backend)
     g_backend = gemmHasOpenBlas() ? backend : GemmBackend::Eigen;
 }
 
-void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
-          const float* B, int ldb, float beta, float* C, int ldc)
+void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda, const float* B, int ldb,
+          float beta, float* C, int ldc)
 {
     if (M == 0 || N == 0)
         return;
@@ -145,4 +147,4 @@ void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const floa
     eigenGemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
-}  // namespace tb
+} // namespace tb

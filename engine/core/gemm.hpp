@@ -14,8 +14,8 @@ namespace tb {
 
 // C = alpha * op(A) * op(B) + beta * C, all row-major; op(A) is M x K, op(B) is K x N.
 // lda/ldb/ldc are the row strides of A, B and C as stored.
-void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda,
-          const float* B, int ldb, float beta, float* C, int ldc);
+void gemm(bool transA, bool transB, int M, int N, int K, float alpha, const float* A, int lda, const float* B, int ldb,
+          float beta, float* C, int ldc);
 
 // Called once per process before the first gemm: pins the BLAS to one thread and picks the backend.
 void initGemm();
@@ -27,7 +27,7 @@ enum class GemmBackend { OpenBlas, Eigen };
 GemmBackend gemmBackend();
 // Tests run both backends through the same checks.
 void setGemmBackend(GemmBackend backend);
-bool gemmHasOpenBlas();  // built with TRAINBENCH_USE_BLAS
+bool gemmHasOpenBlas(); // built with TRAINBENCH_USE_BLAS
 
 // Vector width in bits of the sgemm kernels OpenBLAS uses for a core it names ("SkylakeX": 512,
 // "Haswell" and "Zen": 256, "Prescott": 128).
@@ -35,4 +35,4 @@ int openBlasKernelBits(std::string_view coreName);
 // Vector width in bits Eigen's kernels were compiled for (512, 256 or 128).
 int eigenKernelBits();
 
-}  // namespace tb
+} // namespace tb

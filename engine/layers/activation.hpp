@@ -11,11 +11,16 @@ public:
     ActivationLayer(std::string name, Shape in, Activation a) : Layer(std::move(name), in, in), m_act(a) {}
     LayerKind kind() const override { return LayerKind::Activation; }
     Activation activation() const { return m_act; }
+    // The layer before applies this activation itself (BatchNorm's fused ReLU).
+    void setFusedIntoPrevious() { m_fused = true; }
+    // Linear does nothing, softmax is fused into the loss.
+    bool passThrough() const override { return m_fused || m_act == Activation::Linear || m_act == Activation::Softmax; }
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 
 private:
     Activation m_act;
+    bool m_fused = false;
 };
 
-}  // namespace tb
+} // namespace tb

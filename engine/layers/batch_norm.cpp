@@ -1,6 +1,8 @@
 #include "layers/batch_norm.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace tb {
 
@@ -33,17 +35,31 @@ typedef double Doubles8 __attribute__((vector_size(8 * sizeof(double))));
 
 // sum over j < len of f(a[j], b[j]) -> (u, v), in double: eight lanes, each taking every eighth
 // element in order, then the lanes in order (a fixed order, so the same on any thread count).
-template <bool HasB, typename F>
-void laneSums(const float* a, const float* b, int64_t len, F f, double& su, double& sv)
+// f works on eight elements at a time (Floats8); the last block is padded with zeros, for which f
+// must give zeros.
+template <bool HasB, typename F> void laneSums(const float* a, const float* b, int64_t len, F f, double& su, double& sv)
 {
     Doubles8 accU = {}, accV = {};
-    int64_t j = 0;
-    for (; j + 8 <= len; j += 8) {
+    auto add = [&](Floats8 va, Floats8 vb) {
         Floats8 u, v;
-        for (int l = 0; l < 8; ++l)
-            f(a[j + l], HasB ? b[j + l] : 0.0f, u[l], v[l]);
+        f(va, vb, u, v);
         accU += __builtin_convertvector(u, Doubles8);
         accV += __builtin_convertvector(v, Doubles8);
+    };
+    int64_t j = 0;
+    for (; j + 8 <= len; j += 8) {
+        Floats8 va, vb = {};
+        std::memcpy(&va, a + j, sizeof va);
+        if constexpr (HasB)
+            std::memcpy(&vb, b + j, sizeof vb);
+        add(va, vb);
+    }
+    if (j < len) {
+        Floats8 va = {}, vb = {};
+        std::memcpy(&va, a + j, size_t(len - j) * sizeof(float));
+        if constexpr (HasB)
+            std::memcpy(&vb, b + j, size_t(len - j) * sizeof(float));
+        add(va, vb);
     }
     su = 0.0;
     sv = 0.0;
@@ -51,17 +67,10 @@ void laneSums(const float* a, const float* b, int64_t len, F f, double& su, doub
         su += accU[l];
         sv += accV[l];
     }
-    for (; j < len; ++j) {
-        float u, v;
-        f(a[j], HasB ? b[j] : 0.0f, u, v);
-        su += u;
-        sv += v;
-    }
 }
-}  // namespace
+} // namespace
 
-template <typename F>
-void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, F f) const
+template <typename F> void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, F f) const
 {
     const int C = m_in.c;
     double* p = s.partial;
@@ -70,7 +79,7 @@ void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, 
     if (m_in.spatial) {
         const int64_t len = int64_t(s.n) * m_in.plane();
         for (int c = 0; c < C; ++c) {
-            auto fc = [&f, c](float x, float y, float& u, float& v) { f(x, y, c, u, v); };
+            auto fc = [&f, c](Floats8 x, Floats8 y, Floats8& u, Floats8& v) { f(x, y, c, u, v); };
             if (b)
                 laneSums<true>(a + c * len, b + c * len, len, fc, p[c], p[C + c]);
             else
@@ -87,24 +96,42 @@ void BatchNorm::channelSums(const ShardView& s, const float* a, const float* b, 
     }
 }
 
-void BatchNorm::applyAffine(const ShardView& s, const float* x, float* y, const std::vector<float>& mul,
-                            const std::vector<float>& add) const
+namespace {
+// The affine transform and the fused ReLU. Backward recovers the ReLU's mask as x * mul + add > 0:
+// the same two roundings (this file is built with -ffp-contract=off, so neither becomes an FMA).
+template <bool Relu> inline float affine(float x, float mul, float add)
 {
-    const int C = m_in.c;
-    if (m_in.spatial) {
-        const int64_t len = int64_t(s.n) * m_in.plane();
+    const float v = x * mul + add;
+    return Relu ? std::max(v, 0.0f) : v;
+}
+
+template <bool Relu>
+void affineLoop(bool spatial, int C, int n, int64_t plane, const float* x, float* y, const float* mul, const float* add)
+{
+    if (spatial) {
+        const int64_t len = int64_t(n) * plane;
         for (int c = 0; c < C; ++c) {
-            const float m = mul[size_t(c)], a = add[size_t(c)];
+            const float m = mul[c], a = add[c];
             const float* px = x + c * len;
             float* py = y + c * len;
             for (int64_t j = 0; j < len; ++j)
-                py[j] = px[j] * m + a;
+                py[j] = affine<Relu>(px[j], m, a);
         }
     } else {
-        for (int i = 0; i < s.n; ++i)
+        for (int i = 0; i < n; ++i)
             for (int c = 0; c < C; ++c)
-                y[int64_t(i) * C + c] = x[int64_t(i) * C + c] * mul[size_t(c)] + add[size_t(c)];
+                y[int64_t(i) * C + c] = affine<Relu>(x[int64_t(i) * C + c], mul[c], add[c]);
     }
+}
+} // namespace
+
+void BatchNorm::applyAffine(const ShardView& s, const float* x, float* y, const std::vector<float>& mul,
+                            const std::vector<float>& add) const
+{
+    if (m_relu)
+        affineLoop<true>(m_in.spatial, m_in.c, s.n, m_in.plane(), x, y, mul.data(), add.data());
+    else
+        affineLoop<false>(m_in.spatial, m_in.c, s.n, m_in.plane(), x, y, mul.data(), add.data());
 }
 
 void BatchNorm::forward(const PassContext& ctx, int phase, ShardView& s, float*)
@@ -122,7 +149,7 @@ void BatchNorm::forward(const PassContext& ctx, int phase, ShardView& s, float*)
         return;
     }
     if (phase == 0) {
-        channelSums(s, s.x, nullptr, [](float x, float, int, float& u, float& v) {
+        channelSums(s, s.x, nullptr, [](auto x, auto, int, auto& u, auto& v) {
             u = x;
             v = x * x;
         });
@@ -156,14 +183,25 @@ void BatchNorm::reduceForward(const PassContext& ctx, int phase, std::span<Shard
 
 void BatchNorm::backward(const PassContext&, int phase, ShardView& s, float*)
 {
+    if (m_relu)
+        backwardPhase<true>(phase, s);
+    else
+        backwardPhase<false>(phase, s);
+}
+
+// Relu: dy first goes through the fused ReLU's mask, recomputed from x (a select, so the loops
+// still vectorize).
+template <bool Relu> void BatchNorm::backwardPhase(int phase, ShardView& s) const
+{
     const int C = m_in.c;
     if (phase == 0) {
         // sum(dy) and sum(dy * xhat) per channel.
-        const float* mean = m_mean.data();
-        const float* inv = m_invStd.data();
-        channelSums(s, s.dy, s.x, [mean, inv](float dy, float x, int c, float& u, float& v) {
-            u = dy;
-            v = dy * (x - mean[c]) * inv[c];
+        const float *mean = m_mean.data(), *inv = m_invStd.data(), *mul = m_mul.data(), *add = m_add.data();
+        channelSums(s, s.dy, s.x, [=](auto dy, auto x, int c, auto& u, auto& v) {
+            using V = decltype(dy); // float, or Floats8 in the spatial layout
+            const V d = Relu ? V(x * mul[c] + add[c] > V{} ? dy : V{}) : dy;
+            u = d;
+            v = d * (x - mean[c]) * inv[c];
         });
         return;
     }
@@ -172,12 +210,16 @@ void BatchNorm::backward(const PassContext&, int phase, ShardView& s, float*)
     // dx = gamma * invStd * (dy - mean(dy) - xhat * mean(dy * xhat)), with one channel's constants
     // read once (so the spatial loop vectorizes).
     struct ChannelDx {
-        float k, mean, inv, dMean, dXhat;
-        float operator()(float dy, float x) const { return k * (dy - dMean - (x - mean) * inv * dXhat); }
+        float k, mean, inv, dMean, dXhat, mul, add;
+        float operator()(float dy, float x) const
+        {
+            const float d = Relu ? (x * mul + add > 0.0f ? dy : 0.0f) : dy;
+            return k * (d - dMean - (x - mean) * inv * dXhat);
+        }
     };
     auto channelDx = [&](int c) {
         const size_t i = size_t(c);
-        return ChannelDx{gammaOf(c) * m_invStd[i], m_mean[i], m_invStd[i], m_dMean[i], m_dXhat[i]};
+        return ChannelDx{gammaOf(c) * m_invStd[i], m_mean[i], m_invStd[i], m_dMean[i], m_dXhat[i], m_mul[i], m_add[i]};
     };
     if (m_in.spatial) {
         const int64_t len = int64_t(s.n) * m_in.plane();
@@ -222,4 +264,4 @@ void BatchNorm::reduceBackward(const PassContext& ctx, int phase, std::span<Shar
     }
 }
 
-}  // namespace tb
+} // namespace tb

@@ -17,6 +17,10 @@ public:
     bool center() const { return m_center; }
     bool scale() const { return m_scale; }
     int channels() const { return m_in.c; }
+    // Applies a ReLU to its output (the Activation layer after it then passes through): one pass over
+    // the activations instead of two each way. Backward recovers the ReLU's mask from x.
+    void fuseRelu() { m_relu = true; }
+    bool fusedRelu() const { return m_relu; }
 
     int64_t paramCount() const override { return int64_t(m_in.c) * ((m_center ? 1 : 0) + (m_scale ? 1 : 0)); }
     int64_t stateCount() const override { return 2 * int64_t(m_in.c); }
@@ -28,24 +32,25 @@ public:
     void reduceForward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void reduceBackward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
-    bool usesShardGradient() const override { return false; }  // reduceBackward writes it
+    bool usesShardGradient() const override { return false; } // reduceBackward writes it
 
 private:
     float gammaOf(int c) const { return m_scale ? m_params[c] : 1.0f; }
     float betaOf(int c) const { return m_center ? m_params[(m_scale ? m_in.c : 0) + c] : 0.0f; }
     // Per-channel sums of f(x) over this shard into partial[0..2C).
-    template <typename F>
-    void channelSums(const ShardView& s, const float* a, const float* b, F f) const;
-    // y = x * mul[c] + add[c]
+    template <typename F> void channelSums(const ShardView& s, const float* a, const float* b, F f) const;
+    template <bool Relu> void backwardPhase(int phase, ShardView& s) const;
+    // y = x * mul[c] + add[c], then the fused ReLU
     void applyAffine(const ShardView& s, const float* x, float* y, const std::vector<float>& mul,
                      const std::vector<float>& add) const;
 
     bool m_center, m_scale;
+    bool m_relu = false;
     float m_momentum, m_epsilon;
     // Batch statistics of the current training step, shared by all shards.
-    std::vector<float> m_mean, m_invStd;            // (C)
-    std::vector<float> m_mul, m_add;                // (C) folded affine transform
-    std::vector<float> m_dMean, m_dXhat;            // (C) backward: sum(dy)/M, sum(dy*xhat)/M
+    std::vector<float> m_mean, m_invStd; // (C)
+    std::vector<float> m_mul, m_add;     // (C) folded affine transform
+    std::vector<float> m_dMean, m_dXhat; // (C) backward: sum(dy)/M, sum(dy*xhat)/M
 };
 
-}  // namespace tb
+} // namespace tb

@@ -9,9 +9,26 @@
 namespace tb {
 
 namespace {
-// Rows of the kernel gradient per batchGradient task: 96 x 256 floats stay in L2 across the shards.
+// Cache blocking of the batch-wide products (floats): a forward task keeps 512 rows x 64 columns of
+// the kernel (128 KB) in L2 while every sample passes; a dX task 256 columns of the transposed
+// kernel; a kernel-gradient task 96 rows of the gradient.
+constexpr int kForwardRows = 512;
+constexpr int kForwardColumns = 64;
+constexpr int kInputColumns = 256;
 constexpr int kGradientRows = 96;
-}  // namespace
+
+int tasksFor(int64_t size, int block)
+{
+    return int((size + block - 1) / block);
+}
+} // namespace
+
+Dense::Dense(std::string name, Shape in, int units, bool bias, Activation act)
+    : Layer(std::move(name), in, Shape::flat(units)), m_units(units), m_bias(bias), m_act(act)
+{
+    if (batchWide())
+        m_kernelT.assign(size_t(in.size() * units), 0.0f);
+}
 
 void Dense::initParams(float* params, float*, Rng& rng) const
 {
@@ -23,49 +40,101 @@ void Dense::initParams(float* params, float*, Rng& rng) const
         std::fill(params + F * m_units, params + F * m_units + m_units, 0.0f);
 }
 
-void Dense::forward(const PassContext&, int, ShardView& s, float*)
+void Dense::biasAndActivation(float* y, int n, int j0, int j1) const
 {
+    const float* b = m_params + m_in.size() * m_units;
+    for (int i = 0; i < n; ++i) {
+        float* row = y + int64_t(i) * m_units;
+        if (m_bias)
+            for (int u = j0; u < j1; ++u)
+                row[u] += b[u];
+        activateInPlace(m_act, row + j0, j1 - j0);
+    }
+}
+
+void Dense::forward(const PassContext& ctx, int, ShardView& s, float*)
+{
+    if (ctx.training && batchWide())
+        return; // batchForward computes it
     const int F = int(m_in.size());
-    if (m_units % 8 == 0)  // a shard's few rows: BLAS would spend its time packing the kernel
+    if (batchWide()) // a shard's few rows: BLAS would spend its time packing the kernel
         tileGemm(s.n, m_units, F, s.x, F, 1, m_params, m_units, s.y, m_units, false);
     else
         gemm(false, false, s.n, m_units, F, 1.0f, s.x, F, m_params, m_units, 0.0f, s.y, m_units);
-    if (m_bias) {
-        const float* b = m_params + int64_t(F) * m_units;
-        for (int i = 0; i < s.n; ++i)
-            for (int u = 0; u < m_units; ++u)
-                s.y[int64_t(i) * m_units + u] += b[u];
+    biasAndActivation(s.y, s.n, 0, m_units);
+}
+
+int Dense::batchForwardTasks() const
+{
+    return batchWide() ? tasksFor(m_units, kForwardColumns) : 0;
+}
+
+// Output columns [j0, j1) of every sample, in row chunks of the kernel; each output sums its inputs
+// in order, exactly as the per-shard forward does. Also writes those columns' rows of the
+// transposed kernel for dX.
+void Dense::batchForward(const PassContext&, std::span<ShardView> shards, int task)
+{
+    const int F = int(m_in.size()), U = m_units, T = batchForwardTasks();
+    const int j0 = 8 * (U / 8 * task / T), j1 = 8 * (U / 8 * (task + 1) / T);
+    for (int f0 = 0; f0 < F; f0 += kForwardRows) {
+        const int rows = std::min(kForwardRows, F - f0);
+        for (ShardView& s : shards)
+            tileGemm(s.n, j1 - j0, rows, s.x + f0, F, 1, m_params + int64_t(f0) * U + j0, U, s.y + j0, U, f0 > 0);
     }
-    activateInPlace(m_act, s.y, int64_t(s.n) * m_units);
+    for (ShardView& s : shards)
+        biasAndActivation(s.y, s.n, j0, j1);
+    for (int f0 = 0; f0 < F; f0 += 16)
+        for (int j = j0; j < j1; ++j)
+            for (int f = f0; f < std::min(F, f0 + 16); ++f)
+                m_kernelT[size_t(int64_t(j) * F + f)] = m_params[int64_t(f) * U + j];
 }
 
 void Dense::backward(const PassContext&, int, ShardView& s, float*)
 {
-    const int F = int(m_in.size());
     activationBackward(m_act, s.y, s.dy, int64_t(s.n) * m_units);
-    if (s.dx)  // dX[n][F] = dY * K^T
+    if (s.dx && !batchWide()) { // dX[n][F] = dY * K^T
+        const int F = int(m_in.size());
         gemm(false, true, s.n, F, m_units, 1.0f, s.dy, m_units, m_params, m_units, 0.0f, s.dx, F);
+    }
 }
 
-int Dense::batchGradientTasks() const
+int Dense::kernelGradientTasks() const
 {
-    return int((m_in.size() + kGradientRows - 1) / kGradientRows);
+    return tasksFor(m_in.size(), kGradientRows);
+}
+int Dense::inputGradientTasks() const
+{
+    return tasksFor(m_in.size(), kInputColumns);
+}
+
+int Dense::batchBackwardTasks(std::span<const ShardView> shards) const
+{
+    const bool dx = batchWide() && !shards.empty() && shards.front().dx;
+    return kernelGradientTasks() + (dx ? inputGradientTasks() : 0);
+}
+
+void Dense::batchBackward(const PassContext&, std::span<const ShardView> shards, int task)
+{
+    if (task < kernelGradientTasks())
+        kernelGradient(shards, task);
+    else
+        inputGradient(shards, task - kernelGradientTasks());
 }
 
 // Rows [f0, f1) of dK[F][units] += X^T * dY over the shards in order, each shard's samples in order;
 // the last task also sums the bias gradient. The block of dK stays in cache across the shards.
-void Dense::batchGradient(const PassContext&, std::span<const ShardView> shards, int task)
+void Dense::kernelGradient(std::span<const ShardView> shards, int task)
 {
     const int F = int(m_in.size());
     const int f0 = task * kGradientRows, f1 = std::min(F, f0 + kGradientRows);
     float* dK = m_grad + int64_t(f0) * m_units;
     for (const ShardView& s : shards) {
-        if (m_units % 8 == 0)  // X^T is read through strides: no transposed copy
+        if (batchWide()) // X^T is read through strides: no transposed copy
             tileGemm(f1 - f0, m_units, s.n, s.x + f0, 1, F, s.dy, m_units, dK, m_units, true);
         else
             gemm(true, false, f1 - f0, m_units, s.n, 1.0f, s.x + f0, F, s.dy, m_units, 1.0f, dK, m_units);
     }
-    if (m_bias && task == batchGradientTasks() - 1) {
+    if (m_bias && task == kernelGradientTasks() - 1) {
         float* gb = m_grad + int64_t(F) * m_units;
         for (const ShardView& s : shards)
             for (int i = 0; i < s.n; ++i)
@@ -74,4 +143,22 @@ void Dense::batchGradient(const PassContext&, std::span<const ShardView> shards,
     }
 }
 
-}  // namespace tb
+// Columns [f0, f1) of every shard's dX[n][F] = dY * K^T, from the transposed kernel.
+void Dense::inputGradient(std::span<const ShardView> shards, int task)
+{
+    const int F = int(m_in.size()), U = m_units;
+    const int f0 = task * kInputColumns, f1 = std::min(F, f0 + kInputColumns);
+    const int vec = (f1 - f0) / 8 * 8; // the kernel takes columns in 8s; the few left over are summed here
+    for (const ShardView& s : shards) {
+        tileGemm(s.n, vec, U, s.dy, U, 1, m_kernelT.data() + f0, F, s.dx + f0, F, false);
+        for (int i = 0; i < s.n; ++i)
+            for (int f = f0 + vec; f < f1; ++f) {
+                float sum = 0.0f;
+                for (int u = 0; u < U; ++u)
+                    sum += s.dy[int64_t(i) * U + u] * m_kernelT[size_t(int64_t(u) * F + f)];
+                s.dx[int64_t(i) * F + f] = sum;
+            }
+    }
+}
+
+} // namespace tb

@@ -17,13 +17,13 @@ namespace tb {
 enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation };
 enum class Activation { Linear, ReLU, ELU, Softmax };
 
-const char* layerKindName(LayerKind k);  // Keras class name, e.g. "Conv2D"
+const char* layerKindName(LayerKind k); // Keras class name, e.g. "Conv2D"
 const char* activationName(Activation a);
 
 struct PassContext {
     bool training = false;
-    int batchSize = 0;          // samples in the whole batch
-    uint64_t dropoutKey = 0;    // derived from (seed, step); see Dropout
+    int batchSize = 0;       // samples in the whole batch
+    uint64_t dropoutKey = 0; // derived from (seed, step); see Dropout
 };
 
 // One shard's view of a layer's buffers. Spatial tensors are [C][n][H][W], flat ones [n][F].
@@ -49,8 +49,8 @@ public:
     Shape inShape() const { return m_in; }
     Shape outShape() const { return m_out; }
 
-    virtual int64_t paramCount() const { return 0; }  // trainable
-    virtual int64_t stateCount() const { return 0; }  // non-trainable (BatchNorm moving statistics)
+    virtual int64_t paramCount() const { return 0; } // trainable
+    virtual int64_t stateCount() const { return 0; } // non-trainable (BatchNorm moving statistics)
     virtual void initParams(float* /*params*/, float* /*state*/, Rng& /*rng*/) const {}
     // The network's flat buffers, at this layer's offsets.
     void bind(float* params, float* state, float* grad)
@@ -73,24 +73,30 @@ public:
     virtual void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
     virtual void reduceBackward(const PassContext&, int /*phase*/, std::span<ShardView>) {}
 
-    // A layer with many parameters and a few samples per shard (Dense) computes its parameter
-    // gradient over the whole batch instead: after every shard's backward, the executor runs
-    // batchGradient for task in [0, batchGradientTasks()) in parallel. Each task writes its own part
-    // of the batch-wide gradient, summing the samples in batch order, so the result does not depend
-    // on the thread count, and no shard keeps (or reduces) a copy of the layer's gradient.
-    virtual int batchGradientTasks() const { return 0; }
-    virtual void batchGradient(const PassContext&, std::span<const ShardView>, int /*task*/) {}
+    // Batch-wide work, for a layer with a large kernel and a few samples per shard (Dense): every
+    // shard passing over the whole kernel would stream it from memory once per shard. In training,
+    // after every shard's forward (backward) phases, the executor runs batchForward (batchBackward)
+    // for task in [0, batchForwardTasks()) (resp. batchBackwardTasks()) in parallel. Each task writes
+    // its own part of the outputs, each output summed in a fixed order whatever the thread count,
+    // and the parameter gradient goes straight to the batch-wide gradient (see usesShardGradient).
+    virtual int batchForwardTasks() const { return 0; }
+    virtual void batchForward(const PassContext&, std::span<ShardView>, int /*task*/) {}
+    virtual int batchBackwardTasks(std::span<const ShardView>) const { return 0; }
+    virtual void batchBackward(const PassContext&, std::span<const ShardView>, int /*task*/) {}
     // Whether backward accumulates parameter gradients into the shards' grad, which the executor
     // then sums in shard order. Layers that write the batch-wide gradient themselves (in
-    // reduceBackward or batchGradient) say no, and the executor skips their range.
+    // reduceBackward or batchBackward) say no, and the executor skips their range.
     virtual bool usesShardGradient() const { return paramCount() > 0; }
+    // A layer whose output is its input (an activation the layer before has taken over, or one that
+    // does nothing here): the executor gives it its input's buffers and calls neither pass.
+    virtual bool passThrough() const { return false; }
 
 protected:
     std::string m_name;
     Shape m_in, m_out;
     float* m_params = nullptr;
     float* m_state = nullptr;
-    float* m_grad = nullptr;  // the reduced, batch-wide gradient (phased layers write it directly)
+    float* m_grad = nullptr; // the reduced, batch-wide gradient (phased layers write it directly)
 };
 
 // Applies an activation in place over n values; backward multiplies dy by the derivative,
@@ -98,4 +104,4 @@ protected:
 void activateInPlace(Activation a, float* v, int64_t n);
 void activationBackward(Activation a, const float* y, float* dy, int64_t n);
 
-}  // namespace tb
+} // namespace tb

@@ -41,7 +41,7 @@ std::string kerasBaseName(const LayerSpec& l)
         s += char(std::tolower(static_cast<unsigned char>(ch)));
     return s;
 }
-}  // namespace
+} // namespace
 
 Network::Network(ModelSpec spec, Shape input, int numClasses)
     : m_spec(std::move(spec)), m_input(input), m_classes(numClasses)
@@ -83,7 +83,9 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
                      shape.keras());
             layer = std::make_unique<MaxPool2D>(name, shape, ls.kh, ls.kw, ls.sh, ls.sw, ls.same);
             break;
-        case LayerKind::Dropout: layer = std::make_unique<Dropout>(name, shape, ls.rate, i); break;
+        case LayerKind::Dropout:
+            layer = std::make_unique<Dropout>(name, shape, ls.rate, i);
+            break;
         case LayerKind::Flatten:
             layer = std::make_unique<Reshape>(name, shape, Shape::flat(int(shape.size())), LayerKind::Flatten);
             break;
@@ -101,17 +103,27 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
                 fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
             layer = std::make_unique<Dense>(name, shape, ls.units, ls.bias, ls.activation);
             break;
-        case LayerKind::Activation: layer = std::make_unique<ActivationLayer>(name, shape, ls.activation); break;
+        case LayerKind::Activation:
+            layer = std::make_unique<ActivationLayer>(name, shape, ls.activation);
+            break;
         }
         shape = layer->outShape();
         if (shape.size() <= 0)
             fail("its output " + shape.keras() + " is empty");
+        // A ReLU right after a BatchNorm runs inside it (same results, one pass less each way).
+        if (auto* act = dynamic_cast<ActivationLayer*>(layer.get());
+            act && act->activation() == Activation::ReLU && !m_layers.empty())
+            if (auto* bn = dynamic_cast<BatchNorm*>(m_layers.back().get())) {
+                bn->fuseRelu();
+                act->setFusedIntoPrevious();
+            }
         m_layers.push_back(std::move(layer));
     }
     const LayerSpec& lastSpec = m_spec.layers.back();
     if (lastSpec.activation != Activation::Softmax)
         throw ModelError("the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
-                         "Activation softmax layer); it ends with " + m_layers.back()->name());
+                         "Activation softmax layer); it ends with " +
+                         m_layers.back()->name());
     if (shape.spatial || shape.size() != numClasses)
         throw ModelError("the model's output " + shape.keras() + " does not match the dataset's " +
                          std::to_string(numClasses) + " classes: the final Dense layer needs " +
@@ -199,4 +211,4 @@ std::string Network::summary() const
     return out;
 }
 
-}  // namespace tb
+} // namespace tb

@@ -11,24 +11,27 @@ namespace tb {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 constexpr int kEvalShard = 64;
 constexpr int64_t kReduceChunk = 1 << 15;
-}  // namespace
+} // namespace
 
 // Everything one shard keeps during a training step.
 struct CpuExecutor::Shard {
     int n = 0;
     int firstSample = 0;
-    std::vector<float> acts;               // all layer inputs/outputs, back to back
-    std::vector<int64_t> actOffset;        // (layers + 1)
-    std::vector<float> cache;              // per-layer caches
-    std::vector<int64_t> cacheOffset;      // (layers)
-    std::vector<double> partial;           // per-layer reduction partials
-    std::vector<int64_t> partialOffset;    // (layers)
-    std::vector<float> grad;               // (params) this shard's gradient
-    std::vector<float> dbuf[2];            // ping-pong activation gradients
-    std::vector<uint8_t> labels;           // (n)
+    std::vector<float> acts;            // all layer inputs/outputs, back to back
+    std::vector<int64_t> actOffset;     // (layers + 1)
+    std::vector<float> cache;           // per-layer caches
+    std::vector<int64_t> cacheOffset;   // (layers)
+    std::vector<double> partial;        // per-layer reduction partials
+    std::vector<int64_t> partialOffset; // (layers)
+    std::vector<float> grad;            // (params) this shard's gradient
+    std::vector<float> dbuf[2];         // ping-pong activation gradients
+    std::vector<uint8_t> labels;        // (n)
     LossSums loss;
 
     ShardView view(Network& net, int l, int cur)
@@ -72,7 +75,10 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize)
     m_bwdSec.assign(size_t(net.layerCount()), 0.0);
 }
 
-CpuExecutor::~CpuExecutor() { m_net.bindGradient(nullptr); }
+CpuExecutor::~CpuExecutor()
+{
+    m_net.bindGradient(nullptr);
+}
 
 void CpuExecutor::prepare(int batch)
 {
@@ -86,8 +92,12 @@ void CpuExecutor::prepare(int batch)
         a += int64_t(n) * m_net.inputShape().size();
         for (int l = 0; l < L; ++l) {
             const Layer& layer = m_net.layer(l);
-            s->actOffset.push_back(a);
-            a += int64_t(n) * layer.outShape().size();
+            if (layer.passThrough()) { // its output is its input
+                s->actOffset.push_back(s->actOffset.back());
+            } else {
+                s->actOffset.push_back(a);
+                a += int64_t(n) * layer.outShape().size();
+            }
             s->cacheOffset.push_back(c);
             c += layer.cacheFloats(n);
             s->partialOffset.push_back(p);
@@ -115,8 +125,7 @@ void CpuExecutor::loadInput(const ImageSplit& split, int mult, const int* indice
         imageToFloat(split, indices ? indices[first + i] : first + i, mult, m_net.inputScale(), dst + i * size);
 }
 
-StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count,
-                                  uint64_t dropoutKey)
+StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey)
 {
     prepare(count);
     const int S = (count + m_shardSize - 1) / m_shardSize;
@@ -137,13 +146,17 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     for (int l = 0; l < L; ++l) {
         const auto t0 = Clock::now();
         Layer& layer = m_net.layer(l);
+        if (layer.passThrough())
+            continue;
         layer.beginPass();
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, 0);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
-            m_pool.run(S, [&](int k, int w) { layer.forward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
+            m_pool.run(S,
+                       [&](int k, int w) { layer.forward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
             layer.reduceForward(ctx, ph, views);
         }
+        m_pool.run(layer.batchForwardTasks(), [&](int t, int) { layer.batchForward(ctx, views, t); });
         m_fwdSec[size_t(l)] = since(t0);
     }
 
@@ -161,13 +174,16 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     for (int l = L - 1; l >= 0; --l) {
         const auto t0 = Clock::now();
         Layer& layer = m_net.layer(l);
+        if (layer.passThrough()) // dy passes on as dx: same buffer
+            continue;
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, cur);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
-            m_pool.run(S, [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
+            m_pool.run(S,
+                       [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
             layer.reduceBackward(ctx, ph, views);
         }
-        m_pool.run(layer.batchGradientTasks(), [&](int t, int) { layer.batchGradient(ctx, views, t); });
+        m_pool.run(layer.batchBackwardTasks(views), [&](int t, int) { layer.batchBackward(ctx, views, t); });
         cur = 1 - cur;
         m_bwdSec[size_t(l)] = since(t0);
     }
@@ -221,6 +237,8 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
         loadInput(split, mult, nullptr, first, n, bufs[0]);
         int cur = 0;
         for (int l = 0; l < L; ++l) {
+            if (m_net.layer(l).passThrough())
+                continue;
             ShardView v;
             v.n = n;
             v.firstSample = first;
@@ -248,4 +266,4 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     return r;
 }
 
-}  // namespace tb
+} // namespace tb
