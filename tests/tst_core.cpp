@@ -1,8 +1,9 @@
-// The engine's matrix products: gemm() on each backend and the small-product kernel against a
-// double-precision reference, and the choice between OpenBLAS and Eigen.
+// The engine's matrix kernels: gemm() on each backend and the small-product kernel against a
+// double-precision reference, the choice between OpenBLAS and Eigen, and the blocked transpose.
 #include "core/gemm.hpp"
 #include "core/rng.hpp"
 #include "core/tile_gemm.hpp"
+#include "core/transpose.hpp"
 
 #include <QtTest>
 #include <cmath>
@@ -100,6 +101,20 @@ private slots:
                     tileGemm(M, N, K, At.data(), 1, M, B.data(), N, C.data(), N, accumulate);
                     expectClose(C, want, 1e-5, qPrintable(QString("M=%1 N=%2").arg(M).arg(N)));
                 }
+    }
+
+    void transposeMatrixMovesEveryElement()
+    {
+        for (int rows : {1, 7, 8, 17, 64})
+            for (int cols : {1, 8, 12, 49}) {
+                const int lds = cols + 3, ldd = rows + 5;
+                const auto src = randomMatrix(size_t(rows * lds), uint64_t(rows * 100 + cols));
+                std::vector<float> dst(size_t(cols * ldd), -7.0f);
+                transposeMatrix(src.data(), rows, cols, lds, dst.data(), ldd);
+                for (int j = 0; j < cols; ++j)
+                    for (int i = 0; i < ldd; ++i) // the padding past each row stays untouched
+                        QCOMPARE(dst[size_t(j * ldd + i)], i < rows ? src[size_t(i * lds + j)] : -7.0f);
+            }
     }
 
     void openBlasKernelWidths()

@@ -2,6 +2,7 @@
 
 #include "core/gemm.hpp"
 #include "core/tile_gemm.hpp"
+#include "core/transpose.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -83,10 +84,7 @@ void Dense::batchForward(const PassContext&, std::span<ShardView> shards, int ta
     }
     for (ShardView& s : shards)
         biasAndActivation(s.y, s.n, j0, j1);
-    for (int f0 = 0; f0 < F; f0 += 16)
-        for (int j = j0; j < j1; ++j)
-            for (int f = f0; f < std::min(F, f0 + 16); ++f)
-                m_kernelT[size_t(int64_t(j) * F + f)] = m_params[int64_t(f) * U + j];
+    transposeMatrix(m_params + j0, F, j1 - j0, U, m_kernelT.data() + int64_t(j0) * F, F);
 }
 
 void Dense::backward(const PassContext&, int, ShardView& s, float*)

@@ -1,32 +1,26 @@
 #include "layers/reshape.hpp"
 
+#include "core/transpose.hpp"
+
 #include <cstring>
 #include <vector>
 
 namespace tb {
 
+// Per sample, the [C][plane] channel planes (rows n * plane apart) and the [plane][C] channels-last
+// row are transposes of each other.
 void spatialToFlat(Shape in, int n, const float* src, float* dst)
 {
-    const int64_t plane = in.plane(), F = in.size();
-    for (int c = 0; c < in.c; ++c)
-        for (int i = 0; i < n; ++i) {
-            const float* p = src + (int64_t(c) * n + i) * plane;
-            float* q = dst + int64_t(i) * F + c;
-            for (int64_t j = 0; j < plane; ++j)
-                q[j * in.c] = p[j];
-        }
+    const int64_t plane = in.plane();
+    for (int i = 0; i < n; ++i)
+        transposeMatrix(src + i * plane, in.c, plane, n * plane, dst + i * in.size(), in.c);
 }
 
 void flatToSpatial(Shape out, int n, const float* src, float* dst)
 {
-    const int64_t plane = out.plane(), F = out.size();
-    for (int c = 0; c < out.c; ++c)
-        for (int i = 0; i < n; ++i) {
-            const float* q = src + int64_t(i) * F + c;
-            float* p = dst + (int64_t(c) * n + i) * plane;
-            for (int64_t j = 0; j < plane; ++j)
-                p[j] = q[j * out.c];
-        }
+    const int64_t plane = out.plane();
+    for (int i = 0; i < n; ++i)
+        transposeMatrix(src + i * out.size(), plane, out.c, out.c, dst + i * plane, n * plane);
 }
 
 namespace {
@@ -45,9 +39,12 @@ void convert(Shape from, Shape to, int n, const float* src, float* dst)
         flatToSpatial(to, n, tmp.data(), dst);
     }
 }
-}  // namespace
+} // namespace
 
-void Reshape::forward(const PassContext&, int, ShardView& s, float*) { convert(m_in, m_out, s.n, s.x, s.y); }
+void Reshape::forward(const PassContext&, int, ShardView& s, float*)
+{
+    convert(m_in, m_out, s.n, s.x, s.y);
+}
 
 void Reshape::backward(const PassContext&, int, ShardView& s, float*)
 {
@@ -55,4 +52,4 @@ void Reshape::backward(const PassContext&, int, ShardView& s, float*)
         convert(m_out, m_in, s.n, s.dy, s.dx);
 }
 
-}  // namespace tb
+} // namespace tb
