@@ -116,7 +116,7 @@ void gradientCheck(Layer& layer, int n, uint64_t seed, double tol = 2e-2, float 
     Harness h(layer, n);
     h.params = randomVector(h.params.size(), seed + 1, 0.5f);
     for (auto& p : h.params)
-        p += 0.5f;  // keeps BN's gamma away from 0
+        p += 0.5f; // keeps BN's gamma away from 0
     layer.bind(h.params.data(), h.state.data(), h.globalGrad.data());
     std::vector<float> x = randomVector(size_t(n * layer.inShape().size()), seed + 2, 2.0f);
     const std::vector<float> r = randomVector(size_t(n * layer.outShape().size()), seed + 3);
@@ -135,7 +135,9 @@ void gradientCheck(Layer& layer, int n, uint64_t seed, double tol = 2e-2, float 
         const double num = (lp - lm) / (2 * eps);
         QVERIFY2(close(num, dx[i], tol), qPrintable(QString("%1 dx[%2]: numerical %3 vs backward %4")
                                                         .arg(QString::fromStdString(layer.name()))
-                                                        .arg(i).arg(num).arg(dx[i])));
+                                                        .arg(i)
+                                                        .arg(num)
+                                                        .arg(dx[i])));
         ++checked;
     }
     for (size_t i = 0; i < h.params.size(); i += std::max<size_t>(1, h.params.size() / 40)) {
@@ -148,12 +150,14 @@ void gradientCheck(Layer& layer, int n, uint64_t seed, double tol = 2e-2, float 
         const double num = (lp - lm) / (2 * eps);
         QVERIFY2(close(num, dparams[i], tol), qPrintable(QString("%1 dparam[%2]: numerical %3 vs backward %4")
                                                              .arg(QString::fromStdString(layer.name()))
-                                                             .arg(i).arg(num).arg(dparams[i])));
+                                                             .arg(i)
+                                                             .arg(num)
+                                                             .arg(dparams[i])));
         ++checked;
     }
     QVERIFY(checked > 0);
 }
-}  // namespace
+} // namespace
 
 class TstLayers : public QObject {
     Q_OBJECT
@@ -162,7 +166,7 @@ private slots:
     {
         Conv2D conv("c", Shape::image(3, 3, 1), 1, 2, 2, 1, 1, false, true, Activation::Linear);
         Harness h(conv, 1);
-        h.params = {1, 0, 0, 1, 0.5f};  // w00 = w11 = 1, bias 0.5
+        h.params = {1, 0, 0, 1, 0.5f}; // w00 = w11 = 1, bias 0.5
         conv.bind(h.params.data(), h.state.data(), h.globalGrad.data());
         const auto& y = h.forward({1, 2, 3, 4, 5, 6, 7, 8, 9});
         QCOMPARE(conv.outShape(), Shape::image(2, 2, 1));
@@ -284,8 +288,8 @@ private slots:
         const float inv = 1.0f / std::sqrt(1.25f + 1e-3f);
         QVERIFY(std::fabs(y[0] - (-1.5f * inv)) < 1e-6f);
         QVERIFY(std::fabs(y[3] - (1.5f * inv)) < 1e-6f);
-        QVERIFY(std::fabs(h.state[0] - 0.025f) < 1e-7f);   // moving mean
-        QVERIFY(std::fabs(h.state[1] - 1.0025f) < 1e-6f);  // moving variance
+        QVERIFY(std::fabs(h.state[0] - 0.025f) < 1e-7f);  // moving mean
+        QVERIFY(std::fabs(h.state[1] - 1.0025f) < 1e-6f); // moving variance
         // Evaluation uses the moving statistics.
         h.ctx.training = false;
         const auto& e = h.forward({1, 2, 3, 4});
@@ -325,7 +329,7 @@ private slots:
         ActivationLayer relu("relu", shape, Activation::ReLU);
         Harness hp(plain, n), hf(fused, n), hr(relu, n);
         for (Harness* h : {&hp, &hf}) {
-            h->params = randomVector(size_t(plain.paramCount()), 62, 0.3f);  // beta
+            h->params = randomVector(size_t(plain.paramCount()), 62, 0.3f); // beta
             h->layer.bind(h->params.data(), h->state.data(), h->globalGrad.data());
         }
         const std::vector<float> x = randomVector(size_t(n * shape.size()), 60, 2.0f);
@@ -336,7 +340,7 @@ private slots:
         const std::vector<float> gp = hp.backward(x, hr.dx), gf = hf.backward(x, dy);
         QCOMPARE(hf.dx, hp.dx);
         QCOMPARE(gf, gp);
-        QVERIFY(std::count(hr.dx.begin(), hr.dx.end(), 0.0f) > 0);  // the mask cut something
+        QVERIFY(std::count(hr.dx.begin(), hr.dx.end(), 0.0f) > 0); // the mask cut something
     }
 
     void maxPoolForwardAndGradient()
@@ -351,6 +355,41 @@ private slots:
         MaxPool2D same("pool_same", Shape::image(5, 5, 1), 2, 2, 2, 2, true);
         QCOMPARE(same.outShape(), Shape::image(3, 3, 1));
         gradientCheck(same, 2, 61, 2e-2, 1e-3f);
+    }
+
+    // The vectorized 2x2/2 window against a plain loop, at widths below, at and past one block of 8
+    // outputs, with ties (the first maximum in reading order takes the gradient).
+    void maxPool2x2MatchesPlainLoop()
+    {
+        for (int side : {4, 7, 14, 16, 20, 28, 33}) {
+            const Shape in = Shape::image(side, side, 3);
+            MaxPool2D pool("p", in, 2, 2, 2, 2, false);
+            const int n = 2, Ho = side / 2, Wo = side / 2;
+            Harness h(pool, n);
+            std::vector<float> x = randomVector(size_t(n * in.size()), uint64_t(side));
+            for (float& v : x)
+                v = std::round(v * 2.0f); // five values: many ties
+            const std::vector<float> y = h.forward(x);
+            std::vector<float> dy(y.size());
+            for (size_t i = 0; i < dy.size(); ++i)
+                dy[i] = float(i + 1);
+            h.backward(x, dy);
+            std::vector<float> wantDx(x.size(), 0.0f);
+            for (int p = 0; p < n * in.c; ++p)
+                for (int oy = 0; oy < Ho; ++oy)
+                    for (int ox = 0; ox < Wo; ++ox) {
+                        const int64_t o = (int64_t(p) * Ho + oy) * Wo + ox;
+                        int64_t best = -1;
+                        for (int k = 0; k < 4; ++k) {
+                            const int64_t at = (int64_t(p) * side + 2 * oy + k / 2) * side + 2 * ox + k % 2;
+                            if (best < 0 || x[size_t(at)] > x[size_t(best)])
+                                best = at;
+                        }
+                        QCOMPARE(y[size_t(o)], x[size_t(best)]);
+                        wantDx[size_t(best)] += dy[size_t(o)];
+                    }
+            QCOMPARE(h.dx, wantDx);
+        }
     }
 
     void dropoutForwardAndGradient()
@@ -375,7 +414,7 @@ private slots:
     {
         Reshape f("flatten", Shape::image(2, 2, 2), Shape::flat(8), LayerKind::Flatten);
         Harness h(f, 1);
-        const auto& y = h.forward({1, 2, 3, 4, 5, 6, 7, 8});  // [C][H][W]
+        const auto& y = h.forward({1, 2, 3, 4, 5, 6, 7, 8}); // [C][H][W]
         QCOMPARE(y, (std::vector<float>{1, 5, 2, 6, 3, 7, 4, 8}));
         gradientCheck(f, 3, 80);
         Reshape r("reshape", Shape::flat(12), Shape::image(2, 3, 2), LayerKind::Reshape);

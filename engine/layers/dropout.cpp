@@ -1,23 +1,45 @@
 #include "layers/dropout.hpp"
 
+#include <cmath>
 #include <cstring>
 
 namespace tb {
 
-template <typename F>
-void Dropout::forEachMask(const PassContext& ctx, const ShardView& s, F f) const
+namespace {
+// MurmurHash3's 32-bit finalizer: 32-bit multiplies, so the mask loops vectorize (a 64-bit mix
+// per element cost more than the rest of the layer).
+inline uint32_t mix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    return h ^ (h >> 16);
+}
+} // namespace
+
+Dropout::Dropout(std::string name, Shape in, float rate, int layerIndex)
+    : Layer(std::move(name), in, in), m_rate(rate), m_layerIndex(layerIndex),
+      m_threshold(uint32_t(std::ceil(double(rate) * 16777216.0)))
+{
+}
+
+template <typename F> void Dropout::forEachMask(const PassContext& ctx, const ShardView& s, F f) const
 {
     const uint64_t layerKey = hashKey(ctx.dropoutKey, uint64_t(m_layerIndex));
     // Flat tensors are one "channel" whose plane is the feature vector.
     const int channels = m_in.spatial ? m_in.c : 1;
     const int64_t plane = m_in.spatial ? m_in.plane() : m_in.size();
+    const uint32_t threshold = m_threshold;
     for (int i = 0; i < s.n; ++i) {
-        const uint64_t sampleKey = hashKey(layerKey, uint64_t(s.firstSample + i));
+        const uint32_t sampleKey = uint32_t(hashKey(layerKey, uint64_t(s.firstSample + i)));
         for (int c = 0; c < channels; ++c) {
             const int64_t base = m_in.spatial ? (int64_t(c) * s.n + i) * plane : int64_t(i) * plane;
+            const uint32_t first = uint32_t(c) * uint32_t(plane);
             for (int64_t j = 0; j < plane; ++j) {
-                const uint64_t feature = uint64_t(c) * uint64_t(plane) + uint64_t(j);
-                f(base + j, unitFloat(mix64(sampleKey + feature * 0x9E3779B97F4A7C15ull)) >= m_rate);
+                // Kept when the hash's top 24 bits, as a fraction of 2^24, are at least the rate.
+                const uint32_t h = mix32(sampleKey + (first + uint32_t(j)) * 0x9E3779B9u);
+                f(base + j, (h >> 8) >= threshold);
             }
         }
     }
@@ -31,7 +53,13 @@ void Dropout::forward(const PassContext& ctx, int, ShardView& s, float*)
         return;
     }
     const float scale = 1.0f / (1.0f - m_rate);
-    forEachMask(ctx, s, [&](int64_t at, bool keep) { s.y[at] = keep ? s.x[at] * scale : 0.0f; });
+    // Plain pointers and an unconditional load, so the loop vectorizes.
+    const float* x = s.x;
+    float* y = s.y;
+    forEachMask(ctx, s, [=](int64_t at, bool keep) {
+        const float v = x[at] * scale;
+        y[at] = keep ? v : 0.0f;
+    });
 }
 
 void Dropout::backward(const PassContext& ctx, int, ShardView& s, float*)
@@ -44,7 +72,12 @@ void Dropout::backward(const PassContext& ctx, int, ShardView& s, float*)
         return;
     }
     const float scale = 1.0f / (1.0f - m_rate);
-    forEachMask(ctx, s, [&](int64_t at, bool keep) { s.dx[at] = keep ? s.dy[at] * scale : 0.0f; });
+    const float* dy = s.dy;
+    float* dx = s.dx;
+    forEachMask(ctx, s, [=](int64_t at, bool keep) {
+        const float v = dy[at] * scale;
+        dx[at] = keep ? v : 0.0f;
+    });
 }
 
-}  // namespace tb
+} // namespace tb

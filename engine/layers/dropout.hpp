@@ -9,10 +9,7 @@ namespace tb {
 
 class Dropout : public Layer {
 public:
-    Dropout(std::string name, Shape in, float rate, int layerIndex)
-        : Layer(std::move(name), in, in), m_rate(rate), m_layerIndex(layerIndex)
-    {
-    }
+    Dropout(std::string name, Shape in, float rate, int layerIndex);
     LayerKind kind() const override { return LayerKind::Dropout; }
     float rate() const { return m_rate; }
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
@@ -20,10 +17,10 @@ public:
 
 private:
     // Calls f(index in shard buffer, keep) for every element of the shard.
-    template <typename F>
-    void forEachMask(const PassContext& ctx, const ShardView& s, F f) const;
+    template <typename F> void forEachMask(const PassContext& ctx, const ShardView& s, F f) const;
     float m_rate;
     int m_layerIndex;
+    uint32_t m_threshold; // rate * 2^24, rounded up
 };
 
-}  // namespace tb
+} // namespace tb
