@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <sys/resource.h>
 
@@ -25,15 +26,24 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-        if (a == "--model") model = next();
-        else if (a == "--data") data = next();
-        else if (a == "--threads") threads = std::stoi(next());
-        else if (a == "--batch") batch = std::stoi(next());
-        else if (a == "--steps") steps = std::stoi(next());
-        else if (a == "--warmup") warmup = std::stoi(next());
-        else if (a == "--repeats") repeats = std::stoi(next());
-        else if (a == "--eval-images") evalImages = std::stoi(next());
-        else if (a == "--profile") profile = true;
+        if (a == "--model")
+            model = next();
+        else if (a == "--data")
+            data = next();
+        else if (a == "--threads")
+            threads = std::stoi(next());
+        else if (a == "--batch")
+            batch = std::stoi(next());
+        else if (a == "--steps")
+            steps = std::stoi(next());
+        else if (a == "--warmup")
+            warmup = std::stoi(next());
+        else if (a == "--repeats")
+            repeats = std::stoi(next());
+        else if (a == "--eval-images")
+            evalImages = std::stoi(next());
+        else if (a == "--profile")
+            profile = true;
         else {
             std::fprintf(stderr, "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
                                  "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--profile]\n");
@@ -44,9 +54,14 @@ int main(int argc, char** argv)
         const tb::Dataset d = tb::loadDataset(data);
         tb::Network net(tb::loadModelSpec(model), tb::Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
         net.initialize(1);
-        tb::OptimizerConfig oc;
-        tb::Optimizer opt(oc, net.paramCount());
-        tb::CpuExecutor exec(net, threads);
+        // The same step as every training run (Trainer::trainBatch): forward, backward and the
+        // checked optimizer update, Adam with Keras' defaults.
+        tb::TrainConfig config;
+        config.threads = threads;
+        config.batchSize = batch;
+        config.seed = 1;
+        tb::Trainer trainer(net, d, config);
+        tb::CpuExecutor& exec = trainer.executor();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
         int cursor = 0;
         const int L = net.layerCount();
@@ -54,8 +69,8 @@ int main(int argc, char** argv)
         auto step = [&](bool record) {
             if (cursor + batch > d.train.count)
                 cursor = 0;
-            exec.trainStep(d.train, 1, order.data() + cursor, batch, uint64_t(cursor));
-            opt.step(net.params().data(), exec.gradient().data());
+            if (trainer.trainBatch(order.data() + cursor, batch).diverged != tb::Trainer::Divergence::None)
+                throw std::runtime_error("training diverged");
             cursor += batch;
             if (record)
                 for (int l = 0; l < L; ++l) {
@@ -75,7 +90,7 @@ int main(int argc, char** argv)
         }
         std::sort(rates.begin(), rates.end());
         const double train = rates[rates.size() / 2];
-        exec.evaluate(d.test, 1, 256);  // warm-up
+        exec.evaluate(d.test, 1, 256); // warm-up
         std::vector<double> evalRates;
         for (int r = 0; r < repeats; ++r) {
             const auto t0 = Clock::now();

@@ -11,11 +11,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <numeric>
 
 using namespace tb;
 
 namespace {
-Network toyNetwork() { return Network(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3); }
+Network toyNetwork()
+{
+    return Network(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(12, 12, 1), 3);
+}
 
 struct Run {
     std::string sha;
@@ -29,7 +33,7 @@ Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = O
     net.initialize(seed);
     TrainConfig cfg;
     cfg.epochs = epochs;
-    cfg.batchSize = 50;  // 4 shards of 16 and a partial one; the last batch is partial too
+    cfg.batchSize = 50; // 4 shards of 16 and a partial one; the last batch is partial too
     cfg.threads = threads;
     cfg.seed = seed;
     cfg.optimizer.kind = opt;
@@ -39,7 +43,7 @@ Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = O
     t.run();
     return {net.weightsSha256(), t.history()};
 }
-}  // namespace
+} // namespace
 
 class TstTraining : public QObject {
     Q_OBJECT
@@ -117,14 +121,65 @@ private slots:
         c.nesterov = true;
         Optimizer nag(c, 1);
         p = 0.0f;
-        nag.step(&p, &g);  // v = -0.05; p += 0.9 v - lr g
+        nag.step(&p, &g); // v = -0.05; p += 0.9 v - lr g
         QVERIFY(std::fabs(p - (0.9f * -0.05f - 0.05f)) < 1e-6f);
         c = OptimizerConfig();
         c.kind = OptimizerKind::RMSprop;
         Optimizer rms(c, 1);
         p = 0.0f;
-        rms.step(&p, &g);  // ms = 0.1 g^2
+        rms.step(&p, &g); // ms = 0.1 g^2
         QVERIFY(std::fabs(p - float(-1e-3 * 0.5 / (std::sqrt(0.1 * 0.25) + 1e-7))) < 1e-7f);
+    }
+
+    // The trainer updates parameters in parallel chunks: an update in pieces equals one over all.
+    void optimizerUpdateInPiecesEqualsOneStep()
+    {
+        for (OptimizerKind kind : {OptimizerKind::Adam, OptimizerKind::SGD, OptimizerKind::RMSprop}) {
+            OptimizerConfig oc;
+            oc.kind = kind;
+            oc.learningRate = 0.01f;
+            oc.nesterov = true;
+            oc.momentum = 0.9f;
+            Optimizer whole(oc, 7), pieces(oc, 7);
+            std::vector<float> p1 = {1, -2, 3, 0.5f, -0.25f, 4, 0}, p2 = p1;
+            const std::vector<float> g = {0.1f, -0.3f, 2, 0, 1e-3f, -5, 0.7f};
+            for (int t = 0; t < 3; ++t) {
+                whole.step(p1.data(), g.data());
+                pieces.beginStep();
+                pieces.update(p2.data(), g.data(), 4, 7);
+                pieces.update(p2.data(), g.data(), 0, 4);
+            }
+            QCOMPARE(p2, p1);
+            QCOMPARE(pieces.slotBuffer(), whole.slotBuffer());
+            QCOMPARE(pieces.iterations(), whole.iterations());
+        }
+    }
+
+    // A step whose update overflows leaves weights, BatchNorm statistics and optimizer state as
+    // they were, to the bit.
+    void divergedBatchIsNotApplied()
+    {
+        Network net = toyNetwork();
+        net.initialize(1);
+        TrainConfig cfg;
+        cfg.batchSize = 32;
+        cfg.optimizer.kind = OptimizerKind::RMSprop;
+        cfg.optimizer.learningRate = 1e-3f;
+        Trainer good(net, m_toy, cfg);
+        std::vector<int> first(32);
+        std::iota(first.begin(), first.end(), 0);
+        QCOMPARE(int(good.trainBatch(first.data(), 32).diverged), int(Trainer::Divergence::None));
+        cfg.optimizer.learningRate = 3e38f; // lr * g / sqrt(ms) overflows wherever g is not tiny
+        Trainer t(net, m_toy, cfg);
+        t.optimizer().slotBuffer() = good.optimizer().slotBuffer(); // a non-zero state to keep
+        const std::vector<float> params = net.params(), state = net.state();
+        const std::vector<float> optimizerState = t.optimizer().slotBuffer();
+        const Trainer::BatchResult r = t.trainBatch(first.data(), 32);
+        QCOMPARE(int(r.diverged), int(Trainer::Divergence::Weights));
+        QCOMPARE(net.params(), params);
+        QCOMPARE(net.state(), state);
+        QCOMPARE(t.optimizer().slotBuffer(), optimizerState);
+        QCOMPARE(t.optimizer().iterations(), int64_t(0));
     }
 
     void divergenceStopsAndKeepsGoodWeights()
@@ -212,9 +267,10 @@ private slots:
     {
         const std::string dir = defaultDatasetDir();
         if (!QFile::exists(QString::fromStdString(dir + "/train-images-idx3-ubyte.gz")))
-            QFAIL("Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist); the test command installs it");
+            QFAIL(
+                "Fashion-MNIST is not installed (apt-get install dataset-fashion-mnist); the test command installs it");
         Dataset d = loadDataset(dir);
-        d.train.count = 4096;  // a few thousand real images
+        d.train.count = 4096; // a few thousand real images
         Network net(loadModelSpec("tpu-mnist-cnn"), Shape::image(28, 28, 1), 10);
         net.initialize(200);
         TrainConfig cfg;

@@ -9,9 +9,12 @@ namespace tb {
 const char* optimizerName(OptimizerKind k)
 {
     switch (k) {
-    case OptimizerKind::Adam: return "adam";
-    case OptimizerKind::SGD: return "sgd";
-    case OptimizerKind::RMSprop: return "rmsprop";
+    case OptimizerKind::Adam:
+        return "adam";
+    case OptimizerKind::SGD:
+        return "sgd";
+    case OptimizerKind::RMSprop:
+        return "rmsprop";
     }
     return "?";
 }
@@ -27,14 +30,20 @@ OptimizerKind parseOptimizer(const std::string& name)
     throw ConfigError("unknown optimizer \"" + name + "\" (use adam, sgd or rmsprop)");
 }
 
-float defaultLearningRate(OptimizerKind k) { return k == OptimizerKind::SGD ? 1e-2f : 1e-3f; }
+float defaultLearningRate(OptimizerKind k)
+{
+    return k == OptimizerKind::SGD ? 1e-2f : 1e-3f;
+}
 
 int Optimizer::slotCount(OptimizerKind k)
 {
     switch (k) {
-    case OptimizerKind::Adam: return 2;
-    case OptimizerKind::SGD: return 1;
-    case OptimizerKind::RMSprop: return 1;
+    case OptimizerKind::Adam:
+        return 2;
+    case OptimizerKind::SGD:
+        return 1;
+    case OptimizerKind::RMSprop:
+        return 1;
     }
     return 0;
 }
@@ -48,20 +57,36 @@ Optimizer::Optimizer(OptimizerConfig config, int64_t paramCount)
 
 void Optimizer::step(float* p, const float* g)
 {
+    beginStep();
+    update(p, g, 0, m_n);
+}
+
+void Optimizer::beginStep()
+{
     ++m_iterations;
-    const float lr = m_config.learningRate;
+    if (m_config.kind == OptimizerKind::Adam) {
+        // Keras: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t).
+        const double t = double(m_iterations);
+        m_stepRate = float(double(m_config.learningRate) * std::sqrt(1.0 - std::pow(double(m_config.beta2), t)) /
+                           (1.0 - std::pow(double(m_config.beta1), t)));
+    } else {
+        m_stepRate = m_config.learningRate;
+    }
+}
+
+void Optimizer::update(float* p, const float* g, int64_t lo, int64_t hi)
+{
+    const float lr = m_stepRate;
     switch (m_config.kind) {
     case OptimizerKind::Adam: {
-        // Keras: lr_t = lr * sqrt(1 - b2^t) / (1 - b1^t); p -= lr_t * m / (sqrt(v) + eps).
-        const double t = double(m_iterations);
+        // Keras: p -= lr_t * m / (sqrt(v) + eps).
         const float b1 = m_config.beta1, b2 = m_config.beta2, eps = m_config.epsilon;
-        const float lrT = float(lr * std::sqrt(1.0 - std::pow(double(b2), t)) / (1.0 - std::pow(double(b1), t)));
         float* m = m_slots.data();
         float* v = m + m_n;
-        for (int64_t i = 0; i < m_n; ++i) {
+        for (int64_t i = lo; i < hi; ++i) {
             m[i] = b1 * m[i] + (1.0f - b1) * g[i];
             v[i] = b2 * v[i] + (1.0f - b2) * g[i] * g[i];
-            p[i] -= lrT * m[i] / (std::sqrt(v[i]) + eps);
+            p[i] -= lr * m[i] / (std::sqrt(v[i]) + eps);
         }
         break;
     }
@@ -69,7 +94,7 @@ void Optimizer::step(float* p, const float* g)
         // Keras: v = momentum * v - lr * g; p += v (Nesterov: p += momentum * v - lr * g).
         const float mom = m_config.momentum;
         float* vel = m_slots.data();
-        for (int64_t i = 0; i < m_n; ++i) {
+        for (int64_t i = lo; i < hi; ++i) {
             vel[i] = mom * vel[i] - lr * g[i];
             p[i] += m_config.nesterov ? mom * vel[i] - lr * g[i] : vel[i];
         }
@@ -79,7 +104,7 @@ void Optimizer::step(float* p, const float* g)
         // Keras: ms = rho * ms + (1 - rho) * g^2; p -= lr * g / (sqrt(ms) + eps).
         const float rho = m_config.rho, eps = m_config.epsilon;
         float* ms = m_slots.data();
-        for (int64_t i = 0; i < m_n; ++i) {
+        for (int64_t i = lo; i < hi; ++i) {
             ms[i] = rho * ms[i] + (1.0f - rho) * g[i] * g[i];
             p[i] -= lr * g[i] / (std::sqrt(ms[i]) + eps);
         }
@@ -88,4 +113,4 @@ void Optimizer::step(float* p, const float* g)
     }
 }
 
-}  // namespace tb
+} // namespace tb

@@ -23,7 +23,7 @@ struct OptimizerConfig {
     float rho = 0.9f;
 };
 
-const char* optimizerName(OptimizerKind k);  // "adam", "sgd", "rmsprop"
+const char* optimizerName(OptimizerKind k); // "adam", "sgd", "rmsprop"
 // Parses a name; throws ConfigError for an unknown one.
 OptimizerKind parseOptimizer(const std::string& name);
 // Keras' default learning rate: 1e-3 for Adam and RMSprop, 1e-2 for SGD.
@@ -34,10 +34,16 @@ public:
     Optimizer(OptimizerConfig config, int64_t paramCount);
     const OptimizerConfig& config() const { return m_config; }
     int64_t iterations() const { return m_iterations; }
-    std::vector<float>& slotBuffer() { return m_slots; }  // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
+    std::vector<float>& slotBuffer() { return m_slots; } // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
     const std::vector<float>& slotBuffer() const { return m_slots; }
     void setIterations(int64_t it) { m_iterations = it; }
-    void step(float* params, const float* grad);
+    void step(float* params, const float* grad); // beginStep, then update over every parameter
+    // One step in pieces: beginStep once (counts the iteration, fixes this step's rate), then
+    // update over ranges [lo, hi) of the parameters, in any order or in parallel: each parameter's
+    // update reads only its own gradient and slots, so the result is the same.
+    void beginStep();
+    void update(float* params, const float* grad, int64_t lo, int64_t hi);
+    int64_t paramCount() const { return m_n; }
 
     static int slotCount(OptimizerKind k);
 
@@ -45,7 +51,8 @@ private:
     OptimizerConfig m_config;
     int64_t m_n;
     int64_t m_iterations = 0;
+    float m_stepRate = 0.0f; // this step's learning rate (Adam's bias-corrected lr_t)
     std::vector<float> m_slots;
 };
 
-}  // namespace tb
+} // namespace tb

@@ -15,17 +15,17 @@
 namespace tb {
 
 struct StepResult {
-    double lossSum = 0.0;  // over the batch's samples
+    double lossSum = 0.0; // over the batch's samples
     int correct = 0;
     int samples = 0;
 };
 
 struct EvalResult {
-    double loss = 0.0;      // mean
+    double loss = 0.0; // mean
     double accuracy = 0.0;
     int samples = 0;
-    std::vector<uint8_t> predicted;  // (samples) when requested
-    std::vector<float> probs;        // (samples, classes) when requested
+    std::vector<uint8_t> predicted; // (samples) when requested
+    std::vector<float> probs;       // (samples, classes) when requested
 };
 
 class CpuExecutor {
@@ -35,6 +35,7 @@ public:
     ~CpuExecutor();
 
     int threads() const { return m_pool.threads(); }
+    ThreadPool& pool() { return m_pool; }
     int shardSize() const { return m_shardSize; }
 
     // One training step on split samples indices[0..count): leaves the batch-mean gradient of the
@@ -59,12 +60,12 @@ private:
     ThreadPool m_pool;
     int m_shardSize;
     std::vector<std::unique_ptr<Shard>> m_shards;
-    std::vector<std::vector<float>> m_workspace;  // per worker
-    std::vector<float> m_grad;                    // (params) reduced gradient
+    std::vector<std::vector<float>> m_workspace; // per worker
+    std::vector<float> m_grad;                   // (params) reduced gradient
     // Pieces [first, last) of the parameters whose gradient is summed over the shards, in chunks.
     std::vector<std::pair<int64_t, int64_t>> m_reduceChunks;
     std::vector<double> m_fwdSec, m_bwdSec;
     bool m_profile = true;
 };
 
-}  // namespace tb
+} // namespace tb

@@ -4,23 +4,34 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 namespace tb {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-bool allFinite(const std::vector<float>& v)
+double since(Clock::time_point t)
 {
-    // A sum is non-finite iff some term is (or the sum overflows, which is just as bad).
-    float acc = 0.0f;
-    for (float x : v)
-        acc += x * 0.0f;
-    return acc == 0.0f;
+    return std::chrono::duration<double>(Clock::now() - t).count();
 }
-}  // namespace
+
+// Whether every value is finite (exponent bits not all ones), in a loop that vectorizes.
+bool allFinite(const float* v, int64_t n)
+{
+    uint32_t bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, v + i, sizeof bits);
+        bad |= uint32_t((bits & 0x7F800000u) == 0x7F800000u);
+    }
+    return bad == 0;
+}
+
+// Parameters per task of the update pass.
+constexpr int64_t kUpdateChunk = int64_t(1) << 14;
+enum ChunkStatus : uint8_t { kChunkOk = 0, kGradientNotFinite = 1, kWeightsNotFinite = 2 };
+} // namespace
 
 std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch)
 {
@@ -60,7 +71,6 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
     const int steps = stepsPerEpoch();
     const int B = m_config.batchSize;
     const int firstEpoch = int(m_history.size());
-    std::vector<float> goodParams, goodState, goodSlots;
     for (int e = firstEpoch; e < firstEpoch + m_config.epochs; ++e) {
         const std::vector<int> order = shuffledOrder(m_data.train.count, m_config.seed, e);
         const auto t0 = Clock::now();
@@ -71,28 +81,16 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
                 return TrainStatus::Cancelled;
             const int first = s * B;
             const int count = std::min(B, m_data.train.count - first);
-            const uint64_t globalStep = uint64_t(m_optimizer.iterations());
-            const uint64_t dropoutKey = hashKey(m_config.seed, uint64_t(RngPurpose::Dropout), globalStep);
-            goodParams = m_net.params();
-            goodState = m_net.state();
-            goodSlots = m_optimizer.slotBuffer();
-            const StepResult r = m_exec->trainStep(m_data.train, m_data.sizeMultiplier, order.data() + first, count,
-                                                   dropoutKey);
-            const bool lossOk = std::isfinite(r.lossSum);
-            const bool gradOk = lossOk && allFinite(m_exec->gradient());
-            if (gradOk)
-                m_optimizer.step(m_net.params().data(), m_exec->gradient().data());
-            if (!gradOk || !allFinite(m_net.params())) {
-                m_net.params() = goodParams;
-                m_net.state() = goodState;
-                m_optimizer.slotBuffer() = goodSlots;
-                m_optimizer.setIterations(int64_t(globalStep));
+            const BatchResult b = trainBatch(order.data() + first, count);
+            if (b.diverged != Divergence::None)
                 throw DivergedError(std::string("training diverged at epoch ") + std::to_string(e + 1) + ", step " +
                                     std::to_string(s + 1) + ": the " +
-                                    (!lossOk ? "loss" : !gradOk ? "gradient" : "updated weights") +
+                                    (b.diverged == Divergence::Loss       ? "loss"
+                                     : b.diverged == Divergence::Gradient ? "gradient"
+                                                                          : "updated weights") +
                                     " became NaN or infinite. The weights of the last good step were kept; "
                                     "try a lower learning rate.");
-            }
+            const StepResult& r = b.step;
             lossSum += r.lossSum;
             correct += r.correct;
             seen += r.samples;
@@ -117,8 +115,8 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         rec.loss = lossSum / double(std::max<int64_t>(seen, 1));
         rec.accuracy = double(correct) / double(std::max<int64_t>(seen, 1));
         rec.samplesPerSec = double(seen) / std::max(rec.seconds, 1e-9);
-        const EvalResult val = m_exec->evaluate(m_data.test, m_data.sizeMultiplier, m_config.validationLimit,
-                                                observer != nullptr);
+        const EvalResult val =
+            m_exec->evaluate(m_data.test, m_data.sizeMultiplier, m_config.validationLimit, observer != nullptr);
         rec.valLoss = val.loss;
         rec.valAccuracy = val.accuracy;
         m_history.push_back(rec);
@@ -128,4 +126,55 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
     return TrainStatus::Completed;
 }
 
-}  // namespace tb
+Trainer::BatchResult Trainer::trainBatch(const int* indices, int count)
+{
+    BatchResult b;
+    const uint64_t globalStep = uint64_t(m_optimizer.iterations());
+    const uint64_t dropoutKey = hashKey(m_config.seed, uint64_t(RngPurpose::Dropout), globalStep);
+    m_goodState = m_net.state(); // the forward pass moves BatchNorm's statistics
+    b.step = m_exec->trainStep(m_data.train, m_data.sizeMultiplier, indices, count, dropoutKey);
+    if (!std::isfinite(b.step.lossSum)) {
+        m_net.state() = m_goodState;
+        b.diverged = Divergence::Loss;
+        return b;
+    }
+    // One parallel pass per chunk of parameters: keep the chunk's weights and optimizer slots, check
+    // its gradient, update it, check the new weights. The update is elementwise, so chunks and
+    // threads change nothing in the result.
+    const int64_t P = m_net.paramCount();
+    std::vector<float>& slots = m_optimizer.slotBuffer();
+    const int64_t slotArrays = P > 0 ? int64_t(slots.size()) / P : 0;
+    m_goodParams.resize(size_t(P));
+    m_goodSlots.resize(slots.size());
+    const int chunks = int((P + kUpdateChunk - 1) / kUpdateChunk);
+    m_chunkStatus.assign(size_t(chunks), kChunkOk);
+    float* params = m_net.params().data();
+    const float* grad = m_exec->gradient().data();
+    m_optimizer.beginStep();
+    m_exec->pool().run(chunks, [&](int c, int) {
+        const int64_t lo = c * kUpdateChunk, n = std::min(kUpdateChunk, P - lo);
+        std::memcpy(m_goodParams.data() + lo, params + lo, sizeof(float) * size_t(n));
+        for (int64_t k = 0; k < slotArrays; ++k)
+            std::memcpy(m_goodSlots.data() + k * P + lo, slots.data() + k * P + lo, sizeof(float) * size_t(n));
+        if (!allFinite(grad + lo, n)) {
+            m_chunkStatus[size_t(c)] = kGradientNotFinite;
+            return;
+        }
+        m_optimizer.update(params, grad, lo, lo + n);
+        if (!allFinite(params + lo, n))
+            m_chunkStatus[size_t(c)] = kWeightsNotFinite;
+    });
+    uint8_t status = kChunkOk;
+    for (uint8_t s : m_chunkStatus)
+        status |= s;
+    if (status != kChunkOk) {
+        std::memcpy(params, m_goodParams.data(), sizeof(float) * size_t(P));
+        slots = m_goodSlots;
+        m_net.state() = m_goodState;
+        m_optimizer.setIterations(int64_t(globalStep));
+        b.diverged = status & kGradientNotFinite ? Divergence::Gradient : Divergence::Weights;
+    }
+    return b;
+}
+
+} // namespace tb

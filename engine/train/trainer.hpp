@@ -20,27 +20,27 @@ struct TrainConfig {
     int threads = 1;
     uint64_t seed = 0;
     OptimizerConfig optimizer;
-    int maxBatches = 0;       // > 0: at most this many batches per epoch
-    int validationLimit = 0;  // > 0: validate on the first N test images only
+    int maxBatches = 0;      // > 0: at most this many batches per epoch
+    int validationLimit = 0; // > 0: validate on the first N test images only
     int shardSize = 16;
 };
 
 struct BatchProgress {
-    int epoch = 0, epochs = 0;  // 1-based epoch
-    int step = 0, steps = 0;    // 1-based step within the epoch
-    double loss = 0.0;          // running mean over the epoch so far
+    int epoch = 0, epochs = 0; // 1-based epoch
+    int step = 0, steps = 0;   // 1-based step within the epoch
+    double loss = 0.0;         // running mean over the epoch so far
     double accuracy = 0.0;
     double batchLoss = 0.0;
     double samplesPerSec = 0.0;
-    double epochElapsed = 0.0;  // seconds since the epoch started
+    double epochElapsed = 0.0; // seconds since the epoch started
 };
 
 struct EpochRecord {
     int epoch = 0;
     double loss = 0.0, accuracy = 0.0;
     double valLoss = 0.0, valAccuracy = 0.0;
-    double seconds = 0.0;        // training time of the epoch (validation excluded)
-    double samplesPerSec = 0.0;  // training throughput
+    double seconds = 0.0;       // training time of the epoch (validation excluded)
+    double samplesPerSec = 0.0; // training throughput
     int64_t samples = 0;
 };
 
@@ -63,6 +63,18 @@ public:
     // Throws DivergedError (weights restored to the last good step), DataError, ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
 
+    // What went non-finite in a step that was not applied.
+    enum class Divergence { None, Loss, Gradient, Weights };
+    struct BatchResult {
+        StepResult step;
+        Divergence diverged = Divergence::None;
+    };
+    // One optimizer step on the training samples indices[0..count): forward, backward and the update,
+    // which stands only if the loss, the gradient and the updated weights are all finite; otherwise
+    // the weights, the BatchNorm statistics and the optimizer's state are those from before the step.
+    // run() calls it for every batch; the benchmark times it.
+    BatchResult trainBatch(const int* indices, int count);
+
     const std::vector<EpochRecord>& history() const { return m_history; }
     Optimizer& optimizer() { return m_optimizer; }
     CpuExecutor& executor() { return *m_exec; }
@@ -76,9 +88,12 @@ private:
     Optimizer m_optimizer;
     std::unique_ptr<CpuExecutor> m_exec;
     std::vector<EpochRecord> m_history;
+    // The last good step, kept by trainBatch (allocated once).
+    std::vector<float> m_goodParams, m_goodState, m_goodSlots;
+    std::vector<uint8_t> m_chunkStatus;
 };
 
 // The epoch's sample order: a Fisher-Yates shuffle keyed by (seed, epoch).
 std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch);
 
-}  // namespace tb
+} // namespace tb
