@@ -198,12 +198,14 @@ private slots:
         auto w = makeWindow(50, 0, 16);  // 64 batches per epoch, 50 epochs: long enough to stop
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
-        // The worker runs ahead of the queued progress signals, so count what it really did.
+        // The worker runs ahead of the queued progress signals, so count what it really did, right
+        // after the click has set the stop flag (read before it, a preempted GUI thread would let
+        // the worker finish more batches in between that were all started before Stop).
         int64_t doneAtStop = -1;
         connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
             if (doneAtStop < 0 && p.step >= 3) {
-                doneAtStop = w->runController()->batchesDone();
                 w->runPanel()->stopButton()->click();
+                doneAtStop = w->runController()->batchesDone();
             }
         });
         w->startTraining();
