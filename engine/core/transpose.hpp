@@ -3,12 +3,11 @@
 // reads) one float per cache line touched; these move whole 32-byte rows.
 #pragma once
 
+#include "core/simd.hpp"
+
 #include <cstdint>
 
 namespace tb {
-
-typedef float Floats8 __attribute__((vector_size(8 * sizeof(float))));
-typedef int Ints8 __attribute__((vector_size(8 * sizeof(int))));
 
 // r[i][j] <- r[j][i]: unpack, shuffle, then swap 128-bit halves (the AVX 8x8 transpose).
 inline void transpose8(Floats8 (&r)[8])

@@ -1,5 +1,7 @@
 #include "layers/batch_norm.hpp"
 
+#include "core/simd.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -30,7 +32,6 @@ void BatchNorm::initParams(float* params, float* state, Rng&) const
 }
 
 namespace {
-typedef float Floats8 __attribute__((vector_size(8 * sizeof(float))));
 typedef double Doubles8 __attribute__((vector_size(8 * sizeof(double))));
 
 // sum over j < len of f(a[j], b[j]) -> (u, v), in double: eight lanes, each taking every eighth

@@ -1,6 +1,6 @@
 #include "layers/max_pool.hpp"
 
-#include "core/transpose.hpp"
+#include "core/simd.hpp"
 #include "layers/conv2d.hpp"
 
 #include <algorithm>
@@ -12,8 +12,6 @@
 namespace tb {
 
 namespace {
-typedef int Ints8 __attribute__((vector_size(8 * sizeof(int))));
-
 // Up to 8 outputs of a 2x2/2 window row: r0 is the window's top-left input, index0 its index in
 // the plane. The max and the index of the first maximum (strict >, so ties keep the first) are
 // selected lane by lane: random data mispredicts half of any branches.
