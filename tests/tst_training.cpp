@@ -131,7 +131,8 @@ private slots:
         QVERIFY(std::fabs(p - float(-1e-3 * 0.5 / (std::sqrt(0.1 * 0.25) + 1e-7))) < 1e-7f);
     }
 
-    // The trainer updates parameters in parallel chunks: an update in pieces equals one over all.
+    // The trainer updates parameters in parallel chunks, out of place: that equals one in-place step,
+    // and an abandoned step leaves the optimizer as it was.
     void optimizerUpdateInPiecesEqualsOneStep()
     {
         for (OptimizerKind kind : {OptimizerKind::Adam, OptimizerKind::SGD, OptimizerKind::RMSprop}) {
@@ -145,12 +146,22 @@ private slots:
             const std::vector<float> g = {0.1f, -0.3f, 2, 0, 1e-3f, -5, 0.7f};
             for (int t = 0; t < 3; ++t) {
                 whole.step(p1.data(), g.data());
+                std::vector<float> out(7);
                 pieces.beginStep();
-                pieces.update(p2.data(), g.data(), 4, 7);
-                pieces.update(p2.data(), g.data(), 0, 4);
+                pieces.update(p2.data(), g.data(), out.data(), 4, 7);
+                pieces.update(p2.data(), g.data(), out.data(), 0, 4);
+                pieces.commitStep();
+                p2 = out;
             }
             QCOMPARE(p2, p1);
             QCOMPARE(pieces.slotBuffer(), whole.slotBuffer());
+            QCOMPARE(pieces.iterations(), whole.iterations());
+            const std::vector<float> before = pieces.slotBuffer();
+            std::vector<float> out(7);
+            pieces.beginStep();
+            pieces.update(p2.data(), g.data(), out.data(), 0, 7);
+            pieces.abandonStep();
+            QCOMPARE(pieces.slotBuffer(), before);
             QCOMPARE(pieces.iterations(), whole.iterations());
         }
     }

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 
 namespace tb {
 
@@ -150,6 +151,14 @@ void Network::bind()
     for (size_t i = 0; i < m_layers.size(); ++i)
         m_layers[i]->bind(m_params.data() + m_paramOffset[i], m_state.data() + m_stateOffset[i],
                           m_grad ? m_grad + m_paramOffset[i] : nullptr);
+}
+
+void Network::swapParams(std::vector<float>& other)
+{
+    if (other.size() != m_params.size())
+        throw std::logic_error("swapParams: the buffers differ in size");
+    m_params.swap(other);
+    bind();
 }
 
 void Network::bindGradient(float* grad)

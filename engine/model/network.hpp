@@ -31,9 +31,12 @@ public:
     // Largest per-sample activation over the input and all layer outputs.
     int64_t maxActivationSize() const;
 
-    int64_t paramCount() const { return int64_t(m_params.size()); }  // trainable
-    int64_t stateCount() const { return int64_t(m_state.size()); }   // non-trainable
+    int64_t paramCount() const { return int64_t(m_params.size()); } // trainable
+    int64_t stateCount() const { return int64_t(m_state.size()); }  // non-trainable
     std::vector<float>& params() { return m_params; }
+    // Makes `other` (same size) the parameters and hands back the old ones: the trainer writes a
+    // step's new weights beside the old and swaps them in only when they are good.
+    void swapParams(std::vector<float>& other);
     const std::vector<float>& params() const { return m_params; }
     std::vector<float>& state() { return m_state; }
     const std::vector<float>& state() const { return m_state; }
@@ -61,4 +64,4 @@ private:
 // "1,619,470"
 std::string withThousands(int64_t v);
 
-}  // namespace tb
+} // namespace tb

@@ -37,12 +37,16 @@ public:
     std::vector<float>& slotBuffer() { return m_slots; } // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
     const std::vector<float>& slotBuffer() const { return m_slots; }
     void setIterations(int64_t it) { m_iterations = it; }
-    void step(float* params, const float* grad); // beginStep, then update over every parameter
-    // One step in pieces: beginStep once (counts the iteration, fixes this step's rate), then
-    // update over ranges [lo, hi) of the parameters, in any order or in parallel: each parameter's
-    // update reads only its own gradient and slots, so the result is the same.
+    void step(float* params, const float* grad); // beginStep, update over every parameter, commitStep
+    // One step in pieces: beginStep once (counts the iteration, fixes this step's rate), then update
+    // over ranges [lo, hi) of the parameters, in any order or in parallel (each parameter's update
+    // reads only its own gradient and slots), then commitStep, or abandonStep to undo it. update reads
+    // params and the current slots and writes the new values to `out` (which may be params) and to a
+    // second slot buffer, so until commitStep the state before the step is intact.
     void beginStep();
-    void update(float* params, const float* grad, int64_t lo, int64_t hi);
+    void update(const float* params, const float* grad, float* out, int64_t lo, int64_t hi);
+    void commitStep() { m_slots.swap(m_nextSlots); }
+    void abandonStep() { --m_iterations; }
     int64_t paramCount() const { return m_n; }
 
     static int slotCount(OptimizerKind k);
@@ -53,6 +57,7 @@ private:
     int64_t m_iterations = 0;
     float m_stepRate = 0.0f; // this step's learning rate (Adam's bias-corrected lr_t)
     std::vector<float> m_slots;
+    std::vector<float> m_nextSlots; // written by update, current after commitStep
 };
 
 } // namespace tb

@@ -138,42 +138,39 @@ Trainer::BatchResult Trainer::trainBatch(const int* indices, int count)
         b.diverged = Divergence::Loss;
         return b;
     }
-    // One parallel pass per chunk of parameters: keep the chunk's weights and optimizer slots, check
-    // its gradient, update it, check the new weights. The update is elementwise, so chunks and
-    // threads change nothing in the result.
+    // One parallel pass per chunk of parameters: check the chunk's gradient, write its new weights
+    // and optimizer slots beside the old ones, check the new weights. Only a step that is good
+    // everywhere is swapped in, so a bad one needs nothing restored. The update is elementwise, so
+    // chunks and threads change nothing in the result.
     const int64_t P = m_net.paramCount();
-    std::vector<float>& slots = m_optimizer.slotBuffer();
-    const int64_t slotArrays = P > 0 ? int64_t(slots.size()) / P : 0;
-    m_goodParams.resize(size_t(P));
-    m_goodSlots.resize(slots.size());
+    m_nextParams.resize(size_t(P));
     const int chunks = int((P + kUpdateChunk - 1) / kUpdateChunk);
     m_chunkStatus.assign(size_t(chunks), kChunkOk);
-    float* params = m_net.params().data();
+    const float* params = m_net.params().data();
     const float* grad = m_exec->gradient().data();
+    float* next = m_nextParams.data();
     m_optimizer.beginStep();
     m_exec->pool().run(chunks, [&](int c, int) {
         const int64_t lo = c * kUpdateChunk, n = std::min(kUpdateChunk, P - lo);
-        std::memcpy(m_goodParams.data() + lo, params + lo, sizeof(float) * size_t(n));
-        for (int64_t k = 0; k < slotArrays; ++k)
-            std::memcpy(m_goodSlots.data() + k * P + lo, slots.data() + k * P + lo, sizeof(float) * size_t(n));
         if (!allFinite(grad + lo, n)) {
             m_chunkStatus[size_t(c)] = kGradientNotFinite;
             return;
         }
-        m_optimizer.update(params, grad, lo, lo + n);
-        if (!allFinite(params + lo, n))
+        m_optimizer.update(params, grad, next, lo, lo + n);
+        if (!allFinite(next + lo, n))
             m_chunkStatus[size_t(c)] = kWeightsNotFinite;
     });
     uint8_t status = kChunkOk;
     for (uint8_t s : m_chunkStatus)
         status |= s;
     if (status != kChunkOk) {
-        std::memcpy(params, m_goodParams.data(), sizeof(float) * size_t(P));
-        slots = m_goodSlots;
         m_net.state() = m_goodState;
-        m_optimizer.setIterations(int64_t(globalStep));
+        m_optimizer.abandonStep();
         b.diverged = status & kGradientNotFinite ? Divergence::Gradient : Divergence::Weights;
+        return b;
     }
+    m_net.swapParams(m_nextParams);
+    m_optimizer.commitStep();
     return b;
 }
 

@@ -88,8 +88,9 @@ private:
     Optimizer m_optimizer;
     std::unique_ptr<CpuExecutor> m_exec;
     std::vector<EpochRecord> m_history;
-    // The last good step, kept by trainBatch (allocated once).
-    std::vector<float> m_goodParams, m_goodState, m_goodSlots;
+    // trainBatch's buffers, allocated once: the step's new weights (swapped with the network's when
+    // good) and BatchNorm's statistics before the step.
+    std::vector<float> m_nextParams, m_goodState;
     std::vector<uint8_t> m_chunkStatus;
 };
 
