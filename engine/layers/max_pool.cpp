@@ -18,13 +18,12 @@ namespace {
 inline void pool2x2Block(const float* r0, int W, int32_t index0, int count, float* y, int32_t* arg)
 {
     Floats8 top[2] = {}, bottom[2] = {};
-    const int avail = std::min(16, W - (index0 % W)); // inputs left in the row
-    if (avail == 16) {                                // fixed-size copies become plain vector loads
+    if (count == 8) { // fixed-size copies become plain vector loads
         std::memcpy(top, r0, sizeof top);
         std::memcpy(bottom, r0 + W, sizeof bottom);
-    } else {
-        std::memcpy(top, r0, sizeof(float) * size_t(avail));
-        std::memcpy(bottom, r0 + W, sizeof(float) * size_t(avail));
+    } else { // only the windows stored: the row may end right after them
+        std::memcpy(top, r0, sizeof(float) * size_t(2 * count));
+        std::memcpy(bottom, r0 + W, sizeof(float) * size_t(2 * count));
     }
     const Ints8 even = {0, 2, 4, 6, 8, 10, 12, 14}, odd = even + 1;
     const Floats8 v[4] = {__builtin_shuffle(top[0], top[1], even), __builtin_shuffle(top[0], top[1], odd),

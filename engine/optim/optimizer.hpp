@@ -47,7 +47,6 @@ public:
     void update(const float* params, const float* grad, float* out, int64_t lo, int64_t hi);
     void commitStep() { m_slots.swap(m_nextSlots); }
     void abandonStep() { --m_iterations; }
-    int64_t paramCount() const { return m_n; }
 
     static int slotCount(OptimizerKind k);
 
