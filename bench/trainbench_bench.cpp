@@ -2,9 +2,9 @@
 // training samples/s (median of repeats after warm-up), seconds per 59904-sample epoch,
 // evaluation samples/s, peak RSS, and with --profile the time per layer, forward and backward.
 // bench/compare.py runs the rows and PyTorch side by side.
-#include "core/gemm.hpp"
 #include "data/dataset.hpp"
 #include "io/json.hpp"
+#include "kernels/kernels.hpp"
 #include "model/network.hpp"
 #include "train/trainer.hpp"
 
@@ -23,6 +23,7 @@ int main(int argc, char** argv)
     std::string model = "tpu-mnist-cnn", data = tb::defaultDatasetDir();
     int threads = 1, batch = 128, steps = 60, warmup = 5, repeats = 3, evalImages = 2048;
     bool profile = false;
+    std::string isa;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -44,9 +45,12 @@ int main(int argc, char** argv)
             evalImages = std::stoi(next());
         else if (a == "--profile")
             profile = true;
+        else if (a == "--isa")
+            isa = next();
         else {
-            std::fprintf(stderr, "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
-                                 "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--profile]\n");
+            std::fprintf(stderr,
+                         "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
+                         "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--profile]\n");
             return 2;
         }
     }
@@ -60,6 +64,8 @@ int main(int argc, char** argv)
         config.threads = threads;
         config.batchSize = batch;
         config.seed = 1;
+        if (!isa.empty())
+            config.isa = tb::parseIsa(isa);
         tb::Trainer trainer(net, d, config);
         tb::CpuExecutor& exec = trainer.executor();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
@@ -110,7 +116,8 @@ int main(int argc, char** argv)
         j["seconds_per_epoch"] = 59904.0 / train;
         j["eval_samples_per_sec"] = evalRates[evalRates.size() / 2];
         j["peak_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
-        j["gemm"] = tb::gemmBackendName();
+        j["isa"] = tb::isaName(trainer.kernels().isa);
+        j["kernels"] = tb::describeKernels(trainer.kernels());
         if (profile) {
             tb::Json layers = tb::Json::array();
             const double n = double(steps) * repeats;

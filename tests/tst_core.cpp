@@ -1,12 +1,14 @@
-// The engine's matrix kernels: gemm() on each backend and the small-product kernel against a
-// double-precision reference, the choice between OpenBLAS and Eigen, and the blocked transpose.
-#include "core/gemm.hpp"
+// The engine's matrix kernels on every instruction-set level this CPU runs: the general GEMM and
+// the small-product kernel against a double-precision reference, the same bits whatever blocks a
+// product is cut into, AVX2 and AVX-512 identical to each other, the blocked transpose, and the
+// level detection and overrides.
+#include "core/errors.hpp"
 #include "core/rng.hpp"
-#include "core/tile_gemm.hpp"
-#include "core/transpose.hpp"
+#include "kernels/kernels.hpp"
 
 #include <QtTest>
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 using namespace tb;
@@ -45,51 +47,56 @@ void expectClose(const std::vector<float>& got, const std::vector<double>& want,
         QVERIFY2(std::fabs(got[i] - want[i]) <= tol * std::max(1.0, std::fabs(want[i])),
                  qPrintable(QString("%1: element %2 is %3, expected %4").arg(what).arg(i).arg(got[i]).arg(want[i])));
 }
+// Every level this CPU runs, as test rows.
+void addLevelRows()
+{
+    QTest::addColumn<int>("isa");
+    for (Isa isa : supportedIsas())
+        QTest::newRow(isaName(isa)) << int(isa);
+}
 } // namespace
 
 class TstCore : public QObject {
     Q_OBJECT
 private slots:
-    void gemmMatchesReference_data()
-    {
-        QTest::addColumn<int>("backend");
-        QTest::newRow("eigen") << int(GemmBackend::Eigen);
-        if (gemmHasOpenBlas())
-            QTest::newRow("openblas") << int(GemmBackend::OpenBlas);
-    }
+    void gemmMatchesReference_data() { addLevelRows(); }
     void gemmMatchesReference()
     {
-        QFETCH(int, backend);
-        setGemmBackend(GemmBackend(backend));
-        QCOMPARE(int(gemmBackend()), backend);
-        const int M = 13, N = 21, K = 37;
+        QFETCH(int, isa);
+        const Kernels& k = kernelsFor(Isa(isa));
         uint64_t seed = 1;
-        for (bool ta : {false, true})
-            for (bool tb : {false, true})
-                for (float beta : {0.0f, 1.0f, 0.5f}) {
-                    // Row strides wider than the rows, as the engine's column chunks use them.
-                    const int lda = (ta ? M : K) + 3, ldb = (tb ? K : N) + 5, ldc = N + 2;
-                    const auto A = randomMatrix(size_t((ta ? K : M) * lda), ++seed);
-                    const auto B = randomMatrix(size_t((tb ? N : K) * ldb), ++seed);
-                    auto C = randomMatrix(size_t(M * ldc), ++seed);
-                    if (beta == 0.0f)
-                        std::fill(C.begin(), C.end(), std::nanf("")); // beta 0 must not read C
-                    const auto want = referenceGemm(ta, tb, M, N, K, 0.75, A, lda, B, ldb, beta,
-                                                    beta == 0.0f ? std::vector<float>(C.size(), 0.0f) : C, ldc);
-                    gemm(ta, tb, M, N, K, 0.75f, A.data(), lda, B.data(), ldb, beta, C.data(), ldc);
-                    for (int i = 0; i < M; ++i) // the padding columns are not part of C
-                        for (int j = N; j < ldc; ++j)
-                            C[size_t(i * ldc + j)] = float(want[size_t(i * ldc + j)]);
-                    expectClose(C, want, 1e-5, qPrintable(QString("ta=%1 tb=%2 beta=%3").arg(ta).arg(tb).arg(beta)));
-                }
-        setGemmBackend(GemmBackend::OpenBlas); // back to the default where there is one
+        for (int N : {21, 8, 40})
+            for (bool ta : {false, true})
+                for (bool tb : {false, true})
+                    for (bool accumulate : {false, true}) {
+                        const int M = 13, K = 37;
+                        // Row strides wider than the rows, as the engine's column chunks use them.
+                        const int lda = (ta ? M : K) + 3, ldb = (tb ? K : N) + 5, ldc = N + 2;
+                        const auto A = randomMatrix(size_t((ta ? K : M) * lda), ++seed);
+                        const auto B = randomMatrix(size_t((tb ? N : K) * ldb), ++seed);
+                        auto C = randomMatrix(size_t(M * ldc), ++seed);
+                        if (!accumulate)
+                            std::fill(C.begin(), C.end(), std::nanf("")); // an overwrite must not read C
+                        const auto want = referenceGemm(ta, tb, M, N, K, 1.0, A, lda, B, ldb, accumulate ? 1.0 : 0.0,
+                                                        accumulate ? C : std::vector<float>(C.size(), 0.0f), ldc);
+                        k.gemm(ta, tb, M, N, K, A.data(), lda, B.data(), ldb, C.data(), ldc, accumulate);
+                        for (int i = 0; i < M; ++i) // the padding columns are not part of C
+                            for (int j = N; j < ldc; ++j)
+                                C[size_t(i * ldc + j)] = float(want[size_t(i * ldc + j)]);
+                        expectClose(
+                            C, want, 1e-5,
+                            qPrintable(QString("N=%1 ta=%2 tb=%3 acc=%4").arg(N).arg(ta).arg(tb).arg(accumulate)));
+                    }
     }
 
+    void tileGemmMatchesReference_data() { addLevelRows(); }
     void tileGemmMatchesReference()
     {
-        // Row counts around the block heights (6, 12) and every column shape (8, 16, 24, 32 and more).
+        QFETCH(int, isa);
+        const Kernels& k = kernelsFor(Isa(isa));
+        // Row counts around the block heights (6, 12) and every column shape, with 1..7-column tails.
         for (int M : {1, 5, 12, 13, 49})
-            for (int N : {8, 16, 24, 32, 40, 72})
+            for (int N : {1, 8, 10, 16, 24, 25, 32, 40, 72})
                 for (bool accumulate : {false, true}) {
                     const int K = 19;
                     // A read transposed through its strides: A[i][k] = At[k][i].
@@ -98,52 +105,107 @@ private slots:
                     auto C = randomMatrix(size_t(M * N), uint64_t(M * 100 + N + 2));
                     const auto want =
                         referenceGemm(true, false, M, N, K, 1.0, At, M, B, N, accumulate ? 1.0 : 0.0, C, N);
-                    tileGemm(M, N, K, At.data(), 1, M, B.data(), N, C.data(), N, accumulate);
+                    k.tileGemm(M, N, K, At.data(), 1, M, B.data(), N, C.data(), N, accumulate);
                     expectClose(C, want, 1e-5, qPrintable(QString("M=%1 N=%2").arg(M).arg(N)));
                 }
     }
 
+    // Each element is one chain of multiply-adds in k order: cutting the product into row blocks,
+    // column blocks or k ranges (continued with accumulate) gives the same bits.
+    void tileGemmIgnoresBlockCuts_data() { addLevelRows(); }
+    void tileGemmIgnoresBlockCuts()
+    {
+        QFETCH(int, isa);
+        const Kernels& k = kernelsFor(Isa(isa));
+        const int M = 29, N = 75, K = 300;
+        const auto A = randomMatrix(size_t(M * K), 11), B = randomMatrix(size_t(K * N), 12);
+        std::vector<float> whole(size_t(M * N)), cut(size_t(M * N));
+        k.tileGemm(M, N, K, A.data(), K, 1, B.data(), N, whole.data(), N, false);
+        const int rows[] = {0, 1, 8, 20, M}, cols[] = {0, 16, 24, 67, N}, ks[] = {0, 100, 257, K};
+        for (int r = 0; r + 1 < 5; ++r)
+            for (int c = 0; c + 1 < 5; ++c)
+                for (int q = 0; q + 1 < 4; ++q)
+                    k.tileGemm(rows[r + 1] - rows[r], cols[c + 1] - cols[c], ks[q + 1] - ks[q],
+                               A.data() + rows[r] * K + ks[q], K, 1, B.data() + ks[q] * N + cols[c], N,
+                               cut.data() + rows[r] * N + cols[c], N, q > 0);
+        QCOMPARE(cut, whole);
+    }
+
+    // Both levels fuse every multiply-add: the same bits at 8 and 16 lanes.
+    void avx2AndAvx512AgreeToTheBit()
+    {
+        if (!isaSupported(Isa::Avx512))
+            QSKIP("this CPU has no AVX-512");
+        const Kernels &a = kernelsFor(Isa::Avx2), &b = kernelsFor(Isa::Avx512);
+        const int M = 37, N = 59, K = 131;
+        const auto A = randomMatrix(size_t(M * K), 21), B = randomMatrix(size_t(K * N), 22);
+        std::vector<float> ca(size_t(M * N)), cb(size_t(M * N));
+        a.tileGemm(M, N, K, A.data(), K, 1, B.data(), N, ca.data(), N, false);
+        b.tileGemm(M, N, K, A.data(), K, 1, B.data(), N, cb.data(), N, false);
+        QCOMPARE(ca, cb);
+        a.gemm(true, true, N, M, K, B.data(), N, A.data(), K, ca.data(), M, false);
+        b.gemm(true, true, N, M, K, B.data(), N, A.data(), K, cb.data(), M, false);
+        QCOMPARE(ca, cb);
+    }
+
+    void transposeMatrixMovesEveryElement_data() { addLevelRows(); }
     void transposeMatrixMovesEveryElement()
     {
+        QFETCH(int, isa);
+        const Kernels& k = kernelsFor(Isa(isa));
         for (int rows : {1, 7, 8, 17, 64})
             for (int cols : {1, 8, 12, 49}) {
                 const int lds = cols + 3, ldd = rows + 5;
                 const auto src = randomMatrix(size_t(rows * lds), uint64_t(rows * 100 + cols));
                 std::vector<float> dst(size_t(cols * ldd), -7.0f);
-                transposeMatrix(src.data(), rows, cols, lds, dst.data(), ldd);
+                k.transpose(src.data(), rows, cols, lds, dst.data(), ldd);
                 for (int j = 0; j < cols; ++j)
                     for (int i = 0; i < ldd; ++i) // the padding past each row stays untouched
                         QCOMPARE(dst[size_t(j * ldd + i)], i < rows ? src[size_t(i * lds + j)] : -7.0f);
             }
     }
 
-    void openBlasKernelWidths()
+    void levelsAreDetectedAndNamed()
     {
-        QCOMPARE(openBlasKernelBits("SkylakeX"), 512);
-        QCOMPARE(openBlasKernelBits("Cooperlake"), 512);
-        QCOMPARE(openBlasKernelBits("Haswell"), 256);
-        QCOMPARE(openBlasKernelBits("Zen"), 256);
-        QCOMPARE(openBlasKernelBits("Prescott"), 128);
-        QCOMPARE(openBlasKernelBits("Sandybridge"), 128);
-        QVERIFY(eigenKernelBits() >= 128);
+        // Every x86-64-v2 CPU runs the baseline; the levels are ordered and the best is supported.
+        QVERIFY(isaSupported(Isa::Baseline));
+        QVERIFY(isaSupported(detectIsa()));
+        if (isaSupported(Isa::Avx512))
+            QVERIFY(isaSupported(Isa::Avx2));
+        for (Isa isa : supportedIsas()) {
+            QCOMPARE(parseIsa(isaName(isa)), isa);
+            QCOMPARE(kernelsFor(isa).isa, isa);
+            QVERIFY(describeKernels(kernelsFor(isa)).find(isaName(isa)) == 0);
+        }
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseIsa("sse9"));
     }
 
-    // Run by CTest a second time with OPENBLAS_CORETYPE=Prescott, which is what OpenBLAS picks on a
-    // CPU newer than its table: then the engine must not use those kernels when Eigen has wider ones.
-    void oldOpenBlasKernelsAreNotUsed()
+    // TRAINBENCH_ISA picks a lower level; an unknown one or one the CPU lacks is a clear error.
+    void environmentOverride()
     {
-        initGemm();
-        const QByteArray forced = qgetenv("OPENBLAS_CORETYPE");
-        if (!gemmHasOpenBlas() || forced != "Prescott")
-            QSKIP("needs OpenBLAS and OPENBLAS_CORETYPE=Prescott (the tst_core_old_openblas CTest entry)");
-        const QString name = QString::fromLatin1(gemmBackendName());
-        if (eigenKernelBits() > 128) {
-            QCOMPARE(int(gemmBackend()), int(GemmBackend::Eigen));
-            QVERIFY2(name.startsWith("Eigen") && name.contains("Prescott"), qPrintable(name));
-        } else {
-            QCOMPARE(int(gemmBackend()), int(GemmBackend::OpenBlas));
-            QCOMPARE(name, QString("OpenBLAS (Prescott)"));
+        const QByteArray saved = qgetenv("TRAINBENCH_ISA");
+        qputenv("TRAINBENCH_ISA", "baseline");
+        QCOMPARE(defaultIsa(), Isa::Baseline);
+        qputenv("TRAINBENCH_ISA", "avx3");
+        try {
+            defaultIsa();
+            QFAIL("an unknown level was accepted");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).contains("TRAINBENCH_ISA") && QString(e.what()).contains("avx512"), e.what());
         }
+        if (!isaSupported(Isa::Avx512)) {
+            qputenv("TRAINBENCH_ISA", "avx512");
+            try {
+                defaultIsa();
+                QFAIL("a level the CPU lacks was accepted");
+            } catch (const ConfigError& e) {
+                QVERIFY2(QString(e.what()).contains("no AVX-512"), e.what());
+            }
+        }
+        if (saved.isNull())
+            qunsetenv("TRAINBENCH_ISA");
+        else
+            qputenv("TRAINBENCH_ISA", saved);
     }
 };
 

@@ -4,7 +4,7 @@
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
-#include "core/gemm.hpp"
+#include "kernels/kernels.hpp"
 #include "export/save_file.hpp"
 #include "i18n/language.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -216,8 +216,9 @@ void MainWindow::buildMenus()
     a.about = m_helpMenu->addAction(QString(), this, [this] {
         QMessageBox::about(this, tr("About Trainbench"),
                            tr("<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what "
-                              "each accelerator does with the same work, offline.<br>Matrix products: %2.")
-                               .arg(QCoreApplication::applicationVersion(), qs(tb::gemmBackendName())));
+                              "each accelerator does with the same work, offline.<br>CPU kernels: %2.")
+                               .arg(QCoreApplication::applicationVersion(),
+                                    qs(tb::describeKernels(tb::kernelsFor(m_system.cpu.isa)))));
     });
 }
 
@@ -500,14 +501,14 @@ void MainWindow::openWeights(const QString& path)
         updateStartState();
         emit evaluationFinished(true);
     });
-    const int threads = m_accelerator->device().threads;
-    watcher->setFuture(QtConcurrent::run([path, base, threads]() {
+    const tb::DeviceSpec device = m_accelerator->device();
+    watcher->setFuture(QtConcurrent::run([path, base, device]() {
         Evaluation out;
         try {
             auto weights = std::make_shared<const tb::WeightsFile>(tb::loadWeights(ss(path)));
             auto data = std::make_shared<const tb::Dataset>(tb::datasetForWeights(*base, *weights));
             tb::Network net = weights->buildNetwork();
-            tb::CpuExecutor exec(net, threads);
+            tb::CpuExecutor exec(net, device.threads, 16, tb::kernelsFor(device.isa.value_or(tb::defaultIsa())));
             out.eval = std::make_shared<const tb::EvalResult>(exec.evaluate(data->test, data->sizeMultiplier, 0, true));
             out.weights = weights;
             out.data = data;

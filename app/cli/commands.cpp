@@ -3,7 +3,7 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
-#include "core/gemm.hpp"
+#include "kernels/kernels.hpp"
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
@@ -107,6 +107,16 @@ public:
     }
 };
 
+// --isa LEVEL, else TRAINBENCH_ISA, else the best this CPU runs; a level the CPU lacks is an error.
+tb::Isa isaOption(const Options& o)
+{
+    if (!o.has("isa"))
+        return tb::defaultIsa();
+    const tb::Isa isa = tb::parseIsa(o.text("isa", ""));
+    tb::requireIsa(isa);
+    return isa;
+}
+
 // The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits.
 tb::TrainConfig trainConfigFrom(const Options& o)
 {
@@ -125,6 +135,7 @@ tb::TrainConfig trainConfigFrom(const Options& o)
         throw UsageError("--momentum must be in [0, 1)");
     if ((o.has("momentum") || o.has("nesterov")) && cfg.optimizer.kind != tb::OptimizerKind::SGD)
         throw UsageError("--momentum and --nesterov apply to --optimizer sgd only");
+    cfg.isa = isaOption(o);
     return cfg;
 }
 }  // namespace
@@ -152,7 +163,7 @@ int trainCommand(const std::vector<std::string>& args)
 {
     Options o(args,
               {"data", "model", "epochs", "batch", "threads", "seed", "optimizer", "lr", "momentum",
-               "size-multiplier", "max-batches", "save", "shard"},
+               "size-multiplier", "max-batches", "save", "shard", "isa"},
               {"drop-remainder", "json", "nesterov"});
     const bool json = o.has("json");
     tb::TrainConfig cfg = trainConfigFrom(o);
@@ -184,7 +195,8 @@ int trainCommand(const std::vector<std::string>& args)
         j["batch"] = cfg.batchSize;
         j["steps_per_epoch"] = trainer.stepsPerEpoch();
         j["seed"] = std::to_string(cfg.seed);
-        j["gemm"] = tb::gemmBackendName();
+        j["isa"] = tb::isaName(trainer.kernels().isa);
+        j["kernels"] = tb::describeKernels(trainer.kernels());
         printJson(j);
     } else {
         std::printf("%s\n", tb::runHeader(net, data, cfg).c_str());
@@ -235,13 +247,14 @@ int trainCommand(const std::vector<std::string>& args)
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data", "weights", "threads"}, {"json"});
+    Options o(args, {"data", "weights", "threads", "isa"}, {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));
     const tb::Dataset data = tb::datasetForWeights(tb::loadDataset(o.text("data", tb::defaultDatasetDir())), w);
     tb::Network net = w.buildNetwork();
-    tb::CpuExecutor exec(net, int(o.integer("threads", tb::hardwareThreads(), 1, 1024)));
+    tb::CpuExecutor exec(net, int(o.integer("threads", tb::hardwareThreads(), 1, 1024)), 16,
+                         tb::kernelsFor(isaOption(o)));
     const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, 0, true);
     int wrong = 0;
     for (int i = 0; i < r.samples; ++i)
@@ -331,6 +344,11 @@ int devicesCommand(const std::vector<std::string>& args)
     std::printf("cpu      %s, %d cores, %s, %.1f GB RAM\n", s.cpu.model.c_str(), s.cpu.logicalCores, s.cpu.simd.c_str(),
                 double(s.cpu.ramBytes) / 1e9);
     std::printf("devices  cpu:1 .. cpu:%d (one replica per thread)\n", s.cpu.logicalCores);
+    std::string levels;
+    for (tb::Isa isa : s.cpu.isas)
+        levels += std::string(levels.empty() ? "" : ", ") + tb::isaName(isa);
+    std::printf("kernels  %s; this CPU runs %s (choose with cpu:N@LEVEL, --isa or TRAINBENCH_ISA)\n",
+                tb::describeKernels(tb::kernelsFor(tb::defaultIsa())).c_str(), levels.c_str());
     if (s.gpus.empty())
         std::printf("gpu      none usable: %s\n", s.gpuUnavailableReason.c_str());
     for (const tb::GpuInfo& g : s.gpus)
@@ -344,7 +362,7 @@ int compareCommand(const std::vector<std::string>& args)
 {
     Options o(args,
               {"data", "model", "devices", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "size-multiplier",
-               "max-batches", "csv", "sweep"},
+               "max-batches", "csv", "sweep", "isa"},
               {"drop-remainder", "json", "nesterov", "scale-batch"});
     tb::CompareConfig cfg;
     cfg.train = trainConfigFrom(o);

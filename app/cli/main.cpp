@@ -18,14 +18,16 @@ const char* kUsage =
     "  train    [--data DIR] [--model NAME|FILE] [--epochs N] [--batch B] [--threads T]\n"
     "           [--seed S] [--optimizer adam|sgd|rmsprop] [--lr X] [--momentum M] [--nesterov]\n"
     "           [--drop-remainder] [--size-multiplier K] [--max-batches N] [--save FILE] [--json]\n"
-    "  evaluate [--data DIR] --weights FILE [--threads T] [--json]\n"
-    "  compare  [--data DIR] [--model NAME|FILE] [--devices cpu:1,cpu:2[,cuda:0]] [--epochs N]\n"
+    "           [--isa baseline|avx2|avx512]\n"
+    "  evaluate [--data DIR] --weights FILE [--threads T] [--isa LEVEL] [--json]\n"
+    "  compare  [--data DIR] [--model NAME|FILE] [--devices cpu:1,cpu:2,cpu:2@avx2[,cuda:0]] [--epochs N]\n"
     "           [--max-batches N] [--seed S] [--batch B] [--scale-batch] [--sweep batch=32,64|size=1,2]\n"
     "           [--csv FILE] [--json] and train's optimizer options: the same model from the same\n"
     "           initial weights on each device in turn, as a table\n"
     "  devices                                    what this machine has (CPU, GPUs or why none)\n"
     "\n"
     "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn.\n"
+    "--isa (or TRAINBENCH_ISA) runs the kernels of a lower instruction-set level than the CPU's best.\n"
     "exit codes: 0 ok, 2 usage, 3 data or model error, 4 training diverged, 5 file error, 130 stopped\n";
 }
 

@@ -37,7 +37,7 @@ std::string procField(const char* path, const std::string& key)
 
 int64_t meminfoBytes(const std::string& key)
 {
-    const std::string v = procField("/proc/meminfo", key);  // "24597212 kB"
+    const std::string v = procField("/proc/meminfo", key); // "24597212 kB"
     return v.empty() ? 0 : std::atoll(v.c_str()) * 1024;
 }
 
@@ -70,20 +70,33 @@ int parseCount(const std::string& text, const std::string& what)
             throw ConfigError("bad " + what + " '" + text + "': expected a number");
     return std::stoi(text);
 }
-}  // namespace
+} // namespace
 
 std::string DeviceSpec::id() const
 {
-    return kind == DeviceKind::Cpu ? "cpu:" + std::to_string(threads) : "cuda:" + std::to_string(index);
+    if (kind != DeviceKind::Cpu)
+        return "cuda:" + std::to_string(index);
+    return "cpu:" + std::to_string(threads) + (isa ? std::string("@") + isaName(*isa) : "");
 }
 
 DeviceSpec parseDeviceSpec(const std::string& raw)
 {
     const std::string text = trim(raw);
-    const size_t colon = text.find(':');
-    const std::string kind = text.substr(0, colon);
-    const std::string arg = colon == std::string::npos ? "" : text.substr(colon + 1);
+    const size_t at = text.find('@');
+    const std::string base = text.substr(0, at);
+    const size_t colon = base.find(':');
+    const std::string kind = base.substr(0, colon);
+    const std::string arg = colon == std::string::npos ? "" : base.substr(colon + 1);
     DeviceSpec d;
+    if (at != std::string::npos) {
+        if (kind != "cpu")
+            throw ConfigError("device '" + text + "': only CPU devices take an instruction set (cpu:2@avx2)");
+        try {
+            d.isa = parseIsa(text.substr(at + 1));
+        } catch (const ConfigError& e) {
+            throw ConfigError("device '" + text + "': " + e.what());
+        }
+    }
     if (kind == "cpu") {
         d.kind = DeviceKind::Cpu;
         d.threads = arg.empty() ? hardwareThreads() : parseCount(arg, "thread count");
@@ -93,7 +106,8 @@ DeviceSpec parseDeviceSpec(const std::string& raw)
         d.kind = DeviceKind::Cuda;
         d.index = arg.empty() ? 0 : parseCount(arg, "GPU index");
     } else {
-        throw ConfigError("unknown device '" + text + "': use cpu, cpu:N (N threads) or cuda:K (GPU K)");
+        throw ConfigError("unknown device '" + text +
+                          "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels) or cuda:K (GPU K)");
     }
     return d;
 }
@@ -119,6 +133,8 @@ SystemInfo detectSystem()
         s.cpu.model = "unknown CPU";
     s.cpu.logicalCores = hardwareThreads();
     s.cpu.simd = simdLevel();
+    s.cpu.isa = detectIsa();
+    s.cpu.isas = supportedIsas();
     s.cpu.ramBytes = meminfoBytes("MemTotal");
     // The CUDA backend is not part of this build; say so rather than probing a driver we cannot use.
     s.gpuUnavailableReason = "built without CUDA";
@@ -127,8 +143,11 @@ SystemInfo detectSystem()
 
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system)
 {
-    if (spec.kind == DeviceKind::Cpu)
+    if (spec.kind == DeviceKind::Cpu) {
+        if (spec.isa && !isaSupported(*spec.isa))
+            return std::string("this CPU has no ") + isaDescription(*spec.isa);
         return {};
+    }
     for (const GpuInfo& g : system.gpus)
         if (g.index == spec.index)
             return {};
@@ -140,9 +159,11 @@ std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& sy
 
 std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system)
 {
-    if (spec.kind == DeviceKind::Cpu)
+    if (spec.kind == DeviceKind::Cpu) {
+        const Isa isa = spec.isa.value_or(system.cpu.isa);
         return "CPU, " + std::to_string(spec.threads) + (spec.threads == 1 ? " thread" : " threads") + " (" +
-               system.cpu.model + ", " + system.cpu.simd + ")";
+               system.cpu.model + ", " + isaName(isa) + " kernels)";
+    }
     for (const GpuInfo& g : system.gpus)
         if (g.index == spec.index)
             return "GPU " + std::to_string(g.index) + " (" + g.name + ")";
@@ -169,4 +190,4 @@ int64_t peakResidentBytes()
     return int64_t(ru.ru_maxrss) * 1024;
 }
 
-}  // namespace tb
+} // namespace tb

@@ -37,12 +37,7 @@ public:
 private:
     float gammaOf(int c) const { return m_scale ? m_params[c] : 1.0f; }
     float betaOf(int c) const { return m_center ? m_params[(m_scale ? m_in.c : 0) + c] : 0.0f; }
-    // Per-channel sums of f(x) over this shard into partial[0..2C).
-    template <typename F> void channelSums(const ShardView& s, const float* a, const float* b, F f) const;
-    template <bool Relu> void backwardPhase(int phase, ShardView& s) const;
-    // y = x * mul[c] + add[c], then the fused ReLU
-    void applyAffine(const ShardView& s, const float* x, float* y, const std::vector<float>& mul,
-                     const std::vector<float>& add) const;
+    kernel::BnShard shardOf(const ShardView& s) const;
 
     bool m_center, m_scale;
     bool m_relu = false;
@@ -51,6 +46,7 @@ private:
     std::vector<float> m_mean, m_invStd; // (C)
     std::vector<float> m_mul, m_add;     // (C) folded affine transform
     std::vector<float> m_dMean, m_dXhat; // (C) backward: sum(dy)/M, sum(dy*xhat)/M
+    std::vector<float> m_dxScale;        // (C) backward: gamma * invStd
 };
 
 } // namespace tb

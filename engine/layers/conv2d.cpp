@@ -1,7 +1,6 @@
 #include "layers/conv2d.hpp"
 
-#include "core/gemm.hpp"
-#include "core/tile_gemm.hpp"
+#include "kernels/kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,9 +22,12 @@ constexpr int kWinogradMaxChunk = 16;
 // Minimum ratio of a chunk's tile floats to the kernel-side floats its products stream (below).
 constexpr int64_t kKernelReuse = 2;
 constexpr int kElems = winograd::kElems;
-}
+} // namespace
 
-bool Conv2D::cachesColumns() const { return columnsPerSample() <= kCacheColumnsPerSample; }
+bool Conv2D::cachesColumns() const
+{
+    return columnsPerSample() <= kCacheColumnsPerSample;
+}
 
 void kerasPadding(bool same, int in, int kernel, int stride, int& out, int& padBefore)
 {
@@ -86,7 +88,7 @@ int64_t Conv2D::cacheFloats(int n) const
     return !m_winograd && cachesColumns() ? columnsPerSample() * n : 0;
 }
 
-void Conv2D::beginPass()
+void Conv2D::beginPass(const Kernels& kern)
 {
     if (!m_winograd)
         return;
@@ -99,8 +101,8 @@ void Conv2D::beginPass()
     const size_t size = size_t(kElems) * m_g.cout * m_wcin;
     m_U.resize(size);
     m_Ut.resize(size);
-    winograd::transformKernel(m_grid.kind, w, m_g.cout, m_wcin, false, m_U.data());
-    winograd::transformKernel(m_grid.kind, w, m_g.cout, m_wcin, true, m_Ut.data());
+    kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, false, m_U.data());
+    kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, true, m_Ut.data());
 }
 
 void Conv2D::initParams(float* params, float*, Rng& rng) const
@@ -132,93 +134,12 @@ int64_t Conv2D::workspaceFloats(int n) const
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
 
-namespace {
-// Output columns ox in [lo, hi) whose input column ox * sw + off lies inside the image.
-std::pair<int, int> insideColumns(const ConvGeometry& g, int off)
+void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
 {
-    int lo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
-    int hi = g.w - off > 0 ? (g.w - off + g.sw - 1) / g.sw : 0;
-    lo = std::min(lo, g.wo);
-    hi = std::clamp(hi, lo, g.wo);
-    return {lo, hi};
-}
-}  // namespace
-
-void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols)
-{
-    const int64_t hw = int64_t(g.h) * g.w;
-    const int64_t ohw = int64_t(g.ho) * g.wo;
-    const int64_t rowLen = int64_t(cn) * ohw;
-    for (int ci = 0; ci < g.cin; ++ci)
-        for (int ky = 0; ky < g.kh; ++ky)
-            for (int kx = 0; kx < g.kw; ++kx) {
-                float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
-                const int off = kx - g.padLeft;
-                const auto [oxLo, oxHi] = insideColumns(g, off);
-                for (int s = 0; s < cn; ++s) {
-                    const float* img = x + (int64_t(ci) * n + s0 + s) * hw;
-                    for (int oy = 0; oy < g.ho; ++oy) {
-                        float* dst = row + int64_t(s) * ohw + int64_t(oy) * g.wo;
-                        const int iy = oy * g.sh + ky - g.padTop;
-                        if (iy < 0 || iy >= g.h) {
-                            std::memset(dst, 0, sizeof(float) * size_t(g.wo));
-                            continue;
-                        }
-                        const float* src = img + int64_t(iy) * g.w + off;
-                        for (int ox = 0; ox < oxLo; ++ox)
-                            dst[ox] = 0.0f;
-                        if (g.sw == 1) {
-                            std::memcpy(dst + oxLo, src + oxLo, sizeof(float) * size_t(oxHi - oxLo));
-                        } else if (g.sw == 2) {  // a constant stride vectorizes
-                            for (int ox = oxLo; ox < oxHi; ++ox)
-                                dst[ox] = src[ox * 2];
-                        } else {
-                            for (int ox = oxLo; ox < oxHi; ++ox)
-                                dst[ox] = src[ox * g.sw];
-                        }
-                        for (int ox = oxHi; ox < g.wo; ++ox)
-                            dst[ox] = 0.0f;
-                    }
-                }
-            }
-}
-
-void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx)
-{
-    const int64_t hw = int64_t(g.h) * g.w;
-    const int64_t ohw = int64_t(g.ho) * g.wo;
-    const int64_t rowLen = int64_t(cn) * ohw;
-    for (int ci = 0; ci < g.cin; ++ci)
-        for (int ky = 0; ky < g.kh; ++ky)
-            for (int kx = 0; kx < g.kw; ++kx) {
-                const float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
-                const int off = kx - g.padLeft;
-                const auto [oxLo, oxHi] = insideColumns(g, off);
-                for (int s = 0; s < cn; ++s) {
-                    float* img = dx + (int64_t(ci) * n + s0 + s) * hw;
-                    for (int oy = 0; oy < g.ho; ++oy) {
-                        const int iy = oy * g.sh + ky - g.padTop;
-                        if (iy < 0 || iy >= g.h)
-                            continue;
-                        const float* src = row + int64_t(s) * ohw + int64_t(oy) * g.wo;
-                        float* dst = img + int64_t(iy) * g.w + off;
-                        if (g.sw == 2) {  // a constant stride vectorizes
-                            for (int ox = oxLo; ox < oxHi; ++ox)
-                                dst[ox * 2] += src[ox];
-                        } else {
-                            for (int ox = oxLo; ox < oxHi; ++ox)
-                                dst[ox * g.sw] += src[ox];
-                        }
-                    }
-                }
-            }
-}
-
-void Conv2D::forward(const PassContext&, int, ShardView& s, float* ws)
-{
+    const Kernels& kern = *ctx.kernels;
     if (m_winograd) {
-        forwardWinograd(s, ws);
-        biasAndActivation(s);
+        forwardWinograd(kern, s, ws);
+        biasAndActivation(kern, s);
         return;
     }
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
@@ -231,33 +152,25 @@ void Conv2D::forward(const PassContext&, int, ShardView& s, float* ws)
         const int64_t cols = int64_t(cn) * ohw;
         // Columns go to the cache (kept for backward) in training, else to the workspace.
         float* b = s.cache && cachesColumns() ? s.cache + s0 * columnsPerSample() : ws;
-        im2col(m_g, s.x, s.n, s0, cn, b);
-        gemm(false, false, m_g.cout, int(cols), int(k), 1.0f, w, int(k), b, int(cols), 0.0f, s.y + s0 * ohw, int(ldy));
+        kern.im2col(m_g, s.x, s.n, s0, cn, b);
+        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), b, int(cols), s.y + s0 * ohw, int(ldy), false);
     }
-    biasAndActivation(s);
+    biasAndActivation(kern, s);
 }
 
-void Conv2D::biasAndActivation(ShardView& s)
+void Conv2D::biasAndActivation(const Kernels& kern, ShardView& s)
 {
     const int64_t ldy = int64_t(s.n) * m_g.ho * m_g.wo;
-    const int64_t k = m_g.k();
-    for (int co = 0; co < m_g.cout; ++co) {
-        float* row = s.y + co * ldy;
-        if (m_bias) {
-            const float bias = m_params[int64_t(m_g.cout) * k + co];
-            for (int64_t j = 0; j < ldy; ++j)
-                row[j] += bias;
-        }
-        activateInPlace(m_act, row, ldy);
-    }
+    kern.channelBiasActivate(m_act, s.y, m_g.cout, ldy, m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr);
 }
 
-void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
+void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
 {
+    const Kernels& kern = *ctx.kernels;
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
     const int64_t ldy = int64_t(s.n) * ohw;
     const int64_t k = m_g.k();
-    activationBackward(m_act, s.y, s.dy, int64_t(m_g.cout) * ldy);
+    kern.activationBackward(m_act, s.y, s.dy, int64_t(m_g.cout) * ldy);
     if (m_bias) {
         float* gb = s.grad + int64_t(m_g.cout) * k;
         for (int co = 0; co < m_g.cout; ++co) {
@@ -269,7 +182,7 @@ void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
         }
     }
     if (m_winograd) {
-        backwardWinograd(s, ws);
+        backwardWinograd(kern, s, ws);
         return;
     }
     if (s.dx)
@@ -282,78 +195,77 @@ void Conv2D::backward(const PassContext&, int, ShardView& s, float* ws)
         if (cachesColumns())
             colsK = s.cache + s0 * columnsPerSample();
         else
-            im2col(m_g, s.x, s.n, s0, cn, ws);
+            kern.im2col(m_g, s.x, s.n, s0, cn, ws);
         const float* dyChunk = s.dy + s0 * ohw;
         // dW[Cout][K] += dY[Cout][cols] * cols[K][cols]^T
-        gemm(false, true, m_g.cout, int(k), int(cols), 1.0f, dyChunk, int(ldy), colsK, int(cols), 1.0f, s.grad,
-             int(k));
+        kern.gemm(false, true, m_g.cout, int(k), int(cols), dyChunk, int(ldy), colsK, int(cols), s.grad, int(k), true);
         if (s.dx) {
             // dcols[K][cols] = W^T * dY, then scattered back into dx.
-            gemm(true, false, int(k), int(cols), m_g.cout, 1.0f, m_params, int(k), dyChunk, int(ldy), 0.0f, ws,
-                 int(cols));
-            col2im(m_g, ws, s.n, s0, cn, s.dx);
+            kern.gemm(true, false, int(k), int(cols), m_g.cout, m_params, int(k), dyChunk, int(ldy), ws, int(cols),
+                      false);
+            kern.col2im(m_g, ws, s.n, s0, cn, s.dx);
         }
     }
 }
 
 // The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), all densely packed.
-void Conv2D::winogradProducts(int rows, int N, int K, const float* A, const float* B, float* C)
+void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B, float* C)
 {
     for (int e = 0; e < kElems; ++e)
-        tileGemm(rows, N, K, A + int64_t(e) * rows * K, K, 1, B + int64_t(e) * K * N, N, C + int64_t(e) * rows * N, N,
-                 false);
+        kern.tileGemm(rows, N, K, A + int64_t(e) * rows * K, K, 1, B + int64_t(e) * K * N, N, C + int64_t(e) * rows * N,
+                      N, false);
 }
 
-void Conv2D::forwardWinograd(ShardView& s, float* ws)
+void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
-    float* V = ws;                                                  // (36, P, Cin')
-    float* M = V + kElems * m_grid.tiles(std::min(s.n, chunk)) * cin;  // (36, P, Cout)
+    float* V = ws;                                                    // (36, P, Cin')
+    float* M = V + kElems * m_grid.tiles(std::min(s.n, chunk)) * cin; // (36, P, Cout)
     const int chunks = (s.n + chunk - 1) / chunk;
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
-        winograd::transformInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
-        winogradProducts(P, cout, cin, V, m_U.data(), M);  // M[e] = V[e] U[e]
-        winograd::transformOutput(m_grid, M, cout, s.n, s0, cn, s.y);
+        kern.winogradInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
+        winogradProducts(kern, P, cout, cin, V, m_U.data(), M); // M[e] = V[e] U[e]
+        kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1);
     }
 }
 
-void Conv2D::backwardWinograd(ShardView& s, float* ws)
+void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
-    float* V = ws;                                     // (36, P, Cin'), then M(dX)
-    float* Z = V + kElems * Pmax * cin;                // (36, P, Cout), then V(dY)
-    float* dU = Z + kElems * Pmax * cout;              // (36, Cout, Cin')
-    float* dWf = dU + int64_t(kElems) * cout * cin;    // (Cout, Cin', 3, 3) when folded
-    const int chunks = (s.n + chunk - 1) / chunk;  // balanced, as in forward
+    float* V = ws;                                  // (36, P, Cin'), then M(dX)
+    float* Z = V + kElems * Pmax * cin;             // (36, P, Cout), then V(dY)
+    float* dU = Z + kElems * Pmax * cout;           // (36, Cout, Cin')
+    float* dWf = dU + int64_t(kElems) * cout * cin; // (Cout, Cin', 3, 3) when folded
+    const int chunks = (s.n + chunk - 1) / chunk;   // balanced, as in forward
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
         // dU[e] (Cout, Cin') += Z[e]^T V[e], summed over the shard's chunks in order.
-        winograd::transformInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
-        winograd::transformOutputGradient(m_grid, s.dy, cout, s.n, s0, cn, Z);
+        kern.winogradInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
+        kern.winogradOutputGradient(m_grid, s.dy, cout, s.n, s0, cn, Z);
         for (int e = 0; e < kElems; ++e)
-            tileGemm(cout, cin, P, Z + int64_t(e) * P * cout, 1, cout, V + int64_t(e) * P * cin, cin,
-                     dU + int64_t(e) * cout * cin, cin, k > 0);
+            kern.tileGemm(cout, cin, P, Z + int64_t(e) * P * cout, 1, cout, V + int64_t(e) * P * cin, cin,
+                          dU + int64_t(e) * cout * cin, cin, k > 0);
         if (!s.dx)
             continue;
         // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
         float* Vdy = Z;
         float* Mdx = V;
-        winograd::transformInput(m_grid, s.dy, cout, s.n, s0, cn, Vdy);
-        winogradProducts(P, cin, cout, Vdy, m_Ut.data(), Mdx);  // Mdx[e] = Vdy[e] Ut[e]
-        winograd::transformOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold);
+        kern.winogradInput(m_grid, s.dy, cout, s.n, s0, cn, Vdy, 1);
+        winogradProducts(kern, P, cin, cout, Vdy, m_Ut.data(), Mdx); // Mdx[e] = Vdy[e] Ut[e]
+        kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold);
     }
     // dW = G^T dU G, through the fold when there is one.
     if (m_fold == 2) {
         std::fill(dWf, dWf + foldedKernelFloats(), 0.0f);
-        winograd::kernelGradient(m_grid.kind, dU, cout, cin, dWf);
+        kern.winogradKernelGradient(m_grid.kind, dU, cout, cin, dWf);
         winograd::unfoldKernelGradient(dWf, cout, m_g.cin, s.grad);
     } else {
-        winograd::kernelGradient(m_grid.kind, dU, cout, cin, s.grad);
+        kern.winogradKernelGradient(m_grid.kind, dU, cout, cin, s.grad);
     }
 }
 
-}  // namespace tb
+} // namespace tb

@@ -7,28 +7,13 @@
 // space-to-depth fold (4x); same results within a few 1e-6 of the largest output.
 #pragma once
 
+#include "layers/conv_geometry.hpp"
 #include "layers/layer.hpp"
 #include "layers/winograd.hpp"
 
 #include <vector>
 
 namespace tb {
-
-struct ConvGeometry {
-    int cin, h, w;       // input
-    int cout, ho, wo;    // output
-    int kh, kw, sh, sw;  // kernel and strides
-    int padTop, padLeft;
-    int64_t k() const { return int64_t(cin) * kh * kw; }
-};
-
-// Output size and leading padding for one axis, as Keras computes them.
-void kerasPadding(bool same, int in, int kernel, int stride, int& out, int& padBefore);
-
-// cols[k][j] for k = (ci, ky, kx), j = (sample, oy, ox) over samples [s0, s0+cn) of a shard of n.
-void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
-// Adds cols back into dx (the adjoint of im2col).
-void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
 
 class Conv2D : public Layer {
 public:
@@ -44,7 +29,7 @@ public:
     int64_t workspaceFloats(int n) const override;
     // Training keeps forward's im2col columns for backward when they are small enough per sample.
     int64_t cacheFloats(int n) const override;
-    void beginPass() override;
+    void beginPass(const Kernels& k) override;
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
@@ -52,11 +37,11 @@ public:
     int winogradFold() const { return m_fold; }
 
 private:
-    void forwardWinograd(ShardView& s, float* ws);
-    void backwardWinograd(ShardView& s, float* ws);
-    void biasAndActivation(ShardView& s);
-    int winogradChunk() const;  // samples per chunk
-    static void winogradProducts(int rows, int N, int K, const float* A, const float* B, float* C);
+    void forwardWinograd(const Kernels& k, ShardView& s, float* ws);
+    void backwardWinograd(const Kernels& k, ShardView& s, float* ws);
+    void biasAndActivation(const Kernels& k, ShardView& s);
+    int winogradChunk() const; // samples per chunk
+    static void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C);
     int chunkSamples(int n) const;
     int64_t columnsPerSample() const { return m_g.k() * m_g.ho * m_g.wo; }
     bool cachesColumns() const;
@@ -65,12 +50,12 @@ private:
     Activation m_act;
     int64_t foldedKernelFloats() const { return m_fold == 2 ? int64_t(m_g.cout) * m_wcin * 9 : 0; }
     bool m_winograd = false;
-    int m_fold = 1;           // 2: space-to-depth before the Winograd convolution
-    int m_wcin = 0;           // input channels the Winograd convolution sees (cin * fold^2)
+    int m_fold = 1; // 2: space-to-depth before the Winograd convolution
+    int m_wcin = 0; // input channels the Winograd convolution sees (cin * fold^2)
     winograd::TileGrid m_grid;
-    std::vector<float> m_folded;  // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
-    std::vector<float> m_U;   // (36, Cin', Cout) transformed kernels for forward
-    std::vector<float> m_Ut;  // (36, Cout, Cin') transformed rotated kernels for dX
+    std::vector<float> m_folded; // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
+    std::vector<float> m_U;      // (36, Cin', Cout) transformed kernels for forward
+    std::vector<float> m_Ut;     // (36, Cout, Cin') transformed rotated kernels for dX
 };
 
-}  // namespace tb
+} // namespace tb

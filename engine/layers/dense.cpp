@@ -1,9 +1,5 @@
 #include "layers/dense.hpp"
 
-#include "core/gemm.hpp"
-#include "core/tile_gemm.hpp"
-#include "core/transpose.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -41,28 +37,21 @@ void Dense::initParams(float* params, float*, Rng& rng) const
         std::fill(params + F * m_units, params + F * m_units + m_units, 0.0f);
 }
 
-void Dense::biasAndActivation(float* y, int n, int j0, int j1) const
+void Dense::biasAndActivation(const Kernels& k, float* y, int n, int j0, int j1) const
 {
-    const float* b = m_params + m_in.size() * m_units;
-    for (int i = 0; i < n; ++i) {
-        float* row = y + int64_t(i) * m_units;
-        if (m_bias)
-            for (int u = j0; u < j1; ++u)
-                row[u] += b[u];
-        activateInPlace(m_act, row + j0, j1 - j0);
-    }
+    k.rowBiasActivate(m_act, y, n, m_units, j0, j1, m_bias ? m_params + m_in.size() * m_units : nullptr);
 }
 
+// Evaluation, and training when the units are not a multiple of 8: the shard's rows at once. Each
+// output sums its inputs in order with the same operations as batchForward, so evaluation's
+// outputs equal training's to the bit.
 void Dense::forward(const PassContext& ctx, int, ShardView& s, float*)
 {
     if (ctx.training && batchWide())
         return; // batchForward computes it
     const int F = int(m_in.size());
-    if (batchWide()) // a shard's few rows: BLAS would spend its time packing the kernel
-        tileGemm(s.n, m_units, F, s.x, F, 1, m_params, m_units, s.y, m_units, false);
-    else
-        gemm(false, false, s.n, m_units, F, 1.0f, s.x, F, m_params, m_units, 0.0f, s.y, m_units);
-    biasAndActivation(s.y, s.n, 0, m_units);
+    ctx.kernels->tileGemm(s.n, m_units, F, s.x, F, 1, m_params, m_units, s.y, m_units, false);
+    biasAndActivation(*ctx.kernels, s.y, s.n, 0, m_units);
 }
 
 int Dense::batchForwardTasks() const
@@ -73,26 +62,27 @@ int Dense::batchForwardTasks() const
 // Output columns [j0, j1) of every sample, in row chunks of the kernel; each output sums its inputs
 // in order, exactly as the per-shard forward does. Also writes those columns' rows of the
 // transposed kernel for dX.
-void Dense::batchForward(const PassContext&, std::span<ShardView> shards, int task)
+void Dense::batchForward(const PassContext& ctx, std::span<ShardView> shards, int task)
 {
+    const Kernels& k = *ctx.kernels;
     const int F = int(m_in.size()), U = m_units, T = batchForwardTasks();
     const int j0 = 8 * (U / 8 * task / T), j1 = 8 * (U / 8 * (task + 1) / T);
     for (int f0 = 0; f0 < F; f0 += kForwardRows) {
         const int rows = std::min(kForwardRows, F - f0);
         for (ShardView& s : shards)
-            tileGemm(s.n, j1 - j0, rows, s.x + f0, F, 1, m_params + int64_t(f0) * U + j0, U, s.y + j0, U, f0 > 0);
+            k.tileGemm(s.n, j1 - j0, rows, s.x + f0, F, 1, m_params + int64_t(f0) * U + j0, U, s.y + j0, U, f0 > 0);
     }
     for (ShardView& s : shards)
-        biasAndActivation(s.y, s.n, j0, j1);
-    transposeMatrix(m_params + j0, F, j1 - j0, U, m_kernelT.data() + int64_t(j0) * F, F);
+        biasAndActivation(k, s.y, s.n, j0, j1);
+    k.transpose(m_params + j0, F, j1 - j0, U, m_kernelT.data() + int64_t(j0) * F, F);
 }
 
-void Dense::backward(const PassContext&, int, ShardView& s, float*)
+void Dense::backward(const PassContext& ctx, int, ShardView& s, float*)
 {
-    activationBackward(m_act, s.y, s.dy, int64_t(s.n) * m_units);
+    ctx.kernels->activationBackward(m_act, s.y, s.dy, int64_t(s.n) * m_units);
     if (s.dx && !batchWide()) { // dX[n][F] = dY * K^T
         const int F = int(m_in.size());
-        gemm(false, true, s.n, F, m_units, 1.0f, s.dy, m_units, m_params, m_units, 0.0f, s.dx, F);
+        ctx.kernels->gemm(false, true, s.n, F, m_units, s.dy, m_units, m_params, m_units, s.dx, F, false);
     }
 }
 
@@ -111,26 +101,23 @@ int Dense::batchBackwardTasks(std::span<const ShardView> shards) const
     return kernelGradientTasks() + (dx ? inputGradientTasks() : 0);
 }
 
-void Dense::batchBackward(const PassContext&, std::span<const ShardView> shards, int task)
+void Dense::batchBackward(const PassContext& ctx, std::span<const ShardView> shards, int task)
 {
     if (task < kernelGradientTasks())
-        kernelGradient(shards, task);
+        kernelGradient(*ctx.kernels, shards, task);
     else
-        inputGradient(shards, task - kernelGradientTasks());
+        inputGradient(*ctx.kernels, shards, task - kernelGradientTasks());
 }
 
 // Rows [f0, f1) of dK[F][units] += X^T * dY over the shards in order, each shard's samples in order;
 // the last task also sums the bias gradient. The block of dK stays in cache across the shards.
-void Dense::kernelGradient(std::span<const ShardView> shards, int task)
+void Dense::kernelGradient(const Kernels& k, std::span<const ShardView> shards, int task)
 {
     const int F = int(m_in.size());
     const int f0 = task * kGradientRows, f1 = std::min(F, f0 + kGradientRows);
     float* dK = m_grad + int64_t(f0) * m_units;
     for (const ShardView& s : shards) {
-        if (batchWide()) // X^T is read through strides: no transposed copy
-            tileGemm(f1 - f0, m_units, s.n, s.x + f0, 1, F, s.dy, m_units, dK, m_units, true);
-        else
-            gemm(true, false, f1 - f0, m_units, s.n, 1.0f, s.x + f0, F, s.dy, m_units, 1.0f, dK, m_units);
+        k.tileGemm(f1 - f0, m_units, s.n, s.x + f0, 1, F, s.dy, m_units, dK, m_units, true); // X^T through strides
     }
     if (m_bias && task == kernelGradientTasks() - 1) {
         float* gb = m_grad + int64_t(F) * m_units;
@@ -142,21 +129,12 @@ void Dense::kernelGradient(std::span<const ShardView> shards, int task)
 }
 
 // Columns [f0, f1) of every shard's dX[n][F] = dY * K^T, from the transposed kernel.
-void Dense::inputGradient(std::span<const ShardView> shards, int task)
+void Dense::inputGradient(const Kernels& k, std::span<const ShardView> shards, int task)
 {
     const int F = int(m_in.size()), U = m_units;
     const int f0 = task * kInputColumns, f1 = std::min(F, f0 + kInputColumns);
-    const int vec = (f1 - f0) / 8 * 8; // the kernel takes columns in 8s; the few left over are summed here
-    for (const ShardView& s : shards) {
-        tileGemm(s.n, vec, U, s.dy, U, 1, m_kernelT.data() + f0, F, s.dx + f0, F, false);
-        for (int i = 0; i < s.n; ++i)
-            for (int f = f0 + vec; f < f1; ++f) {
-                float sum = 0.0f;
-                for (int u = 0; u < U; ++u)
-                    sum += s.dy[int64_t(i) * U + u] * m_kernelT[size_t(int64_t(u) * F + f)];
-                s.dx[int64_t(i) * F + f] = sum;
-            }
-    }
+    for (const ShardView& s : shards)
+        k.tileGemm(s.n, f1 - f0, U, s.dy, U, 1, m_kernelT.data() + f0, F, s.dx + f0, F, false);
 }
 
 } // namespace tb

@@ -29,14 +29,14 @@ public:
     bool usesShardGradient() const override { return false; }
 
 private:
-    // Training runs the products batch-wide through the small-product kernel, which needs the
-    // units to be a multiple of 8; other sizes (the 10-unit classifier) run per shard.
+    // Training runs the products batch-wide when the units are a multiple of 8 (the blocks of
+    // outputs are cut in 8s); other sizes (the 10-unit classifier) run per shard.
     bool batchWide() const { return m_units % 8 == 0; }
     int kernelGradientTasks() const;
     int inputGradientTasks() const;
-    void kernelGradient(std::span<const ShardView> shards, int task);
-    void inputGradient(std::span<const ShardView> shards, int task);
-    void biasAndActivation(float* y, int n, int j0, int j1) const; // columns [j0, j1) of y[n][units]
+    void kernelGradient(const Kernels& k, std::span<const ShardView> shards, int task);
+    void inputGradient(const Kernels& k, std::span<const ShardView> shards, int task);
+    void biasAndActivation(const Kernels& k, float* y, int n, int j0, int j1) const; // columns [j0, j1) of y[n][units]
     std::vector<float> m_kernelT; // (units, F) the kernel transposed, for dX; written by batchForward
     int m_units;
     bool m_bias;

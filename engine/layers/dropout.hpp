@@ -16,8 +16,7 @@ public:
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 
 private:
-    // Calls f(index in shard buffer, keep) for every element of the shard.
-    template <typename F> void forEachMask(const PassContext& ctx, const ShardView& s, F f) const;
+    void apply(const PassContext& ctx, const ShardView& s, const float* in, float* out) const;
     float m_rate;
     int m_layerIndex;
     uint32_t m_threshold; // rate * 2^24, rounded up

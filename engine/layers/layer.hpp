@@ -7,6 +7,8 @@
 
 #include "core/rng.hpp"
 #include "core/shape.hpp"
+#include "kernels/kernels.hpp"
+#include "layers/activation_kind.hpp"
 
 #include <cstdint>
 #include <span>
@@ -15,15 +17,15 @@
 namespace tb {
 
 enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation };
-enum class Activation { Linear, ReLU, ELU, Softmax };
 
 const char* layerKindName(LayerKind k); // Keras class name, e.g. "Conv2D"
 const char* activationName(Activation a);
 
 struct PassContext {
     bool training = false;
-    int batchSize = 0;       // samples in the whole batch
-    uint64_t dropoutKey = 0; // derived from (seed, step); see Dropout
+    int batchSize = 0;                          // samples in the whole batch
+    uint64_t dropoutKey = 0;                    // derived from (seed, step); see Dropout
+    const Kernels* kernels = &defaultKernels(); // the instruction-set level the pass runs on
 };
 
 // One shard's view of a layer's buffers. Spatial tensors are [C][n][H][W], flat ones [n][F].
@@ -66,7 +68,7 @@ public:
     virtual int phases(bool /*training*/) const { return 1; }
     // Called once, on one thread, before each training step and each evaluation, with the current
     // parameters (e.g. to transform convolution kernels once instead of once per shard).
-    virtual void beginPass() {}
+    virtual void beginPass(const Kernels&) {}
 
     virtual void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
     virtual void reduceForward(const PassContext&, int /*phase*/, std::span<ShardView>) {}
@@ -98,10 +100,5 @@ protected:
     float* m_state = nullptr;
     float* m_grad = nullptr; // the reduced, batch-wide gradient (phased layers write it directly)
 };
-
-// Applies an activation in place over n values; backward multiplies dy by the derivative,
-// read from the activation's output y.
-void activateInPlace(Activation a, float* v, int64_t n);
-void activationBackward(Activation a, const float* y, float* dy, int64_t n);
 
 } // namespace tb

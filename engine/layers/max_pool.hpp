@@ -15,12 +15,6 @@ public:
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 
 private:
-    // The common 2x2/2 window without padding: vectorized, eight windows at a time.
-    bool fastWindow() const
-    {
-        return m_ph == 2 && m_pw == 2 && m_sh == 2 && m_sw == 2 && m_padTop == 0 && m_padLeft == 0 &&
-               2 * m_out.h <= m_in.h && 2 * m_out.w <= m_in.w;
-    }
     int m_ph, m_pw, m_sh, m_sw, m_padTop, m_padLeft;
 };
 

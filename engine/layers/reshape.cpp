@@ -1,7 +1,5 @@
 #include "layers/reshape.hpp"
 
-#include "core/transpose.hpp"
-
 #include <cstring>
 #include <vector>
 
@@ -9,47 +7,47 @@ namespace tb {
 
 // Per sample, the [C][plane] channel planes (rows n * plane apart) and the [plane][C] channels-last
 // row are transposes of each other.
-void spatialToFlat(Shape in, int n, const float* src, float* dst)
+void spatialToFlat(const Kernels& k, Shape in, int n, const float* src, float* dst)
 {
     const int64_t plane = in.plane();
     for (int i = 0; i < n; ++i)
-        transposeMatrix(src + i * plane, in.c, plane, n * plane, dst + i * in.size(), in.c);
+        k.transpose(src + i * plane, in.c, plane, n * plane, dst + i * in.size(), in.c);
 }
 
-void flatToSpatial(Shape out, int n, const float* src, float* dst)
+void flatToSpatial(const Kernels& k, Shape out, int n, const float* src, float* dst)
 {
     const int64_t plane = out.plane();
     for (int i = 0; i < n; ++i)
-        transposeMatrix(src + i * out.size(), plane, out.c, out.c, dst + i * plane, n * plane);
+        k.transpose(src + i * out.size(), plane, out.c, out.c, dst + i * plane, n * plane);
 }
 
 namespace {
 // Moves a shard from shape `from` to shape `to` (same size) through the channels-last order.
-void convert(Shape from, Shape to, int n, const float* src, float* dst)
+void convert(const Kernels& k, Shape from, Shape to, int n, const float* src, float* dst)
 {
     if (!from.spatial && !to.spatial) {
         std::memcpy(dst, src, sizeof(float) * size_t(n * from.size()));
     } else if (from.spatial && !to.spatial) {
-        spatialToFlat(from, n, src, dst);
+        spatialToFlat(k, from, n, src, dst);
     } else if (!from.spatial && to.spatial) {
-        flatToSpatial(to, n, src, dst);
+        flatToSpatial(k, to, n, src, dst);
     } else {
         std::vector<float> tmp(size_t(n * from.size()));
-        spatialToFlat(from, n, src, tmp.data());
-        flatToSpatial(to, n, tmp.data(), dst);
+        spatialToFlat(k, from, n, src, tmp.data());
+        flatToSpatial(k, to, n, tmp.data(), dst);
     }
 }
 } // namespace
 
-void Reshape::forward(const PassContext&, int, ShardView& s, float*)
+void Reshape::forward(const PassContext& ctx, int, ShardView& s, float*)
 {
-    convert(m_in, m_out, s.n, s.x, s.y);
+    convert(*ctx.kernels, m_in, m_out, s.n, s.x, s.y);
 }
 
-void Reshape::backward(const PassContext&, int, ShardView& s, float*)
+void Reshape::backward(const PassContext& ctx, int, ShardView& s, float*)
 {
     if (s.dx)
-        convert(m_out, m_in, s.n, s.dy, s.dx);
+        convert(*ctx.kernels, m_out, m_in, s.n, s.dy, s.dx);
 }
 
 } // namespace tb

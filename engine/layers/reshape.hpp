@@ -15,11 +15,11 @@ public:
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 
 private:
-    LayerKind m_kind;  // Flatten or Reshape
+    LayerKind m_kind; // Flatten or Reshape
 };
 
 // Converts one shard between layouts via Keras' channels-last order.
-void spatialToFlat(Shape in, int n, const float* src, float* dst);
-void flatToSpatial(Shape out, int n, const float* src, float* dst);
+void spatialToFlat(const Kernels& k, Shape in, int n, const float* src, float* dst);
+void flatToSpatial(const Kernels& k, Shape out, int n, const float* src, float* dst);
 
-}  // namespace tb
+} // namespace tb

@@ -50,19 +50,16 @@ inline bool supportsChannels(int cin, int cout)
     return cin % 8 == 0 && cout % 8 == 0;
 }
 
-// V[e][p][c] = (B^T d B)[e] for the 6x6 input tile p of channel c, samples [s0, s0+cn) of x.
-// With fold 2, x is [channels/4][n][2h][2w] and is read space-to-depth (see above).
-void transformInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold = 1);
-// U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
-// (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k].
-void transformKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U);
-// y[c][s0+i] = A^T M A for every tile of M [36][P][C] (overwrites; the parts of edge tiles outside the
-// image are dropped). With fold 2, y is [channels/4][n][2h][2w], written depth-to-space.
-void transformOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold = 1);
-// Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
-void transformOutputGradient(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z);
-// dW[co][ci] += G^T dU[.][co][ci] G.
-void kernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW);
+// The transforms (Kernels::winogradInput, winogradOutput, winogradOutputGradient, winogradKernel,
+// winogradKernelGradient; kernels/winograd.cpp):
+//   V[e][p][c] = (B^T d B)[e] for the 6x6 input tile p of channel c, samples [s0, s0+cn) of x.
+//   With fold 2, x is [channels/4][n][2h][2w] and is read space-to-depth (see above).
+//   U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
+//   (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k].
+//   y[c][s0+i] = A^T M A for every tile of M [36][P][C] (overwrites; the parts of edge tiles outside the
+//   image are dropped). With fold 2, y is [channels/4][n][2h][2w], written depth-to-space.
+//   Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
+//   dW[co][ci] += G^T dU[.][co][ci] G.
 
 // The fold's kernel rearrangement: w [Cout][Cin][6][6] <-> wf [Cout][4 Cin][3][3].
 void foldKernel(const float* w, int cout, int cin, float* wf);

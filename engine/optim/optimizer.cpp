@@ -48,9 +48,9 @@ int Optimizer::slotCount(OptimizerKind k)
     return 0;
 }
 
-Optimizer::Optimizer(OptimizerConfig config, int64_t paramCount)
-    : m_config(config), m_n(paramCount), m_slots(size_t(paramCount * slotCount(config.kind)), 0.0f),
-      m_nextSlots(m_slots.size(), 0.0f)
+Optimizer::Optimizer(OptimizerConfig config, int64_t paramCount, const Kernels& kernels)
+    : m_config(config), m_kernels(&kernels), m_n(paramCount),
+      m_slots(size_t(paramCount * slotCount(config.kind)), 0.0f), m_nextSlots(m_slots.size(), 0.0f)
 {
     if (!(config.learningRate > 0.0f) || !std::isfinite(config.learningRate))
         throw ConfigError("the learning rate must be a positive number");
@@ -79,42 +79,22 @@ void Optimizer::beginStep()
 
 void Optimizer::update(const float* p, const float* g, float* out, int64_t lo, int64_t hi)
 {
-    const float lr = m_stepRate;
-    const float* slots = m_slots.data();
-    float* next = m_nextSlots.data();
+    kernel::UpdateRule r;
+    r.rate = m_stepRate;
+    r.beta1 = m_config.beta1;
+    r.beta2 = m_config.beta2;
+    r.rho = m_config.rho;
+    r.momentum = m_config.momentum;
+    r.epsilon = m_config.epsilon;
+    r.nesterov = m_config.nesterov;
+    r.stride = m_n;
     switch (m_config.kind) {
-    case OptimizerKind::Adam: {
-        // Keras: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2; p -= lr_t * m / (sqrt(v) + eps).
-        const float b1 = m_config.beta1, b2 = m_config.beta2, eps = m_config.epsilon;
-        for (int64_t i = lo; i < hi; ++i) {
-            const float m = b1 * slots[i] + (1.0f - b1) * g[i];
-            const float v = b2 * slots[m_n + i] + (1.0f - b2) * g[i] * g[i];
-            next[i] = m;
-            next[m_n + i] = v;
-            out[i] = p[i] - lr * m / (std::sqrt(v) + eps);
-        }
-        break;
-    }
-    case OptimizerKind::SGD: {
-        // Keras: v = momentum * v - lr * g; p += v (Nesterov: p += momentum * v - lr * g).
-        const float mom = m_config.momentum;
-        for (int64_t i = lo; i < hi; ++i) {
-            const float vel = mom * slots[i] - lr * g[i];
-            next[i] = vel;
-            out[i] = p[i] + (m_config.nesterov ? mom * vel - lr * g[i] : vel);
-        }
-        break;
-    }
-    case OptimizerKind::RMSprop: {
-        // Keras: ms = rho * ms + (1 - rho) * g^2; p -= lr * g / (sqrt(ms) + eps).
-        const float rho = m_config.rho, eps = m_config.epsilon;
-        for (int64_t i = lo; i < hi; ++i) {
-            const float ms = rho * slots[i] + (1.0f - rho) * g[i] * g[i];
-            next[i] = ms;
-            out[i] = p[i] - lr * g[i] / (std::sqrt(ms) + eps);
-        }
-        break;
-    }
+    case OptimizerKind::Adam:
+        return m_kernels->adam(r, p, g, m_slots.data(), m_nextSlots.data(), out, lo, hi);
+    case OptimizerKind::SGD:
+        return m_kernels->sgd(r, p, g, m_slots.data(), m_nextSlots.data(), out, lo, hi);
+    case OptimizerKind::RMSprop:
+        return m_kernels->rmsprop(r, p, g, m_slots.data(), m_nextSlots.data(), out, lo, hi);
     }
 }
 

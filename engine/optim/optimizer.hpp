@@ -2,6 +2,8 @@
 // Their state (slots) is a flat buffer too, addressed by parameter index.
 #pragma once
 
+#include "kernels/kernels.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,7 +33,8 @@ float defaultLearningRate(OptimizerKind k);
 
 class Optimizer {
 public:
-    Optimizer(OptimizerConfig config, int64_t paramCount);
+    // The updates run on `kernels` (the instruction-set level of the run).
+    Optimizer(OptimizerConfig config, int64_t paramCount, const Kernels& kernels = defaultKernels());
     const OptimizerConfig& config() const { return m_config; }
     int64_t iterations() const { return m_iterations; }
     std::vector<float>& slotBuffer() { return m_slots; } // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
@@ -52,6 +55,7 @@ public:
 
 private:
     OptimizerConfig m_config;
+    const Kernels* m_kernels;
     int64_t m_n;
     int64_t m_iterations = 0;
     float m_stepRate = 0.0f; // this step's learning rate (Adam's bias-corrected lr_t)

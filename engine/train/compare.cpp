@@ -31,7 +31,7 @@ private:
     CompareObserver* m_outer;
     int m_row;
 };
-}  // namespace
+} // namespace
 
 Sweep parseSweep(const std::string& text)
 {
@@ -73,19 +73,22 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
     for (int value : values) {
         const int batch = config.sweep.kind == SweepKind::Batch ? value : config.train.batchSize;
         const int mult = config.sweep.kind == SweepKind::Size ? value : config.sizeMultiplier;
-        std::vector<float> reference;  // the first device's final weights at this sweep value
+        std::vector<float> reference; // the first device's final weights at this sweep value
         double referenceSpeed = 0;
         for (const DeviceSpec& device : config.devices) {
             if (cancel && cancel->load())
                 return rows;
             CompareRow row;
             row.device = device;
-            row.description = describeDevice(device, system);
+            DeviceSpec resolved = device; // a CPU without "@level" runs the run's level
+            if (resolved.kind == DeviceKind::Cpu && !resolved.isa)
+                resolved.isa = config.train.isa.value_or(defaultIsa());
+            row.description = describeDevice(resolved, system);
             row.sweepValue = value;
             row.replicas = device.replicas();
             row.globalBatch = config.scaleBatchWithReplicas ? batch * device.replicas() : batch;
             row.sizeMultiplier = mult;
-            row.skipped = deviceUnavailableReason(device, system);
+            row.skipped = deviceUnavailableReason(resolved, system);
             const int index = int(rows.size());
             if (observer)
                 observer->deviceStarted(index, total, row);
@@ -100,10 +103,11 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             options.dropRemainderBatch = config.dropRemainder ? row.globalBatch : 0;
             const Dataset data = withOptions(base, options);
             Network net(spec, Shape::image(data.inputHeight(), data.inputWidth(), 1), data.numClasses);
-            net.initialize(config.train.seed);  // the same initial weights on every device
+            net.initialize(config.train.seed); // the same initial weights on every device
             TrainConfig tc = config.train;
             tc.batchSize = row.globalBatch;
             tc.threads = device.threads;
+            tc.isa = resolved.isa;
             Trainer trainer(net, data, tc);
             RowObserver rowObserver(observer, index);
             if (trainer.run(&rowObserver, cancel) == TrainStatus::Cancelled)
@@ -163,8 +167,8 @@ std::string compareCsv(const std::vector<CompareRow>& rows)
 std::string compareTable(const std::vector<CompareRow>& rows)
 {
     std::vector<std::vector<std::string>> cells;
-    cells.push_back({"device", "replicas", "batch", "size", "s/epoch", "samples/s", "speed-up", "test loss",
-                     "test acc", "max |dw|", "weights sha256"});
+    cells.push_back({"device", "replicas", "batch", "size", "s/epoch", "samples/s", "speed-up", "test loss", "test acc",
+                     "max |dw|", "weights sha256"});
     for (const CompareRow& r : rows) {
         if (!r.skipped.empty()) {
             cells.push_back({r.device.id(), "-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped: " + r.skipped});
@@ -194,4 +198,4 @@ std::string compareTable(const std::vector<CompareRow>& rows)
     return out;
 }
 
-}  // namespace tb
+} // namespace tb

@@ -19,16 +19,16 @@ enum class SweepKind { None, Batch, Size };
 
 struct Sweep {
     SweepKind kind = SweepKind::None;
-    std::vector<int> values;  // batch sizes or image size multipliers
+    std::vector<int> values; // batch sizes or image size multipliers
 };
 
 // "batch=32,64,128" or "size=1,2,3". Throws ConfigError.
 Sweep parseSweep(const std::string& text);
 
 struct CompareConfig {
-    TrainConfig train;             // epochs, batch, seed, optimizer, maxBatches; threads come from each device
+    TrainConfig train; // epochs, batch, seed, optimizer, maxBatches; threads come from each device
     std::vector<DeviceSpec> devices;
-    bool scaleBatchWithReplicas = false;  // global batch = batch x replicas
+    bool scaleBatchWithReplicas = false; // global batch = batch x replicas
     bool dropRemainder = false;
     int sizeMultiplier = 1;
     Sweep sweep;
@@ -37,19 +37,19 @@ struct CompareConfig {
 struct CompareRow {
     DeviceSpec device;
     std::string description;
-    int sweepValue = 0;          // the batch or size multiplier of this row (0 without a sweep)
+    int sweepValue = 0; // the batch or size multiplier of this row (0 without a sweep)
     int replicas = 1;
     int globalBatch = 0;
     int sizeMultiplier = 1;
     int epochs = 0;
-    int64_t samples = 0;         // trained
-    double secondsPerEpoch = 0;  // training time, validation excluded
+    int64_t samples = 0;        // trained
+    double secondsPerEpoch = 0; // training time, validation excluded
     double samplesPerSec = 0;
-    double speedup = 0;          // against the first device of the same sweep value
+    double speedup = 0; // against the first device of the same sweep value
     double testLoss = 0, testAccuracy = 0;
     std::string weightsSha256;
-    double maxAbsDiff = 0;       // of the final weights from the first device's
-    std::string skipped;         // why this device did not run (empty when it ran)
+    double maxAbsDiff = 0; // of the final weights from the first device's
+    std::string skipped;   // why this device did not run (empty when it ran)
 };
 
 class CompareObserver {
@@ -70,4 +70,4 @@ std::string compareCsv(const std::vector<CompareRow>& rows);
 // The rows as an aligned text table.
 std::string compareTable(const std::vector<CompareRow>& rows);
 
-}  // namespace tb
+} // namespace tb

@@ -1,6 +1,5 @@
 #include "train/cpu_executor.hpp"
 
-#include "core/gemm.hpp"
 #include "train/loss.hpp"
 
 #include <algorithm>
@@ -50,10 +49,9 @@ struct CpuExecutor::Shard {
     }
 };
 
-CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize)
-    : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize))
+CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels& kernels)
+    : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize)), m_kernels(&kernels)
 {
-    initGemm();
     m_grad.assign(size_t(net.paramCount()), 0.0f);
     m_net.bindGradient(m_grad.data());
     int64_t ws = 0;
@@ -135,6 +133,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     ctx.training = true;
     ctx.batchSize = count;
     ctx.dropoutKey = dropoutKey;
+    ctx.kernels = m_kernels;
 
     m_pool.run(S, [&](int k, int) {
         Shard& s = *m_shards[size_t(k)];
@@ -148,7 +147,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         Layer& layer = m_net.layer(l);
         if (layer.passThrough())
             continue;
-        layer.beginPass();
+        layer.beginPass(*m_kernels);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, 0);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -191,14 +190,8 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     // grad[i] += shard0[i] + shard1[i] + ... in shard order; chunks of i run in parallel.
     m_pool.run(int(m_reduceChunks.size()), [&](int c, int) {
         const auto [lo, hi] = m_reduceChunks[size_t(c)];
-        float* g = m_grad.data();
-        for (int k = 0; k < S; ++k) {
-            float* sg = m_shards[size_t(k)]->grad.data();
-            for (int64_t i = lo; i < hi; ++i) {
-                g[i] += sg[i];
-                sg[i] = 0.0f;
-            }
-        }
+        for (int k = 0; k < S; ++k)
+            m_kernels->accumulateAndClear(m_grad.data(), m_shards[size_t(k)]->grad.data(), lo, hi);
     });
 
     StepResult r;
@@ -226,8 +219,9 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     }
     PassContext ctx;
     ctx.training = false;
+    ctx.kernels = m_kernels;
     for (int l = 0; l < L; ++l)
-        m_net.layer(l).beginPass();
+        m_net.layer(l).beginPass(*m_kernels);
     m_pool.run(S, [&](int k, int w) {
         const int first = k * kEvalShard;
         const int n = std::min(kEvalShard, total - first);

@@ -30,13 +30,15 @@ struct EvalResult {
 
 class CpuExecutor {
 public:
-    // Training shards hold `shardSize` samples whatever the thread count (part of the numerics).
-    CpuExecutor(Network& net, int threads, int shardSize = 16);
+    // Training shards hold `shardSize` samples whatever the thread count (part of the numerics);
+    // every pass runs on `kernels` (the instruction-set level, kernels/isa.hpp).
+    CpuExecutor(Network& net, int threads, int shardSize = 16, const Kernels& kernels = defaultKernels());
     ~CpuExecutor();
 
     int threads() const { return m_pool.threads(); }
     ThreadPool& pool() { return m_pool; }
     int shardSize() const { return m_shardSize; }
+    const Kernels& kernels() const { return *m_kernels; }
 
     // One training step on split samples indices[0..count): leaves the batch-mean gradient of the
     // loss in gradient() (not applied). dropoutKey selects this step's dropout masks.
@@ -59,6 +61,7 @@ private:
     Network& m_net;
     ThreadPool m_pool;
     int m_shardSize;
+    const Kernels* m_kernels;
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::vector<std::vector<float>> m_workspace; // per worker
     std::vector<float> m_grad;                   // (params) reduced gradient

@@ -35,4 +35,4 @@ LossSums softmaxCrossEntropy(const float* logits, const uint8_t* labels, int n, 
     return sums;
 }
 
-}  // namespace tb
+} // namespace tb

@@ -1,6 +1,6 @@
 #include "train/progress_text.hpp"
 
-#include "core/gemm.hpp"
+#include "kernels/kernels.hpp"
 
 #include <cstdio>
 
@@ -25,7 +25,7 @@ std::string counter(int step, int steps)
     std::string s = std::to_string(step);
     return std::string(total.size() > s.size() ? total.size() - s.size() : 0, ' ') + s + "/" + total;
 }
-}  // namespace
+} // namespace
 
 std::string formatDuration(double s)
 {
@@ -71,9 +71,10 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
     char device[512];
     std::snprintf(device, sizeof device, "CPU, %d thread%s, batch %d, %s lr %g, seed %llu, %s", cfg.threads,
                   cfg.threads == 1 ? "" : "s", cfg.batchSize, optimizerName(cfg.optimizer.kind),
-                  double(cfg.optimizer.learningRate), static_cast<unsigned long long>(cfg.seed), gemmBackendName());
+                  double(cfg.optimizer.learningRate), static_cast<unsigned long long>(cfg.seed),
+                  describeKernels(kernelsFor(cfg.isa.value_or(defaultIsa()))).c_str());
     return "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) + " params) on " +
            d.directory + ": " + describeDataset(d) + "\n" + device;
 }
 
-}  // namespace tb
+} // namespace tb

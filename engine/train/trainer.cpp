@@ -16,18 +16,6 @@ double since(Clock::time_point t)
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// Whether every value is finite (exponent bits not all ones), in a loop that vectorizes.
-bool allFinite(const float* v, int64_t n)
-{
-    uint32_t bad = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        uint32_t bits;
-        std::memcpy(&bits, v + i, sizeof bits);
-        bad |= uint32_t((bits & 0x7F800000u) == 0x7F800000u);
-    }
-    return bad == 0;
-}
-
 // Parameters per task of the update pass.
 constexpr int64_t kUpdateChunk = int64_t(1) << 14;
 enum ChunkStatus : uint8_t { kChunkOk = 0, kGradientNotFinite = 1, kWeightsNotFinite = 2 };
@@ -44,7 +32,8 @@ std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch)
 }
 
 Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
-    : m_net(net), m_data(data), m_config(config), m_optimizer(config.optimizer, net.paramCount())
+    : m_net(net), m_data(data), m_config(config), m_kernels(&kernelsFor(config.isa.value_or(defaultIsa()))),
+      m_optimizer(config.optimizer, net.paramCount(), *m_kernels)
 {
     if (config.epochs < 1)
         throw ConfigError("epochs must be at least 1");
@@ -55,7 +44,7 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
     if (data.inputHeight() != net.inputShape().h || data.inputWidth() != net.inputShape().w)
         throw ConfigError("the network was built for " + net.inputShape().keras() + " inputs but the images are " +
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()));
-    m_exec = std::make_unique<CpuExecutor>(net, config.threads, config.shardSize);
+    m_exec = std::make_unique<CpuExecutor>(net, config.threads, config.shardSize, *m_kernels);
 }
 
 Trainer::~Trainer() = default;
@@ -152,12 +141,12 @@ Trainer::BatchResult Trainer::trainBatch(const int* indices, int count)
     m_optimizer.beginStep();
     m_exec->pool().run(chunks, [&](int c, int) {
         const int64_t lo = c * kUpdateChunk, n = std::min(kUpdateChunk, P - lo);
-        if (!allFinite(grad + lo, n)) {
+        if (!m_kernels->allFinite(grad + lo, n)) {
             m_chunkStatus[size_t(c)] = kGradientNotFinite;
             return;
         }
         m_optimizer.update(params, grad, next, lo, lo + n);
-        if (!allFinite(next + lo, n))
+        if (!m_kernels->allFinite(next + lo, n))
             m_chunkStatus[size_t(c)] = kWeightsNotFinite;
     });
     uint8_t status = kChunkOk;

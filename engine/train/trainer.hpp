@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace tb {
@@ -18,6 +19,7 @@ struct TrainConfig {
     int epochs = 1;
     int batchSize = 128;
     int threads = 1;
+    std::optional<Isa> isa; // the kernels' instruction-set level; unset: defaultIsa()
     uint64_t seed = 0;
     OptimizerConfig optimizer;
     int maxBatches = 0;      // > 0: at most this many batches per epoch
@@ -79,12 +81,14 @@ public:
     Optimizer& optimizer() { return m_optimizer; }
     CpuExecutor& executor() { return *m_exec; }
     const TrainConfig& config() const { return m_config; }
+    const Kernels& kernels() const { return *m_kernels; }
     int stepsPerEpoch() const;
 
 private:
     Network& m_net;
     const Dataset& m_data;
     TrainConfig m_config;
+    const Kernels* m_kernels;
     Optimizer m_optimizer;
     std::unique_ptr<CpuExecutor> m_exec;
     std::vector<EpochRecord> m_history;

@@ -60,15 +60,25 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
     tb::DeviceSpec gpu;
     gpu.kind = tb::DeviceKind::Cuda;
     specs.push_back(gpu);
+    // All cores again with each lower instruction set the CPU runs ("cpu:2@avx2"), on a row of
+    // their own and unticked: what the vector width buys, on the same seed.
+    auto* levels = new QHBoxLayout;
+    for (tb::Isa isa : system.cpu.isas)
+        if (isa != system.cpu.isa) {
+            tb::DeviceSpec lower = specs[specs.size() - 2];
+            lower.isa = isa;
+            specs.push_back(lower);
+        }
     for (const tb::DeviceSpec& d : specs) {
         auto* box = new QCheckBox(this);
         const std::string why = tb::deviceUnavailableReason(d, system);
         box->setEnabled(why.empty());
-        box->setChecked(why.empty());
-        devices->addWidget(box);
+        box->setChecked(why.empty() && !d.isa);
+        (d.isa ? levels : devices)->addWidget(box);
         m_devices.emplace_back(box, d);
     }
     devices->addStretch();
+    levels->addStretch();
     m_sweepKind->addItem(QString(), int(tb::SweepKind::None));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Batch));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Size));
@@ -102,6 +112,7 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
     layout->addWidget(m_title);
     layout->addWidget(m_help);
     layout->addLayout(devices);
+    layout->addLayout(levels);
     layout->addLayout(sweep);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
@@ -144,7 +155,9 @@ void ComparePanel::retranslate()
                        "give identical weights (same SHA-256); a GPU shows its largest weight difference."));
     for (auto& [box, spec] : m_devices) {
         const std::string why = tb::deviceUnavailableReason(spec, m_system);
-        if (spec.kind == tb::DeviceKind::Cpu)
+        if (spec.kind == tb::DeviceKind::Cpu && spec.isa)
+            box->setText(tr("%1 — the same cores with %2 kernels").arg(qs(spec.id()), QString::fromLatin1(tb::isaDescription(*spec.isa))));
+        else if (spec.kind == tb::DeviceKind::Cpu)
             box->setText(spec.threads == 1 ? tr("%1 — one CPU core").arg(qs(spec.id()))
                                            : tr("%1 — all %2 CPU cores").arg(qs(spec.id())).arg(spec.threads));
         else

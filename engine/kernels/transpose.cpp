@@ -1,8 +1,9 @@
-#include "core/transpose.hpp"
+// Matrix transposes through 8x8 register blocks: the layout changes between the engine's
+// channel-planar images, channels-last tensors and transposed kernels. A naive loop writes (or
+// reads) one float per cache line touched; these move whole 32-byte rows.
+#include "kernels/isa_kernels.hpp"
 
-#include <cstring>
-
-namespace tb {
+namespace tb::TB_ISA {
 
 void transposeMatrix(const float* src, int64_t rows, int64_t cols, int64_t lds, float* dst, int64_t ldd)
 {
@@ -25,4 +26,4 @@ void transposeMatrix(const float* src, int64_t rows, int64_t cols, int64_t lds, 
             dst[j * ldd + i] = src[i * lds + j];
 }
 
-} // namespace tb
+} // namespace tb::TB_ISA

@@ -1,0 +1,145 @@
+// The table of the engine's hot loops for one instruction-set level (kernels/isa.hpp). Layers,
+// the executor and the optimizer call through it (PassContext::kernels), never a level directly,
+// so one process can run two levels side by side (the comparison's "cpu:2@avx2" beside
+// "cpu:2@avx512").
+//
+// Numerics: every output element is computed by the same sequence of operations whatever the
+// level, the thread count or how a product is cut into blocks; only the matrix products differ
+// between levels: AVX2 and AVX-512 use fused multiply-adds (identical to each other, to the bit),
+// the baseline separate multiplies and adds.
+#pragma once
+
+#include "kernels/isa.hpp"
+#include "layers/activation_kind.hpp"
+#include "layers/conv_geometry.hpp"
+#include "layers/winograd.hpp"
+
+#include <cstdint>
+
+namespace tb {
+
+namespace kernel {
+
+// C[i][j] (+)= sum_k A[i * aRow + k * aCol] * B[k * ldb + j] for i < M, j < N, each element summed
+// in k order: the register-blocked product with no packing (Winograd's 36 products, Dense).
+using TileGemm = void(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb,
+                      float* C, int64_t ldc, bool accumulate);
+// C (+)= op(A) op(B), row-major, op(A) M x K, op(B) K x N; lda/ldb/ldc are the stored row strides.
+using Gemm = void(bool transA, bool transB, int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+                  float* C, int ldc, bool accumulate);
+// dst[j * ldd + i] = src[i * lds + j] for i < rows, j < cols.
+using Transpose = void(const float* src, int64_t rows, int64_t cols, int64_t lds, float* dst, int64_t ldd);
+
+// In place over n values; backward multiplies dy by the derivative read from the output y.
+using Activate = void(Activation a, float* v, int64_t n);
+using ActivationBackward = void(Activation a, const float* y, float* dy, int64_t n);
+// y [channels][len] += bias[c] (when bias), then the activation.
+using ChannelBiasActivate = void(Activation a, float* y, int channels, int64_t len, const float* bias);
+// Columns [j0, j1) of y [rows][ld] += bias[j] (when bias), then the activation.
+using RowBiasActivate = void(Activation a, float* y, int rows, int64_t ld, int j0, int j1, const float* bias);
+
+// cols[k][j] for k = (ci, ky, kx), j = (sample, oy, ox) over samples [s0, s0+cn) of a shard of n,
+// and its adjoint, which adds the columns back into dx.
+using Im2col = void(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
+using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
+
+// Winograd's transforms (layers/winograd.hpp says what each computes).
+using WinogradInput = void(const winograd::TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
+                           int fold);
+using WinogradOutput = void(const winograd::TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,
+                            int fold);
+using WinogradOutputGradient = void(const winograd::TileGrid& g, const float* dy, int channels, int n, int s0, int cn,
+                                    float* Z);
+using WinogradKernel = void(winograd::Kind kind, const float* w, int cout, int cin, bool transposed, float* U);
+using WinogradKernelGradient = void(winograd::Kind kind, const float* dU, int cout, int cin, float* dW);
+
+// Dropout over one shard: out = keep ? in * scale : 0, keep decided by a counter hash of
+// (sampleKeys[i], feature index) against `threshold` (layers/dropout.hpp).
+struct DropoutShard {
+    const uint32_t* sampleKeys = nullptr; // (n)
+    int n = 0;
+    int channels = 1;  // spatial: C planes of `plane` floats per sample, [C][n][plane]; flat: 1
+    int64_t plane = 0; // flat: the features of a sample, [n][plane]
+    bool spatial = false;
+    uint32_t threshold = 0;
+    float scale = 1.0f;
+};
+using Dropout = void(const DropoutShard& d, const float* in, float* out);
+
+// Max pooling over `planes` [H][W] planes, with the argmax of every window (plane-relative index,
+// the first maximum on ties) in arg when not null.
+using MaxPool = void(const ConvGeometry& g, const float* x, float* y, int32_t* arg, int64_t planes);
+
+// BatchNorm over one shard, per channel (layers/batch_norm.hpp).
+struct BnShard {
+    bool spatial = true; // [C][n][plane], else [n][C]
+    int channels = 0;
+    int n = 0;
+    int64_t plane = 1;
+    bool relu = false; // a fused ReLU after the affine transform
+};
+struct BnChannels { // (C) each
+    const float *mean, *invStd, *mul, *add;
+    const float *dMean, *dXhat, *dxScale; // backward: sum(dy)/M, sum(dy*xhat)/M, gamma*invStd
+};
+// partial[c] = sum x, partial[C + c] = sum x^2 (double, in a fixed order).
+using BnSums = void(const BnShard& s, const float* x, double* partial);
+// y = x * mul[c] + add[c], then the ReLU.
+using BnAffine = void(const BnShard& s, const float* x, float* y, const float* mul, const float* add);
+// partial[c] = sum d, partial[C + c] = sum d * xhat, with d = dy through the ReLU's mask.
+using BnBackwardSums = void(const BnShard& s, const BnChannels& ch, const float* dy, const float* x, double* partial);
+// dx = gamma * invStd * (d - mean(d) - xhat * mean(d * xhat)).
+using BnBackwardDx = void(const BnShard& s, const BnChannels& ch, const float* dy, const float* x, float* dx);
+
+// Optimizer updates of elements [lo, hi) with Keras' rules; slots hold the optimizer's state
+// (Adam: m then v, `stride` apart), next receives the new state and out the new weights.
+struct UpdateRule {
+    float rate = 0.0f; // this step's learning rate (Adam's bias correction folded in)
+    float beta1 = 0.9f, beta2 = 0.999f, rho = 0.9f, momentum = 0.0f, epsilon = 1e-7f;
+    bool nesterov = false;
+    int64_t stride = 0;
+};
+using Update = void(const UpdateRule& r, const float* p, const float* g, const float* slots, float* next, float* out,
+                    int64_t lo, int64_t hi);
+
+// Whether every value is finite.
+using AllFinite = bool(const float* v, int64_t n);
+// dst[i] += src[i]; src[i] = 0 for i in [lo, hi).
+using AccumulateAndClear = void(float* dst, float* src, int64_t lo, int64_t hi);
+
+} // namespace kernel
+
+struct Kernels {
+    Isa isa;
+    const char* gemmName; // "Eigen 3.4.0", "own 12x32 FMA kernel", ...
+    kernel::TileGemm* tileGemm;
+    kernel::Gemm* gemm;
+    kernel::Transpose* transpose;
+    kernel::Activate* activate;
+    kernel::ActivationBackward* activationBackward;
+    kernel::ChannelBiasActivate* channelBiasActivate;
+    kernel::RowBiasActivate* rowBiasActivate;
+    kernel::Im2col* im2col;
+    kernel::Col2im* col2im;
+    kernel::WinogradInput* winogradInput;
+    kernel::WinogradOutput* winogradOutput;
+    kernel::WinogradOutputGradient* winogradOutputGradient;
+    kernel::WinogradKernel* winogradKernel;
+    kernel::WinogradKernelGradient* winogradKernelGradient;
+    kernel::Dropout* dropout;
+    kernel::MaxPool* maxPool;
+    kernel::BnSums* bnSums;
+    kernel::BnAffine* bnAffine;
+    kernel::BnBackwardSums* bnBackwardSums;
+    kernel::BnBackwardDx* bnBackwardDx;
+    kernel::Update* adam;
+    kernel::Update* sgd;
+    kernel::Update* rmsprop;
+    kernel::AllFinite* allFinite;
+    kernel::AccumulateAndClear* accumulateAndClear;
+};
+
+// "avx512 (AVX-512; matrix products: own 12x32 FMA kernel)": for run headers and the About box.
+std::string describeKernels(const Kernels& k);
+
+} // namespace tb

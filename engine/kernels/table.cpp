@@ -1,0 +1,50 @@
+// This level's table of kernels (kernels/kernels.hpp), found by kernelsFor() in kernels/isa.cpp.
+#include "kernels/isa_kernels.hpp"
+
+#if TB_ISA_LEVEL == 0
+#include "core/gemm.hpp"
+#endif
+
+namespace tb::TB_ISA {
+
+extern const Kernels table;
+const Kernels table = {
+    .isa = Isa(TB_ISA_LEVEL),
+#if TB_ISA_LEVEL == 0
+    // Eigen's packed SSE product for the general GEMM (im2col convolutions, the small classifier's
+    // dX); Eigen cannot also be built for the wider levels in one binary (its templates would be
+    // merged across levels at link time), so those use the engine's own kernel.
+    .gemmName = kEigenGemmName,
+    .tileGemm = &tileGemm,
+    .gemm = &eigenGemm,
+#else
+    .gemmName = TB_ISA_LEVEL == 2 ? "own 12x32 FMA kernel" : "own 6x16 FMA kernel",
+    .tileGemm = &tileGemm,
+    .gemm = &gemm,
+#endif
+    .transpose = &transposeMatrix,
+    .activate = &activate,
+    .activationBackward = &activationBackward,
+    .channelBiasActivate = &channelBiasActivate,
+    .rowBiasActivate = &rowBiasActivate,
+    .im2col = &im2col,
+    .col2im = &col2im,
+    .winogradInput = &winogradInput,
+    .winogradOutput = &winogradOutput,
+    .winogradOutputGradient = &winogradOutputGradient,
+    .winogradKernel = &winogradKernel,
+    .winogradKernelGradient = &winogradKernelGradient,
+    .dropout = &dropout,
+    .maxPool = &maxPool,
+    .bnSums = &bnSums,
+    .bnAffine = &bnAffine,
+    .bnBackwardSums = &bnBackwardSums,
+    .bnBackwardDx = &bnBackwardDx,
+    .adam = &adam,
+    .sgd = &sgd,
+    .rmsprop = &rmsprop,
+    .allFinite = &allFinite,
+    .accumulateAndClear = &accumulateAndClear,
+};
+
+} // namespace tb::TB_ISA
