@@ -1,6 +1,8 @@
 #include "fixtures.hpp"
 
+#include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "kernels/isa.hpp"
 
 #include <fstream>
 #include <stdexcept>
@@ -83,4 +85,14 @@ std::string toyModelJson()
       {"type": "Dense", "units": 3, "activation": "softmax"}]})";
 }
 
-}  // namespace fixtures
+std::string isaUnavailable()
+{
+    try {
+        tb::defaultIsa();
+        return {};
+    } catch (const tb::ConfigError& e) {
+        return e.what();
+    }
+}
+
+} // namespace fixtures

@@ -20,4 +20,8 @@ void writeToyDataset(const std::string& dir, int trainCount, int testCount, int 
 // A tiny model using every layer kind, for determinism and CLI tests.
 std::string toyModelJson();
 
-}  // namespace fixtures
+// Why the instruction-set level TRAINBENCH_ISA asks for cannot run here (the per-level CTest
+// entries on a CPU without it), or empty when it can; the suites skip themselves then.
+std::string isaUnavailable();
+
+} // namespace fixtures

@@ -1,5 +1,6 @@
 // Presets match Keras' parameter counts; model files are validated with messages naming the layer.
 #include "core/errors.hpp"
+#include "fixtures.hpp"
 #include "layers/batch_norm.hpp"
 #include "model/network.hpp"
 
@@ -28,6 +29,14 @@ class TstModel : public QObject {
     }
 
 private slots:
+    void initTestCase()
+    {
+        const std::string why = fixtures::isaUnavailable();
+        if (!why.empty())
+            QSKIP(why.c_str());
+        qInfo("kernels: %s", tb::describeKernels(tb::defaultKernels()).c_str());
+    }
+
     void presetCounts_data()
     {
         QTest::addColumn<QString>("preset");
@@ -75,7 +84,7 @@ private slots:
         QVERIFY(!static_cast<const BatchNorm&>(net.layer(4)).fusedRelu());
         QVERIFY(!net.layer(5).passThrough());
         QVERIFY(net.layer(8).passThrough());
-        QCOMPARE(int(net.layer(2).kind()), int(LayerKind::Activation));  // the summary still lists it
+        QCOMPARE(int(net.layer(2).kind()), int(LayerKind::Activation)); // the summary still lists it
     }
 
     void initializationIsSeededGlorot()
@@ -115,7 +124,8 @@ private slots:
                          {"layer 1 (Dense)", "unknown argument \"activaton\""});
         expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Conv2D", "filters": 4, "kernel_size": 3}]})",
                          {"layer 2 (conv2d, Conv2D)", "needs an image input", "(None, 784)"});
-        expectModelError(R"({"layers": [{"type": "Dense", "units": 10}]})", {"layer 1 (dense, Dense)", "add a Flatten"});
+        expectModelError(R"({"layers": [{"type": "Dense", "units": 10}]})",
+                         {"layer 1 (dense, Dense)", "add a Flatten"});
         expectModelError(R"({"layers": [{"type": "Conv2D", "filters": 4, "kernel_size": 40}]})",
                          {"40x40 kernel does not fit"});
         expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"},

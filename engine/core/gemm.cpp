@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 
 #include <cstring>
+#include <mutex>
 
 namespace tb {
 
@@ -34,6 +35,11 @@ void eigenGemm(bool transA, bool transB, int M, int N, int K, const float* A, in
             c.setZero();
         return;
     }
+    // Eigen sizes its blocks from the cache sizes CPUID reports, and the blocks decide the order in
+    // which a product's terms are summed: fixed sizes make the baseline's results the same on
+    // every CPU (tests/qemu_portability.sh compares an emulated Nehalem's weights with this one's).
+    static std::once_flag fixedBlocking;
+    std::call_once(fixedBlocking, [] { Eigen::setCpuCacheSizes(32 << 10, 512 << 10, 8 << 20); });
     // A stored row-major is either M x K (no transpose) or K x M (transposed).
     ConstMap a(A, transA ? K : M, transA ? M : K, Eigen::OuterStride<>(lda));
     ConstMap b(B, transB ? N : K, transB ? K : N, Eigen::OuterStride<>(ldb));
