@@ -224,7 +224,8 @@ private slots:
 
     void pauseHoldsTheRunUntilResumed()
     {
-        auto w = makeWindow(3, 0, 16);
+        // Enough epochs that the run cannot end before the click on Pause is handled.
+        auto w = makeWindow(20, 0, 16);
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
