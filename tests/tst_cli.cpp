@@ -23,7 +23,8 @@ class TstCli : public QObject {
         p.start(TRAINBENCH_CLI, args);
         if (!p.waitForFinished(300000))
             return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     QList<QJsonObject> jsonLines(const QString& out)
     {
@@ -58,8 +59,9 @@ private slots:
 
     void trainJsonAndThreadsGiveSameHash()
     {
-        const QStringList common = {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",
-                                    "--batch", "32", "--seed", "11", "--json"};
+        const QStringList common = {"train",    "--data", m_data,    "--model", m_data + "/toy.json",
+                                    "--epochs", "2",      "--batch", "32",      "--seed",
+                                    "11",       "--json"};
         const Result one = run(common + QStringList{"--threads", "1"});
         const Result two = run(common + QStringList{"--threads", "2"});
         QCOMPARE(one.code, 0);
@@ -73,7 +75,7 @@ private slots:
             batches += o["event"].toString() == "batch";
         }
         QCOMPARE(epochs, 2);
-        QCOMPARE(batches, 2 * 7);  // ceil(200 / 32)
+        QCOMPARE(batches, 2 * 7); // ceil(200 / 32)
         const QString sha = a.last()["weights_sha256"].toString();
         QCOMPARE(sha.size(), 64);
         QCOMPARE(b.last()["weights_sha256"].toString(), sha);
@@ -92,7 +94,7 @@ private slots:
         QVERIFY(r.out.contains("val_accuracy:"));
         QVERIFY(r.out.contains("Test loss:"));
         QVERIFY(r.out.contains("weights sha256:"));
-        QVERIFY(r.out.contains("24x24"));  // 12x12 images scaled by 2
+        QVERIFY(r.out.contains("24x24")); // 12x12 images scaled by 2
     }
 
     void saveThenEvaluate()
@@ -118,15 +120,15 @@ private slots:
         const Result r = run({"devices"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("cpu "));
-        QVERIFY(r.out.contains("built without CUDA"));  // this build has no CUDA backend
+        QVERIFY(r.out.contains("built without CUDA")); // this build has no CUDA backend
     }
 
     void compareGivesIdenticalHashesOnCpuDevices()
     {
         const QString csv = m_tmp.filePath("compare.csv");
-        const Result r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
-                              "cpu:1,cpu:2,cpu:3,cuda:0", "--epochs", "2", "--batch", "32", "--seed", "5", "--csv",
-                              csv, "--json"});
+        const Result r =
+            run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2,cpu:3,cuda:0",
+                 "--epochs", "2", "--batch", "32", "--seed", "5", "--csv", csv, "--json"});
         QCOMPARE(r.code, 0);
         const QList<QJsonObject> rows = jsonLines(r.out);
         QCOMPARE(rows.size(), 4);
@@ -144,7 +146,7 @@ private slots:
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
-        QCOMPARE(lines.size(), 1 + 4);  // a header and one row per device
+        QCOMPARE(lines.size(), 1 + 4); // a header and one row per device
         QVERIFY(lines[0].startsWith("device,description,sweep_value,replicas,global_batch"));
         QVERIFY(lines[1].startsWith("cpu:1,"));
         QVERIFY(lines[2].contains(sha));
@@ -156,6 +158,37 @@ private slots:
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains("speed-up"));
         QCOMPARE(text.out.count(QRegularExpression("^cpu:[12] ", QRegularExpression::MultilineOption)), 4);
+    }
+
+    // Each CPU device can name its instruction-set level: the same cores at AVX2 and AVX-512 give
+    // the same weights, the baseline its own; the level shows in the row and in the train header.
+    void compareAcrossInstructionSets()
+    {
+        const QStringList levels = run({"devices"}).out.section("this CPU runs ", 1).section(" (", 0, 0).split(", ");
+        QVERIFY2(levels.contains("baseline"), qPrintable(levels.join(' ')));
+        QStringList devices;
+        for (const QString& level : levels)
+            devices << "cpu:2@" + level;
+        const Result r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                              devices.join(','), "--epochs", "1", "--batch", "32", "--seed", "5", "--json"});
+        QCOMPARE(r.code, 0);
+        const QList<QJsonObject> rows = jsonLines(r.out);
+        QCOMPARE(rows.size(), levels.size());
+        for (int i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows[i]["device"].toString(), devices[i]);
+            QVERIFY2(rows[i]["description"].toString().contains(levels[i] + " kernels"),
+                     qPrintable(rows[i]["description"].toString()));
+        }
+        if (levels.contains("avx512"))
+            QCOMPARE(rows[2]["weights_sha256"].toString(), rows[1]["weights_sha256"].toString());
+        const Result header = run(
+            {"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--isa", "baseline"});
+        QCOMPARE(header.code, 0);
+        QVERIFY2(header.out.contains("baseline kernels (SSE4.2"), qPrintable(header.out));
+        const Result bad = run({"compare", "--data", m_data, "--devices", "cpu:1@avx3"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("unknown instruction set \"avx3\" (use baseline, avx2 or avx512)"),
+                 qPrintable(bad.err));
     }
 
     void compareRejectsBadDevicesAndSweeps()
@@ -183,7 +216,7 @@ private slots:
         r = run({"summary", "--model", "no-such-preset"});
         QCOMPARE(r.code, 3);
         QVERIFY(r.err.contains("neither a preset"));
-        r = run({"train", "--data", m_data, "--model", "tpu-mnist-cnn"});  // 12x12, 3 classes
+        r = run({"train", "--data", m_data, "--model", "tpu-mnist-cnn"}); // 12x12, 3 classes
         QCOMPARE(r.code, 3);
         r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--optimizer", "sgd", "--lr", "1e30",
                  "--batch", "20"});

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Opt-in end-to-end check (CTest label "long"): one epoch of tpu-mnist-cnn on the full
+# Fashion-MNIST at every instruction-set level this CPU runs. AVX2 and AVX-512 give the same
+# weights hash; the baseline's test accuracy is within 0.5 point of the best level's.
+set -euo pipefail
+cli=$1
+levels=$("$cli" devices | sed -n 's/.*this CPU runs \(.*\) (choose.*/\1/p' | tr -d ',')
+declare -A acc sha
+for level in $levels; do
+  line=$("$cli" train --data /usr/share/datasets/fashion-mnist --model tpu-mnist-cnn --epochs 1 --batch 128 \
+    --seed 200 --threads 2 --isa "$level" | tee /dev/stderr | tail -n 1)
+  acc[$level]=$(sed -E 's/.*test accuracy: ([0-9.]+).*/\1/' <<<"$line")
+  sha[$level]=${line##*sha256: }
+  echo "$level: test accuracy ${acc[$level]}, sha256 ${sha[$level]}"
+done
+best=${levels##* }
+if [[ -n "${sha[avx2]:-}" && -n "${sha[avx512]:-}" && "${sha[avx2]}" != "${sha[avx512]}" ]]; then
+  echo "FAIL: avx2 and avx512 weights differ"
+  exit 1
+fi
+awk -v a="${acc[baseline]}" -v b="${acc[$best]}" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.005) }' ||
+  { echo "FAIL: baseline accuracy ${acc[baseline]} vs $best ${acc[$best]}: more than 0.5 point apart"; exit 1; }
+echo "PASS"
