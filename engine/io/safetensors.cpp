@@ -275,11 +275,6 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
     std::map<std::string, const TorchTensor*> expected;
     for (const TorchTensor& t : layout)
         expected[t.name] = &t;
-    for (const Entry& e : file.entries)
-        if (!expected.count(e.name))
-            throw ModelError(origin + ": tensor \"" + e.name + "\" (" + e.dtype + " " + shapeText(e.shape) +
-                             ") has no place in " + w.spec.name + "; is the file of another model?");
-
     std::vector<float>& params = net.params();
     std::vector<float>& state = net.state();
     for (const TorchTensor& t : layout) {
@@ -326,6 +321,12 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
             }
         }
     }
+    // Checked after the model's own tensors, whose errors say more about a file of another model.
+    for (const Entry& e : file.entries)
+        if (!expected.count(e.name))
+            throw ModelError(origin + ": tensor \"" + e.name + "\" (" + e.dtype + " " + shapeText(e.shape) +
+                             ") has no place in " + w.spec.name + "; is the file of another model?");
+
     w.params = net.params();
     w.state = net.state();
     return w;
