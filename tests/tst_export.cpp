@@ -329,13 +329,6 @@ private slots:
     {
         const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);
         const std::string bytes = tb::safetensorsBytes(w.buildNetwork(), w.classNames);
-        const tb::ModelSpec colab = tb::loadModelSpec("colab-fashion-cnn");
-        tb::ModelHint hint;
-        hint.spec = &colab;
-        const QString e = errorOf<tb::ModelError>(bytes, &hint);
-        QVERIFY2(e.contains("\"0.weight\"") && e.contains("[12, 1, 3, 3]") && e.contains("another model"),
-                 qPrintable(e));
-
         // Without Trainbench's metadata (as PyTorch writes it) the caller must name the model.
         Split s = split(bytes);
         tb::Json h = tb::Json::object();
@@ -344,6 +337,18 @@ private slots:
                 h[k] = v;
         const std::string foreign = join(h, s.data);
         QVERIFY(errorOf<tb::ModelError>(foreign).contains("--model"));
+
+        const tb::ModelSpec colab = tb::loadModelSpec("colab-fashion-cnn");
+        tb::ModelHint hint;
+        hint.spec = &colab;
+        hint.input = w.input;
+        hint.classNames = w.classNames;
+        const QString e = errorOf<tb::ModelError>(foreign, &hint);
+        QVERIFY2(e.contains("\"0.weight\"") && e.contains("[12, 1, 3, 3]") && e.contains("another model"),
+                 qPrintable(e));
+        // A file that describes itself is read as what it says it is.
+        QVERIFY(tb::parseSafetensors(bytes, "own", &hint).spec.name == "tpu-mnist-cnn");
+
         const tb::ModelSpec tpu = tb::loadModelSpec("tpu-mnist-cnn");
         tb::ModelHint ok;
         ok.spec = &tpu;

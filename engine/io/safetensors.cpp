@@ -236,10 +236,10 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
     const Parsed file = parseHeader(bytes, origin);
     WeightsFile w;
     const bool hasModel = file.metadata.count("model") != 0;
-    if (hint && hint->spec) {
-        w.spec = *hint->spec;
-    } else if (hasModel) {
+    if (hasModel) {
         w.spec = parseModelSpec(file.metadata.at("model"), origin + " (its model description)");
+    } else if (hint && hint->spec) {
+        w.spec = *hint->spec;
     } else {
         throw ModelError(origin + " holds no Trainbench model description (written by another program?): say which "
                                   "model its tensors belong to (--model NAME|FILE)");

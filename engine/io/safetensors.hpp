@@ -18,7 +18,8 @@
 namespace tb {
 
 // What a safetensors file without Trainbench's metadata holds, from the caller (a --model option
-// and the dataset); with metadata, `spec` (when set) still overrides the file's model.
+// or the window's model, and the dataset). A file with the metadata describes itself; the hint is
+// not used for it.
 struct ModelHint {
     const ModelSpec* spec = nullptr;
     Shape input;
