@@ -325,6 +325,21 @@ private slots:
         }
     }
 
+    // A file whose own model description needs far more weights than it holds is refused before
+    // that model is built.
+    void anEnormousModelDescriptionIsNotBuilt()
+    {
+        const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);
+        Split s = split(tb::safetensorsBytes(w.buildNetwork(), w.classNames));
+        std::string model = s.header.find("__metadata__")->find("model")->asString();
+        const size_t at = model.find("\"units\":200");
+        QVERIFY(at != std::string::npos);
+        model.replace(at, std::strlen("\"units\":200"), "\"units\":1000000");
+        member(member(s.header, "__metadata__"), "model") = model;
+        const QString e = errorOf<tb::ModelError>(join(s.header, s.data));
+        QVERIFY2(e.contains("needs at least 12600264728") && e.contains("the file holds 2784760"), qPrintable(e));
+    }
+
     void aFileOfAnotherModelIsRefused()
     {
         const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);

@@ -5,6 +5,7 @@
 #include "io/export_metadata.hpp"
 #include "io/json.hpp"
 #include "io/torch_layout.hpp"
+#include "layers/conv2d.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -170,6 +171,50 @@ Json parseMetadataJson(const std::map<std::string, std::string>& m, const char* 
     }
 }
 
+// The float32 values a model's weights take (trainable and not), walking its shapes as Network
+// does, without allocating them: the file must hold at least this many. Stops at a shape that does
+// not fit (the Network then says what is wrong).
+uint64_t modelFloats(const ModelSpec& spec, Shape s)
+{
+    uint64_t n = 0;
+    for (const LayerSpec& l : spec.layers) {
+        switch (l.kind) {
+        case LayerKind::Conv2D:
+        case LayerKind::MaxPool2D: {
+            int ho = 0, wo = 0, pad = 0;
+            kerasPadding(l.same, s.h, l.kh, l.sh, ho, pad);
+            kerasPadding(l.same, s.w, l.kw, l.sw, wo, pad);
+            if (l.kind == LayerKind::Conv2D)
+                n += uint64_t(l.filters) * uint64_t(s.c) * uint64_t(l.kh) * uint64_t(l.kw) + (l.bias ? l.filters : 0);
+            s = Shape::image(ho, wo, l.kind == LayerKind::Conv2D ? l.filters : s.c);
+            break;
+        }
+        case LayerKind::BatchNorm:
+            n += uint64_t(s.spatial ? s.c : s.size()) * 4;
+            break;
+        case LayerKind::Flatten:
+            s = Shape::flat(int(std::min<int64_t>(s.size(), 1 << 30)));
+            break;
+        case LayerKind::Reshape:
+            if (l.targetShape.size() == 3)
+                s = Shape::image(l.targetShape[0], l.targetShape[1], l.targetShape[2]);
+            else if (l.targetShape.size() == 1)
+                s = Shape::flat(l.targetShape[0]);
+            break;
+        case LayerKind::Dense:
+            n += uint64_t(s.size()) * uint64_t(l.units) + (l.bias ? l.units : 0);
+            s = Shape::flat(l.units);
+            break;
+        case LayerKind::Dropout:
+        case LayerKind::Activation:
+            break;
+        }
+        if (s.size() <= 0 || n > (uint64_t(1) << 62))
+            break;
+    }
+    return n;
+}
+
 float readF32(const char* p)
 {
     float v;
@@ -267,6 +312,14 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
         w.classNames = hint->classNames;
     }
 
+    // A model described by the file itself is not built (allocated) when the file could not hold
+    // its weights: what it allocates stays within a small multiple of the file's size. (A smaller
+    // shortfall is left to the per-tensor checks below, whose messages name the tensor.)
+    const uint64_t dataSize = bytes.size() - uint64_t(file.data - bytes.data());
+    if (hasModel && modelFloats(w.spec, w.input) * 4 > 2 * dataSize + (64 << 10))
+        throw ModelError(origin + ": its model description (" + w.spec.name + ") needs at least " +
+                         std::to_string(modelFloats(w.spec, w.input) * 4) + " bytes of weights but the file holds " +
+                         std::to_string(dataSize) + "; the file is corrupt");
     Network net(w.spec, w.input, int(w.classNames.size()));
     const std::vector<TorchTensor> layout = torchLayout(net);
     std::map<std::string, const Entry*> byName;
