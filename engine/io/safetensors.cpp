@@ -287,7 +287,8 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
         w.spec = *hint->spec;
     } else {
         throw ModelError(origin + " holds no Trainbench model description (written by another program?): say which "
-                                  "model its tensors belong to (--model NAME|FILE)");
+                                  "model its tensors belong to (--model NAME|FILE; in the window, the model chosen "
+                                  "in Setup)");
     }
     if (hasModel) {
         const Json in = parseMetadataJson(file.metadata, "input_shape", origin);
