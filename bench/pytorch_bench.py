@@ -45,6 +45,16 @@ def tpu_mnist_cnn():
         nn.ReLU(), nn.Dropout(0.4), nn.Linear(200, 10)), 1.0 / 255.0
 
 
+def keras_mnist_cnn():
+    return nn.Sequential(
+        nn.Conv2d(1, 32, 3), nn.ReLU(), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Dropout(0.25),
+        nn.Flatten(), nn.Linear(9216, 128), nn.ReLU(), nn.Dropout(0.5), nn.Linear(128, 10)), 1.0 / 255.0
+
+
+# The equivalent modules of the presets; Trainbench's safetensors exports load into them.
+MODELS = {"colab-fashion-cnn": colab_fashion_cnn, "tpu-mnist-cnn": tpu_mnist_cnn, "keras-mnist-cnn": keras_mnist_cnn}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default="tpu-mnist-cnn")
@@ -61,7 +71,7 @@ def main():
     x = load_images(a.data + "/train-images-idx3-ubyte.gz")
     y = load_labels(a.data + "/train-labels-idx1-ubyte.gz")
     xt = load_images(a.data + "/t10k-images-idx3-ubyte.gz")
-    model, scale = {"colab-fashion-cnn": colab_fashion_cnn, "tpu-mnist-cnn": tpu_mnist_cnn}[a.model]()
+    model, scale = MODELS[a.model]()
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
     loss_fn = nn.CrossEntropyLoss()
     cursor = 0

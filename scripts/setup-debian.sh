@@ -7,9 +7,13 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   dataset-fashion-mnist
+  python3-onnx python3-torch python3-numpy
   curl
   ca-certificates
 )
+# Node.js and npm run onnxruntime in the export tests (tests/interop); a Node.js installed from
+# elsewhere (e.g. NodeSource) brings its own npm and conflicts with Debian's.
+command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -115,6 +115,67 @@ private slots:
         QVERIFY(r.out.contains("misclassified: " + QString::number(wrong) + " of 50"));
     }
 
+    // export -> evaluate the export: same predictions, same hash; errors with their exit codes.
+    void exportThenEvaluateTheExport()
+    {
+        const QString w = m_tmp.path() + "/exported.tbw";
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--batch", "25",
+                        "--seed", "5", "--save", w});
+        QCOMPARE(r.code, 0);
+        r = run({"export", "--weights", w, "--format", "safetensors", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject ex = jsonLines(r.out).last();
+        const QString st = m_tmp.path() + "/exported.safetensors";
+        QCOMPARE(ex["path"].toString(), st);
+        r = run({"export", "--weights", st, "--out", m_tmp.path() + "/exported.onnx"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(QFileInfo(m_tmp.path() + "/exported.onnx").size() > 1000);
+
+        const QString a = m_tmp.path() + "/a.csv", b = m_tmp.path() + "/b.csv";
+        r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "30", "--predictions", a, "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject ea = jsonLines(r.out).last();
+        r = run({"evaluate", "--data", m_data, "--weights", st, "--limit", "30", "--predictions", b, "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject eb = jsonLines(r.out).last();
+        QCOMPARE(ea["images"].toInt(), 30);
+        QCOMPARE(eb["weights_sha256"].toString(), ea["weights_sha256"].toString());
+        QCOMPARE(ex["weights_sha256"].toString(), ea["weights_sha256"].toString());
+        QFile fa(a), fb(b);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        const QByteArray csv = fa.readAll();
+        QCOMPARE(fb.readAll(), csv);
+        QCOMPARE(csv.count('\n'), 31);
+        QVERIFY(csv.startsWith("index,label,predicted,p_0,p_1,p_2\n0,"));
+
+        r = run({"export", "--weights", w, "--format", "pt"});
+        QCOMPARE(r.code, 2);
+        r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/exported.onnx"});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains("export"));
+        // A header that claims more bytes than the file has, and the weights of another model.
+        QFile lying(m_tmp.path() + "/lying.safetensors");
+        QVERIFY(lying.open(QIODevice::WriteOnly));
+        lying.write(QByteArray("\x00\x00\x00\x00\x00\x01\x00\x00{}", 10));
+        lying.close();
+        r = run({"evaluate", "--data", m_data, "--weights", lying.fileName()});
+        QCOMPARE(r.code, 5);
+        QVERIFY(r.err.contains("header length"));
+        QFile foreign(m_tmp.path() + "/foreign.safetensors");
+        QVERIFY(foreign.open(QIODevice::WriteOnly));
+        const QByteArray header = R"({"0.weight":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+        QByteArray bytes(8, '\0');
+        bytes[0] = char(header.size());
+        foreign.write(bytes + header + QByteArray(8, '\0'));
+        foreign.close();
+        r = run({"evaluate", "--data", m_data, "--weights", foreign.fileName()});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains("--model"));
+        r = run({"evaluate", "--data", m_data, "--weights", foreign.fileName(), "--model", m_data + "/toy.json"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("tensor \"0.weight\""), qPrintable(r.err));
+    }
+
     void devicesReportsTheMachineAndWhyNoGpu()
     {
         const Result r = run({"devices"});

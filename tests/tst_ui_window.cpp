@@ -301,6 +301,17 @@ private slots:
         QVERIFY(evaluated.wait(10000));
         QCOMPARE(evaluated.first().first().toBool(), true);
         QCOMPARE(double(w->resultsPanel()->model().samples() - w->resultsPanel()->model().wrongCount()), accuracy);
+        // Exported for other tools by extension; the safetensors file opens and evaluates the same.
+        QCOMPARE(w->saveWeights(out.filePath(QStringLiteral("model.onnx"))), QString());
+        QVERIFY(QFileInfo(out.filePath(QStringLiteral("model.onnx"))).size() > 1000);
+        const QString safetensors = out.filePath(QStringLiteral("model.safetensors"));
+        QCOMPARE(w->saveWeights(safetensors), QString());
+        w->resultsPanel()->clear();
+        QSignalSpy evaluatedExport(w.get(), &MainWindow::evaluationFinished);
+        w->openWeights(safetensors);
+        QVERIFY(evaluatedExport.wait(10000));
+        QCOMPARE(evaluatedExport.first().first().toBool(), true);
+        QCOMPARE(double(w->resultsPanel()->model().samples() - w->resultsPanel()->model().wrongCount()), accuracy);
 
         // A failed write says so and leaves nothing behind.
         const QString bad = out.filePath(QStringLiteral("missing-dir/history.csv"));
@@ -318,6 +329,15 @@ private slots:
         w->openWeights(corrupt.fileName());
         QVERIFY(evaluatedAgain.wait(10000));
         QCOMPARE(evaluatedAgain.first().first().toBool(), false);
+        // So is a safetensors file whose header lies about its size.
+        QFile lying(out.filePath(QStringLiteral("lying.safetensors")));
+        QVERIFY(lying.open(QIODevice::WriteOnly));
+        lying.write(QByteArray("\xff\xff\xff\xff\x00\x00\x00\x00{}", 10));
+        lying.close();
+        QSignalSpy evaluatedLying(w.get(), &MainWindow::evaluationFinished);
+        w->openWeights(lying.fileName());
+        QVERIFY(evaluatedLying.wait(10000));
+        QCOMPARE(evaluatedLying.first().first().toBool(), false);
     }
 
     void comparePageFillsItsTable()

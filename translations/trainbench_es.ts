@@ -425,10 +425,6 @@
         <translation>Abrir pesos entrenados</translation>
     </message>
     <message>
-        <source>Trainbench weights (*.tbw);;All files (*)</source>
-        <translation>Pesos de Trainbench (*.tbw);;Todos los archivos (*)</translation>
-    </message>
-    <message>
         <source>Export the charts to a folder</source>
         <translation>Exportar los gráficos a una carpeta</translation>
     </message>
@@ -615,6 +611,22 @@
     <message>
         <source>A training run is in progress; stop it first so the timings are fair.</source>
         <translation>Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.</translation>
+    </message>
+    <message>
+        <source>Weights (*.tbw *.safetensors);;All files (*)</source>
+        <translation>Pesos (*.tbw *.safetensors);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Export the trained weights</source>
+        <translation>Exportar los pesos entrenados</translation>
+    </message>
+    <message>
+        <source>ONNX model (*.onnx);;safetensors for PyTorch (*.safetensors)</source>
+        <translation>Modelo ONNX (*.onnx);;safetensors para PyTorch (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Export weights (ONNX, safetensors)…</source>
+        <translation>Exportar pesos (ONNX, safetensors)…</translation>
     </message>
 </context>
 <context>

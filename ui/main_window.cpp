@@ -7,6 +7,7 @@
 #include "kernels/kernels.hpp"
 #include "export/save_file.hpp"
 #include "i18n/language.hpp"
+#include "io/weights_formats.hpp"
 #include "panels/accelerator_panel.hpp"
 #include "panels/charts_panel.hpp"
 #include "panels/dataset_panel.hpp"
@@ -47,6 +48,7 @@ struct MainWindow::Actions {
     QAction* exportGrid;
     QAction* exportConfusion;
     QAction* saveWeights;
+    QAction* exportWeights;
     QAction* quit;
     QAction* start;
     QAction* pause;
@@ -158,7 +160,7 @@ void MainWindow::buildMenus()
     });
     a.openWeights = m_fileMenu->addAction(QString(), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open trained weights"), QString(),
-                                                          tr("Trainbench weights (*.tbw);;All files (*)"));
+                                                          tr("Weights (*.tbw *.safetensors);;All files (*)"));
         if (!path.isEmpty())
             openWeights(path);
     });
@@ -185,6 +187,11 @@ void MainWindow::buildMenus()
                    [this](const QString& path) { return saveWeights(path); });
     });
     a.saveWeights->setShortcut(QKeySequence::Save);
+    a.exportWeights = m_fileMenu->addAction(QString(), this, [this] {
+        askAndSave(tr("Export the trained weights"), QStringLiteral("model.onnx"),
+                   tr("ONNX model (*.onnx);;safetensors for PyTorch (*.safetensors)"),
+                   [this](const QString& path) { return saveWeights(path); });
+    });
     m_fileMenu->addSeparator();
     a.quit = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
 
@@ -247,6 +254,7 @@ void MainWindow::retranslate()
     a.exportGrid->setText(tr("Export misclassified grid (PNG)…"));
     a.exportConfusion->setText(tr("Export confusion matrix (PNG)…"));
     a.saveWeights->setText(tr("Save trained weights…"));
+    a.exportWeights->setText(tr("Export weights (ONNX, safetensors)…"));
     a.quit->setText(tr("Quit"));
     m_runMenu->setTitle(tr("&Run"));
     a.start->setText(tr("Start"));
@@ -305,6 +313,7 @@ void MainWindow::updateStartState()
     m_act->exportConfusion->setEnabled(haveResults);
     m_act->exportCsv->setEnabled(!m_history.empty());
     m_act->saveWeights->setEnabled(m_weights != nullptr);
+    m_act->exportWeights->setEnabled(m_weights != nullptr);
 }
 
 void MainWindow::onDatasetLoaded(const DatasetPtr& data)
@@ -459,7 +468,8 @@ QString MainWindow::saveWeights(const QString& path)
     if (!m_weights)
         return reportResult(tr("There are no trained weights yet."), {});
     try {
-        tb::saveWeights(ss(path), *m_weights);
+        // .onnx and .safetensors export; anything else is Trainbench's own file.
+        tb::saveWeightsAs(ss(path), *m_weights, tb::weightsFormatOfPath(ss(path)));
     } catch (const std::exception& e) {
         return reportResult(qs(e.what()), {});
     }
@@ -502,10 +512,16 @@ void MainWindow::openWeights(const QString& path)
         emit evaluationFinished(true);
     });
     const tb::DeviceSpec device = m_accelerator->device();
-    watcher->setFuture(QtConcurrent::run([path, base, device]() {
+    // A safetensors file written by another program is taken for the model chosen in Setup.
+    const std::optional<tb::ModelSpec> spec = m_model->spec();
+    watcher->setFuture(QtConcurrent::run([path, base, device, spec]() {
         Evaluation out;
         try {
-            auto weights = std::make_shared<const tb::WeightsFile>(tb::loadWeights(ss(path)));
+            tb::ModelHint hint;
+            hint.spec = spec ? &*spec : nullptr;
+            hint.input = tb::Shape::image(base->inputHeight(), base->inputWidth(), 1);
+            hint.classNames = base->classNames;
+            auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
             auto data = std::make_shared<const tb::Dataset>(tb::datasetForWeights(*base, *weights));
             tb::Network net = weights->buildNetwork();
             tb::CpuExecutor exec(net, device.threads, 16, tb::kernelsFor(device.isa.value_or(tb::defaultIsa())));
@@ -538,7 +554,7 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (urls.isEmpty())
         return;
     const QFileInfo fi(urls.first().toLocalFile());
-    if (fi.suffix() == QLatin1String("tbw"))
+    if (fi.suffix() == QLatin1String("tbw") || fi.suffix() == QLatin1String("safetensors"))
         openWeights(fi.absoluteFilePath());
     else if (fi.suffix() == QLatin1String("json"))
         m_model->openModelFile(fi.absoluteFilePath());

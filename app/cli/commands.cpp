@@ -10,6 +10,7 @@
 #include "io/atomic_file.hpp"
 #include "io/json.hpp"
 #include "io/weights_file.hpp"
+#include "io/weights_formats.hpp"
 #include "model/network.hpp"
 #include "train/compare.hpp"
 #include "train/progress_text.hpp"
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <cstdio>
 #include <unistd.h>
 
@@ -209,7 +211,8 @@ int trainCommand(const std::vector<std::string>& args)
     auto save = [&] {
         if (savePath.empty())
             return;
-        tb::saveWeights(savePath, tb::WeightsFile::fromTraining(net, trainer, data.classNames, data.directory));
+        tb::saveWeightsAs(savePath, tb::WeightsFile::fromTraining(net, trainer, data.classNames, data.directory),
+                          tb::weightsFormatOfPath(savePath));
     };
     tb::TrainStatus status;
     try {
@@ -245,20 +248,65 @@ int trainCommand(const std::vector<std::string>& args)
     return Ok;
 }
 
-int evaluateCommand(const std::vector<std::string>& args)
+namespace {
+// The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
+// program says nothing of its model: --model names it, and the dataset gives the input and classes.
+tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
 {
-    Options o(args, {"data", "weights", "threads", "isa"}, {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
-    const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));
-    const tb::Dataset data = tb::datasetForWeights(tb::loadDataset(o.text("data", tb::defaultDatasetDir())), w);
+    std::optional<tb::ModelSpec> spec;
+    tb::ModelHint hint;
+    if (o.has("model")) {
+        spec = tb::loadModelSpec(o.text("model", ""));
+        hint.spec = &*spec;
+    }
+    if (data) {
+        hint.input = tb::Shape::image(data->inputHeight(), data->inputWidth(), 1);
+        hint.classNames = data->classNames;
+    }
+    return tb::loadAnyWeights(o.text("weights", ""), &hint);
+}
+
+// index,label,predicted,p_0,...: what the model says of each evaluated test image.
+void writePredictions(const std::string& path, const tb::EvalResult& r, const tb::ImageSplit& split, int classes)
+{
+    std::string csv = "index,label,predicted";
+    for (int c = 0; c < classes; ++c)
+        csv += ",p_" + std::to_string(c);
+    csv += "\n";
+    char buf[32];
+    for (int i = 0; i < r.samples; ++i) {
+        csv += std::to_string(i) + "," + std::to_string(split.labels[size_t(i)]) + "," +
+               std::to_string(r.predicted[size_t(i)]);
+        for (int c = 0; c < classes; ++c) {
+            std::snprintf(buf, sizeof buf, ",%.9g", double(r.probs[size_t(i) * size_t(classes) + size_t(c)]));
+            csv += buf;
+        }
+        csv += "\n";
+    }
+    tb::writeFileAtomically(path, csv);
+}
+}  // namespace
+
+int evaluateCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {"data", "weights", "threads", "model", "limit", "predictions", "isa"}, {"json"});
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required");
+    const tb::Dataset base = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    const tb::WeightsFile w = loadWeightsOption(o, &base);
+    const tb::Dataset data = tb::datasetForWeights(base, w);
+    const int limit = int(o.integer("limit", 0, 0, 1 << 30));
     tb::Network net = w.buildNetwork();
     tb::CpuExecutor exec(net, int(o.integer("threads", tb::hardwareThreads(), 1, 1024)), 16,
                          tb::kernelsFor(isaOption(o)));
-    const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, 0, true);
+    const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, limit, true);
     int wrong = 0;
     for (int i = 0; i < r.samples; ++i)
         wrong += r.predicted[size_t(i)] != data.test.labels[size_t(i)] ? 1 : 0;
+    if (o.has("predictions"))
+        writePredictions(o.text("predictions", ""), r, data.test, net.numClasses());
     if (o.has("json")) {
         tb::Json j = tb::Json::object();
         j["event"] = "evaluate";
@@ -269,8 +317,41 @@ int evaluateCommand(const std::vector<std::string>& args)
         j["weights_sha256"] = net.weightsSha256();
         printJson(j);
     } else {
-        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images\n", r.loss, r.accuracy,
-                    wrong, r.samples);
+        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images - weights sha256: %s\n",
+                    r.loss, r.accuracy, wrong, r.samples, net.weightsSha256().c_str());
+    }
+    return Ok;
+}
+
+int exportCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {"weights", "format", "out", "model", "data"}, {"json"});
+    if (!o.has("format") && !o.has("out"))
+        throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
+    tb::WeightsFormat format = tb::weightsFormatOfPath(o.text("out", ""));
+    if (o.has("format")) {
+        const auto f = tb::parseWeightsFormat(o.text("format", ""));
+        if (!f)
+            throw UsageError("--format must be onnx, safetensors or tbw (got \"" + o.text("format", "") + "\")");
+        format = *f;
+    }
+    // A safetensors file of another program takes its input size and classes from a dataset.
+    std::optional<tb::Dataset> data;
+    if (o.has("model"))
+        data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    const tb::WeightsFile w = loadWeightsOption(o, data ? &*data : nullptr);
+    const std::string out = o.text("out", tb::withWeightsExtension(o.text("weights", ""), format));
+    tb::saveWeightsAs(out, w, format);
+    const std::string sha = w.buildNetwork().weightsSha256();
+    if (o.has("json")) {
+        tb::Json j = tb::Json::object();
+        j["event"] = "export";
+        j["format"] = tb::weightsFormatName(format);
+        j["path"] = out;
+        j["weights_sha256"] = sha;
+        printJson(j);
+    } else {
+        std::printf("Wrote %s (%s) - weights sha256: %s\n", out.c_str(), tb::weightsFormatName(format), sha.c_str());
     }
     return Ok;
 }

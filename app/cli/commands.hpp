@@ -13,6 +13,7 @@ int summaryCommand(const std::vector<std::string>& args);
 int presetsCommand(const std::vector<std::string>& args);
 int trainCommand(const std::vector<std::string>& args);
 int evaluateCommand(const std::vector<std::string>& args);
+int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
 

@@ -19,7 +19,11 @@ const char* kUsage =
     "           [--seed S] [--optimizer adam|sgd|rmsprop] [--lr X] [--momentum M] [--nesterov]\n"
     "           [--drop-remainder] [--size-multiplier K] [--max-batches N] [--save FILE] [--json]\n"
     "           [--isa baseline|avx2|avx512]\n"
-    "  evaluate [--data DIR] --weights FILE [--threads T] [--isa LEVEL] [--json]\n"
+    "  evaluate [--data DIR] --weights FILE [--model NAME|FILE] [--threads T] [--isa LEVEL] [--limit N]\n"
+    "           [--predictions FILE.csv] [--json]: FILE is .tbw or .safetensors; --model says which\n"
+    "           model a safetensors file written by another program holds\n"
+    "  export   --weights FILE [--format onnx|safetensors|tbw] [--out FILE] [--model NAME|FILE]\n"
+    "           [--data DIR] [--json]: the weights for other tools (ONNX: the inference graph)\n"
     "  compare  [--data DIR] [--model NAME|FILE] [--devices cpu:1,cpu:2,cpu:2@avx2[,cuda:0]] [--epochs N]\n"
     "           [--max-batches N] [--seed S] [--batch B] [--scale-batch] [--sweep batch=32,64|size=1,2]\n"
     "           [--csv FILE] [--json] and train's optimizer options: the same model from the same\n"
@@ -48,6 +52,8 @@ int main(int argc, char** argv)
             return tbcli::trainCommand(args);
         if (cmd == "evaluate")
             return tbcli::evaluateCommand(args);
+        if (cmd == "export")
+            return tbcli::exportCommand(args);
         if (cmd == "compare")
             return tbcli::compareCommand(args);
         if (cmd == "devices")

@@ -1,0 +1,57 @@
+// Where each of a network's weights sits in the state_dict of the equivalent PyTorch module, an
+// nn.Sequential built layer by layer (bench/pytorch_bench.py writes out the presets' modules):
+//
+//   Conv2D        Conv2d(padding=p) when Keras' padding is symmetric and the stride 1, otherwise
+//                 ZeroPad2d((left, right, top, bottom)) then Conv2d; then ReLU()/ELU() for its
+//                 activation. weight (Cout, Cin, kh, kw), bias (Cout): the engine's layout as is.
+//   BatchNormalization  BatchNorm2d (on images) or BatchNorm1d (flat), eps as in Keras, PyTorch
+//                 momentum = 1 - Keras momentum: weight, bias, running_mean, running_var,
+//                 num_batches_tracked (int64, written 0). Without scale the weight is all ones,
+//                 without center the bias all zeros (and must be so on import).
+//   MaxPooling2D  MaxPool2d(kernel, stride, padding) (Keras "same" pads that are not symmetric
+//                 take a ConstantPad2d(-inf) before it)
+//   Dropout       Dropout(rate)
+//   Flatten       Flatten(): PyTorch flattens (C, H, W) where Keras flattens (H, W, C), so the flat
+//                 features of the next BatchNorm1d and the columns of the next Linear's weight are
+//                 permuted to PyTorch's order.
+//   Reshape       one module that reshapes in Keras' channels-last order (to flat: as Flatten)
+//   Dense         Linear: weight (units, F) is the engine's (F, units) kernel transposed, bias
+//                 (units); then ReLU()/ELU() for its activation
+//   Activation    ReLU()/ELU(); linear and the final softmax have no module (PyTorch's
+//                 CrossEntropyLoss applies the softmax)
+// Tensor names are "<module index>.<parameter>", e.g. "4.weight".
+#pragma once
+
+#include "model/network.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tb {
+
+struct TorchTensor {
+    enum class Source {
+        Params, // values from the network's trainable buffer at `index`
+        State,  // values from its non-trainable buffer at `index`
+        Ones,   // a BatchNorm weight the model does not train (scale = false)
+        Zeros,  // a BatchNorm bias the model does not train (center = false)
+        Counter // num_batches_tracked: one int64, not part of the model
+    };
+    std::string name;           // "4.weight"
+    std::string layer;          // the engine layer it belongs to, e.g. "conv2d_1 (Conv2D)"
+    std::vector<int64_t> shape; // PyTorch's shape
+    Source source = Source::Params;
+    std::vector<int64_t> index; // (numel) for Params/State: buffer index of each value, in PyTorch's order
+    int64_t numel() const
+    {
+        int64_t n = 1;
+        for (int64_t d : shape)
+            n *= d;
+        return n;
+    }
+};
+
+// The state_dict's tensors in module order.
+std::vector<TorchTensor> torchLayout(const Network& net);
+
+} // namespace tb

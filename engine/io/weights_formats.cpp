@@ -1,0 +1,87 @@
+#include "io/weights_formats.hpp"
+
+#include "core/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/onnx_export.hpp"
+
+namespace tb {
+
+std::optional<WeightsFormat> parseWeightsFormat(const std::string& name)
+{
+    if (name == "tbw")
+        return WeightsFormat::Trainbench;
+    if (name == "safetensors")
+        return WeightsFormat::Safetensors;
+    if (name == "onnx")
+        return WeightsFormat::Onnx;
+    return std::nullopt;
+}
+
+const char* weightsFormatName(WeightsFormat f)
+{
+    switch (f) {
+    case WeightsFormat::Trainbench:
+        return "tbw";
+    case WeightsFormat::Safetensors:
+        return "safetensors";
+    case WeightsFormat::Onnx:
+        return "onnx";
+    }
+    return "tbw";
+}
+
+namespace {
+bool endsWith(const std::string& s, const std::string& tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+} // namespace
+
+WeightsFormat weightsFormatOfPath(const std::string& path)
+{
+    if (endsWith(path, ".safetensors"))
+        return WeightsFormat::Safetensors;
+    if (endsWith(path, ".onnx"))
+        return WeightsFormat::Onnx;
+    return WeightsFormat::Trainbench;
+}
+
+std::string withWeightsExtension(const std::string& path, WeightsFormat f)
+{
+    const auto slash = path.find_last_of('/');
+    const auto dot = path.find_last_of('.');
+    const std::string stem =
+        dot != std::string::npos && (slash == std::string::npos || dot > slash) ? path.substr(0, dot) : path;
+    return stem + "." + weightsFormatName(f);
+}
+
+void saveWeightsAs(const std::string& path, const WeightsFile& w, WeightsFormat f)
+{
+    switch (f) {
+    case WeightsFormat::Trainbench:
+        saveWeights(path, w);
+        return;
+    case WeightsFormat::Safetensors:
+        exportSafetensors(path, w);
+        return;
+    case WeightsFormat::Onnx:
+        exportOnnx(path, w);
+        return;
+    }
+}
+
+WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint)
+{
+    if (weightsFormatOfPath(path) == WeightsFormat::Onnx)
+        throw IoError(path + ": ONNX files are an export for other tools; Trainbench reads .tbw and .safetensors");
+    const std::string bytes = readWholeFile(path);
+    if (bytes.compare(0, 8, "TBWGHT01") == 0)
+        return loadWeights(path);
+    if (bytes.size() > 8 && bytes[8] == '{')
+        return parseSafetensors(bytes, path, hint);
+    if (weightsFormatOfPath(path) == WeightsFormat::Safetensors)
+        return parseSafetensors(bytes, path, hint); // says what is wrong with it
+    throw IoError(path + ": not a Trainbench weights file (.tbw) nor a safetensors file");
+}
+
+} // namespace tb

@@ -1,0 +1,28 @@
+// The weights formats Trainbench writes and reads, chosen by name or by file extension:
+// its own .tbw (everything, optimizer state and history included), safetensors (the weights, for
+// PyTorch; read back too) and ONNX (the inference graph, export only).
+#pragma once
+
+#include "io/safetensors.hpp"
+
+#include <optional>
+#include <string>
+
+namespace tb {
+
+enum class WeightsFormat { Trainbench, Safetensors, Onnx };
+
+// "tbw", "safetensors" or "onnx"; nullopt for anything else.
+std::optional<WeightsFormat> parseWeightsFormat(const std::string& name);
+const char* weightsFormatName(WeightsFormat f); // "tbw", "safetensors", "onnx"
+// By extension: .safetensors, .onnx, anything else the native format.
+WeightsFormat weightsFormatOfPath(const std::string& path);
+// `path` with its extension replaced by the format's.
+std::string withWeightsExtension(const std::string& path, WeightsFormat f);
+
+// Writes atomically; throws IoError, or ModelError if `w`'s parts disagree.
+void saveWeightsAs(const std::string& path, const WeightsFile& w, WeightsFormat f);
+// A .tbw or safetensors file, told apart by their first bytes; an ONNX file is refused (export only).
+WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint = nullptr);
+
+} // namespace tb
