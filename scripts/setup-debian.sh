@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
-  libeigen3-dev zlib1g-dev qemu-user
+  libeigen3-dev zlib1g-dev
+  qemu-user appstream desktop-file-utils
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   dataset-fashion-mnist

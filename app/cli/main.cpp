@@ -1,5 +1,6 @@
 // trainbench-cli: the headless front end over the engine (no Qt).
 #include "commands.hpp"
+#include "io/export_metadata.hpp"
 #include "options.hpp"
 
 #include "core/errors.hpp"
@@ -10,7 +11,7 @@
 
 namespace {
 const char* kUsage =
-    "usage: trainbench-cli <command> [options]\n"
+    "usage: trainbench-cli <command> [options] | --version\n"
     "\n"
     "commands:\n"
     "  summary  --model NAME|FILE                 print the Keras-style model summary\n"
@@ -40,6 +41,10 @@ int main(int argc, char** argv)
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? tbcli::Usage : tbcli::Ok;
+    }
+    if (!std::strcmp(argv[1], "--version")) {
+        std::printf("trainbench-cli %s\n", tb::trainbenchVersion());
+        return tbcli::Ok;
     }
     const std::string cmd = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);

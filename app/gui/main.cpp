@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QSettings>
 
 int main(int argc, char** argv)
@@ -15,6 +16,11 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Trainbench"));
     QApplication::setApplicationName(QStringLiteral("Trainbench"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINBENCH_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("trainbench"));
+    QIcon icon(QStringLiteral(":/icons/trainbench.svg"));
+    for (int size : {16, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/trainbench-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
     tbui::Language::apply(tbui::Language::saved());
 
     QCommandLineParser parser;

@@ -11,7 +11,7 @@
 
 namespace tb {
 
-const char* trainbenchVersion(); // "0.1.0", the CMake project version
+const char* trainbenchVersion(); // "0.2.0", the CMake project version
 
 // (key, value) pairs, in this order: trainbench_version, model_name, class_names (a JSON array),
 // weights_sha256, input_shape (a JSON array [H, W, C]), input_scale, model (the model file's JSON).

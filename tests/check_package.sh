@@ -1,0 +1,39 @@
+#!/bin/sh
+# The .deb: cpack builds it from the install rules; its control fields and file list must be what a
+# Debian desktop needs; run as root, apt installs it, both programs start from /usr/bin (the
+# window offscreen), and it is removed again. Not root: the install step is skipped, saying so.
+# usage: check_package.sh BUILD_DIR
+set -eu
+build=$1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+(cd "$build" && cpack -G DEB -B "$out" >"$out/cpack.log" 2>&1) || { cat "$out/cpack.log" >&2; fail "cpack"; }
+deb=$(ls "$out"/trainbench_*_amd64.deb 2>/dev/null | head -n 1)
+[ -n "$deb" ] || fail "no trainbench_*_amd64.deb in $(ls "$out")"
+depends=$(dpkg-deb -f "$deb" Depends)
+for dep in libqt6widgets6 libqt6charts6 zlib1g libstdc++6 qt6-qpa-plugins; do
+    echo "$depends" | grep -q "$dep" || fail "Depends lacks $dep: $depends"
+done
+files=$(dpkg-deb -c "$deb" | awk '{print $6}')
+for f in ./usr/bin/trainbench ./usr/bin/trainbench-cli ./usr/share/applications/trainbench.desktop \
+         ./usr/share/metainfo/org.trainbench.Trainbench.metainfo.xml \
+         ./usr/share/icons/hicolor/scalable/apps/trainbench.svg \
+         ./usr/share/icons/hicolor/48x48/apps/trainbench.png ./usr/share/icons/hicolor/256x256/apps/trainbench.png; do
+    echo "$files" | grep -qx "$f" || fail "the package lacks $f"
+done
+echo "$(basename "$deb"): Depends: $depends"
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "not root: the apt install step is skipped"
+    exit 0
+fi
+if dpkg-query -W -f='${Status}' trainbench 2>/dev/null | grep -q "install ok installed"; then
+    fail "a trainbench package is already installed here; remove it first (dpkg -r trainbench)"
+fi
+trap 'dpkg -r trainbench >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
+DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >"$out/apt.log" 2>&1 || { cat "$out/apt.log" >&2; fail "apt install"; }
+/usr/bin/trainbench-cli --version | grep -q "^trainbench-cli " || fail "trainbench-cli --version"
+QT_QPA_PLATFORM=offscreen /usr/bin/trainbench --version | grep -q "Trainbench" || fail "trainbench --version"
+echo "installed with apt; trainbench-cli and trainbench (offscreen) start from /usr/bin; removed again"
