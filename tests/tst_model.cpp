@@ -59,6 +59,27 @@ private slots:
         QVERIFY(summary.contains("Trainable params: " + QLocale(QLocale::English).toString(trainable)));
     }
 
+    // A preset is an architecture: its classifier takes the dataset's class count (and the image
+    // size), so a 26-class dataset of 32x32 letters fits every preset; a model file that fixes its
+    // units keeps the clear error, and "units": "classes" is open to model files too.
+    void presetsAdaptToTheClasses()
+    {
+        for (const std::string& name : presetNames()) {
+            const Network net(loadModelSpec(name), Shape::image(32, 32, 1), 26);
+            QCOMPARE(net.layer(net.layerCount() - 1).outShape().size(), int64_t(26));
+            QVERIFY2(net.summary().find("(None, 26)") != std::string::npos, net.summary().c_str());
+        }
+        expectModelError(
+            R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"}]})",
+            {"does not match the dataset's 26 classes", "needs 26 units"}, 26);
+        const Network own = build(
+            R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": "classes", "activation": "softmax"}]})", 28,
+            3);
+        QCOMPARE(own.layer(own.layerCount() - 1).outShape().size(), int64_t(3));
+        expectModelError(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": "ten"}]})",
+                         {"\"units\" must be a whole number or \"classes\""});
+    }
+
     void summaryShapes()
     {
         const Network net(loadModelSpec("tpu-mnist-cnn"), Shape::image(28, 28, 1), 10);

@@ -13,7 +13,7 @@ namespace {
 struct KindInfo {
     const char* type;
     LayerKind kind;
-    std::set<std::string> keys;  // accepted arguments besides "type" and "name"
+    std::set<std::string> keys; // accepted arguments besides "type" and "name"
 };
 
 const std::vector<KindInfo>& kinds()
@@ -136,7 +136,7 @@ private:
     const Json& m_j;
     std::string m_where;
 };
-}  // namespace
+} // namespace
 
 ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
 {
@@ -233,7 +233,8 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
                 r.fail("needs \"rate\"");
             l.rate = float(r.number("rate", 0.0, 0.0, 1.0, false, true));
             break;
-        case LayerKind::Flatten: break;
+        case LayerKind::Flatten:
+            break;
         case LayerKind::Reshape: {
             const Json* t = lj.find("target_shape");
             if (!t || !t->isArray() || (t->items().size() != 1 && t->items().size() != 3))
@@ -248,7 +249,14 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
         case LayerKind::Dense:
             if (!lj.find("units"))
                 r.fail("needs \"units\"");
-            l.units = r.positive("units", 0, 1 << 20);
+            // "classes": the dataset's class count, so the model fits any dataset (the presets).
+            if (lj.find("units")->isString()) {
+                if (lj.find("units")->asString() != "classes")
+                    r.fail("\"units\" must be a whole number or \"classes\"");
+                l.unitsFromClasses = true;
+            } else {
+                l.units = r.positive("units", 0, 1 << 20);
+            }
             l.bias = r.boolean("use_bias", true);
             l.activation = r.activation(false);
             break;
@@ -287,4 +295,4 @@ ModelSpec loadModelSpec(const std::string& nameOrPath)
     return parseModelSpec(ss.str(), nameOrPath);
 }
 
-}  // namespace tb
+} // namespace tb

@@ -18,6 +18,7 @@ struct LayerSpec {
     std::string kerasClass;  // as written: "Conv2D", "ReLU", "ELU", "Activation", ...
     std::string name;        // optional user-given name; Keras-style default otherwise
     int filters = 0, units = 0;
+    bool unitsFromClasses = false; // Dense "units": "classes": as many as the dataset has classes
     int kh = 0, kw = 0, sh = 0, sw = 0;  // kernel/pool and strides (0: the default)
     bool same = false;
     bool bias = true;

@@ -1,4 +1,5 @@
-// The notebooks' models, written in the model-file format.
+// The notebooks' models, written in the model-file format. Their classifiers have "units": "classes",
+// so a preset fits a dataset of any number of classes (and any image size).
 #include "model/model_spec.hpp"
 
 #include <map>
@@ -31,7 +32,7 @@ const Preset kPresets[] = {
     {"type": "BatchNormalization", "center": true, "scale": false},
     {"type": "Activation", "activation": "relu"},
     {"type": "Dropout", "rate": 0.4},
-    {"type": "Dense", "units": 10, "activation": "softmax"}
+    {"type": "Dense", "units": "classes", "activation": "softmax"}
   ]})"},
     {"colab-fashion-cnn",
      "The Fashion-MNIST CNN from the Spanish Colab tutorial (three 5x5 conv blocks with ELU), fed raw 0-255 pixels.",
@@ -53,7 +54,7 @@ const Preset kPresets[] = {
     {"type": "Dense", "units": 256},
     {"type": "Activation", "activation": "elu"},
     {"type": "Dropout", "rate": 0.5},
-    {"type": "Dense", "units": 10},
+    {"type": "Dense", "units": "classes"},
     {"type": "Activation", "activation": "softmax"}
   ]})"},
     {"keras-mnist-cnn", "The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.",
@@ -66,7 +67,7 @@ const Preset kPresets[] = {
     {"type": "Flatten"},
     {"type": "Dense", "units": 128, "activation": "relu"},
     {"type": "Dropout", "rate": 0.5},
-    {"type": "Dense", "units": 10, "activation": "softmax"}
+    {"type": "Dense", "units": "classes", "activation": "softmax"}
   ]})"},
 };
 }  // namespace
