@@ -62,6 +62,7 @@ void TrainWorker::run()
                                             data.numClasses);
         net->initialize(cfg.seed);
         trainer = std::make_unique<tb::Trainer>(*net, data, cfg);
+        trainer->setClock(m_request.clock);  // a pause waits inside the observer: not training time
 
         RunStarted info;
         info.stepsPerEpoch = trainer->stepsPerEpoch();
@@ -77,7 +78,11 @@ void TrainWorker::run()
         if (outcome.status == RunStatus::Completed && observer.m_lastValidation) {
             outcome.testLoss = observer.m_lastValidation->loss;
             outcome.testAccuracy = observer.m_lastValidation->accuracy;
+        } else if (abandonRequested()) {
+            emit finished(outcome);  // the window is closing: nothing will show the weights
+            return;
         } else {
+            emit evaluatingTestSet(data.test.count);
             const tb::EvalResult test = trainer->executor().evaluate(data.test, data.sizeMultiplier);
             outcome.testLoss = test.loss;
             outcome.testAccuracy = test.accuracy;
