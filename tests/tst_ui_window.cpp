@@ -20,6 +20,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -32,6 +33,25 @@
 #include <QtTest>
 
 using namespace tbui;
+
+namespace {
+// Clicks the button named `name` in the next modal box as soon as it is shown.
+void answerNextBox(const QString& name)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, name] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (!modal)
+            return;
+        if (auto* button = modal->findChild<QPushButton*>(name))
+            button->click();
+        timer->stop();
+        timer->deleteLater();
+    });
+    timer->start();
+}
+}  // namespace
 
 class TstUiWindow : public QObject {
     Q_OBJECT
@@ -202,15 +222,21 @@ private slots:
         // after the click has set the stop flag (read before it, a preempted GUI thread would let
         // the worker finish more batches in between that were all started before Stop).
         int64_t doneAtStop = -1;
+        int stateAtStop = -1;
+        QString statusAtStop;
         connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
             if (doneAtStop < 0 && p.step >= 3) {
                 w->runPanel()->stopButton()->click();
                 doneAtStop = w->runController()->batchesDone();
+                stateAtStop = int(w->runPanel()->state());
+                statusAtStop = w->runPanel()->statusText();
             }
         });
         w->startTraining();
         QVERIFY(finished.wait(30000));
         QVERIFY(doneAtStop >= 3);
+        QCOMPARE(stateAtStop, int(RunPanel::State::Stopping));
+        QVERIFY2(statusAtStop.startsWith(QStringLiteral("Finishing the batch")), qPrintable(statusAtStop));
         const auto outcome = finished.first().first().value<RunOutcome>();
         QCOMPARE(int(outcome.status), int(RunStatus::Stopped));
         QVERIFY(outcome.weights);  // the weights so far can be saved
@@ -234,6 +260,10 @@ private slots:
         QVERIFY(w->runController()->isPaused());
         QCOMPARE(w->runPanel()->pauseButton()->text(), QStringLiteral("Resume"));
         QTest::qWait(100);  // the batch in flight finishes
+        // The state says Paused, also after the progress of the batch that was in flight arrived.
+        QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Paused));
+        QVERIFY2(w->runPanel()->statusText().startsWith(QStringLiteral("Paused at epoch")),
+                 qPrintable(w->runPanel()->statusText()));
         const int64_t before = w->runController()->batchesDone();
         const int signalsBefore = batches.count();
         QTest::qWait(400);
@@ -246,6 +276,42 @@ private slots:
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Completed));
     }
 
+    void pausedTimeIsNotEpochTime()
+    {
+        // The worker's epoch timing against a clock the test drives: every reading advances it by
+        // 10 ms, and while the worker waits paused the test moves it on by 1000 s. A timing that
+        // counted the pause would report over 1000 s; compute time is the 10 ms ticks only.
+        auto w = makeWindow();
+        QVERIFY(w);
+        auto now = std::make_shared<std::atomic<int64_t>>(0);  // milliseconds
+        TrainRequest req;
+        req.data = w->datasetPanel()->dataset();
+        req.spec = *w->modelPanel()->spec();
+        req.config = w->hyperparametersPanel()->config();
+        req.config.epochs = 1;
+        req.config.batchSize = 128;  // 8 steps
+        req.device.threads = 2;
+        req.clock = [now] { return double(now->fetch_add(10) + 10) / 1000.0; };
+        RunController ctl;
+        QSignalSpy batches(&ctl, &RunController::batchFinished);
+        QSignalSpy epochs(&ctl, &RunController::epochFinished);
+        QSignalSpy finished(&ctl, &RunController::finished);
+        ctl.start(req, true);  // the worker holds after its first batch, inside the observer
+        QVERIFY(batches.wait(10000));
+        QCOMPARE(batches.first().first().value<tb::BatchProgress>().step, 1);
+        QCOMPARE(ctl.batchesDone(), int64_t(1));
+        now->fetch_add(1000 * 1000);  // the pause lasts 1000 s
+        ctl.setPaused(false);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(epochs.count(), 1);
+        const auto record = epochs.first().first().value<tb::EpochRecord>();
+        // 8 steps: at most a few clock readings each.
+        QVERIFY2(record.seconds > 0 && record.seconds < 1.0, qPrintable(QString::number(record.seconds)));
+        QVERIFY(record.samplesPerSec > 1000.0);
+        const auto last = batches.last().first().value<tb::BatchProgress>();
+        QVERIFY2(last.epochElapsed < 1.0, qPrintable(QString::number(last.epochElapsed)));
+    }
+
     void closingMidRunStopsCleanly()
     {
         auto w = makeWindow(50, 0, 16);
@@ -253,11 +319,103 @@ private slots:
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         w->startTraining();
         QVERIFY(batches.wait(10000));
+        // Closing asks first: keep running leaves the run alone.
+        answerNextBox(QStringLiteral("continueRun"));
+        QVERIFY(!w->close());
+        QVERIFY(w->runController()->isRunning());
+        QVERIFY(w->isVisible());
+        // Esc asks too; continuing keeps the run.
+        answerNextBox(QStringLiteral("continueRun"));
+        w->confirmStop();
+        QVERIFY(w->runController()->isRunning());
         QElapsedTimer t;
         t.start();
+        answerNextBox(QStringLiteral("stopAndClose"));
         QVERIFY(w->close());
+        QVERIFY(!w->isVisible());
+        QVERIFY(!w->runController()->isRunning());
         w.reset();
         QVERIFY(t.elapsed() < 2000);
+    }
+
+    void escapeAsksThenStopsKeepingTheWeights()
+    {
+        auto w = makeWindow(50, 0, 16);
+        QVERIFY(w);
+        QSignalSpy batches(w->runController(), &RunController::batchFinished);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(batches.wait(10000));
+        answerNextBox(QStringLiteral("stopAndKeep"));
+        w->confirmStop();
+        QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Stopping));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
+        QVERIFY(w->hasWeights());
+        QVERIFY(w->runPanel()->statusText().contains(QStringLiteral("weights so far are kept")));
+    }
+
+    void windowFitsALaptopScreen_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Spanish") << QStringLiteral("es");
+    }
+
+    void windowFitsALaptopScreen()
+    {
+        // 1280x720 less a title bar and a panel: the window's minimum must fit, in both languages,
+        // with a dataset loaded and a long path chosen.
+        QFETCH(QString, language);
+        Language::apply(language);
+        auto w = makeWindow();
+        QVERIFY(w);
+        const QSize min = w->minimumSizeHint().expandedTo(w->minimumSize());
+        qInfo("minimum size (%s): %dx%d", qPrintable(language), min.width(), min.height());
+        QVERIFY2(min.width() <= 1260 && min.height() <= 650,
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(min.width()).arg(min.height())));
+        // Every page's content fits or scrolls: none widens the window.
+        for (int page = 0; page < w->tabs()->count(); ++page) {
+            w->tabs()->setCurrentIndex(page);
+            const QSize m = w->minimumSizeHint();
+            QVERIFY2(m.width() <= 1260 && m.height() <= 650,
+                     qPrintable(QStringLiteral("page %1: %2x%3").arg(page).arg(m.width()).arg(m.height())));
+        }
+        // Shown on a 1280x720 window, the run controls are inside it.
+        w->resize(1280, 690);
+        QTest::qWait(20);
+        const QPoint stop = w->runPanel()->stopButton()->mapTo(w.get(), QPoint(0, 0));
+        QVERIFY(w->rect().contains(QRect(stop, w->runPanel()->stopButton()->size())));
+        const QRect bar(w->runPanel()->runProgressBar()->mapTo(w.get(), QPoint(0, 0)),
+                        w->runPanel()->runProgressBar()->size());
+        QVERIFY(w->rect().contains(bar));
+        Language::apply(QStringLiteral("en"));
+    }
+
+    void chartsHoldAOneEpochRun()
+    {
+        auto w = makeWindow(1);
+        QVERIFY(w);
+        for (int run = 0; run < 2; ++run) {  // a second run starts from empty charts
+            QSignalSpy finished(w->runController(), &RunController::finished);
+            w->startTraining();
+            QVERIFY(finished.wait(30000));
+            ChartsPanel* charts = w->chartsPanel();
+            for (Chart* c : {charts->lossChart(), charts->accuracyChart()}) {
+                c->flush();
+                for (int s : {1, 2}) {  // train and validation per epoch: one point each, drawn with a marker
+                    QCOMPARE(c->pointCount(s), 1);
+                    QCOMPARE(c->drawnPointCount(s), 1);
+                    QVERIFY(c->pointsVisible(s));
+                }
+                QCOMPARE(c->drawnPointCount(0), c->pointCount(0));
+            }
+            charts->speedChart()->flush();
+            QCOMPARE(charts->speedChart()->barCount(), 1);
+            QCOMPARE(charts->speedChart()->drawnPointCount(0), 1);
+            QVERIFY(charts->speedChart()->pointsVisible(0));
+            QVERIFY(w->resultsPanel()->sourceText().contains(QStringLiteral("epoch 1 of 1")));
+        }
     }
 
     void exportsWriteValidFilesAtomically()

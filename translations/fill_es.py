@@ -197,6 +197,41 @@ ES = {
     "Compare": "Comparar",
     "A training run is in progress; stop it first so the timings are fair.":
         "Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.",
+    "Rows: true class.": "Filas: clase real.",
+    "%1 on %2, started %3": "%1 en %2, iniciado a las %3",
+    "Run %1 — validation after epoch %2 of %3, on %4 test images":
+        "Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test",
+    "Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.":
+        "Guardado %1: las primeras %2 de %3 imágenes (primero las mal clasificadas); la exportación de la cuadrícula se limita a %2.",
+    "Saved %1 (%2 images)": "Guardado %1 (%2 imágenes)",
+    "Weights file %1 — evaluated on the test set of %2": "Archivo de pesos %1 — evaluado con el conjunto de test de %2",
+    "A run is in progress": "Hay un entrenamiento en curso",
+    "Training is still running. Stop it and close the window, or stop it and keep the weights so far to save or study them?":
+        "El entrenamiento sigue en marcha. ¿Detenerlo y cerrar la ventana, o detenerlo y conservar los pesos obtenidos hasta ahora para guardarlos o estudiarlos?",
+    "Stop the training? The weights so far are kept, evaluated on the test set and can be saved.":
+        "¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de test y se pueden guardar.",
+    "A comparison is still running. Stop it and close the window? The finished rows are lost.":
+        "Una comparación sigue en marcha. ¿Detenerla y cerrar la ventana? Se perderán las filas terminadas.",
+    "Stop and keep the weights": "Detener y conservar los pesos",
+    "Stop and close": "Detener y cerrar",
+    "Keep running": "Seguir entrenando",
+    "Continue training": "Continuar el entrenamiento",
+    "Paused": "En pausa",
+    "Stopping…": "Deteniendo…",
+    "Paused — epoch %v/%m steps": "En pausa — época %v/%m pasos",
+    "Epoch: %v/%m steps": "Época: %v/%m pasos",
+    "Run: %p%": "Total: %p%",
+    "Steps of the current epoch": "Pasos de la época actual",
+    "Steps of the whole run": "Pasos de todo el entrenamiento",
+    "Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.":
+        "En pausa en la época %1/%2, paso %3/%4; el reloj también está parado. Pulsa Reanudar para seguir.",
+    "Finishing the batch in flight, then the weights so far are evaluated on the test set.":
+        "Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de test.",
+    "Evaluating the weights so far on the %1 test images…": "Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de test…",
+    "Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — accuracy %10":
+        "Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10",
+    "Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).":
+        "Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).",
 }
 
 

@@ -315,6 +315,10 @@
         <source>Rows: true class. Click a cell to see its images.</source>
         <translation>Filas: clase real. Haz clic en una celda para ver sus imágenes.</translation>
     </message>
+    <message>
+        <source>Rows: true class.</source>
+        <translation>Filas: clase real.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::DatasetPanel</name>
@@ -616,6 +620,58 @@
         <source>A training run is in progress; stop it first so the timings are fair.</source>
         <translation>Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.</translation>
     </message>
+    <message>
+        <source>%1 on %2, started %3</source>
+        <translation>%1 en %2, iniciado a las %3</translation>
+    </message>
+    <message>
+        <source>Run %1 — validation after epoch %2 of %3, on %4 test images</source>
+        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test</translation>
+    </message>
+    <message>
+        <source>Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.</source>
+        <translation>Guardado %1: las primeras %2 de %3 imágenes (primero las mal clasificadas); la exportación de la cuadrícula se limita a %2.</translation>
+    </message>
+    <message>
+        <source>Saved %1 (%2 images)</source>
+        <translation>Guardado %1 (%2 imágenes)</translation>
+    </message>
+    <message>
+        <source>Weights file %1 — evaluated on the test set of %2</source>
+        <translation>Archivo de pesos %1 — evaluado con el conjunto de test de %2</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>Hay un entrenamiento en curso</translation>
+    </message>
+    <message>
+        <source>Training is still running. Stop it and close the window, or stop it and keep the weights so far to save or study them?</source>
+        <translation>El entrenamiento sigue en marcha. ¿Detenerlo y cerrar la ventana, o detenerlo y conservar los pesos obtenidos hasta ahora para guardarlos o estudiarlos?</translation>
+    </message>
+    <message>
+        <source>Stop the training? The weights so far are kept, evaluated on the test set and can be saved.</source>
+        <translation>¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de test y se pueden guardar.</translation>
+    </message>
+    <message>
+        <source>A comparison is still running. Stop it and close the window? The finished rows are lost.</source>
+        <translation>Una comparación sigue en marcha. ¿Detenerla y cerrar la ventana? Se perderán las filas terminadas.</translation>
+    </message>
+    <message>
+        <source>Stop and keep the weights</source>
+        <translation>Detener y conservar los pesos</translation>
+    </message>
+    <message>
+        <source>Stop and close</source>
+        <translation>Detener y cerrar</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>Seguir entrenando</translation>
+    </message>
+    <message>
+        <source>Continue training</source>
+        <translation>Continuar el entrenamiento</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>
@@ -722,20 +778,12 @@
         <translation>Listo.</translation>
     </message>
     <message>
-        <source>Paused at epoch %1/%2, step %3/%4.</source>
-        <translation>En pausa en la época %1/%2, paso %3/%4.</translation>
-    </message>
-    <message>
         <source>Training: %1 replicas in sync, global batch %2.</source>
         <translation>Entrenando: %1 réplicas sincronizadas, lote global %2.</translation>
     </message>
     <message>
         <source>Epoch %1/%2</source>
         <translation>Época %1/%2</translation>
-    </message>
-    <message>
-        <source>Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8</source>
-        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — precisión %8</translation>
     </message>
     <message>
         <source>Test loss: %1 - test accuracy: %2 - weights sha256: %3</source>
@@ -750,16 +798,64 @@
         <translation>Detenido por el usuario; precisión de test de los pesos hasta ahora: %1</translation>
     </message>
     <message>
-        <source>Stopped.</source>
-        <translation>Detenido.</translation>
-    </message>
-    <message>
         <source>Error: %1</source>
         <translation>Error: %1</translation>
     </message>
     <message>
         <source>Failed: %1</source>
         <translation>Falló: %1</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Entrenamiento</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>En pausa</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Deteniendo…</translation>
+    </message>
+    <message>
+        <source>Paused — epoch %v/%m steps</source>
+        <translation>En pausa — época %v/%m pasos</translation>
+    </message>
+    <message>
+        <source>Epoch: %v/%m steps</source>
+        <translation>Época: %v/%m pasos</translation>
+    </message>
+    <message>
+        <source>Run: %p%</source>
+        <translation>Total: %p%</translation>
+    </message>
+    <message>
+        <source>Steps of the current epoch</source>
+        <translation>Pasos de la época actual</translation>
+    </message>
+    <message>
+        <source>Steps of the whole run</source>
+        <translation>Pasos de todo el entrenamiento</translation>
+    </message>
+    <message>
+        <source>Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.</source>
+        <translation>En pausa en la época %1/%2, paso %3/%4; el reloj también está parado. Pulsa Reanudar para seguir.</translation>
+    </message>
+    <message>
+        <source>Finishing the batch in flight, then the weights so far are evaluated on the test set.</source>
+        <translation>Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de test.</translation>
+    </message>
+    <message>
+        <source>Evaluating the weights so far on the %1 test images…</source>
+        <translation>Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de test…</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — accuracy %10</source>
+        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10</translation>
+    </message>
+    <message>
+        <source>Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).</source>
+        <translation>Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).</translation>
     </message>
 </context>
 <context>

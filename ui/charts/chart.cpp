@@ -146,6 +146,17 @@ int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed
 
 void Chart::setSeriesName(int series, const QString& name) { m_parts->series[size_t(series)]->setName(name); }
 
+void Chart::setPointsVisible(int series)
+{
+    QLineSeries* s = m_parts->series[size_t(series)];
+    s->setPointsVisible(true);
+    s->setMarkerSize(std::max<qreal>(7.0, s->pen().widthF() * 3));
+}
+
+bool Chart::pointsVisible(int series) const { return m_parts->series[size_t(series)]->pointsVisible(); }
+
+int Chart::drawnPointCount(int series) const { return int(m_parts->series[size_t(series)]->count()); }
+
 void Chart::setFixedYRange(double lo, double hi)
 {
     m_fixedY = true;

@@ -31,6 +31,10 @@ public:
     // Lines: a series on the left axis (or the right one). Returns its index.
     int addSeries(const QString& name, QColor color, qreal width = 2.0, bool dashed = false, bool rightAxis = false);
     void setSeriesName(int series, const QString& name);
+    // Draws a marker at every point, so a series with one point (a one-epoch run) shows.
+    void setPointsVisible(int series);
+    bool pointsVisible(int series) const;
+    int drawnPointCount(int series) const;  // points in the Qt series (after flush)
     // Fixes the left axis range instead of following the data (e.g. accuracy 0..1).
     void setFixedYRange(double lo, double hi);
     void setYSuffix(const QString& labelFormat);  // e.g. "%.0f MB"

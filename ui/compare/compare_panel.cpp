@@ -2,13 +2,14 @@
 
 #include "charts/chart.hpp"
 #include "common/text.hpp"
+#include "export/export_dialog.hpp"
 #include "export/save_file.hpp"
 #include "train/progress_text.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -317,7 +318,7 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
 void ComparePanel::exportWithDialog(const QString& title, const QString& name, const QString& filter,
                                     QString (ComparePanel::*save)(const QString&))
 {
-    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+    const QString path = askSavePath(this, title, name, filter, QFileInfo(name).suffix());
     if (path.isEmpty())
         return;
     const QString error = (this->*save)(path);

@@ -52,8 +52,9 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_folder->setEditable(false);
     m_folder->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_folder->setMinimumContentsLength(20);
+    m_folder->setMinimumContentsLength(12);  // a long path is cut, never the window: the tooltip has it whole
     m_folder->addItems(withKnownFolders(QSettings().value(kRecentKey).toStringList()));
+    showFullPaths();
     m_info->setWordWrap(true);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setWordWrap(true);
@@ -81,6 +82,13 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     connect(m_folder, &QComboBox::activated, this, [this](int i) { loadFolder(m_folder->itemText(i)); });
     connect(&m_watcher, &QFutureWatcher<LoadResult>::finished, this, &DatasetPanel::onLoaded);
     retranslate();
+}
+
+void DatasetPanel::showFullPaths()
+{
+    for (int i = 0; i < m_folder->count(); ++i)
+        m_folder->setItemData(i, m_folder->itemText(i), Qt::ToolTipRole);
+    m_folder->setToolTip(m_folder->currentText());
 }
 
 QString DatasetPanel::defaultFolder()
@@ -179,6 +187,7 @@ void DatasetPanel::rememberFolder(const QString& dir)
     m_folder->clear();
     m_folder->addItems(withKnownFolders(recent));
     m_folder->setCurrentIndex(0);
+    showFullPaths();
 }
 
 void DatasetPanel::showInfo()

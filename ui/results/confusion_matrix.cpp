@@ -36,7 +36,7 @@ void ConfusionMatrix::paintEvent(QPaintEvent*)
     paint(p);
 }
 
-void ConfusionMatrix::paint(QPainter& p) const
+void ConfusionMatrix::paint(QPainter& p, bool forExport) const
 {
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_model || m_model->isEmpty()) {
@@ -85,7 +85,7 @@ void ConfusionMatrix::paint(QPainter& p) const
     }
     p.setFont(font());
     p.drawText(QRect(0, g.top + n * g.cell + 4, g.left + n * g.cell, fontMetrics().height()), Qt::AlignCenter,
-               tr("Rows: true class. Click a cell to see its images."));
+               forExport ? tr("Rows: true class.") : tr("Rows: true class. Click a cell to see its images."));
 }
 
 void ConfusionMatrix::mouseReleaseEvent(QMouseEvent* event)
@@ -105,7 +105,7 @@ QImage ConfusionMatrix::renderImage() const
     QImage img(size(), QImage::Format_RGB32);
     QPainter p(&img);
     p.setFont(font());
-    paint(p);
+    paint(p, true);
     return img;
 }
 

@@ -29,7 +29,7 @@ private:
         int left, top, cell;
     };
     Geometry geometry() const;
-    void paint(QPainter& p) const;
+    void paint(QPainter& p, bool forExport = false) const;  // an export leaves out the click hint
 
     const ResultsModel* m_model = nullptr;
 };
