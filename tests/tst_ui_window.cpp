@@ -250,7 +250,7 @@ private slots:
 
     void pauseHoldsTheRunUntilResumed()
     {
-        auto w = makeWindow(3, 0, 16);
+        auto w = makeWindow(50, 0, 16);  // long enough that the run cannot end before the click
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
@@ -272,8 +272,11 @@ private slots:
         QVERIFY(finished.isEmpty());
         w->runPanel()->pauseButton()->click();
         QVERIFY(!w->runController()->isPaused());
+        QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Running));
+        QTRY_VERIFY_WITH_TIMEOUT(w->runController()->batchesDone() > before, 10000);
+        w->runPanel()->stopButton()->click();
         QVERIFY(finished.wait(30000));
-        QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Completed));
+        QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
     }
 
     void pausedTimeIsNotEpochTime()
@@ -319,6 +322,9 @@ private slots:
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         w->startTraining();
         QVERIFY(batches.wait(10000));
+        // Held paused while the boxes are answered, so the run cannot end on its own meanwhile;
+        // closing a paused run must work as well.
+        w->runController()->setPaused(true);
         // Closing asks first: keep running leaves the run alone.
         answerNextBox(QStringLiteral("continueRun"));
         QVERIFY(!w->close());
@@ -328,6 +334,7 @@ private slots:
         answerNextBox(QStringLiteral("continueRun"));
         w->confirmStop();
         QVERIFY(w->runController()->isRunning());
+        QVERIFY(w->runController()->isPaused());
         QElapsedTimer t;
         t.start();
         answerNextBox(QStringLiteral("stopAndClose"));
@@ -340,7 +347,7 @@ private slots:
 
     void escapeAsksThenStopsKeepingTheWeights()
     {
-        auto w = makeWindow(50, 0, 16);
+        auto w = makeWindow(500, 0, 16);  // stopped long before its end
         QVERIFY(w);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         QSignalSpy finished(w->runController(), &RunController::finished);

@@ -198,6 +198,8 @@ ES = {
     "A training run is in progress; stop it first so the timings are fair.":
         "Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.",
     "Rows: true class.": "Filas: clase real.",
+    "Scale the batch with the replicas": "Escalar el lote con las réplicas",
+    "Drop the remainder": "Descartar el resto",
     "%1 on %2, started %3": "%1 en %2, iniciado a las %3",
     "Run %1 — validation after epoch %2 of %3, on %4 test images":
         "Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test",

@@ -62,6 +62,10 @@
         <source>Replicas in sync: %1 — global batch %2, split across the replicas</source>
         <translation>Réplicas sincronizadas: %1 — lote global %2, repartido entre las réplicas</translation>
     </message>
+    <message>
+        <source>Scale the batch with the replicas</source>
+        <translation>Escalar el lote con las réplicas</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ChartsPanel</name>
@@ -412,6 +416,10 @@
     <message>
         <source>Drop the remainder (both splits a multiple of the batch size, as the TPU needs)</source>
         <translation>Descartar el resto (ambas particiones múltiplo del tamaño del lote, como necesita la TPU)</translation>
+    </message>
+    <message>
+        <source>Drop the remainder</source>
+        <translation>Descartar el resto</translation>
     </message>
 </context>
 <context>

@@ -195,7 +195,16 @@ void Chart::clear()
     }
     if (p.barSet) {
         p.barSet->remove(0, p.barSet->count());
-        p.cats->clear();
+        // A cleared category axis keeps drawing the last run's labels: replace it.
+        auto* cats = new QBarCategoryAxis;
+        cats->setTitleText(p.cats->titleText());
+        p.chart->removeAxis(p.cats);
+        delete p.cats;
+        p.cats = cats;
+        p.chart->addAxis(cats, Qt::AlignBottom);
+        p.bars->attachAxis(cats);
+        for (QLineSeries* s : p.series)
+            s->attachAxis(cats);
     }
     rescale();
 }
@@ -244,7 +253,7 @@ void Chart::rescale()
             yMax = std::max(yMax, p.barSet->at(i));
     if (p.x) {
         const double hi = std::max(1.0, std::ceil(xMax));
-        p.x->setRange(0, hi);
+        p.x->setRange(0, hi * 1.02);  // room for a marker on the last epoch (a one-epoch run's only one)
         p.x->setTickType(QValueAxis::TicksDynamic);
         p.x->setTickAnchor(0);
         p.x->setTickInterval(niceCeil(hi / 8));

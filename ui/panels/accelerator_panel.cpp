@@ -100,7 +100,9 @@ void AcceleratorPanel::retranslate()
     m_tpu->setText(tr("TPU — cloud only"));
     m_tpu->setToolTip(tr("TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. "
                          "Compare this machine's CPU and GPU instead."));
-    m_scale->setText(tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
+    // A check box does not wrap: the short text keeps the panel narrow, the tooltip explains.
+    m_scale->setText(tr("Scale the batch with the replicas"));
+    m_scale->setToolTip(tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
     updateBatch();
 }
 

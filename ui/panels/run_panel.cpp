@@ -265,6 +265,7 @@ void RunPanel::appendLog(const QString& line)
         return;
     }
     m_log->appendPlainText(line);
+    m_log->ensureCursorVisible();
 }
 
 void RunPanel::setProgressLine(const QString& line)
@@ -280,6 +281,8 @@ void RunPanel::setProgressLine(const QString& line)
         m_log->appendPlainText(line);
         m_progressLinePending = true;
     }
+    m_log->moveCursor(QTextCursor::End);
+    m_log->ensureCursorVisible();
 }
 
 QString RunPanel::logText() const { return m_log->toPlainText(); }
