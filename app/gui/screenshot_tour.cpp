@@ -40,8 +40,8 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     using namespace tbui;
     QDir().mkpath(outDir);
     Language::apply(QStringLiteral("en"));
+    w.show();  // placed inside the (offscreen) screen first; the README's pictures are larger
     w.resize(1360, 900);
-    w.show();
     bool ok = shoot(w, outDir, QStringLiteral("empty"));
 
     QEventLoop loaded;

@@ -1,5 +1,6 @@
 #include "panels/dataset_panel.hpp"
 
+#include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "results/image_grid.hpp"
 
@@ -41,7 +42,7 @@ QStringList withKnownFolders(QStringList folders)
 DatasetPanel::DatasetPanel(QWidget* parent)
     : QWidget(parent),
       m_title(new QLabel(this)),
-      m_folder(new QComboBox(this)),
+      m_folder(new PathComboBox(this)),
       m_browse(new QPushButton(this)),
       m_info(new QLabel(this)),
       m_error(new QLabel(this)),
