@@ -4,6 +4,8 @@
 #include "fixtures.hpp"
 
 #include "charts/chart.hpp"
+#include "common/engine_text.hpp"
+#include "common/text.hpp"
 #include "compare/compare_panel.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -22,6 +24,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -31,6 +34,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+
+#include <map>
 
 using namespace tbui;
 
@@ -548,6 +553,46 @@ private slots:
                 top = l;
         QVERIFY(top);
         QCOMPARE(top->text().count(QStringLiteral("%<br>")), 3);
+    }
+
+    void engineMessagesAreTranslatedById()
+    {
+        // Every id the engine attaches to a message has its own text, in Spanish too, with each of
+        // its arguments in place.
+        const std::map<tb::MessageId, int> argCount = {
+            {tb::MessageId::DatasetFolderMissing, 1}, {tb::MessageId::DatasetFileMissing, 2},
+            {tb::MessageId::DatasetCountMismatch, 4}, {tb::MessageId::IdxCannotOpen, 2},
+            {tb::MessageId::IdxTooShort, 2},          {tb::MessageId::IdxNotIdx, 1},
+            {tb::MessageId::IdxTruncated, 3},         {tb::MessageId::IdxTooLong, 2},
+            {tb::MessageId::TrainingDiverged, 3},     {tb::MessageId::GpuBuiltWithoutCuda, 0}};
+        QCOMPARE(int(argCount.size()), int(tb::MessageId::Count) - 1);
+        const QString fallback = QStringLiteral("ENGLISH FALLBACK");
+        for (const auto& [id, n] : argCount) {
+            std::vector<std::string> args;
+            for (int k = 0; k < n; ++k)
+                args.push_back("ARG" + std::to_string(k + 1));
+            Language::apply(QStringLiteral("en"));
+            const QString en = EngineText::message(id, args, fallback);
+            Language::apply(QStringLiteral("es"));
+            const QString es = EngineText::message(id, args, fallback);
+            const QString what = QStringLiteral("id %1: '%2' / '%3'").arg(int(id)).arg(en, es);
+            QVERIFY2(en != fallback && es != en, qPrintable(what));
+            for (const std::string& a : args)
+                QVERIFY2(es.contains(qs(a)), qPrintable(what));
+            QVERIFY2(!es.contains(QRegularExpression(QStringLiteral("%\\d"))), qPrintable(what));
+        }
+        // A real engine error: the same words as the CLI's in English, Spanish in Spanish.
+        const std::string missing = m_tmp.filePath(QStringLiteral("nowhere")).toStdString();
+        try {
+            tb::loadDataset(missing);
+            QFAIL("no error");
+        } catch (const tb::DataError& e) {
+            Language::apply(QStringLiteral("en"));
+            QCOMPARE(EngineText::of(e), qs(e.what()));
+            Language::apply(QStringLiteral("es"));
+            QCOMPARE(EngineText::of(e), QStringLiteral("la carpeta de datos %1 no existe").arg(qs(missing)));
+        }
+        Language::apply(QStringLiteral("en"));
     }
 
     void spanishChangesVisibleTexts()

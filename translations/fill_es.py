@@ -198,6 +198,33 @@ ES = {
     "A training run is in progress; stop it first so the timings are fair.":
         "Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.",
     "Rows: true class.": "Filas: clase real.",
+    # The engine's messages, by their stable ids (ui/common/engine_text.cpp).
+    "dataset folder %1 does not exist": "la carpeta de datos %1 no existe",
+    "no %1 file in %2": "no hay ningún archivo %1 en %2",
+    "%1 holds %2 labels but %3 holds %4 images": "%1 contiene %2 etiquetas pero %3 contiene %4 imágenes",
+    "%1: cannot open: %2": "%1: no se puede abrir: %2",
+    "%1: the file is too short to hold an IDX header (%2 bytes)":
+        "%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)",
+    "%1: not an IDX file (bad magic number)": "%1: no es un archivo IDX (número mágico incorrecto)",
+    "%1: is truncated: the header declares %2 data bytes but only %3 are present":
+        "%1: está truncado: la cabecera declara %2 bytes de datos pero solo hay %3",
+    "%1: is longer than its header says: extra bytes after the declared %2":
+        "%1: es más largo de lo que dice su cabecera: sobran bytes tras los %2 declarados",
+    "training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last good step were kept; try a lower learning rate.":
+        "el entrenamiento divergió en la época %1, paso %2: apareció un NaN o un infinito en %3. Se conservaron los pesos del último paso correcto; prueba con una tasa de aprendizaje menor.",
+    "built without CUDA": "compilado sin CUDA",
+    "loss": "la pérdida",
+    "gradient": "el gradiente",
+    "updated weights": "los pesos actualizados",
+    "no GPU available: %1": "no hay ninguna GPU disponible: %1",
+    "The MNIST CNN from the TPU article (BatchNorm without scale, no biases before BN), pixels scaled to 0-1.":
+        "La CNN de MNIST del artículo sobre TPU (BatchNorm sin escala, sin sesgos antes de BN), píxeles escalados a 0-1.",
+    "The Fashion-MNIST CNN from the Spanish Colab tutorial (three 5x5 conv blocks with ELU), fed raw 0-255 pixels.":
+        "La CNN de Fashion-MNIST del tutorial de Colab en español (tres bloques convolucionales 5x5 con ELU), con píxeles sin escalar de 0 a 255.",
+    "The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.":
+        "El ejemplo clásico de MNIST de Keras (dos convoluciones 3x3, max pooling, dropout), píxeles escalados a 0-1.",
+    "No dataset is loaded.": "No hay ningún conjunto de datos cargado.",
+    "This build trains on the CPU only (built without CUDA).": "Esta compilación solo entrena en la CPU (compilada sin CUDA).",
     "Scale the batch with the replicas": "Escalar el lote con las réplicas",
     "Drop the remainder": "Descartar el resto",
     "%1 on %2, started %3": "%1 en %2, iniciado a las %3",

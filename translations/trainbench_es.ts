@@ -1,6 +1,77 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES" sourcelanguage="en">
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>dataset folder %1 does not exist</source>
+        <translation>la carpeta de datos %1 no existe</translation>
+    </message>
+    <message>
+        <source>no %1 file in %2</source>
+        <translation>no hay ningún archivo %1 en %2</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 labels but %3 holds %4 images</source>
+        <translation>%1 contiene %2 etiquetas pero %3 contiene %4 imágenes</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1: no se puede abrir: %2</translation>
+    </message>
+    <message>
+        <source>%1: the file is too short to hold an IDX header (%2 bytes)</source>
+        <translation>%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)</translation>
+    </message>
+    <message>
+        <source>%1: not an IDX file (bad magic number)</source>
+        <translation>%1: no es un archivo IDX (número mágico incorrecto)</translation>
+    </message>
+    <message>
+        <source>%1: is truncated: the header declares %2 data bytes but only %3 are present</source>
+        <translation>%1: está truncado: la cabecera declara %2 bytes de datos pero solo hay %3</translation>
+    </message>
+    <message>
+        <source>%1: is longer than its header says: extra bytes after the declared %2</source>
+        <translation>%1: es más largo de lo que dice su cabecera: sobran bytes tras los %2 declarados</translation>
+    </message>
+    <message>
+        <source>training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last good step were kept; try a lower learning rate.</source>
+        <translation>el entrenamiento divergió en la época %1, paso %2: apareció un NaN o un infinito en %3. Se conservaron los pesos del último paso correcto; prueba con una tasa de aprendizaje menor.</translation>
+    </message>
+    <message>
+        <source>built without CUDA</source>
+        <translation>compilado sin CUDA</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>la pérdida</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>el gradiente</translation>
+    </message>
+    <message>
+        <source>updated weights</source>
+        <translation>los pesos actualizados</translation>
+    </message>
+    <message>
+        <source>no GPU available: %1</source>
+        <translation>no hay ninguna GPU disponible: %1</translation>
+    </message>
+    <message>
+        <source>The MNIST CNN from the TPU article (BatchNorm without scale, no biases before BN), pixels scaled to 0-1.</source>
+        <translation>La CNN de MNIST del artículo sobre TPU (BatchNorm sin escala, sin sesgos antes de BN), píxeles escalados a 0-1.</translation>
+    </message>
+    <message>
+        <source>The Fashion-MNIST CNN from the Spanish Colab tutorial (three 5x5 conv blocks with ELU), fed raw 0-255 pixels.</source>
+        <translation>La CNN de Fashion-MNIST del tutorial de Colab en español (tres bloques convolucionales 5x5 con ELU), con píxeles sin escalar de 0 a 255.</translation>
+    </message>
+    <message>
+        <source>The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.</source>
+        <translation>El ejemplo clásico de MNIST de Keras (dos convoluciones 3x3, max pooling, dropout), píxeles escalados a 0-1.</translation>
+    </message>
+</context>
+<context>
     <name>tbui::AcceleratorPanel</name>
     <message>
         <source>Accelerator</source>
@@ -299,6 +370,13 @@
     <message>
         <source>There is nothing to export yet.</source>
         <translation>Aún no hay nada que exportar.</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::CompareWorker</name>
+    <message>
+        <source>No dataset is loaded.</source>
+        <translation>No hay ningún conjunto de datos cargado.</translation>
     </message>
 </context>
 <context>
@@ -875,6 +953,17 @@
     <message>
         <source>Could not encode the image for %1</source>
         <translation>No se pudo codificar la imagen para %1</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::TrainWorker</name>
+    <message>
+        <source>No dataset is loaded.</source>
+        <translation>No hay ningún conjunto de datos cargado.</translation>
+    </message>
+    <message>
+        <source>This build trains on the CPU only (built without CUDA).</source>
+        <translation>Esta compilación solo entrena en la CPU (compilada sin CUDA).</translation>
     </message>
 </context>
 </TS>

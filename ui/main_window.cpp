@@ -1,6 +1,7 @@
 #include "main_window.hpp"
 
 #include "charts/chart.hpp"
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
@@ -298,9 +299,9 @@ QString MainWindow::startBlocker() const
         return tr("A comparison is in progress.");
     if (const QString why = setupBlocker(); !why.isEmpty())
         return why;
-    const std::string why = tb::deviceUnavailableReason(m_accelerator->device(), m_system);
-    if (!why.empty())
-        return tr("The chosen accelerator cannot be used: %1").arg(qs(why));
+    const QString why = EngineText::deviceUnavailable(m_accelerator->device(), m_system);
+    if (!why.isEmpty())
+        return tr("The chosen accelerator cannot be used: %1").arg(why);
     return {};
 }
 
@@ -500,7 +501,7 @@ QString MainWindow::saveWeights(const QString& path)
     try {
         tb::saveWeights(ss(path), *m_weights);
     } catch (const std::exception& e) {
-        return reportResult(qs(e.what()), {});
+        return reportResult(EngineText::of(e), {});
     }
     return reportResult({}, tr("Saved %1").arg(path));
 }
@@ -554,7 +555,7 @@ void MainWindow::openWeights(const QString& path)
             out.weights = weights;
             out.data = data;
         } catch (const std::exception& e) {
-            out.error = qs(e.what());
+            out.error = EngineText::of(e);
         }
         return out;
     }));

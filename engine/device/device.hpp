@@ -3,6 +3,8 @@
 // A DeviceSpec ("cpu:1", "cpu:2", "cuda:0") decides the replicas that train in sync.
 #pragma once
 
+#include "core/errors.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ struct SystemInfo {
     CpuInfo cpu;
     std::vector<GpuInfo> gpus;
     std::string gpuUnavailableReason;  // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
+    MessageId gpuUnavailableId = MessageId::None;  // the reason's id, for front ends that translate
 };
 
 // Never throws: whatever cannot be read is reported as unknown or as the GPU reason.

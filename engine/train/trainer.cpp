@@ -85,14 +85,16 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
             const int first = s * B;
             const int count = std::min(B, m_data.train.count - first);
             const BatchResult b = trainBatch(order.data() + first, count);
-            if (b.diverged != Divergence::None)
-                throw DivergedError(std::string("training diverged at epoch ") + std::to_string(e + 1) + ", step " +
-                                    std::to_string(s + 1) + ": the " +
-                                    (b.diverged == Divergence::Loss       ? "loss"
-                                     : b.diverged == Divergence::Gradient ? "gradient"
-                                                                          : "updated weights") +
-                                    " became NaN or infinite. The weights of the last good step were kept; "
-                                    "try a lower learning rate.");
+            if (b.diverged != Divergence::None) {
+                const std::string what = b.diverged == Divergence::Loss       ? "loss"
+                                         : b.diverged == Divergence::Gradient ? "gradient"
+                                                                              : "updated weights";
+                throw DivergedError(MessageId::TrainingDiverged, {std::to_string(e + 1), std::to_string(s + 1), what},
+                                    "training diverged at epoch " + std::to_string(e + 1) + ", step " +
+                                        std::to_string(s + 1) + ": the " + what +
+                                        " became NaN or infinite. The weights of the last good step were kept; "
+                                        "try a lower learning rate.");
+            }
             const StepResult& r = b.step;
             lossSum += r.lossSum;
             correct += r.correct;

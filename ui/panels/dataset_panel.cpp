@@ -1,5 +1,6 @@
 #include "panels/dataset_panel.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "results/image_grid.hpp"
@@ -146,7 +147,7 @@ void DatasetPanel::loadFolder(const QString& dir)
         try {
             r.data = std::make_shared<const tb::Dataset>(tb::loadDataset(path));
         } catch (const std::exception& e) {
-            r.error = qs(e.what());
+            r.error = EngineText::of(e);
         }
         return r;
     }));

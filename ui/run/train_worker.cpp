@@ -1,5 +1,6 @@
 #include "run/train_worker.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
 #include "train/progress_text.hpp"
@@ -52,12 +53,12 @@ void TrainWorker::run()
     };
     try {
         if (!m_request.data)
-            throw tb::ConfigError("no dataset is loaded");
+            throw tb::ConfigError(ss(tr("No dataset is loaded.")));
         data = tb::withOptions(*m_request.data, m_request.options);
         tb::TrainConfig cfg = m_request.config;
         cfg.threads = m_request.device.threads;
         if (m_request.device.kind != tb::DeviceKind::Cpu)
-            throw tb::ConfigError("this build trains on the CPU only (built without CUDA)");
+            throw tb::ConfigError(ss(tr("This build trains on the CPU only (built without CUDA).")));
         net = std::make_unique<tb::Network>(m_request.spec, tb::Shape::image(data.inputHeight(), data.inputWidth(), 1),
                                             data.numClasses);
         net->initialize(cfg.seed);
@@ -91,11 +92,11 @@ void TrainWorker::run()
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;
-        outcome.message = qs(e.what());
+        outcome.message = EngineText::of(e);
         snapshot();  // the last good weights, so the run is not lost
     } catch (const std::exception& e) {
         outcome.status = RunStatus::Failed;
-        outcome.message = qs(e.what());
+        outcome.message = EngineText::of(e);
     }
     emit finished(outcome);
 }
