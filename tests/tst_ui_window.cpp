@@ -604,6 +604,7 @@ private slots:
         Language::apply(QStringLiteral("es"));
         QCOMPARE(w->tabs()->tabText(MainWindow::TrainingPage), QStringLiteral("Entrenamiento"));
         QCOMPARE(w->runPanel()->startButton()->text(), QStringLiteral("Iniciar"));
+        QCOMPARE(w->runPanel()->statusText(), QStringLiteral("Listo."));  // the status line too
         QCOMPARE(w->chartsPanel()->lossChart()->title(), QStringLiteral("Pérdida"));
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("parámetros")));
         Language::apply(QStringLiteral("en"));

@@ -150,7 +150,7 @@ void Chart::setPointsVisible(int series)
 {
     QLineSeries* s = m_parts->series[size_t(series)];
     s->setPointsVisible(true);
-    s->setMarkerSize(std::max<qreal>(7.0, s->pen().widthF() * 3));
+    s->setMarkerSize(std::max<qreal>(6.0, s->pen().widthF() * 2.4));
 }
 
 bool Chart::pointsVisible(int series) const { return m_parts->series[size_t(series)]->pointsVisible(); }

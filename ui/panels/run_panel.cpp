@@ -67,8 +67,10 @@ void RunPanel::retranslate()
 {
     m_start->setText(tr("Start"));
     m_stop->setText(tr("Stop"));
-    if (m_status->fullText().isEmpty())
-        m_status->setFullText(tr("Ready."));
+    if (m_statusText)
+        m_status->setFullText(m_statusText());
+    else
+        setStatus([] { return tr("Ready."); });
     showState();
 }
 
@@ -111,6 +113,12 @@ void RunPanel::showState()
     m_runProgress->setToolTip(tr("Steps of the whole run"));
 }
 
+void RunPanel::setStatus(std::function<QString()> text)
+{
+    m_statusText = std::move(text);
+    m_status->setFullText(m_statusText());
+}
+
 void RunPanel::setRunning(bool running)
 {
     m_state = running ? State::Running : State::Idle;
@@ -126,13 +134,15 @@ void RunPanel::setPaused(bool paused)
     m_state = paused ? State::Paused : State::Running;
     showState();
     if (paused)
-        m_status->setFullText(tr("Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.")
-                                  .arg(m_epoch)
-                                  .arg(m_epochs)
-                                  .arg(m_progress->value())
-                                  .arg(m_progress->maximum()));
-    else if (!m_progressText.isEmpty())
-        m_status->setFullText(m_progressText);
+        setStatus([epoch = m_epoch, epochs = m_epochs, step = m_progress->value(), steps = m_progress->maximum()] {
+            return tr("Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.")
+                .arg(epoch)
+                .arg(epochs)
+                .arg(step)
+                .arg(steps);
+        });
+    else if (m_progressText)
+        setStatus(m_progressText);
 }
 
 void RunPanel::setStopping()
@@ -141,7 +151,7 @@ void RunPanel::setStopping()
         return;
     m_state = State::Stopping;
     showState();
-    m_status->setFullText(tr("Finishing the batch in flight, then the weights so far are evaluated on the test set."));
+    setStatus([] { return tr("Finishing the batch in flight, then the weights so far are evaluated on the test set."); });
 }
 
 void RunPanel::evaluatingTestSet(int images)
@@ -149,7 +159,7 @@ void RunPanel::evaluatingTestSet(int images)
     m_testImages = images;
     if (m_state != State::Stopping)
         return;
-    m_status->setFullText(tr("Evaluating the weights so far on the %1 test images…").arg(formatCount(images)));
+    setStatus([images] { return tr("Evaluating the weights so far on the %1 test images…").arg(formatCount(images)); });
 }
 
 void RunPanel::setStartEnabled(bool enabled, const QString& why)
@@ -159,9 +169,9 @@ void RunPanel::setStartEnabled(bool enabled, const QString& why)
     if (m_state != State::Idle)
         return;
     if (!why.isEmpty())
-        m_status->setFullText(why);
+        setStatus([why] { return why; });  // the window sends it again in the new language
     else if (m_showingBlocker)
-        m_status->setFullText(tr("Ready."));
+        setStatus([] { return tr("Ready."); });
     m_showingBlocker = !why.isEmpty();
 }
 
@@ -172,7 +182,7 @@ void RunPanel::runStarted(const RunStarted& info)
     m_epoch = 0;
     m_finishedEpochSeconds = 0.0;
     m_runEta = -1.0;
-    m_progressText.clear();
+    m_progressText = nullptr;
     m_progress->setRange(0, info.stepsPerEpoch);
     m_progress->setValue(0);
     m_runProgress->setRange(0, std::max(1, info.stepsPerEpoch * info.epochs));
@@ -180,8 +190,9 @@ void RunPanel::runStarted(const RunStarted& info)
     for (const QString& line : info.header.split(QLatin1Char('\n')))
         appendLog(line);
     if (m_state == State::Running)
-        m_status->setFullText(
-            tr("Training: %1 replicas in sync, global batch %2.").arg(info.replicas).arg(info.globalBatch));
+        setStatus([replicas = info.replicas, batch = info.globalBatch] {
+            return tr("Training: %1 replicas in sync, global batch %2.").arg(replicas).arg(batch);
+        });
 }
 
 void RunPanel::batchFinished(const tb::BatchProgress& p)
@@ -201,20 +212,23 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
     const double eta = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
     const double computed = m_finishedEpochSeconds + p.epochElapsed;
     m_runEta = runDone > 0 ? computed / double(runDone) * double(runSteps - runDone) : -1.0;
-    m_progressText = tr("Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — "
-                        "accuracy %10")
-                         .arg(p.epoch)
-                         .arg(p.epochs)
-                         .arg(p.step)
-                         .arg(p.steps)
-                         .arg(qs(tb::formatDuration(eta)))
-                         .arg(runSteps > 0 ? int(100 * runDone / runSteps) : 0)
-                         .arg(qs(tb::formatDuration(std::max(0.0, m_runEta))))
-                         .arg(p.samplesPerSec, 0, 'f', 0)
-                         .arg(p.loss, 0, 'f', 4)
-                         .arg(p.accuracy, 0, 'f', 4);
+    const int percent = runSteps > 0 ? int(100 * runDone / runSteps) : 0;
+    m_progressText = [p, eta, percent, runEta = std::max(0.0, m_runEta)] {
+        return tr("Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — "
+                  "accuracy %10")
+            .arg(p.epoch)
+            .arg(p.epochs)
+            .arg(p.step)
+            .arg(p.steps)
+            .arg(qs(tb::formatDuration(eta)))
+            .arg(percent)
+            .arg(qs(tb::formatDuration(runEta)))
+            .arg(p.samplesPerSec, 0, 'f', 0)
+            .arg(p.loss, 0, 'f', 4)
+            .arg(p.accuracy, 0, 'f', 4);
+    };
     if (m_state == State::Running)
-        m_status->setFullText(m_progressText);
+        setStatus(m_progressText);
     else if (m_state == State::Paused)
         setPaused(true);  // the step the pause holds at
     if (p.step < p.steps)
@@ -239,18 +253,20 @@ void RunPanel::runFinished(const RunOutcome& o)
                       .arg(o.testAccuracy, 0, 'f', 4)
                       .arg(o.weightsSha256));
         m_runProgress->setValue(m_runProgress->maximum());
-        m_status->setFullText(tr("Finished: test accuracy %1.").arg(o.testAccuracy, 0, 'f', 4));
+        setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(a, 0, 'f', 4); });
         break;
     case RunStatus::Stopped:
         appendLog(tr("Stopped by the user; test accuracy of the weights so far: %1").arg(o.testAccuracy, 0, 'f', 4));
-        m_status->setFullText(tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
-                                  .arg(m_last.epoch)
-                                  .arg(m_last.step)
-                                  .arg(o.testAccuracy, 0, 'f', 4));
+        setStatus([epoch = m_last.epoch, step = m_last.step, a = o.testAccuracy] {
+            return tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
+                .arg(epoch)
+                .arg(step)
+                .arg(a, 0, 'f', 4);
+        });
         break;
     case RunStatus::Failed:
         appendLog(tr("Error: %1").arg(o.message));
-        m_status->setFullText(tr("Failed: %1").arg(o.message));
+        setStatus([m = o.message] { return tr("Failed: %1").arg(m); });
         break;
     }
     m_last = {};

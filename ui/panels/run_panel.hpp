@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -60,6 +62,8 @@ private:
     void retranslate();
     void setProgressLine(const QString& line);
     void showState();
+    // The status line as a function of the run's values, so a language switch rewrites it.
+    void setStatus(std::function<QString()> text);
 
     QPushButton* m_start;
     QPushButton* m_pause;
@@ -75,7 +79,8 @@ private:
     int m_stepsPerEpoch = 0, m_epoch = 0, m_epochs = 0, m_testImages = -1;
     double m_finishedEpochSeconds = 0.0;  // compute time of the epochs done
     double m_runEta = -1.0;
-    QString m_progressText;               // the last progress status, shown again on resume
+    std::function<QString()> m_statusText;
+    std::function<QString()> m_progressText;  // the last progress status, shown again on resume
     tb::BatchProgress m_last;
 };
 
