@@ -7,6 +7,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
+#include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -19,15 +20,18 @@
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
 
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QSvgRenderer>
 #include <QTableWidget>
 #include <QTabWidget>
@@ -404,6 +408,32 @@ private slots:
         Language::apply(QStringLiteral("en"));
     }
 
+    void windowOpensInsideItsScreenAndRemembersItsGeometry()
+    {
+        QSettings().remove(QStringLiteral("ui/geometry"));
+        QSize chosen;
+        {
+            MainWindow w;  // fresh settings: a size that fits the screen, inside it
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            const QRect avail = w.screen()->availableGeometry();
+            QVERIFY2(avail.contains(w.frameGeometry()),
+                     qPrintable(QStringLiteral("%1x%2 on a %3x%4 screen")
+                                    .arg(w.width())
+                                    .arg(w.height())
+                                    .arg(avail.width())
+                                    .arg(avail.height())));
+            chosen = QSize(avail.width() * 3 / 4, avail.height() * 3 / 4);
+            w.resize(chosen);
+            QVERIFY(w.close());  // no run: closes without asking
+        }
+        QVERIFY(QSettings().contains(QStringLiteral("ui/geometry")));
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), chosen);
+    }
+
     void chartsHoldAOneEpochRun()
     {
         auto w = makeWindow(1);
@@ -434,9 +464,26 @@ private slots:
     {
         auto w = makeWindow(2);
         QVERIFY(w);
+        // Nothing to export before a run: the menu entries are off.
+        const auto action = [&](const QString& text) {
+            for (QAction* a : w->findChildren<QAction*>())
+                if (a->text() == text)
+                    return a;
+            return static_cast<QAction*>(nullptr);
+        };
+        QAction* charts = action(QStringLiteral("Export charts (PNG and SVG)…"));
+        QAction* history = action(QStringLiteral("Export history (CSV)…"));
+        QAction* grid = action(QStringLiteral("Export misclassified grid (PNG)…"));
+        QVERIFY(charts && history && grid);
+        QVERIFY(!charts->isEnabled() && !history->isEnabled() && !grid->isEnabled());
+        // Save dialogs add the format's extension when the name lacks it.
+        QCOMPARE(withSuffix(QStringLiteral("/tmp/history"), QStringLiteral("csv")), QStringLiteral("/tmp/history.csv"));
+        QCOMPARE(withSuffix(QStringLiteral("/tmp/a.CSV"), QStringLiteral("csv")), QStringLiteral("/tmp/a.CSV"));
+        QCOMPARE(withSuffix(QStringLiteral("/tmp/a.png"), QStringLiteral("tbw")), QStringLiteral("/tmp/a.png.tbw"));
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
         QVERIFY(finished.wait(30000));
+        QVERIFY(charts->isEnabled() && history->isEnabled() && grid->isEnabled());
         QTemporaryDir out;
         QCOMPARE(w->exportCharts(out.path()), QString());
         for (const QString& name : w->chartsPanel()->chartFileNames()) {
@@ -454,9 +501,13 @@ private slots:
         QVERIFY(lines[0].startsWith(QStringLiteral("epoch,loss,accuracy,val_loss,val_accuracy,seconds")));
         QVERIFY(lines[1].startsWith(QStringLiteral("1,")));
         QVERIFY(lines[2].contains(QStringLiteral(",cpu:2,2,32,adam,")));
-        QImage grid;
+        QImage gridImage;
         QCOMPARE(w->exportGrid(out.filePath(QStringLiteral("grid.png"))), QString());
-        QVERIFY(grid.load(out.filePath(QStringLiteral("grid.png"))));
+        QVERIFY(gridImage.load(out.filePath(QStringLiteral("grid.png"))));
+        // A capped grid says so.
+        QCOMPARE(w->exportGrid(out.filePath(QStringLiteral("grid10.png")), 10), QString());
+        QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("the first 10 of 200 images")),
+                 qPrintable(w->statusBar()->currentMessage()));
         QCOMPARE(w->exportConfusion(out.filePath(QStringLiteral("confusion.png"))), QString());
         QVERIFY(QImage(out.filePath(QStringLiteral("confusion.png"))).width() > 100);
 
@@ -469,6 +520,7 @@ private slots:
         w->openWeights(weights);
         QVERIFY(evaluated.wait(10000));
         QCOMPARE(evaluated.first().first().toBool(), true);
+        QVERIFY(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Weights file ") + weights));
         QCOMPARE(double(w->resultsPanel()->model().samples() - w->resultsPanel()->model().wrongCount()), accuracy);
 
         // A failed write says so and leaves nothing behind.
