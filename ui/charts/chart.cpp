@@ -268,10 +268,27 @@ void Chart::rescale()
     }
 }
 
+QSize Chart::exportSize() const { return m_parts->view->size().expandedTo(kExportSize); }
+
+void Chart::renderChart(QPainter& painter, QSize size) const
+{
+    QChart* chart = m_parts->chart;
+    const QSizeF old = chart->size();
+    chart->resize(size);
+    painter.setRenderHint(QPainter::Antialiasing);
+    chart->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QRectF(chart->pos(), QSizeF(size)));
+    chart->resize(old);
+}
+
 QImage Chart::toImage() const
 {
     const_cast<Chart*>(this)->flush();
-    return m_parts->view->grab().toImage();
+    const QSize size = exportSize();
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    renderChart(painter, size);
+    return image;
 }
 
 QString Chart::savePng(const QString& path) const { return saveImage(path, toImage()); }
@@ -279,8 +296,8 @@ QString Chart::savePng(const QString& path) const { return saveImage(path, toIma
 QString Chart::saveSvg(const QString& path) const
 {
     const_cast<Chart*>(this)->flush();
-    QChartView* view = m_parts->view;
-    return saveSvgFile(path, view->size(), title(), [view](QPainter& painter) { view->render(&painter); });
+    const QSize size = exportSize();
+    return saveSvgFile(path, size, title(), [this, size](QPainter& painter) { renderChart(painter, size); });
 }
 
 }  // namespace tbui

@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QList>
 #include <QPointF>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -48,6 +49,9 @@ public:
     int barCount() const;
     QString title() const;
 
+    // Exports are drawn at the chart's size on screen, or at kExportSize where that is larger (a
+    // chart on a page never shown, or squeezed on a small screen).
+    static constexpr QSize kExportSize{800, 500};
     QImage toImage() const;
     QString savePng(const QString& path) const;  // empty on success, else the error
     QString saveSvg(const QString& path) const;
@@ -57,6 +61,8 @@ public:
 
 private:
     void scheduleRedraw();
+    QSize exportSize() const;
+    void renderChart(QPainter& painter, QSize size) const;  // lays the chart out at `size` and draws it
     void rescale();
 
     Kind m_kind;
