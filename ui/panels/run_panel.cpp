@@ -211,7 +211,9 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
     m_runProgress->setValue(int(runDone));
     const double eta = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
     const double computed = m_finishedEpochSeconds + p.epochElapsed;
-    m_runEta = runDone > 0 ? computed / double(runDone) * double(runSteps - runDone) : -1.0;
+    // This epoch at its own pace, the epochs after it at the run's pace so far: never below the epoch's ETA.
+    const double perStep = runDone > 0 ? computed / double(runDone) : 0.0;
+    m_runEta = eta + perStep * double(int64_t(p.epochs - p.epoch) * p.steps);
     const int percent = runSteps > 0 ? int(100 * runDone / runSteps) : 0;
     m_progressText = [p, eta, percent, runEta = std::max(0.0, m_runEta)] {
         return tr("Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — "
