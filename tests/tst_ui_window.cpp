@@ -288,6 +288,45 @@ private slots:
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
     }
 
+    void runPanelShowsTheWholeRunsProgress()
+    {
+        RunPanel panel;
+        panel.setRunning(true);
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 2;
+        panel.runStarted(info);
+        tb::BatchProgress p;
+        p.epochs = 2;
+        p.steps = 10;
+        p.epoch = 1;
+        p.step = 5;
+        p.epochElapsed = 5.0;  // 1 s a step
+        panel.batchFinished(p);
+        QCOMPARE(panel.progressBar()->value(), 5);
+        QCOMPARE(panel.runProgressBar()->value(), 5);
+        QCOMPARE(panel.runProgressBar()->maximum(), 20);
+        QCOMPARE(panel.runEtaSeconds(), 5.0 + 10.0);  // this epoch's 5 steps, then the next epoch's 10
+        QVERIFY2(panel.statusText().contains(QStringLiteral("run 25%")), qPrintable(panel.statusText()));
+        tb::EpochRecord r;
+        r.epoch = 1;
+        r.seconds = 10.0;
+        panel.epochFinished(r);
+        p.epoch = 2;
+        p.step = 5;
+        p.epochElapsed = 2.5;  // faster now
+        panel.batchFinished(p);
+        QCOMPARE(panel.progressBar()->value(), 5);  // the epoch's bar restarts, the run's does not
+        QCOMPARE(panel.runProgressBar()->value(), 15);
+        QCOMPARE(panel.runEtaSeconds(), 2.5);
+        // Paused, the state and the status line say so, also when the held batch's progress arrives.
+        panel.setPaused(true);
+        panel.batchFinished(p);
+        QCOMPARE(int(panel.state()), int(RunPanel::State::Paused));
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("Paused at epoch 2/2, step 5/10")));
+        QCOMPARE(panel.pauseButton()->text(), QStringLiteral("Resume"));
+    }
+
     void pausedTimeIsNotEpochTime()
     {
         // The worker's epoch timing against a clock the test drives: every reading advances it by
