@@ -91,7 +91,10 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_window"));
+        // One settings file per process: two runs at once (or other worktrees' runs) must not clear
+        // each other's remembered geometry or language.
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_ui_window-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
         Language::apply(QStringLiteral("en"));
         m_data = m_tmp.filePath(QStringLiteral("toy"));
@@ -101,6 +104,13 @@ private slots:
         QFile f(m_model);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QByteArray::fromStdString(fixtures::toyModelJson()));
+    }
+
+    void cleanupTestCase()
+    {
+        const QString file = QSettings().fileName();
+        QSettings().clear();
+        QFile::remove(file);
     }
 
     void datasetPanelShowsWhatWasFound()

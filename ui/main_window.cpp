@@ -598,11 +598,8 @@ void MainWindow::confirmStop()
 {
     if (!m_controller->isRunning())
         return;
-    const bool wasPaused = m_controller->isPaused();
-    if (askStop(false) == StopChoice::StopAndKeep)
-        m_controller->stop();
-    else if (wasPaused != m_controller->isPaused())
-        m_controller->setPaused(wasPaused);
+    if (askStop(false) == StopChoice::StopAndKeep && m_controller->isRunning())
+        m_controller->stop();  // a paused run stays paused while the box is open; Stop releases it
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
