@@ -4,7 +4,10 @@
 #include "fixtures.hpp"
 
 #include "charts/chart.hpp"
+#include "common/engine_text.hpp"
+#include "common/text.hpp"
 #include "compare/compare_panel.hpp"
+#include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -17,13 +20,18 @@
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
 
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QSvgRenderer>
 #include <QTableWidget>
 #include <QTabWidget>
@@ -31,7 +39,28 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <map>
+
 using namespace tbui;
+
+namespace {
+// Clicks the button named `name` in the next modal box as soon as it is shown.
+void answerNextBox(const QString& name)
+{
+    auto* timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, name] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (!modal)
+            return;
+        if (auto* button = modal->findChild<QPushButton*>(name))
+            button->click();
+        timer->stop();
+        timer->deleteLater();
+    });
+    timer->start();
+}
+}  // namespace
 
 class TstUiWindow : public QObject {
     Q_OBJECT
@@ -62,7 +91,10 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_window"));
+        // One settings file per process: two runs at once (or other worktrees' runs) must not clear
+        // each other's remembered geometry or language.
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_ui_window-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
         Language::apply(QStringLiteral("en"));
         m_data = m_tmp.filePath(QStringLiteral("toy"));
@@ -72,6 +104,13 @@ private slots:
         QFile f(m_model);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QByteArray::fromStdString(fixtures::toyModelJson()));
+    }
+
+    void cleanupTestCase()
+    {
+        const QString file = QSettings().fileName();
+        QSettings().clear();
+        QFile::remove(file);
     }
 
     void datasetPanelShowsWhatWasFound()
@@ -202,15 +241,21 @@ private slots:
         // after the click has set the stop flag (read before it, a preempted GUI thread would let
         // the worker finish more batches in between that were all started before Stop).
         int64_t doneAtStop = -1;
+        int stateAtStop = -1;
+        QString statusAtStop;
         connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
             if (doneAtStop < 0 && p.step >= 3) {
                 w->runPanel()->stopButton()->click();
                 doneAtStop = w->runController()->batchesDone();
+                stateAtStop = int(w->runPanel()->state());
+                statusAtStop = w->runPanel()->statusText();
             }
         });
         w->startTraining();
         QVERIFY(finished.wait(30000));
         QVERIFY(doneAtStop >= 3);
+        QCOMPARE(stateAtStop, int(RunPanel::State::Stopping));
+        QVERIFY2(statusAtStop.startsWith(QStringLiteral("Finishing the batch")), qPrintable(statusAtStop));
         const auto outcome = finished.first().first().value<RunOutcome>();
         QCOMPARE(int(outcome.status), int(RunStatus::Stopped));
         QVERIFY(outcome.weights);  // the weights so far can be saved
@@ -224,8 +269,7 @@ private slots:
 
     void pauseHoldsTheRunUntilResumed()
     {
-        // Enough epochs that the run cannot end before the click on Pause is handled.
-        auto w = makeWindow(20, 0, 16);
+        auto w = makeWindow(50, 0, 16);  // long enough that the run cannot end before the click
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
@@ -235,6 +279,10 @@ private slots:
         QVERIFY(w->runController()->isPaused());
         QCOMPARE(w->runPanel()->pauseButton()->text(), QStringLiteral("Resume"));
         QTest::qWait(100);  // the batch in flight finishes
+        // The state says Paused, also after the progress of the batch that was in flight arrived.
+        QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Paused));
+        QVERIFY2(w->runPanel()->statusText().startsWith(QStringLiteral("Paused at epoch")),
+                 qPrintable(w->runPanel()->statusText()));
         const int64_t before = w->runController()->batchesDone();
         const int signalsBefore = batches.count();
         QTest::qWait(400);
@@ -243,8 +291,86 @@ private slots:
         QVERIFY(finished.isEmpty());
         w->runPanel()->pauseButton()->click();
         QVERIFY(!w->runController()->isPaused());
+        QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Running));
+        QTRY_VERIFY_WITH_TIMEOUT(w->runController()->batchesDone() > before, 10000);
+        w->runPanel()->stopButton()->click();
         QVERIFY(finished.wait(30000));
-        QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Completed));
+        QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
+    }
+
+    void runPanelShowsTheWholeRunsProgress()
+    {
+        RunPanel panel;
+        panel.setRunning(true);
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 2;
+        panel.runStarted(info);
+        tb::BatchProgress p;
+        p.epochs = 2;
+        p.steps = 10;
+        p.epoch = 1;
+        p.step = 5;
+        p.epochElapsed = 5.0;  // 1 s a step
+        panel.batchFinished(p);
+        QCOMPARE(panel.progressBar()->value(), 5);
+        QCOMPARE(panel.runProgressBar()->value(), 5);
+        QCOMPARE(panel.runProgressBar()->maximum(), 20);
+        QCOMPARE(panel.runEtaSeconds(), 5.0 + 10.0);  // this epoch's 5 steps, then the next epoch's 10
+        QVERIFY2(panel.statusText().contains(QStringLiteral("run 25%")), qPrintable(panel.statusText()));
+        tb::EpochRecord r;
+        r.epoch = 1;
+        r.seconds = 10.0;
+        panel.epochFinished(r);
+        p.epoch = 2;
+        p.step = 5;
+        p.epochElapsed = 2.5;  // faster now
+        panel.batchFinished(p);
+        QCOMPARE(panel.progressBar()->value(), 5);  // the epoch's bar restarts, the run's does not
+        QCOMPARE(panel.runProgressBar()->value(), 15);
+        QCOMPARE(panel.runEtaSeconds(), 2.5);
+        // Paused, the state and the status line say so, also when the held batch's progress arrives.
+        panel.setPaused(true);
+        panel.batchFinished(p);
+        QCOMPARE(int(panel.state()), int(RunPanel::State::Paused));
+        QVERIFY(panel.statusText().startsWith(QStringLiteral("Paused at epoch 2/2, step 5/10")));
+        QCOMPARE(panel.pauseButton()->text(), QStringLiteral("Resume"));
+    }
+
+    void pausedTimeIsNotEpochTime()
+    {
+        // The worker's epoch timing against a clock the test drives: every reading advances it by
+        // 10 ms, and while the worker waits paused the test moves it on by 1000 s. A timing that
+        // counted the pause would report over 1000 s; compute time is the 10 ms ticks only.
+        auto w = makeWindow();
+        QVERIFY(w);
+        auto now = std::make_shared<std::atomic<int64_t>>(0);  // milliseconds
+        TrainRequest req;
+        req.data = w->datasetPanel()->dataset();
+        req.spec = *w->modelPanel()->spec();
+        req.config = w->hyperparametersPanel()->config();
+        req.config.epochs = 1;
+        req.config.batchSize = 128;  // 8 steps
+        req.device.threads = 2;
+        req.clock = [now] { return double(now->fetch_add(10) + 10) / 1000.0; };
+        RunController ctl;
+        QSignalSpy batches(&ctl, &RunController::batchFinished);
+        QSignalSpy epochs(&ctl, &RunController::epochFinished);
+        QSignalSpy finished(&ctl, &RunController::finished);
+        ctl.start(req, true);  // the worker holds after its first batch, inside the observer
+        QVERIFY(batches.wait(10000));
+        QCOMPARE(batches.first().first().value<tb::BatchProgress>().step, 1);
+        QCOMPARE(ctl.batchesDone(), int64_t(1));
+        now->fetch_add(1000 * 1000);  // the pause lasts 1000 s
+        ctl.setPaused(false);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(epochs.count(), 1);
+        const auto record = epochs.first().first().value<tb::EpochRecord>();
+        // 8 steps: at most a few clock readings each.
+        QVERIFY2(record.seconds > 0 && record.seconds < 1.0, qPrintable(QString::number(record.seconds)));
+        QVERIFY(record.samplesPerSec > 1000.0);
+        const auto last = batches.last().first().value<tb::BatchProgress>();
+        QVERIFY2(last.epochElapsed < 1.0, qPrintable(QString::number(last.epochElapsed)));
     }
 
     void closingMidRunStopsCleanly()
@@ -254,25 +380,165 @@ private slots:
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         w->startTraining();
         QVERIFY(batches.wait(10000));
+        // Held paused while the boxes are answered, so the run cannot end on its own meanwhile;
+        // closing a paused run must work as well.
+        w->runController()->setPaused(true);
+        // Closing asks first: keep running leaves the run alone.
+        answerNextBox(QStringLiteral("continueRun"));
+        QVERIFY(!w->close());
+        QVERIFY(w->runController()->isRunning());
+        QVERIFY(w->isVisible());
+        // Esc asks too; continuing keeps the run.
+        answerNextBox(QStringLiteral("continueRun"));
+        w->confirmStop();
+        QVERIFY(w->runController()->isRunning());
+        QVERIFY(w->runController()->isPaused());
         QElapsedTimer t;
         t.start();
+        answerNextBox(QStringLiteral("stopAndClose"));
         QVERIFY(w->close());
+        QVERIFY(!w->isVisible());
+        QVERIFY(!w->runController()->isRunning());
         w.reset();
         QVERIFY(t.elapsed() < 2000);
+    }
+
+    void escapeAsksThenStopsKeepingTheWeights()
+    {
+        auto w = makeWindow(500, 0, 16);  // stopped long before its end
+        QVERIFY(w);
+        QSignalSpy batches(w->runController(), &RunController::batchFinished);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(batches.wait(10000));
+        answerNextBox(QStringLiteral("stopAndKeep"));
+        w->confirmStop();
+        QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Stopping));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
+        QVERIFY(w->hasWeights());
+        QVERIFY(w->runPanel()->statusText().contains(QStringLiteral("weights so far are kept")));
+    }
+
+    void windowFitsALaptopScreen_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Spanish") << QStringLiteral("es");
+    }
+
+    void windowFitsALaptopScreen()
+    {
+        // 1280x720 less a title bar and a panel: the window's minimum must fit, in both languages,
+        // with a dataset loaded and a long path chosen.
+        QFETCH(QString, language);
+        Language::apply(language);
+        auto w = makeWindow();
+        QVERIFY(w);
+        const QSize min = w->minimumSizeHint().expandedTo(w->minimumSize());
+        qInfo("minimum size (%s): %dx%d", qPrintable(language), min.width(), min.height());
+        QVERIFY2(min.width() <= 1260 && min.height() <= 650,
+                 qPrintable(QStringLiteral("minimum %1x%2").arg(min.width()).arg(min.height())));
+        // Every page's content fits or scrolls: none widens the window.
+        for (int page = 0; page < w->tabs()->count(); ++page) {
+            w->tabs()->setCurrentIndex(page);
+            const QSize m = w->minimumSizeHint();
+            QVERIFY2(m.width() <= 1260 && m.height() <= 650,
+                     qPrintable(QStringLiteral("page %1: %2x%3").arg(page).arg(m.width()).arg(m.height())));
+        }
+        // Shown on a 1280x720 window, the run controls are inside it.
+        w->resize(1280, 690);
+        QTest::qWait(20);
+        const QPoint stop = w->runPanel()->stopButton()->mapTo(w.get(), QPoint(0, 0));
+        QVERIFY(w->rect().contains(QRect(stop, w->runPanel()->stopButton()->size())));
+        const QRect bar(w->runPanel()->runProgressBar()->mapTo(w.get(), QPoint(0, 0)),
+                        w->runPanel()->runProgressBar()->size());
+        QVERIFY(w->rect().contains(bar));
+        Language::apply(QStringLiteral("en"));
+    }
+
+    void windowOpensInsideItsScreenAndRemembersItsGeometry()
+    {
+        QSettings().remove(QStringLiteral("ui/geometry"));
+        QSize chosen;
+        {
+            MainWindow w;  // fresh settings: a size that fits the screen, inside it
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            const QRect avail = w.screen()->availableGeometry();
+            QVERIFY2(avail.contains(w.frameGeometry()),
+                     qPrintable(QStringLiteral("%1x%2 on a %3x%4 screen")
+                                    .arg(w.width())
+                                    .arg(w.height())
+                                    .arg(avail.width())
+                                    .arg(avail.height())));
+            chosen = QSize(avail.width() * 3 / 4, avail.height() * 3 / 4);
+            w.resize(chosen);
+            QVERIFY(w.close());  // no run: closes without asking
+        }
+        QVERIFY(QSettings().contains(QStringLiteral("ui/geometry")));
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), chosen);
+    }
+
+    void chartsHoldAOneEpochRun()
+    {
+        auto w = makeWindow(1);
+        QVERIFY(w);
+        for (int run = 0; run < 2; ++run) {  // a second run starts from empty charts
+            QSignalSpy finished(w->runController(), &RunController::finished);
+            w->startTraining();
+            QVERIFY(finished.wait(30000));
+            ChartsPanel* charts = w->chartsPanel();
+            for (Chart* c : {charts->lossChart(), charts->accuracyChart()}) {
+                c->flush();
+                for (int s : {1, 2}) {  // train and validation per epoch: one point each, drawn with a marker
+                    QCOMPARE(c->pointCount(s), 1);
+                    QCOMPARE(c->drawnPointCount(s), 1);
+                    QVERIFY(c->pointsVisible(s));
+                }
+                QCOMPARE(c->drawnPointCount(0), c->pointCount(0));
+            }
+            charts->speedChart()->flush();
+            QCOMPARE(charts->speedChart()->barCount(), 1);
+            QCOMPARE(charts->speedChart()->drawnPointCount(0), 1);
+            QVERIFY(charts->speedChart()->pointsVisible(0));
+            QVERIFY(w->resultsPanel()->sourceText().contains(QStringLiteral("epoch 1 of 1")));
+        }
     }
 
     void exportsWriteValidFilesAtomically()
     {
         auto w = makeWindow(2);
         QVERIFY(w);
+        // Nothing to export before a run: the menu entries are off.
+        const auto action = [&](const QString& text) {
+            for (QAction* a : w->findChildren<QAction*>())
+                if (a->text() == text)
+                    return a;
+            return static_cast<QAction*>(nullptr);
+        };
+        QAction* charts = action(QStringLiteral("Export charts (PNG and SVG)…"));
+        QAction* history = action(QStringLiteral("Export history (CSV)…"));
+        QAction* grid = action(QStringLiteral("Export misclassified grid (PNG)…"));
+        QVERIFY(charts && history && grid);
+        QVERIFY(!charts->isEnabled() && !history->isEnabled() && !grid->isEnabled());
+        // Save dialogs add the format's extension when the name lacks it.
+        QCOMPARE(withSuffix(QStringLiteral("/tmp/history"), QStringLiteral("csv")), QStringLiteral("/tmp/history.csv"));
+        QCOMPARE(withSuffix(QStringLiteral("/tmp/a.CSV"), QStringLiteral("csv")), QStringLiteral("/tmp/a.CSV"));
+        QCOMPARE(withSuffix(QStringLiteral("/tmp/a.png"), QStringLiteral("tbw")), QStringLiteral("/tmp/a.png.tbw"));
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
         QVERIFY(finished.wait(30000));
+        QVERIFY(charts->isEnabled() && history->isEnabled() && grid->isEnabled());
         QTemporaryDir out;
         QCOMPARE(w->exportCharts(out.path()), QString());
         for (const QString& name : w->chartsPanel()->chartFileNames()) {
             QImage png(out.filePath(name + QStringLiteral(".png")));
-            QVERIFY2(!png.isNull() && png.width() > 100, qPrintable(name));
+            // At least the export size, though the Training page was never shown.
+            QVERIFY2(!png.isNull() && png.width() >= Chart::kExportSize.width(), qPrintable(name));
             QSvgRenderer svg(out.filePath(name + QStringLiteral(".svg")));
             QVERIFY2(svg.isValid(), qPrintable(name));
         }
@@ -285,9 +551,13 @@ private slots:
         QVERIFY(lines[0].startsWith(QStringLiteral("epoch,loss,accuracy,val_loss,val_accuracy,seconds")));
         QVERIFY(lines[1].startsWith(QStringLiteral("1,")));
         QVERIFY(lines[2].contains(QStringLiteral(",cpu:2,2,32,adam,")));
-        QImage grid;
+        QImage gridImage;
         QCOMPARE(w->exportGrid(out.filePath(QStringLiteral("grid.png"))), QString());
-        QVERIFY(grid.load(out.filePath(QStringLiteral("grid.png"))));
+        QVERIFY(gridImage.load(out.filePath(QStringLiteral("grid.png"))));
+        // A capped grid says so.
+        QCOMPARE(w->exportGrid(out.filePath(QStringLiteral("grid10.png")), 10), QString());
+        QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("the first 10 of 200 images")),
+                 qPrintable(w->statusBar()->currentMessage()));
         QCOMPARE(w->exportConfusion(out.filePath(QStringLiteral("confusion.png"))), QString());
         QVERIFY(QImage(out.filePath(QStringLiteral("confusion.png"))).width() > 100);
 
@@ -300,6 +570,7 @@ private slots:
         w->openWeights(weights);
         QVERIFY(evaluated.wait(10000));
         QCOMPARE(evaluated.first().first().toBool(), true);
+        QVERIFY(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Weights file ") + weights));
         QCOMPARE(double(w->resultsPanel()->model().samples() - w->resultsPanel()->model().wrongCount()), accuracy);
         // Exported for other tools by extension; the safetensors file opens and evaluates the same.
         QCOMPARE(w->saveWeights(out.filePath(QStringLiteral("model.onnx"))), QString());
@@ -406,6 +677,46 @@ private slots:
         QCOMPARE(top->text().count(QStringLiteral("%<br>")), 3);
     }
 
+    void engineMessagesAreTranslatedById()
+    {
+        // Every id the engine attaches to a message has its own text, in Spanish too, with each of
+        // its arguments in place.
+        const std::map<tb::MessageId, int> argCount = {
+            {tb::MessageId::DatasetFolderMissing, 1}, {tb::MessageId::DatasetFileMissing, 2},
+            {tb::MessageId::DatasetCountMismatch, 4}, {tb::MessageId::IdxCannotOpen, 2},
+            {tb::MessageId::IdxTooShort, 2},          {tb::MessageId::IdxNotIdx, 1},
+            {tb::MessageId::IdxTruncated, 3},         {tb::MessageId::IdxTooLong, 2},
+            {tb::MessageId::TrainingDiverged, 3},     {tb::MessageId::GpuBuiltWithoutCuda, 0}};
+        QCOMPARE(int(argCount.size()), int(tb::MessageId::Count) - 1);
+        const QString fallback = QStringLiteral("ENGLISH FALLBACK");
+        for (const auto& [id, n] : argCount) {
+            std::vector<std::string> args;
+            for (int k = 0; k < n; ++k)
+                args.push_back("ARG" + std::to_string(k + 1));
+            Language::apply(QStringLiteral("en"));
+            const QString en = EngineText::message(id, args, fallback);
+            Language::apply(QStringLiteral("es"));
+            const QString es = EngineText::message(id, args, fallback);
+            const QString what = QStringLiteral("id %1: '%2' / '%3'").arg(int(id)).arg(en, es);
+            QVERIFY2(en != fallback && es != en, qPrintable(what));
+            for (const std::string& a : args)
+                QVERIFY2(es.contains(qs(a)), qPrintable(what));
+            QVERIFY2(!es.contains(QRegularExpression(QStringLiteral("%\\d"))), qPrintable(what));
+        }
+        // A real engine error: the same words as the CLI's in English, Spanish in Spanish.
+        const std::string missing = m_tmp.filePath(QStringLiteral("nowhere")).toStdString();
+        try {
+            tb::loadDataset(missing);
+            QFAIL("no error");
+        } catch (const tb::DataError& e) {
+            Language::apply(QStringLiteral("en"));
+            QCOMPARE(EngineText::of(e), qs(e.what()));
+            Language::apply(QStringLiteral("es"));
+            QCOMPARE(EngineText::of(e), QStringLiteral("la carpeta de datos %1 no existe").arg(qs(missing)));
+        }
+        Language::apply(QStringLiteral("en"));
+    }
+
     void spanishChangesVisibleTexts()
     {
         auto w = makeWindow();
@@ -415,6 +726,7 @@ private slots:
         Language::apply(QStringLiteral("es"));
         QCOMPARE(w->tabs()->tabText(MainWindow::TrainingPage), QStringLiteral("Entrenamiento"));
         QCOMPARE(w->runPanel()->startButton()->text(), QStringLiteral("Iniciar"));
+        QCOMPARE(w->runPanel()->statusText(), QStringLiteral("Listo."));  // the status line too
         QCOMPARE(w->chartsPanel()->lossChart()->title(), QStringLiteral("Pérdida"));
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("parámetros")));
         Language::apply(QStringLiteral("en"));

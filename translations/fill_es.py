@@ -81,8 +81,8 @@ ES = {
     "Save the trained weights": "Guardar los pesos entrenados",
     "Trainbench weights (*.tbw)": "Pesos de Trainbench (*.tbw)",
     "About Trainbench": "Acerca de Trainbench",
-    "<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.<br>Matrix products: %2.":
-        "<b>Trainbench %1</b><br>Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.<br>Productos de matrices: %2.",
+    "<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.<br>CPU kernels: %2.":
+        "<b>Trainbench %1</b><br>Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.<br>Núcleos de cálculo de la CPU: %2.",
     "Setup": "Configuración",
     "Training": "Entrenamiento",
     "Results": "Resultados",
@@ -99,6 +99,7 @@ ES = {
     "ONNX model (*.onnx);;safetensors for PyTorch (*.safetensors)":
         "Modelo ONNX (*.onnx);;safetensors para PyTorch (*.safetensors)",
     "Export weights (ONNX, safetensors)…": "Exportar pesos (ONNX, safetensors)…",
+    "%1 — the same cores with %2 kernels": "%1 — los mismos núcleos con rutinas %2",
     "Quit": "Salir",
     "&Run": "&Ejecución",
     "Start": "Iniciar",
@@ -201,6 +202,70 @@ ES = {
     "Compare": "Comparar",
     "A training run is in progress; stop it first so the timings are fair.":
         "Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.",
+    "Rows: true class.": "Filas: clase real.",
+    # The engine's messages, by their stable ids (ui/common/engine_text.cpp).
+    "dataset folder %1 does not exist": "la carpeta de datos %1 no existe",
+    "no %1 file in %2": "no hay ningún archivo %1 en %2",
+    "%1 holds %2 labels but %3 holds %4 images": "%1 contiene %2 etiquetas pero %3 contiene %4 imágenes",
+    "%1: cannot open: %2": "%1: no se puede abrir: %2",
+    "%1: the file is too short to hold an IDX header (%2 bytes)":
+        "%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)",
+    "%1: not an IDX file (bad magic number)": "%1: no es un archivo IDX (número mágico incorrecto)",
+    "%1: is truncated: the header declares %2 data bytes but only %3 are present":
+        "%1: está truncado: la cabecera declara %2 bytes de datos pero solo hay %3",
+    "%1: is longer than its header says: extra bytes after the declared %2":
+        "%1: es más largo de lo que dice su cabecera: sobran bytes tras los %2 declarados",
+    "training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last good step were kept; try a lower learning rate.":
+        "el entrenamiento divergió en la época %1, paso %2: apareció un NaN o un infinito en %3. Se conservaron los pesos del último paso correcto; prueba con una tasa de aprendizaje menor.",
+    "built without CUDA": "compilado sin CUDA",
+    "loss": "la pérdida",
+    "gradient": "el gradiente",
+    "updated weights": "los pesos actualizados",
+    "no GPU available: %1": "no hay ninguna GPU disponible: %1",
+    "The MNIST CNN from the TPU article (BatchNorm without scale, no biases before BN), pixels scaled to 0-1.":
+        "La CNN de MNIST del artículo sobre TPU (BatchNorm sin escala, sin sesgos antes de BN), píxeles escalados a 0-1.",
+    "The Fashion-MNIST CNN from the Spanish Colab tutorial (three 5x5 conv blocks with ELU), fed raw 0-255 pixels.":
+        "La CNN de Fashion-MNIST del tutorial de Colab en español (tres bloques convolucionales 5x5 con ELU), con píxeles sin escalar de 0 a 255.",
+    "The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.":
+        "El ejemplo clásico de MNIST de Keras (dos convoluciones 3x3, max pooling, dropout), píxeles escalados a 0-1.",
+    "No dataset is loaded.": "No hay ningún conjunto de datos cargado.",
+    "This build trains on the CPU only (built without CUDA).": "Esta compilación solo entrena en la CPU (compilada sin CUDA).",
+    "Scale the batch with the replicas": "Escalar el lote con las réplicas",
+    "Drop the remainder": "Descartar el resto",
+    "%1 on %2, started %3": "%1 en %2, iniciado a las %3",
+    "Run %1 — validation after epoch %2 of %3, on %4 test images":
+        "Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test",
+    "Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.":
+        "Guardado %1: las primeras %2 de %3 imágenes (primero las mal clasificadas); la exportación de la cuadrícula se limita a %2.",
+    "Saved %1 (%2 images)": "Guardado %1 (%2 imágenes)",
+    "Weights file %1 — evaluated on the test set of %2": "Archivo de pesos %1 — evaluado con el conjunto de test de %2",
+    "A run is in progress": "Hay un entrenamiento en curso",
+    "Training is still running. Stop it and close the window, or stop it and keep the weights so far to save or study them?":
+        "El entrenamiento sigue en marcha. ¿Detenerlo y cerrar la ventana, o detenerlo y conservar los pesos obtenidos hasta ahora para guardarlos o estudiarlos?",
+    "Stop the training? The weights so far are kept, evaluated on the test set and can be saved.":
+        "¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de test y se pueden guardar.",
+    "A comparison is still running. Stop it and close the window? The finished rows are lost.":
+        "Una comparación sigue en marcha. ¿Detenerla y cerrar la ventana? Se perderán las filas terminadas.",
+    "Stop and keep the weights": "Detener y conservar los pesos",
+    "Stop and close": "Detener y cerrar",
+    "Keep running": "Seguir entrenando",
+    "Continue training": "Continuar el entrenamiento",
+    "Paused": "En pausa",
+    "Stopping…": "Deteniendo…",
+    "Paused — epoch %v/%m steps": "En pausa — época %v/%m pasos",
+    "Epoch: %v/%m steps": "Época: %v/%m pasos",
+    "Run: %p%": "Total: %p%",
+    "Steps of the current epoch": "Pasos de la época actual",
+    "Steps of the whole run": "Pasos de todo el entrenamiento",
+    "Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.":
+        "En pausa en la época %1/%2, paso %3/%4; el reloj también está parado. Pulsa Reanudar para seguir.",
+    "Finishing the batch in flight, then the weights so far are evaluated on the test set.":
+        "Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de test.",
+    "Evaluating the weights so far on the %1 test images…": "Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de test…",
+    "Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — accuracy %10":
+        "Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10",
+    "Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).":
+        "Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).",
 }
 
 

@@ -1,6 +1,77 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES" sourcelanguage="en">
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>dataset folder %1 does not exist</source>
+        <translation>la carpeta de datos %1 no existe</translation>
+    </message>
+    <message>
+        <source>no %1 file in %2</source>
+        <translation>no hay ningún archivo %1 en %2</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 labels but %3 holds %4 images</source>
+        <translation>%1 contiene %2 etiquetas pero %3 contiene %4 imágenes</translation>
+    </message>
+    <message>
+        <source>%1: cannot open: %2</source>
+        <translation>%1: no se puede abrir: %2</translation>
+    </message>
+    <message>
+        <source>%1: the file is too short to hold an IDX header (%2 bytes)</source>
+        <translation>%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)</translation>
+    </message>
+    <message>
+        <source>%1: not an IDX file (bad magic number)</source>
+        <translation>%1: no es un archivo IDX (número mágico incorrecto)</translation>
+    </message>
+    <message>
+        <source>%1: is truncated: the header declares %2 data bytes but only %3 are present</source>
+        <translation>%1: está truncado: la cabecera declara %2 bytes de datos pero solo hay %3</translation>
+    </message>
+    <message>
+        <source>%1: is longer than its header says: extra bytes after the declared %2</source>
+        <translation>%1: es más largo de lo que dice su cabecera: sobran bytes tras los %2 declarados</translation>
+    </message>
+    <message>
+        <source>training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last good step were kept; try a lower learning rate.</source>
+        <translation>el entrenamiento divergió en la época %1, paso %2: apareció un NaN o un infinito en %3. Se conservaron los pesos del último paso correcto; prueba con una tasa de aprendizaje menor.</translation>
+    </message>
+    <message>
+        <source>built without CUDA</source>
+        <translation>compilado sin CUDA</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>la pérdida</translation>
+    </message>
+    <message>
+        <source>gradient</source>
+        <translation>el gradiente</translation>
+    </message>
+    <message>
+        <source>updated weights</source>
+        <translation>los pesos actualizados</translation>
+    </message>
+    <message>
+        <source>no GPU available: %1</source>
+        <translation>no hay ninguna GPU disponible: %1</translation>
+    </message>
+    <message>
+        <source>The MNIST CNN from the TPU article (BatchNorm without scale, no biases before BN), pixels scaled to 0-1.</source>
+        <translation>La CNN de MNIST del artículo sobre TPU (BatchNorm sin escala, sin sesgos antes de BN), píxeles escalados a 0-1.</translation>
+    </message>
+    <message>
+        <source>The Fashion-MNIST CNN from the Spanish Colab tutorial (three 5x5 conv blocks with ELU), fed raw 0-255 pixels.</source>
+        <translation>La CNN de Fashion-MNIST del tutorial de Colab en español (tres bloques convolucionales 5x5 con ELU), con píxeles sin escalar de 0 a 255.</translation>
+    </message>
+    <message>
+        <source>The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.</source>
+        <translation>El ejemplo clásico de MNIST de Keras (dos convoluciones 3x3, max pooling, dropout), píxeles escalados a 0-1.</translation>
+    </message>
+</context>
+<context>
     <name>tbui::AcceleratorPanel</name>
     <message>
         <source>Accelerator</source>
@@ -61,6 +132,10 @@
     <message>
         <source>Replicas in sync: %1 — global batch %2, split across the replicas</source>
         <translation>Réplicas sincronizadas: %1 — lote global %2, repartido entre las réplicas</translation>
+    </message>
+    <message>
+        <source>Scale the batch with the replicas</source>
+        <translation>Escalar el lote con las réplicas</translation>
     </message>
 </context>
 <context>
@@ -296,6 +371,17 @@
         <source>There is nothing to export yet.</source>
         <translation>Aún no hay nada que exportar.</translation>
     </message>
+    <message>
+        <source>%1 — the same cores with %2 kernels</source>
+        <translation>%1 — los mismos núcleos con rutinas %2</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::CompareWorker</name>
+    <message>
+        <source>No dataset is loaded.</source>
+        <translation>No hay ningún conjunto de datos cargado.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ConfusionMatrix</name>
@@ -314,6 +400,10 @@
     <message>
         <source>Rows: true class. Click a cell to see its images.</source>
         <translation>Filas: clase real. Haz clic en una celda para ver sus imágenes.</translation>
+    </message>
+    <message>
+        <source>Rows: true class.</source>
+        <translation>Filas: clase real.</translation>
     </message>
 </context>
 <context>
@@ -409,6 +499,10 @@
         <source>Drop the remainder (both splits a multiple of the batch size, as the TPU needs)</source>
         <translation>Descartar el resto (ambas particiones múltiplo del tamaño del lote, como necesita la TPU)</translation>
     </message>
+    <message>
+        <source>Drop the remainder</source>
+        <translation>Descartar el resto</translation>
+    </message>
 </context>
 <context>
     <name>tbui::MainWindow</name>
@@ -459,10 +553,6 @@
     <message>
         <source>About Trainbench</source>
         <translation>Acerca de Trainbench</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.&lt;br&gt;Matrix products: %2.</source>
-        <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Productos de matrices: %2.</translation>
     </message>
     <message>
         <source>Trainbench</source>
@@ -613,6 +703,58 @@
         <translation>Hay un entrenamiento en curso; detenlo primero para que los tiempos sean justos.</translation>
     </message>
     <message>
+        <source>%1 on %2, started %3</source>
+        <translation>%1 en %2, iniciado a las %3</translation>
+    </message>
+    <message>
+        <source>Run %1 — validation after epoch %2 of %3, on %4 test images</source>
+        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test</translation>
+    </message>
+    <message>
+        <source>Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.</source>
+        <translation>Guardado %1: las primeras %2 de %3 imágenes (primero las mal clasificadas); la exportación de la cuadrícula se limita a %2.</translation>
+    </message>
+    <message>
+        <source>Saved %1 (%2 images)</source>
+        <translation>Guardado %1 (%2 imágenes)</translation>
+    </message>
+    <message>
+        <source>Weights file %1 — evaluated on the test set of %2</source>
+        <translation>Archivo de pesos %1 — evaluado con el conjunto de test de %2</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>Hay un entrenamiento en curso</translation>
+    </message>
+    <message>
+        <source>Training is still running. Stop it and close the window, or stop it and keep the weights so far to save or study them?</source>
+        <translation>El entrenamiento sigue en marcha. ¿Detenerlo y cerrar la ventana, o detenerlo y conservar los pesos obtenidos hasta ahora para guardarlos o estudiarlos?</translation>
+    </message>
+    <message>
+        <source>Stop the training? The weights so far are kept, evaluated on the test set and can be saved.</source>
+        <translation>¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de test y se pueden guardar.</translation>
+    </message>
+    <message>
+        <source>A comparison is still running. Stop it and close the window? The finished rows are lost.</source>
+        <translation>Una comparación sigue en marcha. ¿Detenerla y cerrar la ventana? Se perderán las filas terminadas.</translation>
+    </message>
+    <message>
+        <source>Stop and keep the weights</source>
+        <translation>Detener y conservar los pesos</translation>
+    </message>
+    <message>
+        <source>Stop and close</source>
+        <translation>Detener y cerrar</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>Seguir entrenando</translation>
+    </message>
+    <message>
+        <source>Continue training</source>
+        <translation>Continuar el entrenamiento</translation>
+    </message>
+    <message>
         <source>Weights (*.tbw *.safetensors);;All files (*)</source>
         <translation>Pesos (*.tbw *.safetensors);;Todos los archivos (*)</translation>
     </message>
@@ -623,6 +765,10 @@
     <message>
         <source>ONNX model (*.onnx);;safetensors for PyTorch (*.safetensors)</source>
         <translation>Modelo ONNX (*.onnx);;safetensors para PyTorch (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.&lt;br&gt;CPU kernels: %2.</source>
+        <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Núcleos de cálculo de la CPU: %2.</translation>
     </message>
     <message>
         <source>Export weights (ONNX, safetensors)…</source>
@@ -734,20 +880,12 @@
         <translation>Listo.</translation>
     </message>
     <message>
-        <source>Paused at epoch %1/%2, step %3/%4.</source>
-        <translation>En pausa en la época %1/%2, paso %3/%4.</translation>
-    </message>
-    <message>
         <source>Training: %1 replicas in sync, global batch %2.</source>
         <translation>Entrenando: %1 réplicas sincronizadas, lote global %2.</translation>
     </message>
     <message>
         <source>Epoch %1/%2</source>
         <translation>Época %1/%2</translation>
-    </message>
-    <message>
-        <source>Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8</source>
-        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — precisión %8</translation>
     </message>
     <message>
         <source>Test loss: %1 - test accuracy: %2 - weights sha256: %3</source>
@@ -762,16 +900,64 @@
         <translation>Detenido por el usuario; precisión de test de los pesos hasta ahora: %1</translation>
     </message>
     <message>
-        <source>Stopped.</source>
-        <translation>Detenido.</translation>
-    </message>
-    <message>
         <source>Error: %1</source>
         <translation>Error: %1</translation>
     </message>
     <message>
         <source>Failed: %1</source>
         <translation>Falló: %1</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>Entrenamiento</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>En pausa</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Deteniendo…</translation>
+    </message>
+    <message>
+        <source>Paused — epoch %v/%m steps</source>
+        <translation>En pausa — época %v/%m pasos</translation>
+    </message>
+    <message>
+        <source>Epoch: %v/%m steps</source>
+        <translation>Época: %v/%m pasos</translation>
+    </message>
+    <message>
+        <source>Run: %p%</source>
+        <translation>Total: %p%</translation>
+    </message>
+    <message>
+        <source>Steps of the current epoch</source>
+        <translation>Pasos de la época actual</translation>
+    </message>
+    <message>
+        <source>Steps of the whole run</source>
+        <translation>Pasos de todo el entrenamiento</translation>
+    </message>
+    <message>
+        <source>Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.</source>
+        <translation>En pausa en la época %1/%2, paso %3/%4; el reloj también está parado. Pulsa Reanudar para seguir.</translation>
+    </message>
+    <message>
+        <source>Finishing the batch in flight, then the weights so far are evaluated on the test set.</source>
+        <translation>Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de test.</translation>
+    </message>
+    <message>
+        <source>Evaluating the weights so far on the %1 test images…</source>
+        <translation>Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de test…</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — accuracy %10</source>
+        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10</translation>
+    </message>
+    <message>
+        <source>Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).</source>
+        <translation>Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).</translation>
     </message>
 </context>
 <context>
@@ -783,6 +969,17 @@
     <message>
         <source>Could not encode the image for %1</source>
         <translation>No se pudo codificar la imagen para %1</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::TrainWorker</name>
+    <message>
+        <source>No dataset is loaded.</source>
+        <translation>No hay ningún conjunto de datos cargado.</translation>
+    </message>
+    <message>
+        <source>This build trains on the CPU only (built without CUDA).</source>
+        <translation>Esta compilación solo entrena en la CPU (compilada sin CUDA).</translation>
     </message>
 </context>
 </TS>

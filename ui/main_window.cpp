@@ -1,9 +1,11 @@
 #include "main_window.hpp"
 
 #include "charts/chart.hpp"
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
+#include "export/export_dialog.hpp"
 #include "kernels/kernels.hpp"
 #include "export/save_file.hpp"
 #include "i18n/language.hpp"
@@ -32,6 +34,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -59,6 +65,19 @@ struct MainWindow::Actions {
 };
 
 namespace {
+const char* kGeometryKey = "ui/geometry";
+const char* kSplitterKey = "ui/splitter";
+
+// A page that scrolls when the window is smaller than the page's minimum size.
+QWidget* scrolling(QWidget* page)
+{
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
+}
+
 QWidget* framed(QWidget* panel)
 {
     auto* frame = new QFrame;
@@ -95,18 +114,21 @@ MainWindow::MainWindow(QWidget* parent)
     grid->setColumnStretch(0, 3);
     grid->setColumnStretch(1, 3);
     grid->setColumnStretch(2, 2);
-    m_tabs->addTab(setup, QString());
-    m_tabs->addTab(m_charts, QString());
-    m_tabs->addTab(m_results, QString());
-    m_tabs->addTab(m_compare, QString());
+    m_tabs->addTab(scrolling(setup), QString());
+    m_tabs->addTab(scrolling(m_charts), QString());
+    m_tabs->addTab(scrolling(m_results), QString());
+    m_tabs->addTab(scrolling(m_compare), QString());
 
     auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("mainSplitter"));
     splitter->addWidget(m_tabs);
     splitter->addWidget(m_run);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
     resize(1280, 860);
+    splitter->restoreState(QSettings().value(kSplitterKey).toByteArray());
 
     connect(m_dataset, &DatasetPanel::datasetLoaded, this, &MainWindow::onDatasetLoaded);
     connect(m_dataset, &DatasetPanel::loadFailed, this, [this](const QString&) {
@@ -127,6 +149,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_run, &RunPanel::pauseRequested, m_controller, &RunController::setPaused);
     connect(m_run, &RunPanel::stopRequested, m_controller, &RunController::stop);
     connect(m_controller, &RunController::pausedChanged, m_run, &RunPanel::setPaused);
+    connect(m_controller, &RunController::stopping, m_run, &RunPanel::setStopping);
+    connect(m_controller, &RunController::evaluatingTestSet, m_run, &RunPanel::evaluatingTestSet);
     connect(m_controller, &RunController::started, this, &MainWindow::onRunStarted);
     connect(m_controller, &RunController::batchFinished, this, [this](const tb::BatchProgress& p) {
         m_run->batchFinished(p);
@@ -166,7 +190,7 @@ void MainWindow::buildMenus()
     });
     m_fileMenu->addSeparator();
     a.exportCharts = m_fileMenu->addAction(QString(), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export the charts to a folder"));
+        const QString dir = askExportFolder(this, tr("Export the charts to a folder"));
         if (!dir.isEmpty())
             exportCharts(dir);
     });
@@ -198,7 +222,7 @@ void MainWindow::buildMenus()
     m_runMenu = menuBar()->addMenu(QString());
     a.start = m_runMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::startTraining);
     a.pause = m_runMenu->addAction(QString(), this, [this] { m_controller->setPaused(!m_controller->isPaused()); });
-    a.stop = m_runMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), m_controller, &RunController::stop);
+    a.stop = m_runMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), this, &MainWindow::confirmStop);
 
     m_languageMenu = menuBar()->addMenu(QString());
     m_languages = new QActionGroup(this);
@@ -232,7 +256,7 @@ void MainWindow::buildMenus()
 void MainWindow::askAndSave(const QString& title, const QString& name, const QString& filter,
                             const std::function<QString(const QString&)>& save)
 {
-    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+    const QString path = askSavePath(this, title, name, filter, QFileInfo(name).suffix());
     if (!path.isEmpty())
         save(path);  // reports success or the error itself
 }
@@ -284,9 +308,9 @@ QString MainWindow::startBlocker() const
         return tr("A comparison is in progress.");
     if (const QString why = setupBlocker(); !why.isEmpty())
         return why;
-    const std::string why = tb::deviceUnavailableReason(m_accelerator->device(), m_system);
-    if (!why.empty())
-        return tr("The chosen accelerator cannot be used: %1").arg(qs(why));
+    const QString why = EngineText::deviceUnavailable(m_accelerator->device(), m_system);
+    if (!why.isEmpty())
+        return tr("The chosen accelerator cannot be used: %1").arg(why);
     return {};
 }
 
@@ -312,6 +336,7 @@ void MainWindow::updateStartState()
     m_act->exportGrid->setEnabled(haveResults);
     m_act->exportConfusion->setEnabled(haveResults);
     m_act->exportCsv->setEnabled(!m_history.empty());
+    m_act->exportCharts->setEnabled(!m_history.empty());
     m_act->saveWeights->setEnabled(m_weights != nullptr);
     m_act->exportWeights->setEnabled(m_weights != nullptr);
 }
@@ -354,6 +379,9 @@ void MainWindow::startTraining()
     req.options.sizeMultiplier = m_hyper->sizeMultiplier();
     req.options.dropRemainderBatch = m_hyper->dropRemainder() ? req.config.batchSize : 0;
     m_runData = req.data;
+    m_runName = tr("%1 on %2, started %3")
+                    .arg(qs(req.spec.name), qs(req.device.id()),
+                         QLocale().toString(QTime::currentTime(), QLocale::ShortFormat));
     m_runDevice = req.device;
     m_runConfig = req.config;
     m_history.clear();
@@ -381,6 +409,11 @@ void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& valida
     if (validation && !validation->predicted.empty()) {
         // Dropping the remainder only cuts the split's tail, so image i is the same in m_runData.
         m_results->setResults(m_runData, validation);
+        m_results->setSource(tr("Run %1 — validation after epoch %2 of %3, on %4 test images")
+                                 .arg(m_runName)
+                                 .arg(r.epoch)
+                                 .arg(m_runInfo.epochs)
+                                 .arg(formatCount(int64_t(validation->predicted.size()))));
     }
     updateStartState();
 }
@@ -453,7 +486,15 @@ QString MainWindow::exportGrid(const QString& path, int maxTiles)
 {
     if (m_results->model().isEmpty())
         return reportResult(tr("There are no results to export yet."), {});
-    return reportResult(saveImage(path, m_results->grid()->renderImage(maxTiles, 10)), tr("Saved %1").arg(path));
+    const int shown = m_results->grid()->tileCount();
+    const QString done = shown > maxTiles
+                             ? tr("Saved %1: the first %2 of %3 images (misclassified first); the grid export is "
+                                  "capped at %2.")
+                                   .arg(path)
+                                   .arg(maxTiles)
+                                   .arg(formatCount(shown))
+                             : tr("Saved %1 (%2 images)").arg(path).arg(shown);
+    return reportResult(saveImage(path, m_results->grid()->renderImage(maxTiles, 10)), done);
 }
 
 QString MainWindow::exportConfusion(const QString& path)
@@ -471,7 +512,7 @@ QString MainWindow::saveWeights(const QString& path)
         // .onnx and .safetensors export; anything else is Trainbench's own file.
         tb::saveWeightsAs(ss(path), *m_weights, tb::weightsFormatOfPath(ss(path)));
     } catch (const std::exception& e) {
-        return reportResult(qs(e.what()), {});
+        return reportResult(EngineText::of(e), {});
     }
     return reportResult({}, tr("Saved %1").arg(path));
 }
@@ -502,6 +543,8 @@ void MainWindow::openWeights(const QString& path)
         m_weights = e.weights;
         m_runData = e.data;
         m_results->setResults(e.data, e.eval);
+        m_results->setSource(tr("Weights file %1 — evaluated on the test set of %2")
+                                 .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(qs(e.data->directory))));
         showPage(ResultsPage);
         statusBar()->showMessage(tr("Evaluated %1: test loss %2, accuracy %3")
                                      .arg(path)
@@ -529,17 +572,103 @@ void MainWindow::openWeights(const QString& path)
             out.weights = weights;
             out.data = data;
         } catch (const std::exception& e) {
-            out.error = qs(e.what());
+            out.error = EngineText::of(e);
         }
         return out;
     }));
 }
 
+MainWindow::StopChoice MainWindow::askStop(bool closing)
+{
+    QMessageBox box(QMessageBox::Question, tr("A run is in progress"), QString(), QMessageBox::NoButton, this);
+    if (m_controller->isRunning())
+        box.setText(closing ? tr("Training is still running. Stop it and close the window, or stop it and keep "
+                                 "the weights so far to save or study them?")
+                            : tr("Stop the training? The weights so far are kept, evaluated on the test set and "
+                                 "can be saved."));
+    else
+        box.setText(tr("A comparison is still running. Stop it and close the window? The finished rows are lost."));
+    QPushButton* keep = nullptr;
+    if (m_controller->isRunning()) {
+        keep = box.addButton(tr("Stop and keep the weights"), closing ? QMessageBox::ActionRole
+                                                                      : QMessageBox::AcceptRole);
+        keep->setObjectName(QStringLiteral("stopAndKeep"));
+    }
+    QPushButton* close = nullptr;
+    if (closing) {
+        close = box.addButton(tr("Stop and close"), QMessageBox::DestructiveRole);
+        close->setObjectName(QStringLiteral("stopAndClose"));
+    }
+    QPushButton* go = box.addButton(closing ? tr("Keep running") : tr("Continue training"), QMessageBox::RejectRole);
+    go->setObjectName(QStringLiteral("continueRun"));
+    box.setDefaultButton(go);
+    box.setEscapeButton(go);
+    box.exec();
+    if (box.clickedButton() == keep && keep)
+        return StopChoice::StopAndKeep;
+    if (box.clickedButton() == close && close)
+        return StopChoice::StopAndClose;
+    return StopChoice::Continue;
+}
+
+void MainWindow::confirmStop()
+{
+    if (!m_controller->isRunning())
+        return;
+    if (askStop(false) == StopChoice::StopAndKeep && m_controller->isRunning())
+        m_controller->stop();  // a paused run stays paused while the box is open; Stop releases it
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    m_controller->stopAndWait();  // within one batch
+    if (m_controller->isRunning() || m_compare->isRunning()) {
+        switch (askStop(true)) {
+        case StopChoice::Continue:
+            event->ignore();
+            return;
+        case StopChoice::StopAndKeep:
+            m_controller->stop();  // the window stays, Stopping… then the weights to save
+            showPage(ResultsPage);
+            event->ignore();
+            return;
+        case StopChoice::StopAndClose:
+            break;
+        }
+    }
+    QSettings().setValue(kGeometryKey, saveGeometry());
+    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+        QSettings().setValue(kSplitterKey, splitter->saveState());
+    // The window goes at once; the worker ends within one batch and skips the test-set evaluation
+    // that nothing would show.
+    hide();
+    m_controller->abandonAndWait();
     m_compare->stop();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    if (!m_placed) {
+        m_placed = true;
+        placeOnScreen();
+    }
+    QMainWindow::showEvent(event);
+}
+
+void MainWindow::placeOnScreen()
+{
+    QScreen* s = screen();
+    if (!s)
+        return;
+    const QRect avail = s->availableGeometry();
+    const QByteArray saved = QSettings().value(kGeometryKey).toByteArray();
+    if (!saved.isEmpty() && restoreGeometry(saved) && avail.contains(frameGeometry().topLeft()) &&
+        width() <= avail.width() && height() <= avail.height())
+        return;
+    // No saved geometry, or one from a bigger or another screen: 90% of this one at most, centred.
+    const QSize want(std::min(1400, avail.width() * 9 / 10), std::min(900, avail.height() * 9 / 10));
+    resize(want.expandedTo(minimumSizeHint()).boundedTo(avail.size()));
+    move(avail.center() - QPoint(width() / 2, height() / 2));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

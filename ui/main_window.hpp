@@ -47,6 +47,13 @@ public:
     enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage };
     void showPage(Page page);
 
+    // What to do about a run in progress when the window closes or Esc is pressed.
+    enum class StopChoice { Continue, StopAndKeep, StopAndClose };
+    // Asks (a modal box; its buttons are named continueRun, stopAndKeep and stopAndClose).
+    StopChoice askStop(bool closing);
+    // Esc and Run > Stop: asks first when a run is in progress.
+    void confirmStop();
+
     // Why Start is not possible now, or empty.
     QString startBlocker() const;
     void startTraining();
@@ -72,9 +79,11 @@ protected:
     void changeEvent(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildMenus();
+    void placeOnScreen();  // the saved geometry, else a size that fits the screen, inside it
     void retranslate();
     void updateStartState();
     void onDatasetLoaded(const DatasetPtr& data);
@@ -112,6 +121,8 @@ private:
     QMenu* m_languageMenu = nullptr;
     QMenu* m_helpMenu = nullptr;
     QActionGroup* m_languages = nullptr;
+    bool m_placed = false;
+    QString m_runName;  // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
     struct Actions;
     Actions* m_act;
 };

@@ -7,6 +7,7 @@
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
+#include "panels/run_panel.hpp"
 #include "run/run_controller.hpp"
 
 #include <QApplication>
@@ -24,9 +25,9 @@ void waitFor(int ms)
     loop.exec();
 }
 
-bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name)
+bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name, int settleMs = 300)
 {
-    waitFor(300);  // let the charts' batched redraws land
+    waitFor(settleMs);  // let the charts' batched redraws land
     const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
     const bool ok = w.grab().save(path);
     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
@@ -39,8 +40,8 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     using namespace tbui;
     QDir().mkpath(outDir);
     Language::apply(QStringLiteral("en"));
+    w.show();  // placed inside the (offscreen) screen first; the README's pictures are larger
     w.resize(1360, 900);
-    w.show();
     bool ok = shoot(w, outDir, QStringLiteral("empty"));
 
     QEventLoop loaded;
@@ -96,6 +97,58 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     Language::apply(QStringLiteral("es"));
     w.showPage(MainWindow::TrainingPage);
     ok = shoot(w, outDir, QStringLiteral("spanish")) && ok;
+
+    // A laptop screen: 1280x720 less a title bar, in both languages.
+    w.resize(1280, 690);
+    w.showPage(MainWindow::SetupPage);
+    ok = shoot(w, outDir, QStringLiteral("laptop-1280x720-es")) && ok;
+    Language::apply(QStringLiteral("en"));
+    ok = shoot(w, outDir, QStringLiteral("laptop-1280x720-en")) && ok;
+
+    // A one-epoch run, paused on the way, then a longer one stopped.
+    w.hyperparametersPanel()->setEpochs(1);
+    w.hyperparametersPanel()->setMaxBatches(150);
+    QEventLoop paused;
+    bool pauseShot = false;
+    auto pauseAt = QObject::connect(w.runController(), &RunController::batchFinished, &paused,
+                                    [&](const tb::BatchProgress& p) {
+                                        if (p.step >= 60 && !w.runController()->isPaused() && !pauseShot) {
+                                            w.runController()->setPaused(true);
+                                            QTimer::singleShot(800, &paused, &QEventLoop::quit);
+                                        }
+                                    });
+    w.startTraining();
+    paused.exec();
+    QObject::disconnect(pauseAt);
+    pauseShot = true;
+    ok = shoot(w, outDir, QStringLiteral("paused")) && ok;
+    w.runController()->setPaused(false);
+    if (w.runController()->isRunning())
+        finished.exec();
+    ok = shoot(w, outDir, QStringLiteral("one-epoch")) && ok;
+    w.showPage(MainWindow::ResultsPage);
+    ok = shoot(w, outDir, QStringLiteral("one-epoch-results")) && ok;
+
+    w.hyperparametersPanel()->setEpochs(3);
+    w.hyperparametersPanel()->setMaxBatches(0);
+    QEventLoop running;
+    auto stopAt = QObject::connect(w.runController(), &RunController::batchFinished, &running,
+                                   [&](const tb::BatchProgress& p) {
+                                       if (p.step >= 40)
+                                           running.quit();
+                                   });
+    w.startTraining();
+    running.exec();
+    QObject::disconnect(stopAt);
+    w.runController()->stop();
+    ok = shoot(w, outDir, QStringLiteral("stopping"), 30) && ok;
+    if (w.runController()->isRunning())
+        finished.exec();
+    ok = shoot(w, outDir, QStringLiteral("stopped")) && ok;
+
+    w.resize(1920, 1050);
+    w.showPage(MainWindow::TrainingPage);
+    ok = shoot(w, outDir, QStringLiteral("desktop-1920x1080")) && ok;
     Language::apply(QString());
     return ok ? 0 : 1;
 }

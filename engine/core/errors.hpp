@@ -4,12 +4,41 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tb {
+
+// Stable identifiers of the messages a front end shows and may translate. The arguments fill %1,
+// %2, ... in the order listed; what() keeps the engine's English for the CLI. Never renumber: add
+// at the end (the window's translations are keyed by these).
+enum class MessageId : int {
+    None = 0,                 // no id: only the English text exists
+    DatasetFolderMissing = 1, // folder
+    DatasetFileMissing = 2,   // file pattern ("train-images-idx3-ubyte[.gz]"), folder
+    DatasetCountMismatch = 3, // labels file, label count, images file, image count
+    IdxCannotOpen = 4,        // file, system reason
+    IdxTooShort = 5,          // file, bytes present
+    IdxNotIdx = 6,            // file
+    IdxTruncated = 7,         // file, declared bytes, bytes present
+    IdxTooLong = 8,           // file, declared bytes
+    TrainingDiverged = 9,     // epoch, step, "loss" | "gradient" | "updated weights"
+    GpuBuiltWithoutCuda = 10, // (no arguments)
+    Count
+};
 
 class Error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    Error(MessageId id, std::vector<std::string> args, const std::string& english)
+        : std::runtime_error(english), m_id(id), m_args(std::move(args))
+    {
+    }
+    MessageId id() const { return m_id; }
+    const std::vector<std::string>& args() const { return m_args; }
+
+private:
+    MessageId m_id = MessageId::None;
+    std::vector<std::string> m_args;
 };
 
 // A dataset file is missing, unreadable or malformed.

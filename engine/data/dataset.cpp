@@ -29,14 +29,19 @@ ImageSplit loadSplit(const std::string& dir, const std::string& prefix)
     s.imagesFile = findIdxFile(dir, prefix + "-images");
     s.labelsFile = findIdxFile(dir, prefix + "-labels");
     if (s.imagesFile.empty())
-        throw DataError("no " + prefix + "-images-idx3-ubyte[.gz] file in " + dir);
+        throw DataError(MessageId::DatasetFileMissing, {prefix + "-images-idx3-ubyte[.gz]", dir},
+                        "no " + prefix + "-images-idx3-ubyte[.gz] file in " + dir);
     if (s.labelsFile.empty())
-        throw DataError("no " + prefix + "-labels-idx1-ubyte[.gz] file in " + dir);
+        throw DataError(MessageId::DatasetFileMissing, {prefix + "-labels-idx1-ubyte[.gz]", dir},
+                        "no " + prefix + "-labels-idx1-ubyte[.gz] file in " + dir);
     IdxArray images = readIdx(s.imagesFile, 3);
     IdxArray labels = readIdx(s.labelsFile, 1);
     const auto name = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
     if (images.dims[0] != labels.dims[0])
-        throw DataError(name(s.labelsFile) + " holds " + std::to_string(labels.dims[0]) + " labels but " +
+        throw DataError(MessageId::DatasetCountMismatch,
+                        {name(s.labelsFile), std::to_string(labels.dims[0]), name(s.imagesFile),
+                         std::to_string(images.dims[0])},
+                        name(s.labelsFile) + " holds " + std::to_string(labels.dims[0]) + " labels but " +
                         name(s.imagesFile) + " holds " + std::to_string(images.dims[0]) + " images");
     if (images.dims[1] > 4096 || images.dims[2] > 4096)
         throw DataError(name(s.imagesFile) + ": images of " + std::to_string(images.dims[1]) + "x" +
@@ -87,7 +92,7 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         dir.pop_back();
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        throw DataError("dataset folder " + dir + " does not exist");
+        throw DataError(MessageId::DatasetFolderMissing, {dir}, "dataset folder " + dir + " does not exist");
     if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
         throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
                           std::to_string(options.sizeMultiplier) + ")");

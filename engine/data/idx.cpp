@@ -45,12 +45,14 @@ public:
         if (m_gz) {
             m_gzf = gzopen(path.c_str(), "rb");
             if (!m_gzf)
-                throw DataError(m_name + ": cannot open: " + std::strerror(errno));
+                throw DataError(MessageId::IdxCannotOpen, {m_name, std::strerror(errno)},
+                                m_name + ": cannot open: " + std::strerror(errno));
             gzbuffer(m_gzf, 1 << 17);
         } else {
             m_f = std::fopen(path.c_str(), "rb");
             if (!m_f)
-                throw DataError(m_name + ": cannot open: " + std::strerror(errno));
+                throw DataError(MessageId::IdxCannotOpen, {m_name, std::strerror(errno)},
+                                m_name + ": cannot open: " + std::strerror(errno));
         }
     }
     ~Source()
@@ -124,9 +126,11 @@ IdxArray readIdx(const std::string& path, int expectedDims)
     uint8_t magic[4];
     const size_t got = src.read(magic, 4);
     if (got < 4)
-        throw DataError(name + ": the file is too short to hold an IDX header (" + std::to_string(got) + " bytes)");
+        throw DataError(MessageId::IdxTooShort, {name, std::to_string(got)},
+                        name + ": the file is too short to hold an IDX header (" + std::to_string(got) + " bytes)");
     if (magic[0] != 0 || magic[1] != 0)
-        throw DataError(name + ": not an IDX file (bad magic number " + std::to_string(magic[0]) + "," +
+        throw DataError(MessageId::IdxNotIdx, {name},
+                        name + ": not an IDX file (bad magic number " + std::to_string(magic[0]) + "," +
                         std::to_string(magic[1]) + "," + std::to_string(magic[2]) + "," + std::to_string(magic[3]) +
                         "; expected 0,0,8," + std::to_string(expectedDims) + ")");
     if (magic[2] != 0x08)
@@ -165,23 +169,27 @@ IdxArray readIdx(const std::string& path, int expectedDims)
         if (::stat(path.c_str(), &st) == 0) {
             const uint64_t actual = uint64_t(st.st_size) - std::min<uint64_t>(uint64_t(st.st_size), headerBytes);
             if (actual < total)
-                throw DataError(name + ": is truncated: the header declares " + std::to_string(total) +
+                throw DataError(MessageId::IdxTruncated, {name, std::to_string(total), std::to_string(actual)},
+                                name + ": is truncated: the header declares " + std::to_string(total) +
                                 " data bytes but only " + std::to_string(actual) + " are present");
             if (actual > total)
-                throw DataError(name + ": is longer than its header says: " + std::to_string(actual - total) +
+                throw DataError(MessageId::IdxTooLong, {name, std::to_string(total)},
+                                name + ": is longer than its header says: " + std::to_string(actual - total) +
                                 " extra bytes after the declared " + std::to_string(total));
         }
     }
     out.bytes.resize(size_t(total));
     const size_t read = src.read(out.bytes.data(), size_t(total));
     if (read < total)
-        throw DataError(name + ": is truncated: the header declares " + std::to_string(total) + " data bytes but only " +
-                        std::to_string(read) + " are present");
+        throw DataError(MessageId::IdxTruncated, {name, std::to_string(total), std::to_string(read)},
+                        name + ": is truncated: the header declares " + std::to_string(total) +
+                            " data bytes but only " + std::to_string(read) + " are present");
     uint8_t extra[256];
     const size_t more = src.read(extra, sizeof extra);
     if (more > 0)
-        throw DataError(name + ": is longer than its header says: extra bytes after the declared " +
-                        std::to_string(total));
+        throw DataError(MessageId::IdxTooLong, {name, std::to_string(total)},
+                        name + ": is longer than its header says: extra bytes after the declared " +
+                            std::to_string(total));
     return out;
 }
 

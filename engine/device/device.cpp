@@ -138,6 +138,7 @@ SystemInfo detectSystem()
     s.cpu.ramBytes = meminfoBytes("MemTotal");
     // The CUDA backend is not part of this build; say so rather than probing a driver we cannot use.
     s.gpuUnavailableReason = "built without CUDA";
+    s.gpuUnavailableId = MessageId::GpuBuiltWithoutCuda;
     return s;
 }
 

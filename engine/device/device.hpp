@@ -4,6 +4,7 @@
 // and, for the CPU, the instruction-set level of the kernels.
 #pragma once
 
+#include "core/errors.hpp"
 #include "kernels/isa.hpp"
 
 #include <cstdint>
@@ -51,7 +52,8 @@ struct GpuInfo {
 struct SystemInfo {
     CpuInfo cpu;
     std::vector<GpuInfo> gpus;
-    std::string gpuUnavailableReason; // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
+    std::string gpuUnavailableReason;  // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
+    MessageId gpuUnavailableId = MessageId::None;  // the reason's id, for front ends that translate
 };
 
 // Never throws: whatever cannot be read is reported as unknown or as the GPU reason.

@@ -174,7 +174,7 @@ Json parseMetadataJson(const std::map<std::string, std::string>& m, const char* 
 // The float32 values a model's weights take (trainable and not), walking its shapes as Network
 // does, without allocating them: the file must hold at least this many. Stops at a shape that does
 // not fit (the Network then says what is wrong).
-uint64_t modelFloats(const ModelSpec& spec, Shape s)
+uint64_t modelFloats(const ModelSpec& spec, Shape s, int classes)
 {
     uint64_t n = 0;
     for (const LayerSpec& l : spec.layers) {
@@ -202,9 +202,12 @@ uint64_t modelFloats(const ModelSpec& spec, Shape s)
                 s = Shape::flat(l.targetShape[0]);
             break;
         case LayerKind::Dense:
-            n += uint64_t(s.size()) * uint64_t(l.units) + (l.bias ? l.units : 0);
-            s = Shape::flat(l.units);
+        {
+            const int units = l.denseUnits(classes);
+            n += uint64_t(s.size()) * uint64_t(units) + (l.bias ? units : 0);
+            s = Shape::flat(units);
             break;
+        }
         case LayerKind::Dropout:
         case LayerKind::Activation:
             break;
@@ -317,10 +320,11 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
     // its weights: what it allocates stays within a small multiple of the file's size. (A smaller
     // shortfall is left to the per-tensor checks below, whose messages name the tensor.)
     const uint64_t dataSize = bytes.size() - uint64_t(file.data - bytes.data());
-    if (hasModel && modelFloats(w.spec, w.input) * 4 > 2 * dataSize + (64 << 10))
+    const uint64_t needed = hasModel ? modelFloats(w.spec, w.input, int(w.classNames.size())) * 4 : 0;
+    if (needed > 2 * dataSize + (64 << 10))
         throw ModelError(origin + ": its model description (" + w.spec.name + ") needs at least " +
-                         std::to_string(modelFloats(w.spec, w.input) * 4) + " bytes of weights but the file holds " +
-                         std::to_string(dataSize) + "; the file is corrupt");
+                         std::to_string(needed) + " bytes of weights but the file holds " + std::to_string(dataSize) +
+                         "; the file is corrupt");
     Network net(w.spec, w.input, int(w.classNames.size()));
     const std::vector<TorchTensor> layout = torchLayout(net);
     std::map<std::string, const Entry*> byName;

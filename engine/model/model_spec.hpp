@@ -19,6 +19,7 @@ struct LayerSpec {
     std::string name;        // optional user-given name; Keras-style default otherwise
     int filters = 0, units = 0;
     bool unitsFromClasses = false; // Dense "units": "classes": as many as the dataset has classes
+    int denseUnits(int classes) const { return unitsFromClasses ? classes : units; }
     int kh = 0, kw = 0, sh = 0, sw = 0;  // kernel/pool and strides (0: the default)
     bool same = false;
     bool bias = true;

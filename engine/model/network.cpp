@@ -102,8 +102,7 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         case LayerKind::Dense:
             if (shape.spatial)
                 fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
-            layer = std::make_unique<Dense>(name, shape, ls.unitsFromClasses ? numClasses : ls.units, ls.bias,
-                                            ls.activation);
+            layer = std::make_unique<Dense>(name, shape, ls.denseUnits(numClasses), ls.bias, ls.activation);
             break;
         case LayerKind::Activation:
             layer = std::make_unique<ActivationLayer>(name, shape, ls.activation);

@@ -10,10 +10,9 @@
 namespace tb {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t)
+double steadySeconds()
 {
-    return std::chrono::duration<double>(Clock::now() - t).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // Parameters per task of the update pass.
@@ -33,7 +32,7 @@ std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch)
 
 Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
     : m_net(net), m_data(data), m_config(config), m_kernels(&kernelsFor(config.isa.value_or(defaultIsa()))),
-      m_optimizer(config.optimizer, net.paramCount(), *m_kernels)
+      m_optimizer(config.optimizer, net.paramCount(), *m_kernels), m_clock(steadySeconds)
 {
     if (config.epochs < 1)
         throw ConfigError("epochs must be at least 1");
@@ -49,6 +48,8 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
 
 Trainer::~Trainer() = default;
 
+void Trainer::setClock(std::function<double()> seconds) { m_clock = seconds ? std::move(seconds) : steadySeconds; }
+
 int Trainer::stepsPerEpoch() const
 {
     const int steps = (m_data.train.count + m_config.batchSize - 1) / m_config.batchSize;
@@ -62,7 +63,8 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
     const int firstEpoch = int(m_history.size());
     for (int e = firstEpoch; e < firstEpoch + m_config.epochs; ++e) {
         const std::vector<int> order = shuffledOrder(m_data.train.count, m_config.seed, e);
-        const auto t0 = Clock::now();
+        const double t0 = m_clock();
+        double outside = 0.0; // seconds spent in the observer's callbacks this epoch
         double lossSum = 0.0;
         int64_t correct = 0, seen = 0;
         for (int s = 0; s < steps; ++s) {
@@ -71,14 +73,16 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
             const int first = s * B;
             const int count = std::min(B, m_data.train.count - first);
             const BatchResult b = trainBatch(order.data() + first, count);
-            if (b.diverged != Divergence::None)
-                throw DivergedError(std::string("training diverged at epoch ") + std::to_string(e + 1) + ", step " +
-                                    std::to_string(s + 1) + ": the " +
-                                    (b.diverged == Divergence::Loss       ? "loss"
-                                     : b.diverged == Divergence::Gradient ? "gradient"
-                                                                          : "updated weights") +
-                                    " became NaN or infinite. The weights of the last good step were kept; "
-                                    "try a lower learning rate.");
+            if (b.diverged != Divergence::None) {
+                const std::string what = b.diverged == Divergence::Loss       ? "loss"
+                                         : b.diverged == Divergence::Gradient ? "gradient"
+                                                                              : "updated weights";
+                throw DivergedError(MessageId::TrainingDiverged, {std::to_string(e + 1), std::to_string(s + 1), what},
+                                    "training diverged at epoch " + std::to_string(e + 1) + ", step " +
+                                        std::to_string(s + 1) + ": the " + what +
+                                        " became NaN or infinite. The weights of the last good step were kept; "
+                                        "try a lower learning rate.");
+            }
             const StepResult& r = b.step;
             lossSum += r.lossSum;
             correct += r.correct;
@@ -92,14 +96,16 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
                 p.loss = lossSum / double(seen);
                 p.accuracy = double(correct) / double(seen);
                 p.batchLoss = r.lossSum / r.samples;
-                p.epochElapsed = since(t0);
+                p.epochElapsed = m_clock() - t0 - outside;
                 p.samplesPerSec = double(seen) / std::max(p.epochElapsed, 1e-9);
+                const double before = m_clock();
                 observer->batchFinished(p);
+                outside += m_clock() - before;
             }
         }
         EpochRecord rec;
         rec.epoch = e + 1;
-        rec.seconds = since(t0);
+        rec.seconds = m_clock() - t0 - outside;
         rec.samples = seen;
         rec.loss = lossSum / double(std::max<int64_t>(seen, 1));
         rec.accuracy = double(correct) / double(std::max<int64_t>(seen, 1));

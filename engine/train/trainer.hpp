@@ -9,6 +9,7 @@
 #include "train/cpu_executor.hpp"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,14 +35,14 @@ struct BatchProgress {
     double accuracy = 0.0;
     double batchLoss = 0.0;
     double samplesPerSec = 0.0;
-    double epochElapsed = 0.0; // seconds since the epoch started
+    double epochElapsed = 0.0; // seconds of training in the epoch so far (time in the observer excluded)
 };
 
 struct EpochRecord {
     int epoch = 0;
     double loss = 0.0, accuracy = 0.0;
     double valLoss = 0.0, valAccuracy = 0.0;
-    double seconds = 0.0;       // training time of the epoch (validation excluded)
+    double seconds = 0.0;       // training time of the epoch (validation and time in the observer excluded)
     double samplesPerSec = 0.0; // training throughput
     int64_t samples = 0;
 };
@@ -61,6 +62,11 @@ public:
     // The network keeps its current weights; call net.initialize(seed) first for a fresh run.
     Trainer(Network& net, const Dataset& data, TrainConfig config);
     ~Trainer();
+
+    // Epoch times are read from this clock (seconds, monotonic; steady_clock by default). Time spent in
+    // the observer's callbacks (a paused window waiting, a terminal printing) is not training time and
+    // is left out of epochElapsed, seconds and samples/s. Tests inject a clock they advance themselves.
+    void setClock(std::function<double()> seconds);
 
     // Throws DivergedError (weights restored to the last good step), DataError, ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
@@ -92,6 +98,7 @@ private:
     Optimizer m_optimizer;
     std::unique_ptr<CpuExecutor> m_exec;
     std::vector<EpochRecord> m_history;
+    std::function<double()> m_clock;
     // trainBatch's buffers, allocated once: the step's new weights (swapped with the network's when
     // good) and BatchNorm's statistics before the step.
     std::vector<float> m_nextParams, m_goodState;

@@ -146,6 +146,17 @@ int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed
 
 void Chart::setSeriesName(int series, const QString& name) { m_parts->series[size_t(series)]->setName(name); }
 
+void Chart::setPointsVisible(int series)
+{
+    QLineSeries* s = m_parts->series[size_t(series)];
+    s->setPointsVisible(true);
+    s->setMarkerSize(std::max<qreal>(6.0, s->pen().widthF() * 2.4));
+}
+
+bool Chart::pointsVisible(int series) const { return m_parts->series[size_t(series)]->pointsVisible(); }
+
+int Chart::drawnPointCount(int series) const { return int(m_parts->series[size_t(series)]->count()); }
+
 void Chart::setFixedYRange(double lo, double hi)
 {
     m_fixedY = true;
@@ -184,7 +195,16 @@ void Chart::clear()
     }
     if (p.barSet) {
         p.barSet->remove(0, p.barSet->count());
-        p.cats->clear();
+        // A cleared category axis keeps drawing the last run's labels: replace it.
+        auto* cats = new QBarCategoryAxis;
+        cats->setTitleText(p.cats->titleText());
+        p.chart->removeAxis(p.cats);
+        delete p.cats;
+        p.cats = cats;
+        p.chart->addAxis(cats, Qt::AlignBottom);
+        p.bars->attachAxis(cats);
+        for (QLineSeries* s : p.series)
+            s->attachAxis(cats);
     }
     rescale();
 }
@@ -233,7 +253,7 @@ void Chart::rescale()
             yMax = std::max(yMax, p.barSet->at(i));
     if (p.x) {
         const double hi = std::max(1.0, std::ceil(xMax));
-        p.x->setRange(0, hi);
+        p.x->setRange(0, hi * 1.02);  // room for a marker on the last epoch (a one-epoch run's only one)
         p.x->setTickType(QValueAxis::TicksDynamic);
         p.x->setTickAnchor(0);
         p.x->setTickInterval(niceCeil(hi / 8));
@@ -248,10 +268,27 @@ void Chart::rescale()
     }
 }
 
+QSize Chart::exportSize() const { return m_parts->view->size().expandedTo(kExportSize); }
+
+void Chart::renderChart(QPainter& painter, QSize size) const
+{
+    QChart* chart = m_parts->chart;
+    const QSizeF old = chart->size();
+    chart->resize(size);
+    painter.setRenderHint(QPainter::Antialiasing);
+    chart->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QRectF(chart->pos(), QSizeF(size)));
+    chart->resize(old);
+}
+
 QImage Chart::toImage() const
 {
     const_cast<Chart*>(this)->flush();
-    return m_parts->view->grab().toImage();
+    const QSize size = exportSize();
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    renderChart(painter, size);
+    return image;
 }
 
 QString Chart::savePng(const QString& path) const { return saveImage(path, toImage()); }
@@ -259,8 +296,8 @@ QString Chart::savePng(const QString& path) const { return saveImage(path, toIma
 QString Chart::saveSvg(const QString& path) const
 {
     const_cast<Chart*>(this)->flush();
-    QChartView* view = m_parts->view;
-    return saveSvgFile(path, view->size(), title(), [view](QPainter& painter) { view->render(&painter); });
+    const QSize size = exportSize();
+    return saveSvgFile(path, size, title(), [this, size](QPainter& painter) { renderChart(painter, size); });
 }
 
 }  // namespace tbui

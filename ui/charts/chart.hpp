@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QList>
 #include <QPointF>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -31,6 +32,10 @@ public:
     // Lines: a series on the left axis (or the right one). Returns its index.
     int addSeries(const QString& name, QColor color, qreal width = 2.0, bool dashed = false, bool rightAxis = false);
     void setSeriesName(int series, const QString& name);
+    // Draws a marker at every point, so a series with one point (a one-epoch run) shows.
+    void setPointsVisible(int series);
+    bool pointsVisible(int series) const;
+    int drawnPointCount(int series) const;  // points in the Qt series (after flush)
     // Fixes the left axis range instead of following the data (e.g. accuracy 0..1).
     void setFixedYRange(double lo, double hi);
     void setYSuffix(const QString& labelFormat);  // e.g. "%.0f MB"
@@ -44,6 +49,9 @@ public:
     int barCount() const;
     QString title() const;
 
+    // Exports are drawn at the chart's size on screen, or at kExportSize where that is larger (a
+    // chart on a page never shown, or squeezed on a small screen).
+    static constexpr QSize kExportSize{800, 500};
     QImage toImage() const;
     QString savePng(const QString& path) const;  // empty on success, else the error
     QString saveSvg(const QString& path) const;
@@ -53,6 +61,8 @@ public:
 
 private:
     void scheduleRedraw();
+    QSize exportSize() const;
+    void renderChart(QPainter& painter, QSize size) const;  // lays the chart out at `size` and draws it
     void rescale();
 
     Kind m_kind;

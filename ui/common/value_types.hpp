@@ -9,6 +9,7 @@
 #include <QMetaType>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace tbui {
@@ -24,6 +25,7 @@ struct TrainRequest {
     tb::ModelSpec spec;
     tb::TrainConfig config;     // config.threads follows the device
     tb::DeviceSpec device;
+    std::function<double()> clock; // seconds for the epoch timings; null: steady clock (tests inject one)
 };
 
 // What the worker reports once, when training has been set up.

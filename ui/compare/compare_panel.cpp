@@ -1,14 +1,16 @@
 #include "compare/compare_panel.hpp"
 
 #include "charts/chart.hpp"
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
+#include "export/export_dialog.hpp"
 #include "export/save_file.hpp"
 #include "train/progress_text.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -154,14 +156,15 @@ void ComparePanel::retranslate()
                        "device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices must "
                        "give identical weights (same SHA-256); a GPU shows its largest weight difference."));
     for (auto& [box, spec] : m_devices) {
-        const std::string why = tb::deviceUnavailableReason(spec, m_system);
+        const QString why = EngineText::deviceUnavailable(spec, m_system);
         if (spec.kind == tb::DeviceKind::Cpu && spec.isa)
-            box->setText(tr("%1 — the same cores with %2 kernels").arg(qs(spec.id()), QString::fromLatin1(tb::isaDescription(*spec.isa))));
+            box->setText(tr("%1 — the same cores with %2 kernels")
+                             .arg(qs(spec.id()), QString::fromLatin1(tb::isaDescription(*spec.isa))));
         else if (spec.kind == tb::DeviceKind::Cpu)
             box->setText(spec.threads == 1 ? tr("%1 — one CPU core").arg(qs(spec.id()))
                                            : tr("%1 — all %2 CPU cores").arg(qs(spec.id())).arg(spec.threads));
         else
-            box->setText(why.empty() ? qs(spec.id()) : tr("%1 — unavailable: %2").arg(qs(spec.id()), qs(why)));
+            box->setText(why.isEmpty() ? qs(spec.id()) : tr("%1 — unavailable: %2").arg(qs(spec.id()), why));
     }
     m_sweepLabel->setText(tr("Sweep:"));
     m_sweepKind->setItemText(0, tr("none"));
@@ -228,7 +231,7 @@ QString ComparePanel::start()
                                                                                 : QStringLiteral("size=")) +
                                                  m_sweepValues->text().remove(QLatin1Char(' '))));
         } catch (const std::exception& e) {
-            return qs(e.what());
+            return EngineText::of(e);
         }
     }
     m_rows.clear();
@@ -330,7 +333,7 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
 void ComparePanel::exportWithDialog(const QString& title, const QString& name, const QString& filter,
                                     QString (ComparePanel::*save)(const QString&))
 {
-    const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
+    const QString path = askSavePath(this, title, name, filter, QFileInfo(name).suffix());
     if (path.isEmpty())
         return;
     const QString error = (this->*save)(path);

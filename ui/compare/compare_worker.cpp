@@ -1,5 +1,6 @@
 #include "compare/compare_worker.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
 
@@ -31,11 +32,11 @@ void CompareWorker::run()
     QString error;
     try {
         if (!m_request.data)
-            throw tb::ConfigError("no dataset is loaded");
+            throw tb::ConfigError(ss(tr("No dataset is loaded.")));
         CompareSignals observer(*this);
         tb::runComparison(m_request.spec, *m_request.data, m_request.config, &observer, stopFlag());
     } catch (const std::exception& e) {
-        error = qs(e.what());
+        error = EngineText::of(e);
     }
     emit finished(stopRequested(), error);
 }

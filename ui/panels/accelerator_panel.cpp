@@ -1,5 +1,6 @@
 #include "panels/accelerator_panel.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 
 #include <QButtonGroup>
@@ -79,7 +80,7 @@ void AcceleratorPanel::retranslate()
     m_title->setText(tr("Accelerator"));
     QString gpus;
     if (m_system.gpus.empty()) {
-        gpus = tr("GPU: none usable (%1)").arg(qs(m_system.gpuUnavailableReason));
+        gpus = tr("GPU: none usable (%1)").arg(EngineText::gpuUnavailable(m_system));
     } else {
         QStringList names;
         for (const tb::GpuInfo& g : m_system.gpus)
@@ -95,12 +96,14 @@ void AcceleratorPanel::retranslate()
                             .arg(qs(cpu.simd), formatBytes(cpu.ramBytes), gpus));
     m_oneCore->setText(tr("One CPU core"));
     m_allCores->setText(tr("All CPU cores (%1)").arg(cpu.logicalCores));
-    m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(qs(m_system.gpuUnavailableReason))
+    m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(EngineText::gpuUnavailable(m_system))
                                          : tr("NVIDIA GPU"));
     m_tpu->setText(tr("TPU — cloud only"));
     m_tpu->setToolTip(tr("TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. "
                          "Compare this machine's CPU and GPU instead."));
-    m_scale->setText(tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
+    // A check box does not wrap: the short text keeps the panel narrow, the tooltip explains.
+    m_scale->setText(tr("Scale the batch with the replicas"));
+    m_scale->setToolTip(tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
     updateBatch();
 }
 

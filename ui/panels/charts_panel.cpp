@@ -33,6 +33,11 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     m_accVal = m_accuracy->addSeries({}, kVal, 2.5);
     m_accuracy->setFixedYRange(0, 1);
     m_speed->addSeries({}, kVal, 2.5, false, true);
+    for (int s : {m_lossTrain, m_lossVal})
+        m_loss->setPointsVisible(s);
+    for (int s : {m_accTrain, m_accVal})
+        m_accuracy->setPointsVisible(s);
+    m_speed->setPointsVisible(0);
     m_memProcess = m_memory->addSeries({}, kTrain, 2.0);
     m_memSystem = m_memory->addSeries({}, QColor(0x54, 0xa2, 0x4b), 2.0);
     m_memory->setYSuffix(QStringLiteral("%.0f"));

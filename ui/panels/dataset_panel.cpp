@@ -1,5 +1,7 @@
 #include "panels/dataset_panel.hpp"
 
+#include "common/engine_text.hpp"
+#include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "results/image_grid.hpp"
 
@@ -41,7 +43,7 @@ QStringList withKnownFolders(QStringList folders)
 DatasetPanel::DatasetPanel(QWidget* parent)
     : QWidget(parent),
       m_title(new QLabel(this)),
-      m_folder(new QComboBox(this)),
+      m_folder(new PathComboBox(this)),
       m_browse(new QPushButton(this)),
       m_info(new QLabel(this)),
       m_error(new QLabel(this)),
@@ -52,8 +54,9 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_folder->setEditable(false);
     m_folder->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_folder->setMinimumContentsLength(20);
+    m_folder->setMinimumContentsLength(12);  // a long path is cut, never the window: the tooltip has it whole
     m_folder->addItems(withKnownFolders(QSettings().value(kRecentKey).toStringList()));
+    showFullPaths();
     m_info->setWordWrap(true);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setWordWrap(true);
@@ -81,6 +84,13 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     connect(m_folder, &QComboBox::activated, this, [this](int i) { loadFolder(m_folder->itemText(i)); });
     connect(&m_watcher, &QFutureWatcher<LoadResult>::finished, this, &DatasetPanel::onLoaded);
     retranslate();
+}
+
+void DatasetPanel::showFullPaths()
+{
+    for (int i = 0; i < m_folder->count(); ++i)
+        m_folder->setItemData(i, m_folder->itemText(i), Qt::ToolTipRole);
+    m_folder->setToolTip(m_folder->currentText());
 }
 
 QString DatasetPanel::defaultFolder()
@@ -137,7 +147,7 @@ void DatasetPanel::loadFolder(const QString& dir)
         try {
             r.data = std::make_shared<const tb::Dataset>(tb::loadDataset(path));
         } catch (const std::exception& e) {
-            r.error = qs(e.what());
+            r.error = EngineText::of(e);
         }
         return r;
     }));
@@ -179,6 +189,7 @@ void DatasetPanel::rememberFolder(const QString& dir)
     m_folder->clear();
     m_folder->addItems(withKnownFolders(recent));
     m_folder->setCurrentIndex(0);
+    showFullPaths();
 }
 
 void DatasetPanel::showInfo()

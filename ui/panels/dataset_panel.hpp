@@ -42,6 +42,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void showFullPaths();  // the folders' full paths in tooltips (the box may cut them)
     void retranslate();
     void onLoaded();
     void rememberFolder(const QString& dir);

@@ -86,7 +86,8 @@ void HyperparametersPanel::retranslate()
     m_maxBatches->setToolTip(tr("Train on at most this many batches per epoch, for quick runs"));
     m_multiplier->setToolTip(tr("Scale the images by this factor to see the compute grow (the TPU tutorial's "
                                 "SIZE_MULTIPLIER)"));
-    m_drop->setText(tr("Drop the remainder (both splits a multiple of the batch size, as the TPU needs)"));
+    m_drop->setText(tr("Drop the remainder"));
+    m_drop->setToolTip(tr("Drop the remainder (both splits a multiple of the batch size, as the TPU needs)"));
 }
 
 void HyperparametersPanel::changeEvent(QEvent* event)

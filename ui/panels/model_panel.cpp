@@ -1,5 +1,6 @@
 #include "panels/model_panel.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "model/network.hpp"
 
@@ -123,7 +124,7 @@ void ModelPanel::openModelFile(const QString& path)
         m_spec = tb::loadModelSpec(ss(path));
     } catch (const std::exception& e) {
         m_spec.reset();
-        m_error->setText(tr("Could not use this model: %1").arg(qs(e.what())));
+        m_error->setText(tr("Could not use this model: %1").arg(EngineText::of(e)));
     }
     refresh();
     emit modelChanged();
@@ -144,7 +145,7 @@ void ModelPanel::refresh()
     if (!m_filePath.isEmpty())
         m_description->setText(tr("Model file %1").arg(m_filePath));
     else if (m_spec)
-        m_description->setText(qs(tb::presetDescription(m_spec->name)));
+        m_description->setText(EngineText::presetDescription(m_spec->name));
     if (!m_spec) {
         m_error->show();
         return;
@@ -169,7 +170,7 @@ void ModelPanel::refresh()
                              .arg(m_width)
                              .arg(m_height)
                              .arg(m_classes)
-                             .arg(qs(e.what())));
+                             .arg(EngineText::of(e)));
         m_error->show();
     }
 }

@@ -1,5 +1,6 @@
 #include "panels/run_panel.hpp"
 
+#include "common/elided_label.hpp"
 #include "common/text.hpp"
 #include "train/progress_text.hpp"
 
@@ -22,31 +23,41 @@ RunPanel::RunPanel(QWidget* parent)
       m_pause(new QPushButton(this)),
       m_stop(new QPushButton(this)),
       m_progress(new QProgressBar(this)),
-      m_status(new QLabel(this)),
+      m_runProgress(new QProgressBar(this)),
+      m_stateLabel(new QLabel(this)),
+      m_status(new ElidedLabel(Qt::ElideRight, this)),
       m_log(new QPlainTextEdit(this))
 {
     m_start->setDefault(true);
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setFormat(QStringLiteral("%v/%m"));
+    for (QProgressBar* bar : {m_progress, m_runProgress}) {
+        bar->setRange(0, 1);
+        bar->setValue(0);
+        bar->setMinimumWidth(120);
+    }
+    m_stateLabel->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setMaximumBlockCount(5000);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 3);
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
     buttons->addWidget(m_pause);
     buttons->addWidget(m_stop);
     buttons->addWidget(m_progress, 1);
+    buttons->addWidget(m_runProgress, 1);
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_stateLabel);
+    statusRow->addWidget(m_status, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(buttons);
-    layout->addWidget(m_status);
+    layout->addLayout(statusRow);
     layout->addWidget(m_log, 1);
 
     connect(m_start, &QPushButton::clicked, this, &RunPanel::startRequested);
-    connect(m_pause, &QPushButton::clicked, this, [this] { emit pauseRequested(!m_paused); });
+    connect(m_pause, &QPushButton::clicked, this, [this] { emit pauseRequested(m_state != State::Paused); });
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
     setRunning(false);
     retranslate();
@@ -55,10 +66,12 @@ RunPanel::RunPanel(QWidget* parent)
 void RunPanel::retranslate()
 {
     m_start->setText(tr("Start"));
-    m_pause->setText(m_paused ? tr("Resume") : tr("Pause"));
     m_stop->setText(tr("Stop"));
-    if (!m_running && m_status->text().isEmpty())
-        m_status->setText(tr("Ready."));
+    if (m_statusText)
+        m_status->setFullText(m_statusText());
+    else
+        setStatus([] { return tr("Ready."); });
+    showState();
 }
 
 void RunPanel::changeEvent(QEvent* event)
@@ -68,38 +81,97 @@ void RunPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+void RunPanel::showState()
+{
+    m_pause->setText(m_state == State::Paused ? tr("Resume") : tr("Pause"));
+    m_start->setEnabled(m_state == State::Idle && m_start->isEnabled());
+    m_pause->setEnabled(m_state == State::Running || m_state == State::Paused);
+    m_stop->setEnabled(m_state == State::Running || m_state == State::Paused);
+    QString state;
+    QString color = QStringLiteral("palette(window-text)");
+    switch (m_state) {
+    case State::Idle:
+        break;
+    case State::Running:
+        state = tr("Training");
+        break;
+    case State::Paused:
+        state = tr("Paused");
+        color = QStringLiteral("#b9770e");
+        break;
+    case State::Stopping:
+        state = tr("Stopping…");
+        color = QStringLiteral("#c0392b");
+        break;
+    }
+    m_stateLabel->setText(state);
+    m_stateLabel->setVisible(!state.isEmpty());
+    m_stateLabel->setStyleSheet(QStringLiteral("font-weight: bold; color: %1").arg(color));
+    m_progress->setFormat(m_state == State::Paused ? tr("Paused — epoch %v/%m steps") : tr("Epoch: %v/%m steps"));
+    m_runProgress->setFormat(tr("Run: %p%"));
+    m_progress->setToolTip(tr("Steps of the current epoch"));
+    m_runProgress->setToolTip(tr("Steps of the whole run"));
+}
+
+void RunPanel::setStatus(std::function<QString()> text)
+{
+    m_statusText = std::move(text);
+    m_status->setFullText(m_statusText());
+}
+
 void RunPanel::setRunning(bool running)
 {
-    m_running = running;
-    m_start->setEnabled(!running);
-    m_pause->setEnabled(running);
-    m_stop->setEnabled(running);
-    if (!running)
-        setPaused(false);
+    m_state = running ? State::Running : State::Idle;
+    if (running)
+        m_start->setEnabled(false);
+    showState();
 }
 
 void RunPanel::setPaused(bool paused)
 {
-    m_paused = paused;
-    m_pause->setText(paused ? tr("Resume") : tr("Pause"));
+    if (m_state != State::Running && m_state != State::Paused)
+        return;
+    m_state = paused ? State::Paused : State::Running;
+    showState();
     if (paused)
-        m_status->setText(tr("Paused at epoch %1/%2, step %3/%4.")
-                              .arg(m_epoch)
-                              .arg(m_epochs)
-                              .arg(m_progress->value())
-                              .arg(m_progress->maximum()));
+        setStatus([epoch = m_epoch, epochs = m_epochs, step = m_progress->value(), steps = m_progress->maximum()] {
+            return tr("Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.")
+                .arg(epoch)
+                .arg(epochs)
+                .arg(step)
+                .arg(steps);
+        });
+    else if (m_progressText)
+        setStatus(m_progressText);
+}
+
+void RunPanel::setStopping()
+{
+    if (m_state != State::Running && m_state != State::Paused)
+        return;
+    m_state = State::Stopping;
+    showState();
+    setStatus([] { return tr("Finishing the batch in flight, then the weights so far are evaluated on the test set."); });
+}
+
+void RunPanel::evaluatingTestSet(int images)
+{
+    m_testImages = images;
+    if (m_state != State::Stopping)
+        return;
+    setStatus([images] { return tr("Evaluating the weights so far on the %1 test images…").arg(formatCount(images)); });
 }
 
 void RunPanel::setStartEnabled(bool enabled, const QString& why)
 {
-    m_start->setEnabled(enabled && !m_running);
+    m_start->setEnabled(enabled && m_state == State::Idle);
     m_start->setToolTip(why);
-    if (m_running)
+    if (m_state != State::Idle)
         return;
     if (!why.isEmpty())
-        m_status->setText(why);
+        setStatus([why] { return why; });  // the window sends it again in the new language
     else if (m_showingBlocker)
-        m_status->setText(tr("Ready."));
+        setStatus([] { return tr("Ready."); });
     m_showingBlocker = !why.isEmpty();
 }
 
@@ -108,11 +180,19 @@ void RunPanel::runStarted(const RunStarted& info)
     m_stepsPerEpoch = info.stepsPerEpoch;
     m_epochs = info.epochs;
     m_epoch = 0;
+    m_finishedEpochSeconds = 0.0;
+    m_runEta = -1.0;
+    m_progressText = nullptr;
     m_progress->setRange(0, info.stepsPerEpoch);
     m_progress->setValue(0);
+    m_runProgress->setRange(0, std::max(1, info.stepsPerEpoch * info.epochs));
+    m_runProgress->setValue(0);
     for (const QString& line : info.header.split(QLatin1Char('\n')))
         appendLog(line);
-    m_status->setText(tr("Training: %1 replicas in sync, global batch %2.").arg(info.replicas).arg(info.globalBatch));
+    if (m_state == State::Running)
+        setStatus([replicas = info.replicas, batch = info.globalBatch] {
+            return tr("Training: %1 replicas in sync, global batch %2.").arg(replicas).arg(batch);
+        });
 }
 
 void RunPanel::batchFinished(const tb::BatchProgress& p)
@@ -121,24 +201,45 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
         m_epoch = p.epoch;
         appendLog(tr("Epoch %1/%2").arg(p.epoch).arg(p.epochs));
     }
+    m_last = p;
     m_progress->setMaximum(p.steps);
     m_progress->setValue(p.step);
+    // Compute time only (the engine leaves pauses out), so the ETAs do not grow while paused.
+    const int64_t runSteps = int64_t(p.epochs) * p.steps;
+    const int64_t runDone = int64_t(p.epoch - 1) * p.steps + p.step;
+    m_runProgress->setMaximum(int(std::max<int64_t>(1, runSteps)));
+    m_runProgress->setValue(int(runDone));
     const double eta = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
-    m_status->setText(tr("Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8")
-                          .arg(p.epoch)
-                          .arg(p.epochs)
-                          .arg(p.step)
-                          .arg(p.steps)
-                          .arg(qs(tb::formatDuration(eta)))
-                          .arg(p.samplesPerSec, 0, 'f', 0)
-                          .arg(p.loss, 0, 'f', 4)
-                          .arg(p.accuracy, 0, 'f', 4));
+    const double computed = m_finishedEpochSeconds + p.epochElapsed;
+    // This epoch at its own pace, the epochs after it at the run's pace so far: never below the epoch's ETA.
+    const double perStep = runDone > 0 ? computed / double(runDone) : 0.0;
+    m_runEta = eta + perStep * double(int64_t(p.epochs - p.epoch) * p.steps);
+    const int percent = runSteps > 0 ? int(100 * runDone / runSteps) : 0;
+    m_progressText = [p, eta, percent, runEta = std::max(0.0, m_runEta)] {
+        return tr("Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — "
+                  "accuracy %10")
+            .arg(p.epoch)
+            .arg(p.epochs)
+            .arg(p.step)
+            .arg(p.steps)
+            .arg(qs(tb::formatDuration(eta)))
+            .arg(percent)
+            .arg(qs(tb::formatDuration(runEta)))
+            .arg(p.samplesPerSec, 0, 'f', 0)
+            .arg(p.loss, 0, 'f', 4)
+            .arg(p.accuracy, 0, 'f', 4);
+    };
+    if (m_state == State::Running)
+        setStatus(m_progressText);
+    else if (m_state == State::Paused)
+        setPaused(true);  // the step the pause holds at
     if (p.step < p.steps)
         setProgressLine(qs(tb::progressLine(p)));
 }
 
 void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
+    m_finishedEpochSeconds += r.seconds;
     setProgressLine(qs(tb::epochLine(r, m_stepsPerEpoch)));
     m_progressLinePending = false;
 }
@@ -146,23 +247,31 @@ void RunPanel::epochFinished(const tb::EpochRecord& r)
 void RunPanel::runFinished(const RunOutcome& o)
 {
     m_progressLinePending = false;
+    m_runEta = -1.0;
     switch (o.status) {
     case RunStatus::Completed:
         appendLog(tr("Test loss: %1 - test accuracy: %2 - weights sha256: %3")
                       .arg(o.testLoss, 0, 'f', 4)
                       .arg(o.testAccuracy, 0, 'f', 4)
                       .arg(o.weightsSha256));
-        m_status->setText(tr("Finished: test accuracy %1.").arg(o.testAccuracy, 0, 'f', 4));
+        m_runProgress->setValue(m_runProgress->maximum());
+        setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(a, 0, 'f', 4); });
         break;
     case RunStatus::Stopped:
         appendLog(tr("Stopped by the user; test accuracy of the weights so far: %1").arg(o.testAccuracy, 0, 'f', 4));
-        m_status->setText(tr("Stopped."));
+        setStatus([epoch = m_last.epoch, step = m_last.step, a = o.testAccuracy] {
+            return tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
+                .arg(epoch)
+                .arg(step)
+                .arg(a, 0, 'f', 4);
+        });
         break;
     case RunStatus::Failed:
         appendLog(tr("Error: %1").arg(o.message));
-        m_status->setText(tr("Failed: %1").arg(o.message));
+        setStatus([m = o.message] { return tr("Failed: %1").arg(m); });
         break;
     }
+    m_last = {};
     setRunning(false);
 }
 
@@ -174,6 +283,7 @@ void RunPanel::appendLog(const QString& line)
         return;
     }
     m_log->appendPlainText(line);
+    m_log->ensureCursorVisible();
 }
 
 void RunPanel::setProgressLine(const QString& line)
@@ -189,8 +299,11 @@ void RunPanel::setProgressLine(const QString& line)
         m_log->appendPlainText(line);
         m_progressLinePending = true;
     }
+    m_log->moveCursor(QTextCursor::End);
+    m_log->ensureCursorVisible();
 }
 
 QString RunPanel::logText() const { return m_log->toPlainText(); }
+QString RunPanel::statusText() const { return m_status->fullText(); }
 
 }  // namespace tbui

@@ -21,31 +21,32 @@ void ConfusionMatrix::setModel(const ResultsModel* model)
     update();
 }
 
-ConfusionMatrix::Geometry ConfusionMatrix::geometry() const
+ConfusionMatrix::Geometry ConfusionMatrix::geometry(QSize size) const
 {
     const int n = m_model ? std::max(1, m_model->classes()) : 10;
     const int left = fontMetrics().horizontalAdvance(QStringLiteral("Ankle boot__")) + 8;
     const int top = fontMetrics().height() * 2 + 8;
-    const int cell = std::max(12, std::min({56, (width() - left - 70) / n, (height() - top - fontMetrics().height() - 8) / n}));
+    const int cell = std::max(12, std::min({56, (size.width() - left - 70) / n, (size.height() - top - fontMetrics().height() - 8) / n}));
     return {left, top, cell};
 }
 
 void ConfusionMatrix::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    paint(p);
+    paint(p, size(), false);
 }
 
-void ConfusionMatrix::paint(QPainter& p) const
+void ConfusionMatrix::paint(QPainter& p, QSize size, bool forExport) const
 {
-    p.fillRect(rect(), palette().color(QPalette::Base));
+    const QRect area(QPoint(0, 0), size);
+    p.fillRect(area, palette().color(QPalette::Base));
     if (!m_model || m_model->isEmpty()) {
-        p.drawText(rect(), Qt::AlignCenter, tr("The confusion matrix appears after the first epoch."));
+        p.drawText(area, Qt::AlignCenter, tr("The confusion matrix appears after the first epoch."));
         return;
     }
     const ResultsModel& m = *m_model;
     const int n = m.classes();
-    const Geometry g = geometry();
+    const Geometry g = geometry(size);
     int maxOff = 1, maxDiag = 1;
     for (int t = 0; t < n; ++t)
         for (int q = 0; q < n; ++q)
@@ -85,14 +86,14 @@ void ConfusionMatrix::paint(QPainter& p) const
     }
     p.setFont(font());
     p.drawText(QRect(0, g.top + n * g.cell + 4, g.left + n * g.cell, fontMetrics().height()), Qt::AlignCenter,
-               tr("Rows: true class. Click a cell to see its images."));
+               forExport ? tr("Rows: true class.") : tr("Rows: true class. Click a cell to see its images."));
 }
 
 void ConfusionMatrix::mouseReleaseEvent(QMouseEvent* event)
 {
     if (!m_model || m_model->isEmpty())
         return;
-    const Geometry g = geometry();
+    const Geometry g = geometry(size());
     const int q = (int(event->position().x()) - g.left) / g.cell;
     const int t = (int(event->position().y()) - g.top) / g.cell;
     if (event->position().x() >= g.left && event->position().y() >= g.top && q < m_model->classes() &&
@@ -102,10 +103,11 @@ void ConfusionMatrix::mouseReleaseEvent(QMouseEvent* event)
 
 QImage ConfusionMatrix::renderImage() const
 {
-    QImage img(size(), QImage::Format_RGB32);
+    const QSize out = size().expandedTo(sizeHint());
+    QImage img(out, QImage::Format_RGB32);
     QPainter p(&img);
     p.setFont(font());
-    paint(p);
+    paint(p, out, true);
     return img;
 }
 

@@ -28,8 +28,9 @@ private:
     struct Geometry {
         int left, top, cell;
     };
-    Geometry geometry() const;
-    void paint(QPainter& p) const;
+    Geometry geometry(QSize size) const;
+    // On screen at the widget's size; an export at least at sizeHint(), without the click hint.
+    void paint(QPainter& p, QSize size, bool forExport) const;
 
     const ResultsModel* m_model = nullptr;
 };

@@ -1,5 +1,6 @@
 #include "results/results_panel.hpp"
 
+#include "common/elided_label.hpp"
 #include "common/text.hpp"
 #include "results/confusion_matrix.hpp"
 #include "results/image_grid.hpp"
@@ -20,6 +21,7 @@ const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
 ResultsPanel::ResultsPanel(QWidget* parent)
     : QWidget(parent),
       m_header(new QLabel(this)),
+      m_source(new ElidedLabel(Qt::ElideMiddle, this)),
       m_showAll(new QPushButton(this)),
       m_grid(new ImageGrid),
       m_confusion(new ConfusionMatrix)
@@ -47,6 +49,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
+    layout->addWidget(m_source);
     layout->addWidget(splitter, 1);
 
     connect(m_showAll, &QPushButton::clicked, this, [this] { filter(-1, -1); });
@@ -78,6 +81,7 @@ void ResultsPanel::setResults(DatasetPtr data, EvalPtr eval)
 void ResultsPanel::clear()
 {
     m_model = ResultsModel();
+    m_source->setFullText(QString());
     m_confusion->setModel(nullptr);
     filter(-1, -1);
 }
@@ -90,6 +94,10 @@ void ResultsPanel::filter(int trueClass, int predictedClass)
 }
 
 QString ResultsPanel::headerText() const { return m_header->text(); }
+
+void ResultsPanel::setSource(const QString& source) { m_source->setFullText(source); }
+
+QString ResultsPanel::sourceText() const { return m_source->fullText(); }
 
 void ResultsPanel::refreshGrid()
 {

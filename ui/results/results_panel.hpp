@@ -15,6 +15,7 @@ class QPushButton;
 namespace tbui {
 
 class ConfusionMatrix;
+class ElidedLabel;
 class ImageGrid;
 
 class ResultsPanel : public QWidget {
@@ -23,6 +24,9 @@ public:
     explicit ResultsPanel(QWidget* parent = nullptr);
 
     void setResults(DatasetPtr data, EvalPtr eval);
+    // What the results are of: the run (model, device, epoch) or the weights file evaluated.
+    void setSource(const QString& source);
+    QString sourceText() const;
     void clear();
     void filter(int trueClass, int predictedClass);  // -1: no filter
     void showImage(int image);                        // the enlarged view
@@ -43,6 +47,7 @@ private:
     void refreshGrid();
 
     QLabel* m_header;
+    ElidedLabel* m_source;
     QPushButton* m_showAll;
     ImageGrid* m_grid;
     ConfusionMatrix* m_confusion;

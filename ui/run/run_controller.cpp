@@ -19,15 +19,17 @@ RunController::RunController(QObject* parent) : QObject(parent) { registerValueT
 
 RunController::~RunController() { stopAndWait(); }
 
-void RunController::start(const TrainRequest& request)
+void RunController::start(const TrainRequest& request, bool paused)
 {
     Q_ASSERT(!isRunning());
     auto* worker = new TrainWorker(request);
     connect(worker, &TrainWorker::started, this, &RunController::started);
     connect(worker, &TrainWorker::batchFinished, this, &RunController::batchFinished);
     connect(worker, &TrainWorker::epochFinished, this, &RunController::epochFinished);
+    connect(worker, &TrainWorker::evaluatingTestSet, this, &RunController::evaluatingTestSet);
     connect(worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
-    m_paused = false;
+    worker->setPaused(paused);  // before the thread starts, so no batch can slip past it
+    m_paused = paused;
     m_thread.start(worker, QStringLiteral("trainbench-training"));
 }
 
@@ -40,9 +42,17 @@ void RunController::setPaused(bool paused)
     emit pausedChanged(paused);
 }
 
-void RunController::stop() { m_thread.stop(); }
+void RunController::stop()
+{
+    if (!isRunning())
+        return;
+    m_thread.stop();
+    emit stopping();
+}
 
 void RunController::stopAndWait() { m_thread.stopAndWait(); }
+
+void RunController::abandonAndWait() { m_thread.abandonAndWait(); }
 
 void RunController::onWorkerFinished(const RunOutcome& outcome)
 {

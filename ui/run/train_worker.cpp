@@ -1,5 +1,6 @@
 #include "run/train_worker.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
 #include "train/progress_text.hpp"
@@ -52,16 +53,17 @@ void TrainWorker::run()
     };
     try {
         if (!m_request.data)
-            throw tb::ConfigError("no dataset is loaded");
+            throw tb::ConfigError(ss(tr("No dataset is loaded.")));
         data = tb::withOptions(*m_request.data, m_request.options);
         tb::TrainConfig cfg = m_request.config;
         cfg.threads = m_request.device.threads;
         if (m_request.device.kind != tb::DeviceKind::Cpu)
-            throw tb::ConfigError("this build trains on the CPU only (built without CUDA)");
+            throw tb::ConfigError(ss(tr("This build trains on the CPU only (built without CUDA).")));
         net = std::make_unique<tb::Network>(m_request.spec, tb::Shape::image(data.inputHeight(), data.inputWidth(), 1),
                                             data.numClasses);
         net->initialize(cfg.seed);
         trainer = std::make_unique<tb::Trainer>(*net, data, cfg);
+        trainer->setClock(m_request.clock);  // a pause waits inside the observer: not training time
 
         RunStarted info;
         info.stepsPerEpoch = trainer->stepsPerEpoch();
@@ -77,7 +79,11 @@ void TrainWorker::run()
         if (outcome.status == RunStatus::Completed && observer.m_lastValidation) {
             outcome.testLoss = observer.m_lastValidation->loss;
             outcome.testAccuracy = observer.m_lastValidation->accuracy;
+        } else if (abandonRequested()) {
+            emit finished(outcome);  // the window is closing: nothing will show the weights
+            return;
         } else {
+            emit evaluatingTestSet(data.test.count);
             const tb::EvalResult test = trainer->executor().evaluate(data.test, data.sizeMultiplier);
             outcome.testLoss = test.loss;
             outcome.testAccuracy = test.accuracy;
@@ -86,11 +92,11 @@ void TrainWorker::run()
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;
-        outcome.message = qs(e.what());
+        outcome.message = EngineText::of(e);
         snapshot();  // the last good weights, so the run is not lost
     } catch (const std::exception& e) {
         outcome.status = RunStatus::Failed;
-        outcome.message = qs(e.what());
+        outcome.message = EngineText::of(e);
     }
     emit finished(outcome);
 }

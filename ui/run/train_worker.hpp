@@ -19,6 +19,7 @@ signals:
     void started(tbui::RunStarted info);
     void batchFinished(tb::BatchProgress progress);
     void epochFinished(tb::EpochRecord record, tbui::EvalPtr validation);
+    void evaluatingTestSet(int images);  // stopped: what is left to do before finished()
     void finished(tbui::RunOutcome outcome);
 
 private:

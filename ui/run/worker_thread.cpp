@@ -12,6 +12,12 @@ void StoppableWorker::requestStop()
     m_pauseChanged.notify_all();
 }
 
+void StoppableWorker::requestAbandon()
+{
+    m_abandon.store(true);
+    requestStop();
+}
+
 void StoppableWorker::setPaused(bool paused)
 {
     std::lock_guard lock(m_pauseMutex);
@@ -78,6 +84,13 @@ void WorkerThread::finish()
 void WorkerThread::stopAndWait()
 {
     stop();
+    finish();
+}
+
+void WorkerThread::abandonAndWait()
+{
+    if (m_worker)
+        m_worker->requestAbandon();
     finish();
 }
 

@@ -21,6 +21,8 @@ public:
 
     // Thread-safe; take effect between batches.
     void requestStop();
+    // Stop, and skip the work a stopped run still does (the test-set evaluation): the window is closing.
+    void requestAbandon();
     void setPaused(bool paused);
     // Batches finished so far (thread-safe), to check that Stop takes effect within one batch.
     int64_t batchesDone() const { return m_batchesDone.load(); }
@@ -31,6 +33,7 @@ public slots:
 protected:
     const std::atomic<bool>* stopFlag() const { return &m_stop; }
     bool stopRequested() const { return m_stop.load(); }
+    bool abandonRequested() const { return m_abandon.load(); }
     void waitWhilePaused();  // called by the worker between batches
     bool pauseRequested();
     void countBatch() { m_batchesDone.fetch_add(1); }
@@ -41,6 +44,7 @@ protected:
 
 private:
     std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_abandon{false};
     std::atomic<int64_t> m_batchesDone{0};
     std::chrono::steady_clock::time_point m_lastProgress{};
     std::mutex m_pauseMutex;
@@ -65,6 +69,8 @@ public:
     void finish();
     // Stops the worker and joins the thread (within one batch).
     void stopAndWait();
+    // The same, skipping the stopped run's evaluation: bounded by one batch.
+    void abandonAndWait();
 
 private:
     QThread* m_thread = nullptr;
