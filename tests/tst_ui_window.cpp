@@ -7,6 +7,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
+#include "kernels/isa.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -609,6 +610,43 @@ private slots:
         w->openWeights(lying.fileName());
         QVERIFY(evaluatedLying.wait(10000));
         QCOMPARE(evaluatedLying.first().first().toBool(), false);
+    }
+
+    // The Compare page offers all cores again at each lower instruction set the CPU runs, unticked;
+    // ticked, they train on the same seed: AVX2 gives AVX-512's weights, the baseline its own.
+    void comparePageOffersLowerInstructionSets()
+    {
+        const std::vector<tb::Isa> levels = tb::supportedIsas();
+        if (levels.size() < 2)
+            QSKIP("this CPU runs one instruction-set level only");
+        auto w = makeWindow(1, 0, 32);
+        QVERIFY(w);
+        ComparePanel* compare = w->comparePanel();
+        const int cores = QThread::idealThreadCount();
+        for (const tb::DeviceSpec& d : compare->selectedDevices())
+            QVERIFY(!d.isa); // the lower levels start unticked
+        compare->setDeviceChecked(QStringLiteral("cpu:1"), false);
+        for (tb::Isa isa : levels)
+            if (isa != tb::detectIsa())
+                compare->setDeviceChecked(QStringLiteral("cpu:%1@%2").arg(cores).arg(QString::fromLatin1(tb::isaName(isa))),
+                                          true);
+        const std::vector<tb::DeviceSpec> devices = compare->selectedDevices();
+        QCOMPARE(int(devices.size()), int(levels.size()));
+        QSignalSpy done(compare, &ComparePanel::comparisonFinished);
+        QCOMPARE(compare->start(), QString());
+        QVERIFY(done.wait(60000));
+        const std::vector<tb::CompareRow>& rows = compare->rows();
+        QCOMPARE(int(rows.size()), int(levels.size()));
+        std::map<tb::Isa, std::string> sha;
+        for (const tb::CompareRow& r : rows) {
+            const tb::Isa isa = r.device.isa.value_or(tb::detectIsa());
+            QVERIFY2(r.description.find(std::string(tb::isaName(isa)) + " kernels") != std::string::npos,
+                     r.description.c_str());
+            sha[isa] = r.weightsSha256;
+        }
+        if (sha.count(tb::Isa::Avx512))
+            QCOMPARE(sha[tb::Isa::Avx2], sha[tb::Isa::Avx512]);
+        QVERIFY(sha[tb::Isa::Baseline] != sha[tb::detectIsa()]);
     }
 
     void comparePageFillsItsTable()

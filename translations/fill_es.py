@@ -161,8 +161,8 @@ ES = {
     "Export the comparison": "Exportar la comparación",
     "Export the comparison chart": "Exportar el gráfico de la comparación",
     "Compare accelerators": "Comparar aceleradores",
-    "Trains the model chosen on the Setup page from the same initial weights on each ticked device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices must give identical weights (same SHA-256); a GPU shows its largest weight difference.":
-        "Entrena el modelo elegido en la página Configuración desde los mismos pesos iniciales en cada dispositivo marcado, uno tras otro, con la misma semilla, épocas, lote y lotes por época. Los dispositivos CPU deben dar pesos idénticos (mismo SHA-256); una GPU muestra su mayor diferencia de pesos.",
+    "Trains the model chosen on the Setup page from the same initial weights on each ticked device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices give identical weights (same SHA-256) on any number of cores, and AVX2 and AVX-512 kernels agree; the SSE4.2 baseline rounds differently, and the table shows its largest weight difference, as for a GPU.":
+        "Entrena el modelo elegido en la página Configuración desde los mismos pesos iniciales en cada dispositivo marcado, uno tras otro, con la misma semilla, épocas, lote y lotes por época. Los dispositivos CPU dan pesos idénticos (mismo SHA-256) con cualquier número de núcleos, y las rutinas AVX2 y AVX-512 coinciden; la base SSE4.2 redondea de otro modo, y la tabla muestra su mayor diferencia de pesos, como para una GPU.",
     "%1 — one CPU core": "%1 — un núcleo de CPU",
     "%1 — all %2 CPU cores": "%1 — los %2 núcleos de CPU",
     "%1 — unavailable: %2": "%1 — no disponible: %2",

@@ -65,9 +65,10 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
     // All cores again with each lower instruction set the CPU runs ("cpu:2@avx2"), on a row of
     // their own and unticked: what the vector width buys, on the same seed.
     auto* levels = new QHBoxLayout;
+    const tb::DeviceSpec allCores = specs[specs.size() - 2];
     for (tb::Isa isa : system.cpu.isas)
         if (isa != system.cpu.isa) {
-            tb::DeviceSpec lower = specs[specs.size() - 2];
+            tb::DeviceSpec lower = allCores;
             lower.isa = isa;
             specs.push_back(lower);
         }
@@ -153,8 +154,10 @@ void ComparePanel::retranslate()
 {
     m_title->setText(tr("Compare accelerators"));
     m_help->setText(tr("Trains the model chosen on the Setup page from the same initial weights on each ticked "
-                       "device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices must "
-                       "give identical weights (same SHA-256); a GPU shows its largest weight difference."));
+                       "device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices give "
+                       "identical weights (same SHA-256) on any number of cores, and AVX2 and AVX-512 kernels agree; "
+                       "the SSE4.2 baseline rounds differently, and the table shows its largest weight difference, "
+                       "as for a GPU."));
     for (auto& [box, spec] : m_devices) {
         const QString why = EngineText::deviceUnavailable(spec, m_system);
         if (spec.kind == tb::DeviceKind::Cpu && spec.isa)
