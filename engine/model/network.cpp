@@ -18,10 +18,14 @@ namespace tb {
 
 std::string withThousands(int64_t v)
 {
-    std::string s = std::to_string(v < 0 ? -v : v);
-    for (int i = int(s.size()) - 3; i > 0; i -= 3)
-        s.insert(size_t(i), ",");
-    return v < 0 ? "-" + s : s;
+    const std::string digits = std::to_string(v < 0 ? -v : v);
+    std::string s = v < 0 ? "-" : "";
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            s += ',';
+        s += digits[i];
+    }
+    return s;
 }
 
 namespace {
@@ -202,12 +206,15 @@ std::string Network::summary() const
     std::string out = "Model: \"" + m_spec.name + "\"\n";
     const std::string line(72, '_'), dline(72, '=');
     out += line + "\n";
-    out += " " + pad("Layer (type)", 35) + pad("Output Shape", 26) + "Param #\n";
+    // Appended piece by piece: GCC 12 warns falsely of overlapping copies in " " + std::string.
+    out += ' ';
+    out += pad("Layer (type)", 35) + pad("Output Shape", 26) + "Param #\n";
     out += dline + "\n";
     for (size_t i = 0; i < m_layers.size(); ++i) {
         const Layer& l = *m_layers[i];
         const std::string cls = m_spec.layers[i].kerasClass;
-        out += " " + pad(l.name() + " (" + cls + ")", 35) + pad(l.outShape().keras(), 26) +
+        out += ' ';
+        out += pad(l.name() + " (" + cls + ")", 35) + pad(l.outShape().keras(), 26) +
                withThousands(l.paramCount() + l.stateCount()) + "\n";
         if (i + 1 < m_layers.size())
             out += "\n";
