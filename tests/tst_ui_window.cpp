@@ -131,6 +131,30 @@ private slots:
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("Total params")));
     }
 
+    // A folder chosen while another is still loading: the call returns at once (the event loop is
+    // never blocked on a load), the latest folder wins and the earlier result is dropped.
+    void anotherFolderWhileLoadingNeverWaits()
+    {
+        const QString big = QStringLiteral("/usr/share/datasets/fashion-mnist");
+        if (!QDir(big).exists())
+            QSKIP("needs dataset-fashion-mnist (a load that takes long enough to overlap)");
+        auto w = makeWindow();
+        QVERIFY(w);
+        QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
+        QElapsedTimer t;
+        t.start();
+        w->datasetPanel()->loadFolder(big);
+        QVERIFY(w->datasetPanel()->isLoading());
+        w->datasetPanel()->loadFolder(m_data);
+        QVERIFY2(t.elapsed() < 100, qPrintable(QStringLiteral("loadFolder blocked for %1 ms").arg(t.elapsed())));
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(w->datasetPanel()->dataset()->train.count, 1024);
+        QVERIFY(!w->datasetPanel()->isLoading());
+        QTest::qWait(3000); // Fashion-MNIST's load finishes meanwhile and must change nothing
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(w->datasetPanel()->dataset()->train.count, 1024);
+    }
+
     void brokenDatasetShowsItsErrorInThePanel()
     {
         auto w = makeWindow();

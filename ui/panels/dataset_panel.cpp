@@ -82,7 +82,6 @@ DatasetPanel::DatasetPanel(QWidget* parent)
 
     connect(m_browse, &QPushButton::clicked, this, &DatasetPanel::chooseFolder);
     connect(m_folder, &QComboBox::activated, this, [this](int i) { loadFolder(m_folder->itemText(i)); });
-    connect(&m_watcher, &QFutureWatcher<LoadResult>::finished, this, &DatasetPanel::onLoaded);
     retranslate();
 }
 
@@ -110,7 +109,7 @@ void DatasetPanel::retranslate()
     m_browse->setToolTip(tr("A folder with train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte "
                             "and t10k-labels-idx1-ubyte (raw or .gz). You can also drop a folder on the window."));
     m_samplesTitle->setText(tr("Samples per class"));
-    if (m_watcher.isRunning())
+    if (m_loading)
         m_info->setText(tr("Loading %1…").arg(m_loadingDir));
     else if (m_dataset)
         showInfo();
@@ -135,14 +134,24 @@ void DatasetPanel::chooseFolder()
         loadFolder(dir);
 }
 
+// Every load runs on the thread pool with a watcher of its own, and only the latest one's result is
+// applied: a folder chosen while another is still loading neither waits for it (the event loop never
+// blocks) nor loses to it. An older load finishes in the background and is dropped.
 void DatasetPanel::loadFolder(const QString& dir)
 {
-    if (m_watcher.isRunning())
-        m_watcher.waitForFinished();  // the previous load is nearly done; keep things ordered
+    const int generation = ++m_generation;
+    m_loading = true;
     m_loadingDir = QDir::cleanPath(dir);
     m_info->setText(tr("Loading %1…").arg(m_loadingDir));
     const std::string path = ss(m_loadingDir);
-    m_watcher.setFuture(QtConcurrent::run([path]() {
+    auto* watcher = new QFutureWatcher<LoadResult>(this);
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
+        const LoadResult r = watcher->result();
+        watcher->deleteLater();
+        if (generation == m_generation)
+            onLoaded(r);
+    });
+    watcher->setFuture(QtConcurrent::run([path]() {
         LoadResult r;
         try {
             r.data = std::make_shared<const tb::Dataset>(tb::loadDataset(path));
@@ -153,9 +162,9 @@ void DatasetPanel::loadFolder(const QString& dir)
     }));
 }
 
-void DatasetPanel::onLoaded()
+void DatasetPanel::onLoaded(const LoadResult& r)
 {
-    const LoadResult r = m_watcher.result();
+    m_loading = false;
     if (r.data) {
         m_dataset = r.data;
         m_lastError.clear();

@@ -25,7 +25,7 @@ public:
     void chooseFolder();  // opens the file dialog
     DatasetPtr dataset() const { return m_dataset; }
     QString errorText() const;
-    bool isLoading() const { return m_watcher.isRunning(); }
+    bool isLoading() const { return m_loading; } // the latest folder asked for is still loading
     ImageGrid* sampleGrid() const { return m_samples; }
 
     // The folder to open on first start: Fashion-MNIST when installed, else MNIST digits, else "".
@@ -44,7 +44,6 @@ protected:
 private:
     void showFullPaths();  // the folders' full paths in tooltips (the box may cut them)
     void retranslate();
-    void onLoaded();
     void rememberFolder(const QString& dir);
     void showInfo();
 
@@ -59,7 +58,9 @@ private:
         DatasetPtr data;
         QString error;
     };
-    QFutureWatcher<LoadResult> m_watcher;
+    void onLoaded(const LoadResult& r);
+    int m_generation = 0; // of the latest loadFolder; older loads' results are dropped
+    bool m_loading = false;
     QString m_loadingDir;
     QString m_lastError;
     DatasetPtr m_dataset;
