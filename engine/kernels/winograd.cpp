@@ -134,7 +134,7 @@ inline Floats8 loadPixels(const float* p, int fold)
         return a;
     Floats8 b;
     std::memcpy(&b, p + 8, sizeof b);
-    return __builtin_shuffle(a, b, Ints8{0, 2, 4, 6, 8, 10, 12, 14});
+    return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
 }
 
 // A zero-padded channels-last copy of one image: [rows][cols][C] with `pad` zero pixels before
