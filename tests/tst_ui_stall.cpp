@@ -108,6 +108,9 @@ private slots:
         qInfo("longest event-loop stall while training on %d threads: %lld ms, of which the GUI thread was busy %lld ms "
               "(%lld ticks of 5 ms in %.1f s; load average %s)",
               all.threads, worst, worstBusy, ticks, seconds, qPrintable(loadAverage()));
+        // Under a sanitizer (scripts/hardening.sh) everything is several times slower: reported only.
+        if (qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED"))
+            return;
         QVERIFY2(worstBusy < 50, qPrintable(QStringLiteral("the GUI thread was busy for %1 ms at a stretch").arg(worstBusy)));
         // The stall a user sees, when the machine is not running more threads than it has cores
         // besides this run (CI's two cores shared with other jobs are often over-committed).

@@ -148,7 +148,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         probe.stop();
         qInfo("longest event-loop gap while training: %lld ms", worst);
-        QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(worst)));
+        // Under a sanitizer (scripts/hardening.sh) everything is several times slower: reported only.
+        if (!qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED"))
+            QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(worst)));
 
         QCOMPARE(epochs.count(), 2);
         const auto outcome = finished.first().first().value<RunOutcome>();
@@ -234,10 +236,12 @@ private slots:
         w->runPanel()->pauseButton()->click();
         QVERIFY(w->runController()->isPaused());
         QCOMPARE(w->runPanel()->pauseButton()->text(), QStringLiteral("Resume"));
-        QTest::qWait(100);  // the batch in flight finishes
+        // A sanitizer build's batch takes ten times as long.
+        const int slow = qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED") ? 10 : 1;
+        QTest::qWait(100 * slow);  // the batch in flight finishes
         const int64_t before = w->runController()->batchesDone();
         const int signalsBefore = batches.count();
-        QTest::qWait(400);
+        QTest::qWait(400 * slow);
         QCOMPARE(w->runController()->batchesDone(), before);
         QCOMPARE(batches.count(), signalsBefore);
         QVERIFY(finished.isEmpty());
