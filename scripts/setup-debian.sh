@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
+  clang-14 libclang-rt-14-dev libfuzzer-14-dev
   libeigen3-dev zlib1g-dev
   qemu-user appstream desktop-file-utils
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev

@@ -210,7 +210,10 @@ ES = {
     "%1: cannot open: %2": "%1: no se puede abrir: %2",
     "%1: the file is too short to hold an IDX header (%2 bytes)":
         "%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)",
-    "%1: not an IDX file (bad magic number)": "%1: no es un archivo IDX (número mágico incorrecto)",
+    "%1: not an IDX file (bad magic number %2; expected %3)":
+        "%1: no es un archivo IDX (número mágico incorrecto %2; se esperaba %3)",
+    "%1: is longer than its header says: %2 extra bytes after the declared %3":
+        "%1: es más largo de lo que dice su cabecera: %2 bytes de más tras los %3 declarados",
     "%1: is truncated: the header declares %2 data bytes but only %3 are present":
         "%1: está truncado: la cabecera declara %2 bytes de datos pero solo hay %3",
     "%1: is longer than its header says: extra bytes after the declared %2":

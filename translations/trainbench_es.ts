@@ -23,10 +23,6 @@
         <translation>%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)</translation>
     </message>
     <message>
-        <source>%1: not an IDX file (bad magic number)</source>
-        <translation>%1: no es un archivo IDX (número mágico incorrecto)</translation>
-    </message>
-    <message>
         <source>%1: is truncated: the header declares %2 data bytes but only %3 are present</source>
         <translation>%1: está truncado: la cabecera declara %2 bytes de datos pero solo hay %3</translation>
     </message>
@@ -69,6 +65,14 @@
     <message>
         <source>The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.</source>
         <translation>El ejemplo clásico de MNIST de Keras (dos convoluciones 3x3, max pooling, dropout), píxeles escalados a 0-1.</translation>
+    </message>
+    <message>
+        <source>%1: not an IDX file (bad magic number %2; expected %3)</source>
+        <translation>%1: no es un archivo IDX (número mágico incorrecto %2; se esperaba %3)</translation>
+    </message>
+    <message>
+        <source>%1: is longer than its header says: %2 extra bytes after the declared %3</source>
+        <translation>%1: es más largo de lo que dice su cabecera: %2 bytes de más tras los %3 declarados</translation>
     </message>
 </context>
 <context>

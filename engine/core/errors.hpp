@@ -18,11 +18,12 @@ enum class MessageId : int {
     DatasetCountMismatch = 3, // labels file, label count, images file, image count
     IdxCannotOpen = 4,        // file, system reason
     IdxTooShort = 5,          // file, bytes present
-    IdxNotIdx = 6,            // file
+    IdxNotIdx = 6,            // file, magic found ("31,139,8,3"), magic expected ("0,0,8,3")
     IdxTruncated = 7,         // file, declared bytes, bytes present
-    IdxTooLong = 8,           // file, declared bytes
+    IdxTooLong = 8,           // file, declared bytes (a gzip file: how many more is not known)
     TrainingDiverged = 9,     // epoch, step, "loss" | "gradient" | "updated weights"
     GpuBuiltWithoutCuda = 10, // (no arguments)
+    IdxTooLongBy = 11,        // file, extra bytes, declared bytes
     Count
 };
 

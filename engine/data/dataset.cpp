@@ -4,6 +4,8 @@
 #include "data/idx.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <utility>
 #include <fstream>
 #include <sys/stat.h>
@@ -17,6 +19,26 @@ bool fileExists(const std::string& p)
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+// Why no file for `part` could be used although something by one of its names is there (a folder,
+// a symbolic link loop, a dangling link, a device), or empty when nothing is there.
+std::string whyNotAFile(const std::string& dir, const std::string& part)
+{
+    const std::string kind = part.find("images") != std::string::npos ? "idx3-ubyte" : "idx1-ubyte";
+    for (const char* sep : {"-", "."})
+        for (const char* ext : {"", ".gz"}) {
+            const std::string name = part + sep + kind + ext, p = dir + "/" + name;
+            struct stat st {};
+            if (::lstat(p.c_str(), &st) != 0)
+                continue;
+            if (::stat(p.c_str(), &st) != 0)
+                return name + " in " + dir + " cannot be opened: " + std::strerror(errno);
+            if (S_ISDIR(st.st_mode))
+                return name + " in " + dir + " is a folder, not an IDX file";
+            return name + " in " + dir + " is not a regular file";
+        }
+    return {};
+}
+
 std::string lower(std::string s)
 {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -28,6 +50,12 @@ ImageSplit loadSplit(const std::string& dir, const std::string& prefix)
     ImageSplit s;
     s.imagesFile = findIdxFile(dir, prefix + "-images");
     s.labelsFile = findIdxFile(dir, prefix + "-labels");
+    for (const char* part : {"-images", "-labels"})
+        if ((part[1] == 'i' ? s.imagesFile : s.labelsFile).empty()) {
+            const std::string why = whyNotAFile(dir, prefix + part);
+            if (!why.empty())
+                throw DataError(why);
+        }
     if (s.imagesFile.empty())
         throw DataError(MessageId::DatasetFileMissing, {prefix + "-images-idx3-ubyte[.gz]", dir},
                         "no " + prefix + "-images-idx3-ubyte[.gz] file in " + dir);
@@ -91,8 +119,10 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
     while (dir.size() > 1 && dir.back() == '/')
         dir.pop_back();
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    if (::stat(dir.c_str(), &st) != 0)
         throw DataError(MessageId::DatasetFolderMissing, {dir}, "dataset folder " + dir + " does not exist");
+    if (!S_ISDIR(st.st_mode))
+        throw DataError(dir + " is a file; choose the folder that holds the IDX files");
     if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
         throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
                           std::to_string(options.sizeMultiplier) + ")");
@@ -118,12 +148,15 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
     if (fileExists(classesFile)) {
         std::ifstream in(classesFile);
         std::string line;
-        while (std::getline(in, line)) {
+        // Labels are single bytes: more than 256 names is a mistake, and reading stops there.
+        while (d.classNames.size() <= 256 && std::getline(in, line)) {
             while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
                 line.pop_back();
             if (!line.empty())
                 d.classNames.push_back(line);
         }
+        if (d.classNames.size() > 256)
+            throw DataError("classes.txt names more than 256 classes; labels are single bytes, so 256 is the most");
         if (int(d.classNames.size()) < d.numClasses)
             throw DataError("classes.txt names " + std::to_string(d.classNames.size()) +
                             " classes but train-labels uses labels up to " + std::to_string(maxTrain));

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -73,17 +74,14 @@ public:
             size_t got;
             if (m_gz) {
                 const int r = gzread(m_gzf, p + total, unsigned(chunk));
-                if (r < 0) {
-                    int code = 0;
-                    const char* msg = gzerror(m_gzf, &code);
-                    throw DataError(m_name + ": the gzip data is corrupt (" + std::string(msg ? msg : "zlib error") + ")");
-                }
+                if (r < 0)
+                    throw DataError(m_name + ": the gzip data is corrupt (" + zlibMessage() + ")");
                 got = size_t(r);
                 if (got == 0) {
                     int code = 0;
-                    const char* msg = gzerror(m_gzf, &code);
+                    gzerror(m_gzf, &code);
                     if (code != Z_OK && code != Z_STREAM_END)
-                        throw DataError(m_name + ": the gzip data is corrupt (" + std::string(msg ? msg : "zlib error") + ")");
+                        throw DataError(m_name + ": the gzip data is corrupt (" + zlibMessage() + ")");
                 }
             } else {
                 got = std::fread(p + total, 1, chunk, m_f);
@@ -99,6 +97,17 @@ public:
     const std::string& name() const { return m_name; }
 
 private:
+    // zlib's message without the path it puts in front (the message names the file already).
+    std::string zlibMessage()
+    {
+        int code = 0;
+        const char* msg = gzerror(m_gzf, &code);
+        std::string m = msg && *msg ? msg : "zlib error";
+        if (m.compare(0, m_path.size() + 2, m_path + ": ") == 0)
+            m.erase(0, m_path.size() + 2);
+        return m;
+    }
+
     std::string m_path, m_name;
     bool m_gz = false;
     gzFile m_gzf = nullptr;
@@ -128,11 +137,13 @@ IdxArray readIdx(const std::string& path, int expectedDims)
     if (got < 4)
         throw DataError(MessageId::IdxTooShort, {name, std::to_string(got)},
                         name + ": the file is too short to hold an IDX header (" + std::to_string(got) + " bytes)");
-    if (magic[0] != 0 || magic[1] != 0)
-        throw DataError(MessageId::IdxNotIdx, {name},
-                        name + ": not an IDX file (bad magic number " + std::to_string(magic[0]) + "," +
-                        std::to_string(magic[1]) + "," + std::to_string(magic[2]) + "," + std::to_string(magic[3]) +
-                        "; expected 0,0,8," + std::to_string(expectedDims) + ")");
+    if (magic[0] != 0 || magic[1] != 0) {
+        const std::string found = std::to_string(magic[0]) + "," + std::to_string(magic[1]) + "," +
+                                  std::to_string(magic[2]) + "," + std::to_string(magic[3]);
+        const std::string expected = "0,0,8," + std::to_string(expectedDims);
+        throw DataError(MessageId::IdxNotIdx, {name, found, expected},
+                        name + ": not an IDX file (bad magic number " + found + "; expected " + expected + ")");
+    }
     if (magic[2] != 0x08)
         throw DataError(name + ": holds IDX data type 0x" + [&] {
             char b[4];
@@ -173,13 +184,30 @@ IdxArray readIdx(const std::string& path, int expectedDims)
                                 name + ": is truncated: the header declares " + std::to_string(total) +
                                 " data bytes but only " + std::to_string(actual) + " are present");
             if (actual > total)
-                throw DataError(MessageId::IdxTooLong, {name, std::to_string(total)},
+                throw DataError(MessageId::IdxTooLongBy, {name, std::to_string(actual - total), std::to_string(total)},
                                 name + ": is longer than its header says: " + std::to_string(actual - total) +
                                 " extra bytes after the declared " + std::to_string(total));
         }
     }
-    out.bytes.resize(size_t(total));
-    const size_t read = src.read(out.bytes.data(), size_t(total));
+    size_t read = 0;
+    if (src.compressed()) {
+        // A gzip file's size says nothing of what it inflates to: the array grows with the bytes
+        // really inflated (1 MiB, then doubling, at most 64 MiB more at a time), so a few bytes
+        // whose header promises gigabytes allocate next to nothing.
+        while (read < total) {
+            const uint64_t grow = std::clamp<uint64_t>(read, uint64_t(1) << 20, uint64_t(64) << 20);
+            const size_t step = size_t(std::min<uint64_t>(total - read, grow));
+            out.bytes.resize(read + step);
+            const size_t got = src.read(out.bytes.data() + read, step);
+            read += got;
+            if (got < step)
+                break;
+        }
+        out.bytes.resize(read);
+    } else {
+        out.bytes.resize(size_t(total));
+        read = src.read(out.bytes.data(), size_t(total));
+    }
     if (read < total)
         throw DataError(MessageId::IdxTruncated, {name, std::to_string(total), std::to_string(read)},
                         name + ": is truncated: the header declares " + std::to_string(total) +

@@ -1,6 +1,7 @@
 #include "io/atomic_file.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -61,6 +62,18 @@ void writeFileAtomically(const std::string& path, const std::string& bytes)
 
 std::string readWholeFile(const std::string& path)
 {
+    // Checked before reading: a folder reads as nothing, a device or FIFO may never end, and a file
+    // larger than the memory could not be held.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            throw IoError("cannot read " + path + ": it is a folder, not a file");
+        if (!S_ISREG(st.st_mode))
+            throw IoError("cannot read " + path + ": not a regular file");
+        if (uint64_t(st.st_size) > physicalMemoryBytes() / 2)
+            throw IoError("cannot read " + path + ": " + humanBytes(uint64_t(st.st_size)) +
+                          " is more than this machine can hold (" + humanBytes(physicalMemoryBytes()) + " of memory)");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw IoError("cannot open " + path + ": " + std::strerror(errno));

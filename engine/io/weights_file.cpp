@@ -4,6 +4,8 @@
 #include "core/sha256.hpp"
 #include "io/atomic_file.hpp"
 
+#include <cmath>
+#include <stdexcept>
 #include <cstring>
 
 namespace tb {
@@ -55,6 +57,20 @@ double num(const Json& o, const char* key, const std::string& path)
         throw IoError(path + ": the header lacks \"" + key + "\"; the file is corrupt");
     return v->asNumber();
 }
+
+// A whole number in [lo, hi]: a double outside an integer type's range must not reach a cast
+// (undefined behaviour), and a count must not exceed what the file could hold.
+int64_t whole(double v, const char* key, const std::string& path, double lo, double hi)
+{
+    if (!(v >= lo && v <= hi) || v != std::floor(v))
+        throw IoError(path + ": the header's \"" + key + "\" is out of range (" + Json(v).dump() + "); the file is corrupt");
+    return int64_t(v);
+}
+int64_t whole(const Json& o, const char* key, const std::string& path, double lo, double hi)
+{
+    return whole(num(o, key, path), key, path, lo, hi);
+}
+constexpr double kIntMax = 2147483647.0;
 }  // namespace
 
 Network WeightsFile::buildNetwork() const
@@ -169,8 +185,10 @@ WeightsFile loadWeights(const std::string& path)
     const Json* in = h.find("input_shape");
     if (!in || !in->isArray() || in->items().size() != 3)
         throw IoError(path + ": the header lacks the input shape");
-    w.input = Shape::image(int(in->items()[0].asNumber()), int(in->items()[1].asNumber()),
-                           int(in->items()[2].asNumber()));
+    int side[3];
+    for (int i = 0; i < 3; ++i)
+        side[i] = int(whole(in->items()[size_t(i)].asNumber(), "input_shape", path, 1, 65536));
+    w.input = Shape::image(side[0], side[1], side[2]);
     if (const Json* names = h.find("class_names"))
         for (const Json& n : names->items())
             w.classNames.push_back(n.asString());
@@ -185,44 +203,61 @@ WeightsFile loadWeights(const std::string& path)
     w.optimizer.momentum = float(num(*opt, "momentum", path));
     w.optimizer.rho = float(num(*opt, "rho", path));
     w.optimizer.nesterov = opt->find("nesterov") && opt->find("nesterov")->asBool();
-    w.optimizerIterations = int64_t(num(*opt, "iterations", path));
+    w.optimizerIterations = whole(*opt, "iterations", path, 0, 9007199254740992.0);
     if (const Json* tr = h.find("training")) {
-        w.train.epochs = int(num(*tr, "epochs", path));
-        w.train.batchSize = int(num(*tr, "batch_size", path));
-        w.train.threads = int(num(*tr, "threads", path));
-        w.train.maxBatches = int(num(*tr, "max_batches", path));
-        if (const Json* seed = tr->find("seed"))
-            w.train.seed = std::stoull(seed->asString());
+        w.train.epochs = int(whole(*tr, "epochs", path, 0, kIntMax));
+        w.train.batchSize = int(whole(*tr, "batch_size", path, 0, kIntMax));
+        w.train.threads = int(whole(*tr, "threads", path, 0, kIntMax));
+        w.train.maxBatches = int(whole(*tr, "max_batches", path, 0, kIntMax));
+        if (const Json* seed = tr->find("seed")) {
+            const std::string text = seed->asString();
+            if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
+                throw IoError(path + ": the header's seed \"" + text + "\" is not a number; the file is corrupt");
+            try {
+                w.train.seed = std::stoull(text);
+            } catch (const std::out_of_range&) {
+                throw IoError(path + ": the header's seed " + text + " is out of range; the file is corrupt");
+            }
+        }
     }
     if (const Json* hist = h.find("history"))
         for (const Json& r : hist->items()) {
             EpochRecord e;
-            e.epoch = int(num(r, "epoch", path));
+            e.epoch = int(whole(r, "epoch", path, 0, kIntMax));
             e.loss = num(r, "loss", path);
             e.accuracy = num(r, "accuracy", path);
             e.valLoss = num(r, "val_loss", path);
             e.valAccuracy = num(r, "val_accuracy", path);
             e.seconds = num(r, "seconds", path);
             e.samplesPerSec = num(r, "samples_per_sec", path);
-            e.samples = int64_t(num(r, "samples", path));
+            e.samples = whole(r, "samples", path, 0, 9007199254740992.0);
             w.history.push_back(e);
         }
     if (const Json* d = h.find("dataset"))
         w.datasetDir = d->asString();
-    const uint64_t np = uint64_t(num(h, "params", path)), ns = uint64_t(num(h, "state", path));
-    const uint64_t nslots = uint64_t(num(*opt, "slots", path));
+    // Counts of floats, each at most what the file holds (so their sum cannot overflow either).
+    const double most = double(s.size() / sizeof(float));
+    const uint64_t np = uint64_t(whole(h, "params", path, 0, most)), ns = uint64_t(whole(h, "state", path, 0, most));
+    const uint64_t nslots = uint64_t(whole(*opt, "slots", path, 0, most));
     const uint64_t need = (np + ns + nslots) * sizeof(float);
     if (16 + hlen + need + 32 != s.size())
         throw IoError(path + ": the file size does not match its header (corrupt or truncated)");
     const char* p = s.data() + 16 + hlen;
     auto take = [&](std::vector<float>& v, uint64_t n) {
         v.resize(size_t(n));
-        std::memcpy(v.data(), p, size_t(n) * sizeof(float));
+        if (n)  // memcpy from an empty vector's null data() is undefined
+            std::memcpy(v.data(), p, size_t(n) * sizeof(float));
         p += n * sizeof(float);
     };
     take(w.params, np);
     take(w.state, ns);
     take(w.optimizerSlots, nslots);
+    // Trainbench never saves a diverged run's weights; a file holding NaN was damaged or forged.
+    for (const std::vector<float>* v : {&w.params, &w.state})
+        for (size_t i = 0; i < v->size(); ++i)
+            if (!std::isfinite((*v)[i]))
+                throw IoError(path + ": weight " + std::to_string(i) + (v == &w.state ? " of the layers' state" : "") +
+                              " is not a finite number (NaN or infinity); the file is damaged");
     return w;
 }
 

@@ -50,9 +50,12 @@ inline void pool2x2Block(const float* r0, int W, int32_t index0, int count, floa
         std::memcpy(top, r0, sizeof(float) * size_t(2 * count));
         std::memcpy(bottom, r0 + W, sizeof(float) * size_t(2 * count));
     }
-    const Ints8 even = {0, 2, 4, 6, 8, 10, 12, 14}, odd = even + 1;
-    const Floats8 v[4] = {__builtin_shuffle(top[0], top[1], even), __builtin_shuffle(top[0], top[1], odd),
-                          __builtin_shuffle(bottom[0], bottom[1], even), __builtin_shuffle(bottom[0], bottom[1], odd)};
+    const Ints8 even = {0, 2, 4, 6, 8, 10, 12, 14};
+    // Constant indices (__builtin_shufflevector, which GCC and clang both have).
+    const Floats8 v[4] = {__builtin_shufflevector(top[0], top[1], 0, 2, 4, 6, 8, 10, 12, 14),
+                          __builtin_shufflevector(top[0], top[1], 1, 3, 5, 7, 9, 11, 13, 15),
+                          __builtin_shufflevector(bottom[0], bottom[1], 0, 2, 4, 6, 8, 10, 12, 14),
+                          __builtin_shufflevector(bottom[0], bottom[1], 1, 3, 5, 7, 9, 11, 13, 15)};
     const Ints8 first = index0 + even;
     const int32_t offset[4] = {0, 1, W, W + 1};
     Floats8 best = v[0];

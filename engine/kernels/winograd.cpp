@@ -132,9 +132,10 @@ inline Floats8 loadPixels(const float* p, int fold)
     std::memcpy(&a, p, sizeof a);
     if (fold == 1)
         return a;
-    Floats8 b;
-    std::memcpy(&b, p + 8, sizeof b);
-    return __builtin_shuffle(a, b, Ints8{0, 2, 4, 6, 8, 10, 12, 14});
+    // p[15] is not needed and may lie past the end of the buffer (ASan found the overread).
+    Floats8 b = {};
+    std::memcpy(&b, p + 8, 7 * sizeof(float));
+    return __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
 }
 
 // A zero-padded channels-last copy of one image: [rows][cols][C] with `pad` zero pixels before

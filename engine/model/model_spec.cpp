@@ -51,7 +51,9 @@ public:
             fail(std::string("\"") + key + "\" must be a whole number");
         if (v->asNumber() < 1 || v->asNumber() > max)
             fail(std::string("\"") + key + "\" must be between 1 and " + std::to_string(max) + " (got " +
-                 std::to_string(int64_t(v->asNumber())) + ")");
+                 // a double beyond int64's range must not be cast (undefined; found by fuzz_model_json)
+                 (std::fabs(v->asNumber()) < 9e15 ? std::to_string(int64_t(v->asNumber())) : Json(v->asNumber()).dump()) +
+                 ")");
         return int(v->asNumber());
     }
     // An int or a pair [a, b] as Keras accepts for kernel_size/strides/pool_size.
@@ -242,6 +244,8 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
             for (const Json& d : t->items()) {
                 if (!d.isNumber() || d.asNumber() < 1 || d.asNumber() != std::floor(d.asNumber()))
                     r.fail("\"target_shape\" values must be positive whole numbers");
+                if (d.asNumber() > double(1 << 30))  // before the cast to int (undefined beyond its range)
+                    r.fail("\"target_shape\" values must be at most 1073741824");
                 l.targetShape.push_back(int(d.asNumber()));
             }
             break;

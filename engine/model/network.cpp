@@ -1,6 +1,7 @@
 #include "model/network.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "core/sha256.hpp"
 #include "layers/activation.hpp"
 #include "layers/batch_norm.hpp"
@@ -103,11 +104,18 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
             layer = std::make_unique<Reshape>(name, shape, out, LayerKind::Reshape);
             break;
         }
-        case LayerKind::Dense:
+        case LayerKind::Dense: {
             if (shape.spatial)
                 fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
-            layer = std::make_unique<Dense>(name, shape, ls.denseUnits(numClasses), ls.bias, ls.activation);
+            // Refused before the layer allocates its transposed kernel (in x units floats).
+            const int units = ls.denseUnits(numClasses);
+            if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units); w * sizeof(float) > physicalMemoryBytes() / 2)
+                fail("a Dense layer of " + std::to_string(units) + " units on " + std::to_string(shape.size()) +
+                     " inputs has " + std::to_string(w) + " weights (" + humanBytes(w * sizeof(float)) +
+                     "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
+            layer = std::make_unique<Dense>(name, shape, units, ls.bias, ls.activation);
             break;
+        }
         case LayerKind::Activation:
             layer = std::make_unique<ActivationLayer>(name, shape, ls.activation);
             break;
@@ -141,6 +149,11 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         p += l->paramCount();
         s += l->stateCount();
     }
+    // Refused before allocation: weights, their gradient and the optimizer's slots are several copies.
+    const uint64_t bytes = uint64_t(p + s) * sizeof(float);
+    if (bytes > physicalMemoryBytes() / 2)
+        throw ModelError("the model has " + std::to_string(p + s) + " weights (" + humanBytes(bytes) +
+                         "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
     m_params.assign(size_t(p), 0.0f);
     m_state.assign(size_t(s), 0.0f);
     bind();

@@ -49,6 +49,29 @@ struct CpuExecutor::Shard {
     }
 };
 
+uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, int shardSize)
+{
+    // Mirrors the constructor and prepare(): the workspaces per thread, then per shard its
+    // activations, cache, partial sums, gradient and the two activation-gradient buffers.
+    const int n = std::max(1, shardSize);
+    const uint64_t shards = uint64_t((int64_t(batch) + n - 1) / n);
+    int64_t ws = 0, a = int64_t(n) * net.inputShape().size(), c = 0, p = 0;
+    for (int l = 0; l < net.layerCount(); ++l) {
+        const Layer& layer = net.layer(l);
+        ws = std::max({ws, layer.workspaceFloats(n), layer.workspaceFloats(kEvalShard)});
+        if (!layer.passThrough())
+            a += int64_t(n) * layer.outShape().size();
+        c += layer.cacheFloats(n);
+        p += layer.partialDoubles();
+    }
+    ws += 2 * int64_t(kEvalShard) * net.maxActivationSize();
+    const uint64_t perShard =
+        uint64_t(a + std::max<int64_t>(c, 1) + net.paramCount() + 2 * int64_t(n) * net.maxActivationSize()) * sizeof(float) +
+        uint64_t(std::max<int64_t>(p, 1)) * sizeof(double);
+    return uint64_t(net.paramCount()) * sizeof(float) + uint64_t(std::max(1, threads)) * uint64_t(ws) * sizeof(float) +
+           shards * perShard;
+}
+
 CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels& kernels)
     : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize)), m_kernels(&kernels)
 {

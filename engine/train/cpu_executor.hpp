@@ -34,6 +34,9 @@ public:
     // every pass runs on `kernels` (the instruction-set level, kernels/isa.hpp).
     CpuExecutor(Network& net, int threads, int shardSize = 16, const Kernels& kernels = defaultKernels());
     ~CpuExecutor();
+    // The bytes a CpuExecutor allocates to train `net` on batches of `batch` (what the Trainer checks
+    // against the machine's memory before building one).
+    static uint64_t trainingBytes(const Network& net, int batch, int threads, int shardSize = 16);
 
     int threads() const { return m_pool.threads(); }
     ThreadPool& pool() { return m_pool; }

@@ -1,6 +1,7 @@
 #include "train/trainer.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -43,6 +44,13 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
     if (data.inputHeight() != net.inputShape().h || data.inputWidth() != net.inputShape().w)
         throw ConfigError("the network was built for " + net.inputShape().keras() + " inputs but the images are " +
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()));
+    // A batch whose buffers could not fit is refused before anything is allocated.
+    const uint64_t need = CpuExecutor::trainingBytes(net, config.batchSize, config.threads, config.shardSize);
+    if (need > physicalMemoryBytes())
+        throw ConfigError("a batch of " + std::to_string(config.batchSize) + " images of " +
+                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) + " needs about " +
+                          humanBytes(need) + " for training, more than this machine's " +
+                          humanBytes(physicalMemoryBytes()) + " of memory; use a smaller batch or size multiplier");
     m_exec = std::make_unique<CpuExecutor>(net, config.threads, config.shardSize, *m_kernels);
 }
 

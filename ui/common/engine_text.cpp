@@ -30,13 +30,16 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
         text = tr("%1: the file is too short to hold an IDX header (%2 bytes)");
         break;
     case MessageId::IdxNotIdx:
-        text = tr("%1: not an IDX file (bad magic number)");
+        text = tr("%1: not an IDX file (bad magic number %2; expected %3)");
         break;
     case MessageId::IdxTruncated:
         text = tr("%1: is truncated: the header declares %2 data bytes but only %3 are present");
         break;
     case MessageId::IdxTooLong:
         text = tr("%1: is longer than its header says: extra bytes after the declared %2");
+        break;
+    case MessageId::IdxTooLongBy:
+        text = tr("%1: is longer than its header says: %2 extra bytes after the declared %3");
         break;
     case MessageId::TrainingDiverged:
         text = tr("training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last "

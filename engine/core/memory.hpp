@@ -1,0 +1,33 @@
+// How much memory this machine has, for refusing a model, a batch or a dataset that could not fit
+// before anything is allocated (the message gives the estimate and the machine's size).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+namespace tb {
+
+// Physical memory in bytes (8 GiB when the system does not say).
+inline uint64_t physicalMemoryBytes()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pageSize > 0)
+        return uint64_t(pages) * uint64_t(pageSize);
+    return uint64_t(8) << 30;
+}
+
+// "1.5 GiB", "12.0 MiB".
+inline std::string humanBytes(uint64_t b)
+{
+    char buf[64];
+    if (b >= (uint64_t(1) << 30))
+        std::snprintf(buf, sizeof buf, "%.1f GiB", double(b) / double(uint64_t(1) << 30));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / double(1 << 20));
+    return buf;
+}
+
+}  // namespace tb

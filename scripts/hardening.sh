@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# CI's second half (after scripts/test.sh): the fuzz targets under libFuzzer with ASan+UBSan, the
+# whole unit-test suite built with ASan+UBSan (no recovery: any finding fails its test), and the
+# threaded tests built with ThreadSanitizer. Each in its own build folder; each step's wall time is
+# printed at the end.
+#
+#   scripts/hardening.sh                 everything (FUZZ_SECONDS=60 per target)
+#   scripts/hardening.sh fuzz asan tsan  some steps only
+#   FUZZ_SECONDS=14400 scripts/hardening.sh fuzz    fuzz each target for four hours
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=${JOBS:-$(nproc)}
+fuzz_seconds=${FUZZ_SECONDS:-60}
+steps=("$@")
+((${#steps[@]})) || steps=(fuzz asan tsan)
+times=()
+
+step() {  # step NAME COMMAND...: runs and times one step
+  local name=$1 start=$SECONDS
+  shift
+  echo "=== hardening: $name"
+  "$@"
+  times+=("$(printf '%-28s %4d s' "$name" $((SECONDS - start)))")
+}
+
+fuzz_targets=(fuzz_idx fuzz_idx_gzip fuzz_model_json fuzz_weights fuzz_classes fuzz_safetensors)
+
+fuzz_build() {
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINBENCH_FUZZ=ON >/dev/null
+  cmake --build build-fuzz -j"$jobs"
+}
+
+# One target for $fuzz_seconds: the tree's corpus and regressions are read, new inputs go to a
+# scratch corpus (build-fuzz/corpus/<target>), a crash leaves its input in build-fuzz/findings/.
+fuzz_one() {
+  local t=$1 work=build-fuzz/corpus/$t
+  mkdir -p "$work" build-fuzz/findings
+  local dirs=("$work" "fuzz/corpus/$t")
+  [[ -d fuzz/regressions/$t ]] && dirs+=("fuzz/regressions/$t")
+  # -rss_limit_mb/-malloc_limit_mb: an allocation the input does not justify is a finding.
+  "build-fuzz/fuzz/$t" -max_total_time="$fuzz_seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+    -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$t-" "${dirs[@]}" >"build-fuzz/$t.log" 2>&1 || {
+    tail -n 60 "build-fuzz/$t.log"
+    echo "hardening: $t found a bug; its input is in build-fuzz/findings/" >&2
+    return 1
+  }
+  local runs rate
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/$t.log" | grep -o '[0-9]*$')
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "build-fuzz/$t.log" | grep -o '[0-9]*$')
+  printf 'fuzz: %-18s %8s exec/s %12s executions in %s s\n' "$t" "$rate" "$runs" "$fuzz_seconds"
+}
+
+fuzz_run() {
+  # As many targets at once as there are cores.
+  local pids=() failed=0
+  for t in "${fuzz_targets[@]}"; do
+    fuzz_one "$t" &
+    pids+=($!)
+    if ((${#pids[@]} >= jobs)); then
+      wait "${pids[0]}" || failed=1
+      pids=("${pids[@]:1}")
+    fi
+  done
+  for p in "${pids[@]}"; do wait "$p" || failed=1; done
+  return $failed
+}
+
+asan_build() {
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINBENCH_SANITIZE=address >/dev/null
+  cmake --build build-asan -j"$jobs"
+}
+asan_test() {
+  # qemu cannot run ASan's shadow memory; the objdump scan would see the sanitizer runtime.
+  # TRAINBENCH_SANITIZED: the timing checks (event-loop stalls, a batch's duration) only report.
+  (cd build-asan && QT_QPA_PLATFORM=offscreen TRAINBENCH_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions="$root/scripts/sanitizers/lsan.supp" \
+    ctest --output-on-failure -j"$jobs" -LE "long|interop" -E "qemu_portability|isa_leaks")
+}
+
+tsan_tests=(tst_core tst_training tst_ui_window)
+tsan_build() {
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINBENCH_SANITIZE=thread >/dev/null
+  cmake --build build-tsan -j"$jobs" --target "${tsan_tests[@]}"
+}
+tsan_test() {
+  # The threaded tests: the thread pool (tst_core), the trainer on several threads (tst_training at
+  # one level), the window's worker thread stopped mid-run and closed mid-run (tst_ui_window's
+  # functions that start a run; the pause test's fixed waits do not hold at TSan's speed).
+  local env=(QT_QPA_PLATFORM=offscreen TRAINBENCH_SANITIZED=1 QTEST_FUNCTION_TIMEOUT=900000
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/scripts/sanitizers/tsan.supp")
+  (cd build-tsan && env "${env[@]}" ctest --output-on-failure -R '^(tst_core|tst_training_avx2)$')
+  (cd build-tsan/tests && env "${env[@]}" ./tst_ui_window trainsWithLiveChartsAndResults stopEndsWithinOneBatch \
+    closingMidRunStopsCleanly)
+}
+
+for s in "${steps[@]}"; do
+  case $s in
+  fuzz) step "fuzz build" fuzz_build; step "fuzz run (${fuzz_seconds} s each)" fuzz_run ;;
+  asan) step "ASan+UBSan build" asan_build; step "ASan+UBSan tests" asan_test ;;
+  tsan) step "TSan build" tsan_build; step "TSan tests" tsan_test ;;
+  *) echo "hardening: unknown step $s (fuzz, asan or tsan)" >&2; exit 2 ;;
+  esac
+done
+echo "=== hardening: wall time per step"
+printf '%s\n' "${times[@]}"
