@@ -1,6 +1,7 @@
 #include "data/idx.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -25,16 +26,6 @@ std::string baseName(const std::string& path)
 bool endsWith(const std::string& s, const std::string& suffix)
 {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string humanBytes(uint64_t b)
-{
-    char buf[64];
-    if (b >= (uint64_t(1) << 30))
-        std::snprintf(buf, sizeof buf, "%.1f GiB", double(b) / double(uint64_t(1) << 30));
-    else
-        std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / double(1 << 20));
-    return buf;
 }
 
 // A byte source over a raw or gzip file, reporting errors with the file's name.
