@@ -108,15 +108,7 @@ class TstBadInputs : public QObject {
     {
         return s.replace("{dir}", dir).replace("{toy}", m_toy).replace("{model}", m_model).replace("{weights}", m_weights);
     }
-    static QString humanBytes(uint64_t b)
-    {
-        char buf[64];
-        if (b >= (uint64_t(1) << 30))
-            std::snprintf(buf, sizeof buf, "%.1f GiB", double(b) / double(uint64_t(1) << 30));
-        else
-            std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / double(1 << 20));
-        return buf;
-    }
+    static QString humanBytes(uint64_t b) { return QString::fromStdString(tb::humanBytes(b)); }
 
     void buildCatalogue();
 
