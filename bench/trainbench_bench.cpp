@@ -6,7 +6,7 @@
 #include "io/json.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
-#include "train/trainer.hpp"
+#include "train/session.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -56,8 +56,6 @@ int main(int argc, char** argv)
     }
     try {
         const tb::Dataset d = tb::loadDataset(data);
-        tb::Network net(tb::loadModelSpec(model), tb::Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
-        net.initialize(1);
         // The same step as every training run (Trainer::trainBatch): forward, backward and the
         // checked optimizer update, Adam with Keras' defaults.
         tb::TrainConfig config;
@@ -66,7 +64,9 @@ int main(int argc, char** argv)
         config.seed = 1;
         if (!isa.empty())
             config.device.isa = tb::parseIsa(isa);
-        tb::Trainer trainer(net, d, config);
+        tb::TrainingSession session(tb::loadModelSpec(model), d, config);
+        tb::Trainer& trainer = session.trainer();
+        const tb::Network& net = session.network();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
         int cursor = 0;
         const int L = net.layerCount();

@@ -244,6 +244,7 @@ private slots:
         Network net = toyNetwork();
         net.initialize(9);
         TrainConfig cfg;
+        cfg.epochs = 1;
         cfg.batchSize = 40;
         cfg.seed = 9;
         Trainer t(net, m_toy, cfg);
@@ -378,6 +379,7 @@ private slots:
         Network net(loadModelSpec("tpu-mnist-cnn"), Shape::image(28, 28, 1), 10);
         net.initialize(200);
         TrainConfig cfg;
+        cfg.epochs = 1;
         cfg.batchSize = 64;
         cfg.device.threads = 2;
         cfg.seed = 200;

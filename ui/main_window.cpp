@@ -358,8 +358,6 @@ QString MainWindow::compareRequest(CompareRequest& r) const
     r.spec = *m_model->spec();
     r.config.train = m_hyper->config();
     r.config.scaleBatchWithReplicas = m_accelerator->scaleBatchWithReplicas();
-    r.config.dropRemainder = m_hyper->dropRemainder();
-    r.config.sizeMultiplier = m_hyper->sizeMultiplier();
     return {};
 }
 
@@ -376,8 +374,7 @@ void MainWindow::startTraining()
     req.device = m_accelerator->device();
     req.config = m_hyper->config();
     req.config.batchSize = m_accelerator->globalBatch();
-    req.options.sizeMultiplier = m_hyper->sizeMultiplier();
-    req.options.dropRemainderBatch = m_hyper->dropRemainder() ? req.config.batchSize : 0;
+    req.config.device = req.device;
     m_runData = req.data;
     m_runName = tr("%1 on %2, started %3")
                     .arg(qs(req.spec.name), qs(req.device.id()),

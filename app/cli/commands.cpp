@@ -15,11 +15,14 @@
 #include "train/compare.hpp"
 #include "train/evaluation.hpp"
 #include "train/progress_text.hpp"
+#include "train/run_limits.hpp"
+#include "train/session.hpp"
 #include "train/trainer.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <limits>
 #include <optional>
 #include <cstdio>
 #include <unistd.h>
@@ -120,25 +123,30 @@ tb::Isa isaOption(const Options& o)
     return isa;
 }
 
-// The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits.
+// An integer option whose range validateTrainConfig checks, so the CLI and the window refuse the same
+// values with the same message.
+int intOption(const Options& o, const std::string& name, int def)
+{
+    return int(o.integer(name, def, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+
+// The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits. The
+// defaults are TrainConfig's, the window's too.
 tb::TrainConfig trainConfigFrom(const Options& o)
 {
     tb::TrainConfig cfg;
-    cfg.epochs = int(o.integer("epochs", 1, 1, 100000));
-    cfg.batchSize = int(o.integer("batch", 128, 1, 65536));
-    cfg.seed = o.unsignedInt("seed", 0);
-    cfg.maxBatches = int(o.integer("max-batches", 0, 0, 1 << 30));
+    cfg.epochs = intOption(o, "epochs", cfg.epochs);
+    cfg.batchSize = intOption(o, "batch", cfg.batchSize);
+    cfg.seed = o.unsignedInt("seed", cfg.seed);
+    cfg.maxBatches = intOption(o, "max-batches", cfg.maxBatches);
+    cfg.sizeMultiplier = intOption(o, "size-multiplier", cfg.sizeMultiplier);
+    cfg.dropRemainder = o.has("drop-remainder");
     cfg.optimizer.kind = tb::parseOptimizer(o.text("optimizer", "adam"));
     cfg.optimizer.learningRate = float(o.real("lr", tb::defaultLearningRate(cfg.optimizer.kind)));
-    if (!(cfg.optimizer.learningRate > 0))
-        throw UsageError("--lr must be positive");
     cfg.optimizer.momentum = float(o.real("momentum", 0.0));
     cfg.optimizer.nesterov = o.has("nesterov");
-    if (cfg.optimizer.momentum < 0 || cfg.optimizer.momentum >= 1)
-        throw UsageError("--momentum must be in [0, 1)");
-    if ((o.has("momentum") || o.has("nesterov")) && cfg.optimizer.kind != tb::OptimizerKind::SGD)
-        throw UsageError("--momentum and --nesterov apply to --optimizer sgd only");
     cfg.device.isa = isaOption(o);
+    tb::validateTrainConfig(cfg);
     return cfg;
 }
 }  // namespace
@@ -165,61 +173,61 @@ int summaryCommand(const std::vector<std::string>& args)
 int trainCommand(const std::vector<std::string>& args)
 {
     Options o(args,
-              {"data", "model", "epochs", "batch", "threads", "seed", "optimizer", "lr", "momentum",
+              {"data", "model", "epochs", "batch", "threads", "device", "seed", "optimizer", "lr", "momentum",
                "size-multiplier", "max-batches", "save", "shard", "isa"},
               {"drop-remainder", "json", "nesterov"});
     const bool json = o.has("json");
     tb::TrainConfig cfg = trainConfigFrom(o);
-    cfg.device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
-    cfg.shardSize = int(o.integer("shard", 16, 1, 65536));
-
-    tb::DatasetOptions dopt;
-    dopt.dropRemainderBatch = o.has("drop-remainder") ? cfg.batchSize : 0;
-    dopt.sizeMultiplier = int(o.integer("size-multiplier", 1, 1, 16));
-    const std::string dataDir = o.text("data", tb::defaultDatasetDir());
-    const std::string modelName = o.text("model", tb::defaultPreset());
+    if (o.has("device") && o.has("threads"))
+        throw UsageError("give either --device or --threads, not both");
+    if (o.has("device")) {
+        const std::optional<tb::Isa> isa = cfg.device.isa;
+        cfg.device = tb::parseDeviceSpec(o.text("device", ""));
+        if (!cfg.device.isa && o.has("isa"))
+            cfg.device.isa = isa;
+    } else {
+        cfg.device.threads = intOption(o, "threads", tb::hardwareThreads());
+    }
+    cfg.shardSize = intOption(o, "shard", cfg.shardSize);
     const std::string savePath = o.text("save", "");
 
-    const tb::ModelSpec spec = tb::loadModelSpec(modelName);
-    const tb::Dataset data = tb::loadDataset(dataDir, dopt);
-    tb::Network net(spec, tb::Shape::image(data.inputHeight(), data.inputWidth(), 1), data.numClasses);
-    net.initialize(cfg.seed);
-    tb::Trainer trainer(net, data, cfg);
+    const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+    const tb::Dataset loaded = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    tb::TrainingSession session(spec, loaded, cfg);
+    const tb::Dataset& data = session.data();
 
     if (json) {
         tb::Json j = tb::Json::object();
         j["event"] = "start";
         j["model"] = spec.name;
-        j["params"] = net.paramCount() + net.stateCount();
+        j["params"] = session.network().paramCount() + session.network().stateCount();
         j["dataset"] = data.directory;
         j["train_images"] = data.train.count;
         j["test_images"] = data.test.count;
-        j["threads"] = cfg.device.threads;
+        j["device"] = session.backend().device().id();
+        j["threads"] = session.backend().device().threads;
         j["batch"] = cfg.batchSize;
-        j["steps_per_epoch"] = trainer.stepsPerEpoch();
+        j["steps_per_epoch"] = session.trainer().stepsPerEpoch();
         j["seed"] = std::to_string(cfg.seed);
-        j["device"] = trainer.backend().device().id();
-        if (trainer.backend().device().isa)
-            j["isa"] = tb::isaName(*trainer.backend().device().isa);
-        j["kernels"] = trainer.backend().describe();
+        if (session.backend().device().isa)
+            j["isa"] = tb::isaName(*session.backend().device().isa);
+        j["kernels"] = session.backend().describe();
         printJson(j);
     } else {
-        std::printf("%s\n", tb::runHeader(net, data, cfg, trainer.backend()).c_str());
+        std::printf("%s\n", session.header().c_str());
         std::fflush(stdout);
     }
 
-    TextProgress text(trainer.stepsPerEpoch());
+    TextProgress text(session.trainer().stepsPerEpoch());
     JsonProgress jsonOut;
     std::signal(SIGINT, onSigint);
     auto save = [&] {
-        if (savePath.empty())
-            return;
-        tb::saveWeightsAs(savePath, tb::WeightsFile::fromTraining(net, trainer, data.classNames, data.directory),
-                          tb::weightsFormatOfPath(savePath));
+        if (!savePath.empty())
+            session.save(savePath);
     };
     tb::TrainStatus status;
     try {
-        status = trainer.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
+        status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
     } catch (const tb::DivergedError&) {
         save();  // the last good weights, so the run is not lost
         throw;
@@ -230,9 +238,8 @@ int trainCommand(const std::vector<std::string>& args)
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
         return Interrupted;
     }
-    const tb::EvalResult test = trainer.evaluate();
-    trainer.syncToHost();
-    const std::string sha = net.weightsSha256();
+    const tb::EvalResult test = session.evaluateTest();
+    const std::string sha = session.weightsSha256();
     save();
     if (json) {
         tb::Json j = tb::Json::object();
@@ -295,14 +302,18 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data", "weights", "threads", "model", "limit", "predictions", "isa"}, {"json"});
+    Options o(args, {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa"}, {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     const tb::Dataset base = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
     const tb::WeightsFile w = loadWeightsOption(o, &base);
     tb::DeviceSpec device;
-    device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
-    device.isa = isaOption(o);
+    if (o.has("device"))
+        device = tb::parseDeviceSpec(o.text("device", ""));
+    else
+        device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, tb::limits::kMaxThreads));
+    if (!device.isa && o.has("isa"))
+        device.isa = isaOption(o);
     const tb::WeightsEvaluation e =
         tb::evaluateWeights(w, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
     const tb::EvalResult& r = e.result;
@@ -450,8 +461,6 @@ int compareCommand(const std::vector<std::string>& args)
     cfg.train = trainConfigFrom(o);
     cfg.devices = tb::parseDeviceList(o.text("devices", "cpu:1,cpu:" + std::to_string(tb::hardwareThreads())));
     cfg.scaleBatchWithReplicas = o.has("scale-batch");
-    cfg.dropRemainder = o.has("drop-remainder");
-    cfg.sizeMultiplier = int(o.integer("size-multiplier", 1, 1, 16));
     cfg.sweep = tb::parseSweep(o.text("sweep", ""));
     const std::string csvPath = o.text("csv", "");
     const bool json = o.has("json");

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "model/network.hpp"
+#include "train/session.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,7 +73,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
     std::vector<CompareRow> rows;
     for (int value : values) {
         const int batch = config.sweep.kind == SweepKind::Batch ? value : config.train.batchSize;
-        const int mult = config.sweep.kind == SweepKind::Size ? value : config.sizeMultiplier;
+        const int mult = config.sweep.kind == SweepKind::Size ? value : config.train.sizeMultiplier;
         std::vector<float> reference; // the first device's final weights at this sweep value
         double referenceSpeed = 0;
         for (const DeviceSpec& device : config.devices) {
@@ -98,32 +99,27 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
                     observer->deviceFinished(index, row);
                 continue;
             }
-            DatasetOptions options;
-            options.sizeMultiplier = mult;
-            options.dropRemainderBatch = config.dropRemainder ? row.globalBatch : 0;
-            const Dataset data = withOptions(base, options);
-            Network net(spec, Shape::image(data.inputHeight(), data.inputWidth(), 1), data.numClasses);
-            net.initialize(config.train.seed); // the same initial weights on every device
             TrainConfig tc = config.train;
             tc.batchSize = row.globalBatch;
+            tc.sizeMultiplier = mult;
             tc.device = resolved;
-            Trainer trainer(net, data, tc);
+            TrainingSession session(spec, base, tc); // the same initial weights on every device
             RowObserver rowObserver(observer, index);
-            if (trainer.run(&rowObserver, cancel) == TrainStatus::Cancelled)
+            if (session.run(&rowObserver, cancel) == TrainStatus::Cancelled)
                 return rows;
             double seconds = 0;
-            for (const EpochRecord& r : trainer.history()) {
+            for (const EpochRecord& r : session.trainer().history()) {
                 seconds += r.seconds;
                 row.samples += r.samples;
             }
-            row.epochs = int(trainer.history().size());
+            row.epochs = int(session.trainer().history().size());
             row.secondsPerEpoch = seconds / std::max(1, row.epochs);
             row.samplesPerSec = double(row.samples) / std::max(seconds, 1e-9);
-            const EvalResult test = trainer.evaluate();
-            trainer.syncToHost();
+            const EvalResult test = session.evaluateTest();
             row.testLoss = test.loss;
             row.testAccuracy = test.accuracy;
-            row.weightsSha256 = net.weightsSha256();
+            row.weightsSha256 = session.weightsSha256();
+            const Network& net = session.network();
             if (reference.empty()) {
                 reference = net.params();
                 referenceSpeed = row.samplesPerSec;

@@ -29,8 +29,6 @@ struct CompareConfig {
     TrainConfig train; // epochs, batch, seed, optimizer, maxBatches; threads come from each device
     std::vector<DeviceSpec> devices;
     bool scaleBatchWithReplicas = false; // global batch = batch x replicas
-    bool dropRemainder = false;
-    int sizeMultiplier = 1;
     Sweep sweep;
 };
 

@@ -1,10 +1,13 @@
 #include "train/trainer.hpp"
 
 #include "core/errors.hpp"
+#include "train/run_limits.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <sstream>
 #include <numeric>
 
 namespace tb {
@@ -27,15 +30,44 @@ std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch)
     return order;
 }
 
+namespace {
+template <typename T>
+void requireRange(const char* what, T value, T lo, T hi)
+{
+    if (!(value >= lo && value <= hi)) {
+        std::ostringstream m;
+        m << what << " must be between " << lo << " and " << hi << " (got " << value << ")";
+        throw ConfigError(m.str());
+    }
+}
+} // namespace
+
+void validateTrainConfig(const TrainConfig& c)
+{
+    using namespace limits;
+    requireRange("the number of epochs", c.epochs, 1, kMaxEpochs);
+    requireRange("the batch size", c.batchSize, 1, kMaxBatch);
+    if (c.device.kind == DeviceKind::Cpu)
+        requireRange("the number of threads", c.device.threads, 1, kMaxThreads);
+    if (!(c.optimizer.learningRate > 0) || !std::isfinite(c.optimizer.learningRate)) {
+        std::ostringstream m;
+        m << "the learning rate must be a positive, finite number (got " << c.optimizer.learningRate << ")";
+        throw ConfigError(m.str());
+    }
+    requireRange("the momentum", double(c.optimizer.momentum), 0.0, kMaxMomentum);
+    if ((c.optimizer.momentum != 0 || c.optimizer.nesterov) && c.optimizer.kind != OptimizerKind::SGD)
+        throw ConfigError("momentum and Nesterov apply to the SGD optimizer only");
+    requireRange("the batches per epoch", c.maxBatches, 0, kMaxBatchesPerEpoch);
+    requireRange("the validation images", c.validationLimit, 0, std::numeric_limits<int>::max());
+    requireRange("the size multiplier", c.sizeMultiplier, 1, kMaxSizeMultiplier);
+    requireRange("the shard size", c.shardSize, 1, kMaxShard);
+}
+
 Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
     : m_net(net), m_data(data), m_config(config), m_clock(steadySeconds)
 {
-    if (config.epochs < 1)
-        throw ConfigError("epochs must be at least 1");
-    if (config.batchSize < 1 || config.batchSize > 65536)
-        throw ConfigError("the batch size must be between 1 and 65536 (got " + std::to_string(config.batchSize) + ")");
-    if (config.device.threads < 1 || config.device.threads > 1024)
-        throw ConfigError("threads must be between 1 and 1024");
+    if (config.epochs < 1 || config.batchSize < 1)
+        throw ConfigError("a run needs at least one epoch and one image per batch");
     if (data.inputHeight() != net.inputShape().h || data.inputWidth() != net.inputShape().w)
         throw ConfigError("the network was built for " + net.inputShape().keras() + " inputs but the images are " +
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()));

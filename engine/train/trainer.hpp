@@ -17,16 +17,23 @@
 
 namespace tb {
 
+// A training run's settings. The initializers are the defaults of the CLI and the window alike (the
+// tutorials' 2 epochs and seed 200); run_limits.hpp holds the limits validateTrainConfig checks.
 struct TrainConfig {
-    int epochs = 1;
+    int epochs = 2;
     int batchSize = 128;
     DeviceSpec device; // where the arithmetic runs: CPU threads and kernel level, or an accelerator
-    uint64_t seed = 0;
+    uint64_t seed = 200;
     OptimizerConfig optimizer;
-    int maxBatches = 0;      // > 0: at most this many batches per epoch
-    int validationLimit = 0; // > 0: validate on the first N test images only
-    int shardSize = 16;      // CPU: samples per shard, part of the numerics
+    int maxBatches = 0;         // > 0: at most this many batches per epoch
+    int validationLimit = 0;    // > 0: validate on the first N test images only
+    int sizeMultiplier = 1;     // images scaled up by this integer factor (nearest neighbour)
+    bool dropRemainder = false; // both splits cut to a multiple of the batch
+    int shardSize = 16;         // CPU: samples per shard, part of the numerics
 };
+
+// Throws ConfigError naming the first setting outside run_limits.hpp's limits.
+void validateTrainConfig(const TrainConfig& config);
 
 struct BatchProgress {
     int epoch = 0, epochs = 0; // 1-based epoch

@@ -21,7 +21,6 @@ using WeightsPtr = std::shared_ptr<const tb::WeightsFile>;
 // What the window asks the worker to run.
 struct TrainRequest {
     DatasetPtr data;            // as loaded, without options
-    tb::DatasetOptions options; // drop remainder, size multiplier
     tb::ModelSpec spec;
     tb::TrainConfig config;     // config.device is the device below
     tb::DeviceSpec device;

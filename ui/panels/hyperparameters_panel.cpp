@@ -1,6 +1,7 @@
 #include "panels/hyperparameters_panel.hpp"
 
 #include "common/text.hpp"
+#include "train/run_limits.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -31,28 +32,31 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     for (tb::OptimizerKind k : {tb::OptimizerKind::Adam, tb::OptimizerKind::SGD, tb::OptimizerKind::RMSprop})
         m_optimizer->addItem(qs(tb::optimizerName(k)), int(k));
+    // The engine's limits and defaults (train/run_limits.hpp, TrainConfig), the CLI's too.
+    using namespace tb::limits;
+    const tb::TrainConfig defaults;
     m_lr->setDecimals(6);
-    m_lr->setRange(1e-6, 10.0);
+    m_lr->setRange(kMinLearningRate, kMaxLearningRate);
     m_lr->setSingleStep(1e-4);
     m_momentum->setDecimals(3);
-    m_momentum->setRange(0.0, 0.999);
+    m_momentum->setRange(0.0, kMaxMomentum);
     m_momentum->setSingleStep(0.1);
-    m_batch->setRange(1, 65536);
-    m_epochs->setRange(1, 10000);
+    m_batch->setRange(1, kMaxBatch);
+    m_epochs->setRange(1, kMaxEpochs);
     m_seed->setRange(0, std::numeric_limits<int>::max());
-    m_maxBatches->setRange(0, 1 << 24);
-    m_multiplier->setRange(1, 16);
+    m_maxBatches->setRange(0, kMaxBatchesPerEpoch);
+    m_multiplier->setRange(1, kMaxSizeMultiplier);
 
     const QSettings s;
     m_optimizer->setCurrentIndex(std::max(0, m_optimizer->findData(s.value("train/optimizer", 0).toInt())));
-    m_lr->setValue(s.value("train/lr", 1e-3).toDouble());
-    m_momentum->setValue(s.value("train/momentum", 0.0).toDouble());
-    m_batch->setValue(s.value("train/batch", 128).toInt());
-    m_epochs->setValue(s.value("train/epochs", 2).toInt());
-    m_seed->setValue(s.value("train/seed", 200).toInt());
-    m_maxBatches->setValue(s.value("train/maxBatches", 0).toInt());
-    m_drop->setChecked(s.value("train/dropRemainder", false).toBool());
-    m_multiplier->setValue(s.value("train/sizeMultiplier", 1).toInt());
+    m_lr->setValue(s.value("train/lr", double(defaults.optimizer.learningRate)).toDouble());
+    m_momentum->setValue(s.value("train/momentum", double(defaults.optimizer.momentum)).toDouble());
+    m_batch->setValue(s.value("train/batch", defaults.batchSize).toInt());
+    m_epochs->setValue(s.value("train/epochs", defaults.epochs).toInt());
+    m_seed->setValue(s.value("train/seed", int(defaults.seed)).toInt());
+    m_maxBatches->setValue(s.value("train/maxBatches", defaults.maxBatches).toInt());
+    m_drop->setChecked(s.value("train/dropRemainder", defaults.dropRemainder).toBool());
+    m_multiplier->setValue(s.value("train/sizeMultiplier", defaults.sizeMultiplier).toInt());
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -127,6 +131,8 @@ tb::TrainConfig HyperparametersPanel::config() const
     c.batchSize = m_batch->value();
     c.seed = uint64_t(m_seed->value());
     c.maxBatches = m_maxBatches->value();
+    c.sizeMultiplier = m_multiplier->value();
+    c.dropRemainder = m_drop->isChecked();
     c.optimizer.kind = tb::OptimizerKind(m_optimizer->currentData().toInt());
     c.optimizer.learningRate = float(m_lr->value());
     if (c.optimizer.kind == tb::OptimizerKind::SGD)

@@ -4,7 +4,7 @@
 #include "common/text.hpp"
 #include "core/errors.hpp"
 #include "train/progress_text.hpp"
-#include "model/network.hpp"
+#include "train/session.hpp"
 
 
 namespace tbui {
@@ -42,37 +42,30 @@ TrainWorker::TrainWorker(TrainRequest request, QObject* parent)
 void TrainWorker::run()
 {
     RunOutcome outcome;
-    std::unique_ptr<tb::Network> net;
-    std::unique_ptr<tb::Trainer> trainer;
-    tb::Dataset data;
+    std::unique_ptr<tb::TrainingSession> session;
     WorkerObserver observer(*this);
     auto snapshot = [&] {
-        if (net && trainer)
-            outcome.weights = std::make_shared<const tb::WeightsFile>(
-                tb::WeightsFile::fromTraining(*net, *trainer, data.classNames, data.directory));
+        if (session)
+            outcome.weights = std::make_shared<const tb::WeightsFile>(session->weightsFile());
     };
     try {
         if (!m_request.data)
             throw tb::ConfigError(ss(tr("No dataset is loaded.")));
-        data = tb::withOptions(*m_request.data, m_request.options);
         tb::TrainConfig cfg = m_request.config;
         cfg.device = m_request.device;
-        net = std::make_unique<tb::Network>(m_request.spec, tb::Shape::image(data.inputHeight(), data.inputWidth(), 1),
-                                            data.numClasses);
-        net->initialize(cfg.seed);
-        trainer = std::make_unique<tb::Trainer>(*net, data, cfg);
-        trainer->setClock(m_request.clock);  // a pause waits inside the observer: not training time
+        session = std::make_unique<tb::TrainingSession>(m_request.spec, *m_request.data, cfg);
+        session->trainer().setClock(m_request.clock);  // a pause waits inside the observer: not training time
 
         RunStarted info;
-        info.stepsPerEpoch = trainer->stepsPerEpoch();
+        info.stepsPerEpoch = session->trainer().stepsPerEpoch();
         info.epochs = cfg.epochs;
-        info.trainImages = data.train.count;
+        info.trainImages = session->data().train.count;
         info.replicas = m_request.device.replicas();
         info.globalBatch = cfg.batchSize;
-        info.header = qs(tb::runHeader(*net, data, cfg, trainer->backend()));  // the CLI's first lines
+        info.header = qs(session->header());  // the CLI's first lines
         emit started(info);
 
-        const tb::TrainStatus status = trainer->run(&observer, stopFlag());
+        const tb::TrainStatus status = session->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
         if (outcome.status == RunStatus::Completed && observer.m_lastValidation) {
             outcome.testLoss = observer.m_lastValidation->loss;
@@ -81,13 +74,12 @@ void TrainWorker::run()
             emit finished(outcome);  // the window is closing: nothing will show the weights
             return;
         } else {
-            emit evaluatingTestSet(data.test.count);
-            const tb::EvalResult test = trainer->evaluate();
+            emit evaluatingTestSet(session->data().test.count);
+            const tb::EvalResult test = session->evaluateTest();
             outcome.testLoss = test.loss;
             outcome.testAccuracy = test.accuracy;
         }
-        trainer->syncToHost();
-        outcome.weightsSha256 = qs(net->weightsSha256());
+        outcome.weightsSha256 = qs(session->weightsSha256());
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;

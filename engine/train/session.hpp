@@ -1,0 +1,57 @@
+// One training run, whatever starts it: `trainbench-cli train`, the window's worker, each row of a
+// comparison and the benchmark all make a TrainingSession and drive or observe it. It owns what a run
+// is: the validated configuration, the dataset as the run sees it (size multiplier, dropped
+// remainder), the model built for it from the same seed on every device, the backend (through the
+// Trainer) and what the run leaves: the test-set evaluation, the weights and their hash, the weights
+// file. Features that continue a run (checkpoints, history, distributed training) attach here.
+#pragma once
+
+#include "data/dataset.hpp"
+#include "io/weights_file.hpp"
+#include "model/model_spec.hpp"
+#include "model/network.hpp"
+#include "train/trainer.hpp"
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace tb {
+
+class TrainingSession {
+public:
+    // `data` is the dataset as loaded; the session keeps its own copy with config's options applied.
+    // The network is built for the dataset's image size and classes and initialized from config.seed.
+    // Throws ConfigError (validateTrainConfig, the device, memory), ModelError (a model that does not
+    // fit the data).
+    TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config);
+    ~TrainingSession();
+    TrainingSession(const TrainingSession&) = delete;
+    TrainingSession& operator=(const TrainingSession&) = delete;
+
+    const TrainConfig& config() const { return m_trainer->config(); }
+    const Dataset& data() const { return m_data; }
+    Network& network() { return m_net; }
+    const Network& network() const { return m_net; }
+    Trainer& trainer() { return *m_trainer; }
+    Backend& backend() { return m_trainer->backend(); }
+    // The two lines a run starts with (model, dataset; device, batch, optimizer, seed, kernels).
+    std::string header() const;
+
+    // Trains config.epochs more epochs. Throws DivergedError with the last good weights kept.
+    TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+    // The whole test split, on the run's device.
+    EvalResult evaluateTest(bool keepPredictions = false);
+    // The trained weights as a weights file (with the optimizer state and history), and their SHA-256.
+    WeightsFile weightsFile();
+    std::string weightsSha256();
+    // Writes the weights atomically, in the format the path's extension names (.tbw, .safetensors).
+    void save(const std::string& path);
+
+private:
+    Dataset m_data;
+    Network m_net;
+    std::unique_ptr<Trainer> m_trainer;
+};
+
+} // namespace tb
