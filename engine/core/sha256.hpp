@@ -1,4 +1,6 @@
 // SHA-256, used to fingerprint trained weights (same seed -> same hash on any thread count).
+// A short, test-vector-checked implementation (tst_core) instead of linking OpenSSL: the engine only
+// hashes its own buffers, never outside input, and stays at two dependencies (Eigen, zlib).
 #pragma once
 
 #include <array>

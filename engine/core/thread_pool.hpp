@@ -1,6 +1,10 @@
 // A fixed pool of worker threads that runs "task i of n" loops. The calling thread takes part.
 // Which thread runs a task never affects a result: every task writes only its own outputs and
 // the engine reduces them afterwards in task order.
+//
+// Hand-written rather than OpenMP or a task library (TBB, Taskflow) on purpose: those schedule
+// reductions and work-stealing in whatever order they like, and bit-identical weights on any
+// thread count need the reduction order fixed by the engine, not the scheduler.
 #pragma once
 
 #include <condition_variable>

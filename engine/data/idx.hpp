@@ -1,5 +1,7 @@
 // IDX files (the MNIST format), raw or gzip-compressed. Every header field is checked against the
 // bytes really present before anything is allocated; failures are DataErrors naming the file.
+// No library reads IDX (it is four header fields and raw bytes); decompression is zlib's. The reader
+// is fuzzed (fuzz/fuzz_idx*.cpp).
 #pragma once
 
 #include <cstdint>
