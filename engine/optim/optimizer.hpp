@@ -40,6 +40,8 @@ public:
     std::vector<float>& slotBuffer() { return m_slots; } // Adam: [m][v]; SGD: [velocity]; RMSprop: [ms]
     const std::vector<float>& slotBuffer() const { return m_slots; }
     void setIterations(int64_t it) { m_iterations = it; }
+    // The rate of the steps from now on (a learning-rate schedule sets it before each step).
+    void setLearningRate(float lr) { m_config.learningRate = lr; }
     void step(float* params, const float* grad); // beginStep, update over every parameter, commitStep
     // One step in pieces: beginStep once (counts the iteration, fixes this step's rate), then update
     // over ranges [lo, hi) of the parameters, in any order or in parallel (each parameter's update

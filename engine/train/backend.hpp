@@ -74,6 +74,8 @@ public:
     // (nothing to do where they live there already).
     virtual void syncToHost() = 0;
 
+    // The learning rate of the next steps (schedules change it between steps; positive and finite).
+    virtual void setLearningRate(float lr) = 0;
     // Optimizer steps taken so far (the dropout masks and Adam's bias correction count them).
     virtual int64_t iterations() const = 0;
     virtual OptimizerState optimizerState() const = 0;
