@@ -73,6 +73,9 @@ public:
     // Writes the backend's weights and BatchNorm statistics into the Network it was made with
     // (nothing to do where they live there already).
     virtual void syncToHost() = 0;
+    // The other way: the Network's weights and statistics become the backend's (restoring the best
+    // weights of a run, or weights set by hand between steps).
+    virtual void syncFromHost() = 0;
 
     // The learning rate of the next steps (schedules change it between steps; positive and finite).
     virtual void setLearningRate(float lr) = 0;

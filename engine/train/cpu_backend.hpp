@@ -23,6 +23,7 @@ public:
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
     EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions) override;
     void syncToHost() override {}
+    void syncFromHost() override {}
     void setLearningRate(float lr) override { m_optimizer.setLearningRate(lr); }
     int64_t iterations() const override { return m_optimizer.iterations(); }
     OptimizerState optimizerState() const override;
