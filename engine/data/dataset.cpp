@@ -4,6 +4,7 @@
 #include "data/idx.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -186,6 +187,24 @@ Dataset withOptions(Dataset d, const DatasetOptions& options)
     if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
         throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
                           std::to_string(options.sizeMultiplier) + ")");
+    if (options.validationSplit != 0) {
+        if (!(options.validationSplit > 0 && options.validationSplit < 1))
+            throw ConfigError("the validation split must be a fraction between 0 and 1 (exclusive)");
+        // Keras' validation_split: the last samples, before any shuffling.
+        const int keep = int(std::lround(double(d.train.count) * (1.0 - options.validationSplit)));
+        if (keep < 1 || keep >= d.train.count)
+            throw DataError("a validation split of " + std::to_string(options.validationSplit) + " leaves " +
+                            (keep < 1 ? "no training images" : "no validation images") + " of " +
+                            std::to_string(d.train.count));
+        ImageSplit& v = d.validation;
+        v = d.train;
+        v.count = d.train.count - keep;
+        v.pixels.assign(d.train.pixels.begin() + int64_t(keep) * d.train.imageBytes(), d.train.pixels.end());
+        v.labels.assign(d.train.labels.begin() + keep, d.train.labels.end());
+        d.train.count = keep;
+        d.train.pixels.resize(size_t(keep) * size_t(d.train.imageBytes()));
+        d.train.labels.resize(size_t(keep));
+    }
     if (options.dropRemainderBatch > 0) {
         if (d.train.count < options.dropRemainderBatch || d.test.count < options.dropRemainderBatch)
             throw DataError("cannot drop the remainder: a split holds fewer images than one batch of " +

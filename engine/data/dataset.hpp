@@ -24,12 +24,14 @@ struct ImageSplit {
 struct DatasetOptions {
     int dropRemainderBatch = 0;  // > 0: truncate both splits to a multiple of this batch size
     int sizeMultiplier = 1;      // scale images by this integer factor (nearest neighbour)
+    double validationSplit = 0;  // in (0, 1): the last fraction of train becomes `validation`
 };
 
 struct Dataset {
     std::string directory;
     ImageSplit train;
     ImageSplit test;
+    ImageSplit validation;  // held out of the training images (empty unless asked for)
     int numClasses = 0;
     std::vector<std::string> classNames;
     std::string classNamesSource;  // "classes.txt", "Fashion-MNIST", "MNIST digits" or "generic"

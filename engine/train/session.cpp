@@ -17,6 +17,7 @@ DatasetOptions datasetOptions(const TrainConfig& c)
     DatasetOptions o;
     o.sizeMultiplier = c.sizeMultiplier;
     o.dropRemainderBatch = c.dropRemainder ? c.batchSize : 0;
+    o.validationSplit = c.validationSplit;
     return o;
 }
 } // namespace

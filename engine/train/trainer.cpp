@@ -61,6 +61,13 @@ void validateTrainConfig(const TrainConfig& c)
     requireRange("the validation images", c.validationLimit, 0, std::numeric_limits<int>::max());
     requireRange("the size multiplier", c.sizeMultiplier, 1, kMaxSizeMultiplier);
     requireRange("the shard size", c.shardSize, 1, kMaxShard);
+    if (c.validationSplit != 0)
+        requireRange("the validation split", c.validationSplit, 0.001, 0.999);
+    validateLrSchedule(c.schedule);
+    if (c.earlyStopping.enabled) {
+        requireRange("early stopping's patience", c.earlyStopping.patience, 0, kMaxEpochs);
+        requireRange("early stopping's min_delta", c.earlyStopping.minDelta, 0.0, 1e9);
+    }
 }
 
 Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
@@ -84,22 +91,56 @@ int Trainer::stepsPerEpoch() const
     return m_config.maxBatches > 0 ? std::min(steps, m_config.maxBatches) : steps;
 }
 
+const ImageSplit& Trainer::validationSplit() const
+{
+    return m_data.validation.count > 0 ? m_data.validation : m_data.test;
+}
+
+void Trainer::restore(const RunPosition& position, std::vector<EpochRecord> history)
+{
+    if (position.epoch != int(history.size()) || position.step < 0 || position.step > stepsPerEpoch())
+        throw ConfigError("the checkpoint's position (epoch " + std::to_string(position.epoch) + ", step " +
+                          std::to_string(position.step) + ") does not fit its history of " +
+                          std::to_string(history.size()) + " epochs and " + std::to_string(stepsPerEpoch()) +
+                          " steps per epoch");
+    m_position = position;
+    m_history = std::move(history);
+}
+
+void Trainer::setBest(std::vector<float> params, std::vector<float> state)
+{
+    m_bestParams = std::move(params);
+    m_bestState = std::move(state);
+}
+
+double Trainer::learningRate() const
+{
+    const int64_t total = int64_t(stepsPerEpoch()) * m_config.epochs;
+    return scheduledRate(m_config.schedule, m_config.optimizer.learningRate, m_backend->iterations(),
+                         m_position.epoch, total, m_position.plateau);
+}
+
 TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
     const int steps = stepsPerEpoch();
     const int B = m_config.batchSize;
-    const int firstEpoch = int(m_history.size());
-    for (int e = firstEpoch; e < firstEpoch + m_config.epochs; ++e) {
+    RunPosition& at = m_position;
+    if (at.plateau.rate == 0)
+        at.plateau.rate = m_config.optimizer.learningRate;
+    while (at.epoch < m_config.epochs && at.early.stoppedEpoch == 0) {
+        const int e = at.epoch;
         const std::vector<int> order = shuffledOrder(m_data.train.count, m_config.seed, e);
-        const double t0 = m_clock();
-        double outside = 0.0; // seconds spent in the observer's callbacks this epoch
-        double lossSum = 0.0;
-        int64_t correct = 0, seen = 0;
-        for (int s = 0; s < steps; ++s) {
+        // Epoch times leave out the observer's callbacks; a resumed epoch adds to its earlier part.
+        double t0 = m_clock() - at.seconds;
+        double lr = 0;
+        while (at.step < steps) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return TrainStatus::Cancelled;
+            const int s = at.step;
             const int first = s * B;
             const int count = std::min(B, m_data.train.count - first);
+            lr = learningRate();
+            m_backend->setLearningRate(float(lr));
             const BatchResult b = trainBatch(order.data() + first, count);
             if (b.diverged != Divergence::None) {
                 const std::string what = b.diverged == Divergence::Loss       ? "loss"
@@ -112,39 +153,66 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
                                         "try a lower learning rate.");
             }
             const StepResult& r = b.step;
-            lossSum += r.lossSum;
-            correct += r.correct;
-            seen += r.samples;
+            at.lossSum += r.lossSum;
+            at.correct += r.correct;
+            at.seen += r.samples;
+            at.step = s + 1;
+            at.seconds = m_clock() - t0;
             if (observer) {
                 BatchProgress p;
                 p.epoch = e + 1;
-                p.epochs = firstEpoch + m_config.epochs;
+                p.epochs = m_config.epochs;
                 p.step = s + 1;
                 p.steps = steps;
-                p.loss = lossSum / double(seen);
-                p.accuracy = double(correct) / double(seen);
+                p.loss = at.lossSum / double(at.seen);
+                p.accuracy = double(at.correct) / double(at.seen);
                 p.batchLoss = r.lossSum / r.samples;
-                p.epochElapsed = m_clock() - t0 - outside;
-                p.samplesPerSec = double(seen) / std::max(p.epochElapsed, 1e-9);
+                p.epochElapsed = at.seconds;
+                p.samplesPerSec = double(at.seen) / std::max(p.epochElapsed, 1e-9);
+                p.learningRate = lr;
                 const double before = m_clock();
                 observer->batchFinished(p);
-                outside += m_clock() - before;
+                observer->positionAdvanced(false);
+                t0 += m_clock() - before;
             }
         }
         EpochRecord rec;
         rec.epoch = e + 1;
-        rec.seconds = m_clock() - t0 - outside;
-        rec.samples = seen;
-        rec.loss = lossSum / double(std::max<int64_t>(seen, 1));
-        rec.accuracy = double(correct) / double(std::max<int64_t>(seen, 1));
-        rec.samplesPerSec = double(seen) / std::max(rec.seconds, 1e-9);
-        const EvalResult val =
-            m_backend->evaluate(m_data.test, m_data.sizeMultiplier, m_config.validationLimit, observer != nullptr);
+        rec.seconds = at.seconds;
+        rec.samples = at.seen;
+        rec.loss = at.lossSum / double(std::max<int64_t>(at.seen, 1));
+        rec.accuracy = double(at.correct) / double(std::max<int64_t>(at.seen, 1));
+        rec.samplesPerSec = double(at.seen) / std::max(rec.seconds, 1e-9);
+        rec.learningRate = lr > 0 ? lr : learningRate();
+        const EvalResult val = m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
+                                                   observer != nullptr);
         rec.valLoss = val.loss;
         rec.valAccuracy = val.accuracy;
+        // Keras' order: the epoch's callbacks see its metrics, then the next epoch starts.
+        rec.rateLowered = updatePlateau(m_config.schedule, at.plateau,
+                                        m_config.schedule.monitor == Monitor::ValLoss ? val.loss : val.accuracy);
+        const EarlyStopping& es = m_config.earlyStopping;
+        rec.best = updateEarlyStopping(es, at.early, e + 1, es.monitor == Monitor::ValLoss ? val.loss : val.accuracy);
+        rec.stopped = at.early.stoppedEpoch == e + 1;
+        if (rec.best && es.restoreBestWeights) {
+            m_backend->syncToHost();
+            setBest(m_net.params(), m_net.state());
+        }
         m_history.push_back(rec);
-        if (observer)
+        at.epoch = e + 1;
+        at.step = 0;
+        at.lossSum = 0;
+        at.correct = at.seen = 0;
+        at.seconds = 0;
+        if (observer) {
             observer->epochFinished(rec, val);
+            observer->positionAdvanced(true);
+        }
+    }
+    if (m_config.earlyStopping.restoreBestWeights && !m_bestParams.empty()) {
+        m_net.params() = m_bestParams;
+        m_net.state() = m_bestState;
+        m_backend->syncFromHost();
     }
     return TrainStatus::Completed;
 }

@@ -8,6 +8,8 @@
 #include "model/network.hpp"
 #include "optim/optimizer.hpp"
 #include "train/backend.hpp"
+#include "train/early_stopping.hpp"
+#include "train/lr_schedule.hpp"
 
 #include <atomic>
 #include <functional>
@@ -26,7 +28,13 @@ struct TrainConfig {
     uint64_t seed = 200;
     OptimizerConfig optimizer;
     int maxBatches = 0;         // > 0: at most this many batches per epoch
-    int validationLimit = 0;    // > 0: validate on the first N test images only
+    int validationLimit = 0;    // > 0: validate on the first N validation images only
+    // In (0, 1): the last fraction of the training images is held out and validates each epoch
+    // (Keras' validation_split), so the test set stays untouched until the end; 0: the test set
+    // validates each epoch, as the tutorials do.
+    double validationSplit = 0.0;
+    LrSchedule schedule;
+    EarlyStopping earlyStopping;
     int sizeMultiplier = 1;     // images scaled up by this integer factor (nearest neighbour)
     bool dropRemainder = false; // both splits cut to a multiple of the batch
     int shardSize = 16;         // CPU: samples per shard, part of the numerics
@@ -43,6 +51,7 @@ struct BatchProgress {
     double batchLoss = 0.0;
     double samplesPerSec = 0.0;
     double epochElapsed = 0.0; // seconds of training in the epoch so far (time in the observer excluded)
+    double learningRate = 0.0; // of this step
 };
 
 struct EpochRecord {
@@ -52,6 +61,23 @@ struct EpochRecord {
     double seconds = 0.0;       // training time of the epoch (validation and time in the observer excluded)
     double samplesPerSec = 0.0; // training throughput
     int64_t samples = 0;
+    double learningRate = 0.0;  // of the epoch's last step
+    bool best = false;          // early stopping: the best epoch so far (its weights are kept)
+    bool stopped = false;       // early stopping ended training after this epoch
+    bool rateLowered = false;   // reduce-on-plateau lowered the rate after this epoch
+};
+
+// Where a run stands between two steps: with the weights, the BatchNorm statistics and the optimizer
+// state, all a checkpoint needs to continue bit for bit (the shuffles and dropout masks are pure
+// functions of the seed, the epoch and the step).
+struct RunPosition {
+    int epoch = 0;        // epochs finished
+    int step = 0;         // batches finished in the epoch under way
+    double lossSum = 0.0; // of the epoch under way so far
+    int64_t correct = 0, seen = 0;
+    double seconds = 0.0; // training time of the epoch under way so far
+    PlateauState plateau;
+    EarlyStoppingState early;
 };
 
 class TrainObserver {
@@ -60,6 +86,9 @@ public:
     virtual void batchFinished(const BatchProgress&) {}
     // validation holds per-image predictions and probabilities of the test split.
     virtual void epochFinished(const EpochRecord&, const EvalResult& /*validation*/) {}
+    // After batchFinished and after epochFinished, with the trainer's position up to date: where a
+    // checkpoint can be written.
+    virtual void positionAdvanced(bool /*epochEnd*/) {}
 };
 
 enum class TrainStatus { Completed, Cancelled };
@@ -76,8 +105,24 @@ public:
     // is left out of epochElapsed, seconds and samples/s. Tests inject a clock they advance themselves.
     void setClock(std::function<double()> seconds);
 
-    // Throws DivergedError (weights restored to the last good step), DataError, ConfigError.
+    // Trains from position() until config.epochs epochs are done or early stopping ends the run, then
+    // puts the best epoch's weights back if early stopping restores them. Cancelled leaves position()
+    // at the next step. Throws DivergedError (weights restored to the last good step), DataError,
+    // ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+
+    // Continuing a run: its position and history, and the best epoch's weights when early stopping
+    // keeps them. The network and the backend's optimizer state are set by the caller.
+    const RunPosition& position() const { return m_position; }
+    void restore(const RunPosition& position, std::vector<EpochRecord> history);
+    // The best epoch's weights (params then state), empty unless early stopping restores them.
+    const std::vector<float>& bestParams() const { return m_bestParams; }
+    const std::vector<float>& bestState() const { return m_bestState; }
+    void setBest(std::vector<float> params, std::vector<float> state);
+    // The rate of the next step.
+    double learningRate() const;
+    // The split each epoch validates on: the held-out part of the training images or the test set.
+    const ImageSplit& validationSplit() const;
 
     using Divergence = tb::Divergence;
     // One optimizer step on the training samples indices[0..count) (Backend::trainBatch with this
@@ -102,6 +147,8 @@ private:
     std::unique_ptr<Backend> m_backend;
     std::vector<EpochRecord> m_history;
     std::function<double()> m_clock;
+    RunPosition m_position;
+    std::vector<float> m_bestParams, m_bestState; // (params), (state): early stopping's best epoch
 };
 
 // The epoch's sample order: a Fisher-Yates shuffle keyed by (seed, epoch).
