@@ -12,6 +12,7 @@
 #include "io/atomic_file.hpp"
 
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 
@@ -95,8 +96,11 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 saveInput(o.text("save-inputs", ""), path, in.input);
             if (in.blank)
                 throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
+            // Wall time, and CPU time (what the forward costs, whatever else the machine runs).
             const auto start = std::chrono::steady_clock::now();
+            const std::clock_t cpuStart = std::clock();
             const std::vector<float> probs = predictor.probabilities(in.input);
+            const double cpuMs = 1000.0 * double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             const std::vector<tb::RankedClass> best = tb::topClasses(probs, top);
             if (json) {
@@ -107,6 +111,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 j["inverted"] = in.inverted;
                 j["centred"] = in.centred;
                 j["forward_ms"] = ms;
+                j["forward_cpu_ms"] = cpuMs;
                 tb::Json list = tb::Json::array();
                 for (const tb::RankedClass& c : best) {
                     tb::Json e = tb::Json::object();
