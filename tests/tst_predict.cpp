@@ -60,10 +60,19 @@ QImage glyph(int cls, std::mt19937& rng)
     p.translate(cx, cy);
     p.rotate(tilt);
     switch (cls) {
-    case 0: p.drawEllipse(QPointF(0, 0), r * (0.7 + 0.3 * u(rng)), r); break;
-    case 1: p.drawLine(QPointF(0, -r), QPointF(0, r)); break;
-    case 2: p.drawLine(QPointF(-r, -r), QPointF(r, r)); p.drawLine(QPointF(-r, r), QPointF(r, -r)); break;
-    default: p.drawLine(QPointF(-r, 0), QPointF(r, 0)); break;
+    case 0:
+        p.drawEllipse(QPointF(0, 0), r * (0.7 + 0.3 * u(rng)), r);
+        break;
+    case 1:
+        p.drawLine(QPointF(0, -r), QPointF(0, r));
+        break;
+    case 2:
+        p.drawLine(QPointF(-r, -r), QPointF(r, r));
+        p.drawLine(QPointF(-r, r), QPointF(r, -r));
+        break;
+    default:
+        p.drawLine(QPointF(-r, 0), QPointF(r, 0));
+        break;
     }
     return img;
 }
@@ -76,7 +85,7 @@ const char* kGlyphModel = R"({"name": "glyphs", "input_scale": 0.003921568627450
   {"type": "Flatten"},
   {"type": "Dense", "units": 4, "activation": "softmax"}]})";
 
-}  // namespace
+} // namespace
 
 class TstPredict : public QObject {
     Q_OBJECT
@@ -95,7 +104,8 @@ class TstPredict : public QObject {
         p.start(QStringLiteral(TRAINBENCH_CLI), args);
         if (!p.waitForFinished(300000))
             return {-1, {}, QStringLiteral("timeout")};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     QString path(const QString& name) const { return m_tmp.filePath(name); }
     QByteArray writeBytes(const QString& name, const QByteArray& bytes)
@@ -111,9 +121,9 @@ private slots:
     {
         tb::RgbaImage img{3, 1, {255, 0, 0, 255, /**/ 0, 0, 0, 0, /**/ 0, 0, 0, 128}};
         const tb::GrayImage g = tb::toGray(img);
-        QCOMPARE(int(g.pixels[0]), 76);   // red: 0.299 * 255
-        QCOMPARE(int(g.pixels[1]), 255);  // transparent: the white under it
-        QCOMPARE(int(g.pixels[2]), 127);  // half-transparent black
+        QCOMPARE(int(g.pixels[0]), 76);  // red: 0.299 * 255
+        QCOMPARE(int(g.pixels[1]), 255); // transparent: the white under it
+        QCOMPARE(int(g.pixels[2]), 127); // half-transparent black
     }
 
     void plainResizeGivesBackAnIntegerUpscale()
@@ -142,8 +152,8 @@ private slots:
         o.centre = false;
         tb::PreprocessResult r = tb::preprocessImage(g, 10, 10, o);
         QVERIFY(r.inverted);
-        QCOMPARE(int(r.input.pixels[0]), 0);        // the paper, now black
-        QCOMPARE(int(r.input.pixels[5 * 10 + 5]), 255);  // the ink, now white
+        QCOMPARE(int(r.input.pixels[0]), 0);            // the paper, now black
+        QCOMPARE(int(r.input.pixels[5 * 10 + 5]), 255); // the ink, now white
         o.autoInvert = false;
         r = tb::preprocessImage(g, 10, 10, o);
         QVERIFY(!r.inverted);
@@ -168,11 +178,11 @@ private slots:
                     x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
                     mass += v, mx += v * x, my += v * y;
                 }
-        QCOMPARE(y1 - y0 + 1, 20);  // the long side fills the box
-        QCOMPARE(x1 - x0 + 1, 5);   // the aspect kept
+        QCOMPARE(y1 - y0 + 1, 20); // the long side fills the box
+        QCOMPARE(x1 - x0 + 1, 5);  // the aspect kept
         QVERIFY(std::abs(mx / mass - 14) <= 0.5);
         QVERIFY(std::abs(my / mass - 14) <= 0.5);
-        QCOMPARE(int(r.input.pixels[14 * 28 + 14]), 255);  // levels: the paper black, the ink white
+        QCOMPARE(int(r.input.pixels[14 * 28 + 14]), 255); // levels: the paper black, the ink white
         QCOMPARE(int(r.input.pixels[0]), 0);
     }
 
@@ -192,8 +202,8 @@ private slots:
                                 "67108864 pixels); scale it down first"));
         QVERIFY(tb::pictureSizeProblem(4000, 3000).empty());
         QVERIFY(tb::centringSuits({"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}));
-        QVERIFY(!tb::centringSuits({"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt",
-                                    "Sneaker", "Bag", "Ankle boot"}));
+        QVERIFY(!tb::centringSuits({"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker",
+                                    "Bag", "Ankle boot"}));
     }
 
     void topClassesAreSortedByProbability()
@@ -234,8 +244,8 @@ private slots:
     void picturesGetTheEvaluationsPredictions()
     {
         QVERIFY(!m_weights.isEmpty());
-        const Result ev = cli({"evaluate", "--data", m_tmp.path(), "--weights", m_weights, "--predictions",
-                               path("eval.csv")});
+        const Result ev =
+            cli({"evaluate", "--data", m_tmp.path(), "--weights", m_weights, "--predictions", path("eval.csv")});
         QVERIFY2(ev.code == 0, qPrintable(ev.err));
         QFile csv(path("eval.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -247,7 +257,7 @@ private slots:
         int correct = 0;
         for (int i = 0; i < m_testCount; ++i)
             correct += evaluated[size_t(i)] == m_testLabels[size_t(i)];
-        QVERIFY2(correct >= m_testCount * 9 / 10, qPrintable(QString::number(correct)));  // the model learned
+        QVERIFY2(correct >= m_testCount * 9 / 10, qPrintable(QString::number(correct))); // the model learned
 
         // Each test image at 100x100 (smooth) and at 84x84 (3x, nearest), inverted, as PNG.
         QDir().mkpath(path("smooth"));
@@ -264,7 +274,8 @@ private slots:
         }
         auto predicted = [&](const QStringList& images, const QString& centre) {
             Result r = cli(QStringList{"predict", "--weights", m_weights, "--json", "--top", "2", "--centre", centre,
-                                       "--save-inputs", path("inputs"), "--image"} + images);
+                                       "--save-inputs", path("inputs"), "--image"} +
+                           images);
             std::vector<int> out;
             if (r.code != 0)
                 qWarning("%s", qPrintable(r.err));
@@ -333,14 +344,13 @@ private slots:
                 for (int s = 24; s >= 0; s -= 8)
                     b.append(char((v >> s) & 0xff));
             b.append(QByteArray("\x08\x00\x00\x00\x00", 5));
-            b.append(QByteArray(4, '\0'));  // CRC (libpng checks it: computed below)
-            b.append(QByteArray("\0\0\0\x0aIDAT", 8) + QByteArray(14, '\x55'));  // some data to decode
+            b.append(QByteArray(4, '\0')); // CRC (libpng checks it: computed below)
+            b.append(QByteArray("\0\0\0\x0aIDAT", 8) + QByteArray(14, '\x55')); // some data to decode
             return b;
         };
         QTest::newRow("empty") << QByteArray() << QStringLiteral("the file is empty");
         QTest::newRow("text") << QByteArray("hello, not a picture\n") << QStringLiteral("not a PNG or JPEG picture");
-        QTest::newRow("corrupt png") << (sig + QByteArray(40, '\x11'))
-                                     << QStringLiteral("not a valid PNG file");
+        QTest::newRow("corrupt png") << (sig + QByteArray(40, '\x11')) << QStringLiteral("not a valid PNG file");
         QTest::newRow("huge png") << ihdr(20000, 20000)
                                   << QStringLiteral("20000x20000 pixels is too large to predict on");
         QTest::newRow("0x0 png") << ihdr(0, 0) << QStringLiteral("not a valid PNG file");
@@ -355,7 +365,7 @@ private slots:
         QFETCH(QByteArray, bytes);
         QFETCH(QString, message);
         QVERIFY(!m_weights.isEmpty());
-        if (bytes.mid(12, 4) == "IHDR")  // fill in its CRC
+        if (bytes.mid(12, 4) == "IHDR") // fill in its CRC
             bytes = withCrc(bytes);
         writeBytes(QStringLiteral("bad.bin"), bytes);
         const Result r = cli({"predict", "--weights", m_weights, "--image", path("bad.bin")});
@@ -379,7 +389,7 @@ private slots:
         QImage img = toQImage(m_testPixels.data(), 28, 28).convertToFormat(QImage::Format_Grayscale16);
         img.invertPixels();
         QVERIFY(img.scaled(56, 56).save(path("sixteen.png")));
-        QImage alpha(56, 56, QImage::Format_ARGB32);  // black ink on a transparent sheet
+        QImage alpha(56, 56, QImage::Format_ARGB32); // black ink on a transparent sheet
         alpha.fill(Qt::transparent);
         const QImage ink = toQImage(m_testPixels.data(), 28, 28).scaled(56, 56);
         for (int y = 0; y < 56; ++y)

@@ -46,7 +46,7 @@ std::vector<QPointF> seven()
     return {{70, 60}, {210, 60}, {170, 130}, {130, 220}};
 }
 
-}  // namespace
+} // namespace
 
 class TstUiPredict : public QObject {
     Q_OBJECT
@@ -86,7 +86,7 @@ private slots:
         page.show();
         const WeightsPtr w = randomWeights();
         page.setWeights(w, QStringLiteral("tiny"));
-        QVERIFY(page.centreBox()->isChecked());  // digits: MNIST's centring
+        QVERIFY(page.centreBox()->isChecked()); // digits: MNIST's centring
         page.pad()->drawStroke(seven());
         QVERIFY(settle(page));
         QCOMPARE(page.bars()->barCount(), 10);
@@ -106,11 +106,11 @@ private slots:
         QVERIFY(page.modelInput() != centred);
         page.invertBox()->setChecked(false);
         QVERIFY(settle(page));
-        QCOMPARE(qGray(page.modelInput().pixel(0, 0)), 255);  // the white paper, as it is
+        QCOMPARE(qGray(page.modelInput().pixel(0, 0)), 255); // the white paper, as it is
 
         page.pad()->undo();
         QVERIFY(settle(page));
-        QVERIFY(page.statusText().startsWith(QStringLiteral("Draw a digit")));  // blank again
+        QVERIFY(page.statusText().startsWith(QStringLiteral("Draw a digit"))); // blank again
         QCOMPARE(page.bars()->barCount(), 0);
     }
 
@@ -152,9 +152,10 @@ private slots:
         QTest::newRow("corrupt png") << (QByteArray("\x89PNG\r\n\x1a\n", 8) + QByteArray(40, '\x11'))
                                      << QStringLiteral("bad.img");
         // An IHDR for 20000x20000 (CRC included): refused by the header, nothing decoded.
-        QTest::newRow("huge png") << QByteArray::fromHex("89504e470d0a1a0a0000000d4948445200004e2000004e200800000000c6"
-                                                         "1b19e50000000a4944415455555555555555555555000000000000000049454e44"
-                                                         "ae426082")
+        QTest::newRow("huge png") << QByteArray::fromHex(
+                                         "89504e470d0a1a0a0000000d4948445200004e2000004e200800000000c6"
+                                         "1b19e50000000a4944415455555555555555555555000000000000000049454e44"
+                                         "ae426082")
                                   << QStringLiteral("bad.img is 20000×20000 pixels, too large to predict on");
         QTest::newRow("0x0 png") << QByteArray::fromHex("89504e470d0a1a0a0000000d49484452000000000000000008000000001e"
                                                         "e023ce0000000049454e44ae426082")

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <png.h>
 #include <jpeglib.h>
+#include <png.h>
 
 namespace tbcli {
 namespace {
@@ -107,7 +107,7 @@ void onJpegError(j_common_ptr cinfo)
 void onJpegMessage(j_common_ptr cinfo, int level)
 {
     auto* e = reinterpret_cast<JpegError*>(cinfo->err);
-    if (level < 0 && e->mgr.num_warnings++ == 0)  // keep the first warning's text for the note
+    if (level < 0 && e->mgr.num_warnings++ == 0) // keep the first warning's text for the note
         (*cinfo->err->format_message)(cinfo, e->message);
 }
 
@@ -156,7 +156,7 @@ Picture readJpeg(const std::string& path, const std::string& bytes)
     return pic;
 }
 
-}  // namespace
+} // namespace
 
 Picture readPicture(const std::string& path)
 {
@@ -166,7 +166,7 @@ Picture readPicture(const std::string& path)
     const uintmax_t size = std::filesystem::file_size(path, ec);
     if (!ec && size > kMaxFileBytes)
         fail(path, std::to_string(size) + " bytes is too large for a picture (at most 256 MiB)");
-    const std::string bytes = tb::readWholeFile(path);  // IoError names the file and the reason
+    const std::string bytes = tb::readWholeFile(path); // IoError names the file and the reason
     if (bytes.empty())
         fail(path, "the file is empty");
     if (startsWith(bytes, "\x89PNG\r\n\x1a\n", 8))
@@ -187,4 +187,4 @@ Picture readPicture(const std::string& path)
     fail(path, "not a PNG or JPEG picture");
 }
 
-}  // namespace tbcli
+} // namespace tbcli

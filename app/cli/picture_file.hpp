@@ -11,11 +11,11 @@ namespace tbcli {
 
 struct Picture {
     tb::RgbaImage image;
-    std::string note;  // a warning to print, e.g. an animated PNG read as its first frame
+    std::string note; // a warning to print, e.g. an animated PNG read as its first frame
 };
 
 // Throws tb::IoError naming the file and what is wrong with it (missing, empty, not a PNG or JPEG,
 // corrupt, too large).
 Picture readPicture(const std::string& path);
 
-}  // namespace tbcli
+} // namespace tbcli

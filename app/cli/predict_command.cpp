@@ -12,8 +12,8 @@
 #include "io/atomic_file.hpp"
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 
 namespace tbcli {
@@ -64,7 +64,7 @@ void printJson(const tb::Json& j)
     std::fflush(stdout);
 }
 
-}  // namespace
+} // namespace
 
 int predictCommand(const std::vector<std::string>& argsIn)
 {
@@ -90,8 +90,8 @@ int predictCommand(const std::vector<std::string>& argsIn)
             const Picture pic = readPicture(path);
             if (!pic.note.empty())
                 std::fprintf(stderr, "trainbench-cli predict: %s\n", pic.note.c_str());
-            const tb::PreprocessResult in = tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(),
-                                                                predictor.inputWidth(), options);
+            const tb::PreprocessResult in =
+                tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(), predictor.inputWidth(), options);
             if (o.has("save-inputs"))
                 saveInput(o.text("save-inputs", ""), path, in.input);
             if (in.blank)
@@ -101,7 +101,8 @@ int predictCommand(const std::vector<std::string>& argsIn)
             const std::clock_t cpuStart = std::clock();
             const std::vector<float> probs = predictor.probabilities(in.input);
             const double cpuMs = 1000.0 * double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             const std::vector<tb::RankedClass> best = tb::topClasses(probs, top);
             if (json) {
                 tb::Json j = tb::Json::object();
@@ -144,4 +145,4 @@ int predictCommand(const std::vector<std::string>& argsIn)
     return status;
 }
 
-}  // namespace tbcli
+} // namespace tbcli

@@ -12,7 +12,7 @@ namespace {
 struct FloatImage {
     int width = 0;
     int height = 0;
-    std::vector<float> v;  // (height, width), 0..255
+    std::vector<float> v; // (height, width), 0..255
     float& at(int x, int y) { return v[size_t(y) * size_t(width) + size_t(x)]; }
     float at(int x, int y) const { return v[size_t(y) * size_t(width) + size_t(x)]; }
 };
@@ -47,7 +47,7 @@ std::vector<std::vector<Tap>> areaTaps(int src, int dst)
 FloatImage resample(const FloatImage& src, int x0, int y0, int w, int h, int dw, int dh)
 {
     const auto tx = areaTaps(w, dw), ty = areaTaps(h, dh);
-    FloatImage rows{dw, h, std::vector<float>(size_t(dw) * size_t(h))};  // horizontal pass
+    FloatImage rows{dw, h, std::vector<float>(size_t(dw) * size_t(h))}; // horizontal pass
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < dw; ++x) {
             float s = 0.0f;
@@ -86,16 +86,16 @@ std::vector<float> border(const FloatImage& f)
     return out;
 }
 
-}  // namespace
+} // namespace
 
 std::string pictureSizeProblem(int64_t width, int64_t height)
 {
     if (width <= 0 || height <= 0)
         return std::to_string(width) + "x" + std::to_string(height) + " pixels: the picture is empty";
     if (width > kMaxPictureSide || height > kMaxPictureSide || width * height > kMaxPicturePixels)
-        return std::to_string(width) + "x" + std::to_string(height) +
-               " pixels is too large to predict on (at most " + std::to_string(kMaxPictureSide) +
-               " pixels a side and " + std::to_string(kMaxPicturePixels) + " pixels); scale it down first";
+        return std::to_string(width) + "x" + std::to_string(height) + " pixels is too large to predict on (at most " +
+               std::to_string(kMaxPictureSide) + " pixels a side and " + std::to_string(kMaxPicturePixels) +
+               " pixels); scale it down first";
     return {};
 }
 
@@ -146,7 +146,7 @@ PreprocessResult preprocessImage(const GrayImage& picture, int height, int width
     std::nth_element(frame.begin(), frame.begin() + frame.size() / 2, frame.end());
     const float paper = frame[frame.size() / 2];
     const float ink = *std::max_element(f.v.begin(), f.v.end());
-    if (ink - paper < 16.0f) {  // no ink brighter than the paper (dark on light, not inverted)
+    if (ink - paper < 16.0f) { // no ink brighter than the paper (dark on light, not inverted)
         r.input = toBytes(resample(f, 0, 0, f.width, f.height, width, height));
         return r;
     }
@@ -205,4 +205,4 @@ bool centringSuits(const std::vector<std::string>& classNames)
     return true;
 }
 
-}  // namespace tb
+} // namespace tb

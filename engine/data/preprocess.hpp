@@ -14,13 +14,13 @@ namespace tb {
 struct RgbaImage {
     int width = 0;
     int height = 0;
-    std::vector<uint8_t> pixels;  // (height, width, 4): R, G, B, A, alpha not premultiplied
+    std::vector<uint8_t> pixels; // (height, width, 4): R, G, B, A, alpha not premultiplied
 };
 
 struct GrayImage {
     int width = 0;
     int height = 0;
-    std::vector<uint8_t> pixels;  // (height, width)
+    std::vector<uint8_t> pixels; // (height, width)
 };
 
 // The largest picture the front ends decode, checked on the file's header before decoding: a
@@ -32,15 +32,15 @@ constexpr int64_t kMaxPicturePixels = 64LL * 1024 * 1024;
 std::string pictureSizeProblem(int64_t width, int64_t height);
 
 struct PreprocessOptions {
-    bool autoInvert = true;  // a picture lighter at its border than its ink is inverted to white on black
-    bool centre = true;      // MNIST's crop, 20x20 fit and centre of mass; off: a plain resize
+    bool autoInvert = true; // a picture lighter at its border than its ink is inverted to white on black
+    bool centre = true;     // MNIST's crop, 20x20 fit and centre of mass; off: a plain resize
 };
 
 struct PreprocessResult {
-    GrayImage input;        // (height, width) of the model: exactly what it receives
-    bool inverted = false;  // the picture was dark on light and was inverted
-    bool blank = false;     // no ink: a uniform picture, nothing to recognise
-    bool centred = false;   // centring was asked for and done (it needs ink lighter than the paper)
+    GrayImage input;       // (height, width) of the model: exactly what it receives
+    bool inverted = false; // the picture was dark on light and was inverted
+    bool blank = false;    // no ink: a uniform picture, nothing to recognise
+    bool centred = false;  // centring was asked for and done (it needs ink lighter than the paper)
 };
 
 // Alpha composited over white, then Rec. 601 luma, rounded.
@@ -54,4 +54,4 @@ PreprocessResult preprocessImage(const GrayImage& picture, int height, int width
 // Whether MNIST's centring suits a model with these classes: the ten digits, as MNIST names them.
 bool centringSuits(const std::vector<std::string>& classNames);
 
-}  // namespace tb
+} // namespace tb

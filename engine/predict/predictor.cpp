@@ -54,4 +54,4 @@ std::vector<RankedClass> topClasses(const std::vector<float>& probabilities, int
     return out;
 }
 
-}  // namespace tb
+} // namespace tb

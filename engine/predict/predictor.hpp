@@ -37,11 +37,11 @@ public:
 private:
     std::unique_ptr<Network> m_net;
     std::unique_ptr<CpuExecutor> m_executor;
-    ImageSplit m_image;  // one image, label 0 (evaluate needs one; the loss is not used)
+    ImageSplit m_image; // one image, label 0 (evaluate needs one; the loss is not used)
     std::vector<std::string> m_classNames;
 };
 
 // The `k` most probable classes, most probable first (ties: the lower index first).
 std::vector<RankedClass> topClasses(const std::vector<float>& probabilities, int k);
 
-}  // namespace tb
+} // namespace tb

@@ -41,7 +41,7 @@ ProbabilityBars::ProbabilityBars(QWidget* parent) : QWidget(parent), m_parts(new
     p.chart->addSeries(p.series);
     p.classes = new QBarCategoryAxis;
     p.percent = new QValueAxis;
-    p.percent->setRange(0, 115);  // room for the label of a 100% bar
+    p.percent->setRange(0, 115); // room for the label of a 100% bar
     p.percent->setTickCount(2);
     p.percent->setLabelsVisible(false);
     p.percent->setGridLineVisible(false);
@@ -109,4 +109,4 @@ QStringList ProbabilityBars::categories() const
     return m_parts->topDown;
 }
 
-}  // namespace tbui
+} // namespace tbui

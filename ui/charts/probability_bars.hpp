@@ -24,10 +24,10 @@ public:
     void setBars(const QStringList& names, const std::vector<double>& probabilities);
     void clear();
     int barCount() const;
-    QStringList categories() const;  // top to bottom
+    QStringList categories() const; // top to bottom
 
 private:
     ProbabilityBarsParts* m_parts;
 };
 
-}  // namespace tbui
+} // namespace tbui

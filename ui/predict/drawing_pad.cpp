@@ -5,13 +5,15 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <algorithm>
+
 namespace tbui {
 
 DrawingPad::DrawingPad(QWidget* parent) : QWidget(parent)
 {
     setMinimumSize(200, 200);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setAttribute(Qt::WA_AcceptTouchEvents, false);  // touch arrives as synthesized mouse events
+    setAttribute(Qt::WA_AcceptTouchEvents, false); // touch arrives as synthesized mouse events
     setCursor(Qt::CrossCursor);
     m_picture = QImage(kSheetSide, kSheetSide, QImage::Format_ARGB32);
     m_picture.fill(Qt::white);
@@ -73,8 +75,9 @@ void DrawingPad::segment(QPointF from, QPointF to)
 {
     QPainter painter(&m_picture);
     painter.setRenderHint(QPainter::Antialiasing);
-    // The brush is sized on screen, so it draws the same stroke on a big photo as on the sheet.
-    const qreal scale = m_picture.width() / target().width();
+    // The brush is sized for the 280x280 sheet (MNIST's strokes are about 2 of 20 pixels): on a
+    // larger picture it grows with it, so the stroke keeps its share of the digit.
+    const qreal scale = qreal(std::max(m_picture.width(), m_picture.height())) / kSheetSide;
     painter.setPen(QPen(Qt::black, m_brush * scale, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     if (from == to)
         painter.drawPoint(from);
@@ -130,4 +133,4 @@ void DrawingPad::mouseReleaseEvent(QMouseEvent* event)
         m_drawing = false;
 }
 
-}  // namespace tbui
+} // namespace tbui

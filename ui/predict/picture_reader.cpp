@@ -30,7 +30,7 @@ bool sizeAcceptable(QSize size)
     return tb::pictureSizeProblem(size.width(), size.height()).empty();
 }
 
-}  // namespace
+} // namespace
 
 PictureLoad readPictureFile(const QString& path)
 {
@@ -49,13 +49,14 @@ PictureLoad readPictureFile(const QString& path)
     reader.setAllocationLimit(int(tb::kMaxPicturePixels * 8 / (1024 * 1024)));
     if (!reader.canRead())
         return {{}, Text::tr("%1 is not a picture Trainbench can read (%2).").arg(name, reader.errorString()), {}};
-    const QSize size = reader.size();  // from the header, nothing decoded yet
+    const QSize size = reader.size(); // from the header, nothing decoded yet
     if (size.isValid() && !sizeAcceptable(size))
         return {{}, tooLarge(name, size), {}};
     if (size.isValid() && size.isEmpty())
         return {{}, Text::tr("%1 has no pixels (%2×%3).").arg(name).arg(size.width()).arg(size.height()), {}};
     if (reader.supportsAnimation() && reader.imageCount() > 1)
-        out.note = Text::tr("%1 is animated (%2 frames): predicting on its first frame.").arg(name).arg(reader.imageCount());
+        out.note =
+            Text::tr("%1 is animated (%2 frames): predicting on its first frame.").arg(name).arg(reader.imageCount());
     QImage image = reader.read();
     if (image.isNull())
         return {{}, Text::tr("%1 could not be read: %2.").arg(name, reader.errorString()), {}};
@@ -81,8 +82,9 @@ tb::RgbaImage toRgba(const QImage& image)
     out.height = rgba.height();
     out.pixels.resize(size_t(out.width) * size_t(out.height) * 4);
     for (int y = 0; y < out.height; ++y)
-        std::memcpy(out.pixels.data() + size_t(y) * size_t(out.width) * 4, rgba.constScanLine(y), size_t(out.width) * 4);
+        std::memcpy(out.pixels.data() + size_t(y) * size_t(out.width) * 4, rgba.constScanLine(y),
+                    size_t(out.width) * 4);
     return out;
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -11,9 +11,9 @@
 namespace tbui {
 
 struct PictureLoad {
-    QImage image;   // null on error
-    QString error;  // what is wrong, for the page
-    QString note;   // e.g. an animated picture read as its first frame
+    QImage image;  // null on error
+    QString error; // what is wrong, for the page
+    QString note;  // e.g. an animated picture read as its first frame
 };
 
 PictureLoad readPictureFile(const QString& path);
@@ -22,4 +22,4 @@ PictureLoad checkPicture(const QImage& image, const QString& what);
 // 8-bit RGBA with straight alpha, as the engine's preprocessing takes it.
 tb::RgbaImage toRgba(const QImage& image);
 
-}  // namespace tbui
+} // namespace tbui

@@ -38,7 +38,7 @@ namespace tbui {
 // What a prediction task hands back to the page (values only).
 struct PredictOutcome {
     tb::PreprocessResult pre;
-    std::vector<float> probs;  // empty without a model or for a blank picture
+    std::vector<float> probs; // empty without a model or for a blank picture
     double forwardMs = 0.0;
     QString error;
 };
@@ -51,7 +51,7 @@ struct ModelLoad {
 
 namespace {
 
-constexpr int kInputViewSide = 196;  // 28x28 at 7x
+constexpr int kInputViewSide = 196; // 28x28 at 7x
 
 PredictOutcome predict(const QImage& picture, const std::shared_ptr<tb::Predictor>& predictor,
                        tb::PreprocessOptions options, int height, int width)
@@ -90,27 +90,14 @@ QImage toQImage(const tb::GrayImage& g)
     return img;
 }
 
-}  // namespace
+} // namespace
 
 PredictPanel::PredictPanel(QWidget* parent)
-    : QWidget(parent),
-      m_pad(new DrawingPad),
-      m_inputView(new QLabel),
-      m_inputCaption(new QLabel),
-      m_bars(new ProbabilityBars),
-      m_model(new QLabel),
-      m_status(new ElidedLabel),
-      m_openWeights(new QPushButton),
-      m_openPicture(new QPushButton),
-      m_paste(new QPushButton),
-      m_undo(new QPushButton),
-      m_clear(new QPushButton),
-      m_brushLabel(new QLabel),
-      m_brush(new QSlider(Qt::Horizontal)),
-      m_invert(new QCheckBox),
-      m_centre(new QCheckBox),
-      m_topLabel(new QLabel),
-      m_top(new QSpinBox)
+    : QWidget(parent), m_pad(new DrawingPad), m_inputView(new QLabel), m_inputCaption(new QLabel),
+      m_bars(new ProbabilityBars), m_model(new QLabel), m_status(new ElidedLabel), m_openWeights(new QPushButton),
+      m_openPicture(new QPushButton), m_paste(new QPushButton), m_undo(new QPushButton), m_clear(new QPushButton),
+      m_brushLabel(new QLabel), m_brush(new QSlider(Qt::Horizontal)), m_invert(new QCheckBox), m_centre(new QCheckBox),
+      m_topLabel(new QLabel), m_top(new QSpinBox)
 {
     setAcceptDrops(true);
     m_model->setWordWrap(true);
@@ -119,7 +106,7 @@ PredictPanel::PredictPanel(QWidget* parent)
     m_inputView->setStyleSheet(QStringLiteral("background: black; border: 1px solid gray;"));
     m_inputCaption->setWordWrap(true);
     m_inputCaption->setMaximumWidth(kInputViewSide + 40);
-    m_brush->setRange(4, 60);
+    m_brush->setRange(6, 60);
     m_brush->setValue(m_pad->brushSize());
     m_brush->setMaximumWidth(160);
     m_invert->setChecked(true);
@@ -184,9 +171,9 @@ PredictPanel::PredictPanel(QWidget* parent)
         QStringList patterns;
         for (const QByteArray& f : QImageReader::supportedImageFormats())
             patterns << QStringLiteral("*.") + QString::fromLatin1(f);
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a picture"), QString(),
-            tr("Pictures (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a picture"), QString(),
+                                         tr("Pictures (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
         if (!path.isEmpty())
             openPicture(path);
     });
@@ -229,7 +216,7 @@ void PredictPanel::retranslate()
     m_bars->setTitle(tr("Most probable classes"));
     showModelText();
     if (!m_input.isNull() || !m_statusText.isEmpty())
-        requestPrediction();  // captions and status in the new language
+        requestPrediction(); // captions and status in the new language
 }
 
 void PredictPanel::changeEvent(QEvent* event)
@@ -256,10 +243,11 @@ void PredictPanel::showModelText()
                             "page shows what a model would receive."));
         return;
     }
-    m_model->setText(tr("Model: %1 — %2×%3 pictures, %n classes", nullptr, int(m_predictor->classNames().size()))
+    m_model->setText(tr("Model: %1 — %2×%3 pictures, %4 classes")
                          .arg(m_source)
                          .arg(m_predictor->inputHeight())
-                         .arg(m_predictor->inputWidth()));
+                         .arg(m_predictor->inputWidth())
+                         .arg(m_predictor->classNames().size()));
 }
 
 void PredictPanel::setStatus(const QString& text, bool error)
@@ -290,7 +278,7 @@ void PredictPanel::useModel(const ModelLoad& load, const QString& source)
     m_top->setRange(1, classes);
     m_top->setValue(std::min(classes, 10));
     {
-        const QSignalBlocker block(m_centre);  // one prediction below, not two
+        const QSignalBlocker block(m_centre); // one prediction below, not two
         m_centre->setChecked(m_predictor->defaultOptions().centre);
     }
     showModelText();
@@ -354,7 +342,7 @@ void PredictPanel::usePicture(const PictureLoad& load, const QString& what)
         emit pictureOpened(false);
         return;
     }
-    m_pad->setPicture(load.image);  // predicts through changed()
+    m_pad->setPicture(load.image); // predicts through changed()
     m_note = load.note;
     m_pad->setToolTip(what);
     emit pictureOpened(true);
@@ -400,7 +388,7 @@ void PredictPanel::startPrediction()
         const PredictOutcome outcome = watcher->result();
         watcher->deleteLater();
         m_busy = false;
-        if (m_dirty) {  // the drawing moved on: predict the newest picture, show this one meanwhile
+        if (m_dirty) { // the drawing moved on: predict the newest picture, show this one meanwhile
             showOutcome(outcome);
             startPrediction();
             return;
@@ -461,4 +449,4 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     setStatus(text, false);
 }
 
-}  // namespace tbui
+} // namespace tbui

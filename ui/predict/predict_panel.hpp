@@ -41,9 +41,9 @@ public:
 
     // The model to predict with (the last run's, or weights opened in the window); `source` names it.
     void setWeights(WeightsPtr weights, const QString& source);
-    void openWeightsFile(const QString& path);  // read off the GUI thread; weightsOpened tells
-    void openPicture(const QString& path);      // read off the GUI thread; pictureOpened tells
-    void pastePicture();                        // the clipboard's picture, or its file
+    void openWeightsFile(const QString& path); // read off the GUI thread; weightsOpened tells
+    void openPicture(const QString& path);     // read off the GUI thread; pictureOpened tells
+    void pastePicture();                       // the clipboard's picture, or its file
 
     DrawingPad* pad() const { return m_pad; }
     ProbabilityBars* bars() const { return m_bars; }
@@ -51,14 +51,14 @@ public:
     QCheckBox* centreBox() const { return m_centre; }
     bool hasModel() const { return m_predictor != nullptr; }
     QString modelText() const;
-    QString statusText() const;   // the last prediction, or what went wrong
-    QImage modelInput() const { return m_input; }  // what the model received last (grayscale, model size)
+    QString statusText() const;                   // the last prediction, or what went wrong
+    QImage modelInput() const { return m_input; } // what the model received last (grayscale, model size)
     std::vector<float> probabilities() const { return m_probs; }
     bool idle() const { return !m_busy && !m_dirty; }
     double lastForwardMs() const { return m_lastMs; }
 
 signals:
-    void predictionShown();  // a prediction (or the preview without a model) is on screen
+    void predictionShown(); // a prediction (or the preview without a model) is on screen
     void pictureOpened(bool ok);
     void weightsOpened(bool ok);
 
@@ -95,17 +95,17 @@ private:
     QLabel* m_topLabel;
     QSpinBox* m_top;
 
-    std::shared_ptr<tb::Predictor> m_predictor;  // used by one prediction task at a time
+    std::shared_ptr<tb::Predictor> m_predictor; // used by one prediction task at a time
     WeightsPtr m_weights;
-    QString m_source;  // what the model is, for the page
-    bool m_busy = false;   // a prediction is running
-    bool m_dirty = false;  // the picture or the options changed since it started
+    QString m_source;     // what the model is, for the page
+    bool m_busy = false;  // a prediction is running
+    bool m_dirty = false; // the picture or the options changed since it started
     QImage m_input;
     std::vector<float> m_probs;
     QString m_statusText;
     bool m_statusError = false;
-    QString m_note;  // about the picture in use (animated, ...)
+    QString m_note; // about the picture in use (animated, ...)
     double m_lastMs = 0.0;
 };
 
-}  // namespace tbui
+} // namespace tbui
