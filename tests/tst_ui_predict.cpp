@@ -171,6 +171,7 @@ private slots:
         page.openPicture(writeBytes(QStringLiteral("bad.img"), bytes));
         QVERIFY(opened.wait(10000));
         QVERIFY(!opened.first().first().toBool());
+        QVERIFY(settle(page)); // the page's first preview, racing the file, does not hide the message
         QVERIFY2(page.statusText().contains(message), qPrintable(page.statusText()));
         QCOMPARE(page.pad()->picture().size(), QSize(DrawingPad::kSheetSide, DrawingPad::kSheetSide));
     }

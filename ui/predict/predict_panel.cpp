@@ -158,6 +158,7 @@ PredictPanel::PredictPanel(QWidget* parent)
 
     connect(m_pad, &DrawingPad::changed, this, [this] {
         m_note.clear();
+        m_pictureError.clear();
         m_undo->setEnabled(m_pad->canUndo());
         requestPrediction();
     });
@@ -250,8 +251,11 @@ void PredictPanel::showModelText()
                          .arg(m_predictor->classNames().size()));
 }
 
-void PredictPanel::setStatus(const QString& text, bool error)
+void PredictPanel::setStatus(const QString& textIn, bool errorIn)
 {
+    // A picture that could not be opened is said until the drawing changes, whatever finishes meanwhile.
+    const bool error = errorIn || !m_pictureError.isEmpty();
+    const QString text = m_pictureError.isEmpty() || textIn == m_pictureError ? textIn : m_pictureError;
     m_statusText = text;
     m_statusError = error;
     m_status->setFullText(text);
@@ -330,7 +334,8 @@ void PredictPanel::pastePicture()
     } else if (mime && mime->hasUrls() && mime->urls().first().isLocalFile()) {
         openPicture(mime->urls().first().toLocalFile());
     } else {
-        setStatus(tr("The clipboard holds no picture."), true);
+        m_pictureError = tr("The clipboard holds no picture.");
+        setStatus(m_pictureError, true);
         emit pictureOpened(false);
     }
 }
@@ -338,6 +343,7 @@ void PredictPanel::pastePicture()
 void PredictPanel::usePicture(const PictureLoad& load, const QString& what)
 {
     if (!load.error.isEmpty()) {
+        m_pictureError = load.error; // stays until the picture changes
         setStatus(load.error, true);
         emit pictureOpened(false);
         return;

@@ -104,7 +104,8 @@ private:
     std::vector<float> m_probs;
     QString m_statusText;
     bool m_statusError = false;
-    QString m_note; // about the picture in use (animated, ...)
+    QString m_note;         // about the picture in use (animated, ...)
+    QString m_pictureError; // the last picture that could not be opened, until the drawing changes
     double m_lastMs = 0.0;
 };
 
