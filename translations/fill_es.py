@@ -269,6 +269,56 @@ ES = {
         "Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10",
     "Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).":
         "Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).",
+    # The Predict page (ui/predict).
+    "%1 is %2×%3 pixels, too large to predict on (at most %4 pixels a side and %5 megapixels); scale it down first.":
+        "%1 mide %2×%3 píxeles, demasiado para predecir (como mucho %4 píxeles por lado y %5 megapíxeles); redúcela antes.",
+    "%1 does not exist.": "%1 no existe.",
+    "%1 is a folder, not a picture.": "%1 es una carpeta, no una imagen.",
+    "%1 is empty (0 bytes).": "%1 está vacío (0 bytes).",
+    "%1 is not a picture Trainbench can read (%2).": "%1 no es una imagen que Trainbench sepa leer (%2).",
+    "%1 has no pixels (%2×%3).": "%1 no tiene píxeles (%2×%3).",
+    "%1 is animated (%2 frames): predicting on its first frame.":
+        "%1 es animada (%2 fotogramas): se predice sobre el primero.",
+    "%1 could not be read: %2.": "No se pudo leer %1: %2.",
+    "%1 has no pixels.": "%1 no tiene píxeles.",
+    "Predict": "Predecir",
+    "weights file %1": "archivo de pesos %1",
+    "Open a picture": "Abrir una imagen",
+    "Pictures (%1);;All files (*)": "Imágenes (%1);;Todos los archivos (*)",
+    "Open weights…": "Abrir pesos…",
+    "Open picture…": "Abrir imagen…",
+    "Paste": "Pegar",
+    "Undo": "Deshacer",
+    "Clear": "Borrar",
+    "Brush": "Pincel",
+    "Invert dark ink on light paper": "Invertir tinta oscura sobre papel claro",
+    "The datasets store white ink on black: a picture lighter at its border than in its middle is inverted.":
+        "Los conjuntos de datos guardan tinta blanca sobre negro: una imagen más clara en el borde que en el centro se invierte.",
+    "Centre like MNIST": "Centrar como MNIST",
+    "Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass in the middle of 28×28, as MNIST did. Off: the whole picture resized.":
+        "Recortar a la tinta, encajarla en 20×20 conservando su forma y llevar su centro de masa al centro de 28×28, como hizo MNIST. Desactivado: toda la imagen redimensionada.",
+    "Classes shown": "Clases mostradas",
+    "Draw with the mouse, a pen or a finger; drop or paste a picture here.":
+        "Dibuja con el ratón, un lápiz o el dedo; suelta o pega una imagen aquí.",
+    "Most probable classes": "Clases más probables",
+    "No model yet: train one (Setup, then Start) or open a weights file. Meanwhile the page shows what a model would receive.":
+        "Aún no hay modelo: entrena uno (Configuración y luego Iniciar) o abre un archivo de pesos. Mientras tanto, la página muestra lo que recibiría un modelo.",
+    "Model: %1 — %2×%3 pictures, %4 classes": "Modelo: %1 — imágenes de %2×%3, %4 clases",
+    "Could not use the model: %1": "No se pudo usar el modelo: %1",
+    "Could not open %1: %2": "No se pudo abrir %1: %2",
+    "The pasted picture": "La imagen pegada",
+    "the pasted picture": "la imagen pegada",
+    "The clipboard holds no picture.": "El portapapeles no contiene ninguna imagen.",
+    "The dropped picture": "La imagen soltada",
+    "the dropped picture": "la imagen soltada",
+    "inverted": "invertida",
+    "cropped, fitted into 20×20 and centred": "recortada, encajada en 20×20 y centrada",
+    "not centred: no ink lighter than the paper": "sin centrar: no hay tinta más clara que el papel",
+    "resized": "redimensionada",
+    "What the model receives (%1×%2): %3": "Lo que recibe el modelo (%1×%2): %3",
+    "Draw a digit, or open, drop or paste a picture.": "Dibuja un dígito, o abre, suelta o pega una imagen.",
+    "No model to predict with yet.": "Aún no hay modelo con el que predecir.",
+    "%1 (%2%) — predicted in %3 ms on one core": "%1 (%2%) — predicho en %3 ms en un núcleo",
 }
 
 

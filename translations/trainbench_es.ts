@@ -76,6 +76,45 @@
     </message>
 </context>
 <context>
+    <name>PictureReader</name>
+    <message>
+        <source>%1 is %2×%3 pixels, too large to predict on (at most %4 pixels a side and %5 megapixels); scale it down first.</source>
+        <translation>%1 mide %2×%3 píxeles, demasiado para predecir (como mucho %4 píxeles por lado y %5 megapíxeles); redúcela antes.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 no existe.</translation>
+    </message>
+    <message>
+        <source>%1 is a folder, not a picture.</source>
+        <translation>%1 es una carpeta, no una imagen.</translation>
+    </message>
+    <message>
+        <source>%1 is empty (0 bytes).</source>
+        <translation>%1 está vacío (0 bytes).</translation>
+    </message>
+    <message>
+        <source>%1 is not a picture Trainbench can read (%2).</source>
+        <translation>%1 no es una imagen que Trainbench sepa leer (%2).</translation>
+    </message>
+    <message>
+        <source>%1 has no pixels (%2×%3).</source>
+        <translation>%1 no tiene píxeles (%2×%3).</translation>
+    </message>
+    <message>
+        <source>%1 is animated (%2 frames): predicting on its first frame.</source>
+        <translation>%1 es animada (%2 fotogramas): se predice sobre el primero.</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2.</source>
+        <translation>No se pudo leer %1: %2.</translation>
+    </message>
+    <message>
+        <source>%1 has no pixels.</source>
+        <translation>%1 no tiene píxeles.</translation>
+    </message>
+</context>
+<context>
     <name>tbui::AcceleratorPanel</name>
     <message>
         <source>Accelerator</source>
@@ -778,6 +817,14 @@
         <source>Export weights (ONNX, safetensors)…</source>
         <translation>Exportar pesos (ONNX, safetensors)…</translation>
     </message>
+    <message>
+        <source>Predict</source>
+        <translation>Predecir</translation>
+    </message>
+    <message>
+        <source>weights file %1</source>
+        <translation>archivo de pesos %1</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>
@@ -828,6 +875,149 @@
     <message>
         <source>This model does not fit %1×%2 images with %3 classes: %4</source>
         <translation>Este modelo no encaja con imágenes de %1×%2 y %3 clases: %4</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::PredictPanel</name>
+    <message>
+        <source>Open a picture</source>
+        <translation>Abrir una imagen</translation>
+    </message>
+    <message>
+        <source>Pictures (%1);;All files (*)</source>
+        <translation>Imágenes (%1);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Open trained weights</source>
+        <translation>Abrir pesos entrenados</translation>
+    </message>
+    <message>
+        <source>Weights (*.tbw *.safetensors);;All files (*)</source>
+        <translation>Pesos (*.tbw *.safetensors);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Open weights…</source>
+        <translation>Abrir pesos…</translation>
+    </message>
+    <message>
+        <source>Open picture…</source>
+        <translation>Abrir imagen…</translation>
+    </message>
+    <message>
+        <source>Paste</source>
+        <translation>Pegar</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Deshacer</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Borrar</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>Pincel</translation>
+    </message>
+    <message>
+        <source>Invert dark ink on light paper</source>
+        <translation>Invertir tinta oscura sobre papel claro</translation>
+    </message>
+    <message>
+        <source>The datasets store white ink on black: a picture lighter at its border than in its middle is inverted.</source>
+        <translation>Los conjuntos de datos guardan tinta blanca sobre negro: una imagen más clara en el borde que en el centro se invierte.</translation>
+    </message>
+    <message>
+        <source>Centre like MNIST</source>
+        <translation>Centrar como MNIST</translation>
+    </message>
+    <message>
+        <source>Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass in the middle of 28×28, as MNIST did. Off: the whole picture resized.</source>
+        <translation>Recortar a la tinta, encajarla en 20×20 conservando su forma y llevar su centro de masa al centro de 28×28, como hizo MNIST. Desactivado: toda la imagen redimensionada.</translation>
+    </message>
+    <message>
+        <source>Classes shown</source>
+        <translation>Clases mostradas</translation>
+    </message>
+    <message>
+        <source>Draw with the mouse, a pen or a finger; drop or paste a picture here.</source>
+        <translation>Dibuja con el ratón, un lápiz o el dedo; suelta o pega una imagen aquí.</translation>
+    </message>
+    <message>
+        <source>Most probable classes</source>
+        <translation>Clases más probables</translation>
+    </message>
+    <message>
+        <source>No model yet: train one (Setup, then Start) or open a weights file. Meanwhile the page shows what a model would receive.</source>
+        <translation>Aún no hay modelo: entrena uno (Configuración y luego Iniciar) o abre un archivo de pesos. Mientras tanto, la página muestra lo que recibiría un modelo.</translation>
+    </message>
+    <message>
+        <source>Could not use the model: %1</source>
+        <translation>No se pudo usar el modelo: %1</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>No se pudo abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>weights file %1</source>
+        <translation>archivo de pesos %1</translation>
+    </message>
+    <message>
+        <source>The pasted picture</source>
+        <translation>La imagen pegada</translation>
+    </message>
+    <message>
+        <source>the pasted picture</source>
+        <translation>la imagen pegada</translation>
+    </message>
+    <message>
+        <source>The clipboard holds no picture.</source>
+        <translation>El portapapeles no contiene ninguna imagen.</translation>
+    </message>
+    <message>
+        <source>The dropped picture</source>
+        <translation>La imagen soltada</translation>
+    </message>
+    <message>
+        <source>the dropped picture</source>
+        <translation>la imagen soltada</translation>
+    </message>
+    <message>
+        <source>inverted</source>
+        <translation>invertida</translation>
+    </message>
+    <message>
+        <source>cropped, fitted into 20×20 and centred</source>
+        <translation>recortada, encajada en 20×20 y centrada</translation>
+    </message>
+    <message>
+        <source>not centred: no ink lighter than the paper</source>
+        <translation>sin centrar: no hay tinta más clara que el papel</translation>
+    </message>
+    <message>
+        <source>resized</source>
+        <translation>redimensionada</translation>
+    </message>
+    <message>
+        <source>What the model receives (%1×%2): %3</source>
+        <translation>Lo que recibe el modelo (%1×%2): %3</translation>
+    </message>
+    <message>
+        <source>Draw a digit, or open, drop or paste a picture.</source>
+        <translation>Dibuja un dígito, o abre, suelta o pega una imagen.</translation>
+    </message>
+    <message>
+        <source>No model to predict with yet.</source>
+        <translation>Aún no hay modelo con el que predecir.</translation>
+    </message>
+    <message>
+        <source>%1 (%2%) — predicted in %3 ms on one core</source>
+        <translation>%1 (%2%) — predicho en %3 ms en un núcleo</translation>
+    </message>
+    <message>
+        <source>Model: %1 — %2×%3 pictures, %4 classes</source>
+        <translation>Modelo: %1 — imágenes de %2×%3, %4 clases</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
 #include "panels/run_panel.hpp"
+#include "predict/predict_panel.hpp"
 #include "results/confusion_matrix.hpp"
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
@@ -100,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_charts(new ChartsPanel),
       m_results(new ResultsPanel),
       m_compare(new ComparePanel(m_system, [this](CompareRequest& r) { return compareRequest(r); })),
+      m_predict(new PredictPanel),
       m_controller(new RunController(this)),
       m_tabs(new QTabWidget),
       m_act(new Actions)
@@ -118,6 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(scrolling(m_charts), QString());
     m_tabs->addTab(scrolling(m_results), QString());
     m_tabs->addTab(scrolling(m_compare), QString());
+    m_tabs->addTab(scrolling(m_predict), QString());
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -268,6 +271,7 @@ void MainWindow::retranslate()
     m_tabs->setTabText(TrainingPage, tr("Training"));
     m_tabs->setTabText(ResultsPage, tr("Results"));
     m_tabs->setTabText(ComparePage, tr("Compare"));
+    m_tabs->setTabText(PredictPage, tr("Predict"));
     Actions& a = *m_act;
     m_fileMenu->setTitle(tr("&File"));
     a.openDataset->setText(tr("Open dataset folder…"));
@@ -418,6 +422,7 @@ void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& valida
 void MainWindow::onRunFinished(const RunOutcome& outcome)
 {
     m_weights = outcome.weights;
+    m_predict->setWeights(m_weights, m_runName);
     m_run->runFinished(outcome);
     if (outcome.status == RunStatus::Failed)
         reportError(outcome.message);
@@ -538,6 +543,7 @@ void MainWindow::openWeights(const QString& path)
             return;
         }
         m_weights = e.weights;
+        m_predict->setWeights(m_weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
         m_runData = e.data;
         m_results->setResults(e.data, e.eval);
         m_results->setSource(tr("Weights file %1 — evaluated on the test set of %2")

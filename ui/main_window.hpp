@@ -23,6 +23,7 @@ class ComparePanel;
 class DatasetPanel;
 class HyperparametersPanel;
 class ModelPanel;
+class PredictPanel;
 class ResultsPanel;
 class RunController;
 class RunPanel;
@@ -41,10 +42,11 @@ public:
     ChartsPanel* chartsPanel() const { return m_charts; }
     ResultsPanel* resultsPanel() const { return m_results; }
     ComparePanel* comparePanel() const { return m_compare; }
+    PredictPanel* predictPanel() const { return m_predict; }
     RunController* runController() const { return m_controller; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage };
+    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage };
     void showPage(Page page);
 
     // What to do about a run in progress when the window closes or Esc is pressed.
@@ -106,6 +108,7 @@ private:
     ChartsPanel* m_charts;
     ResultsPanel* m_results;
     ComparePanel* m_compare;
+    PredictPanel* m_predict;
     RunController* m_controller;
     QTabWidget* m_tabs;
 

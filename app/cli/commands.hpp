@@ -16,5 +16,6 @@ int evaluateCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
+int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
 
 }  // namespace tbcli

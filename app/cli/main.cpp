@@ -30,6 +30,10 @@ const char* kUsage =
     "           [--csv FILE] [--json] and train's optimizer options: the same model from the same\n"
     "           initial weights on each device in turn, as a table\n"
     "  devices                                    what this machine has (CPU, GPUs or why none)\n"
+    "  predict  --weights FILE --image PICTURE [PICTURE ...] [--top K] [--json] [--invert on|off]\n"
+    "           [--centre on|off] [--save-inputs DIR]: the model's top classes for PNG or JPEG pictures,\n"
+    "           preprocessed as the window's Predict page does (MNIST's centring by default for digit\n"
+    "           models); --save-inputs writes what the model received as DIR/<picture>.pgm\n"
     "\n"
     "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn; --epochs to 2, --seed\n"
     "to 200, --batch to 128 (the window's defaults too); D is a device as `devices` lists it (cpu:2, cpu:1@avx2).\n"
@@ -64,6 +68,8 @@ int main(int argc, char** argv)
             return tbcli::compareCommand(args);
         if (cmd == "devices")
             return tbcli::devicesCommand(args);
+        if (cmd == "predict")
+            return tbcli::predictCommand(args);
         std::fprintf(stderr, "trainbench-cli: unknown command \"%s\"\n\n%s", cmd.c_str(), kUsage);
         return tbcli::Usage;
     } catch (const tbcli::UsageError& e) {

@@ -33,12 +33,19 @@ int main(int argc, char** argv)
     const QCommandLineOption data(QStringLiteral("data"),
                                   QApplication::translate("main", "Dataset folder for --screenshots."),
                                   QStringLiteral("dir"));
+    const QCommandLineOption predictShot(
+        QStringLiteral("predict-screenshot"),
+        QApplication::translate("main", "With --screenshots: only the Predict page, with these weights."),
+        QStringLiteral("weights"));
     parser.addOption(shots);
     parser.addOption(data);
+    parser.addOption(predictShot);
     parser.addPositionalArgument(QStringLiteral("dataset"), QApplication::translate("main", "A dataset folder to open."));
     parser.process(app);
 
     tbui::MainWindow window;
+    if (parser.isSet(shots) && parser.isSet(predictShot))
+        return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot));
     if (parser.isSet(shots)) {
         const QString dir = parser.isSet(data) ? parser.value(data) : tbui::DatasetPanel::defaultFolder();
         return runScreenshotTour(window, parser.value(shots), dir);

@@ -8,6 +8,8 @@
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
 #include "panels/run_panel.hpp"
+#include "predict/drawing_pad.hpp"
+#include "predict/predict_panel.hpp"
 #include "run/run_controller.hpp"
 
 #include <QApplication>
@@ -149,6 +151,37 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     w.resize(1920, 1050);
     w.showPage(MainWindow::TrainingPage);
     ok = shoot(w, outDir, QStringLiteral("desktop-1920x1080")) && ok;
+    Language::apply(QString());
+    return ok ? 0 : 1;
+}
+
+int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weightsPath)
+{
+    using namespace tbui;
+    QDir().mkpath(outDir);
+    Language::apply(QStringLiteral("en"));
+    w.show();
+    w.resize(1360, 900);
+    w.showPage(MainWindow::PredictPage);
+    PredictPanel* page = w.predictPanel();
+    QEventLoop opened;
+    QObject::connect(page, &PredictPanel::weightsOpened, &opened, &QEventLoop::quit);
+    page->openWeightsFile(weightsPath);
+    opened.exec();
+    if (!page->hasModel()) {
+        std::fprintf(stderr, "%s\n", qPrintable(page->statusText()));
+        return 1;
+    }
+    // A hand-drawn "4", stroke by stroke as the mouse would, waiting for each prediction.
+    const std::vector<std::vector<QPointF>> strokes = {
+        {{95, 50}, {88, 90}, {80, 130}, {76, 160}, {120, 158}, {170, 152}, {205, 150}},
+        {{175, 45}, {172, 100}, {170, 150}, {168, 200}, {166, 240}}};
+    for (const auto& stroke : strokes) {
+        page->pad()->drawStroke(stroke);
+        while (!page->idle())
+            waitFor(20);
+    }
+    const bool ok = shoot(w, outDir, QStringLiteral("predict-page"), 500);
     Language::apply(QString());
     return ok ? 0 : 1;
 }

@@ -1,0 +1,190 @@
+// PNG through libpng's simplified API, JPEG through libjpeg-turbo (picture_file.hpp).
+#include "picture_file.hpp"
+
+#include "core/errors.hpp"
+#include "io/atomic_file.hpp"
+
+#include <csetjmp>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <jpeglib.h>
+#include <png.h>
+
+namespace tbcli {
+namespace {
+
+constexpr uintmax_t kMaxFileBytes = 256u << 20;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what)
+{
+    throw tb::IoError(path + ": " + what);
+}
+
+bool startsWith(const std::string& bytes, const char* magic, size_t n)
+{
+    return bytes.size() >= n && std::memcmp(bytes.data(), magic, n) == 0;
+}
+
+void checkSize(const std::string& path, int64_t width, int64_t height)
+{
+    if (const std::string problem = tb::pictureSizeProblem(width, height); !problem.empty())
+        fail(path, problem);
+}
+
+// An APNG has an acTL chunk before its first IDAT; libpng reads its default image only.
+bool isAnimatedPng(const std::string& bytes)
+{
+    size_t at = 8;
+    while (at + 8 <= bytes.size()) {
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at);
+        const uint32_t length = uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+        const std::string type = bytes.substr(at + 4, 4);
+        if (type == "acTL")
+            return true;
+        if (type == "IDAT" || length > bytes.size())
+            return false;
+        at += 12 + size_t(length);
+    }
+    return false;
+}
+
+Picture readPng(const std::string& path, const std::string& bytes)
+{
+    png_image png;
+    std::memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&png, bytes.data(), bytes.size()))
+        fail(path, std::string("not a valid PNG file (") + png.message + ")");
+    if (const std::string problem = tb::pictureSizeProblem(png.width, png.height); !problem.empty()) {
+        png_image_free(&png);
+        fail(path, problem);
+    }
+    Picture pic;
+    pic.image.width = int(png.width);
+    pic.image.height = int(png.height);
+    const size_t n = size_t(png.width) * png.height;
+    pic.image.pixels.resize(4 * n);
+    if (png.format & PNG_FORMAT_FLAG_LINEAR) {
+        // 16 bits a channel: read as they are (libpng takes them as linear light and would
+        // gamma-encode them into 8 bits) and keep the top byte's worth, as Qt does. Linear RGBA
+        // comes premultiplied.
+        png.format = PNG_FORMAT_LINEAR_RGB_ALPHA;
+        std::vector<png_uint_16> wide(4 * n);
+        if (!png_image_finish_read(&png, nullptr, wide.data(), 0, nullptr))
+            fail(path, std::string("corrupt PNG data (") + png.message + ")");
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t a = wide[4 * i + 3];
+            for (int k = 0; k < 3; ++k) {
+                const uint32_t c = a ? (uint32_t(wide[4 * i + k]) * 65535u + a / 2) / a : 0;
+                pic.image.pixels[4 * i + k] = uint8_t((std::min(c, 65535u) * 255u + 32767u) / 65535u);
+            }
+            pic.image.pixels[4 * i + 3] = uint8_t((a * 255u + 32767u) / 65535u);
+        }
+    } else {
+        png.format = PNG_FORMAT_RGBA;
+        if (!png_image_finish_read(&png, nullptr, pic.image.pixels.data(), 0, nullptr))
+            fail(path, std::string("corrupt PNG data (") + png.message + ")");
+    }
+    if (isAnimatedPng(bytes))
+        pic.note = path + ": an animated PNG; predicting on its first frame";
+    return pic;
+}
+
+struct JpegError {
+    jpeg_error_mgr mgr;
+    std::jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+void onJpegError(j_common_ptr cinfo)
+{
+    auto* e = reinterpret_cast<JpegError*>(cinfo->err);
+    (*cinfo->err->format_message)(cinfo, e->message);
+    std::longjmp(e->jump, 1);
+}
+
+void onJpegMessage(j_common_ptr cinfo, int level)
+{
+    auto* e = reinterpret_cast<JpegError*>(cinfo->err);
+    if (level < 0 && e->mgr.num_warnings++ == 0) // keep the first warning's text for the note
+        (*cinfo->err->format_message)(cinfo, e->message);
+}
+
+Picture readJpeg(const std::string& path, const std::string& bytes)
+{
+    jpeg_decompress_struct cinfo;
+    JpegError err;
+    err.message[0] = 0;
+    cinfo.err = jpeg_std_error(&err.mgr);
+    err.mgr.error_exit = onJpegError;
+    err.mgr.emit_message = onJpegMessage;
+    // Everything below that can fail longjmps back here; only trivially destructible locals live
+    // between the two points (the picture is built after decoding).
+    std::vector<uint8_t>* rgba = new std::vector<uint8_t>;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        delete rgba;
+        fail(path, std::string("not a valid JPEG file (") + err.message + ")");
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, reinterpret_cast<const unsigned char*>(bytes.data()), (unsigned long)bytes.size());
+    jpeg_read_header(&cinfo, TRUE);
+    if (tb::pictureSizeProblem(cinfo.image_width, cinfo.image_height).size()) {
+        const int64_t w = cinfo.image_width, h = cinfo.image_height;
+        jpeg_destroy_decompress(&cinfo);
+        delete rgba;
+        checkSize(path, w, h);
+    }
+    cinfo.out_color_space = JCS_EXT_RGBA;
+    jpeg_start_decompress(&cinfo);
+    const size_t stride = size_t(cinfo.output_width) * 4;
+    rgba->resize(stride * cinfo.output_height);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = rgba->data() + stride * cinfo.output_scanline;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    Picture pic;
+    pic.image.width = int(cinfo.output_width);
+    pic.image.height = int(cinfo.output_height);
+    pic.image.pixels = std::move(*rgba);
+    delete rgba;
+    if (err.mgr.num_warnings > 0)
+        pic.note = path + ": damaged JPEG data (" + err.message + "); predicting on what could be read";
+    jpeg_destroy_decompress(&cinfo);
+    return pic;
+}
+
+} // namespace
+
+Picture readPicture(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        fail(path, "a folder, not a picture");
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxFileBytes)
+        fail(path, std::to_string(size) + " bytes is too large for a picture (at most 256 MiB)");
+    const std::string bytes = tb::readWholeFile(path); // IoError names the file and the reason
+    if (bytes.empty())
+        fail(path, "the file is empty");
+    if (startsWith(bytes, "\x89PNG\r\n\x1a\n", 8))
+        return readPng(path, bytes);
+    if (startsWith(bytes, "\xff\xd8\xff", 3))
+        return readJpeg(path, bytes);
+    std::string kind;
+    if (startsWith(bytes, "GIF8", 4))
+        kind = "a GIF picture";
+    else if (startsWith(bytes, "BM", 2))
+        kind = "a BMP picture";
+    else if (startsWith(bytes, "RIFF", 4) && bytes.size() >= 12 && bytes.compare(8, 4, "WEBP") == 0)
+        kind = "a WebP picture";
+    else if (startsWith(bytes, "II*\0", 4) || startsWith(bytes, "MM\0*", 4))
+        kind = "a TIFF picture";
+    if (!kind.empty())
+        fail(path, kind + "; the command line reads PNG and JPEG (convert it, or open it in the window)");
+    fail(path, "not a PNG or JPEG picture");
+}
+
+} // namespace tbcli

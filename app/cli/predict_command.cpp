@@ -1,0 +1,148 @@
+// trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG or JPEG),
+// after the same preprocessing as the window's Predict page.
+#include "commands.hpp"
+#include "options.hpp"
+#include "picture_file.hpp"
+
+#include "core/errors.hpp"
+#include "io/json.hpp"
+#include "io/weights_formats.hpp"
+#include "predict/predictor.hpp"
+
+#include "io/atomic_file.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+
+namespace tbcli {
+namespace {
+
+// Takes every "--image F [F ...]" out of `args`: the values up to the next option.
+std::vector<std::string> takeImages(std::vector<std::string>& args)
+{
+    std::vector<std::string> images, rest;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--image") {
+            if (args[i].rfind("--image=", 0) == 0)
+                images.push_back(args[i].substr(8));
+            else
+                rest.push_back(args[i]);
+            continue;
+        }
+        const size_t first = images.size();
+        while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0)
+            images.push_back(args[++i]);
+        if (images.size() == first)
+            throw UsageError("--image needs a file");
+    }
+    args = rest;
+    return images;
+}
+
+bool onOff(const Options& o, const std::string& name, bool def)
+{
+    const std::string v = o.text(name, def ? "on" : "off");
+    if (v != "on" && v != "off")
+        throw UsageError("--" + name + " must be on or off (got \"" + v + "\")");
+    return v == "on";
+}
+
+// What the model received, as a PGM file named after the picture, for a look.
+void saveInput(const std::string& dir, const std::string& path, const tb::GrayImage& input)
+{
+    const std::string name = std::filesystem::path(path).stem().string() + ".pgm";
+    std::string bytes = "P5\n" + std::to_string(input.width) + " " + std::to_string(input.height) + "\n255\n";
+    bytes.append(input.pixels.begin(), input.pixels.end());
+    tb::writeFileAtomically((std::filesystem::path(dir) / name).string(), bytes);
+}
+
+void printJson(const tb::Json& j)
+{
+    std::fputs((j.dump() + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int predictCommand(const std::vector<std::string>& argsIn)
+{
+    std::vector<std::string> args = argsIn;
+    const std::vector<std::string> images = takeImages(args);
+    Options o(args, {"weights", "top", "invert", "centre", "save-inputs"}, {"json"});
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required");
+    if (images.empty())
+        throw UsageError("--image FILE [FILE ...] is required");
+    const tb::WeightsFile w = tb::loadAnyWeights(o.text("weights", ""));
+    tb::Predictor predictor(w);
+    tb::PreprocessOptions options = predictor.defaultOptions();
+    options.autoInvert = onOff(o, "invert", options.autoInvert);
+    options.centre = onOff(o, "centre", options.centre);
+    const int classes = int(predictor.classNames().size());
+    const int top = int(o.integer("top", std::min(3, classes), 1, classes));
+    const bool json = o.has("json");
+
+    int status = Ok;
+    for (const std::string& path : images) {
+        try {
+            const Picture pic = readPicture(path);
+            if (!pic.note.empty())
+                std::fprintf(stderr, "trainbench-cli predict: %s\n", pic.note.c_str());
+            const tb::PreprocessResult in =
+                tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(), predictor.inputWidth(), options);
+            if (o.has("save-inputs"))
+                saveInput(o.text("save-inputs", ""), path, in.input);
+            if (in.blank)
+                throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
+            // Wall time, and CPU time (what the forward costs, whatever else the machine runs).
+            const auto start = std::chrono::steady_clock::now();
+            const std::clock_t cpuStart = std::clock();
+            const std::vector<float> probs = predictor.probabilities(in.input);
+            const double cpuMs = 1000.0 * double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            const std::vector<tb::RankedClass> best = tb::topClasses(probs, top);
+            if (json) {
+                tb::Json j = tb::Json::object();
+                j["image"] = path;
+                j["width"] = pic.image.width;
+                j["height"] = pic.image.height;
+                j["inverted"] = in.inverted;
+                j["centred"] = in.centred;
+                j["forward_ms"] = ms;
+                j["forward_cpu_ms"] = cpuMs;
+                tb::Json list = tb::Json::array();
+                for (const tb::RankedClass& c : best) {
+                    tb::Json e = tb::Json::object();
+                    e["class"] = c.index;
+                    e["name"] = predictor.classNames()[size_t(c.index)];
+                    e["probability"] = double(c.probability);
+                    list.push(e);
+                }
+                j["top"] = list;
+                printJson(j);
+            } else {
+                std::string line = path + ":";
+                for (size_t i = 0; i < best.size(); ++i) {
+                    char pct[32];
+                    std::snprintf(pct, sizeof pct, " %.1f%%", 100.0 * best[i].probability);
+                    line += (i ? ", " : " ") + predictor.classNames()[size_t(best[i].index)] + pct;
+                }
+                std::printf("%s\n", line.c_str());
+                std::fflush(stdout);
+            }
+        } catch (const tb::IoError& e) {
+            std::fprintf(stderr, "trainbench-cli predict: %s\n", e.what());
+            status = FileError;
+        } catch (const tb::Error& e) {
+            std::fprintf(stderr, "trainbench-cli predict: %s\n", e.what());
+            if (status == Ok)
+                status = DataOrModel;
+        }
+    }
+    return status;
+}
+
+} // namespace tbcli

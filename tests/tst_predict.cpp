@@ -1,0 +1,426 @@
+// Prediction on pictures of one's own: the preprocessing (engine/data/preprocess.hpp) on hand-made
+// pictures, and `trainbench-cli predict` end to end: a model trained here on a tiny fixture of drawn
+// glyphs, its test images rendered back to PNG at another size with inverted colours, must get
+// the predictions the evaluation gives; bad files give a clear message and exit code 5.
+#include "core/errors.hpp"
+#include "data/preprocess.hpp"
+#include "fixtures.hpp"
+#include "predict/predictor.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace {
+
+tb::GrayImage gray(int w, int h, uint8_t fill)
+{
+    return {w, h, std::vector<uint8_t>(size_t(w) * size_t(h), fill)};
+}
+
+tb::GrayImage fromQImage(const QImage& image)
+{
+    const QImage rgba = image.convertToFormat(QImage::Format_RGBA8888);
+    tb::RgbaImage out{rgba.width(), rgba.height(), std::vector<uint8_t>(size_t(rgba.width()) * rgba.height() * 4)};
+    for (int y = 0; y < rgba.height(); ++y)
+        std::memcpy(out.pixels.data() + size_t(y) * rgba.width() * 4, rgba.constScanLine(y), size_t(rgba.width()) * 4);
+    return tb::toGray(out);
+}
+
+QImage toQImage(const uint8_t* pixels, int w, int h)
+{
+    QImage img(w, h, QImage::Format_Grayscale8);
+    for (int y = 0; y < h; ++y)
+        std::memcpy(img.scanLine(y), pixels + size_t(y) * w, size_t(w));
+    return img;
+}
+
+// A glyph drawn in black on white at 112x112, its class told by its shape only (the centring
+// moves and scales it): 0 ring, 1 vertical bar, 2 cross, 3 horizontal bar.
+QImage glyph(int cls, std::mt19937& rng)
+{
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    QImage img(112, 112, QImage::Format_RGB32);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(Qt::black, 6 + 8 * u(rng), Qt::SolidLine, Qt::RoundCap));
+    const double cx = 40 + 30 * u(rng), cy = 40 + 30 * u(rng), r = 18 + 18 * u(rng), tilt = 10 * (u(rng) - 0.5);
+    p.translate(cx, cy);
+    p.rotate(tilt);
+    switch (cls) {
+    case 0:
+        p.drawEllipse(QPointF(0, 0), r * (0.7 + 0.3 * u(rng)), r);
+        break;
+    case 1:
+        p.drawLine(QPointF(0, -r), QPointF(0, r));
+        break;
+    case 2:
+        p.drawLine(QPointF(-r, -r), QPointF(r, r));
+        p.drawLine(QPointF(-r, r), QPointF(r, -r));
+        break;
+    default:
+        p.drawLine(QPointF(-r, 0), QPointF(r, 0));
+        break;
+    }
+    return img;
+}
+
+const char* kGlyphModel = R"({"name": "glyphs", "input_scale": 0.00392156862745098, "layers": [
+  {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "relu"},
+  {"type": "MaxPooling2D", "pool_size": 2},
+  {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "relu"},
+  {"type": "MaxPooling2D", "pool_size": 2},
+  {"type": "Flatten"},
+  {"type": "Dense", "units": 4, "activation": "softmax"}]})";
+
+} // namespace
+
+class TstPredict : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_weights;
+    std::vector<uint8_t> m_testPixels, m_testLabels;
+    int m_testCount = 60;
+
+    struct Result {
+        int code;
+        QString out, err;
+    };
+    Result cli(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QStringLiteral(TRAINBENCH_CLI), args);
+        if (!p.waitForFinished(300000))
+            return {-1, {}, QStringLiteral("timeout")};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+    QString path(const QString& name) const { return m_tmp.filePath(name); }
+    QByteArray writeBytes(const QString& name, const QByteArray& bytes)
+    {
+        QFile f(path(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(bytes);
+        return bytes;
+    }
+
+private slots:
+    void toGrayCompositesOverWhite()
+    {
+        tb::RgbaImage img{3, 1, {255, 0, 0, 255, /**/ 0, 0, 0, 0, /**/ 0, 0, 0, 128}};
+        const tb::GrayImage g = tb::toGray(img);
+        QCOMPARE(int(g.pixels[0]), 76);  // red: 0.299 * 255
+        QCOMPARE(int(g.pixels[1]), 255); // transparent: the white under it
+        QCOMPARE(int(g.pixels[2]), 127); // half-transparent black
+    }
+
+    void plainResizeGivesBackAnIntegerUpscale()
+    {
+        std::mt19937 rng(3);
+        tb::GrayImage small = gray(28, 28, 0);
+        for (auto& v : small.pixels)
+            v = uint8_t(rng() % 256);
+        tb::GrayImage big = gray(84, 84, 0);
+        for (int y = 0; y < 84; ++y)
+            for (int x = 0; x < 84; ++x)
+                big.pixels[size_t(y) * 84 + x] = small.pixels[size_t(y / 3) * 28 + x / 3];
+        tb::PreprocessOptions plain;
+        plain.centre = false;
+        plain.autoInvert = false;
+        QVERIFY(tb::preprocessImage(big, 28, 28, plain).input.pixels == small.pixels);
+    }
+
+    void darkOnLightIsInverted()
+    {
+        tb::GrayImage g = gray(50, 50, 255);
+        for (int y = 20; y < 30; ++y)
+            for (int x = 10; x < 40; ++x)
+                g.pixels[size_t(y) * 50 + x] = 0;
+        tb::PreprocessOptions o;
+        o.centre = false;
+        tb::PreprocessResult r = tb::preprocessImage(g, 10, 10, o);
+        QVERIFY(r.inverted);
+        QCOMPARE(int(r.input.pixels[0]), 0);            // the paper, now black
+        QCOMPARE(int(r.input.pixels[5 * 10 + 5]), 255); // the ink, now white
+        o.autoInvert = false;
+        r = tb::preprocessImage(g, 10, 10, o);
+        QVERIFY(!r.inverted);
+        QCOMPARE(int(r.input.pixels[0]), 255);
+    }
+
+    void centringFitsTheInkInto20x20ByItsCentreOfMass()
+    {
+        // A 10x40 bar in a corner of a grey 200x120 photo of paper.
+        tb::GrayImage g = gray(200, 120, 200);
+        for (int y = 5; y < 45; ++y)
+            for (int x = 150; x < 160; ++x)
+                g.pixels[size_t(y) * 200 + x] = 20;
+        const tb::PreprocessResult r = tb::preprocessImage(g, 28, 28, {});
+        QVERIFY(r.inverted);
+        QVERIFY(r.centred);
+        int x0 = 28, x1 = -1, y0 = 28, y1 = -1;
+        double mass = 0, mx = 0, my = 0;
+        for (int y = 0; y < 28; ++y)
+            for (int x = 0; x < 28; ++x)
+                if (const int v = r.input.pixels[size_t(y) * 28 + x]) {
+                    x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+                    mass += v, mx += v * x, my += v * y;
+                }
+        QCOMPARE(y1 - y0 + 1, 20); // the long side fills the box
+        QCOMPARE(x1 - x0 + 1, 5);  // the aspect kept
+        QVERIFY(std::abs(mx / mass - 14) <= 0.5);
+        QVERIFY(std::abs(my / mass - 14) <= 0.5);
+        QCOMPARE(int(r.input.pixels[14 * 28 + 14]), 255); // levels: the paper black, the ink white
+        QCOMPARE(int(r.input.pixels[0]), 0);
+    }
+
+    void blankPicturesAndSizes()
+    {
+        QVERIFY(tb::preprocessImage(gray(40, 30, 255), 28, 28, {}).blank);
+        QVERIFY(tb::preprocessImage(gray(40, 30, 0), 28, 28, {}).blank);
+        bool thrown = false;
+        try {
+            tb::preprocessImage(gray(0, 0, 0), 28, 28, tb::PreprocessOptions());
+        } catch (const tb::DataError&) {
+            thrown = true;
+        }
+        QVERIFY(thrown);
+        QCOMPARE(QString::fromStdString(tb::pictureSizeProblem(20000, 20000)),
+                 QStringLiteral("20000x20000 pixels is too large to predict on (at most 16384 pixels a side and "
+                                "67108864 pixels); scale it down first"));
+        QVERIFY(tb::pictureSizeProblem(4000, 3000).empty());
+        QVERIFY(tb::centringSuits({"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}));
+        QVERIFY(!tb::centringSuits({"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker",
+                                    "Bag", "Ankle boot"}));
+    }
+
+    void topClassesAreSortedByProbability()
+    {
+        const auto top = tb::topClasses({0.1f, 0.6f, 0.05f, 0.25f}, 3);
+        QCOMPARE(int(top.size()), 3);
+        QCOMPARE(top[0].index, 1);
+        QCOMPARE(top[1].index, 3);
+        QCOMPARE(top[2].index, 0);
+    }
+
+    // The fixture: glyphs through the MNIST preprocessing, as MNIST's digits went through it.
+    void trainOnGlyphs()
+    {
+        std::mt19937 rng(21);
+        const int trainCount = 800;
+        std::vector<uint8_t> trainPixels, trainLabels;
+        for (int i = 0; i < trainCount + m_testCount; ++i) {
+            const int cls = i % 4;
+            const tb::GrayImage in = tb::preprocessImage(fromQImage(glyph(cls, rng)), 28, 28, {}).input;
+            auto& pixels = i < trainCount ? trainPixels : m_testPixels;
+            auto& labels = i < trainCount ? trainLabels : m_testLabels;
+            pixels.insert(pixels.end(), in.pixels.begin(), in.pixels.end());
+            labels.push_back(uint8_t(cls));
+        }
+        const std::string dir = m_tmp.path().toStdString();
+        fixtures::writeIdx(dir + "/train-images-idx3-ubyte", {uint32_t(trainCount), 28, 28}, trainPixels);
+        fixtures::writeIdx(dir + "/train-labels-idx1-ubyte", {uint32_t(trainCount)}, trainLabels);
+        fixtures::writeIdx(dir + "/t10k-images-idx3-ubyte", {uint32_t(m_testCount), 28, 28}, m_testPixels);
+        fixtures::writeIdx(dir + "/t10k-labels-idx1-ubyte", {uint32_t(m_testCount)}, m_testLabels);
+        fixtures::writeRaw(dir + "/glyphs.json", kGlyphModel);
+        m_weights = path(QStringLiteral("glyphs.tbw"));
+        const Result r = cli({"train", "--data", m_tmp.path(), "--model", path("glyphs.json"), "--epochs", "4",
+                              "--batch", "32", "--threads", "1", "--seed", "7", "--save", m_weights});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+    }
+
+    void picturesGetTheEvaluationsPredictions()
+    {
+        QVERIFY(!m_weights.isEmpty());
+        const Result ev =
+            cli({"evaluate", "--data", m_tmp.path(), "--weights", m_weights, "--predictions", path("eval.csv")});
+        QVERIFY2(ev.code == 0, qPrintable(ev.err));
+        QFile csv(path("eval.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        std::vector<int> evaluated;
+        csv.readLine();
+        while (!csv.atEnd())
+            evaluated.push_back(QString::fromUtf8(csv.readLine()).split(QLatin1Char(','))[2].toInt());
+        QCOMPARE(int(evaluated.size()), m_testCount);
+        int correct = 0;
+        for (int i = 0; i < m_testCount; ++i)
+            correct += evaluated[size_t(i)] == m_testLabels[size_t(i)];
+        QVERIFY2(correct >= m_testCount * 9 / 10, qPrintable(QString::number(correct))); // the model learned
+
+        // Each test image at 100x100 (smooth) and at 84x84 (3x, nearest), inverted, as PNG.
+        QDir().mkpath(path("smooth"));
+        QDir().mkpath(path("nearest"));
+        QDir().mkpath(path("inputs"));
+        QStringList smooth, nearest;
+        for (int i = 0; i < m_testCount; ++i) {
+            QImage img = toQImage(m_testPixels.data() + size_t(i) * 784, 28, 28);
+            img.invertPixels();
+            smooth << path(QStringLiteral("smooth/%1.png").arg(i));
+            nearest << path(QStringLiteral("nearest/%1.png").arg(i));
+            QVERIFY(img.scaled(100, 100, Qt::IgnoreAspectRatio, Qt::SmoothTransformation).save(smooth.last()));
+            QVERIFY(img.scaled(84, 84, Qt::IgnoreAspectRatio, Qt::FastTransformation).save(nearest.last()));
+        }
+        auto predicted = [&](const QStringList& images, const QString& centre) {
+            Result r = cli(QStringList{"predict", "--weights", m_weights, "--json", "--top", "2", "--centre", centre,
+                                       "--save-inputs", path("inputs"), "--image"} +
+                           images);
+            std::vector<int> out;
+            if (r.code != 0)
+                qWarning("%s", qPrintable(r.err));
+            for (const QString& line : r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+                const QJsonObject o = QJsonDocument::fromJson(line.toUtf8()).object();
+                out.push_back(o[QStringLiteral("top")].toArray()[0].toObject()[QStringLiteral("class")].toInt());
+            }
+            return out;
+        };
+        // Scaled by 3 without smoothing and resized back: the very bytes of the dataset.
+        const std::vector<int> plain = predicted(nearest, QStringLiteral("off"));
+        QCOMPARE(int(plain.size()), m_testCount);
+        for (int i = 0; i < m_testCount; ++i) {
+            QFile in(path(QStringLiteral("inputs/%1.pgm").arg(i)));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QCOMPARE(in.readAll().right(784),
+                     QByteArray(reinterpret_cast<const char*>(m_testPixels.data()) + i * 784, 784));
+            QCOMPARE(plain[size_t(i)], evaluated[size_t(i)]);
+        }
+        // Smoothed to another size and centred again: close to the dataset's bytes, same answers.
+        const std::vector<int> centred = predicted(smooth, QStringLiteral("on"));
+        QCOMPARE(int(centred.size()), m_testCount);
+        int agree = 0;
+        double diff = 0;
+        for (int i = 0; i < m_testCount; ++i) {
+            agree += centred[size_t(i)] == evaluated[size_t(i)];
+            QFile in(path(QStringLiteral("inputs/%1.pgm").arg(i)));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray got = in.readAll().right(784);
+            for (int k = 0; k < 784; ++k)
+                diff += std::abs(int(uint8_t(got[k])) - int(m_testPixels[size_t(i) * 784 + k]));
+        }
+        qInfo("centred round trip: %d of %d predictions as in evaluation, mean pixel difference %.2f of 255", agree,
+              m_testCount, diff / (784.0 * m_testCount));
+        QCOMPARE(agree, m_testCount);
+    }
+
+    void predictOptionsAndOutput()
+    {
+        QVERIFY(!m_weights.isEmpty());
+        QImage img = toQImage(m_testPixels.data(), 28, 28);
+        img.invertPixels();
+        QVERIFY(img.scaled(56, 56).save(path("one.jpg"), "JPEG", 95));
+        QVERIFY(img.scaled(70, 70).save(path("one.png")));
+        const Result r = cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--image", path("one.jpg"),
+                              "--top", "3", "--centre", "on"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(path("one.png") + QStringLiteral(": class ")));
+        QCOMPARE(lines[1].count(QLatin1Char('%')), 3);
+        QCOMPARE(cli({"predict", "--weights", m_weights}).code, 2);
+        QCOMPARE(cli({"predict", "--image", path("one.png")}).code, 2);
+        QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--top", "9"}).code, 2);
+        QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--centre", "maybe"}).code, 2);
+    }
+
+    void badPictures_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("message");
+        const QByteArray sig("\x89PNG\r\n\x1a\n", 8);
+        auto ihdr = [&](uint32_t w, uint32_t h) {
+            QByteArray b = sig + QByteArray("\0\0\0\x0dIHDR", 8);
+            for (uint32_t v : {w, h})
+                for (int s = 24; s >= 0; s -= 8)
+                    b.append(char((v >> s) & 0xff));
+            b.append(QByteArray("\x08\x00\x00\x00\x00", 5));
+            b.append(QByteArray(4, '\0')); // CRC (libpng checks it: computed below)
+            b.append(QByteArray("\0\0\0\x0aIDAT", 8) + QByteArray(14, '\x55')); // some data to decode
+            return b;
+        };
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("the file is empty");
+        QTest::newRow("text") << QByteArray("hello, not a picture\n") << QStringLiteral("not a PNG or JPEG picture");
+        QTest::newRow("corrupt png") << (sig + QByteArray(40, '\x11')) << QStringLiteral("not a valid PNG file");
+        QTest::newRow("huge png") << ihdr(20000, 20000)
+                                  << QStringLiteral("20000x20000 pixels is too large to predict on");
+        QTest::newRow("0x0 png") << ihdr(0, 0) << QStringLiteral("not a valid PNG file");
+        QTest::newRow("cut jpeg") << QByteArray("\xff\xd8\xff\xe0\x00\x10JFIF\x00", 13)
+                                  << QStringLiteral("not a valid JPEG file");
+        QTest::newRow("gif") << QByteArray("GIF89a\x02\x00\x02\x00", 10)
+                             << QStringLiteral("a GIF picture; the command line reads PNG and JPEG");
+    }
+
+    void badPictures()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, message);
+        QVERIFY(!m_weights.isEmpty());
+        if (bytes.mid(12, 4) == "IHDR") // fill in its CRC
+            bytes = withCrc(bytes);
+        writeBytes(QStringLiteral("bad.bin"), bytes);
+        const Result r = cli({"predict", "--weights", m_weights, "--image", path("bad.bin")});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains(path("bad.bin") + QStringLiteral(": ") + message), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void aBadPictureAmongGoodOnes()
+    {
+        writeBytes(QStringLiteral("bad.png"), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        const Result r = cli({"predict", "--weights", m_weights, "--image", path("one.png"), path("bad.png"),
+                              path("missing.png"), path("one.jpg")});
+        QCOMPARE(r.code, 5);
+        QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2);
+        QVERIFY(r.err.contains(path("missing.png")));
+    }
+
+    void sixteenBitAndAlpha()
+    {
+        QImage img = toQImage(m_testPixels.data(), 28, 28).convertToFormat(QImage::Format_Grayscale16);
+        img.invertPixels();
+        QVERIFY(img.scaled(56, 56).save(path("sixteen.png")));
+        QImage alpha(56, 56, QImage::Format_ARGB32); // black ink on a transparent sheet
+        alpha.fill(Qt::transparent);
+        const QImage ink = toQImage(m_testPixels.data(), 28, 28).scaled(56, 56);
+        for (int y = 0; y < 56; ++y)
+            for (int x = 0; x < 56; ++x)
+                alpha.setPixel(x, y, qRgba(0, 0, 0, qGray(ink.pixel(x, y))));
+        QVERIFY(alpha.save(path("alpha.png")));
+        const Result r = cli({"predict", "--weights", m_weights, "--json", "--centre", "off", "--image",
+                              path("sixteen.png"), path("alpha.png")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        for (const QString& line : lines)
+            QVERIFY(QJsonDocument::fromJson(line.toUtf8()).object()[QStringLiteral("inverted")].toBool());
+    }
+
+private:
+    static QByteArray withCrc(QByteArray b)
+    {
+        // CRC-32 of the chunk type and data (bytes 12..28 of the file), big-endian after them.
+        uint32_t crc = 0xffffffffu;
+        for (int i = 12; i < 29; ++i) {
+            crc ^= uint8_t(b[i]);
+            for (int k = 0; k < 8; ++k)
+                crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+        }
+        crc ^= 0xffffffffu;
+        for (int k = 0; k < 4; ++k)
+            b[29 + k] = char((crc >> (24 - 8 * k)) & 0xff);
+        return b;
+    }
+};
+
+QTEST_MAIN(TstPredict)
+#include "tst_predict.moc"

@@ -1,0 +1,206 @@
+// The Predict page, offscreen: the preview and the bars while drawing, the same probabilities as
+// the engine's Predictor on the same picture, pictures opened from files, and bad files.
+#include "charts/probability_bars.hpp"
+#include "data/preprocess.hpp"
+#include "main_window.hpp"
+#include "model/model_spec.hpp"
+#include "predict/drawing_pad.hpp"
+#include "predict/picture_reader.hpp"
+#include "predict/predict_panel.hpp"
+#include "predict/predictor.hpp"
+
+#include <QCheckBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tbui;
+
+namespace {
+
+const char* kModel = R"({"name": "tiny", "input_scale": 0.00392156862745098, "layers": [
+  {"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "relu"},
+  {"type": "MaxPooling2D", "pool_size": 2},
+  {"type": "Flatten"},
+  {"type": "Dense", "units": 10, "activation": "softmax"}]})";
+
+WeightsPtr randomWeights()
+{
+    auto w = std::make_shared<tb::WeightsFile>();
+    w->spec = tb::parseModelSpec(kModel, "tiny.json");
+    w->input = tb::Shape::image(28, 28, 1);
+    for (int i = 0; i < 10; ++i)
+        w->classNames.push_back(std::to_string(i));
+    tb::Network net(w->spec, w->input, 10);
+    net.initialize(5);
+    w->params = net.params();
+    w->state = net.state();
+    return w;
+}
+
+// A "7" drawn on the pad's sheet.
+std::vector<QPointF> seven()
+{
+    return {{70, 60}, {210, 60}, {170, 130}, {130, 220}};
+}
+
+} // namespace
+
+class TstUiPredict : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+
+    static bool settle(PredictPanel& page)
+    {
+        return QTest::qWaitFor([&] { return page.idle(); }, 10000);
+    }
+    QString writeBytes(const QString& name, const QByteArray& bytes)
+    {
+        QFile f(m_tmp.filePath(name));
+        f.open(QIODevice::WriteOnly);
+        f.write(bytes);
+        return f.fileName();
+    }
+
+private slots:
+    void previewWithoutAModel()
+    {
+        PredictPanel page;
+        page.resize(1100, 500);
+        page.show();
+        QVERIFY(settle(page));
+        QVERIFY(!page.hasModel());
+        page.pad()->drawStroke(seven());
+        QVERIFY(settle(page));
+        QCOMPARE(page.modelInput().size(), QSize(28, 28));
+        QCOMPARE(page.bars()->barCount(), 0);
+        QVERIFY(page.statusText().contains(QStringLiteral("No model")));
+        QVERIFY(page.modelText().startsWith(QStringLiteral("No model yet")));
+    }
+
+    void predictsWhatThePredictorGives()
+    {
+        PredictPanel page;
+        page.show();
+        const WeightsPtr w = randomWeights();
+        page.setWeights(w, QStringLiteral("tiny"));
+        QVERIFY(page.centreBox()->isChecked()); // digits: MNIST's centring
+        page.pad()->drawStroke(seven());
+        QVERIFY(settle(page));
+        QCOMPARE(page.bars()->barCount(), 10);
+        QVERIFY(page.statusText().contains(QStringLiteral("ms on one core")));
+        tb::Predictor predictor(*w);
+        const tb::PreprocessResult in =
+            tb::preprocessImage(tb::toGray(toRgba(page.pad()->picture())), 28, 28, tb::PreprocessOptions());
+        QVERIFY(in.inverted && in.centred);
+        QCOMPARE(page.probabilities(), predictor.probabilities(in.input));
+        const tb::RankedClass best = tb::topClasses(page.probabilities(), 1)[0];
+        QCOMPARE(page.bars()->categories().first(), QString::number(best.index));
+
+        // The centring switched off: the whole sheet resized.
+        const QImage centred = page.modelInput();
+        page.centreBox()->setChecked(false);
+        QVERIFY(settle(page));
+        QVERIFY(page.modelInput() != centred);
+        page.invertBox()->setChecked(false);
+        QVERIFY(settle(page));
+        QCOMPARE(qGray(page.modelInput().pixel(0, 0)), 255); // the white paper, as it is
+
+        page.pad()->undo();
+        QVERIFY(settle(page));
+        QVERIFY(page.statusText().startsWith(QStringLiteral("Draw a digit"))); // blank again
+        QCOMPARE(page.bars()->barCount(), 0);
+    }
+
+    void opensPictures()
+    {
+        PredictPanel page;
+        page.setWeights(randomWeights(), QStringLiteral("tiny"));
+        QVERIFY(settle(page));
+        // A drawn digit saved larger, white on black: the same input as the drawing (within the
+        // resampling), and a 16-bit PNG is read too.
+        page.pad()->drawStroke(seven());
+        QVERIFY(settle(page));
+        const QImage drawn = page.modelInput();
+        QImage file = page.pad()->picture().convertToFormat(QImage::Format_Grayscale16);
+        file.invertPixels();
+        const QString path = m_tmp.filePath(QStringLiteral("seven16.png"));
+        QVERIFY(file.scaled(400, 400, Qt::IgnoreAspectRatio, Qt::SmoothTransformation).save(path));
+        QSignalSpy opened(&page, &PredictPanel::pictureOpened);
+        page.openPicture(path);
+        QVERIFY(opened.wait(10000));
+        QVERIFY(opened.first().first().toBool());
+        QVERIFY(settle(page));
+        QCOMPARE(page.pad()->picture().size(), QSize(400, 400));
+        int diff = 0;
+        for (int y = 0; y < 28; ++y)
+            for (int x = 0; x < 28; ++x)
+                diff += std::abs(qGray(page.modelInput().pixel(x, y)) - qGray(drawn.pixel(x, y)));
+        QVERIFY2(diff / 784 < 12, qPrintable(QString::number(diff / 784)));
+        QCOMPARE(page.bars()->barCount(), 10);
+    }
+
+    void badPictures_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("bad.img is empty (0 bytes).");
+        QTest::newRow("text") << QByteArray("hello, not a picture\n")
+                              << QStringLiteral("bad.img is not a picture Trainbench can read");
+        QTest::newRow("corrupt png") << (QByteArray("\x89PNG\r\n\x1a\n", 8) + QByteArray(40, '\x11'))
+                                     << QStringLiteral("bad.img");
+        // An IHDR for 20000x20000 (CRC included): refused by the header, nothing decoded.
+        QTest::newRow("huge png") << QByteArray::fromHex(
+                                         "89504e470d0a1a0a0000000d4948445200004e2000004e200800000000c6"
+                                         "1b19e50000000a4944415455555555555555555555000000000000000049454e44"
+                                         "ae426082")
+                                  << QStringLiteral("bad.img is 20000×20000 pixels, too large to predict on");
+        QTest::newRow("0x0 png") << QByteArray::fromHex("89504e470d0a1a0a0000000d49484452000000000000000008000000001e"
+                                                        "e023ce0000000049454e44ae426082")
+                                 << QStringLiteral("bad.img");
+    }
+
+    void badPictures()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, message);
+        PredictPanel page;
+        QSignalSpy opened(&page, &PredictPanel::pictureOpened);
+        page.openPicture(writeBytes(QStringLiteral("bad.img"), bytes));
+        QVERIFY(opened.wait(10000));
+        QVERIFY(!opened.first().first().toBool());
+        QVERIFY(settle(page)); // the page's first preview, racing the file, does not hide the message
+        QVERIFY2(page.statusText().contains(message), qPrintable(page.statusText()));
+        QCOMPARE(page.pad()->picture().size(), QSize(DrawingPad::kSheetSide, DrawingPad::kSheetSide));
+    }
+
+    void animatedGifIsReadAsItsFirstFrame()
+    {
+        // Two 4x4 frames, black then white (ImageMagick's `convert -delay 10 -size 4x4 xc:black xc:white`).
+        const QByteArray gif = QByteArray::fromHex(
+            "47494638396104000400f0000000000000000021f904000a00000021ff0b4e45545343415045322e3003010000002c00"
+            "00000004000400000204848f09050021f904000a0000002c000000000400040080ffffff0000000204848f0905003b");
+        PredictPanel page;
+        QSignalSpy opened(&page, &PredictPanel::pictureOpened);
+        page.openPicture(writeBytes(QStringLiteral("anim.gif"), gif));
+        QVERIFY(opened.wait(10000));
+        QVERIFY2(opened.first().first().toBool(), qPrintable(page.statusText()));
+        QVERIFY(settle(page));
+        QVERIFY2(page.statusText().contains(QStringLiteral("anim.gif is animated (2 frames): predicting on its first "
+                                                           "frame.")),
+                 qPrintable(page.statusText()));
+    }
+
+    void theWindowHasThePage()
+    {
+        MainWindow window;
+        QCOMPARE(window.tabs()->count(), 5);
+        QCOMPARE(window.tabs()->tabText(MainWindow::PredictPage), QStringLiteral("Predict"));
+        QCOMPARE(window.tabs()->widget(MainWindow::PredictPage)->findChild<PredictPanel*>(), window.predictPanel());
+    }
+};
+
+QTEST_MAIN(TstUiPredict)
+#include "tst_ui_predict.moc"
