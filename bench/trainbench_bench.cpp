@@ -61,13 +61,12 @@ int main(int argc, char** argv)
         // The same step as every training run (Trainer::trainBatch): forward, backward and the
         // checked optimizer update, Adam with Keras' defaults.
         tb::TrainConfig config;
-        config.threads = threads;
+        config.device.threads = threads;
         config.batchSize = batch;
         config.seed = 1;
         if (!isa.empty())
-            config.isa = tb::parseIsa(isa);
+            config.device.isa = tb::parseIsa(isa);
         tb::Trainer trainer(net, d, config);
-        tb::CpuExecutor& exec = trainer.executor();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
         int cursor = 0;
         const int L = net.layerCount();
@@ -80,8 +79,8 @@ int main(int argc, char** argv)
             cursor += batch;
             if (record)
                 for (int l = 0; l < L; ++l) {
-                    fwd[size_t(l)] += exec.forwardSeconds()[size_t(l)];
-                    bwd[size_t(l)] += exec.backwardSeconds()[size_t(l)];
+                    fwd[size_t(l)] += trainer.backend().forwardSeconds()[size_t(l)];
+                    bwd[size_t(l)] += trainer.backend().backwardSeconds()[size_t(l)];
                 }
         };
         for (int i = 0; i < warmup; ++i)
@@ -96,11 +95,11 @@ int main(int argc, char** argv)
         }
         std::sort(rates.begin(), rates.end());
         const double train = rates[rates.size() / 2];
-        exec.evaluate(d.test, 1, 256); // warm-up
+        trainer.evaluate(256); // warm-up
         std::vector<double> evalRates;
         for (int r = 0; r < repeats; ++r) {
             const auto t0 = Clock::now();
-            exec.evaluate(d.test, 1, evalImages);
+            trainer.evaluate(evalImages);
             evalRates.push_back(std::min(evalImages, d.test.count) /
                                 std::chrono::duration<double>(Clock::now() - t0).count());
         }
@@ -116,8 +115,10 @@ int main(int argc, char** argv)
         j["seconds_per_epoch"] = 59904.0 / train;
         j["eval_samples_per_sec"] = evalRates[evalRates.size() / 2];
         j["peak_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
-        j["isa"] = tb::isaName(trainer.kernels().isa);
-        j["kernels"] = tb::describeKernels(trainer.kernels());
+        j["device"] = trainer.backend().device().id();
+        if (trainer.backend().device().isa)
+            j["isa"] = tb::isaName(*trainer.backend().device().isa);
+        j["kernels"] = trainer.backend().describe();
         if (profile) {
             tb::Json layers = tb::Json::array();
             const double n = double(steps) * repeats;

@@ -7,6 +7,7 @@
 #include "io/atomic_file.hpp"
 #include "io/weights_file.hpp"
 #include "kernels/kernels.hpp"
+#include "train/cpu_executor.hpp"
 #include "train/trainer.hpp"
 
 #include <QDir>
@@ -36,7 +37,7 @@ Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = O
     TrainConfig cfg;
     cfg.epochs = epochs;
     cfg.batchSize = 50; // 4 shards of 16 and a partial one; the last batch is partial too
-    cfg.threads = threads;
+    cfg.device.threads = threads;
     cfg.seed = seed;
     cfg.optimizer.kind = opt;
     cfg.optimizer.learningRate = defaultLearningRate(opt);
@@ -188,15 +189,15 @@ private slots:
         QCOMPARE(int(good.trainBatch(first.data(), 32).diverged), int(Trainer::Divergence::None));
         cfg.optimizer.learningRate = 3e38f; // lr * g / sqrt(ms) overflows wherever g is not tiny
         Trainer t(net, m_toy, cfg);
-        t.optimizer().slotBuffer() = good.optimizer().slotBuffer(); // a non-zero state to keep
+        t.backend().setOptimizerState(good.backend().optimizerState()); // a non-zero state to keep
         const std::vector<float> params = net.params(), state = net.state();
-        const std::vector<float> optimizerState = t.optimizer().slotBuffer();
-        const Trainer::BatchResult r = t.trainBatch(first.data(), 32);
+        const std::vector<float> optimizerState = t.backend().optimizerState().slotBuffer;
+        const BatchResult r = t.trainBatch(first.data(), 32);
         QCOMPARE(int(r.diverged), int(Trainer::Divergence::Weights));
         QCOMPARE(net.params(), params);
         QCOMPARE(net.state(), state);
-        QCOMPARE(t.optimizer().slotBuffer(), optimizerState);
-        QCOMPARE(t.optimizer().iterations(), int64_t(0));
+        QCOMPARE(t.backend().optimizerState().slotBuffer, optimizerState);
+        QCOMPARE(t.backend().iterations(), int64_t(1)); // the good state's step, no more
     }
 
     void divergenceStopsAndKeepsGoodWeights()
@@ -253,13 +254,13 @@ private slots:
         const WeightsFile back = loadWeights(path);
         const Network again = back.buildNetwork();
         QCOMPARE(again.weightsSha256(), net.weightsSha256());
-        QCOMPARE(back.optimizerIterations, t.optimizer().iterations());
-        QCOMPARE(back.optimizerSlots, t.optimizer().slotBuffer());
+        QCOMPARE(back.optimizerIterations, t.backend().iterations());
+        QCOMPARE(back.optimizerSlots, t.backend().optimizerState().slotBuffer);
         QCOMPARE(back.history.size(), size_t(1));
         QCOMPARE(back.train.seed, uint64_t(9));
         // Evaluating the loaded network gives the same numbers.
         CpuExecutor e1(const_cast<Network&>(again), 1);
-        QCOMPARE(e1.evaluate(m_toy.test, 1).loss, t.executor().evaluate(m_toy.test, 1).loss);
+        QCOMPARE(e1.evaluate(m_toy.test, 1).loss, t.evaluate().loss);
 
         std::string bytes = readWholeFile(path);
         bytes[bytes.size() / 2] ^= 0x40;
@@ -290,11 +291,11 @@ private slots:
         TrainConfig cfg;
         cfg.batchSize = 32;
         cfg.maxBatches = 2;
-        cfg.threads = 2;
+        cfg.device.threads = 2;
         cfg.seed = 5;
         Trainer t(net, d, cfg);
         QCOMPARE(t.run(), TrainStatus::Completed);
-        const EvalResult reported = t.executor().evaluate(d.test, 1);
+        const EvalResult reported = t.evaluate();
         QCOMPARE(t.history().back().valLoss, reported.loss);
         QCOMPARE(t.history().back().valAccuracy, reported.accuracy);
         const std::string path = m_tmp.path().toStdString() + "/" + preset.toStdString() + ".tbw";
@@ -330,12 +331,12 @@ private slots:
             TrainConfig cfg;
             cfg.epochs = 2;
             cfg.batchSize = 32;
-            cfg.threads = 2;
+            cfg.device.threads = 2;
             cfg.seed = 8;
-            cfg.isa = isa;
+            cfg.device.isa = isa;
             Trainer t(net, d, cfg);
             t.run();
-            return Result{net.weightsSha256(), t.executor().evaluate(d.test, 1, 0, true)};
+            return Result{net.weightsSha256(), t.evaluate(0, true)};
         };
         std::vector<Result> results;
         for (Isa isa : levels)
@@ -378,7 +379,7 @@ private slots:
         net.initialize(200);
         TrainConfig cfg;
         cfg.batchSize = 64;
-        cfg.threads = 2;
+        cfg.device.threads = 2;
         cfg.seed = 200;
         cfg.maxBatches = 40;
         cfg.validationLimit = 500;

@@ -20,7 +20,7 @@
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
-#include "train/cpu_executor.hpp"
+#include "train/evaluation.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -565,12 +565,10 @@ void MainWindow::openWeights(const QString& path)
             hint.input = tb::Shape::image(base->inputHeight(), base->inputWidth(), 1);
             hint.classNames = base->classNames;
             auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
-            auto data = std::make_shared<const tb::Dataset>(tb::datasetForWeights(*base, *weights));
-            tb::Network net = weights->buildNetwork();
-            tb::CpuExecutor exec(net, device.threads, 16, tb::kernelsFor(device.isa.value_or(tb::defaultIsa())));
-            out.eval = std::make_shared<const tb::EvalResult>(exec.evaluate(data->test, data->sizeMultiplier, 0, true));
+            tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *base, device);
+            out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
+            out.data = std::make_shared<const tb::Dataset>(std::move(e.data));
             out.weights = weights;
-            out.data = data;
         } catch (const std::exception& e) {
             out.error = EngineText::of(e);
         }

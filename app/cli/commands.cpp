@@ -13,6 +13,7 @@
 #include "io/weights_formats.hpp"
 #include "model/network.hpp"
 #include "train/compare.hpp"
+#include "train/evaluation.hpp"
 #include "train/progress_text.hpp"
 #include "train/trainer.hpp"
 
@@ -137,7 +138,7 @@ tb::TrainConfig trainConfigFrom(const Options& o)
         throw UsageError("--momentum must be in [0, 1)");
     if ((o.has("momentum") || o.has("nesterov")) && cfg.optimizer.kind != tb::OptimizerKind::SGD)
         throw UsageError("--momentum and --nesterov apply to --optimizer sgd only");
-    cfg.isa = isaOption(o);
+    cfg.device.isa = isaOption(o);
     return cfg;
 }
 }  // namespace
@@ -169,7 +170,7 @@ int trainCommand(const std::vector<std::string>& args)
               {"drop-remainder", "json", "nesterov"});
     const bool json = o.has("json");
     tb::TrainConfig cfg = trainConfigFrom(o);
-    cfg.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
+    cfg.device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
     cfg.shardSize = int(o.integer("shard", 16, 1, 65536));
 
     tb::DatasetOptions dopt;
@@ -193,15 +194,17 @@ int trainCommand(const std::vector<std::string>& args)
         j["dataset"] = data.directory;
         j["train_images"] = data.train.count;
         j["test_images"] = data.test.count;
-        j["threads"] = cfg.threads;
+        j["threads"] = cfg.device.threads;
         j["batch"] = cfg.batchSize;
         j["steps_per_epoch"] = trainer.stepsPerEpoch();
         j["seed"] = std::to_string(cfg.seed);
-        j["isa"] = tb::isaName(trainer.kernels().isa);
-        j["kernels"] = tb::describeKernels(trainer.kernels());
+        j["device"] = trainer.backend().device().id();
+        if (trainer.backend().device().isa)
+            j["isa"] = tb::isaName(*trainer.backend().device().isa);
+        j["kernels"] = trainer.backend().describe();
         printJson(j);
     } else {
-        std::printf("%s\n", tb::runHeader(net, data, cfg).c_str());
+        std::printf("%s\n", tb::runHeader(net, data, cfg, trainer.backend()).c_str());
         std::fflush(stdout);
     }
 
@@ -227,7 +230,8 @@ int trainCommand(const std::vector<std::string>& args)
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
         return Interrupted;
     }
-    const tb::EvalResult test = trainer.executor().evaluate(data.test, data.sizeMultiplier);
+    const tb::EvalResult test = trainer.evaluate();
+    trainer.syncToHost();
     const std::string sha = net.weightsSha256();
     save();
     if (json) {
@@ -296,29 +300,26 @@ int evaluateCommand(const std::vector<std::string>& args)
         throw UsageError("--weights FILE is required");
     const tb::Dataset base = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
     const tb::WeightsFile w = loadWeightsOption(o, &base);
-    const tb::Dataset data = tb::datasetForWeights(base, w);
-    const int limit = int(o.integer("limit", 0, 0, 1 << 30));
-    tb::Network net = w.buildNetwork();
-    tb::CpuExecutor exec(net, int(o.integer("threads", tb::hardwareThreads(), 1, 1024)), 16,
-                         tb::kernelsFor(isaOption(o)));
-    const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, limit, true);
-    int wrong = 0;
-    for (int i = 0; i < r.samples; ++i)
-        wrong += r.predicted[size_t(i)] != data.test.labels[size_t(i)] ? 1 : 0;
+    tb::DeviceSpec device;
+    device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
+    device.isa = isaOption(o);
+    const tb::WeightsEvaluation e =
+        tb::evaluateWeights(w, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
+    const tb::EvalResult& r = e.result;
     if (o.has("predictions"))
-        writePredictions(o.text("predictions", ""), r, data.test, net.numClasses());
+        writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());
     if (o.has("json")) {
         tb::Json j = tb::Json::object();
         j["event"] = "evaluate";
         j["test_loss"] = r.loss;
         j["test_accuracy"] = r.accuracy;
-        j["misclassified"] = wrong;
+        j["misclassified"] = e.misclassified;
         j["images"] = r.samples;
-        j["weights_sha256"] = net.weightsSha256();
+        j["weights_sha256"] = e.net.weightsSha256();
         printJson(j);
     } else {
         std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images - weights sha256: %s\n",
-                    r.loss, r.accuracy, wrong, r.samples, net.weightsSha256().c_str());
+                    r.loss, r.accuracy, e.misclassified, r.samples, e.net.weightsSha256().c_str());
     }
     return Ok;
 }

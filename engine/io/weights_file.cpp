@@ -88,15 +88,17 @@ Network WeightsFile::buildNetwork() const
 WeightsFile WeightsFile::fromTraining(const Network& net, Trainer& trainer,
                                       const std::vector<std::string>& classNames, const std::string& datasetDir)
 {
+    trainer.syncToHost(); // an accelerator's weights come down
     WeightsFile w;
     w.spec = net.spec();
     w.input = net.inputShape();
     w.classNames = classNames;
     w.params = net.params();
     w.state = net.state();
-    w.optimizer = trainer.optimizer().config();
-    w.optimizerIterations = trainer.optimizer().iterations();
-    w.optimizerSlots = trainer.optimizer().slotBuffer();
+    OptimizerState optimizer = trainer.backend().optimizerState();
+    w.optimizer = optimizer.config;
+    w.optimizerIterations = optimizer.iterations;
+    w.optimizerSlots = std::move(optimizer.slotBuffer);
     w.train = trainer.config();
     w.history = trainer.history();
     w.datasetDir = datasetDir;
@@ -135,7 +137,8 @@ void saveWeights(const std::string& path, const WeightsFile& w)
     Json tr = Json::object();
     tr["epochs"] = w.train.epochs;
     tr["batch_size"] = w.train.batchSize;
-    tr["threads"] = w.train.threads;
+    tr["threads"] = w.train.device.threads;
+    tr["device"] = w.train.device.id();
     tr["seed"] = std::to_string(w.train.seed);
     tr["max_batches"] = w.train.maxBatches;
     h["training"] = tr;
@@ -207,7 +210,16 @@ WeightsFile loadWeights(const std::string& path)
     if (const Json* tr = h.find("training")) {
         w.train.epochs = int(whole(*tr, "epochs", path, 0, kIntMax));
         w.train.batchSize = int(whole(*tr, "batch_size", path, 0, kIntMax));
-        w.train.threads = int(whole(*tr, "threads", path, 0, kIntMax));
+        w.train.device.threads = int(whole(*tr, "threads", path, 0, kIntMax));
+        if (const Json* device = tr->find("device")) {
+            try {
+                const int threads = w.train.device.threads;
+                w.train.device = parseDeviceSpec(device->asString());
+                w.train.device.threads = threads;
+            } catch (const ConfigError&) {
+                throw IoError(path + ": the header's device \"" + device->asString() + "\" is not a device; the file is corrupt");
+            }
+        }
         w.train.maxBatches = int(whole(*tr, "max_batches", path, 0, kIntMax));
         if (const Json* seed = tr->find("seed")) {
             const std::string text = seed->asString();

@@ -48,7 +48,7 @@ struct BatchResult {
 struct OptimizerState {
     OptimizerConfig config;
     int64_t iterations = 0;
-    std::vector<float> slots; // Optimizer::slotBuffer()'s layout
+    std::vector<float> slotBuffer; // Optimizer::slotBuffer()'s layout
 };
 
 class Backend {
@@ -74,6 +74,8 @@ public:
     // (nothing to do where they live there already).
     virtual void syncToHost() = 0;
 
+    // Optimizer steps taken so far (the dropout masks and Adam's bias correction count them).
+    virtual int64_t iterations() const = 0;
     virtual OptimizerState optimizerState() const = 0;
     // Continues from a saved state (same configuration kind and parameter count; ConfigError if not).
     virtual void setOptimizerState(const OptimizerState& state) = 0;

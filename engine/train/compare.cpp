@@ -82,7 +82,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             row.device = device;
             DeviceSpec resolved = device; // a CPU without "@level" runs the run's level
             if (resolved.kind == DeviceKind::Cpu && !resolved.isa)
-                resolved.isa = config.train.isa.value_or(defaultIsa());
+                resolved.isa = config.train.device.isa.value_or(defaultIsa());
             row.description = describeDevice(resolved, system);
             row.sweepValue = value;
             row.replicas = device.replicas();
@@ -106,8 +106,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             net.initialize(config.train.seed); // the same initial weights on every device
             TrainConfig tc = config.train;
             tc.batchSize = row.globalBatch;
-            tc.threads = device.threads;
-            tc.isa = resolved.isa;
+            tc.device = resolved;
             Trainer trainer(net, data, tc);
             RowObserver rowObserver(observer, index);
             if (trainer.run(&rowObserver, cancel) == TrainStatus::Cancelled)
@@ -120,7 +119,8 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             row.epochs = int(trainer.history().size());
             row.secondsPerEpoch = seconds / std::max(1, row.epochs);
             row.samplesPerSec = double(row.samples) / std::max(seconds, 1e-9);
-            const EvalResult test = trainer.executor().evaluate(data.test, data.sizeMultiplier);
+            const EvalResult test = trainer.evaluate();
+            trainer.syncToHost();
             row.testLoss = test.loss;
             row.testAccuracy = test.accuracy;
             row.weightsSha256 = net.weightsSha256();

@@ -7,26 +7,13 @@
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
 #include "model/network.hpp"
+#include "train/backend.hpp"
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace tb {
-
-struct StepResult {
-    double lossSum = 0.0; // over the batch's samples
-    int correct = 0;
-    int samples = 0;
-};
-
-struct EvalResult {
-    double loss = 0.0; // mean
-    double accuracy = 0.0;
-    int samples = 0;
-    std::vector<uint8_t> predicted; // (samples) when requested
-    std::vector<float> probs;       // (samples, classes) when requested
-};
 
 class CpuExecutor {
 public:

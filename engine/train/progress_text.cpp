@@ -66,15 +66,17 @@ std::string describeDataset(const Dataset& d)
            std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";
 }
 
-std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg)
+std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg, const Backend& backend)
 {
-    char device[512];
-    std::snprintf(device, sizeof device, "CPU, %d thread%s, batch %d, %s lr %g, seed %llu, %s", cfg.threads,
-                  cfg.threads == 1 ? "" : "s", cfg.batchSize, optimizerName(cfg.optimizer.kind),
-                  double(cfg.optimizer.learningRate), static_cast<unsigned long long>(cfg.seed),
-                  describeKernels(kernelsFor(cfg.isa.value_or(defaultIsa()))).c_str());
+    const DeviceSpec& dev = backend.device();
+    const std::string where = dev.kind == DeviceKind::Cpu
+                                  ? "CPU, " + std::to_string(dev.threads) + (dev.threads == 1 ? " thread" : " threads")
+                                  : dev.id();
+    char rest[256];
+    std::snprintf(rest, sizeof rest, ", batch %d, %s lr %g, seed %llu, ", cfg.batchSize, optimizerName(cfg.optimizer.kind),
+                  double(cfg.optimizer.learningRate), static_cast<unsigned long long>(cfg.seed));
     return "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) + " params) on " +
-           d.directory + ": " + describeDataset(d) + "\n" + device;
+           d.directory + ": " + describeDataset(d) + "\n" + where + rest + backend.describe();
 }
 
 } // namespace tb

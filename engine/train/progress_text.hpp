@@ -16,6 +16,6 @@ std::string formatDuration(double seconds); // "21s", "3m 05s", "1h 02m"
 // "60000 train / 10000 test images, 28x28, 10 classes (Fashion-MNIST)"
 std::string describeDataset(const Dataset& d);
 // The two lines a run starts with: model, parameters, dataset; device, batch, optimizer, seed, GEMM.
-std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg);
+std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg, const Backend& backend);
 
 } // namespace tb

@@ -4,9 +4,10 @@
 #pragma once
 
 #include "data/dataset.hpp"
+#include "device/device.hpp"
 #include "model/network.hpp"
 #include "optim/optimizer.hpp"
-#include "train/cpu_executor.hpp"
+#include "train/backend.hpp"
 
 #include <atomic>
 #include <functional>
@@ -19,13 +20,12 @@ namespace tb {
 struct TrainConfig {
     int epochs = 1;
     int batchSize = 128;
-    int threads = 1;
-    std::optional<Isa> isa; // the kernels' instruction-set level; unset: defaultIsa()
+    DeviceSpec device; // where the arithmetic runs: CPU threads and kernel level, or an accelerator
     uint64_t seed = 0;
     OptimizerConfig optimizer;
     int maxBatches = 0;      // > 0: at most this many batches per epoch
     int validationLimit = 0; // > 0: validate on the first N test images only
-    int shardSize = 16;
+    int shardSize = 16;      // CPU: samples per shard, part of the numerics
 };
 
 struct BatchProgress {
@@ -59,7 +59,8 @@ enum class TrainStatus { Completed, Cancelled };
 
 class Trainer {
 public:
-    // The network keeps its current weights; call net.initialize(seed) first for a fresh run.
+    // The network keeps its current weights; call net.initialize(seed) first for a fresh run. The
+    // backend is made for config.device (makeBackend); its errors are thrown from here.
     Trainer(Network& net, const Dataset& data, TrainConfig config);
     ~Trainer();
 
@@ -71,38 +72,29 @@ public:
     // Throws DivergedError (weights restored to the last good step), DataError, ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
 
-    // What went non-finite in a step that was not applied.
-    enum class Divergence { None, Loss, Gradient, Weights };
-    struct BatchResult {
-        StepResult step;
-        Divergence diverged = Divergence::None;
-    };
-    // One optimizer step on the training samples indices[0..count): forward, backward and the update,
-    // which stands only if the loss, the gradient and the updated weights are all finite; otherwise
-    // the weights, the BatchNorm statistics and the optimizer's state are those from before the step.
-    // run() calls it for every batch; the benchmark times it.
+    using Divergence = tb::Divergence;
+    // One optimizer step on the training samples indices[0..count) (Backend::trainBatch with this
+    // step's dropout key). run() calls it for every batch; the benchmark times it.
     BatchResult trainBatch(const int* indices, int count);
 
+    // The weights and BatchNorm statistics of the backend, in the Network (see Backend::syncToHost).
+    void syncToHost() { m_backend->syncToHost(); }
+    // The test split (or its first `limit` images), on the run's device.
+    EvalResult evaluate(int limit = 0, bool keepPredictions = false);
+
     const std::vector<EpochRecord>& history() const { return m_history; }
-    Optimizer& optimizer() { return m_optimizer; }
-    CpuExecutor& executor() { return *m_exec; }
+    Backend& backend() { return *m_backend; }
+    const Backend& backend() const { return *m_backend; }
     const TrainConfig& config() const { return m_config; }
-    const Kernels& kernels() const { return *m_kernels; }
     int stepsPerEpoch() const;
 
 private:
     Network& m_net;
     const Dataset& m_data;
     TrainConfig m_config;
-    const Kernels* m_kernels;
-    Optimizer m_optimizer;
-    std::unique_ptr<CpuExecutor> m_exec;
+    std::unique_ptr<Backend> m_backend;
     std::vector<EpochRecord> m_history;
     std::function<double()> m_clock;
-    // trainBatch's buffers, allocated once: the step's new weights (swapped with the network's when
-    // good) and BatchNorm's statistics before the step.
-    std::vector<float> m_nextParams, m_goodState;
-    std::vector<uint8_t> m_chunkStatus;
 };
 
 // The epoch's sample order: a Fisher-Yates shuffle keyed by (seed, epoch).

@@ -23,7 +23,7 @@ struct TrainRequest {
     DatasetPtr data;            // as loaded, without options
     tb::DatasetOptions options; // drop remainder, size multiplier
     tb::ModelSpec spec;
-    tb::TrainConfig config;     // config.threads follows the device
+    tb::TrainConfig config;     // config.device is the device below
     tb::DeviceSpec device;
     std::function<double()> clock; // seconds for the epoch timings; null: steady clock (tests inject one)
 };

@@ -56,9 +56,7 @@ void TrainWorker::run()
             throw tb::ConfigError(ss(tr("No dataset is loaded.")));
         data = tb::withOptions(*m_request.data, m_request.options);
         tb::TrainConfig cfg = m_request.config;
-        cfg.threads = m_request.device.threads;
-        if (m_request.device.kind != tb::DeviceKind::Cpu)
-            throw tb::ConfigError(ss(tr("This build trains on the CPU only (built without CUDA).")));
+        cfg.device = m_request.device;
         net = std::make_unique<tb::Network>(m_request.spec, tb::Shape::image(data.inputHeight(), data.inputWidth(), 1),
                                             data.numClasses);
         net->initialize(cfg.seed);
@@ -71,7 +69,7 @@ void TrainWorker::run()
         info.trainImages = data.train.count;
         info.replicas = m_request.device.replicas();
         info.globalBatch = cfg.batchSize;
-        info.header = qs(tb::runHeader(*net, data, cfg));  // the CLI's first lines
+        info.header = qs(tb::runHeader(*net, data, cfg, trainer->backend()));  // the CLI's first lines
         emit started(info);
 
         const tb::TrainStatus status = trainer->run(&observer, stopFlag());
@@ -84,10 +82,11 @@ void TrainWorker::run()
             return;
         } else {
             emit evaluatingTestSet(data.test.count);
-            const tb::EvalResult test = trainer->executor().evaluate(data.test, data.sizeMultiplier);
+            const tb::EvalResult test = trainer->evaluate();
             outcome.testLoss = test.loss;
             outcome.testAccuracy = test.accuracy;
         }
+        trainer->syncToHost();
         outcome.weightsSha256 = qs(net->weightsSha256());
         snapshot();
     } catch (const tb::DivergedError& e) {

@@ -1,0 +1,25 @@
+// Evaluating a weights file on a dataset's test split, on a chosen device: what `trainbench-cli
+// evaluate` and the window's Open weights both do.
+#pragma once
+
+#include "data/dataset.hpp"
+#include "device/device.hpp"
+#include "io/weights_file.hpp"
+#include "model/network.hpp"
+#include "train/backend.hpp"
+
+namespace tb {
+
+struct WeightsEvaluation {
+    Dataset data;  // the dataset as the weights see it (their input size sets the size multiplier)
+    Network net;   // built from the weights
+    EvalResult result;
+    int misclassified = 0;
+};
+
+// Throws what loading, building and the device throw (ModelError when the weights do not fit the
+// dataset's images or classes, ConfigError for an unusable device).
+WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& base, const DeviceSpec& device,
+                                  int limit = 0, bool keepPredictions = true);
+
+} // namespace tb
