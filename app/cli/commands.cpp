@@ -166,11 +166,13 @@ int trainCommand(const std::vector<std::string>& args)
 {
     Options o(args,
               {"data", "model", "epochs", "batch", "threads", "seed", "optimizer", "lr", "momentum",
-               "size-multiplier", "max-batches", "save", "shard", "isa"},
+               "size-multiplier", "max-batches", "save", "shard", "isa", "device"},
               {"drop-remainder", "json", "nesterov"});
     const bool json = o.has("json");
     tb::TrainConfig cfg = trainConfigFrom(o);
     cfg.device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
+    if (o.has("device")) // "opencl:0", "cpu:2@avx2": replaces --threads and --isa
+        cfg.device = tb::parseDeviceSpec(o.text("device", ""));
     cfg.shardSize = int(o.integer("shard", 16, 1, 65536));
 
     tb::DatasetOptions dopt;
@@ -295,7 +297,7 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data", "weights", "threads", "model", "limit", "predictions", "isa"}, {"json"});
+    Options o(args, {"data", "weights", "threads", "model", "limit", "predictions", "isa", "device"}, {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     const tb::Dataset base = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
@@ -303,6 +305,8 @@ int evaluateCommand(const std::vector<std::string>& args)
     tb::DeviceSpec device;
     device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, 1024));
     device.isa = isaOption(o);
+    if (o.has("device"))
+        device = tb::parseDeviceSpec(o.text("device", ""));
     const tb::WeightsEvaluation e =
         tb::evaluateWeights(w, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
     const tb::EvalResult& r = e.result;

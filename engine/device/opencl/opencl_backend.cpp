@@ -24,6 +24,17 @@ namespace tb {
 namespace {
 constexpr size_t kLocal = 256;                      // work-group size (the reductions' WG)
 constexpr int64_t kColsBudget = int64_t(64) << 20;  // floats of im2col columns at most (256 MiB)
+// Conv2D's kernel gradient dW (Cout x K) sums over all of a batch's output pixels: a product with
+// few outputs and a very long sum, which a GEMM runs on a handful of work-groups. It is cut into
+// pieces of kSplit columns computed side by side (one batched product), then added in order.
+constexpr int64_t kSplit = 2048;
+constexpr int64_t kPartialBudget = int64_t(8) << 20; // floats of pieces at most (32 MiB)
+
+// How many pieces of kSplit columns a kernel gradient of `outputs` floats over `cols` columns is cut into.
+int64_t splitsFor(int64_t outputs, int64_t cols)
+{
+    return std::min(cols / kSplit, kPartialBudget / std::max<int64_t>(outputs, 1));
+}
 
 // Which kernel-side activation code (kernels/common.cl) an Activation is.
 int actCode(Activation a)
@@ -80,7 +91,7 @@ int64_t OpenClBackend::requiredBytes(const Network& net, const Dataset& data, in
     const int64_t P = net.paramCount(), S = net.stateCount();
     const int slots = 2; // the most any optimizer keeps (Adam)
     int64_t floats = 3 * P + 2 * slots * P + 2 * S;
-    int64_t acts = net.inputShape().size(), colsNeed = 0, extra = 0;
+    int64_t acts = net.inputShape().size(), colsNeed = 0, extra = 0, partials = 0;
     for (int l = 0; l < net.layerCount(); ++l) {
         const Layer& layer = net.layer(l);
         if (!layer.passThrough())
@@ -92,9 +103,11 @@ int64_t OpenClBackend::requiredBytes(const Network& net, const Dataset& data, in
         if (auto* conv = dynamic_cast<const Conv2D*>(&layer)) {
             const ConvGeometry& g = conv->geometry();
             colsNeed = std::max(colsNeed, g.k() * g.ho * g.wo * batch);
+            const int64_t outputs = g.cout * g.k();
+            partials = std::max(partials, (splitsFor(outputs, int64_t(g.ho) * g.wo * batch) + 1) * outputs);
         }
     }
-    floats += acts * batch + 2 * net.maxActivationSize() * batch + std::min(colsNeed, kColsBudget) + extra;
+    floats += partials + acts * batch + 2 * net.maxActivationSize() * batch + std::min(colsNeed, kColsBudget) + extra;
     floats += int64_t(batch) * (3 + net.numClasses()) + 4;
     const int64_t bytes = int64_t(data.train.pixels.size() + data.train.labels.size() + data.test.pixels.size() +
                                   data.test.labels.size());
@@ -226,6 +239,16 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     m_colsCapacity = std::max<int64_t>(std::min(colsNeed, kColsBudget), 1);
     if (colsNeed > 0)
         m_cols = d.allocate(m_colsCapacity * F, "the convolution columns");
+    int64_t partials = 0;
+    for (const auto& p : m_plans)
+        if (p->kind == LayerKind::Conv2D) {
+            const int64_t outputs = p->g.cout * p->g.k();
+            const int64_t cols = std::min<int64_t>(int64_t(p->g.ho) * p->g.wo * N, m_colsCapacity / p->g.k());
+            if (splitsFor(outputs, cols) > 1)
+                partials = std::max(partials, (splitsFor(outputs, cols) + 1) * outputs);
+        }
+    if (partials > 0)
+        m_partials = d.allocate(partials * F, "the kernel gradient's pieces");
     for (auto& b : m_dbuf)
         b = d.allocate(int64_t(N) * net.maxActivationSize() * F, "the activation gradients");
     d.finish();
@@ -251,17 +274,57 @@ void OpenClBackend::gemm(bool ta, bool tb, size_t m, size_t n, size_t k, const o
                          size_t ldc)
 {
     using clblast::Transpose;
-    const clblast::StatusCode s =
-        clblast::Gemm<float>(clblast::Layout::kRowMajor, ta ? Transpose::kYes : Transpose::kNo,
-                             tb ? Transpose::kYes : Transpose::kNo, m, n, k, 1.0f, a.get(), aOff, lda, b.get(), bOff, ldb,
-                             beta, c.get(), cOff, ldc, &m_dev->queue());
-    if (s == clblast::StatusCode::kSuccess)
+    const Transpose opA = ta ? Transpose::kYes : Transpose::kNo, opB = tb ? Transpose::kYes : Transpose::kNo;
+    // CLBlast's scratch (padded copies of the operands), allocated once at the size the largest
+    // product needs rather than by CLBlast on every call.
+    size_t temp = 0;
+    checkBlas(int(clblast::GemmTempBufferSize<float>(clblast::Layout::kRowMajor, opA, opB, m, n, k, aOff, lda, bOff,
+                                                     ldb, cOff, ldc, &m_dev->queue(), temp)),
+              "CLBlast GEMM scratch size");
+    if (temp > 0 && int64_t(temp) > m_gemmTemp.bytes()) {
+        m_gemmTemp = ocl::Buffer();
+        m_gemmTemp = m_dev->allocate(int64_t(temp), "CLBlast's scratch");
+    }
+    const clblast::StatusCode s = clblast::Gemm<float>(
+        clblast::Layout::kRowMajor, opA, opB, m, n, k, 1.0f, a.get(), aOff, lda, b.get(), bOff, ldb, beta, c.get(), cOff,
+        ldc, &m_dev->queue(), m_dev->event("gemm " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k)),
+        temp > 0 ? m_gemmTemp.get() : nullptr);
+    checkBlas(int(s), "CLBlast GEMM");
+}
+
+void OpenClBackend::checkBlas(int code, const char* what)
+{
+    if (code == int(clblast::StatusCode::kSuccess))
         return;
-    const int code = int(s);
     if (code < 0 && code > -100) // an OpenCL status
-        ocl::check(code, "CLBlast GEMM");
-    throw DeviceError("CLBlast GEMM failed with status " + std::to_string(code) + " (" + std::to_string(m) + "x" +
-                      std::to_string(n) + "x" + std::to_string(k) + ")");
+        ocl::check(code, what);
+    throw DeviceError(std::string(what) + " failed with CLBlast status " + std::to_string(code));
+}
+
+// dW[Cout][K] += dY[Cout][cols] * cols[K][cols]^T, in pieces when the sum is long (see kSplit).
+void OpenClBackend::kernelGradient(const LayerPlan& p, ocl::Buffer& dy, size_t dyOffset, size_t ldy, size_t cols)
+{
+    const ConvGeometry& g = p.g;
+    const size_t K = size_t(g.k()), outputs = size_t(g.cout) * K;
+    const int64_t splits = m_partials ? splitsFor(int64_t(outputs), int64_t(cols)) : 0;
+    if (splits <= 1 || int64_t((splits + 1) * outputs) * int64_t(sizeof(float)) > m_partials.bytes()) {
+        gemm(false, true, size_t(g.cout), K, cols, dy, dyOffset, ldy, m_cols, 0, cols, 1.0f, m_grad, size_t(p.paramAt), K);
+        return;
+    }
+    using clblast::Transpose;
+    const size_t piece = size_t(kSplit), rest = cols - size_t(splits) * piece;
+    const clblast::StatusCode s = clblast::GemmStridedBatched<float>(
+        clblast::Layout::kRowMajor, Transpose::kNo, Transpose::kYes, size_t(g.cout), K, piece, 1.0f, dy.get(), dyOffset,
+        ldy, piece, m_cols.get(), 0, cols, piece, 0.0f, m_partials.get(), 0, K, outputs, size_t(splits),
+        &m_dev->queue(), m_dev->event("gemm (kernel gradient pieces)"));
+    checkBlas(int(s), "CLBlast batched GEMM");
+    int parts = int(splits);
+    if (rest > 0) {
+        gemm(false, true, size_t(g.cout), K, rest, dy, dyOffset + size_t(splits) * piece, ldy, m_cols,
+             size_t(splits) * piece, cols, 0.0f, m_partials, size_t(splits) * outputs, K);
+        ++parts;
+    }
+    m_dev->run("sum_partials", outputs, kLocal, m_partials, parts, int(outputs), m_grad, int(p.paramAt));
 }
 
 void OpenClBackend::gather(const ocl::Buffer& pixels, const ocl::Buffer& labels, const ImageSplit& split, int mult,
@@ -379,9 +442,7 @@ void OpenClBackend::backward(int l, int n, ocl::Buffer& dy, ocl::Buffer* dx)
             const size_t cols = size_t(cn) * ohw;
             d.run("im2col", size_t(K) * cols, kLocal, x, n, s0, cn, g.cin, g.h, g.w, g.kh, g.kw, g.sh, g.sw, g.padTop,
                   g.padLeft, g.ho, g.wo, m_cols);
-            // dW[Cout][K] += dY[Cout][cols] * cols[K][cols]^T
-            gemm(false, true, size_t(g.cout), size_t(K), cols, dy, size_t(s0) * ohw, ldy, m_cols, 0, cols, 1.0f, m_grad,
-                 size_t(p.paramAt), size_t(K));
+            kernelGradient(p, dy, size_t(s0) * ohw, ldy, cols);
             if (dx) {
                 // dcols[K][cols] = W^T dY, over the columns (the in-order queue has finished with them).
                 gemm(true, false, size_t(K), cols, size_t(g.cout), m_params, size_t(p.paramAt), size_t(K), dy,
@@ -629,8 +690,8 @@ OptimizerState OpenClBackend::optimizerState() const
     OptimizerState s;
     s.config = m_opt;
     s.iterations = m_iterations;
-    s.slots.resize(size_t(m_net.paramCount() * Optimizer::slotCount(m_opt.kind)));
-    m_dev->read(m_slots, s.slots.data(), int64_t(s.slots.size() * sizeof(float)));
+    s.slotBuffer.resize(size_t(m_net.paramCount() * Optimizer::slotCount(m_opt.kind)));
+    m_dev->read(m_slots, s.slotBuffer.data(), int64_t(s.slotBuffer.size() * sizeof(float)));
     return s;
 }
 
@@ -638,11 +699,11 @@ void OpenClBackend::setOptimizerState(const OptimizerState& state)
 {
     checkUsable();
     const size_t expected = size_t(m_net.paramCount() * Optimizer::slotCount(m_opt.kind));
-    if (state.config.kind != m_opt.kind || state.slots.size() != expected)
+    if (state.config.kind != m_opt.kind || state.slotBuffer.size() != expected)
         throw ConfigError(std::string("the saved optimizer state is for ") + optimizerName(state.config.kind) + " with " +
-                          std::to_string(state.slots.size()) + " values; this run uses " + optimizerName(m_opt.kind) +
+                          std::to_string(state.slotBuffer.size()) + " values; this run uses " + optimizerName(m_opt.kind) +
                           " with " + std::to_string(expected));
-    m_dev->write(m_slots, state.slots.data(), int64_t(expected * sizeof(float)));
+    m_dev->write(m_slots, state.slotBuffer.data(), int64_t(expected * sizeof(float)));
     m_iterations = state.iterations;
 }
 

@@ -31,6 +31,7 @@ public:
     EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
                         bool keepPredictions = false) override;
     void syncToHost() override;
+    int64_t iterations() const override { return m_iterations; }
     OptimizerState optimizerState() const override;
     void setOptimizerState(const OptimizerState& state) override;
 
@@ -41,12 +42,14 @@ private:
     struct LayerPlan;
     void forward(int l, int n, bool training, uint64_t dropoutKey);
     void backward(int l, int n, ocl::Buffer& dy, ocl::Buffer* dx);
+    void kernelGradient(const LayerPlan& p, ocl::Buffer& dy, size_t dyOffset, size_t ldy, size_t cols);
     void gemm(bool transA, bool transB, size_t m, size_t n, size_t k, const ocl::Buffer& a, size_t aOffset, size_t lda,
               const ocl::Buffer& b, size_t bOffset, size_t ldb, float beta, ocl::Buffer& c, size_t cOffset, size_t ldc);
     void gather(const ocl::Buffer& pixels, const ocl::Buffer& labels, const ImageSplit& split, int mult, bool useIdx,
                 int first, int n);
     void checkUsable() const;
     static void check(cl_int err);
+    static void checkBlas(int status, const char* what); // a clblast::StatusCode
 
     Network& m_net;
     const Dataset& m_data;
@@ -72,6 +75,8 @@ private:
     ocl::Buffer m_probs;                          // (capacity, classes)
     ocl::Buffer m_status;                         // loss sum, correct, gradient / weights not finite
     ocl::Buffer m_cols;                           // (colsCapacity) Conv2D's im2col columns
+    ocl::Buffer m_partials;                       // Conv2D's kernel gradient in pieces (splits, Cout, K)
+    ocl::Buffer m_gemmTemp;                       // CLBlast's scratch, grown to the largest product's need
     ocl::Buffer m_dbuf[2];                        // (capacity * max activation) ping-pong gradients
     std::vector<ocl::Buffer> m_acts;              // activations (capacity * size each)
     std::vector<int> m_actOf;                     // (layers + 1) which of m_acts holds each layer's input/output

@@ -6,6 +6,7 @@
 #include "device/opencl/opencl_kernel_sources.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 namespace tb::ocl {
@@ -144,7 +145,9 @@ Device::Device(int index)
     cl_int err = CL_SUCCESS;
     m_context = clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err);
     check(err, "clCreateContext");
-    m_queue = clCreateCommandQueue(m_context, m_device, 0, &err);
+    const char* profile = std::getenv("TRAINBENCH_OPENCL_PROFILE");
+    m_profile = profile && *profile && std::string(profile) != "0";
+    m_queue = clCreateCommandQueue(m_context, m_device, m_profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     check(err, "clCreateCommandQueue");
 
     std::vector<const char*> sources;
@@ -175,6 +178,22 @@ Device::Device(int index)
 
 Device::~Device()
 {
+    if (m_profile) {
+        if (m_queue)
+            clFinish(m_queue);
+        collect();
+        std::vector<std::pair<double, std::string>> rows;
+        double total = 0.0;
+        for (const auto& [name, t] : m_profileTotals) {
+            rows.emplace_back(t.first, name);
+            total += t.first;
+        }
+        std::sort(rows.rbegin(), rows.rend());
+        std::fprintf(stderr, "OpenCL profile (%s): %.3f s of device time\n", m_name.c_str(), total);
+        for (const auto& [sec, name] : rows)
+            std::fprintf(stderr, "  %8.3f s %5.1f%% %8lld x  %s\n", sec, 100.0 * sec / std::max(total, 1e-12),
+                         static_cast<long long>(m_profileTotals[name].second), name.c_str());
+    }
     for (auto& [name, k] : m_kernels)
         clReleaseKernel(k);
     if (m_program)
@@ -232,7 +251,7 @@ void Device::enqueue(cl_kernel k, const char* name, size_t global, size_t local)
     if (global == 0)
         return;
     global = (global + local - 1) / local * local;
-    check(clEnqueueNDRangeKernel(m_queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), name);
+    check(clEnqueueNDRangeKernel(m_queue, k, 1, nullptr, &global, &local, 0, nullptr, event(name)), name);
 }
 
 void Device::write(Buffer& b, const void* src, int64_t bytes, int64_t offset, bool blocking)
@@ -247,6 +266,8 @@ void Device::read(const Buffer& b, void* dst, int64_t bytes, int64_t offset)
     if (bytes > 0)
         check(clEnqueueReadBuffer(m_queue, b.get(), CL_TRUE, size_t(offset), size_t(bytes), dst, 0, nullptr, nullptr),
               "clEnqueueReadBuffer");
+    if (m_profile)
+        collect();
 }
 
 void Device::copy(const Buffer& src, Buffer& dst, int64_t bytes)
@@ -259,6 +280,32 @@ void Device::copy(const Buffer& src, Buffer& dst, int64_t bytes)
 void Device::finish()
 {
     check(clFinish(m_queue), "clFinish");
+    collect();
+}
+
+cl_event* Device::event(const std::string& name)
+{
+    if (!m_profile)
+        return nullptr;
+    m_events.emplace_back(name, nullptr);
+    return &m_events.back().second;
+}
+
+void Device::collect()
+{
+    for (auto& [name, e] : m_events) {
+        if (!e)
+            continue;
+        cl_ulong start = 0, end = 0;
+        clWaitForEvents(1, &e);
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+        auto& t = m_profileTotals[name];
+        t.first += double(end - start) * 1e-9;
+        ++t.second;
+        clReleaseEvent(e);
+    }
+    m_events.clear();
 }
 
 } // namespace tb::ocl

@@ -101,7 +101,13 @@ public:
     void copy(const Buffer& src, Buffer& dst, int64_t bytes);
     void finish();
 
+    // TRAINBENCH_OPENCL_PROFILE=1: every command's device time is recorded under its name (an event
+    // per command; slower) and the totals are printed to stderr when the device is closed.
+    bool profiling() const { return m_profile; }
+    cl_event* event(const std::string& name); // where to store the next command's event, or null
+
 private:
+    void collect();
     static void setArg(cl_kernel k, cl_uint i, const Buffer& b);
     template <typename T> static void setArg(cl_kernel k, cl_uint i, const T& v)
     {
@@ -117,6 +123,9 @@ private:
     std::string m_name, m_platform, m_version;
     int64_t m_memory = 0, m_maxAlloc = 0, m_allocated = 0;
     bool m_limited = false;
+    bool m_profile = false;
+    std::vector<std::pair<std::string, cl_event>> m_events;
+    std::map<std::string, std::pair<double, int64_t>> m_profileTotals; // name: seconds, count
 };
 
 } // namespace tb::ocl

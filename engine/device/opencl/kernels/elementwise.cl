@@ -94,3 +94,16 @@ __kernel void channel_sum(__global const float* x, int count, int cstride, int j
     if (l == 0)
         out[offset + c] = accumulate ? out[offset + c] + s : s;
 }
+
+// out[offset + i] += partial[0][i] + partial[1][i] + ... in order: a split product's pieces (Conv2D's
+// kernel gradient, whose long sum over the batch's columns is cut in pieces computed side by side).
+__kernel void sum_partials(__global const float* partial, int parts, int size, __global float* out, int offset)
+{
+    const int g = get_global_id(0);
+    if (g >= size)
+        return;
+    float s = out[offset + g];
+    for (int p = 0; p < parts; ++p)
+        s += partial[(long)p * size + g];
+    out[offset + g] = s;
+}
