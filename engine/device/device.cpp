@@ -150,6 +150,24 @@ SystemInfo detectSystem()
     return s;
 }
 
+std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system)
+{
+    DeviceSpec d;
+    if (!system.gpus.empty()) {
+        d.kind = DeviceKind::Cuda;
+        d.index = system.gpus.front().index;
+        return d;
+    }
+    d.kind = DeviceKind::OpenCl;
+    for (const bool gpuOnly : {true, false})
+        for (const OpenClDeviceInfo& o : system.openclDevices)
+            if (o.unusableReason.empty() && (!gpuOnly || o.type == "GPU")) {
+                d.index = o.index;
+                return d;
+            }
+    return std::nullopt;
+}
+
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system)
 {
     if (spec.kind == DeviceKind::Cpu) {

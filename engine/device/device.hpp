@@ -79,6 +79,10 @@ struct SystemInfo {
 // Never throws: whatever cannot be read is reported as unknown or as the GPU reason.
 SystemInfo detectSystem();
 
+// The accelerator the window offers beside the CPU: CUDA GPU 0, else the first usable OpenCL GPU,
+// else the first usable OpenCL device (PoCL runs OpenCL on the CPU); none when there is none.
+std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system);
+
 // Why `spec` cannot run on this machine, or empty when it can.
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system);
 

@@ -59,9 +59,9 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
         all.threads = system.cpu.logicalCores;
         specs.push_back(all);
     }
-    tb::DeviceSpec gpu;
+    tb::DeviceSpec gpu; // the CUDA GPU, else an OpenCL device; shown unavailable with the reason when none
     gpu.kind = tb::DeviceKind::Cuda;
-    specs.push_back(gpu);
+    specs.push_back(tb::preferredAccelerator(system).value_or(gpu));
     // All cores again with each lower instruction set the CPU runs ("cpu:2@avx2"), on a row of
     // their own and unticked: what the vector width buys, on the same seed.
     auto* levels = new QHBoxLayout;

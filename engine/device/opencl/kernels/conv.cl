@@ -1,32 +1,33 @@
 // Conv2D's im2col and its adjoint over samples [s0, s0 + cn) of a batch of n, [C][n][H][W]:
-// cols [K][cn * Ho * Wo] with K = (ci, ky, kx), as kernels/conv.cpp lays them out.
+// cols [K][cn * Ho * Wo] with K = (ci, ky, kx), as kernels/conv.cpp lays them out. Indices are int
+// (the backend keeps every buffer under 2^31 floats): 64-bit divisions are many times slower on GPUs.
 
 __kernel void im2col(__global const float* x, int n, int s0, int cn, int cin, int h, int w, int kh, int kw, int sh,
                      int sw, int padTop, int padLeft, int ho, int wo, __global float* cols)
 {
-    const long g = get_global_id(0);
+    const int g = get_global_id(0);
     const int ohw = ho * wo;
-    const long rowLen = (long)cn * ohw;
-    if (g >= (long)cin * kh * kw * rowLen)
+    const int rowLen = cn * ohw;
+    if (g >= cin * kh * kw * rowLen)
         return;
-    const int k = (int)(g / rowLen), j = (int)(g % rowLen);
+    const int k = g / rowLen, j = g % rowLen;
     const int kx = k % kw, ky = (k / kw) % kh, ci = k / (kw * kh);
     const int s = j / ohw, r = j % ohw, oy = r / wo, ox = r % wo;
     const int iy = oy * sh + ky - padTop, ix = ox * sw + kx - padLeft;
     const bool inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
-    cols[g] = inside ? x[(((long)ci * n + s0 + s) * h + iy) * w + ix] : 0.0f;
+    cols[g] = inside ? x[((ci * n + s0 + s) * h + iy) * w + ix] : 0.0f;
 }
 
 // dx of samples [s0, s0 + cn) = the sum of the columns that read each pixel, gathered in (ky, kx) order.
 __kernel void col2im(__global const float* cols, int n, int s0, int cn, int cin, int h, int w, int kh, int kw, int sh,
                      int sw, int padTop, int padLeft, int ho, int wo, __global float* dx)
 {
-    const long g = get_global_id(0);
+    const int g = get_global_id(0);
     const int hw = h * w, ohw = ho * wo;
-    if (g >= (long)cin * cn * hw)
+    if (g >= cin * cn * hw)
         return;
-    const int ci = (int)(g / ((long)cn * hw)), s = (int)((g / hw) % cn), iy = (int)(g % hw) / w, ix = (int)(g % hw) % w;
-    const long rowLen = (long)cn * ohw;
+    const int ci = g / (cn * hw), s = (g / hw) % cn, iy = (g % hw) / w, ix = (g % hw) % w;
+    const int rowLen = cn * ohw;
     float sum = 0.0f;
     for (int ky = 0; ky < kh; ++ky) {
         const int ty = iy + padTop - ky;
@@ -37,8 +38,8 @@ __kernel void col2im(__global const float* cols, int n, int s0, int cn, int cin,
             const int tx = ix + padLeft - kx;
             if (tx < 0 || tx % sw != 0 || tx / sw >= wo)
                 continue;
-            sum += cols[((long)(ci * kh + ky) * kw + kx) * rowLen + (long)s * ohw + oy * wo + tx / sw];
+            sum += cols[((ci * kh + ky) * kw + kx) * rowLen + s * ohw + oy * wo + tx / sw];
         }
     }
-    dx[(((long)ci * n + s0 + s) * h + iy) * w + ix] = sum;
+    dx[((ci * n + s0 + s) * h + iy) * w + ix] = sum;
 }
