@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""One PyTorch row for compare.py: the same two seed models, same batch, Adam, on the CPU.
+"""One PyTorch row for compare.py: the same two seed models, same batch, Adam, on the CPU
+(or with --device cuda on an NVIDIA GPU: the splits go up once, as Trainbench's OpenCL device does).
 
 Prints a JSON object with training samples/s (median of repeats after warm-up), evaluation
 samples/s and peak RSS. Run with Debian's python3-torch: /usr/bin/python3 bench/pytorch_bench.py
@@ -65,6 +66,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--eval-images", type=int, default=2048)
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda (the splits stay on the GPU)")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(1)
@@ -72,6 +74,14 @@ def main():
     y = load_labels(a.data + "/train-labels-idx1-ubyte.gz")
     xt = load_images(a.data + "/t10k-images-idx3-ubyte.gz")
     model, scale = MODELS[a.model]()
+    dev = torch.device(a.device)
+    gpu = dev.type != "cpu"
+    if gpu:
+        model = model.to(dev)
+        x_dev = torch.from_numpy(x).to(dev)
+        y_dev = torch.from_numpy(y).to(dev)
+        xt_dev = torch.from_numpy(xt).to(dev)
+    sync = torch.cuda.synchronize if gpu else (lambda: None)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
     loss_fn = nn.CrossEntropyLoss()
     cursor = 0
@@ -80,8 +90,12 @@ def main():
         nonlocal cursor
         if cursor + a.batch > len(x):
             cursor = 0
-        xb = torch.from_numpy(x[cursor:cursor + a.batch].astype(np.float32) * scale)  # batch by batch, like us
-        yb = torch.from_numpy(y[cursor:cursor + a.batch])
+        if gpu:
+            xb = x_dev[cursor:cursor + a.batch].float() * scale
+            yb = y_dev[cursor:cursor + a.batch]
+        else:
+            xb = torch.from_numpy(x[cursor:cursor + a.batch].astype(np.float32) * scale)  # batch by batch, like us
+            yb = torch.from_numpy(y[cursor:cursor + a.batch])
         cursor += a.batch
         opt.zero_grad()
         loss = loss_fn(model(xb), yb)
@@ -91,24 +105,31 @@ def main():
     model.train()
     for _ in range(a.warmup):
         step()
+    sync()
     rates = []
     for _ in range(a.repeats):
         t0 = time.perf_counter()
         for _ in range(a.steps):
             step()
+        sync()
         rates.append(a.steps * a.batch / (time.perf_counter() - t0))
     model.eval()
     evals = []
+    batch_of = (lambda i, n: xt_dev[i:i + n].float() * scale) if gpu else \
+        (lambda i, n: torch.from_numpy(xt[i:i + n].astype(np.float32) * scale))
     with torch.no_grad():
-        model(torch.from_numpy(xt[:256].astype(np.float32) * scale))
+        model(batch_of(0, 256))
+        sync()
         for _ in range(a.repeats):
             t0 = time.perf_counter()
             for i in range(0, a.eval_images, 64):
-                model(torch.from_numpy(xt[i:i + 64].astype(np.float32) * scale))
+                model(batch_of(i, 64))
+            sync()
             evals.append(a.eval_images / (time.perf_counter() - t0))
     rates.sort()
     evals.sort()
     print(json.dumps({"framework": "pytorch " + torch.__version__, "model": a.model, "threads": a.threads,
+                      "device": a.device + (" (" + torch.cuda.get_device_name() + ")" if gpu else ""),
                       "batch": a.batch, "train_samples_per_sec": rates[len(rates) // 2],
                       "seconds_per_epoch": 59904 / rates[len(rates) // 2],
                       "eval_samples_per_sec": evals[len(evals) // 2],

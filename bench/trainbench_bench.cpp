@@ -23,7 +23,7 @@ int main(int argc, char** argv)
     std::string model = "tpu-mnist-cnn", data = tb::defaultDatasetDir();
     int threads = 1, batch = 128, steps = 60, warmup = 5, repeats = 3, evalImages = 2048;
     bool profile = false;
-    std::string isa;
+    std::string isa, device;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -47,10 +47,12 @@ int main(int argc, char** argv)
             profile = true;
         else if (a == "--isa")
             isa = next();
+        else if (a == "--device") // "opencl:0": replaces --threads and --isa
+            device = next();
         else {
             std::fprintf(stderr,
                          "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
-                         "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--profile]\n");
+                         "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--device SPEC] [--profile]\n");
             return 2;
         }
     }
@@ -64,6 +66,8 @@ int main(int argc, char** argv)
         config.seed = 1;
         if (!isa.empty())
             config.device.isa = tb::parseIsa(isa);
+        if (!device.empty())
+            config.device = tb::parseDeviceSpec(device);
         tb::TrainingSession session(tb::loadModelSpec(model), d, config);
         tb::Trainer& trainer = session.trainer();
         const tb::Network& net = session.network();
@@ -77,7 +81,7 @@ int main(int argc, char** argv)
             if (trainer.trainBatch(order.data() + cursor, batch).diverged != tb::Trainer::Divergence::None)
                 throw std::runtime_error("training diverged");
             cursor += batch;
-            if (record)
+            if (record && !trainer.backend().forwardSeconds().empty()) // only the CPU measures layers
                 for (int l = 0; l < L; ++l) {
                     fwd[size_t(l)] += trainer.backend().forwardSeconds()[size_t(l)];
                     bwd[size_t(l)] += trainer.backend().backwardSeconds()[size_t(l)];

@@ -447,6 +447,14 @@ int devicesCommand(const std::vector<std::string>& args)
     for (const tb::GpuInfo& g : s.gpus)
         std::printf("cuda:%d   %s, %.1f GB, compute %d.%d\n", g.index, g.name.c_str(), double(g.memoryBytes) / 1e9,
                     g.computeMajor, g.computeMinor);
+    if (s.openclDevices.empty())
+        std::printf("opencl   none usable: %s\n", s.openclUnavailableReason.c_str());
+    for (const tb::OpenClDeviceInfo& d : s.openclDevices) {
+        std::printf("opencl:%d %s (%s, %s), %s, %d compute units at %d MHz, %.1f GB, about %.0f GFLOP/s FP32, driver %s%s%s\n",
+                    d.index, d.name.c_str(), d.platform.c_str(), d.version.c_str(), d.type.c_str(), d.computeUnits,
+                    d.clockMHz, double(d.memoryBytes) / 1e9, d.peakGflops, d.driver.c_str(),
+                    d.unusableReason.empty() ? "" : "; unusable: ", d.unusableReason.c_str());
+    }
     std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
     return Ok;
 }

@@ -36,7 +36,8 @@ const char* kUsage =
     "           models); --save-inputs writes what the model received as DIR/<picture>.pgm\n"
     "\n"
     "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn; --epochs to 2, --seed\n"
-    "to 200, --batch to 128 (the window's defaults too); D is a device as `devices` lists it (cpu:2, cpu:1@avx2).\n"
+    "to 200, --batch to 128 (the window's defaults too); D is a device as `devices` lists it\n"
+    "(cpu:2, cpu:1@avx2, opencl:0).\n"
     "--isa (or TRAINBENCH_ISA) runs the kernels of a lower instruction-set level than the CPU's best.\n"
     "exit codes: 0 ok, 2 usage, 3 data or model error, 4 training diverged, 5 file error, 130 stopped\n";
 }

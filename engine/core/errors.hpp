@@ -72,4 +72,11 @@ public:
     using Error::Error;
 };
 
+// An accelerator failed while running (out of device memory, a kernel that does not build, a device
+// lost): the run stops; the weights last written back to the host are kept.
+class DeviceError : public Error {
+public:
+    using Error::Error;
+};
+
 }  // namespace tb

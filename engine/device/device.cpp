@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/thread_pool.hpp"
+#include "device/opencl/opencl_devices.hpp"
 
 #include <cctype>
 #include <fstream>
@@ -74,7 +75,9 @@ int parseCount(const std::string& text, const std::string& what)
 
 std::string DeviceSpec::id() const
 {
-    if (kind != DeviceKind::Cpu)
+    if (kind == DeviceKind::OpenCl)
+        return "opencl:" + std::to_string(index);
+    if (kind == DeviceKind::Cuda)
         return "cuda:" + std::to_string(index);
     return "cpu:" + std::to_string(threads) + (isa ? std::string("@") + isaName(*isa) : "");
 }
@@ -105,9 +108,13 @@ DeviceSpec parseDeviceSpec(const std::string& raw)
     } else if (kind == "cuda" || kind == "gpu") {
         d.kind = DeviceKind::Cuda;
         d.index = arg.empty() ? 0 : parseCount(arg, "GPU index");
+    } else if (kind == "opencl") {
+        d.kind = DeviceKind::OpenCl;
+        d.index = arg.empty() ? 0 : parseCount(arg, "OpenCL device index");
     } else {
         throw ConfigError("unknown device '" + text +
-                          "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels) or cuda:K (GPU K)");
+                          "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels), opencl:K "
+                          "(OpenCL device K) or cuda:K (GPU K)");
     }
     return d;
 }
@@ -139,7 +146,26 @@ SystemInfo detectSystem()
     // The CUDA backend is not part of this build; say so rather than probing a driver we cannot use.
     s.gpuUnavailableReason = "built without CUDA";
     s.gpuUnavailableId = MessageId::GpuBuiltWithoutCuda;
+    s.openclDevices = listOpenClDevices(s.openclUnavailableReason);
     return s;
+}
+
+std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system)
+{
+    DeviceSpec d;
+    if (!system.gpus.empty()) {
+        d.kind = DeviceKind::Cuda;
+        d.index = system.gpus.front().index;
+        return d;
+    }
+    d.kind = DeviceKind::OpenCl;
+    for (const bool gpuOnly : {true, false})
+        for (const OpenClDeviceInfo& o : system.openclDevices)
+            if (o.unusableReason.empty() && (!gpuOnly || o.type == "GPU")) {
+                d.index = o.index;
+                return d;
+            }
+    return std::nullopt;
 }
 
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system)
@@ -148,6 +174,16 @@ std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& sy
         if (spec.isa && !isaSupported(*spec.isa))
             return std::string("this CPU has no ") + isaDescription(*spec.isa);
         return {};
+    }
+    if (spec.kind == DeviceKind::OpenCl) {
+        for (const OpenClDeviceInfo& d : system.openclDevices)
+            if (d.index == spec.index)
+                return d.unusableReason.empty() ? std::string() : "opencl:" + std::to_string(d.index) + " (" + d.name + ") " + d.unusableReason;
+        if (system.openclDevices.empty())
+            return "no OpenCL device available: " + system.openclUnavailableReason;
+        return "there is no OpenCL device " + std::to_string(spec.index) + " (this machine has " +
+               std::to_string(system.openclDevices.size()) + ": opencl:0 .. opencl:" +
+               std::to_string(system.openclDevices.size() - 1) + ")";
     }
     for (const GpuInfo& g : system.gpus)
         if (g.index == spec.index)
@@ -164,6 +200,12 @@ std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system)
         const Isa isa = spec.isa.value_or(system.cpu.isa);
         return "CPU, " + std::to_string(spec.threads) + (spec.threads == 1 ? " thread" : " threads") + " (" +
                system.cpu.model + ", " + isaName(isa) + " kernels)";
+    }
+    if (spec.kind == DeviceKind::OpenCl) {
+        for (const OpenClDeviceInfo& d : system.openclDevices)
+            if (d.index == spec.index)
+                return "OpenCL " + std::to_string(d.index) + " (" + d.name + ", " + d.platform + ")";
+        return "OpenCL " + std::to_string(spec.index);
     }
     for (const GpuInfo& g : system.gpus)
         if (g.index == spec.index)

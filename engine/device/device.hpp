@@ -1,7 +1,7 @@
 // The devices a run can train on and what this machine has: CPU model, cores, SIMD level and RAM,
 // and GPUs when the build and the machine have them (else the reason they cannot be used).
-// A DeviceSpec ("cpu:1", "cpu:2", "cpu:2@avx2", "cuda:0") decides the replicas that train in sync
-// and, for the CPU, the instruction-set level of the kernels.
+// A DeviceSpec ("cpu:1", "cpu:2", "cpu:2@avx2", "opencl:0", "cuda:0") decides the replicas that
+// train in sync and, for the CPU, the instruction-set level of the kernels.
 #pragma once
 
 #include "core/errors.hpp"
@@ -14,20 +14,21 @@
 
 namespace tb {
 
-enum class DeviceKind { Cpu, Cuda };
+enum class DeviceKind { Cpu, Cuda, OpenCl };
 
 struct DeviceSpec {
     DeviceKind kind = DeviceKind::Cpu;
     int threads = 1;        // Cpu: worker threads, one replica each
-    int index = 0;          // Cuda: device ordinal
+    int index = 0;          // Cuda, OpenCl: device ordinal (OpenCL: over every platform, in order)
     std::optional<Isa> isa; // Cpu: the kernels' level ("@avx2"); unset: defaultIsa()
 
     int replicas() const { return kind == DeviceKind::Cpu ? threads : 1; }
-    std::string id() const; // "cpu:2", "cpu:2@avx2", "cuda:0"
+    std::string id() const; // "cpu:2", "cpu:2@avx2", "opencl:0", "cuda:0"
     bool operator==(const DeviceSpec&) const = default;
 };
 
-// "cpu" (all cores), "cpu:N", either with "@baseline", "@avx2" or "@avx512", "cuda", "cuda:K".
+// "cpu" (all cores), "cpu:N", either with "@baseline", "@avx2" or "@avx512", "opencl", "opencl:K",
+// "cuda", "cuda:K".
 // Throws ConfigError with the accepted forms.
 DeviceSpec parseDeviceSpec(const std::string& text);
 // A comma-separated list of specs ("cpu:1,cpu:2,cuda:0").
@@ -49,15 +50,38 @@ struct GpuInfo {
     int computeMajor = 0, computeMinor = 0;
 };
 
+// One OpenCL device (device/opencl/): any vendor's GPU driver, or PoCL on the CPU.
+struct OpenClDeviceInfo {
+    int index = 0;              // K of "opencl:K": every platform's devices, in order
+    std::string name;           // "NVIDIA H100 80GB HBM3", "cpu-skylake-avx512-AMD EPYC ..."
+    std::string vendor;         // "NVIDIA Corporation"
+    std::string platform;       // "NVIDIA CUDA", "Portable Computing Language"
+    std::string driver;         // driver version
+    std::string version;        // "OpenCL 3.0 CUDA"
+    std::string type;           // "GPU", "CPU", "accelerator"
+    int computeUnits = 0;
+    int clockMHz = 0;
+    int64_t memoryBytes = 0;    // global memory (capped by TRAINBENCH_OPENCL_MEMORY_LIMIT when set)
+    int64_t maxAllocBytes = 0;  // largest single buffer
+    double peakGflops = 0.0;    // FP32 estimate: units x lanes per unit x clock x 2 (multiply-add)
+    std::string unusableReason; // empty when the OpenCL backend can run on it
+};
+
 struct SystemInfo {
     CpuInfo cpu;
     std::vector<GpuInfo> gpus;
+    std::vector<OpenClDeviceInfo> openclDevices;
+    std::string openclUnavailableReason; // set when openclDevices is empty: "built without OpenCL", "no OpenCL platform"
     std::string gpuUnavailableReason;  // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
     MessageId gpuUnavailableId = MessageId::None;  // the reason's id, for front ends that translate
 };
 
 // Never throws: whatever cannot be read is reported as unknown or as the GPU reason.
 SystemInfo detectSystem();
+
+// The accelerator the window offers beside the CPU: CUDA GPU 0, else the first usable OpenCL GPU,
+// else the first usable OpenCL device (PoCL runs OpenCL on the CPU); none when there is none.
+std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system);
 
 // Why `spec` cannot run on this machine, or empty when it can.
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system);

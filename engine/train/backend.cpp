@@ -4,6 +4,10 @@
 #include "train/cpu_backend.hpp"
 #include "train/trainer.hpp"
 
+#if TRAINBENCH_HAVE_OPENCL
+#include "device/opencl/opencl_backend.hpp"
+#endif
+
 namespace tb {
 
 std::unique_ptr<Backend> makeBackend(Network& net, const Dataset& data, const TrainConfig& config)
@@ -11,6 +15,12 @@ std::unique_ptr<Backend> makeBackend(Network& net, const Dataset& data, const Tr
     switch (config.device.kind) {
     case DeviceKind::Cpu:
         return std::make_unique<CpuBackend>(net, data, config);
+    case DeviceKind::OpenCl:
+#if TRAINBENCH_HAVE_OPENCL
+        return std::make_unique<OpenClBackend>(net, data, config.device, config.optimizer, config.batchSize);
+#else
+        break;
+#endif
     case DeviceKind::Cuda:
         break;
     }

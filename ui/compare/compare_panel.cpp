@@ -59,9 +59,9 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
         all.threads = system.cpu.logicalCores;
         specs.push_back(all);
     }
-    tb::DeviceSpec gpu;
+    tb::DeviceSpec gpu; // the CUDA GPU, else an OpenCL device; shown unavailable with the reason when none
     gpu.kind = tb::DeviceKind::Cuda;
-    specs.push_back(gpu);
+    specs.push_back(tb::preferredAccelerator(system).value_or(gpu));
     // All cores again with each lower instruction set the CPU runs ("cpu:2@avx2"), on a row of
     // their own and unticked: what the vector width buys, on the same seed.
     auto* levels = new QHBoxLayout;
@@ -76,7 +76,12 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
         auto* box = new QCheckBox(this);
         const std::string why = tb::deviceUnavailableReason(d, system);
         box->setEnabled(why.empty());
-        box->setChecked(why.empty() && !d.isa);
+        // An OpenCL device that is not a GPU (PoCL on this CPU) is offered unticked: it runs the GPU's
+        // code tens of times slower than the CPU engine.
+        bool cpuOpenCl = false;
+        for (const tb::OpenClDeviceInfo& o : system.openclDevices)
+            cpuOpenCl = cpuOpenCl || (d.kind == tb::DeviceKind::OpenCl && o.index == d.index && o.type != "GPU");
+        box->setChecked(why.empty() && !d.isa && !cpuOpenCl);
         (d.isa ? levels : devices)->addWidget(box);
         m_devices.emplace_back(box, d);
     }

@@ -40,7 +40,7 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     m_group->addButton(m_allCores, AllCores);
     m_group->addButton(m_gpu, Gpu);
     m_group->addButton(m_tpu, Tpu);
-    m_gpu->setEnabled(!m_system.gpus.empty());
+    m_gpu->setEnabled(tb::preferredAccelerator(m_system).has_value());
     m_tpu->setEnabled(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -79,7 +79,16 @@ void AcceleratorPanel::retranslate()
     const tb::CpuInfo& cpu = m_system.cpu;
     m_title->setText(tr("Accelerator"));
     QString gpus;
-    if (m_system.gpus.empty()) {
+    const auto accelerator = tb::preferredAccelerator(m_system);
+    if (m_system.gpus.empty() && !m_system.openclDevices.empty()) {
+        QStringList names;
+        for (const tb::OpenClDeviceInfo& o : m_system.openclDevices)
+            names << QStringLiteral("opencl:%1 %2 (%3, %4, %5 GFLOP/s)")
+                         .arg(o.index)
+                         .arg(qs(o.name), qs(o.platform), formatBytes(o.memoryBytes))
+                         .arg(o.peakGflops, 0, 'f', 0);
+        gpus = tr("GPU: %1").arg(names.join(QStringLiteral("; ")));
+    } else if (m_system.gpus.empty()) {
         gpus = tr("GPU: none usable (%1)").arg(EngineText::gpuUnavailable(m_system));
     } else {
         QStringList names;
@@ -96,8 +105,11 @@ void AcceleratorPanel::retranslate()
                             .arg(qs(cpu.simd), formatBytes(cpu.ramBytes), gpus));
     m_oneCore->setText(tr("One CPU core"));
     m_allCores->setText(tr("All CPU cores (%1)").arg(cpu.logicalCores));
-    m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(EngineText::gpuUnavailable(m_system))
-                                         : tr("NVIDIA GPU"));
+    if (accelerator && accelerator->kind == tb::DeviceKind::OpenCl)
+        m_gpu->setText(tr("GPU: %1").arg(qs(tb::describeDevice(*accelerator, m_system))));
+    else
+        m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(EngineText::gpuUnavailable(m_system))
+                                             : tr("NVIDIA GPU"));
     m_tpu->setText(tr("TPU — cloud only"));
     m_tpu->setToolTip(tr("TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. "
                          "Compare this machine's CPU and GPU instead."));
@@ -122,6 +134,8 @@ tb::DeviceSpec AcceleratorPanel::device() const
         d.threads = 1;
         break;
     case Gpu:
+        if (const auto accelerator = tb::preferredAccelerator(m_system))
+            return *accelerator;
         d.kind = tb::DeviceKind::Cuda;
         d.index = 0;
         break;
@@ -133,7 +147,7 @@ tb::DeviceSpec AcceleratorPanel::device() const
 
 void AcceleratorPanel::selectDevice(const tb::DeviceSpec& spec)
 {
-    if (spec.kind == tb::DeviceKind::Cuda)
+    if (spec.kind != tb::DeviceKind::Cpu)
         m_gpu->setChecked(m_gpu->isEnabled());
     else
         (spec.threads == 1 ? m_oneCore : m_allCores)->setChecked(true);
