@@ -684,6 +684,13 @@ void OpenClBackend::syncToHost()
     m_dev->read(m_state, m_net.state().data(), m_net.stateCount() * int64_t(sizeof(float)));
 }
 
+void OpenClBackend::syncFromHost()
+{
+    checkUsable();
+    m_dev->write(m_params, m_net.params().data(), m_net.paramCount() * int64_t(sizeof(float)));
+    m_dev->write(m_state, m_net.state().data(), m_net.stateCount() * int64_t(sizeof(float)));
+}
+
 OptimizerState OpenClBackend::optimizerState() const
 {
     checkUsable();

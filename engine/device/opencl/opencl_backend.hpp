@@ -31,6 +31,8 @@ public:
     EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
                         bool keepPredictions = false) override;
     void syncToHost() override;
+    void syncFromHost() override;
+    void setLearningRate(float lr) override { m_opt.learningRate = lr; }
     int64_t iterations() const override { return m_iterations; }
     OptimizerState optimizerState() const override;
     void setOptimizerState(const OptimizerState& state) override;
