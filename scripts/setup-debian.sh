@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   clang-14 libclang-rt-14-dev libfuzzer-14-dev
-  libeigen3-dev zlib1g-dev
+  libeigen3-dev zlib1g-dev nlohmann-json3-dev
   qemu-user appstream desktop-file-utils
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools

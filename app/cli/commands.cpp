@@ -8,7 +8,7 @@
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "io/atomic_file.hpp"
-#include "io/json.hpp"
+#include "io/json_text.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 #include "model/network.hpp"
@@ -30,9 +30,9 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 extern "C" void onSigint(int) { g_interrupted.store(true); }
 
-void printJson(const tb::Json& j)
+void printJson(const nlohmann::ordered_json& j)
 {
-    std::fputs((j.dump() + "\n").c_str(), stdout);
+    std::fputs((tb::jsonText(j) + "\n").c_str(), stdout);
     std::fflush(stdout);
 }
 
@@ -82,7 +82,7 @@ class JsonProgress : public tb::TrainObserver {
 public:
     void batchFinished(const tb::BatchProgress& p) override
     {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "batch";
         j["epoch"] = p.epoch;
         j["epochs"] = p.epochs;
@@ -97,7 +97,7 @@ public:
     }
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "epoch";
         j["epoch"] = r.epoch;
         j["loss"] = r.loss;
@@ -187,7 +187,7 @@ int trainCommand(const std::vector<std::string>& args)
     tb::Trainer trainer(net, data, cfg);
 
     if (json) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "start";
         j["model"] = spec.name;
         j["params"] = net.paramCount() + net.stateCount();
@@ -235,7 +235,7 @@ int trainCommand(const std::vector<std::string>& args)
     const std::string sha = net.weightsSha256();
     save();
     if (json) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "done";
         j["test_loss"] = test.loss;
         j["test_accuracy"] = test.accuracy;
@@ -309,7 +309,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (o.has("predictions"))
         writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());
     if (o.has("json")) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "evaluate";
         j["test_loss"] = r.loss;
         j["test_accuracy"] = r.accuracy;
@@ -345,7 +345,7 @@ int exportCommand(const std::vector<std::string>& args)
     tb::saveWeightsAs(out, w, format);
     const std::string sha = w.buildNetwork().weightsSha256();
     if (o.has("json")) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "export";
         j["format"] = tb::weightsFormatName(format);
         j["path"] = out;
@@ -391,7 +391,7 @@ public:
     void deviceFinished(int, const tb::CompareRow& r) override
     {
         if (m_json) {
-            tb::Json j = tb::Json::object();
+            nlohmann::ordered_json j;
             j["event"] = "device";
             j["device"] = r.device.id();
             j["description"] = r.description;
