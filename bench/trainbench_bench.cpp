@@ -3,7 +3,7 @@
 // evaluation samples/s, peak RSS, and with --profile the time per layer, forward and backward.
 // bench/compare.py runs the rows and PyTorch side by side.
 #include "data/dataset.hpp"
-#include "io/json.hpp"
+#include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
 #include "train/session.hpp"
@@ -110,7 +110,7 @@ int main(int argc, char** argv)
         std::sort(evalRates.begin(), evalRates.end());
         rusage ru{};
         getrusage(RUSAGE_SELF, &ru);
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["framework"] = "trainbench";
         j["model"] = model;
         j["threads"] = threads;
@@ -124,18 +124,18 @@ int main(int argc, char** argv)
             j["isa"] = tb::isaName(*trainer.backend().device().isa);
         j["kernels"] = trainer.backend().describe();
         if (profile) {
-            tb::Json layers = tb::Json::array();
+            nlohmann::ordered_json layers = nlohmann::ordered_json::array();
             const double n = double(steps) * repeats;
             for (int l = 0; l < L; ++l) {
-                tb::Json o = tb::Json::object();
+                nlohmann::ordered_json o;
                 o["layer"] = net.layer(l).name();
                 o["forward_ms"] = 1000.0 * fwd[size_t(l)] / n;
                 o["backward_ms"] = 1000.0 * bwd[size_t(l)] / n;
-                layers.push(o);
+                layers.push_back(o);
             }
             j["profile"] = layers;
         }
-        std::printf("%s\n", j.dump().c_str());
+        std::printf("%s\n", tb::jsonText(j).c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trainbench-bench: %s\n", e.what());
         return 3;

@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   clang-14 libclang-rt-14-dev libfuzzer-14-dev
-  libeigen3-dev zlib1g-dev libpng-dev libjpeg62-turbo-dev
+  libeigen3-dev zlib1g-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers libclblast-dev pocl-opencl-icd clinfo
   qemu-user appstream desktop-file-utils
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev

@@ -337,8 +337,16 @@ void TstBadInputs::buildCatalogue()
         m_cases.push_back({name, Area::Model, [json](const QString& d) { writeAll(d + "/model.json", json); },
                            {"train", "--data", "{toy}", "--model", "{dir}/model.json", "--epochs", "1"}, 3, message});
     };
-    model("model: not JSON", "{\"layers\": [", "{dir}/model.json: JSON error at line 1, column 13: unexpected end of input");
-    model("model: empty file", "", "{dir}/model.json: JSON error at line 1, column 1: unexpected end of input");
+    // The JSON itself (nlohmann-json's messages; duplicates, deep nesting and overflowing numbers
+    // are refused by engine/io/json_text.cpp).
+    model("model: not JSON", "{\"layers\": [", "{dir}/model.json: JSON error at line 1, column 13: unexpected end of input; expected '[', '{', or a literal");
+    model("model: empty file", "", "{dir}/model.json: JSON error at line 1, column 1: unexpected end of input; expected '[', '{', or a literal");
+    model("model: duplicate member", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "units": 4}]})", "{dir}/model.json: JSON error at line 1, column 71: duplicate member \"units\"");
+    model("model: number overflow", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1e999}]})", "{dir}/model.json: JSON error at line 1, column 61: the number 1e999 is out of range");
+    model("model: NaN", R"({"layers": [{"type": "Dropout", "rate": NaN}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json: JSON error at line 1, column 41: invalid literal");
+    model("model: 100000 nested arrays", QByteArray(R"({"description": )") + QByteArray(100000, '[') + QByteArray(100000, ']') + R"(, "layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json: JSON error at line 1, column 80: nesting deeper than 64 levels");
+    model("model: units beyond any integer", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 99999999999999999999}]})", "{dir}/model.json, layer 2 (Dense): \"units\" must be between 1 and 1048576 (got 1e+20)");
+    model("model: rate as text", R"({"layers": [{"type": "Dropout", "rate": "half"}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json, layer 1 (Dropout): \"rate\" must be a number");
     model("model: no layers", R"({"name": "x", "layers": []})", "{dir}/model.json: \"layers\" must be a non-empty array");
     model("model: unknown layer", R"({"layers": [{"type": "Conv3D"}]})", "{dir}/model.json, layer 1: unknown layer type \"Conv3D\" (known: Conv2D, BatchNormalization, MaxPooling2D, Dropout, Flatten, Reshape, Dense, Activation, ReLU, ELU, Softmax)");
     model("model: unknown activation", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "swish2"}]})", "{dir}/model.json, layer 2 (Dense): unknown activation \"swish2\" (supported: relu, elu, softmax, linear)");
@@ -380,6 +388,18 @@ void TstBadInputs::buildCatalogue()
         std::memcpy(b.data() + 16 + hlen, &nan, 4);
         writeAll(d + "/w.tbw", b + QCryptographicHash::hash(b, QCryptographicHash::Sha256));
     }, "{dir}/w.tbw: weight 0 is not a finite number (NaN or infinity); the file is damaged");
+    // The header edited and the checksum recomputed: values of the wrong type are refused by name.
+    weights("weights: a class name that is a number", [this](const QString& d) {
+        QByteArray b = readAll(m_weights).chopped(32);
+        uint64_t hlen = 0;
+        std::memcpy(&hlen, b.constData() + 8, 8);
+        QByteArray header = b.mid(16, int(hlen));
+        QVERIFY(header.contains("\"class_names\":["));
+        header.replace("\"class_names\":[", "\"class_names\":[7,");
+        const uint64_t n = uint64_t(header.size());
+        b = b.left(8) + QByteArray(reinterpret_cast<const char*>(&n), 8) + header + b.mid(16 + int(hlen));
+        writeAll(d + "/w.tbw", b + QCryptographicHash::hash(b, QCryptographicHash::Sha256));
+    }, "{dir}/w.tbw: the header's \"class_names\" holds a number, not a string; the file is corrupt");
     weights("weights: of another model", [](const QString& d) {
         QDir().mkpath(d + "/data");
         fixtures::writeToyDataset((d + "/data").toStdString(), 40, 20, 28, 3, false);

@@ -7,7 +7,7 @@
 #include "core/rng.hpp"
 #include "data/dataset.hpp"
 #include "io/atomic_file.hpp"
-#include "io/json.hpp"
+#include "io/json_text.hpp"
 #include "io/onnx_export.hpp"
 #include "io/safetensors.hpp"
 #include "io/torch_layout.hpp"
@@ -41,8 +41,10 @@ tb::WeightsFile randomWeights(const std::string& model, tb::Shape input, int cla
 }
 
 // A safetensors file split into its header and data, to be edited and put back together.
+using Json = nlohmann::ordered_json;
+
 struct Split {
-    tb::Json header;
+    Json header;
     std::string data;
 };
 
@@ -50,29 +52,26 @@ Split split(const std::string& bytes)
 {
     uint64_t n = 0;
     std::memcpy(&n, bytes.data(), 8);
-    return {tb::Json::parse(bytes.substr(8, n)), bytes.substr(8 + n)};
+    return {tb::parseJson(bytes.substr(8, n)), bytes.substr(8 + n)};
 }
 
-std::string join(const tb::Json& header, const std::string& data)
+std::string join(const Json& header, const std::string& data)
 {
-    const std::string h = header.dump();
+    const std::string h = tb::jsonText(header);
     std::string out(8, '\0');
     const uint64_t n = h.size();
     std::memcpy(out.data(), &n, 8);
     return out + h + data;
 }
 
-tb::Json& member(tb::Json& o, const std::string& key)
+Json& member(Json& o, const std::string& key)
 {
     return o[key];
 }
 
-tb::Json offsets(uint64_t b, uint64_t e)
+Json offsets(uint64_t b, uint64_t e)
 {
-    tb::Json a = tb::Json::array();
-    a.push(int64_t(b));
-    a.push(int64_t(e));
-    return a;
+    return {b, e};
 }
 
 // The message of the error parseSafetensors throws (of type E), or "" when it throws none.
@@ -133,7 +132,7 @@ private slots:
 
         // The file records the hash it was written with.
         const Split s = split(tb::readWholeFile(path));
-        QCOMPARE(s.header.find("__metadata__")->find("weights_sha256")->asString(), a.weightsSha256());
+        QCOMPARE(s.header["__metadata__"]["weights_sha256"].get<std::string>(), a.weightsSha256());
         // Export is a pure function of the weights.
         QVERIFY(tb::safetensorsBytes(a, w.classNames) == tb::safetensorsBytes(b, back.classNames));
         QVERIFY(tb::onnxModel(a, w.classNames) == tb::onnxModel(b, back.classNames));
@@ -189,10 +188,9 @@ private slots:
         const tb::Shape in = net.layer(dense - 2).outShape(); // before Dropout and Flatten: (12, 12, 64)
         QCOMPARE(in.c, 64);
         const Split s = split(tb::safetensorsBytes(net, w.classNames));
-        const tb::Json& e = *s.header.find("7.weight");
-        QCOMPARE(e.find("shape")->dump(), std::string("[128,9216]"));
-        const float* torchW =
-            reinterpret_cast<const float*>(s.data.data() + int64_t(e.find("data_offsets")->items()[0].asNumber()));
+        const Json& e = s.header["7.weight"];
+        QCOMPARE(tb::jsonText(e["shape"]), std::string("[128,9216]"));
+        const float* torchW = reinterpret_cast<const float*>(s.data.data() + e["data_offsets"][0].get<int64_t>());
         const float* kernel = net.params().data() + net.paramOffset(dense); // (F, units), F in (h, w, c) order
         for (int u : {0, 5, 127})
             for (int c : {0, 1, 63})
@@ -218,7 +216,7 @@ private slots:
             errorOf<tb::IoError>(bytes).contains("header length (9223372036854775807 bytes) is larger than the file"));
         QVERIFY(errorOf<tb::IoError>(good.substr(0, 5)).contains("shorter than the 8-byte header length"));
         QVERIFY(errorOf<tb::IoError>(good.substr(0, good.size() - 4)).contains("lie outside"));
-        QVERIFY(errorOf<tb::IoError>(join(tb::Json::parse("[1, 2]"), "")).contains("not a JSON object"));
+        QVERIFY(errorOf<tb::IoError>(join(Json::array({1, 2}), "")).contains("not a JSON object"));
         QVERIFY(errorOf<tb::IoError>(std::string(8, '\0') + "x").contains("not valid JSON"));
 
         Split s = split(good);
@@ -233,7 +231,7 @@ private slots:
         // Two tensors over the same bytes (and so a hole elsewhere).
         {
             Split t = s;
-            const uint64_t begin = uint64_t(t.header.find("0.weight")->find("data_offsets")->items()[0].asNumber());
+            const uint64_t begin = t.header["0.weight"]["data_offsets"][0].get<uint64_t>();
             member(t.header, "1.bias")["data_offsets"] = offsets(begin, begin + 48);
             const QString e = errorOf<tb::IoError>(join(t.header, t.data));
             QVERIFY2(e.contains("overlap") && e.contains("\"1.bias\""), qPrintable(e));
@@ -246,9 +244,7 @@ private slots:
         // A shape that does not match the byte range.
         {
             Split t = s;
-            tb::Json shape = tb::Json::array();
-            shape.push(11);
-            member(t.header, "16.bias")["shape"] = shape;
+            member(t.header, "16.bias")["shape"] = Json::array({11});
             const QString e = errorOf<tb::IoError>(join(t.header, t.data));
             QVERIFY2(e.contains("\"16.bias\"") && e.contains("needs 44 bytes but its data_offsets span 40"),
                      qPrintable(e));
@@ -256,10 +252,8 @@ private slots:
         // A shape too large for any file (the product must not overflow).
         {
             Split t = s;
-            tb::Json shape = tb::Json::array();
-            for (int i = 0; i < 4; ++i)
-                shape.push(int64_t(1) << 40);
-            member(t.header, "16.bias")["shape"] = shape;
+            const int64_t big = int64_t(1) << 40;
+            member(t.header, "16.bias")["shape"] = Json::array({big, big, big, big});
             const QString e = errorOf<tb::IoError>(join(t.header, t.data));
             QVERIFY2(e.contains("\"16.bias\""), qPrintable(e));
         }
@@ -272,10 +266,7 @@ private slots:
         }
         {
             Split t = s;
-            tb::Json shape = tb::Json::array();
-            shape.push(2);
-            shape.push(5);
-            member(t.header, "16.bias")["shape"] = shape;
+            member(t.header, "16.bias")["shape"] = Json::array({2, 5});
             const QString e = errorOf<tb::ModelError>(join(t.header, t.data));
             QVERIFY2(e.contains("\"16.bias\"") && e.contains("has shape [2, 5] but the model needs [10]"),
                      qPrintable(e));
@@ -288,7 +279,7 @@ private slots:
         // A BatchNorm without scale: PyTorch's weight must stay ones.
         {
             Split t = s;
-            const size_t at = size_t(t.header.find("1.weight")->find("data_offsets")->items()[0].asNumber());
+            const size_t at = t.header["1.weight"]["data_offsets"][0].get<size_t>();
             const float half = 0.5f;
             std::memcpy(t.data.data() + at + 8, &half, 4);
             const QString e = errorOf<tb::ModelError>(join(t.header, t.data));
@@ -298,7 +289,7 @@ private slots:
         // A NaN among the weights.
         {
             Split t = s;
-            const size_t at = size_t(t.header.find("16.bias")->find("data_offsets")->items()[0].asNumber());
+            const size_t at = t.header["16.bias"]["data_offsets"][0].get<size_t>();
             const float nan = std::numeric_limits<float>::quiet_NaN();
             std::memcpy(t.data.data() + at, &nan, 4);
             QVERIFY(errorOf<tb::ModelError>(join(t.header, t.data)).contains("\"16.bias\""));
@@ -306,8 +297,8 @@ private slots:
         // A tensor missing (the last one, with its bytes), and one too many.
         {
             Split t = s;
-            tb::Json h = tb::Json::object();
-            for (const auto& [k, v] : t.header.members())
+            Json h = Json::object();
+            for (const auto& [k, v] : t.header.items())
                 if (k != "16.bias")
                     h[k] = v;
             const QString e = errorOf<tb::ModelError>(join(h, t.data.substr(0, t.data.size() - 40)));
@@ -315,9 +306,9 @@ private slots:
         }
         {
             Split t = s;
-            tb::Json extra = tb::Json::object();
+            Json extra = Json::object();
             extra["dtype"] = "F32";
-            extra["shape"] = tb::Json::array();
+            extra["shape"] = Json::array();
             extra["data_offsets"] = offsets(dataSize, dataSize + 4);
             member(t.header, "99.weight") = extra;
             const QString e = errorOf<tb::ModelError>(join(t.header, t.data + std::string(4, '\0')));
@@ -331,7 +322,7 @@ private slots:
     {
         const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);
         Split s = split(tb::safetensorsBytes(w.buildNetwork(), w.classNames));
-        std::string model = s.header.find("__metadata__")->find("model")->asString();
+        std::string model = s.header["__metadata__"]["model"].get<std::string>();
         const size_t at = model.find("\"units\":200");
         QVERIFY(at != std::string::npos);
         model.replace(at, std::strlen("\"units\":200"), "\"units\":1000000");
@@ -346,8 +337,8 @@ private slots:
         const std::string bytes = tb::safetensorsBytes(w.buildNetwork(), w.classNames);
         // Without Trainbench's metadata (as PyTorch writes it) the caller must name the model.
         Split s = split(bytes);
-        tb::Json h = tb::Json::object();
-        for (const auto& [k, v] : s.header.members())
+        Json h = Json::object();
+        for (const auto& [k, v] : s.header.items())
             if (k != "__metadata__")
                 h[k] = v;
         const std::string foreign = join(h, s.data);

@@ -8,7 +8,7 @@
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "io/atomic_file.hpp"
-#include "io/json.hpp"
+#include "io/json_text.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 #include "model/network.hpp"
@@ -33,9 +33,9 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 extern "C" void onSigint(int) { g_interrupted.store(true); }
 
-void printJson(const tb::Json& j)
+void printJson(const nlohmann::ordered_json& j)
 {
-    std::fputs((j.dump() + "\n").c_str(), stdout);
+    std::fputs((tb::jsonText(j) + "\n").c_str(), stdout);
     std::fflush(stdout);
 }
 
@@ -85,7 +85,7 @@ class JsonProgress : public tb::TrainObserver {
 public:
     void batchFinished(const tb::BatchProgress& p) override
     {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "batch";
         j["epoch"] = p.epoch;
         j["epochs"] = p.epochs;
@@ -100,7 +100,7 @@ public:
     }
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "epoch";
         j["epoch"] = r.epoch;
         j["loss"] = r.loss;
@@ -197,7 +197,7 @@ int trainCommand(const std::vector<std::string>& args)
     const tb::Dataset& data = session.data();
 
     if (json) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "start";
         j["model"] = spec.name;
         j["params"] = session.network().paramCount() + session.network().stateCount();
@@ -242,7 +242,7 @@ int trainCommand(const std::vector<std::string>& args)
     const std::string sha = session.weightsSha256();
     save();
     if (json) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "done";
         j["test_loss"] = test.loss;
         j["test_accuracy"] = test.accuracy;
@@ -320,7 +320,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (o.has("predictions"))
         writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());
     if (o.has("json")) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "evaluate";
         j["test_loss"] = r.loss;
         j["test_accuracy"] = r.accuracy;
@@ -356,7 +356,7 @@ int exportCommand(const std::vector<std::string>& args)
     tb::saveWeightsAs(out, w, format);
     const std::string sha = w.buildNetwork().weightsSha256();
     if (o.has("json")) {
-        tb::Json j = tb::Json::object();
+        nlohmann::ordered_json j;
         j["event"] = "export";
         j["format"] = tb::weightsFormatName(format);
         j["path"] = out;
@@ -402,7 +402,7 @@ public:
     void deviceFinished(int, const tb::CompareRow& r) override
     {
         if (m_json) {
-            tb::Json j = tb::Json::object();
+            nlohmann::ordered_json j;
             j["event"] = "device";
             j["device"] = r.device.id();
             j["description"] = r.description;

@@ -1,6 +1,6 @@
 #include "io/export_metadata.hpp"
 
-#include "io/json.hpp"
+#include "io/json_text.hpp"
 
 namespace tb {
 
@@ -12,20 +12,15 @@ const char* trainbenchVersion()
 std::vector<std::pair<std::string, std::string>> exportMetadata(const Network& net,
                                                                 const std::vector<std::string>& classNames)
 {
-    Json names = Json::array();
-    for (const std::string& n : classNames)
-        names.push(n);
-    Json input = Json::array();
-    input.push(net.inputShape().h);
-    input.push(net.inputShape().w);
-    input.push(net.inputShape().c);
+    const nlohmann::ordered_json names = classNames;
+    const nlohmann::ordered_json input = {net.inputShape().h, net.inputShape().w, net.inputShape().c};
     return {{"trainbench_version", trainbenchVersion()},
             {"model_name", net.spec().name},
-            {"class_names", names.dump()},
+            {"class_names", jsonText(names)},
             {"weights_sha256", net.weightsSha256()},
-            {"input_shape", input.dump()},
-            {"input_scale", Json(double(net.inputScale())).dump()},
-            {"model", net.spec().json.dump()}};
+            {"input_shape", jsonText(input)},
+            {"input_scale", jsonText(double(net.inputScale()))},
+            {"model", net.spec().json}};
 }
 
 } // namespace tb

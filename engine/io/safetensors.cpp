@@ -3,7 +3,7 @@
 #include "core/errors.hpp"
 #include "io/atomic_file.hpp"
 #include "io/export_metadata.hpp"
-#include "io/json.hpp"
+#include "io/json_text.hpp"
 #include "io/torch_layout.hpp"
 #include "layers/conv2d.hpp"
 
@@ -15,6 +15,8 @@
 namespace tb {
 
 namespace {
+using Json = nlohmann::ordered_json;
+
 // Hugging Face's reader refuses headers over 100 MB; a Trainbench model's is a few kB.
 constexpr uint64_t kMaxHeader = 100ull << 20;
 
@@ -45,9 +47,10 @@ std::string shapeText(const std::vector<int64_t>& s)
 // A whole number in [0, max], or fail.
 template <typename Fail> uint64_t wholeNumber(const Json& v, uint64_t max, Fail fail)
 {
-    if (!v.isNumber() || v.asNumber() < 0 || v.asNumber() != std::floor(v.asNumber()) || v.asNumber() > double(max))
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() != std::floor(v.get<double>()) ||
+        v.get<double>() > double(max))
         fail();
-    return uint64_t(v.asNumber());
+    return uint64_t(v.get<double>());
 }
 
 struct Parsed {
@@ -73,59 +76,59 @@ Parsed parseHeader(const std::string& s, const std::string& origin)
         throw IoError(origin + ": the header length (" + std::to_string(n) + " bytes) is over the 100 MB limit");
     Json h;
     try {
-        h = Json::parse(s.substr(8, size_t(n)));
+        h = parseJson(s.substr(8, size_t(n)));
     } catch (const Error& e) {
         throw IoError(origin + ": the safetensors header is not valid JSON: " + e.what());
     }
-    if (!h.isObject())
+    if (!h.is_object())
         throw IoError(origin + ": the safetensors header is not a JSON object");
     Parsed p;
     p.data = s.data() + 8 + n;
     const uint64_t dataSize = s.size() - 8 - n;
-    for (const auto& [name, v] : h.members()) {
+    for (const auto& [name, v] : h.items()) {
         if (name == "__metadata__") {
-            if (!v.isObject())
+            if (!v.is_object())
                 throw IoError(origin + ": \"__metadata__\" must map strings to strings");
-            for (const auto& [key, value] : v.members()) {
-                if (!value.isString())
+            for (const auto& [key, value] : v.items()) {
+                if (!value.is_string())
                     throw IoError(origin + ": metadata \"" + key + "\" is not a string");
-                p.metadata[key] = value.asString();
+                p.metadata[key] = value.get<std::string>();
             }
             continue;
         }
         const std::string what = origin + ": tensor \"" + name + "\"";
-        if (!v.isObject())
+        if (!v.is_object())
             throw IoError(what + " is not described by a JSON object");
         Entry e;
         e.name = name;
-        const Json* dtype = v.find("dtype");
-        const Json* shape = v.find("shape");
-        const Json* offsets = v.find("data_offsets");
-        if (!dtype || !dtype->isString() || !dtypeSize(dtype->asString()))
-            throw IoError(what + " has no known \"dtype\" (" + (dtype ? dtype->dump() : std::string("none")) + ")");
-        e.dtype = dtype->asString();
-        if (!shape || !shape->isArray() || shape->items().size() > 8)
+        const Json* dtype = jsonMember(v, "dtype");
+        const Json* shape = jsonMember(v, "shape");
+        const Json* offsets = jsonMember(v, "data_offsets");
+        if (!dtype || !dtype->is_string() || !dtypeSize(dtype->get<std::string>()))
+            throw IoError(what + " has no known \"dtype\" (" + (dtype ? jsonText(*dtype) : std::string("none")) + ")");
+        e.dtype = dtype->get<std::string>();
+        if (!shape || !shape->is_array() || shape->size() > 8)
             throw IoError(what + " has no \"shape\" (an array of at most 8 sizes)");
         // numel * dtype size must equal the byte range, which lies inside the file: checking each
         // factor against the data size keeps the product from overflowing.
         uint64_t numel = 1;
-        for (const Json& d : shape->items()) {
+        for (const Json& d : *shape) {
             const uint64_t dim = wholeNumber(d, dataSize + 1, [&] {
-                throw IoError(what + ": the shape " + shape->dump() + " is not a list of sizes the file can hold");
+                throw IoError(what + ": the shape " + jsonText(*shape) + " is not a list of sizes the file can hold");
             });
             e.shape.push_back(int64_t(dim));
             numel = dim == 0 || numel == 0 ? 0 : numel * dim;
             if (numel > dataSize)
-                throw IoError(what + ": the shape " + shape->dump() + " needs more bytes than the file holds");
+                throw IoError(what + ": the shape " + jsonText(*shape) + " needs more bytes than the file holds");
         }
-        if (!offsets || !offsets->isArray() || offsets->items().size() != 2)
+        if (!offsets || !offsets->is_array() || offsets->size() != 2)
             throw IoError(what + " has no \"data_offsets\" [begin, end]");
         auto badOffsets = [&] {
-            throw IoError(what + ": its data_offsets " + offsets->dump() + " lie outside the " +
+            throw IoError(what + ": its data_offsets " + jsonText(*offsets) + " lie outside the " +
                           std::to_string(dataSize) + " bytes of tensor data");
         };
-        e.begin = wholeNumber(offsets->items()[0], dataSize, badOffsets);
-        e.end = wholeNumber(offsets->items()[1], dataSize, badOffsets);
+        e.begin = wholeNumber((*offsets)[0], dataSize, badOffsets);
+        e.end = wholeNumber((*offsets)[1], dataSize, badOffsets);
         if (e.begin > e.end)
             badOffsets();
         const uint64_t bytes = numel * uint64_t(dtypeSize(e.dtype));
@@ -165,7 +168,7 @@ Json parseMetadataJson(const std::map<std::string, std::string>& m, const char* 
     if (it == m.end())
         throw IoError(origin + ": the Trainbench metadata lacks \"" + key + "\"");
     try {
-        return Json::parse(it->second);
+        return parseJson(it->second);
     } catch (const Error& e) {
         throw IoError(origin + ": metadata \"" + key + "\" is not valid JSON: " + e.what());
     }
@@ -229,8 +232,8 @@ float readF32(const char* p)
 std::string safetensorsBytes(const Network& net, const std::vector<std::string>& classNames)
 {
     const std::vector<TorchTensor> layout = torchLayout(net);
-    Json header = Json::object();
-    Json meta = Json::object();
+    Json header;
+    Json meta;
     meta["format"] = "pt";
     for (const auto& [key, value] : exportMetadata(net, classNames))
         meta[key] = value;
@@ -250,19 +253,13 @@ std::string safetensorsBytes(const Network& net, const std::vector<std::string>&
                 data.append(reinterpret_cast<const char*>(&v), 4);
             }
         }
-        Json e = Json::object();
+        Json e;
         e["dtype"] = counter ? "I64" : "F32";
-        Json shape = Json::array();
-        for (int64_t d : t.shape)
-            shape.push(d);
-        e["shape"] = shape;
-        Json offsets = Json::array();
-        offsets.push(int64_t(begin));
-        offsets.push(int64_t(data.size()));
-        e["data_offsets"] = offsets;
+        e["shape"] = t.shape;
+        e["data_offsets"] = {uint64_t(begin), uint64_t(data.size())};
         header[t.name] = e;
     }
-    std::string h = header.dump();
+    std::string h = jsonText(header);
     h.append((8 - h.size() % 8) % 8, ' '); // the data starts 8-byte aligned, as Hugging Face's writer does
     std::string out;
     out.reserve(8 + h.size() + data.size());
@@ -279,8 +276,10 @@ void exportSafetensors(const std::string& path, const WeightsFile& w)
     writeFileAtomically(path, safetensorsBytes(net, w.classNames));
 }
 
+// A function try block: the header's values are type-checked before they are read, and should one
+// slip through, nlohmann's exception still becomes an IoError naming the file.
 WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin, const ModelHint* hint)
-{
+try {
     const Parsed file = parseHeader(bytes, origin);
     WeightsFile w;
     const bool hasModel = file.metadata.count("model") != 0;
@@ -296,20 +295,20 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
     if (hasModel) {
         const Json in = parseMetadataJson(file.metadata, "input_shape", origin);
         const Json names = parseMetadataJson(file.metadata, "class_names", origin);
-        if (!in.isArray() || in.items().size() != 3)
+        if (!in.is_array() || in.size() != 3)
             throw IoError(origin + ": metadata \"input_shape\" is not [H, W, C]");
         int dims[3];
         for (int i = 0; i < 3; ++i)
-            dims[i] = int(wholeNumber(in.items()[size_t(i)], 1 << 16, [&] {
+            dims[i] = int(wholeNumber(in[size_t(i)], 1 << 16, [&] {
                 throw IoError(origin + ": metadata \"input_shape\" holds an impossible size");
             }));
         w.input = Shape::image(dims[0], dims[1], dims[2]);
-        if (!names.isArray())
+        if (!names.is_array())
             throw IoError(origin + ": metadata \"class_names\" is not an array");
-        for (const Json& n : names.items()) {
-            if (!n.isString())
+        for (const Json& n : names) {
+            if (!n.is_string())
                 throw IoError(origin + ": metadata \"class_names\" holds a non-string");
-            w.classNames.push_back(n.asString());
+            w.classNames.push_back(n.get<std::string>());
         }
     } else {
         w.input = hint->input;
@@ -388,6 +387,8 @@ WeightsFile parseSafetensors(const std::string& bytes, const std::string& origin
     w.params = net.params();
     w.state = net.state();
     return w;
+} catch (const nlohmann::ordered_json::exception& e) {
+    throw IoError(origin + ": the safetensors header cannot be read (" + std::string(e.what()) + ")");
 }
 
 WeightsFile loadSafetensors(const std::string& path, const ModelHint* hint)

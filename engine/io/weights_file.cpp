@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/sha256.hpp"
 #include "io/atomic_file.hpp"
+#include "io/json_text.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -11,6 +12,8 @@
 namespace tb {
 
 namespace {
+using Json = nlohmann::ordered_json;
+
 constexpr char kMagic[9] = "TBWGHT01";
 
 void putU64(std::string& out, uint64_t v)
@@ -36,7 +39,7 @@ Json historyJson(const std::vector<EpochRecord>& h)
 {
     Json a = Json::array();
     for (const EpochRecord& r : h) {
-        Json o = Json::object();
+        Json o;
         o["epoch"] = r.epoch;
         o["loss"] = r.loss;
         o["accuracy"] = r.accuracy;
@@ -45,17 +48,30 @@ Json historyJson(const std::vector<EpochRecord>& h)
         o["seconds"] = r.seconds;
         o["samples_per_sec"] = r.samplesPerSec;
         o["samples"] = r.samples;
-        a.push(o);
+        a.push_back(o);
     }
     return a;
 }
 
+// The header's member `key` of object `o`, which must be of the type `is` checks for.
+const Json& member(const Json& o, const char* key, const std::string& path, bool (Json::*is)() const noexcept,
+                   const char* type)
+{
+    const Json* v = jsonMember(o, key);
+    if (!v)
+        throw IoError(path + ": the header lacks \"" + key + "\"; the file is corrupt");
+    if (!(v->*is)())
+        throw IoError(path + ": the header's \"" + key + "\" is " + jsonTypeName(*v) + ", not " + type +
+                      "; the file is corrupt");
+    return *v;
+}
 double num(const Json& o, const char* key, const std::string& path)
 {
-    const Json* v = o.find(key);
-    if (!v || !v->isNumber())
-        throw IoError(path + ": the header lacks \"" + key + "\"; the file is corrupt");
-    return v->asNumber();
+    return member(o, key, path, &Json::is_number, "a number").get<double>();
+}
+std::string text(const Json& o, const char* key, const std::string& path)
+{
+    return member(o, key, path, &Json::is_string, "a string").get<std::string>();
 }
 
 // A whole number in [lo, hi]: a double outside an integer type's range must not reach a cast
@@ -63,7 +79,7 @@ double num(const Json& o, const char* key, const std::string& path)
 int64_t whole(double v, const char* key, const std::string& path, double lo, double hi)
 {
     if (!(v >= lo && v <= hi) || v != std::floor(v))
-        throw IoError(path + ": the header's \"" + key + "\" is out of range (" + Json(v).dump() + "); the file is corrupt");
+        throw IoError(path + ": the header's \"" + key + "\" is out of range (" + jsonNumberText(v) + "); the file is corrupt");
     return int64_t(v);
 }
 int64_t whole(const Json& o, const char* key, const std::string& path, double lo, double hi)
@@ -107,22 +123,15 @@ WeightsFile WeightsFile::fromTraining(const Network& net, Trainer& trainer,
 
 void saveWeights(const std::string& path, const WeightsFile& w)
 {
-    Json h = Json::object();
+    Json h;
     h["format"] = "trainbench-weights";
     h["version"] = 1;
-    h["model"] = w.spec.json;
-    Json in = Json::array();
-    in.push(w.input.h);
-    in.push(w.input.w);
-    in.push(w.input.c);
-    h["input_shape"] = in;
-    Json names = Json::array();
-    for (const auto& n : w.classNames)
-        names.push(n);
-    h["class_names"] = names;
+    h["model"] = w.spec.json.empty() ? Json() : parseJson(w.spec.json);
+    h["input_shape"] = {w.input.h, w.input.w, w.input.c};
+    h["class_names"] = w.classNames;
     h["params"] = int64_t(w.params.size());
     h["state"] = int64_t(w.state.size());
-    Json opt = Json::object();
+    Json opt;
     opt["name"] = optimizerName(w.optimizer.kind);
     opt["learning_rate"] = double(w.optimizer.learningRate);
     opt["beta_1"] = double(w.optimizer.beta1);
@@ -134,7 +143,7 @@ void saveWeights(const std::string& path, const WeightsFile& w)
     opt["iterations"] = w.optimizerIterations;
     opt["slots"] = int64_t(w.optimizerSlots.size());
     h["optimizer"] = opt;
-    Json tr = Json::object();
+    Json tr;
     tr["epochs"] = w.train.epochs;
     tr["batch_size"] = w.train.batchSize;
     tr["threads"] = w.train.device.threads;
@@ -145,7 +154,7 @@ void saveWeights(const std::string& path, const WeightsFile& w)
     h["history"] = historyJson(w.history);
     h["dataset"] = w.datasetDir;
 
-    const std::string header = h.dump();
+    const std::string header = jsonText(h);
     std::string out(kMagic, 8);
     putU64(out, header.size());
     out += header;
@@ -159,8 +168,10 @@ void saveWeights(const std::string& path, const WeightsFile& w)
     writeFileAtomically(path, out);
 }
 
+// A function try block: the header's values are type-checked before they are read, and should one
+// slip through, nlohmann's exception still becomes an IoError naming the file.
 WeightsFile loadWeights(const std::string& path)
-{
+try {
     const std::string s = readWholeFile(path);
     if (s.size() < 16 + 32 || s.compare(0, 8, kMagic) != 0)
         throw IoError(path + ": not a Trainbench weights file (bad magic)");
@@ -176,64 +187,75 @@ WeightsFile loadWeights(const std::string& path)
         throw IoError(path + ": the header length is larger than the file");
     Json h;
     try {
-        h = Json::parse(s.substr(16, size_t(hlen)));
+        h = parseJson(s.substr(16, size_t(hlen)));
     } catch (const Error& e) {
         throw IoError(path + ": corrupt header: " + e.what());
     }
     WeightsFile w;
-    const Json* model = h.find("model");
+    const Json* model = jsonMember(h, "model");
     if (!model)
         throw IoError(path + ": the header lacks the model");
-    w.spec = parseModelSpec(model->dump(), path);
-    const Json* in = h.find("input_shape");
-    if (!in || !in->isArray() || in->items().size() != 3)
+    w.spec = parseModelSpec(jsonText(*model), path);
+    const Json* in = jsonMember(h, "input_shape");
+    if (!in || !in->is_array() || in->size() != 3)
         throw IoError(path + ": the header lacks the input shape");
     int side[3];
-    for (int i = 0; i < 3; ++i)
-        side[i] = int(whole(in->items()[size_t(i)].asNumber(), "input_shape", path, 1, 65536));
+    for (int i = 0; i < 3; ++i) {
+        const Json& v = (*in)[size_t(i)];
+        if (!v.is_number())
+            throw IoError(path + ": the header's \"input_shape\" holds " + jsonTypeName(v) + ", not a number; the file is corrupt");
+        side[i] = int(whole(v.get<double>(), "input_shape", path, 1, 65536));
+    }
     w.input = Shape::image(side[0], side[1], side[2]);
-    if (const Json* names = h.find("class_names"))
-        for (const Json& n : names->items())
-            w.classNames.push_back(n.asString());
-    const Json* opt = h.find("optimizer");
+    if (const Json* names = jsonMember(h, "class_names")) {
+        if (!names->is_array())
+            throw IoError(path + ": the header's \"class_names\" is " + jsonTypeName(*names) + ", not an array of strings; the file is corrupt");
+        for (const Json& n : *names) {
+            if (!n.is_string())
+                throw IoError(path + ": the header's \"class_names\" holds " + jsonTypeName(n) + ", not a string; the file is corrupt");
+            w.classNames.push_back(n.get<std::string>());
+        }
+    }
+    const Json* opt = jsonMember(h, "optimizer");
     if (!opt)
         throw IoError(path + ": the header lacks the optimizer");
-    w.optimizer.kind = parseOptimizer(opt->find("name") ? opt->find("name")->asString() : "");
+    w.optimizer.kind = parseOptimizer(jsonMember(*opt, "name") ? text(*opt, "name", path) : "");
     w.optimizer.learningRate = float(num(*opt, "learning_rate", path));
     w.optimizer.beta1 = float(num(*opt, "beta_1", path));
     w.optimizer.beta2 = float(num(*opt, "beta_2", path));
     w.optimizer.epsilon = float(num(*opt, "epsilon", path));
     w.optimizer.momentum = float(num(*opt, "momentum", path));
     w.optimizer.rho = float(num(*opt, "rho", path));
-    w.optimizer.nesterov = opt->find("nesterov") && opt->find("nesterov")->asBool();
+    w.optimizer.nesterov = jsonMember(*opt, "nesterov") && member(*opt, "nesterov", path, &Json::is_boolean, "true or false").get<bool>();
     w.optimizerIterations = whole(*opt, "iterations", path, 0, 9007199254740992.0);
-    if (const Json* tr = h.find("training")) {
+    if (const Json* tr = jsonMember(h, "training")) {
         w.train.epochs = int(whole(*tr, "epochs", path, 0, kIntMax));
         w.train.batchSize = int(whole(*tr, "batch_size", path, 0, kIntMax));
         w.train.device.threads = int(whole(*tr, "threads", path, 0, kIntMax));
-        if (const Json* device = tr->find("device")) {
+        if (jsonMember(*tr, "device")) {
+            const std::string device = text(*tr, "device", path);
             try {
                 const int threads = w.train.device.threads;
-                w.train.device = parseDeviceSpec(device->asString());
+                w.train.device = parseDeviceSpec(device);
                 w.train.device.threads = threads;
             } catch (const ConfigError&) {
-                throw IoError(path + ": the header's device \"" + device->asString() + "\" is not a device; the file is corrupt");
+                throw IoError(path + ": the header's device \"" + device + "\" is not a device; the file is corrupt");
             }
         }
         w.train.maxBatches = int(whole(*tr, "max_batches", path, 0, kIntMax));
-        if (const Json* seed = tr->find("seed")) {
-            const std::string text = seed->asString();
-            if (text.empty() || text.size() > 20 || text.find_first_not_of("0123456789") != std::string::npos)
-                throw IoError(path + ": the header's seed \"" + text + "\" is not a number; the file is corrupt");
+        if (jsonMember(*tr, "seed")) {
+            const std::string seed = text(*tr, "seed", path);
+            if (seed.empty() || seed.size() > 20 || seed.find_first_not_of("0123456789") != std::string::npos)
+                throw IoError(path + ": the header's seed \"" + seed + "\" is not a number; the file is corrupt");
             try {
-                w.train.seed = std::stoull(text);
+                w.train.seed = std::stoull(seed);
             } catch (const std::out_of_range&) {
-                throw IoError(path + ": the header's seed " + text + " is out of range; the file is corrupt");
+                throw IoError(path + ": the header's seed " + seed + " is out of range; the file is corrupt");
             }
         }
     }
-    if (const Json* hist = h.find("history"))
-        for (const Json& r : hist->items()) {
+    if (jsonMember(h, "history"))
+        for (const Json& r : member(h, "history", path, &Json::is_array, "an array")) {
             EpochRecord e;
             e.epoch = int(whole(r, "epoch", path, 0, kIntMax));
             e.loss = num(r, "loss", path);
@@ -245,8 +267,8 @@ WeightsFile loadWeights(const std::string& path)
             e.samples = whole(r, "samples", path, 0, 9007199254740992.0);
             w.history.push_back(e);
         }
-    if (const Json* d = h.find("dataset"))
-        w.datasetDir = d->asString();
+    if (jsonMember(h, "dataset"))
+        w.datasetDir = text(h, "dataset", path);
     // Counts of floats, each at most what the file holds (so their sum cannot overflow either).
     const double most = double(s.size() / sizeof(float));
     const uint64_t np = uint64_t(whole(h, "params", path, 0, most)), ns = uint64_t(whole(h, "state", path, 0, most));
@@ -271,6 +293,8 @@ WeightsFile loadWeights(const std::string& path)
                 throw IoError(path + ": weight " + std::to_string(i) + (v == &w.state ? " of the layers' state" : "") +
                               " is not a finite number (NaN or infinity); the file is damaged");
     return w;
+} catch (const nlohmann::ordered_json::exception& e) {
+    throw IoError(path + ": the header cannot be read (" + std::string(e.what()) + "); the file is corrupt");
 }
 
 Dataset datasetForWeights(Dataset d, const WeightsFile& w)

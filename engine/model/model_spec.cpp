@@ -1,6 +1,7 @@
 #include "model/model_spec.hpp"
 
 #include "core/errors.hpp"
+#include "io/json_text.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -34,27 +35,29 @@ const std::vector<KindInfo>& kinds()
     return k;
 }
 
+using Json = nlohmann::ordered_json;
+
 class LayerReader {
 public:
     LayerReader(const Json& j, std::string where) : m_j(j), m_where(std::move(where)) {}
 
     [[noreturn]] void fail(const std::string& what) const { throw ModelError(m_where + ": " + what); }
 
-    const Json* get(const char* key) const { return m_j.find(key); }
+    const Json* get(const char* key) const { return jsonMember(m_j, key); }
 
     int positive(const char* key, int def, int max = 1 << 20) const
     {
         const Json* v = get(key);
         if (!v)
             return def;
-        if (!v->isNumber() || v->asNumber() != std::floor(v->asNumber()))
+        if (!v->is_number() || v->get<double>() != std::floor(v->get<double>()))
             fail(std::string("\"") + key + "\" must be a whole number");
-        if (v->asNumber() < 1 || v->asNumber() > max)
+        if (v->get<double>() < 1 || v->get<double>() > max)
             fail(std::string("\"") + key + "\" must be between 1 and " + std::to_string(max) + " (got " +
-                 // a double beyond int64's range must not be cast (undefined; found by fuzz_model_json)
-                 (std::fabs(v->asNumber()) < 9e15 ? std::to_string(int64_t(v->asNumber())) : Json(v->asNumber()).dump()) +
+                 // never casts a double beyond int64's range (undefined; found by fuzz_model_json)
+                 jsonNumberText(v->get<double>()) +
                  ")");
-        return int(v->asNumber());
+        return int(v->get<double>());
     }
     // An int or a pair [a, b] as Keras accepts for kernel_size/strides/pool_size.
     void pair(const char* key, int& a, int& b, int def) const
@@ -65,15 +68,15 @@ public:
             return;
         }
         auto one = [&](const Json& x) {
-            if (!x.isNumber() || x.asNumber() != std::floor(x.asNumber()) || x.asNumber() < 1 || x.asNumber() > 1024)
+            if (!x.is_number() || x.get<double>() != std::floor(x.get<double>()) || x.get<double>() < 1 || x.get<double>() > 1024)
                 fail(std::string("\"") + key + "\" must be a whole number from 1 to 1024 or a pair of them");
-            return int(x.asNumber());
+            return int(x.get<double>());
         };
-        if (v->isArray()) {
-            if (v->items().size() != 2)
+        if (v->is_array()) {
+            if (v->size() != 2)
                 fail(std::string("\"") + key + "\" must have two values (height, width)");
-            a = one(v->items()[0]);
-            b = one(v->items()[1]);
+            a = one((*v)[0]);
+            b = one((*v)[1]);
         } else {
             a = b = one(*v);
         }
@@ -83,18 +86,18 @@ public:
         const Json* v = get(key);
         if (!v)
             return def;
-        if (!v->isBool())
+        if (!v->is_boolean())
             fail(std::string("\"") + key + "\" must be true or false");
-        return v->asBool();
+        return v->get<bool>();
     }
     double number(const char* key, double def, double lo, double hi, bool loOpen, bool hiOpen) const
     {
         const Json* v = get(key);
         if (!v)
             return def;
-        if (!v->isNumber())
+        if (!v->is_number())
             fail(std::string("\"") + key + "\" must be a number");
-        const double d = v->asNumber();
+        const double d = v->get<double>();
         if ((loOpen ? d <= lo : d < lo) || (hiOpen ? d >= hi : d > hi)) {
             std::ostringstream os;
             os << "\"" << key << "\" must be in " << (loOpen ? "(" : "[") << lo << ", " << hi << (hiOpen ? ")" : "]")
@@ -108,9 +111,9 @@ public:
         const Json* v = get("padding");
         if (!v)
             return false;
-        if (!v->isString() || (v->asString() != "same" && v->asString() != "valid"))
+        if (!v->is_string() || (v->get<std::string>() != "same" && v->get<std::string>() != "valid"))
             fail("\"padding\" must be \"same\" or \"valid\"");
-        return v->asString() == "same";
+        return v->get<std::string>() == "same";
     }
     Activation activation(bool required) const
     {
@@ -120,9 +123,9 @@ public:
                 fail("needs an \"activation\"");
             return Activation::Linear;
         }
-        if (!v->isString())
+        if (!v->is_string())
             fail("\"activation\" must be a string");
-        const std::string& a = v->asString();
+        const std::string& a = v->get<std::string>();
         if (a == "linear" || a == "none")
             return Activation::Linear;
         if (a == "relu")
@@ -140,72 +143,67 @@ private:
 };
 } // namespace
 
-ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
+namespace {
+ModelSpec specFrom(const Json& root, const std::string& origin)
 {
-    Json root;
-    try {
-        root = Json::parse(text);
-    } catch (const Error& e) {
-        throw ModelError(origin + ": " + e.what());
-    }
-    if (!root.isObject())
+    if (!root.is_object())
         throw ModelError(origin + ": a model file holds a JSON object with \"layers\"");
     ModelSpec spec;
-    spec.json = root;
-    for (const auto& [key, v] : root.members())
+    spec.json = jsonText(root);
+    for (const auto& [key, v] : root.items())
         if (key != "name" && key != "input_scale" && key != "layers" && key != "description")
             throw ModelError(origin + ": unknown member \"" + key + "\" (expected name, input_scale, layers)");
-    if (const Json* n = root.find("name")) {
-        if (!n->isString())
+    if (const Json* n = jsonMember(root, "name")) {
+        if (!n->is_string())
             throw ModelError(origin + ": \"name\" must be a string");
-        spec.name = n->asString();
+        spec.name = n->get<std::string>();
     }
-    if (const Json* s = root.find("input_scale")) {
-        if (!s->isNumber() || !(s->asNumber() > 0) || !std::isfinite(s->asNumber()))
+    if (const Json* s = jsonMember(root, "input_scale")) {
+        if (!s->is_number() || !(s->get<double>() > 0) || !std::isfinite(s->get<double>()))
             throw ModelError(origin + ": \"input_scale\" must be a positive number");
-        spec.inputScale = float(s->asNumber());
+        spec.inputScale = float(s->get<double>());
     }
-    const Json* layers = root.find("layers");
-    if (!layers || !layers->isArray() || layers->items().empty())
+    const Json* layers = jsonMember(root, "layers");
+    if (!layers || !layers->is_array() || layers->empty())
         throw ModelError(origin + ": \"layers\" must be a non-empty array");
 
     int index = 0;
-    for (const Json& lj : layers->items()) {
+    for (const Json& lj : *layers) {
         ++index;
         std::string where = origin + ", layer " + std::to_string(index);
-        if (!lj.isObject())
+        if (!lj.is_object())
             throw ModelError(where + ": each layer is a JSON object");
-        const Json* type = lj.find("type");
-        if (!type || !type->isString())
+        const Json* type = jsonMember(lj, "type");
+        if (!type || !type->is_string())
             throw ModelError(where + ": needs a \"type\" such as \"Conv2D\"");
         const KindInfo* info = nullptr;
         for (const KindInfo& k : kinds())
-            if (type->asString() == k.type)
+            if (type->get<std::string>() == k.type)
                 info = &k;
         if (!info) {
             std::string known;
             for (const KindInfo& k : kinds())
                 known += (known.empty() ? "" : ", ") + std::string(k.type);
-            throw ModelError(where + ": unknown layer type \"" + type->asString() + "\" (known: " + known + ")");
+            throw ModelError(where + ": unknown layer type \"" + type->get<std::string>() + "\" (known: " + known + ")");
         }
-        where += " (" + type->asString() + ")";
-        for (const auto& [key, v] : lj.members())
+        where += " (" + type->get<std::string>() + ")";
+        for (const auto& [key, v] : lj.items())
             if (key != "type" && key != "name" && !info->keys.count(key))
                 throw ModelError(where + ": unknown argument \"" + key + "\"");
         LayerReader r(lj, where);
         LayerSpec l;
         l.kind = info->kind;
         l.kerasClass = info->type;
-        if (const Json* n = lj.find("name")) {
-            if (!n->isString() || n->asString().empty())
+        if (const Json* n = jsonMember(lj, "name")) {
+            if (!n->is_string() || n->get<std::string>().empty())
                 r.fail("\"name\" must be a non-empty string");
-            l.name = n->asString();
+            l.name = n->get<std::string>();
         }
         switch (l.kind) {
         case LayerKind::Conv2D:
-            if (!lj.find("filters"))
+            if (!jsonMember(lj, "filters"))
                 r.fail("needs \"filters\"");
-            if (!lj.find("kernel_size"))
+            if (!jsonMember(lj, "kernel_size"))
                 r.fail("needs \"kernel_size\"");
             l.filters = r.positive("filters", 0, 65536);
             r.pair("kernel_size", l.kh, l.kw, 1);
@@ -222,7 +220,7 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
             break;
         case LayerKind::MaxPool2D:
             r.pair("pool_size", l.kh, l.kw, 2);
-            if (lj.find("strides"))
+            if (jsonMember(lj, "strides"))
                 r.pair("strides", l.sh, l.sw, 1);
             else {
                 l.sh = l.kh;
@@ -231,31 +229,31 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
             l.same = r.padding();
             break;
         case LayerKind::Dropout:
-            if (!lj.find("rate"))
+            if (!jsonMember(lj, "rate"))
                 r.fail("needs \"rate\"");
             l.rate = float(r.number("rate", 0.0, 0.0, 1.0, false, true));
             break;
         case LayerKind::Flatten:
             break;
         case LayerKind::Reshape: {
-            const Json* t = lj.find("target_shape");
-            if (!t || !t->isArray() || (t->items().size() != 1 && t->items().size() != 3))
+            const Json* t = jsonMember(lj, "target_shape");
+            if (!t || !t->is_array() || (t->size() != 1 && t->size() != 3))
                 r.fail("needs \"target_shape\": [F] or [H, W, C]");
-            for (const Json& d : t->items()) {
-                if (!d.isNumber() || d.asNumber() < 1 || d.asNumber() != std::floor(d.asNumber()))
+            for (const Json& d : *t) {
+                if (!d.is_number() || d.get<double>() < 1 || d.get<double>() != std::floor(d.get<double>()))
                     r.fail("\"target_shape\" values must be positive whole numbers");
-                if (d.asNumber() > double(1 << 30))  // before the cast to int (undefined beyond its range)
+                if (d.get<double>() > double(1 << 30))  // before the cast to int (undefined beyond its range)
                     r.fail("\"target_shape\" values must be at most 1073741824");
-                l.targetShape.push_back(int(d.asNumber()));
+                l.targetShape.push_back(int(d.get<double>()));
             }
             break;
         }
         case LayerKind::Dense:
-            if (!lj.find("units"))
+            if (!jsonMember(lj, "units"))
                 r.fail("needs \"units\"");
             // "classes": the dataset's class count, so the model fits any dataset (the presets).
-            if (lj.find("units")->isString()) {
-                if (lj.find("units")->asString() != "classes")
+            if (jsonMember(lj, "units")->is_string()) {
+                if (jsonMember(lj, "units")->get<std::string>() != "classes")
                     r.fail("\"units\" must be a whole number or \"classes\"");
                 l.unitsFromClasses = true;
             } else {
@@ -280,6 +278,24 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
     if (spec.name.empty())
         spec.name = "model";
     return spec;
+}
+} // namespace
+
+ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
+{
+    Json root;
+    try {
+        root = parseJson(text);
+    } catch (const Error& e) {
+        throw ModelError(origin + ": " + e.what());
+    }
+    // specFrom checks each value's type before it reads it; should one slip through, nlohmann's
+    // exception still becomes a ModelError naming the file.
+    try {
+        return specFrom(root, origin);
+    } catch (const nlohmann::ordered_json::exception& e) {
+        throw ModelError(origin + ": the model description cannot be read (" + std::string(e.what()) + ")");
+    }
 }
 
 ModelSpec loadModelSpec(const std::string& nameOrPath)

@@ -5,7 +5,6 @@
 // The presets are written in the same format.
 #pragma once
 
-#include "io/json.hpp"
 #include "layers/layer.hpp"
 
 #include <string>
@@ -34,7 +33,7 @@ struct ModelSpec {
     std::string name;
     float inputScale = 1.0f;  // raw pixels (0..255) are multiplied by this
     std::vector<LayerSpec> layers;
-    Json json;  // the description as read, stored in weights files
+    std::string json;  // the description as read, as compact JSON: weights files and exports store it
 };
 
 // Parses a model description. `origin` (a file name or "preset x") prefixes error messages.
