@@ -29,15 +29,15 @@
 
 namespace tbcli {
 
-namespace {
-std::atomic<bool> g_interrupted{false};
-extern "C" void onSigint(int) { g_interrupted.store(true); }
-
 void printJson(const nlohmann::ordered_json& j)
 {
     std::fputs((tb::jsonText(j) + "\n").c_str(), stdout);
     std::fflush(stdout);
 }
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+extern "C" void onSigint(int) { g_interrupted.store(true); }
 
 // Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
 class TextProgress : public tb::TrainObserver {

@@ -2,6 +2,8 @@
 // 3 data or model error, 4 training diverged, 5 file error, 130 stopped by Ctrl-C.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -17,5 +19,8 @@ int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
 int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
+
+// One --json event: a line of compact JSON on stdout, flushed.
+void printJson(const nlohmann::ordered_json& j);
 
 }  // namespace tbcli

@@ -5,7 +5,6 @@
 #include "picture_file.hpp"
 
 #include "core/errors.hpp"
-#include "io/json.hpp"
 #include "io/weights_formats.hpp"
 #include "predict/predictor.hpp"
 
@@ -58,12 +57,6 @@ void saveInput(const std::string& dir, const std::string& path, const tb::GrayIm
     tb::writeFileAtomically((std::filesystem::path(dir) / name).string(), bytes);
 }
 
-void printJson(const tb::Json& j)
-{
-    std::fputs((j.dump() + "\n").c_str(), stdout);
-    std::fflush(stdout);
-}
-
 } // namespace
 
 int predictCommand(const std::vector<std::string>& argsIn)
@@ -105,7 +98,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             const std::vector<tb::RankedClass> best = tb::topClasses(probs, top);
             if (json) {
-                tb::Json j = tb::Json::object();
+                nlohmann::ordered_json j;
                 j["image"] = path;
                 j["width"] = pic.image.width;
                 j["height"] = pic.image.height;
@@ -113,13 +106,13 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 j["centred"] = in.centred;
                 j["forward_ms"] = ms;
                 j["forward_cpu_ms"] = cpuMs;
-                tb::Json list = tb::Json::array();
+                nlohmann::ordered_json list = nlohmann::ordered_json::array();
                 for (const tb::RankedClass& c : best) {
-                    tb::Json e = tb::Json::object();
+                    nlohmann::ordered_json e;
                     e["class"] = c.index;
                     e["name"] = predictor.classNames()[size_t(c.index)];
                     e["probability"] = double(c.probability);
-                    list.push(e);
+                    list.push_back(e);
                 }
                 j["top"] = list;
                 printJson(j);
