@@ -42,7 +42,12 @@ extern "C" void onSigint(int) { g_interrupted.store(true); }
 // Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
 class TextProgress : public tb::TrainObserver {
 public:
-    explicit TextProgress(int steps) : m_steps(steps), m_tty(isatty(fileno(stdout))) {}
+    // Shows the learning rate beside the metrics when a schedule moves it.
+    explicit TextProgress(const tb::Trainer& trainer)
+        : m_trainer(trainer), m_steps(trainer.stepsPerEpoch()),
+          m_showRate(trainer.config().schedule.kind != tb::ScheduleKind::Constant), m_tty(isatty(fileno(stdout)))
+    {
+    }
 
     void batchFinished(const tb::BatchProgress& p) override
     {
@@ -68,13 +73,24 @@ public:
 
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
-        std::printf("%s%s\n", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
+        std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
+        if (m_showRate)
+            std::printf(" - learning_rate: %.4g", r.learningRate);
+        std::printf("\n");
+        // Keras' callbacks say what they did in the same words.
+        if (r.rateLowered)
+            std::printf("Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.\n", r.epoch,
+                        m_trainer.learningRate());
+        if (r.stopped)
+            std::printf("Epoch %d: early stopping\n", r.epoch);
         std::fflush(stdout);
         m_pending = false;
     }
 
 private:
+    const tb::Trainer& m_trainer;
     int m_steps;
+    bool m_showRate;
     bool m_tty;
     bool m_pending = false;
     int m_epoch = 0;
@@ -109,6 +125,10 @@ public:
         j["val_accuracy"] = r.valAccuracy;
         j["seconds"] = r.seconds;
         j["samples_per_sec"] = r.samplesPerSec;
+        j["learning_rate"] = r.learningRate;
+        j["best"] = r.best;
+        j["early_stopping"] = r.stopped;
+        j["learning_rate_lowered"] = r.rateLowered;
         printJson(j);
     }
 };
@@ -174,26 +194,68 @@ int trainCommand(const std::vector<std::string>& args)
 {
     Options o(args,
               {"data", "model", "epochs", "batch", "threads", "device", "seed", "optimizer", "lr", "momentum",
-               "size-multiplier", "max-batches", "save", "shard", "isa"},
-              {"drop-remainder", "json", "nesterov"});
+               "size-multiplier", "max-batches", "save", "shard", "isa", "runs-dir", "checkpoint-every", "resume",
+               "validation-split", "lr-schedule", "early-stopping", "patience", "min-delta"},
+              {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
     const bool json = o.has("json");
-    tb::TrainConfig cfg = trainConfigFrom(o);
+    const std::string savePath = o.text("save", "");
+    const int checkpointEvery = intOption(o, "checkpoint-every", 0);
     if (o.has("device") && o.has("threads"))
         throw UsageError("give either --device or --threads, not both");
+    std::optional<tb::DeviceSpec> device;
     if (o.has("device")) {
-        const std::optional<tb::Isa> isa = cfg.device.isa;
-        cfg.device = tb::parseDeviceSpec(o.text("device", ""));
-        if (!cfg.device.isa && o.has("isa"))
-            cfg.device.isa = isa;
-    } else {
-        cfg.device.threads = intOption(o, "threads", tb::hardwareThreads());
+        device = tb::parseDeviceSpec(o.text("device", ""));
+        if (!device->isa && o.has("isa"))
+            device->isa = isaOption(o);
+    } else if (o.has("threads") || !o.has("resume")) {
+        device = tb::DeviceSpec{};
+        device->threads = intOption(o, "threads", tb::hardwareThreads());
+        device->isa = isaOption(o);
     }
-    cfg.shardSize = intOption(o, "shard", cfg.shardSize);
-    const std::string savePath = o.text("save", "");
 
-    const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-    const tb::Dataset loaded = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
-    tb::TrainingSession session(spec, loaded, cfg);
+    std::unique_ptr<tb::TrainingSession> owned;
+    if (o.has("resume")) {
+        // The run goes on with its own settings; only where it runs and how it is watched can change.
+        for (const char* fixed : {"model", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "nesterov",
+                                  "size-multiplier", "max-batches", "shard", "drop-remainder", "validation-split",
+                                  "lr-schedule", "early-stopping", "patience", "min-delta", "restore-best-weights",
+                                  "runs-dir", "no-run-folder"})
+            if (o.has(fixed))
+                throw UsageError(std::string("--resume continues a run with its own settings; --") + fixed +
+                                 " cannot change them");
+        const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
+        const std::string dataDir =
+            o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
+        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery);
+    } else {
+        tb::TrainConfig cfg = trainConfigFrom(o);
+        cfg.device = *device;
+        cfg.shardSize = intOption(o, "shard", cfg.shardSize);
+        cfg.validationSplit = o.real("validation-split", 0.0);
+        if (o.has("lr-schedule"))
+            cfg.schedule = tb::parseLrSchedule(o.text("lr-schedule", ""));
+        if (o.has("early-stopping")) {
+            cfg.earlyStopping.enabled = true;
+            cfg.earlyStopping.monitor = tb::parseMonitor(o.text("early-stopping", ""));
+            cfg.earlyStopping.patience = intOption(o, "patience", 0);
+            cfg.earlyStopping.minDelta = o.real("min-delta", 0.0);
+            cfg.earlyStopping.restoreBestWeights = o.has("restore-best-weights");
+        } else if (o.has("patience") || o.has("min-delta") || o.has("restore-best-weights")) {
+            throw UsageError("--patience, --min-delta and --restore-best-weights need --early-stopping val_loss|val_accuracy");
+        }
+        tb::validateTrainConfig(cfg);
+        const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+        owned = std::make_unique<tb::TrainingSession>(spec, tb::loadDataset(o.text("data", tb::defaultDatasetDir())), cfg);
+        if (!o.has("no-run-folder"))
+            owned->enableCheckpoints(tb::RunFolder::create(o.text("runs-dir", tb::defaultRunsDir()),
+                                                           spec.name + "-" + cfg.device.id()),
+                                     checkpointEvery);
+        else if (o.has("checkpoint-every"))
+            throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
+    }
+    tb::TrainingSession& session = *owned;
+    const tb::TrainConfig& cfg = session.config();
+    const tb::ModelSpec& spec = session.network().spec();
     const tb::Dataset& data = session.data();
 
     if (json) {
@@ -212,13 +274,27 @@ int trainCommand(const std::vector<std::string>& args)
         if (session.backend().device().isa)
             j["isa"] = tb::isaName(*session.backend().device().isa);
         j["kernels"] = session.backend().describe();
+        if (session.runFolder()) {
+            j["run_folder"] = session.runFolder()->path;
+            j["resumed_epoch"] = session.trainer().position().epoch;
+            j["resumed_step"] = session.trainer().position().step;
+        }
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
+        if (session.runFolder()) {
+            const tb::RunPosition& at = session.trainer().position();
+            std::string where;
+            if (at.epoch >= cfg.epochs || at.early.stoppedEpoch)
+                where = " (the run is complete)";
+            else if (at.epoch || at.step)
+                where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) + ")";
+            std::printf("Run folder %s%s\n", session.runFolder()->path.c_str(), where.c_str());
+        }
         std::fflush(stdout);
     }
 
-    TextProgress text(session.trainer().stepsPerEpoch());
+    TextProgress text(session.trainer());
     JsonProgress jsonOut;
     std::signal(SIGINT, onSigint);
     auto save = [&] {
@@ -236,11 +312,18 @@ int trainCommand(const std::vector<std::string>& args)
     if (status == tb::TrainStatus::Cancelled) {
         save();
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
+        if (session.runFolder())
+            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n", session.runFolder()->path.c_str());
         return Interrupted;
     }
+    const tb::RunPosition& end = session.trainer().position();
+    if (!json && cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0)
+        std::printf("Restoring model weights from the end of the best epoch: %d.\n", end.early.bestEpoch);
     const tb::EvalResult test = session.evaluateTest();
     const std::string sha = session.weightsSha256();
     save();
+    if (session.runFolder())
+        session.save(session.runFolder()->weights());
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "done";

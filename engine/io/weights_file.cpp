@@ -48,6 +48,10 @@ Json historyJson(const std::vector<EpochRecord>& h)
         o["seconds"] = r.seconds;
         o["samples_per_sec"] = r.samplesPerSec;
         o["samples"] = r.samples;
+        o["learning_rate"] = r.learningRate;
+        o["best"] = r.best;
+        o["stopped"] = r.stopped;
+        o["rate_lowered"] = r.rateLowered;
         a.push_back(o);
     }
     return a;
@@ -153,6 +157,8 @@ void saveWeights(const std::string& path, const WeightsFile& w)
     h["training"] = tr;
     h["history"] = historyJson(w.history);
     h["dataset"] = w.datasetDir;
+    if (!w.resume.empty())
+        h["resume"] = parseJson(w.resume);
 
     const std::string header = jsonText(h);
     std::string out(kMagic, 8);
@@ -265,10 +271,17 @@ try {
             e.seconds = num(r, "seconds", path);
             e.samplesPerSec = num(r, "samples_per_sec", path);
             e.samples = whole(r, "samples", path, 0, 9007199254740992.0);
+            if (jsonMember(r, "learning_rate"))
+                e.learningRate = num(r, "learning_rate", path);
+            for (auto [key, flag] : {std::pair{"best", &e.best}, {"stopped", &e.stopped}, {"rate_lowered", &e.rateLowered}})
+                if (jsonMember(r, key))
+                    *flag = member(r, key, path, &Json::is_boolean, "true or false").get<bool>();
             w.history.push_back(e);
         }
     if (jsonMember(h, "dataset"))
         w.datasetDir = text(h, "dataset", path);
+    if (jsonMember(h, "resume"))
+        w.resume = jsonText(member(h, "resume", path, &Json::is_object, "an object"));
     // Counts of floats, each at most what the file holds (so their sum cannot overflow either).
     const double most = double(s.size() / sizeof(float));
     const uint64_t np = uint64_t(whole(h, "params", path, 0, most)), ns = uint64_t(whole(h, "state", path, 0, most));

@@ -24,6 +24,8 @@ struct WeightsFile {
     TrainConfig train;
     std::vector<EpochRecord> history;
     std::string datasetDir;
+    // A checkpoint's position and settings (train/checkpoint.hpp), as JSON text; empty in weights files.
+    std::string resume;
 
     // A network with these weights (throws ModelError if the file's parts disagree).
     Network buildNetwork() const;

@@ -1,5 +1,8 @@
 #include "train/session.hpp"
 
+#include "core/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/json_text.hpp"
 #include "io/weights_formats.hpp"
 #include "train/progress_text.hpp"
 
@@ -23,7 +26,7 @@ DatasetOptions datasetOptions(const TrainConfig& c)
 } // namespace
 
 TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config)
-    : m_data(withOptions(data, datasetOptions(validated(config)))),
+    : m_fingerprint(fingerprintOf(data)), m_data(withOptions(data, datasetOptions(validated(config)))),
       m_net(model, Shape::image(m_data.inputHeight(), m_data.inputWidth(), 1), m_data.numClasses)
 {
     m_net.initialize(config.seed); // the same initial weights on every device
@@ -34,9 +37,131 @@ TrainingSession::~TrainingSession() = default;
 
 std::string TrainingSession::header() const { return runHeader(m_net, m_data, config(), m_trainer->backend()); }
 
+// Forwards the front end's callbacks and writes the checkpoints: the best epoch's weights when it is
+// the best, the position at epoch ends and every N batches.
+class TrainingSession::Checkpointer : public TrainObserver {
+public:
+    Checkpointer(TrainingSession& s, TrainObserver* next) : m_session(s), m_next(next) {}
+    void batchFinished(const BatchProgress& p) override
+    {
+        if (m_next)
+            m_next->batchFinished(p);
+    }
+    void epochFinished(const EpochRecord& r, const EvalResult& validation) override
+    {
+        if (m_session.m_folder && r.best && m_session.config().earlyStopping.restoreBestWeights) {
+            WeightsFile best = m_session.weightsFile();
+            saveWeights(m_session.m_folder->best(), best);
+        }
+        if (m_next)
+            m_next->epochFinished(r, validation);
+    }
+    void positionAdvanced(bool epochEnd) override
+    {
+        const int every = m_session.m_checkpointEvery;
+        if (m_session.m_folder && (epochEnd || (every > 0 && m_session.m_trainer->position().step % every == 0)))
+            m_session.checkpoint();
+        if (m_next)
+            m_next->positionAdvanced(epochEnd);
+    }
+
+private:
+    TrainingSession& m_session;
+    TrainObserver* m_next;
+};
+
+void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
+{
+    if (everyBatches < 0)
+        throw ConfigError("checkpoints every " + std::to_string(everyBatches) + " batches: give 0 or more");
+    m_folder = std::move(folder);
+    m_checkpointEvery = everyBatches;
+    writeRecord("running");
+}
+
+void TrainingSession::checkpoint()
+{
+    if (!m_folder)
+        return;
+    WeightsFile w = weightsFile();
+    w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint);
+    saveWeights(m_folder->checkpoint(), w);
+    writeRecord(m_trainer->position().epoch >= config().epochs || m_trainer->position().early.stoppedEpoch
+                    ? "completed"
+                    : "running");
+}
+
+void TrainingSession::writeRecord(const char* status)
+{
+    nlohmann::ordered_json r;
+    r["format"] = "trainbench-run";
+    r["version"] = 1;
+    r["status"] = status;
+    r["model"] = m_net.spec().name;
+    r["device"] = backend().device().id();
+    r["kernels"] = backend().describe();
+    r["dataset"] = m_data.directory;
+    r["seed"] = std::to_string(config().seed);
+    r["epochs"] = config().epochs;
+    r["batch_size"] = config().batchSize;
+    r["optimizer"] = optimizerName(config().optimizer.kind);
+    r["learning_rate"] = config().optimizer.learningRate;
+    r["schedule"] = describeLrSchedule(config().schedule);
+    r["early_stopping"] = describeEarlyStopping(config().earlyStopping);
+    r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"
+                                                    : std::string("test set");
+    nlohmann::ordered_json h = nlohmann::ordered_json::array();
+    for (const EpochRecord& e : m_trainer->history())
+        h.push_back({{"epoch", e.epoch},
+                     {"loss", e.loss},
+                     {"accuracy", e.accuracy},
+                     {"val_loss", e.valLoss},
+                     {"val_accuracy", e.valAccuracy},
+                     {"seconds", e.seconds},
+                     {"learning_rate", e.learningRate}});
+    r["history"] = h;
+    writeFileAtomically(m_folder->record(), jsonText(r) + "\n");
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
+                                                         const std::optional<DeviceSpec>& device, int checkpointEvery)
+{
+    Checkpoint c = readCheckpoint(folder.checkpoint());
+    requireSameDataset(c.data, data, folder.checkpoint());
+    TrainConfig config = c.config;
+    if (device)
+        config.device = *device;
+    auto session = std::make_unique<TrainingSession>(c.weights.spec, data, config);
+    Network& net = session->m_net;
+    if (net.inputShape().h != c.weights.input.h || net.inputShape().w != c.weights.input.w ||
+        net.paramCount() != int64_t(c.weights.params.size()) || net.stateCount() != int64_t(c.weights.state.size()))
+        throw ModelError(folder.checkpoint() + " holds weights of another shape than its model on this dataset");
+    net.params() = c.weights.params;
+    net.state() = c.weights.state;
+    session->backend().syncFromHost();
+    session->backend().setOptimizerState({c.weights.optimizer, c.weights.optimizerIterations, c.weights.optimizerSlots});
+    session->m_trainer->restore(c.position, c.weights.history);
+    if (config.earlyStopping.restoreBestWeights && c.position.early.bestEpoch > 0) {
+        const WeightsFile best = loadWeights(folder.best());
+        if (best.params.size() != c.weights.params.size() || best.state.size() != c.weights.state.size())
+            throw ModelError(folder.best() + " holds weights of another model than the checkpoint");
+        session->m_trainer->setBest(best.params, best.state);
+    }
+    session->m_folder = folder;
+    session->m_checkpointEvery = checkpointEvery;
+    return session;
+}
+
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
-    return m_trainer->run(observer, cancel);
+    Checkpointer checkpointer(*this, observer);
+    const TrainStatus status = m_trainer->run(&checkpointer, cancel);
+    if (m_folder) {
+        checkpoint(); // a stopped run continues from here; a finished one records its end
+        if (status == TrainStatus::Cancelled)
+            writeRecord("stopped");
+    }
+    return status;
 }
 
 EvalResult TrainingSession::evaluateTest(bool keepPredictions) { return m_trainer->evaluate(0, keepPredictions); }

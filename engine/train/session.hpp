@@ -10,10 +10,13 @@
 #include "io/weights_file.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
+#include "train/checkpoint.hpp"
+#include "train/run_folder.hpp"
 #include "train/trainer.hpp"
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace tb {
@@ -25,6 +28,12 @@ public:
     // Throws ConfigError (validateTrainConfig, the device, memory), ModelError (a model that does not
     // fit the data).
     TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config);
+    // Continues the run whose checkpoint is in `folder`, on `data` (the dataset it was made on; DataError
+    // if not), optionally on another device (the CPU gives the same weights on any thread count).
+    // Checkpoints go on into the same folder, every `checkpointEvery` batches as enableCheckpoints.
+    static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, const Dataset& data,
+                                                   const std::optional<DeviceSpec>& device = std::nullopt,
+                                                   int checkpointEvery = 0);
     ~TrainingSession();
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;
@@ -38,7 +47,16 @@ public:
     // The two lines a run starts with (model, dataset; device, batch, optimizer, seed, kernels).
     std::string header() const;
 
-    // Trains config.epochs more epochs. Throws DivergedError with the last good weights kept.
+    // Checkpoints into `folder`: at every epoch end, every `everyBatches` batches (0: at epoch ends
+    // only), and when the run is stopped; early stopping's best epoch goes to best.tbw, the record of
+    // the run to run.json.
+    void enableCheckpoints(RunFolder folder, int everyBatches = 0);
+    const std::optional<RunFolder>& runFolder() const { return m_folder; }
+    // Writes the checkpoint and run.json now (atomically; IoError leaves the previous ones intact).
+    void checkpoint();
+
+    // Trains until config.epochs epochs are done (or early stopping ends the run), from where the run
+    // stands. Throws DivergedError with the last good weights kept.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
     // The whole test split, on the run's device.
     EvalResult evaluateTest(bool keepPredictions = false);
@@ -49,9 +67,15 @@ public:
     void save(const std::string& path);
 
 private:
+    class Checkpointer;
+    void writeRecord(const char* status);
+
+    DatasetFingerprint m_fingerprint; // of the dataset as loaded
     Dataset m_data;
     Network m_net;
     std::unique_ptr<Trainer> m_trainer;
+    std::optional<RunFolder> m_folder;
+    int m_checkpointEvery = 0;
 };
 
 } // namespace tb

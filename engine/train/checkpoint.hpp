@@ -1,0 +1,41 @@
+// Checkpoints: a weights file (weights, BatchNorm statistics, optimizer state, history) whose header
+// also holds where the run stands (RunPosition), every setting needed to continue it (TrainConfig)
+// and a fingerprint of the dataset, so that a run continues bit for bit and never on other data.
+// Written atomically (io/atomic_file.hpp): a checkpoint is the old one or the new one, never half.
+#pragma once
+
+#include "data/dataset.hpp"
+#include "io/weights_file.hpp"
+#include "train/trainer.hpp"
+
+#include <string>
+
+namespace tb {
+
+struct DatasetFingerprint {
+    std::string directory;
+    int trainCount = 0, testCount = 0, height = 0, width = 0, classes = 0;
+    std::string labelsSha256; // of the train then the test labels
+};
+
+// Of the dataset as loaded (before a run's options cut or split it).
+DatasetFingerprint fingerprintOf(const Dataset& loaded);
+
+struct Checkpoint {
+    WeightsFile weights; // weights.resume holds the JSON text of the rest
+    TrainConfig config;
+    RunPosition position;
+    DatasetFingerprint data;
+};
+
+// The JSON text that goes into WeightsFile::resume.
+std::string resumeJson(const TrainConfig& config, const RunPosition& position, const DatasetFingerprint& data);
+
+// Throws IoError for a file that is not a complete checkpoint (truncated, corrupt, a plain weights
+// file) and ModelError for parts that disagree.
+Checkpoint readCheckpoint(const std::string& path);
+
+// Throws DataError naming the difference when `loaded` is not the dataset the checkpoint was made on.
+void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path);
+
+} // namespace tb

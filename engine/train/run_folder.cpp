@@ -1,0 +1,69 @@
+#include "train/run_folder.hpp"
+
+#include "core/errors.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <sys/stat.h>
+
+namespace tb {
+
+namespace {
+// Keeps a name usable as a folder name anywhere: letters, digits, '-', '_', '.', '@'.
+std::string folderSafe(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '@') ? c : '-';
+    return out.empty() ? "run" : out;
+}
+} // namespace
+
+std::string defaultRunsDir()
+{
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/')
+        return std::string(xdg) + "/trainbench/runs";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : "/tmp") + "/.local/share/trainbench/runs";
+}
+
+RunFolder RunFolder::create(const std::string& runsDir, const std::string& name)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(runsDir, ec);
+    if (ec)
+        throw IoError("cannot create the runs folder " + runsDir + ": " + ec.message());
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    const std::string base = runsDir + "/" + stamp + "-" + folderSafe(name);
+    for (int n = 1; n < 1000; ++n) {
+        const std::string path = n == 1 ? base : base + "-" + std::to_string(n);
+        if (::mkdir(path.c_str(), 0755) == 0)
+            return RunFolder{path};
+        if (errno != EEXIST)
+            throw IoError("cannot create the run folder " + path + ": " + std::strerror(errno));
+    }
+    throw IoError("cannot create a run folder in " + runsDir + ": too many runs started this second");
+}
+
+RunFolder RunFolder::open(const std::string& path)
+{
+    std::string p = path;
+    while (p.size() > 1 && p.back() == '/')
+        p.pop_back();
+    RunFolder f{p};
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        throw IoError(path + " is not a run folder (no such folder)");
+    if (::stat(f.checkpoint().c_str(), &st) != 0)
+        throw IoError(path + " holds no checkpoint.tbw to resume from");
+    return f;
+}
+
+} // namespace tb

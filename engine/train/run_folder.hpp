@@ -1,0 +1,28 @@
+// A run's own folder: where its checkpoints, its best and final weights and its record (run.json)
+// live, so that it can be resumed and remembered. Run folders are made in a runs folder: the XDG
+// data directory's trainbench/runs by default, or one the user names (--runs-dir).
+#pragma once
+
+#include <string>
+
+namespace tb {
+
+// $XDG_DATA_HOME/trainbench/runs, else ~/.local/share/trainbench/runs.
+std::string defaultRunsDir();
+
+struct RunFolder {
+    std::string path;
+
+    std::string checkpoint() const { return path + "/checkpoint.tbw"; } // the latest position
+    std::string best() const { return path + "/best.tbw"; }             // early stopping's best epoch
+    std::string weights() const { return path + "/weights.tbw"; }       // the final weights
+    std::string record() const { return path + "/run.json"; }           // configuration, status, history
+
+    // A new, empty folder "<runsDir>/<YYYYmmdd-HHMMSS>-<name>" (with "-2", "-3"... if taken); the runs
+    // folder is created when missing. Throws IoError naming what cannot be created.
+    static RunFolder create(const std::string& runsDir, const std::string& name);
+    // An existing run folder with a checkpoint. Throws IoError when it is not one.
+    static RunFolder open(const std::string& path);
+};
+
+} // namespace tb

@@ -1,0 +1,335 @@
+// Runs that survive (issue 17): checkpoints and exact resume after a clean stop and after SIGKILL, on
+// 1 and 2 threads; learning-rate schedules and early stopping with Keras' semantics; the validation
+// split; damaged and mismatched checkpoints.
+#include "fixtures.hpp"
+
+#include "core/errors.hpp"
+#include "data/dataset.hpp"
+#include "model/model_spec.hpp"
+#include "train/checkpoint.hpp"
+#include "train/session.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+
+using namespace tb;
+
+namespace {
+// Stops the run (as Stop or Ctrl-C do) once it reaches a given epoch and step.
+struct StopAt : TrainObserver {
+    int epoch, step;
+    std::atomic<bool>* flag;
+    StopAt(int e, int s, std::atomic<bool>* f) : epoch(e), step(s), flag(f) {}
+    void batchFinished(const BatchProgress& p) override
+    {
+        if (p.epoch == epoch && p.step == step)
+            flag->store(true);
+    }
+};
+} // namespace
+
+class TstResume : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    Dataset m_toy;
+    ModelSpec m_model;
+    std::string m_dataDir, m_modelPath;
+
+    TrainConfig config(int threads) const
+    {
+        TrainConfig c;
+        c.epochs = 3;
+        c.batchSize = 10; // 8 steps an epoch, the last one partial
+        c.seed = 7;
+        c.device.threads = threads;
+        return c;
+    }
+
+    std::string uninterrupted(const TrainConfig& c)
+    {
+        TrainingSession s(m_model, m_toy, c);
+        s.run();
+        return s.weightsSha256();
+    }
+
+    struct Cli {
+        int code;
+        QString out, err;
+    };
+    Cli cli(const QStringList& args)
+    {
+        QProcess p;
+        p.start(TRAINBENCH_CLI, args);
+        if (!p.waitForFinished(300000))
+            return {-1, {}, "timeout"};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+    static QString runFolderOf(const QString& runsDir)
+    {
+        const QStringList runs = QDir(runsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        return runs.size() == 1 ? runsDir + "/" + runs.first() : QString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        m_dataDir = m_tmp.path().toStdString() + "/toy";
+        QDir().mkpath(QString::fromStdString(m_dataDir));
+        fixtures::writeToyDataset(m_dataDir, 75, 30, 12, 3);
+        m_toy = loadDataset(m_dataDir);
+        m_model = parseModelSpec(fixtures::toyModelJson(), "toy");
+        m_modelPath = m_tmp.path().toStdString() + "/toy.json";
+        fixtures::writeRaw(m_modelPath, fixtures::toyModelJson());
+    }
+
+    void cleanStopResumesBitIdentical_data()
+    {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("resumeThreads");
+        QTest::newRow("1 thread") << 1 << 1;
+        QTest::newRow("2 threads") << 2 << 2;
+        QTest::newRow("stopped on 1, resumed on 2") << 1 << 2;
+    }
+    void cleanStopResumesBitIdentical()
+    {
+        QFETCH(int, threads);
+        QFETCH(int, resumeThreads);
+        const TrainConfig c = config(threads);
+        const std::string expected = uninterrupted(c);
+        const QString runs = m_tmp.path() + "/clean-" + QString::number(threads) + QString::number(resumeThreads);
+        std::atomic<bool> stop{false};
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(2, 3, &stop); // in the middle of the second epoch
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+            QCOMPARE(s.trainer().position().epoch, 1);
+            QCOMPARE(s.trainer().position().step, 3);
+        }
+        DeviceSpec other;
+        other.threads = resumeThreads;
+        auto resumed = TrainingSession::resume(RunFolder::open(runFolderOf(runs).toStdString()), m_toy, other);
+        QCOMPARE(resumed->trainer().position().step, 3);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), expected);
+        QCOMPARE(int(resumed->trainer().history().size()), 3);
+    }
+
+    // The CLI killed with SIGKILL in the middle of an epoch continues from its last checkpoint.
+    void sigkillResumesBitIdentical_data()
+    {
+        QTest::addColumn<int>("threads");
+        QTest::newRow("1 thread") << 1;
+        QTest::newRow("2 threads") << 2;
+    }
+    void sigkillResumesBitIdentical()
+    {
+        QFETCH(int, threads);
+        const QStringList common = {"--data", QString::fromStdString(m_dataDir), "--model",
+                                    QString::fromStdString(m_modelPath), "--epochs", "3", "--batch", "10", "--seed",
+                                    "7", "--threads", QString::number(threads)};
+        const Cli whole = cli(QStringList{"train", "--no-run-folder", "--json"} + common);
+        QCOMPARE(whole.code, 0);
+        const QString expected = QJsonDocument::fromJson(whole.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())
+                                     .object()["weights_sha256"].toString();
+        QCOMPARE(expected.size(), 64);
+
+        const QString runs = m_tmp.path() + "/kill-" + QString::number(threads);
+        QProcess p;
+        p.start(TRAINBENCH_CLI, QStringList{"train", "--json", "--runs-dir", runs, "--checkpoint-every", "2"} + common);
+        QVERIFY(p.waitForStarted());
+        // Read the progress until the second epoch's fifth step, then kill at once.
+        QByteArray seen;
+        bool reached = false;
+        while (!reached && p.waitForReadyRead(60000)) {
+            seen += p.readAllStandardOutput();
+            reached = seen.contains("\"epoch\":2,\"epochs\":3,\"step\":5");
+        }
+        QVERIFY2(reached, seen.constData());
+        p.kill();
+        QVERIFY(p.waitForFinished(30000));
+        const QString folder = runFolderOf(runs);
+        QVERIFY(!folder.isEmpty());
+        const Checkpoint left = readCheckpoint((folder + "/checkpoint.tbw").toStdString());
+        QVERIFY2(left.position.epoch < 3, "the run finished before it was killed: the test proves nothing");
+
+        const Cli resumed = cli({"train", "--json", "--resume", folder});
+        QCOMPARE(resumed.code, 0);
+        const QList<QByteArray> lines = resumed.out.toUtf8().split('\n');
+        const QJsonObject start = QJsonDocument::fromJson(lines.first()).object();
+        QCOMPARE(start["resumed_epoch"].toInt(), left.position.epoch);
+        QCOMPARE(start["resumed_step"].toInt(), left.position.step);
+        const QString sha = QJsonDocument::fromJson(resumed.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())
+                                .object()["weights_sha256"].toString();
+        QCOMPARE(sha, expected);
+    }
+
+    void schedulesFollowKeras()
+    {
+        const PlateauState none;
+        LrSchedule step = parseLrSchedule("step:2:0.5");
+        QCOMPARE(scheduledRate(step, 0.1, 0, 0, 100, none), 0.1);
+        QCOMPARE(scheduledRate(step, 0.1, 50, 1, 100, none), 0.1);
+        QCOMPARE(scheduledRate(step, 0.1, 50, 2, 100, none), 0.05);
+        QCOMPARE(scheduledRate(step, 0.1, 90, 5, 100, none), 0.025);
+        LrSchedule exp = parseLrSchedule("exp:0.5:10"); // ExponentialDecay(0.1, 10, 0.5)
+        QVERIFY(std::fabs(scheduledRate(exp, 0.1, 10, 0, 100, none) - 0.05) < 1e-15);
+        QVERIFY(std::fabs(scheduledRate(exp, 0.1, 5, 0, 100, none) - 0.1 * std::sqrt(0.5)) < 1e-15);
+        LrSchedule cos = parseLrSchedule("cosine:10:0.1");
+        QVERIFY(std::fabs(scheduledRate(cos, 1.0, 0, 0, 110, none) - 0.1) < 1e-12); // warm-up from 0
+        QVERIFY(std::fabs(scheduledRate(cos, 1.0, 9, 0, 110, none) - 1.0) < 1e-12);
+        QVERIFY(std::fabs(scheduledRate(cos, 1.0, 60, 0, 110, none) - 0.55) < 1e-12); // half-way: (1+0.1)/2
+        QVERIFY(std::fabs(scheduledRate(cos, 1.0, 110, 0, 110, none) - 0.1) < 1e-12);
+        // ReduceLROnPlateau(factor=0.5, patience=2): two epochs without improvement lower the rate.
+        LrSchedule plateau = parseLrSchedule("plateau:0.5:2");
+        PlateauState p;
+        p.rate = 0.01;
+        QVERIFY(!updatePlateau(plateau, p, 1.0));
+        QVERIFY(!updatePlateau(plateau, p, 0.9));
+        QVERIFY(!updatePlateau(plateau, p, 0.95));
+        QVERIFY(updatePlateau(plateau, p, 0.91));
+        QCOMPARE(p.rate, 0.005);
+        QVERIFY(!updatePlateau(plateau, p, 0.8999)); // less than min_delta (1e-4) better: no improvement
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseLrSchedule("step:0:0.5"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseLrSchedule("exp:1.5:10"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseLrSchedule("warp"));
+    }
+
+    void earlyStoppingFollowsKeras()
+    {
+        EarlyStopping es;
+        es.enabled = true;
+        es.monitor = Monitor::ValLoss;
+        es.patience = 2;
+        es.minDelta = 0.01;
+        EarlyStoppingState s;
+        QVERIFY(updateEarlyStopping(es, s, 1, 1.0));
+        QVERIFY(updateEarlyStopping(es, s, 2, 0.8));
+        QVERIFY(!updateEarlyStopping(es, s, 3, 0.795)); // better by less than min_delta
+        QCOMPARE(s.stoppedEpoch, 0);
+        QVERIFY(!updateEarlyStopping(es, s, 4, 0.9));
+        QCOMPARE(s.stoppedEpoch, 4);
+        QCOMPARE(s.bestEpoch, 2);
+        es.monitor = Monitor::ValAccuracy;
+        es.patience = 0;
+        EarlyStoppingState a;
+        QVERIFY(updateEarlyStopping(es, a, 1, 0.5));
+        QVERIFY(!updateEarlyStopping(es, a, 2, 0.5));
+        QCOMPARE(a.stoppedEpoch, 2);
+    }
+
+    // A run that early stopping ends keeps the best epoch's weights, and resumes to the same end.
+    void earlyStoppingRestoresTheBestWeights()
+    {
+        TrainConfig c = config(2);
+        c.epochs = 12;
+        c.optimizer.learningRate = 0.05f; // noisy enough for val_loss to get worse
+        c.earlyStopping.enabled = true;
+        c.earlyStopping.patience = 1;
+        c.earlyStopping.restoreBestWeights = true;
+        TrainingSession s(m_model, m_toy, c);
+        s.run();
+        const RunPosition& end = s.trainer().position();
+        QVERIFY2(end.early.stoppedEpoch > 0, "the run did not stop early; the test needs a noisier run");
+        const auto& h = s.trainer().history();
+        QCOMPARE(int(h.size()), end.early.stoppedEpoch);
+        QVERIFY(h.back().stopped);
+        const EvalResult now = s.evaluateTest();
+        QCOMPARE(now.loss, h[size_t(end.early.bestEpoch - 1)].valLoss); // the weights of the best epoch
+    }
+
+    void validationSplitHoldsOutTheLastImages()
+    {
+        DatasetOptions o;
+        o.validationSplit = 0.2;
+        const Dataset d = withOptions(m_toy, o);
+        QCOMPARE(d.train.count, 60);
+        QCOMPARE(d.validation.count, 15);
+        QCOMPARE(d.validation.labels.front(), m_toy.train.labels[60]);
+        QCOMPARE(std::memcmp(d.validation.image(14), m_toy.train.image(74), size_t(m_toy.train.imageBytes())), 0);
+        TrainConfig c = config(1);
+        c.epochs = 1;
+        c.validationSplit = 0.2;
+        TrainingSession s(m_model, m_toy, c);
+        s.run();
+        QCOMPARE(&s.trainer().validationSplit(), &s.data().validation);
+        QCOMPARE(s.trainer().history()[0].samples, int64_t(60));
+        o.validationSplit = 0.999;
+        QVERIFY_THROWS_EXCEPTION(DataError, withOptions(m_toy, o));
+    }
+
+    void damagedOrForeignCheckpointsAreRefused()
+    {
+        const QString runs = m_tmp.path() + "/bad";
+        {
+            TrainConfig c = config(1);
+            c.epochs = 1;
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            s.run();
+        }
+        const QString folder = runFolderOf(runs);
+        const std::string path = (folder + "/checkpoint.tbw").toStdString();
+        // Another dataset (same sizes, other labels).
+        const std::string otherDir = m_tmp.path().toStdString() + "/other";
+        QDir().mkpath(QString::fromStdString(otherDir));
+        fixtures::writeToyDataset(otherDir, 75, 30, 12, 3, false, 99);
+        try {
+            TrainingSession::resume(RunFolder::open(folder.toStdString()), loadDataset(otherDir));
+            QFAIL("resumed on another dataset");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains("the labels differ"), e.what());
+        }
+        // A plain weights file is not a checkpoint.
+        const std::string plain = m_tmp.path().toStdString() + "/plain.tbw";
+        saveWeights(plain, loadWeights(path));
+        {
+            WeightsFile w = loadWeights(path);
+            w.resume.clear();
+            saveWeights(plain, w);
+        }
+        try {
+            readCheckpoint(plain);
+            QFAIL("read a weights file as a checkpoint");
+        } catch (const IoError& e) {
+            QVERIFY2(QString(e.what()).contains("not a checkpoint"), e.what());
+        }
+        // Truncated: the previous checkpoint is what a crash mid-write leaves, never this.
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.resize(f.size() / 2));
+        f.close();
+        try {
+            TrainingSession::resume(RunFolder::open(folder.toStdString()), m_toy);
+            QFAIL("resumed from a truncated checkpoint");
+        } catch (const IoError& e) {
+            QVERIFY2(QString(e.what()).contains("corrupt or truncated"), e.what());
+        }
+        // Not a run folder.
+        QVERIFY_THROWS_EXCEPTION(IoError, RunFolder::open(m_tmp.path().toStdString() + "/nowhere"));
+    }
+
+    void unwritableRunsFolderIsAClearError()
+    {
+        const std::string file = m_tmp.path().toStdString() + "/a-file";
+        fixtures::writeRaw(file, "x");
+        try {
+            RunFolder::create(file + "/runs", "toy");
+            QFAIL("made a run folder under a file");
+        } catch (const IoError& e) {
+            QVERIFY2(QString(e.what()).contains("cannot create the runs folder"), e.what());
+        }
+    }
+};
+
+QTEST_MAIN(TstResume)
+#include "tst_resume.moc"
