@@ -22,12 +22,15 @@
 #include "run/run_controller.hpp"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -675,6 +678,87 @@ private slots:
         if (sha.count(tb::Isa::Avx512))
             QCOMPARE(sha[tb::Isa::Avx2], sha[tb::Isa::Avx512]);
         QVERIFY(sha[tb::Isa::Baseline] != sha[tb::detectIsa()]);
+    }
+
+    // OpenCL devices are named for what they are: PoCL on the CPU is never called a GPU.
+    void openClDevicesAreLabelledHonestly()
+    {
+        tb::SystemInfo system;
+        system.cpu.model = "Test CPU";
+        system.cpu.logicalCores = 2;
+        system.gpuUnavailableReason = "built without CUDA";
+        tb::OpenClDeviceInfo pocl;
+        pocl.index = 0;
+        pocl.name = "pthread-skylake-avx512-Test CPU";  // PoCL names it so
+        pocl.platform = "Portable Computing Language";
+        pocl.type = "CPU";
+        pocl.computeUnits = 2;
+        pocl.clockMHz = 2000;
+        pocl.memoryBytes = int64_t(8) << 30;
+        pocl.peakGflops = 256;
+        system.openclDevices = {pocl};
+        // Choosing the OpenCL device is remembered: the later tests' windows must train on the CPU.
+        const auto forget = qScopeGuard([] { QSettings().remove(QStringLiteral("accelerator/device")); });
+        auto radioTexts = [](QWidget& w) {
+            QStringList texts;
+            for (const QRadioButton* r : w.findChildren<QRadioButton*>())
+                texts << r->text();
+            return texts.join(QLatin1Char('\n'));
+        };
+        auto boxes = [](QWidget& w) {
+            std::map<QString, const QCheckBox*> out;  // by the device id that starts the text
+            for (const QCheckBox* b : w.findChildren<QCheckBox*>())
+                out[b->text().section(QLatin1Char(' '), 0, 0)] = b;
+            return out;
+        };
+        {
+            AcceleratorPanel panel(system);
+            const QString detected = panel.detectedText();
+            QVERIFY2(detected.contains(QStringLiteral("GPU: none usable (built without CUDA)")), qPrintable(detected));
+            QVERIFY2(detected.contains(QStringLiteral("OpenCL: pthread-skylake-avx512-Test CPU (CPU, PoCL) — opencl:0, 2 compute units at "
+                                                      "2000 MHz, 8.6 GB, about 256 GFLOP/s FP32")),
+                     qPrintable(detected));
+            QVERIFY2(radioTexts(panel).contains(QStringLiteral("OpenCL: Test CPU (CPU, PoCL)")),
+                     qPrintable(radioTexts(panel)));
+            QVERIFY(!radioTexts(panel).contains(QStringLiteral("GPU: ")));
+            panel.selectDevice(tb::parseDeviceSpec("opencl:0"));
+            QCOMPARE(panel.device().id(), std::string("opencl:0"));
+            ComparePanel compare(system, [](CompareRequest&) { return QString(); });
+            const auto box = boxes(compare).at(QStringLiteral("opencl:0"));
+            QCOMPARE(box->text(), QStringLiteral("opencl:0 — OpenCL: Test CPU (CPU, PoCL)"));
+            QVERIFY(box->isEnabled());
+            QVERIFY(!box->isChecked());  // offered unticked: the GPU's code, far slower on the CPU
+            QVERIFY(!boxes(compare).count(QStringLiteral("cuda:0")));
+        }
+        // A GPU through its vendor's OpenCL driver, and a device the backend cannot use.
+        tb::OpenClDeviceInfo gpu = pocl;
+        gpu.index = 1;
+        gpu.name = "Test GPU";
+        gpu.platform = "NVIDIA CUDA";
+        gpu.type = "GPU";
+        tb::OpenClDeviceInfo unusable = gpu;
+        unusable.index = 2;
+        unusable.name = "Old GPU";
+        unusable.unusableReason = "has no FP32 support";
+        system.openclDevices = {pocl, gpu, unusable};
+        AcceleratorPanel panel(system);
+        const QString detected = panel.detectedText();
+        QVERIFY2(detected.contains(QStringLiteral("CUDA: none usable (built without CUDA)")), qPrintable(detected));
+        QVERIFY2(detected.contains(QStringLiteral("OpenCL: Test GPU (GPU, NVIDIA CUDA) — opencl:1")), qPrintable(detected));
+        QVERIFY2(detected.contains(QStringLiteral("OpenCL: Old GPU (GPU, NVIDIA CUDA) — opencl:2, unavailable: has no FP32 "
+                                                  "support")),
+                 qPrintable(detected));
+        QVERIFY2(radioTexts(panel).contains(QStringLiteral("OpenCL: Test GPU (GPU, NVIDIA CUDA)")),
+                 qPrintable(radioTexts(panel)));
+        panel.selectDevice(tb::parseDeviceSpec("opencl"));
+        QCOMPARE(panel.device().id(), std::string("opencl:1"));  // the GPU before PoCL
+        ComparePanel compare(system, [](CompareRequest&) { return QString(); });
+        const auto all = boxes(compare);
+        QVERIFY(all.at(QStringLiteral("opencl:1"))->isChecked());
+        QVERIFY(!all.at(QStringLiteral("opencl:0"))->isChecked());
+        QVERIFY(!all.at(QStringLiteral("opencl:2"))->isEnabled());
+        QVERIFY2(all.at(QStringLiteral("opencl:2"))->text().contains(QStringLiteral("unavailable: opencl:2 (Old GPU) has no FP32 support")),
+                 qPrintable(all.at(QStringLiteral("opencl:2"))->text()));
     }
 
     void comparePageFillsItsTable()

@@ -1,6 +1,55 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES" sourcelanguage="en">
 <context>
+    <name>DeviceText</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>accelerator</source>
+        <translation>acelerador</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <comment>OpenCL device type, platform</comment>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>OpenCL: %1 (%2)</source>
+        <translation>OpenCL: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1, unavailable: %2</source>
+        <translation>%1, no disponible: %2</translation>
+    </message>
+    <message>
+        <source>%1 compute units at %2 MHz</source>
+        <translation>%1 unidades de cómputo a %2 MHz</translation>
+    </message>
+    <message>
+        <source>%1 compute units</source>
+        <translation>%1 unidades de cómputo</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3, about %4 GFLOP/s FP32</source>
+        <translation>%1, %2, %3, unos %4 GFLOP/s en FP32</translation>
+    </message>
+    <message>
+        <source>OpenCL: none usable (%1)</source>
+        <translation>OpenCL: ninguno utilizable (%1)</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <comment>OpenCL device name — details</comment>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>EngineText</name>
     <message>
         <source>dataset folder %1 does not exist</source>
@@ -179,6 +228,10 @@
     <message>
         <source>Scale the batch with the replicas</source>
         <translation>Escalar el lote con las réplicas</translation>
+    </message>
+    <message>
+        <source>CUDA: none usable (%1)</source>
+        <translation>CUDA: ninguna utilizable (%1)</translation>
     </message>
 </context>
 <context>
@@ -417,6 +470,18 @@
     <message>
         <source>Trains the model chosen on the Setup page from the same initial weights on each ticked device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices give identical weights (same SHA-256) on any number of cores, and AVX2 and AVX-512 kernels agree; the SSE4.2 baseline rounds differently, and the table shows its largest weight difference, as for a GPU.</source>
         <translation>Entrena el modelo elegido en la página Configuración desde los mismos pesos iniciales en cada dispositivo marcado, uno tras otro, con la misma semilla, épocas, lote y lotes por época. Los dispositivos CPU dan pesos idénticos (mismo SHA-256) con cualquier número de núcleos, y las rutinas AVX2 y AVX-512 coinciden; la base SSE4.2 redondea de otro modo, y la tabla muestra su mayor diferencia de pesos, como para una GPU.</translation>
+    </message>
+    <message>
+        <source>Not a GPU: it runs the GPU's OpenCL code on this CPU, many times slower than the CPU devices, so it starts unticked.</source>
+        <translation>No es una GPU: ejecuta el código OpenCL de la GPU en esta CPU, muchas veces más lento que los dispositivos de CPU, por eso empieza sin marcar.</translation>
+    </message>
+    <message>
+        <source>Device %1 of %2 — epoch %3/%4 trained, evaluating…</source>
+        <translation>Dispositivo %1 de %2 — época %3/%4 entrenada, evaluando…</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -1170,10 +1235,6 @@
     <message>
         <source>No dataset is loaded.</source>
         <translation>No hay ningún conjunto de datos cargado.</translation>
-    </message>
-    <message>
-        <source>This build trains on the CPU only (built without CUDA).</source>
-        <translation>Esta compilación solo entrena en la CPU (compilada sin CUDA).</translation>
     </message>
 </context>
 </TS>

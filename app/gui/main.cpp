@@ -1,5 +1,5 @@
 // trainbench: the desktop window. Optional arguments: a dataset folder to open, or
-// --screenshots DIR [--data DIR] to render the README's screenshots and exit.
+// --screenshots DIR [--data DIR] [--compare-screenshot DEVICES] to render the README's screenshots and exit.
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/dataset_panel.hpp"
@@ -37,9 +37,14 @@ int main(int argc, char** argv)
         QStringLiteral("predict-screenshot"),
         QApplication::translate("main", "With --screenshots: only the Predict page, with these weights."),
         QStringLiteral("weights"));
+    const QCommandLineOption compareShot(
+        QStringLiteral("compare-screenshot"),
+        QApplication::translate("main", "With --screenshots: only the Compare page, comparing these devices."),
+        QStringLiteral("devices"));
     parser.addOption(shots);
     parser.addOption(data);
     parser.addOption(predictShot);
+    parser.addOption(compareShot);
     parser.addPositionalArgument(QStringLiteral("dataset"), QApplication::translate("main", "A dataset folder to open."));
     parser.process(app);
 
@@ -48,6 +53,8 @@ int main(int argc, char** argv)
         return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot));
     if (parser.isSet(shots)) {
         const QString dir = parser.isSet(data) ? parser.value(data) : tbui::DatasetPanel::defaultFolder();
+        if (parser.isSet(compareShot))
+            return runCompareScreenshot(window, parser.value(shots), dir, parser.value(compareShot));
         return runScreenshotTour(window, parser.value(shots), dir);
     }
 

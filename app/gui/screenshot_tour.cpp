@@ -185,3 +185,56 @@ int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
     Language::apply(QString());
     return ok ? 0 : 1;
 }
+
+int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& dataDir, const QString& devices)
+{
+    using namespace tbui;
+    QDir().mkpath(outDir);
+    Language::apply(QStringLiteral("en"));
+    w.show();
+    w.resize(1280, 720);
+    QEventLoop loaded;
+    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
+    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
+    w.datasetPanel()->loadFolder(dataDir);
+    loaded.exec();
+    if (!w.datasetPanel()->dataset()) {
+        std::fprintf(stderr, "%s\n", qPrintable(w.datasetPanel()->errorText()));
+        return 1;
+    }
+    w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
+    w.hyperparametersPanel()->setOptimizer(tb::OptimizerKind::Adam);
+    w.hyperparametersPanel()->setEpochs(1);
+    w.hyperparametersPanel()->setBatchSize(128);
+    w.hyperparametersPanel()->setSeed(200);
+    // Few batches: PoCL runs the OpenCL code on the CPU tens of times slower than the CPU engine.
+    w.hyperparametersPanel()->setMaxBatches(20);
+    w.showPage(MainWindow::ComparePage);
+    ComparePanel* compare = w.comparePanel();
+    for (const tb::DeviceSpec& d : compare->selectedDevices())
+        compare->setDeviceChecked(QString::fromStdString(d.id()), false);
+    const QStringList wanted = devices.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& id : wanted)
+        compare->setDeviceChecked(id.trimmed(), true);
+    QStringList ticked;
+    for (const tb::DeviceSpec& d : compare->selectedDevices())
+        ticked << QString::fromStdString(d.id());
+    if (ticked.size() != wanted.size()) {
+        std::fprintf(stderr, "asked for %s; the Compare page offers and can run only %s\n", qPrintable(devices),
+                     qPrintable(ticked.join(QLatin1Char(','))));
+        return 1;
+    }
+    QEventLoop compared;
+    QObject::connect(compare, &ComparePanel::comparisonFinished, &compared, &QEventLoop::quit);
+    const QString why = compare->start();
+    if (!why.isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(why));
+        return 1;
+    }
+    compared.exec();
+    std::printf("%s\n", qPrintable(compare->statusText()));
+    const bool openCl = devices.contains(QStringLiteral("opencl"));
+    const bool ok = shoot(w, outDir, openCl ? QStringLiteral("compare-opencl") : QStringLiteral("compare-devices"));
+    Language::apply(QString());
+    return ok && compare->rows().size() == size_t(wanted.size()) ? 0 : 1;
+}

@@ -12,3 +12,7 @@ class MainWindow;
 int runScreenshotTour(tbui::MainWindow& window, const QString& outDir, const QString& dataDir);
 // The Predict page with the weights file `weights`, a digit drawn on it: <outDir>/predict-page.png.
 int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weights);
+// Only the Compare page, one epoch of 20 batches of tpu-mnist-cnn on each device of `devices`
+// ("cpu:1,cpu:2,opencl:0"), at 1280x690: <outDir>/compare-opencl.png when one is an OpenCL
+// device, else compare-devices.png.
+int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& dataDir, const QString& devices);

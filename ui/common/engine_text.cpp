@@ -83,7 +83,7 @@ QString EngineText::deviceUnavailable(const tb::DeviceSpec& spec, const tb::Syst
     const std::string english = tb::deviceUnavailableReason(spec, system);
     if (english.empty())
         return {};
-    if (system.gpus.empty())
+    if (spec.kind == tb::DeviceKind::Cuda && system.gpus.empty())  // an OpenCL device's reason is its own
         return tr("no GPU available: %1").arg(gpuUnavailable(system));
     return qs(english);
 }

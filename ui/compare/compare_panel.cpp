@@ -1,6 +1,7 @@
 #include "compare/compare_panel.hpp"
 
 #include "charts/chart.hpp"
+#include "common/device_text.hpp"
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "export/export_dialog.hpp"
@@ -59,33 +60,47 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
         all.threads = system.cpu.logicalCores;
         specs.push_back(all);
     }
-    tb::DeviceSpec gpu; // the CUDA GPU, else an OpenCL device; shown unavailable with the reason when none
-    gpu.kind = tb::DeviceKind::Cuda;
-    specs.push_back(tb::preferredAccelerator(system).value_or(gpu));
+    const tb::DeviceSpec allCores = specs.back();
+    // The CUDA GPU when there is one, then every OpenCL device; with neither, the CUDA row shown
+    // unavailable with the reason.
+    if (!system.gpus.empty() || system.openclDevices.empty()) {
+        tb::DeviceSpec gpu;
+        gpu.kind = tb::DeviceKind::Cuda;
+        gpu.index = system.gpus.empty() ? 0 : system.gpus.front().index;
+        specs.push_back(gpu);
+    }
+    for (const tb::OpenClDeviceInfo& o : system.openclDevices) {
+        tb::DeviceSpec cl;
+        cl.kind = tb::DeviceKind::OpenCl;
+        cl.index = o.index;
+        specs.push_back(cl);
+    }
     // All cores again with each lower instruction set the CPU runs ("cpu:2@avx2"), on a row of
     // their own and unticked: what the vector width buys, on the same seed.
     auto* levels = new QHBoxLayout;
-    const tb::DeviceSpec allCores = specs[specs.size() - 2];
     for (tb::Isa isa : system.cpu.isas)
         if (isa != system.cpu.isa) {
             tb::DeviceSpec lower = allCores;
             lower.isa = isa;
             specs.push_back(lower);
         }
+    // One accelerator beside the CPU rows; more (several OpenCL platforms) on a row of their own, so
+    // long device names do not widen the window.
+    auto* more = new QHBoxLayout;
+    int accelerators = 0;
     for (const tb::DeviceSpec& d : specs) {
         auto* box = new QCheckBox(this);
         const std::string why = tb::deviceUnavailableReason(d, system);
         box->setEnabled(why.empty());
         // An OpenCL device that is not a GPU (PoCL on this CPU) is offered unticked: it runs the GPU's
         // code tens of times slower than the CPU engine.
-        bool cpuOpenCl = false;
-        for (const tb::OpenClDeviceInfo& o : system.openclDevices)
-            cpuOpenCl = cpuOpenCl || (d.kind == tb::DeviceKind::OpenCl && o.index == d.index && o.type != "GPU");
-        box->setChecked(why.empty() && !d.isa && !cpuOpenCl);
-        (d.isa ? levels : devices)->addWidget(box);
+        box->setChecked(why.empty() && !d.isa && !DeviceText::isOpenClNotGpu(d, system));
+        const bool accelerator = d.kind != tb::DeviceKind::Cpu;
+        (d.isa ? levels : accelerator && accelerators++ > 0 ? more : devices)->addWidget(box);
         m_devices.emplace_back(box, d);
     }
     devices->addStretch();
+    more->addStretch();
     levels->addStretch();
     m_sweepKind->addItem(QString(), int(tb::SweepKind::None));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Batch));
@@ -120,6 +135,10 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
     layout->addWidget(m_title);
     layout->addWidget(m_help);
     layout->addLayout(devices);
+    if (accelerators > 1)
+        layout->addLayout(more);
+    else
+        delete more;
     layout->addLayout(levels);
     layout->addLayout(sweep);
     layout->addLayout(buttons);
@@ -171,8 +190,17 @@ void ComparePanel::retranslate()
         else if (spec.kind == tb::DeviceKind::Cpu)
             box->setText(spec.threads == 1 ? tr("%1 — one CPU core").arg(qs(spec.id()))
                                            : tr("%1 — all %2 CPU cores").arg(qs(spec.id())).arg(spec.threads));
+        else if (const tb::OpenClDeviceInfo* o = DeviceText::openCl(spec, m_system))
+            box->setText(why.isEmpty() ? tr("%1 — %2").arg(qs(spec.id()), DeviceText::openClShortName(*o, m_system))
+                                       : tr("%1 — unavailable: %2").arg(qs(spec.id()), why));
         else
             box->setText(why.isEmpty() ? qs(spec.id()) : tr("%1 — unavailable: %2").arg(qs(spec.id()), why));
+        if (const tb::OpenClDeviceInfo* o = DeviceText::openCl(spec, m_system))
+            box->setToolTip(DeviceText::openClName(*o) + QLatin1Char('\n') + DeviceText::openClDetails(*o) +
+                            (DeviceText::isOpenClNotGpu(spec, m_system)
+                                 ? QLatin1Char('\n') + tr("Not a GPU: it runs the GPU's OpenCL code on this CPU, many "
+                                                          "times slower than the CPU devices, so it starts unticked.")
+                                 : QString()));
     }
     m_sweepLabel->setText(tr("Sweep:"));
     m_sweepKind->setItemText(0, tr("none"));
@@ -275,6 +303,14 @@ void ComparePanel::onBatch(int row, const tb::BatchProgress& p)
     const int total = p.steps * p.epochs;
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue((p.epoch - 1) * p.steps + p.step);
+    if (p.step == p.steps) {  // the evaluation that follows takes minutes on a slow device (PoCL): say so
+        m_status->setText(tr("Device %1 of %2 — epoch %3/%4 trained, evaluating…")
+                              .arg(row + 1)
+                              .arg(m_totalRows)
+                              .arg(p.epoch)
+                              .arg(p.epochs));
+        return;
+    }
     m_status->setText(tr("Device %1 of %2 — epoch %3/%4, step %5/%6 — %7 samples/s")
                           .arg(row + 1)
                           .arg(m_totalRows)

@@ -1,5 +1,6 @@
 #include "panels/accelerator_panel.hpp"
 
+#include "common/device_text.hpp"
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 
@@ -78,18 +79,16 @@ void AcceleratorPanel::retranslate()
 {
     const tb::CpuInfo& cpu = m_system.cpu;
     m_title->setText(tr("Accelerator"));
+    // The CUDA line, then one line per OpenCL device (or why there is none).
     QString gpus;
     const auto accelerator = tb::preferredAccelerator(m_system);
-    if (m_system.gpus.empty() && !m_system.openclDevices.empty()) {
-        QStringList names;
+    if (m_system.gpus.empty()) {
+        bool openClGpu = false;
         for (const tb::OpenClDeviceInfo& o : m_system.openclDevices)
-            names << QStringLiteral("opencl:%1 %2 (%3, %4, %5 GFLOP/s)")
-                         .arg(o.index)
-                         .arg(qs(o.name), qs(o.platform), formatBytes(o.memoryBytes))
-                         .arg(o.peakGflops, 0, 'f', 0);
-        gpus = tr("GPU: %1").arg(names.join(QStringLiteral("; ")));
-    } else if (m_system.gpus.empty()) {
-        gpus = tr("GPU: none usable (%1)").arg(EngineText::gpuUnavailable(m_system));
+            openClGpu = openClGpu || o.type == "GPU";
+        // With an OpenCL GPU listed below, "GPU: none usable" would contradict it: it is CUDA that is missing.
+        gpus = (openClGpu ? tr("CUDA: none usable (%1)") : tr("GPU: none usable (%1)"))
+                   .arg(EngineText::gpuUnavailable(m_system));
     } else {
         QStringList names;
         for (const tb::GpuInfo& g : m_system.gpus)
@@ -99,17 +98,21 @@ void AcceleratorPanel::retranslate()
                          .arg(g.computeMinor);
         gpus = tr("GPU: %1").arg(names.join(QStringLiteral("; ")));
     }
+    gpus += QLatin1Char('\n') + DeviceText::openClSummary(m_system);
     m_detected->setText(tr("CPU: %1\n%2 cores, %3, %4 RAM\n%5")
                             .arg(qs(cpu.model))
                             .arg(cpu.logicalCores)
                             .arg(qs(cpu.simd), formatBytes(cpu.ramBytes), gpus));
     m_oneCore->setText(tr("One CPU core"));
     m_allCores->setText(tr("All CPU cores (%1)").arg(cpu.logicalCores));
-    if (accelerator && accelerator->kind == tb::DeviceKind::OpenCl)
-        m_gpu->setText(tr("GPU: %1").arg(qs(tb::describeDevice(*accelerator, m_system))));
-    else
+    if (const tb::OpenClDeviceInfo* o = accelerator ? DeviceText::openCl(*accelerator, m_system) : nullptr) {
+        m_gpu->setText(DeviceText::openClShortName(*o, m_system));
+        m_gpu->setToolTip(DeviceText::openClName(*o) + QLatin1Char('\n') + DeviceText::openClDetails(*o));
+    } else {
         m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(EngineText::gpuUnavailable(m_system))
                                              : tr("NVIDIA GPU"));
+        m_gpu->setToolTip(QString());
+    }
     m_tpu->setText(tr("TPU — cloud only"));
     m_tpu->setToolTip(tr("TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. "
                          "Compare this machine's CPU and GPU instead."));

@@ -1,5 +1,5 @@
-// Accelerator: what this machine has (CPU model, cores, SIMD, RAM; GPUs or why there are none; the
-// TPU as a cloud-only device), the choice of device, the replicas that train in sync and the
+// Accelerator: what this machine has (CPU model, cores, SIMD, RAM; CUDA GPUs and OpenCL devices, or why
+// there are none; the TPU as a cloud-only device), the choice of device, the replicas that train in sync and the
 // global batch = per-replica batch x replicas when the batch scales with them.
 #pragma once
 
