@@ -25,11 +25,11 @@ const char* kUsage =
     "           which model a safetensors file written by another program holds\n"
     "  export   --weights FILE [--format onnx|safetensors|tbw] [--out FILE] [--model NAME|FILE]\n"
     "           [--data DIR] [--json]: the weights for other tools (ONNX: the inference graph)\n"
-    "  compare  [--data DIR] [--model NAME|FILE] [--devices cpu:1,cpu:2,cpu:2@avx2[,cuda:0]] [--epochs N]\n"
+    "  compare  [--data DIR] [--model NAME|FILE] [--devices cpu:1,cpu:2,cpu:2@avx2,opencl:0] [--epochs N]\n"
     "           [--max-batches N] [--seed S] [--batch B] [--scale-batch] [--sweep batch=32,64|size=1,2]\n"
     "           [--csv FILE] [--json] and train's optimizer options: the same model from the same\n"
     "           initial weights on each device in turn, as a table\n"
-    "  devices                                    what this machine has (CPU, GPUs or why none)\n"
+    "  devices                                    what this machine has: CPU, OpenCL devices, GPUs or why none\n"
     "  predict  --weights FILE --image PICTURE [PICTURE ...] [--top K] [--json] [--invert on|off]\n"
     "           [--centre on|off] [--save-inputs DIR]: the model's top classes for PNG or JPEG pictures,\n"
     "           preprocessed as the window's Predict page does (MNIST's centring by default for digit\n"
@@ -54,6 +54,11 @@ int main(int argc, char** argv)
     }
     const std::string cmd = argv[1];
     const std::vector<std::string> args(argv + 2, argv + argc);
+    for (const std::string& a : args)
+        if (a == "--help" || a == "-h") { // "train --help": the usage, which lists every command's options
+            std::fputs(kUsage, stdout);
+            return tbcli::Ok;
+        }
     try {
         if (cmd == "summary")
             return tbcli::summaryCommand(args);

@@ -188,6 +188,8 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
                                                    observer != nullptr);
         rec.valLoss = val.loss;
         rec.valAccuracy = val.accuracy;
+        if (&validationSplit() == &m_data.test && m_config.validationLimit <= 0)
+            m_testResult = val;
         // Keras' order: the epoch's callbacks see its metrics, then the next epoch starts.
         rec.rateLowered = updatePlateau(m_config.schedule, at.plateau,
                                         m_config.schedule.monitor == Monitor::ValLoss ? val.loss : val.accuracy);
@@ -210,6 +212,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         }
     }
     if (m_config.earlyStopping.restoreBestWeights && !m_bestParams.empty()) {
+        m_testResult.reset();
         m_net.params() = m_bestParams;
         m_net.state() = m_bestState;
         m_backend->syncFromHost();
@@ -219,12 +222,15 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
 
 BatchResult Trainer::trainBatch(const int* indices, int count)
 {
+    m_testResult.reset(); // the weights move
     const uint64_t globalStep = uint64_t(m_backend->iterations());
     return m_backend->trainBatch(indices, count, hashKey(m_config.seed, uint64_t(RngPurpose::Dropout), globalStep));
 }
 
 EvalResult Trainer::evaluate(int limit, bool keepPredictions)
 {
+    if (limit <= 0 && m_testResult && (!keepPredictions || !m_testResult->predicted.empty()))
+        return *m_testResult;
     return m_backend->evaluate(m_data.test, m_data.sizeMultiplier, limit, keepPredictions);
 }
 

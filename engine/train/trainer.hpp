@@ -148,6 +148,9 @@ private:
     std::vector<EpochRecord> m_history;
     std::function<double()> m_clock;
     RunPosition m_position;
+    // The last validation, when it ran over the whole test set with the current weights: the final
+    // test evaluation is then the same pass and is not run twice (it is long on a slow device).
+    std::optional<EvalResult> m_testResult;
     std::vector<float> m_bestParams, m_bestState; // (params), (state): early stopping's best epoch
 };
 
