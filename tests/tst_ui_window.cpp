@@ -101,6 +101,8 @@ private slots:
             QStringLiteral("tst_ui_window-%1").arg(QCoreApplication::applicationPid()));
         QSettings().clear();
         Language::apply(QStringLiteral("en"));
+        // Every window run makes a run folder in defaultRunsDir(): here, not the user's data directory.
+        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
         m_data = m_tmp.filePath(QStringLiteral("toy"));
         QDir().mkpath(m_data);
         fixtures::writeToyDataset(m_data.toStdString(), 1024, 200, 12, 3);

@@ -333,6 +333,75 @@ ES = {
     "Draw a digit, or open, drop or paste a picture.": "Dibuja un dígito, o abre, suelta o pega una imagen.",
     "No model to predict with yet.": "Aún no hay modelo con el que predecir.",
     "%1 (%2%) — predicted in %3 ms on one core": "%1 (%2%) — predicho en %3 ms en un núcleo",
+    # Issue 17, the window's half: validation split, schedules, early stopping, run folders, Resume.
+    "Advanced: validation, schedule, early stopping": "Avanzado: validación, programación, parada temprana",
+    "Validation split": "Fracción de validación",
+    "Learning-rate schedule": "Programación de la tasa de aprendizaje",
+    "Drop every (epochs)": "Bajar cada (épocas)",
+    "Factor": "Factor",
+    "Decay rate": "Tasa de decaimiento",
+    "Decay steps": "Pasos de decaimiento",
+    "Warm-up steps": "Pasos de calentamiento",
+    "Final rate (× initial)": "Tasa final (× inicial)",
+    "Patience (epochs)": "Paciencia (épocas)",
+    "Minimum rate": "Tasa mínima",
+    "Early stopping": "Parada temprana",
+    "Minimum change": "Cambio mínimo",
+    "Checkpoint every": "Punto de control cada",
+    "0 (test set)": "0 (conjunto de test)",
+    "Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do":
+        "Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de test quede intacto hasta el final; 0: el conjunto de test valida cada época, como en los tutoriales",
+    "Constant": "Constante",
+    "Step decay": "Decaimiento escalonado",
+    "Exponential decay": "Decaimiento exponencial",
+    "Cosine with warm-up": "Coseno con calentamiento",
+    "Reduce on plateau": "Reducir en meseta",
+    "How the learning rate changes during the run; it is plotted beside the loss":
+        "Cómo cambia la tasa de aprendizaje durante el entrenamiento; se dibuja junto a la pérdida",
+    "The rate is multiplied by this factor at each drop": "La tasa se multiplica por este factor en cada bajada",
+    "Initial rate × decay rate ^ (step / decay steps)": "Tasa inicial × tasa de decaimiento ^ (paso / pasos de decaimiento)",
+    "Steps of linear warm-up from 0, then cosine decay to the final rate at the run's last step":
+        "Pasos de calentamiento lineal desde 0 y después decaimiento en coseno hasta la tasa final en el último paso",
+    "Epochs without improvement of val_loss before the rate is lowered":
+        "Épocas sin mejora de val_loss antes de bajar la tasa",
+    "off": "desactivada",
+    "Stop when the monitored validation value has not improved for the patience":
+        "Detener cuando el valor de validación vigilado no haya mejorado durante la paciencia",
+    "A change smaller than this is not an improvement": "Un cambio menor que este no es una mejora",
+    "Restore the best epoch's weights": "Restaurar los pesos de la mejor época",
+    "epoch ends": "fin de cada época",
+    " batches": " lotes",
+    "Every run writes a checkpoint into its run folder at each epoch end and on Stop; also every this many batches":
+        "Cada entrenamiento escribe un punto de control en su carpeta al final de cada época y al detenerlo; también cada este número de lotes",
+    "As the CLI: %1": "Como en la CLI: %1",
+    "Learning rate (right axis)": "Tasa de aprendizaje (eje derecho)",
+    "Rate lowered on plateau": "Tasa bajada en meseta",
+    "Best epoch (%1)": "Mejor época (%1)",
+    "Validation (last %1% of train)": "Validación (último %1% del entrenamiento)",
+    "Validation (test set)": "Validación (conjunto de test)",
+    "Run folder %1": "Carpeta del entrenamiento %1",
+    "Run folder %1 (the run is complete)": "Carpeta del entrenamiento %1 (el entrenamiento está completo)",
+    "Run folder %1 (resumed at epoch %2, step %3)": "Carpeta del entrenamiento %1 (continuado en la época %2, paso %3)",
+    "Validation: the last %1% of the training images (%2), held out; the test set is used at the end only":
+        "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de test solo se usa al final",
+    "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de test (%1 imágenes), tras cada época",
+    "Learning-rate schedule: %1": "Programación de la tasa de aprendizaje: %1",
+    "Early stopping: %1": "Parada temprana: %1",
+    "Epoch %1: ReduceLROnPlateau reducing learning rate to %2.": "Época %1: ReduceLROnPlateau baja la tasa de aprendizaje a %2.",
+    "Epoch %1: %2 improved to %3, the best epoch so far.": "Época %1: %2 mejoró a %3, la mejor época hasta ahora.",
+    "Epoch %1: early stopping": "Época %1: parada temprana",
+    "Restoring model weights from the end of the best epoch: %1.": "Restaurando los pesos del final de la mejor época: %1.",
+    "The checkpoint is in %1; File > Resume run… continues the run.":
+        "El punto de control está en %1; Archivo > Continuar entrenamiento… lo continúa.",
+    "Resume a run from its folder": "Continuar un entrenamiento desde su carpeta",
+    "A training run is in progress.": "Hay un entrenamiento en curso.",
+    "A comparison is in progress.": "Hay una comparación en curso.",
+    "%1 resumed on %2 at %3": "%1 continuado en %2 a las %3",
+    "Run %1 — the final weights on %2 test images": "Entrenamiento %1 — los pesos finales en %2 imágenes de test",
+    "Resume run…": "Continuar entrenamiento…",
+    "Continue a stopped or interrupted run from its folder's checkpoint":
+        "Continuar un entrenamiento detenido o interrumpido desde el punto de control de su carpeta",
+
 }
 
 

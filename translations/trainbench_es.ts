@@ -253,10 +253,6 @@
         <translation>Entrenamiento</translation>
     </message>
     <message>
-        <source>Validation</source>
-        <translation>Validación</translation>
-    </message>
-    <message>
         <source>Accuracy</source>
         <translation>Precisión</translation>
     </message>
@@ -287,6 +283,34 @@
     <message>
         <source>System used</source>
         <translation>Usada por el sistema</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Learning rate (right axis)</source>
+        <translation>Tasa de aprendizaje (eje derecho)</translation>
+    </message>
+    <message>
+        <source>Rate lowered on plateau</source>
+        <translation>Tasa bajada en meseta</translation>
+    </message>
+    <message>
+        <source>Best epoch (%1)</source>
+        <translation>Mejor época (%1)</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>Parada temprana</translation>
+    </message>
+    <message>
+        <source>Validation (last %1% of train)</source>
+        <translation>Validación (último %1% del entrenamiento)</translation>
+    </message>
+    <message>
+        <source>Validation (test set)</source>
+        <translation>Validación (conjunto de test)</translation>
     </message>
 </context>
 <context>
@@ -890,6 +914,30 @@
         <source>weights file %1</source>
         <translation>archivo de pesos %1</translation>
     </message>
+    <message>
+        <source>Resume a run from its folder</source>
+        <translation>Continuar un entrenamiento desde su carpeta</translation>
+    </message>
+    <message>
+        <source>Resume run…</source>
+        <translation>Continuar entrenamiento…</translation>
+    </message>
+    <message>
+        <source>Continue a stopped or interrupted run from its folder's checkpoint</source>
+        <translation>Continuar un entrenamiento detenido o interrumpido desde el punto de control de su carpeta</translation>
+    </message>
+    <message>
+        <source>A training run is in progress.</source>
+        <translation>Hay un entrenamiento en curso.</translation>
+    </message>
+    <message>
+        <source>%1 resumed on %2 at %3</source>
+        <translation>%1 continuado en %2 a las %3</translation>
+    </message>
+    <message>
+        <source>Run %1 — the final weights on %2 test images</source>
+        <translation>Entrenamiento %1 — los pesos finales en %2 imágenes de test</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>
@@ -1117,6 +1165,145 @@
     </message>
 </context>
 <context>
+    <name>tbui::RunOptionsFields</name>
+    <message>
+        <source>Advanced: validation, schedule, early stopping</source>
+        <translation>Avanzado: validación, programación, parada temprana</translation>
+    </message>
+    <message>
+        <source>Validation split</source>
+        <translation>Fracción de validación</translation>
+    </message>
+    <message>
+        <source>Learning-rate schedule</source>
+        <translation>Programación de la tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Drop every (epochs)</source>
+        <translation>Bajar cada (épocas)</translation>
+    </message>
+    <message>
+        <source>Factor</source>
+        <translation>Factor</translation>
+    </message>
+    <message>
+        <source>Decay rate</source>
+        <translation>Tasa de decaimiento</translation>
+    </message>
+    <message>
+        <source>Decay steps</source>
+        <translation>Pasos de decaimiento</translation>
+    </message>
+    <message>
+        <source>Warm-up steps</source>
+        <translation>Pasos de calentamiento</translation>
+    </message>
+    <message>
+        <source>Final rate (× initial)</source>
+        <translation>Tasa final (× inicial)</translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation>Paciencia (épocas)</translation>
+    </message>
+    <message>
+        <source>Minimum rate</source>
+        <translation>Tasa mínima</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>Parada temprana</translation>
+    </message>
+    <message>
+        <source>Minimum change</source>
+        <translation>Cambio mínimo</translation>
+    </message>
+    <message>
+        <source>Checkpoint every</source>
+        <translation>Punto de control cada</translation>
+    </message>
+    <message>
+        <source>0 (test set)</source>
+        <translation>0 (conjunto de test)</translation>
+    </message>
+    <message>
+        <source>Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do</source>
+        <translation>Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de test quede intacto hasta el final; 0: el conjunto de test valida cada época, como en los tutoriales</translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation>Constante</translation>
+    </message>
+    <message>
+        <source>Step decay</source>
+        <translation>Decaimiento escalonado</translation>
+    </message>
+    <message>
+        <source>Exponential decay</source>
+        <translation>Decaimiento exponencial</translation>
+    </message>
+    <message>
+        <source>Cosine with warm-up</source>
+        <translation>Coseno con calentamiento</translation>
+    </message>
+    <message>
+        <source>Reduce on plateau</source>
+        <translation>Reducir en meseta</translation>
+    </message>
+    <message>
+        <source>How the learning rate changes during the run; it is plotted beside the loss</source>
+        <translation>Cómo cambia la tasa de aprendizaje durante el entrenamiento; se dibuja junto a la pérdida</translation>
+    </message>
+    <message>
+        <source>The rate is multiplied by this factor at each drop</source>
+        <translation>La tasa se multiplica por este factor en cada bajada</translation>
+    </message>
+    <message>
+        <source>Initial rate × decay rate ^ (step / decay steps)</source>
+        <translation>Tasa inicial × tasa de decaimiento ^ (paso / pasos de decaimiento)</translation>
+    </message>
+    <message>
+        <source>Steps of linear warm-up from 0, then cosine decay to the final rate at the run's last step</source>
+        <translation>Pasos de calentamiento lineal desde 0 y después decaimiento en coseno hasta la tasa final en el último paso</translation>
+    </message>
+    <message>
+        <source>Epochs without improvement of val_loss before the rate is lowered</source>
+        <translation>Épocas sin mejora de val_loss antes de bajar la tasa</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>desactivada</translation>
+    </message>
+    <message>
+        <source>Stop when the monitored validation value has not improved for the patience</source>
+        <translation>Detener cuando el valor de validación vigilado no haya mejorado durante la paciencia</translation>
+    </message>
+    <message>
+        <source>A change smaller than this is not an improvement</source>
+        <translation>Un cambio menor que este no es una mejora</translation>
+    </message>
+    <message>
+        <source>Restore the best epoch's weights</source>
+        <translation>Restaurar los pesos de la mejor época</translation>
+    </message>
+    <message>
+        <source>epoch ends</source>
+        <translation>fin de cada época</translation>
+    </message>
+    <message>
+        <source> batches</source>
+        <translation> lotes</translation>
+    </message>
+    <message>
+        <source>Every run writes a checkpoint into its run folder at each epoch end and on Stop; also every this many batches</source>
+        <translation>Cada entrenamiento escribe un punto de control en su carpeta al final de cada época y al detenerlo; también cada este número de lotes</translation>
+    </message>
+    <message>
+        <source>As the CLI: %1</source>
+        <translation>Como en la CLI: %1</translation>
+    </message>
+</context>
+<context>
     <name>tbui::RunPanel</name>
     <message>
         <source>Start</source>
@@ -1217,6 +1404,54 @@
     <message>
         <source>Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).</source>
         <translation>Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).</translation>
+    </message>
+    <message>
+        <source>Run folder %1</source>
+        <translation>Carpeta del entrenamiento %1</translation>
+    </message>
+    <message>
+        <source>Run folder %1 (the run is complete)</source>
+        <translation>Carpeta del entrenamiento %1 (el entrenamiento está completo)</translation>
+    </message>
+    <message>
+        <source>Run folder %1 (resumed at epoch %2, step %3)</source>
+        <translation>Carpeta del entrenamiento %1 (continuado en la época %2, paso %3)</translation>
+    </message>
+    <message>
+        <source>Validation: the last %1% of the training images (%2), held out; the test set is used at the end only</source>
+        <translation>Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de test solo se usa al final</translation>
+    </message>
+    <message>
+        <source>Validation: the test set (%1 images), after each epoch</source>
+        <translation>Validación: el conjunto de test (%1 imágenes), tras cada época</translation>
+    </message>
+    <message>
+        <source>Learning-rate schedule: %1</source>
+        <translation>Programación de la tasa de aprendizaje: %1</translation>
+    </message>
+    <message>
+        <source>Early stopping: %1</source>
+        <translation>Parada temprana: %1</translation>
+    </message>
+    <message>
+        <source>Epoch %1: ReduceLROnPlateau reducing learning rate to %2.</source>
+        <translation>Época %1: ReduceLROnPlateau baja la tasa de aprendizaje a %2.</translation>
+    </message>
+    <message>
+        <source>Epoch %1: %2 improved to %3, the best epoch so far.</source>
+        <translation>Época %1: %2 mejoró a %3, la mejor época hasta ahora.</translation>
+    </message>
+    <message>
+        <source>Epoch %1: early stopping</source>
+        <translation>Época %1: parada temprana</translation>
+    </message>
+    <message>
+        <source>Restoring model weights from the end of the best epoch: %1.</source>
+        <translation>Restaurando los pesos del final de la mejor época: %1.</translation>
+    </message>
+    <message>
+        <source>The checkpoint is in %1; File &gt; Resume run… continues the run.</source>
+        <translation>El punto de control está en %1; Archivo &gt; Continuar entrenamiento… lo continúa.</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,7 @@
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
 #include "train/evaluation.hpp"
+#include "train/run_folder.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -50,6 +51,7 @@ struct MainWindow::Actions {
     QAction* openDataset;
     QAction* openModel;
     QAction* openWeights;
+    QAction* resumeRun;
     QAction* exportCharts;
     QAction* exportCsv;
     QAction* exportGrid;
@@ -191,6 +193,12 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             openWeights(path);
     });
+    a.resumeRun = m_fileMenu->addAction(QString(), this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Resume a run from its folder"),
+                                                                 qs(tb::defaultRunsDir()));
+        if (!folder.isEmpty())
+            resumeRun(folder);
+    });
     m_fileMenu->addSeparator();
     a.exportCharts = m_fileMenu->addAction(QString(), this, [this] {
         const QString dir = askExportFolder(this, tr("Export the charts to a folder"));
@@ -277,6 +285,8 @@ void MainWindow::retranslate()
     a.openDataset->setText(tr("Open dataset folder…"));
     a.openModel->setText(tr("Open model file…"));
     a.openWeights->setText(tr("Open weights and evaluate…"));
+    a.resumeRun->setText(tr("Resume run…"));
+    a.resumeRun->setToolTip(tr("Continue a stopped or interrupted run from its folder's checkpoint"));
     a.exportCharts->setText(tr("Export charts (PNG and SVG)…"));
     a.exportCsv->setText(tr("Export history (CSV)…"));
     a.exportGrid->setText(tr("Export misclassified grid (PNG)…"));
@@ -334,6 +344,7 @@ void MainWindow::updateStartState()
     const QString why = startBlocker();
     m_run->setStartEnabled(why.isEmpty(), m_controller->isRunning() ? QString() : why);
     m_act->start->setEnabled(why.isEmpty());
+    m_act->resumeRun->setEnabled(resumeBlocker().isEmpty());
     m_act->pause->setEnabled(m_controller->isRunning());
     m_act->stop->setEnabled(m_controller->isRunning());
     const bool haveResults = !m_results->model().isEmpty();
@@ -379,10 +390,42 @@ void MainWindow::startTraining()
     req.config = m_hyper->config();
     req.config.batchSize = m_accelerator->globalBatch();
     req.config.device = req.device;
+    beginRun(req, tr("%1 on %2, started %3")
+                      .arg(qs(req.spec.name), qs(req.device.id()),
+                           QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+}
+
+QString MainWindow::resumeBlocker() const
+{
+    if (m_controller->isRunning())
+        return tr("A training run is in progress.");
+    if (m_compare->isRunning())
+        return tr("A comparison is in progress.");
+    return {};
+}
+
+void MainWindow::resumeRun(const QString& folder)
+{
+    if (const QString why = resumeBlocker(); !why.isEmpty()) {
+        reportError(why);
+        return;
+    }
+    // The run goes on with its own settings; only the device is the accelerator panel's.
+    TrainRequest req;
+    req.data = m_dataset->dataset();  // used when it is the run's dataset; else the worker loads the run's
+    req.device = m_accelerator->device();
+    req.resumeFolder = ss(QDir(folder).absolutePath());
+    beginRun(req, tr("%1 resumed on %2 at %3")
+                      .arg(QFileInfo(folder).fileName(), qs(req.device.id()),
+                           QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+}
+
+void MainWindow::beginRun(TrainRequest req, const QString& name)
+{
+    req.runsDir = tb::defaultRunsDir();
+    req.checkpointEvery = m_hyper->checkpointEvery();
     m_runData = req.data;
-    m_runName = tr("%1 on %2, started %3")
-                    .arg(qs(req.spec.name), qs(req.device.id()),
-                         QLocale().toString(QTime::currentTime(), QLocale::ShortFormat));
+    m_runName = name;
     m_runDevice = req.device;
     m_runConfig = req.config;
     m_history.clear();
@@ -399,6 +442,10 @@ void MainWindow::startTraining()
 void MainWindow::onRunStarted(const RunStarted& info)
 {
     m_runInfo = info;
+    m_runData = info.data;  // a resumed run may have loaded its own dataset
+    m_runConfig = info.config;
+    m_history = info.history;  // a resumed run's finished epochs
+    m_charts->setRun(info.config, info.history);
     m_run->runStarted(info);
 }
 
@@ -407,7 +454,8 @@ void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& valida
     m_history.push_back(r);
     m_run->epochFinished(r);
     m_charts->addEpoch(r);
-    if (validation && !validation->predicted.empty()) {
+    // Held-out training images are not the test split the results pages show: those wait for the end.
+    if (validation && !validation->predicted.empty() && m_runConfig.validationSplit == 0) {
         // Dropping the remainder only cuts the split's tail, so image i is the same in m_runData.
         m_results->setResults(m_runData, validation);
         m_results->setSource(tr("Run %1 — validation after epoch %2 of %3, on %4 test images")
@@ -423,6 +471,12 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
 {
     m_weights = outcome.weights;
     m_predict->setWeights(m_weights, m_runName);
+    if (outcome.test && !outcome.test->predicted.empty() && m_runData) {
+        m_results->setResults(m_runData, outcome.test);
+        m_results->setSource(tr("Run %1 — the final weights on %2 test images")
+                                 .arg(m_runName)
+                                 .arg(formatCount(int64_t(outcome.test->predicted.size()))));
+    }
     m_run->runFinished(outcome);
     if (outcome.status == RunStatus::Failed)
         reportError(outcome.message);
@@ -479,7 +533,7 @@ QString MainWindow::exportHistoryCsv(const QString& path)
                    .arg(m_runDevice.replicas())
                    .arg(m_runConfig.batchSize)
                    .arg(qs(tb::optimizerName(m_runConfig.optimizer.kind)))
-                   .arg(double(m_runConfig.optimizer.learningRate), 0, 'g', 6)
+                   .arg(r.learningRate > 0 ? r.learningRate : double(m_runConfig.optimizer.learningRate), 0, 'g', 6)
                    .arg(QString::number(m_runConfig.seed));
     return reportResult(saveBytes(path, csv.toUtf8()), tr("Saved %1").arg(path));
 }

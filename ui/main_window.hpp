@@ -59,6 +59,9 @@ public:
     // Why Start is not possible now, or empty.
     QString startBlocker() const;
     void startTraining();
+    // File > Resume run…: continues the run in `folder` (a run folder with a checkpoint) on the
+    // accelerator panel's device, on the loaded dataset or, when that is another, on the run's own.
+    void resumeRun(const QString& folder);
 
     // Exports; each returns an empty string on success, else the error (also shown in the window).
     QString exportCharts(const QString& dir);  // <chart>.png and <chart>.svg for every chart
@@ -89,6 +92,8 @@ private:
     void retranslate();
     void updateStartState();
     void onDatasetLoaded(const DatasetPtr& data);
+    QString resumeBlocker() const;
+    void beginRun(TrainRequest request, const QString& name);
     void onRunStarted(const RunStarted& info);
     void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
     void onRunFinished(const RunOutcome& outcome);

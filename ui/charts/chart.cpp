@@ -10,6 +10,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QPainter>
+#include <QScatterSeries>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -30,7 +31,7 @@ struct ChartParts {
     QValueAxis* right = nullptr;
     QBarSeries* bars = nullptr;
     QBarSet* barSet = nullptr;
-    std::vector<QLineSeries*> series;
+    std::vector<QXYSeries*> series;  // lines and markers
 };
 
 namespace {
@@ -109,13 +110,39 @@ void Chart::setTitles(const QString& title, const QString& xTitle, const QString
 
 int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed, bool rightAxis)
 {
-    auto& p = *m_parts;
     auto* s = new QLineSeries;
     s->setName(name);
     QPen pen(color, width);
     if (dashed)
         pen.setStyle(Qt::DashLine);
     s->setPen(pen);
+    return attach(s, rightAxis);
+}
+
+int Chart::addMarkers(const QString& name, QColor color, Marker shape, qreal size, bool rightAxis)
+{
+    auto* s = new QScatterSeries;
+    s->setName(name);
+    switch (shape) {
+    case Marker::Star:
+        s->setMarkerShape(QScatterSeries::MarkerShapeStar);
+        break;
+    case Marker::Triangle:
+        s->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+        break;
+    case Marker::Diamond:
+        s->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+        break;
+    }
+    s->setMarkerSize(size);
+    s->setColor(color);
+    s->setBorderColor(color.darker(140));
+    return attach(s, rightAxis);
+}
+
+int Chart::attach(QXYSeries* s, bool rightAxis)
+{
+    auto& p = *m_parts;
     p.chart->addSeries(s);
     s->attachAxis(p.x ? static_cast<QAbstractAxis*>(p.x) : p.cats);
     if (rightAxis) {
@@ -130,7 +157,7 @@ int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed
         s->attachAxis(p.y);
     }
     const int index = int(p.series.size());
-    connect(s, &QLineSeries::hovered, this, [s](const QPointF& pt, bool on) {
+    connect(s, &QXYSeries::hovered, this, [s](const QPointF& pt, bool on) {
         if (on)
             QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2, %3")
                                                    .arg(s->name())
@@ -144,11 +171,38 @@ int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed
     return index;
 }
 
+void Chart::setSeriesVisible(int series, bool visible)
+{
+    auto& p = *m_parts;
+    p.series[size_t(series)]->setVisible(visible);
+    if (p.right) {
+        bool anyRight = false;
+        for (size_t i = 0; i < p.series.size(); ++i)
+            anyRight = anyRight || (m_rightAxis[i] && p.series[i]->isVisible());
+        p.right->setVisible(anyRight);
+    }
+}
+
+bool Chart::seriesVisible(int series) const { return m_parts->series[size_t(series)]->isVisible(); }
+
+void Chart::setPoints(int series, const QList<QPointF>& points)
+{
+    m_pending[size_t(series)].clear();
+    m_parts->series[size_t(series)]->replace(points);
+    m_counts[size_t(series)] = int(points.size());
+    scheduleRedraw();
+}
+
+QList<QPointF> Chart::points(int series) const
+{
+    return m_parts->series[size_t(series)]->points() + m_pending[size_t(series)];
+}
+
 void Chart::setSeriesName(int series, const QString& name) { m_parts->series[size_t(series)]->setName(name); }
 
 void Chart::setPointsVisible(int series)
 {
-    QLineSeries* s = m_parts->series[size_t(series)];
+    QXYSeries* s = m_parts->series[size_t(series)];
     s->setPointsVisible(true);
     s->setMarkerSize(std::max<qreal>(6.0, s->pen().widthF() * 2.4));
 }
@@ -203,7 +257,7 @@ void Chart::clear()
         p.cats = cats;
         p.chart->addAxis(cats, Qt::AlignBottom);
         p.bars->attachAxis(cats);
-        for (QLineSeries* s : p.series)
+        for (QXYSeries* s : p.series)
             s->attachAxis(cats);
     }
     rescale();

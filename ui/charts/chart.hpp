@@ -14,6 +14,7 @@
 #include <vector>
 
 class QTimer;
+class QXYSeries;
 
 namespace tbui {
 
@@ -31,7 +32,16 @@ public:
                    const QString& rightTitle = {});
     // Lines: a series on the left axis (or the right one). Returns its index.
     int addSeries(const QString& name, QColor color, qreal width = 2.0, bool dashed = false, bool rightAxis = false);
+    // Markers only (no line): decisions such as the best epoch, drawn over the lines. Same index space.
+    enum class Marker { Star, Triangle, Diamond };
+    int addMarkers(const QString& name, QColor color, Marker shape, qreal size = 14.0, bool rightAxis = false);
     void setSeriesName(int series, const QString& name);
+    // A hidden series leaves the legend; the right axis hides with its last visible series.
+    void setSeriesVisible(int series, bool visible);
+    bool seriesVisible(int series) const;
+    // Replaces a series' points at once (a marker that moves, such as the best epoch so far).
+    void setPoints(int series, const QList<QPointF>& points);
+    QList<QPointF> points(int series) const;  // drawn and pending
     // Draws a marker at every point, so a series with one point (a one-epoch run) shows.
     void setPointsVisible(int series);
     bool pointsVisible(int series) const;
@@ -60,6 +70,7 @@ public:
     void flush();
 
 private:
+    int attach(QXYSeries* series, bool rightAxis);
     void scheduleRedraw();
     QSize exportSize() const;
     void renderChart(QPainter& painter, QSize size) const;  // lays the chart out at `size` and draws it

@@ -7,12 +7,18 @@
 #include <QGridLayout>
 #include <QTimer>
 
+#include <algorithm>
+#include <tuple>
+
 namespace tbui {
 
 namespace {
 const QColor kTrain(0x1f, 0x77, 0xb4);
 const QColor kTrainLight(0x9e, 0xc6, 0xe6);
 const QColor kVal(0xe4, 0x57, 0x1a);
+const QColor kRate(0x2c, 0xa0, 0x2c);
+const QColor kBest(0xf2, 0xb7, 0x01);
+const QColor kStop(0x40, 0x40, 0x40);
 constexpr double kSmoothing = 0.9;  // exponential moving average of per-batch values
 constexpr int kMemoryPoints = 7200;
 }  // namespace
@@ -31,6 +37,12 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     m_accBatch = m_accuracy->addSeries({}, kTrainLight, 1.2);
     m_accTrain = m_accuracy->addSeries({}, kTrain, 2.5);
     m_accVal = m_accuracy->addSeries({}, kVal, 2.5);
+    m_lossRate = m_loss->addSeries({}, kRate, 1.5, true, true);
+    m_lossLowered = m_loss->addMarkers({}, kRate, Chart::Marker::Triangle, 11, true);
+    m_lossBest = m_loss->addMarkers({}, kBest, Chart::Marker::Star, 18);
+    m_lossStop = m_loss->addMarkers({}, kStop, Chart::Marker::Diamond, 13);
+    m_accBest = m_accuracy->addMarkers({}, kBest, Chart::Marker::Star, 18);
+    m_accStop = m_accuracy->addMarkers({}, kStop, Chart::Marker::Diamond, 13);
     m_accuracy->setFixedYRange(0, 1);
     m_speed->addSeries({}, kVal, 2.5, false, true);
     for (int s : {m_lossTrain, m_lossVal})
@@ -48,6 +60,7 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     grid->addWidget(m_accuracy, 0, 1);
     grid->addWidget(m_speed, 1, 0);
     grid->addWidget(m_memory, 1, 1);
+    setRun(m_config);  // no schedule, no early stopping until a run says otherwise
     retranslate();
 
     m_clock.start();
@@ -65,14 +78,21 @@ QStringList ChartsPanel::chartFileNames() const
 
 void ChartsPanel::retranslate()
 {
-    m_loss->setTitles(tr("Loss"), tr("Epoch"), tr("Loss"));
+    m_loss->setTitles(tr("Loss"), tr("Epoch"), tr("Loss"), tr("Learning rate"));
     m_loss->setSeriesName(m_lossBatch, tr("Train (per batch, smoothed)"));
     m_loss->setSeriesName(m_lossTrain, tr("Train"));
-    m_loss->setSeriesName(m_lossVal, tr("Validation"));
+    m_loss->setSeriesName(m_lossVal, validationName());
+    m_loss->setSeriesName(m_lossRate, tr("Learning rate (right axis)"));
+    m_loss->setSeriesName(m_lossLowered, tr("Rate lowered on plateau"));
+    const QString monitor = qs(tb::monitorName(m_config.earlyStopping.monitor));
+    for (auto [chart, best, stop] : {std::tuple{m_loss, m_lossBest, m_lossStop}, std::tuple{m_accuracy, m_accBest, m_accStop}}) {
+        chart->setSeriesName(best, tr("Best epoch (%1)").arg(monitor));
+        chart->setSeriesName(stop, tr("Early stopping"));
+    }
     m_accuracy->setTitles(tr("Accuracy"), tr("Epoch"), tr("Accuracy"));
     m_accuracy->setSeriesName(m_accBatch, tr("Train (per batch, smoothed)"));
     m_accuracy->setSeriesName(m_accTrain, tr("Train"));
-    m_accuracy->setSeriesName(m_accVal, tr("Validation"));
+    m_accuracy->setSeriesName(m_accVal, validationName());
     m_speed->setTitles(tr("Time per epoch"), tr("Epoch"), tr("Seconds"), tr("Samples/s"));
     m_speed->setSeriesName(0, tr("Samples/s"));
     m_memory->setTitles(tr("RAM (system total %1)").arg(formatBytes(tb::readMemoryUsage().systemTotal)), tr("Seconds"),
@@ -96,6 +116,30 @@ void ChartsPanel::resetForRun()
     m_haveSmooth = false;
 }
 
+QString ChartsPanel::validationName() const
+{
+    if (m_config.validationSplit > 0)
+        return tr("Validation (last %1% of train)").arg(m_config.validationSplit * 100, 0, 'g', 3);
+    return tr("Validation (test set)");
+}
+
+void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history)
+{
+    m_config = config;
+    const bool scheduled = config.schedule.kind != tb::ScheduleKind::Constant;
+    m_loss->setSeriesVisible(m_lossRate, scheduled);
+    m_loss->setSeriesVisible(m_lossLowered, config.schedule.kind == tb::ScheduleKind::Plateau);
+    for (auto [chart, best, stop] : {std::tuple{m_loss, m_lossBest, m_lossStop}, std::tuple{m_accuracy, m_accBest, m_accStop}}) {
+        chart->setSeriesVisible(best, config.earlyStopping.enabled);
+        chart->setSeriesVisible(stop, config.earlyStopping.enabled);
+    }
+    retranslate();
+    for (const tb::EpochRecord& r : history) {
+        m_loss->append(m_lossRate, QPointF(r.epoch, r.learningRate));  // the restored epochs' rate, per epoch
+        addEpoch(r);
+    }
+}
+
 void ChartsPanel::addBatch(const tb::BatchProgress& p)
 {
     if (!m_haveSmooth) {
@@ -108,6 +152,7 @@ void ChartsPanel::addBatch(const tb::BatchProgress& p)
     const double x = (p.epoch - 1) + double(p.step) / std::max(1, p.steps);
     m_loss->append(m_lossBatch, QPointF(x, m_smoothLoss));
     m_accuracy->append(m_accBatch, QPointF(x, m_smoothAcc));
+    m_loss->append(m_lossRate, QPointF(x, p.learningRate));
 }
 
 void ChartsPanel::addEpoch(const tb::EpochRecord& r)
@@ -117,6 +162,20 @@ void ChartsPanel::addEpoch(const tb::EpochRecord& r)
     m_accuracy->append(m_accTrain, QPointF(r.epoch, r.accuracy));
     m_accuracy->append(m_accVal, QPointF(r.epoch, r.valAccuracy));
     m_speed->appendBar(QString::number(r.epoch), r.seconds, r.samplesPerSec);
+    // Early stopping's decisions on both validation curves: the best epoch so far (one marker that
+    // moves) and the epoch after which it stopped.
+    if (r.best) {
+        m_loss->setPoints(m_lossBest, {QPointF(r.epoch, r.valLoss)});
+        m_accuracy->setPoints(m_accBest, {QPointF(r.epoch, r.valAccuracy)});
+    }
+    if (r.stopped) {
+        m_loss->append(m_lossStop, QPointF(r.epoch, r.valLoss));
+        m_accuracy->append(m_accStop, QPointF(r.epoch, r.valAccuracy));
+    }
+    // Reduce-on-plateau's new rate (Keras: max(rate x factor, min_lr)), from the next step on.
+    if (r.rateLowered)
+        m_loss->append(m_lossLowered, QPointF(r.epoch, std::max(r.learningRate * m_config.schedule.factor,
+                                                                 m_config.schedule.minLr)));
 }
 
 void ChartsPanel::sampleMemory()

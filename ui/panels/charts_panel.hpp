@@ -1,6 +1,9 @@
 // The live training charts: loss and accuracy (train and validation per epoch, with the
 // per-batch training values as a lighter smoothed line), time per epoch with samples/s, and RAM
-// (this process and the whole system over time, like Colab's gauge).
+// (this process and the whole system over time, like Colab's gauge). With a schedule, the learning
+// rate per batch on the loss chart's right axis; with early stopping, the best epoch and the epoch it
+// stopped marked on the validation curves; reduce-on-plateau's lowerings marked on the rate. The
+// validation curves say which images they are: the held-out end of train or the test set.
 #pragma once
 
 #include "common/value_types.hpp"
@@ -20,8 +23,20 @@ public:
     explicit ChartsPanel(QWidget* parent = nullptr);
 
     void resetForRun();
+    // What the run validates on and which decisions it makes (shows or hides their series); a resumed
+    // run's finished epochs are drawn at once.
+    void setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history = {});
     void addBatch(const tb::BatchProgress& p);
     void addEpoch(const tb::EpochRecord& r);
+
+    // Series of lossChart(): the learning rate (right axis) and the decisions' markers.
+    int rateSeries() const { return m_lossRate; }
+    int loweredSeries() const { return m_lossLowered; }
+    int bestSeries() const { return m_lossBest; }  // also in accuracyChart(), as accuracyBestSeries()
+    int stopSeries() const { return m_lossStop; }
+    int accuracyBestSeries() const { return m_accBest; }
+    int accuracyStopSeries() const { return m_accStop; }
+    QString validationName() const;  // the validation curves' legend
     void sampleMemory();
 
     Chart* lossChart() const { return m_loss; }
@@ -41,8 +56,9 @@ private:
     Chart* m_accuracy;
     Chart* m_speed;
     Chart* m_memory;
-    int m_lossBatch, m_lossTrain, m_lossVal;
-    int m_accBatch, m_accTrain, m_accVal;
+    int m_lossBatch, m_lossTrain, m_lossVal, m_lossRate, m_lossLowered, m_lossBest, m_lossStop;
+    int m_accBatch, m_accTrain, m_accVal, m_accBest, m_accStop;
+    tb::TrainConfig m_config;
     int m_memProcess, m_memSystem;
     double m_smoothLoss = 0, m_smoothAcc = 0;
     bool m_haveSmooth = false;

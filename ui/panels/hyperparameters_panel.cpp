@@ -1,6 +1,7 @@
 #include "panels/hyperparameters_panel.hpp"
 
 #include "common/text.hpp"
+#include "panels/run_options_fields.hpp"
 #include "train/run_limits.hpp"
 
 #include <QCheckBox>
@@ -27,7 +28,8 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
       m_seed(new QSpinBox(this)),
       m_maxBatches(new QSpinBox(this)),
       m_drop(new QCheckBox(this)),
-      m_multiplier(new QSpinBox(this))
+      m_multiplier(new QSpinBox(this)),
+      m_options(new RunOptionsFields(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     for (tb::OptimizerKind k : {tb::OptimizerKind::Adam, tb::OptimizerKind::SGD, tb::OptimizerKind::RMSprop})
@@ -61,6 +63,7 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addLayout(m_form);
+    layout->addWidget(m_options);
     layout->addStretch();
     for (QWidget* field : std::initializer_list<QWidget*>{m_optimizer, m_lr, m_momentum, m_batch, m_epochs, m_seed,
                                                           m_maxBatches, m_multiplier}) {
@@ -75,6 +78,7 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     for (QDoubleSpinBox* box : {m_lr, m_momentum})
         connect(box, &QDoubleSpinBox::valueChanged, this, [this] { save(); emit changed(); });
     connect(m_drop, &QCheckBox::toggled, this, [this] { save(); emit changed(); });
+    connect(m_options, &RunOptionsFields::changed, this, &HyperparametersPanel::changed);
     m_momentum->setEnabled(config().optimizer.kind == tb::OptimizerKind::SGD);
     retranslate();
 }
@@ -137,8 +141,11 @@ tb::TrainConfig HyperparametersPanel::config() const
     c.optimizer.learningRate = float(m_lr->value());
     if (c.optimizer.kind == tb::OptimizerKind::SGD)
         c.optimizer.momentum = float(m_momentum->value());
+    m_options->apply(c);
     return c;
 }
+
+int HyperparametersPanel::checkpointEvery() const { return m_options->checkpointEvery(); }
 
 int HyperparametersPanel::batchSize() const { return m_batch->value(); }
 bool HyperparametersPanel::dropRemainder() const { return m_drop->isChecked(); }

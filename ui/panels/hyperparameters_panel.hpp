@@ -1,5 +1,7 @@
 // Hyperparameters: optimizer, learning rate, batch, epochs, seed, drop remainder, image size
-// multiplier and an optional limit of batches per epoch. Remembered between runs (QSettings).
+// multiplier and an optional limit of batches per epoch; below them, collapsed, the validation split,
+// the learning-rate schedule, early stopping and checkpoints (RunOptionsFields). Remembered between
+// runs (QSettings).
 #pragma once
 
 #include "train/trainer.hpp"
@@ -17,6 +19,8 @@ class QSpinBox;
 
 namespace tbui {
 
+class RunOptionsFields;
+
 class HyperparametersPanel : public QWidget {
     Q_OBJECT
 public:
@@ -24,6 +28,8 @@ public:
 
     // Everything but the thread count, which follows the accelerator.
     tb::TrainConfig config() const;
+    int checkpointEvery() const;  // batches between checkpoints, 0: at epoch ends only
+    RunOptionsFields* runOptions() const { return m_options; }
     int batchSize() const;
     bool dropRemainder() const;
     int sizeMultiplier() const;
@@ -56,6 +62,7 @@ private:
     QSpinBox* m_maxBatches;
     QCheckBox* m_drop;
     QSpinBox* m_multiplier;
+    RunOptionsFields* m_options;
     std::vector<QLabel*> m_labels;  // one per form row, in order
 };
 

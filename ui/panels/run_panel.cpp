@@ -4,6 +4,8 @@
 #include "common/text.hpp"
 #include "train/progress_text.hpp"
 
+#include <algorithm>
+
 #include <QEvent>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -187,8 +189,32 @@ void RunPanel::runStarted(const RunStarted& info)
     m_progress->setValue(0);
     m_runProgress->setRange(0, std::max(1, info.stepsPerEpoch * info.epochs));
     m_runProgress->setValue(0);
+    m_config = info.config;
     for (const QString& line : info.header.split(QLatin1Char('\n')))
         appendLog(line);
+    if (!info.runFolder.isEmpty()) {
+        const tb::TrainConfig& c = info.config;
+        if (!info.resumed)
+            appendLog(tr("Run folder %1").arg(info.runFolder));
+        else if (info.resumedEpoch >= c.epochs || (!info.history.empty() && info.history.back().stopped))
+            appendLog(tr("Run folder %1 (the run is complete)").arg(info.runFolder));
+        else
+            appendLog(tr("Run folder %1 (resumed at epoch %2, step %3)")
+                          .arg(info.runFolder)
+                          .arg(info.resumedEpoch + 1)
+                          .arg(info.resumedStep + 1));
+    }
+    if (info.config.validationSplit > 0)
+        appendLog(tr("Validation: the last %1% of the training images (%2), held out; the test set is used at "
+                     "the end only")
+                      .arg(info.config.validationSplit * 100, 0, 'g', 3)
+                      .arg(formatCount(info.validationImages)));
+    else
+        appendLog(tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(info.validationImages)));
+    if (info.config.schedule.kind != tb::ScheduleKind::Constant)
+        appendLog(tr("Learning-rate schedule: %1").arg(qs(tb::describeLrSchedule(info.config.schedule))));
+    if (info.config.earlyStopping.enabled)
+        appendLog(tr("Early stopping: %1").arg(qs(tb::describeEarlyStopping(info.config.earlyStopping))));
     if (m_state == State::Running)
         setStatus([replicas = info.replicas, batch = info.globalBatch] {
             return tr("Training: %1 replicas in sync, global batch %2.").arg(replicas).arg(batch);
@@ -240,8 +266,25 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
 void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
     m_finishedEpochSeconds += r.seconds;
-    setProgressLine(qs(tb::epochLine(r, m_stepsPerEpoch)));
+    QString line = qs(tb::epochLine(r, m_stepsPerEpoch));
+    if (m_config.schedule.kind != tb::ScheduleKind::Constant)  // as the CLI: when a schedule moves it
+        line += QStringLiteral(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
+    setProgressLine(line);
     m_progressLinePending = false;
+    // The callbacks' decisions, in Keras' words.
+    if (r.rateLowered)
+        appendLog(tr("Epoch %1: ReduceLROnPlateau reducing learning rate to %2.")
+                      .arg(r.epoch)
+                      .arg(std::max(r.learningRate * m_config.schedule.factor, m_config.schedule.minLr), 0, 'g', 4));
+    if (r.best && m_config.earlyStopping.enabled) {
+        const bool loss = m_config.earlyStopping.monitor == tb::Monitor::ValLoss;
+        appendLog(tr("Epoch %1: %2 improved to %3, the best epoch so far.")
+                      .arg(r.epoch)
+                      .arg(qs(tb::monitorName(m_config.earlyStopping.monitor)))
+                      .arg(loss ? r.valLoss : r.valAccuracy, 0, 'f', 4));
+    }
+    if (r.stopped)
+        appendLog(tr("Epoch %1: early stopping").arg(r.epoch));
 }
 
 void RunPanel::runFinished(const RunOutcome& o)
@@ -250,6 +293,8 @@ void RunPanel::runFinished(const RunOutcome& o)
     m_runEta = -1.0;
     switch (o.status) {
     case RunStatus::Completed:
+        if (o.restoredBest)
+            appendLog(tr("Restoring model weights from the end of the best epoch: %1.").arg(o.bestEpoch));
         appendLog(tr("Test loss: %1 - test accuracy: %2 - weights sha256: %3")
                       .arg(o.testLoss, 0, 'f', 4)
                       .arg(o.testAccuracy, 0, 'f', 4)
@@ -259,6 +304,8 @@ void RunPanel::runFinished(const RunOutcome& o)
         break;
     case RunStatus::Stopped:
         appendLog(tr("Stopped by the user; test accuracy of the weights so far: %1").arg(o.testAccuracy, 0, 'f', 4));
+        if (!o.runFolder.isEmpty())
+            appendLog(tr("The checkpoint is in %1; File > Resume run… continues the run.").arg(o.runFolder));
         setStatus([epoch = m_last.epoch, step = m_last.step, a = o.testAccuracy] {
             return tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
                 .arg(epoch)

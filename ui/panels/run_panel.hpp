@@ -82,6 +82,7 @@ private:
     std::function<QString()> m_statusText;
     std::function<QString()> m_progressText;  // the last progress status, shown again on resume
     tb::BatchProgress m_last;
+    tb::TrainConfig m_config;  // of the run under way: what its log says about schedules and early stopping
 };
 
 }  // namespace tbui

@@ -6,6 +6,8 @@
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
 
+#include <QFileInfo>
+
 
 namespace tbui {
 
@@ -39,6 +41,41 @@ TrainWorker::TrainWorker(TrainRequest request, QObject* parent)
 {
 }
 
+// The session of a fresh run (with its run folder) or of a resumed one, and the dataset it trains on.
+std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
+{
+    const TrainRequest& r = m_request;
+    if (r.resumeFolder.empty()) {
+        if (!r.data)
+            throw tb::ConfigError(ss(tr("No dataset is loaded.")));
+        data = r.data;
+        tb::TrainConfig cfg = r.config;
+        cfg.device = r.device;
+        auto session = std::make_unique<tb::TrainingSession>(r.spec, *data, cfg);
+        // The CLI's folder name, so runs from either front end sort together.
+        session->enableCheckpoints(tb::RunFolder::create(r.runsDir.empty() ? tb::defaultRunsDir() : r.runsDir,
+                                                         r.spec.name + "-" + cfg.device.id()),
+                                   r.checkpointEvery);
+        return session;
+    }
+    const tb::RunFolder folder = tb::RunFolder::open(r.resumeFolder);
+    const tb::Checkpoint saved = tb::readCheckpoint(folder.checkpoint());
+    data = r.data;
+    if (data) {
+        try {
+            tb::requireSameDataset(saved.data, *data, folder.checkpoint());
+        } catch (const tb::DataError&) {
+            // Another dataset is loaded: the checkpoint's own, if it is still there.
+            if (!QFileInfo(qs(saved.data.directory)).isDir())
+                throw;
+            data.reset();
+        }
+    }
+    if (!data)
+        data = std::make_shared<const tb::Dataset>(tb::loadDataset(saved.data.directory));
+    return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery);
+}
+
 void TrainWorker::run()
 {
     RunOutcome outcome;
@@ -49,25 +86,41 @@ void TrainWorker::run()
             outcome.weights = std::make_shared<const tb::WeightsFile>(session->weightsFile());
     };
     try {
-        if (!m_request.data)
-            throw tb::ConfigError(ss(tr("No dataset is loaded.")));
-        tb::TrainConfig cfg = m_request.config;
-        cfg.device = m_request.device;
-        session = std::make_unique<tb::TrainingSession>(m_request.spec, *m_request.data, cfg);
+        DatasetPtr data;
+        session = makeSession(data);
         session->trainer().setClock(m_request.clock);  // a pause waits inside the observer: not training time
+        const tb::TrainConfig& cfg = session->config();
+        const tb::Trainer& trainer = session->trainer();
 
         RunStarted info;
-        info.stepsPerEpoch = session->trainer().stepsPerEpoch();
+        info.stepsPerEpoch = trainer.stepsPerEpoch();
         info.epochs = cfg.epochs;
         info.trainImages = session->data().train.count;
-        info.replicas = m_request.device.replicas();
+        info.replicas = cfg.device.replicas();
         info.globalBatch = cfg.batchSize;
         info.header = qs(session->header());  // the CLI's first lines
+        info.config = cfg;
+        info.data = data;
+        info.validationImages = trainer.validationSplit().count;
+        if (session->runFolder())
+            info.runFolder = qs(session->runFolder()->path);
+        info.resumed = !m_request.resumeFolder.empty();
+        info.resumedEpoch = trainer.position().epoch;
+        info.resumedStep = trainer.position().step;
+        info.history = trainer.history();
+        outcome.runFolder = info.runFolder;
         emit started(info);
 
         const tb::TrainStatus status = session->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
-        if (outcome.status == RunStatus::Completed && observer.m_lastValidation) {
+        const tb::RunPosition& end = trainer.position();
+        outcome.bestEpoch = end.early.bestEpoch;
+        outcome.restoredBest = cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0;
+        // The last validation is the test set's evaluation of the final weights only when the test set
+        // validated, whole, and no other epoch's weights were put back.
+        const bool lastValidationIsTest = cfg.validationSplit == 0 && cfg.validationLimit == 0 &&
+                                          !outcome.restoredBest && observer.m_lastValidation;
+        if (outcome.status == RunStatus::Completed && lastValidationIsTest) {
             outcome.testLoss = observer.m_lastValidation->loss;
             outcome.testAccuracy = observer.m_lastValidation->accuracy;
         } else if (abandonRequested()) {
@@ -75,11 +128,16 @@ void TrainWorker::run()
             return;
         } else {
             emit evaluatingTestSet(session->data().test.count);
-            const tb::EvalResult test = session->evaluateTest();
-            outcome.testLoss = test.loss;
-            outcome.testAccuracy = test.accuracy;
+            const bool completed = outcome.status == RunStatus::Completed;
+            auto test = std::make_shared<const tb::EvalResult>(session->evaluateTest(completed));
+            outcome.testLoss = test->loss;
+            outcome.testAccuracy = test->accuracy;
+            if (completed)
+                outcome.test = test;  // the results pages show the test set, not the held-out images
         }
         outcome.weightsSha256 = qs(session->weightsSha256());
+        if (outcome.status == RunStatus::Completed && session->runFolder())
+            session->save(session->runFolder()->weights());  // as the CLI does
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;

@@ -1,10 +1,17 @@
 // The worker object that drives the engine on its own QThread. It owns everything the run
 // touches; the window only sees value types through queued signals. Per-batch progress is
-// throttled (StoppableWorker::progressDue) so the event loop is never flooded.
+// throttled (StoppableWorker::progressDue) so the event loop is never flooded. Every run has a run
+// folder with its checkpoints, as the CLI's; a request with a run folder resumes that run.
 #pragma once
 
 #include "common/value_types.hpp"
 #include "run/worker_thread.hpp"
+
+#include <memory>
+
+namespace tb {
+class TrainingSession;
+}
 
 namespace tbui {
 
@@ -24,6 +31,7 @@ signals:
 
 private:
     friend class WorkerObserver;
+    std::unique_ptr<tb::TrainingSession> makeSession(DatasetPtr& data);
 
     TrainRequest m_request;
 };

@@ -1,0 +1,352 @@
+// The window's half of runs that survive, offscreen: the hyperparameters panel's validation split,
+// schedule, early stopping and checkpoint options reach TrainConfig as the CLI's do; a run shows its
+// learning rate and early stopping's decisions on the charts and in the log; every run has a run folder;
+// Stop then File > Resume run… ends on the same weights as an uninterrupted run; a damaged checkpoint
+// or another dataset is a message in the window.
+#include "fixtures.hpp"
+
+#include "charts/chart.hpp"
+#include "i18n/language.hpp"
+#include "main_window.hpp"
+#include "panels/accelerator_panel.hpp"
+#include "panels/charts_panel.hpp"
+#include "panels/dataset_panel.hpp"
+#include "panels/hyperparameters_panel.hpp"
+#include "panels/model_panel.hpp"
+#include "panels/run_options_fields.hpp"
+#include "panels/run_panel.hpp"
+#include "results/results_panel.hpp"
+#include "run/run_controller.hpp"
+#include "train/checkpoint.hpp"
+#include "train/lr_schedule.hpp"
+#include "train/run_folder.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace tbui;
+
+class TstUiResume : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_data, m_otherData, m_model;
+
+    std::unique_ptr<MainWindow> makeWindow(const QString& data, int epochs, int maxBatches = 0)
+    {
+        auto w = std::make_unique<MainWindow>();
+        w->show();
+        QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
+        w->datasetPanel()->loadFolder(data);
+        if (!loaded.wait(10000))
+            return nullptr;
+        w->modelPanel()->openModelFile(m_model);
+        HyperparametersPanel* h = w->hyperparametersPanel();
+        h->setEpochs(epochs);
+        h->setBatchSize(32);
+        h->setSeed(7);
+        h->setMaxBatches(maxBatches);
+        h->runOptions()->setValidationSplit(0.25);
+        h->runOptions()->setSchedule(tb::parseLrSchedule("step:1:0.5"));
+        h->runOptions()->setEarlyStopping({});
+        h->runOptions()->setCheckpointEvery(0);
+        tb::DeviceSpec cpu2;
+        cpu2.threads = 2;
+        w->acceleratorPanel()->selectDevice(cpu2);
+        return w;
+    }
+
+    static RunOutcome waitForRun(QSignalSpy& finished)
+    {
+        if (!finished.wait(60000)) {
+            RunOutcome none;
+            none.status = RunStatus::Failed;
+            none.message = QStringLiteral("no finished() within 60 s");
+            return none;
+        }
+        return finished.first().first().value<RunOutcome>();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
+        QCoreApplication::setApplicationName(
+            QStringLiteral("tst_ui_resume-%1").arg(QCoreApplication::applicationPid()));
+        QSettings().clear();
+        Language::apply(QStringLiteral("en"));
+        QVERIFY(m_tmp.isValid());
+        // The window's run folders go to defaultRunsDir(): here, not the user's data directory.
+        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
+        m_data = m_tmp.filePath(QStringLiteral("toy"));
+        m_otherData = m_tmp.filePath(QStringLiteral("toy-other"));
+        QDir().mkpath(m_data);
+        QDir().mkpath(m_otherData);
+        fixtures::writeToyDataset(m_data.toStdString(), 512, 120, 12, 3);
+        fixtures::writeToyDataset(m_otherData.toStdString(), 512, 120, 12, 3, false, 2);
+        m_model = m_tmp.filePath(QStringLiteral("toy.json"));
+        QFile f(m_model);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(fixtures::toyModelJson()));
+    }
+
+    void cleanupTestCase()
+    {
+        const QString file = QSettings().fileName();
+        QSettings().clear();
+        QFile::remove(file);
+    }
+
+    // Every field reaches TrainConfig with the CLI's meaning: the panel's CLI line parses back to the
+    // same settings, and a new panel (the next session) remembers them.
+    void panelOptionsReachTrainConfig()
+    {
+        for (const char* schedule : {"step:3:0.25", "exp:0.9:50", "cosine:20:0.1", "plateau:0.2:4:1e-05", "constant"}) {
+            HyperparametersPanel panel;
+            RunOptionsFields* o = panel.runOptions();
+            o->setValidationSplit(0.2);
+            o->setSchedule(tb::parseLrSchedule(schedule));
+            tb::EarlyStopping es;
+            es.enabled = true;
+            es.monitor = tb::Monitor::ValAccuracy;
+            es.patience = 3;
+            es.minDelta = 0.01;
+            es.restoreBestWeights = true;
+            o->setEarlyStopping(es);
+            o->setCheckpointEvery(25);
+            const tb::TrainConfig c = panel.config();
+            QCOMPARE(c.validationSplit, 0.2);
+            const tb::LrSchedule want = tb::parseLrSchedule(schedule);
+            QCOMPARE(tb::describeLrSchedule(c.schedule), tb::describeLrSchedule(want));
+            QCOMPARE(int(c.schedule.kind), int(want.kind));
+            QVERIFY(c.earlyStopping.enabled);
+            QCOMPARE(int(c.earlyStopping.monitor), int(tb::Monitor::ValAccuracy));
+            QCOMPARE(c.earlyStopping.patience, 3);
+            QCOMPARE(c.earlyStopping.minDelta, 0.01);
+            QVERIFY(c.earlyStopping.restoreBestWeights);
+            QCOMPARE(panel.checkpointEvery(), 25);
+            tb::validateTrainConfig(c);
+
+            const QStringList args = o->cliArguments();
+            const int at = int(args.indexOf(QStringLiteral("--lr-schedule")));
+            if (want.kind == tb::ScheduleKind::Constant) {
+                QCOMPARE(at, -1);
+            } else {
+                QVERIFY(at >= 0);
+                QCOMPARE(tb::describeLrSchedule(tb::parseLrSchedule(args[at + 1].toStdString())),
+                         tb::describeLrSchedule(want));
+            }
+            for (const char* arg : {"--validation-split", "--early-stopping", "--patience", "--min-delta",
+                                    "--restore-best-weights", "--checkpoint-every"})
+                QVERIFY2(args.contains(QString::fromLatin1(arg)), arg);
+
+            HyperparametersPanel again; // remembered (QSettings)
+            const tb::TrainConfig r = again.config();
+            QCOMPARE(r.validationSplit, 0.2);
+            QCOMPARE(tb::describeLrSchedule(r.schedule), tb::describeLrSchedule(want));
+            QCOMPARE(tb::describeEarlyStopping(r.earlyStopping), tb::describeEarlyStopping(c.earlyStopping));
+            QCOMPARE(again.checkpointEvery(), 25);
+        }
+        HyperparametersPanel panel;
+        panel.runOptions()->setValidationSplit(0);
+        panel.runOptions()->setEarlyStopping({});
+        panel.runOptions()->setCheckpointEvery(0);
+        const tb::TrainConfig c = panel.config();
+        QCOMPARE(c.validationSplit, 0.0);
+        QVERIFY(!c.earlyStopping.enabled);
+        QVERIFY(!panel.runOptions()->cliArguments().contains(QStringLiteral("--early-stopping")));
+    }
+
+    // A step schedule and early stopping that must stop after epoch 2 (nothing improves by 100): the
+    // learning-rate series, the best and stop markers, the log's decisions, the validation curves'
+    // name and the final test-set results.
+    void scheduleAndEarlyStoppingShowInTheWindow()
+    {
+        auto w = makeWindow(m_data, 5, 4);
+        QVERIFY(w);
+        tb::EarlyStopping es;
+        es.enabled = true;
+        es.patience = 1;
+        es.minDelta = 100;
+        es.restoreBestWeights = true;
+        w->hyperparametersPanel()->runOptions()->setEarlyStopping(es);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        const RunOutcome outcome = waitForRun(finished);
+        QCOMPARE(int(outcome.status), int(RunStatus::Completed));
+
+        QCOMPARE(int(w->history().size()), 2); // stopped after epoch 2 of 5
+        QVERIFY(w->history()[0].best);
+        QVERIFY(w->history()[1].stopped);
+        QCOMPARE(outcome.bestEpoch, 1);
+        QVERIFY(outcome.restoredBest);
+
+        ChartsPanel* charts = w->chartsPanel();
+        Chart* loss = charts->lossChart();
+        loss->flush();
+        QVERIFY(loss->seriesVisible(charts->rateSeries()));
+        const QList<QPointF> rate = loss->points(charts->rateSeries());
+        QVERIFY(rate.size() >= 2);
+        const double lr0 = double(w->hyperparametersPanel()->config().optimizer.learningRate);
+        for (const QPointF& p : rate) // step:1:0.5: the first epoch at lr0, the second at lr0 / 2
+            QCOMPARE(p.y(), p.x() <= 1.0 ? lr0 : lr0 / 2);
+        QCOMPARE(loss->points(charts->bestSeries()), (QList<QPointF>{{1.0, w->history()[0].valLoss}}));
+        QCOMPARE(loss->points(charts->stopSeries()), (QList<QPointF>{{2.0, w->history()[1].valLoss}}));
+        QCOMPARE(charts->accuracyChart()->points(charts->accuracyBestSeries()).size(), 1);
+        QCOMPARE(charts->accuracyChart()->points(charts->accuracyStopSeries()).size(), 1);
+        QVERIFY(!loss->seriesVisible(charts->loweredSeries())); // no reduce-on-plateau in this run
+        QCOMPARE(charts->validationName(), QStringLiteral("Validation (last 25% of train)"));
+
+        const QString log = w->runPanel()->logText();
+        for (const char* line :
+             {"Run folder ", "Validation: the last 25% of the training images", "Learning-rate schedule: step decay",
+              "Early stopping: val_loss", "learning_rate: ", "Epoch 1: val_loss improved to", "Epoch 2: early stopping",
+              "Restoring model weights from the end of the best epoch: 1."})
+            QVERIFY2(log.contains(QString::fromLatin1(line)), line);
+        // The results pages show the test set with the final (restored) weights, not the held-out images.
+        QVERIFY2(w->resultsPanel()->sourceText().contains(QStringLiteral("final weights on 120 test images")),
+                 qPrintable(w->resultsPanel()->sourceText()));
+        // Its run folder, in the runs folder, with the final weights, as the CLI leaves it.
+        QVERIFY(outcome.runFolder.startsWith(QString::fromStdString(tb::defaultRunsDir())));
+        QVERIFY(QFile::exists(outcome.runFolder + QStringLiteral("/weights.tbw")));
+        QVERIFY(QFile::exists(outcome.runFolder + QStringLiteral("/best.tbw")));
+    }
+
+    // Reduce-on-plateau's lowering is marked on the rate at Keras' new rate.
+    void plateauLoweringIsMarked()
+    {
+        ChartsPanel charts;
+        tb::TrainConfig c;
+        c.schedule = tb::parseLrSchedule("plateau:0.5:0:0.0001");
+        charts.setRun(c);
+        QVERIFY(charts.lossChart()->seriesVisible(charts.loweredSeries()));
+        QVERIFY(!charts.lossChart()->seriesVisible(charts.bestSeries()));
+        tb::EpochRecord r;
+        r.epoch = 3;
+        r.learningRate = 0.001;
+        r.rateLowered = true;
+        charts.addEpoch(r);
+        QCOMPARE(charts.lossChart()->points(charts.loweredSeries()), (QList<QPointF>{{3.0, 0.0005}}));
+        QCOMPARE(charts.validationName(), QStringLiteral("Validation (test set)"));
+    }
+
+    // Stop after the first epoch, then File > Resume run…: the same final weights as an uninterrupted
+    // run, with the charts pre-filled by the restored epochs. (The toy run is fast: enough epochs that
+    // Stop, which the window sees through throttled progress, lands before the end.)
+    void stopThenResumeEndsOnTheSameWeights()
+    {
+        constexpr int kEpochs = 30;
+        QString uninterrupted;
+        {
+            auto w = makeWindow(m_data, kEpochs);
+            QVERIFY(w);
+            QSignalSpy finished(w->runController(), &RunController::finished);
+            w->startTraining();
+            const RunOutcome o = waitForRun(finished);
+            QCOMPARE(int(o.status), int(RunStatus::Completed));
+            uninterrupted = o.weightsSha256;
+        }
+        auto w = makeWindow(m_data, kEpochs);
+        QVERIFY(w);
+        w->hyperparametersPanel()->runOptions()->setCheckpointEvery(3);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        bool clicked = false;
+        connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
+            if (!clicked && p.epoch == 2 && p.step >= 2) {
+                clicked = true;
+                w->runPanel()->stopButton()->click();
+            }
+        });
+        w->startTraining();
+        const RunOutcome stopped = waitForRun(finished);
+        QCOMPARE(int(stopped.status), int(RunStatus::Stopped));
+        QVERIFY(!stopped.runFolder.isEmpty());
+        QVERIFY(w->runPanel()->logText().contains(QStringLiteral("File > Resume run")));
+        const tb::Checkpoint at = tb::readCheckpoint(tb::RunFolder::open(stopped.runFolder.toStdString()).checkpoint());
+        QVERIFY(at.position.epoch >= 1);
+        QVERIFY(at.position.epoch < kEpochs);
+
+        finished.clear();
+        w->resumeRun(stopped.runFolder);
+        QVERIFY(w->runController()->isRunning());
+        const RunOutcome resumed = waitForRun(finished);
+        QCOMPARE(int(resumed.status), int(RunStatus::Completed));
+        QCOMPARE(resumed.weightsSha256, uninterrupted);
+        QCOMPARE(resumed.runFolder, stopped.runFolder);
+        QCOMPARE(int(w->history().size()), kEpochs); // the restored epochs and those it finished
+        Chart* loss = w->chartsPanel()->lossChart();
+        QCOMPARE(loss->pointCount(1), kEpochs); // train loss per epoch, the first ones from the checkpoint
+        QCOMPARE(loss->pointCount(2), kEpochs);
+        QVERIFY(w->runPanel()->logText().contains(
+            QStringLiteral("(resumed at epoch %1, step %2)").arg(at.position.epoch + 1).arg(at.position.step + 1)));
+        QVERIFY(w->runPanel()->logText().contains(resumed.weightsSha256));
+    }
+
+    // The run's own dataset is loaded when another is open; a damaged checkpoint and a dataset that
+    // is gone are messages in the window.
+    void resumeFindsItsDatasetOrSaysWhy()
+    {
+        auto w = makeWindow(m_otherData, 1, 2); // a finished run resumes too: it only evaluates
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        const RunOutcome first = waitForRun(finished);
+        QCOMPARE(int(first.status), int(RunStatus::Completed));
+        const QString folder = first.runFolder;
+
+        // The window has another dataset open: the run's own is loaded for it.
+        QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
+        w->datasetPanel()->loadFolder(m_data);
+        QVERIFY(loaded.wait(10000));
+        const QString copy = m_tmp.filePath(QStringLiteral("copy-of-run"));
+        QDir().mkpath(copy);
+        for (const QString& name : QDir(folder).entryList(QDir::Files))
+            QVERIFY(QFile::copy(QDir(folder).filePath(name), QDir(copy).filePath(name)));
+        finished.clear();
+        w->resumeRun(folder);
+        RunOutcome o = waitForRun(finished);
+        QVERIFY2(o.status == RunStatus::Completed, qPrintable(o.message));
+        QVERIFY(w->runPanel()->logText().contains(m_otherData));
+
+        // A truncated checkpoint.
+        QFile file(QDir(copy).filePath(QStringLiteral("checkpoint.tbw")));
+        const qint64 size = file.size();
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        const QByteArray bytes = file.readAll();
+        file.close();
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(bytes.left(size / 2));
+        file.close();
+        finished.clear();
+        w->resumeRun(copy);
+        o = waitForRun(finished);
+        QCOMPARE(int(o.status), int(RunStatus::Failed));
+        QVERIFY2(o.message.contains(QStringLiteral("checkpoint.tbw")), qPrintable(o.message));
+        QCOMPARE(w->statusBar()->currentMessage(), o.message);
+        QVERIFY(w->runPanel()->logText().contains(o.message));
+
+        // The run's dataset is gone and another is loaded: the difference is named.
+        const QString again = m_tmp.filePath(QStringLiteral("run-without-data"));
+        QDir().mkpath(again);
+        for (const QString& name : QDir(folder).entryList(QDir::Files))
+            QVERIFY(QFile::copy(QDir(folder).filePath(name), QDir(again).filePath(name)));
+        QVERIFY(QDir(m_otherData).removeRecursively());
+        finished.clear();
+        w->resumeRun(again);
+        o = waitForRun(finished);
+        QCOMPARE(int(o.status), int(RunStatus::Failed));
+        QVERIFY2(!o.message.isEmpty(), "no message");
+        qInfo("other dataset: %s", qPrintable(o.message));
+        QCOMPARE(w->statusBar()->currentMessage(), o.message);
+    }
+};
+
+QTEST_MAIN(TstUiResume)
+#include "tst_ui_resume.moc"
