@@ -50,9 +50,10 @@ int main(int argc, char** argv)
         else if (a == "--device") // "opencl:0": replaces --threads and --isa
             device = next();
         else {
-            std::fprintf(stderr,
-                         "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
-                         "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--device SPEC] [--profile]\n");
+            std::fprintf(
+                stderr,
+                "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
+                "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--device SPEC] [--profile]\n");
             return 2;
         }
     }

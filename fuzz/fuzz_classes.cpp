@@ -35,7 +35,7 @@ const std::string& datasetDir()
     }();
     return dir;
 }
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

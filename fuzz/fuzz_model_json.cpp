@@ -15,7 +15,8 @@ long g_fuzzAccepted = 0;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     try {
-        const tb::ModelSpec spec = tb::parseModelSpec(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
+        const tb::ModelSpec spec =
+            tb::parseModelSpec(std::string(reinterpret_cast<const char*>(data), size), "fuzz.json");
         ++g_fuzzAccepted;
         tb::Network net(spec, tb::Shape::image(12, 12, 1), 3);
     } catch (const tb::Error&) {

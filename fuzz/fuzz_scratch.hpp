@@ -39,4 +39,4 @@ inline std::string writeScratch(const std::string& name, const uint8_t* data, si
     return path;
 }
 
-}  // namespace fuzz
+} // namespace fuzz

@@ -14,7 +14,7 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
-extern "C" long g_fuzzAccepted;  // inputs the target read as valid
+extern "C" long g_fuzzAccepted; // inputs the target read as valid
 
 namespace {
 uint64_t g_state = 0x9E3779B97F4A7C15ull;
@@ -32,12 +32,22 @@ std::string mutate(std::string s)
     for (int e = 0; e < edits && !s.empty(); ++e) {
         const size_t at = size_t(next() % s.size());
         switch (next() % 6) {
-        case 0: s[at] = char(next()); break;
-        case 1: s[at] = char("\x00\xff{\"9,"[next() % 6]); break;
-        case 2: s.resize(at); break;
-        case 3: s.erase(at, size_t(next() % 16)); break;
-        case 4: s.insert(at, std::string(size_t(1 + next() % 8), char(next()))); break;
-        case 5: {  // a header length that lies
+        case 0:
+            s[at] = char(next());
+            break;
+        case 1:
+            s[at] = char("\x00\xff{\"9,"[next() % 6]);
+            break;
+        case 2:
+            s.resize(at);
+            break;
+        case 3:
+            s.erase(at, size_t(next() % 16));
+            break;
+        case 4:
+            s.insert(at, std::string(size_t(1 + next() % 8), char(next())));
+            break;
+        case 5: { // a header length that lies
             const uint64_t v = next() >> (next() % 64);
             if (s.size() >= 8)
                 std::memcpy(s.data(), &v, 8);
@@ -52,7 +62,7 @@ void run(const std::string& bytes)
 {
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -90,7 +100,6 @@ int main(int argc, char** argv)
         for (long m = 0; m < mutations; ++m)
             run(mutate(bytes));
     }
-    std::printf("%zu inputs, %ld mutations each: no crash; %ld accepted\n", files.size(), mutations,
-                g_fuzzAccepted);
+    std::printf("%zu inputs, %ld mutations each: no crash; %ld accepted\n", files.size(), mutations, g_fuzzAccepted);
     return 0;
 }

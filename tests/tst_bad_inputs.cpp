@@ -8,12 +8,12 @@
 
 #include "core/memory.hpp"
 #include "data/idx.hpp"
-#include "model/network.hpp"
-#include "train/cpu_executor.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
+#include "model/network.hpp"
 #include "panels/dataset_panel.hpp"
 #include "panels/model_panel.hpp"
+#include "train/cpu_executor.hpp"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -28,8 +28,8 @@
 
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <unistd.h>
 
 using namespace tbui;
@@ -41,11 +41,11 @@ enum class Area { Dataset, Model, Weights, Option };
 struct Case {
     const char* name;
     Area area;
-    std::function<void(const QString& dir)> make;  // writes the case's files into its own folder
-    QStringList args;                               // {dir}, {toy}, {model}, {weights} replaced
+    std::function<void(const QString& dir)> make; // writes the case's files into its own folder
+    QStringList args;                             // {dir}, {toy}, {model}, {weights} replaced
     int code;
-    QString message;  // the engine's message: after "trainbench-cli <command>: ", and in the window
-    bool doesNotFit = false;  // a model that parses but cannot be built for the dataset's images
+    QString message;         // the engine's message: after "trainbench-cli <command>: ", and in the window
+    bool doesNotFit = false; // a model that parses but cannot be built for the dataset's images
 };
 
 QByteArray readAll(const QString& path)
@@ -74,7 +74,7 @@ const char* kTrainImages = "/train-images-idx3-ubyte";
 const char* kTrainLabels = "/train-labels-idx1-ubyte";
 const char* kTestLabels = "/t10k-labels-idx1-ubyte";
 
-}  // namespace
+} // namespace
 
 class TstBadInputs : public QObject {
     Q_OBJECT
@@ -106,7 +106,10 @@ class TstBadInputs : public QObject {
     }
     QString expand(QString s, const QString& dir) const
     {
-        return s.replace("{dir}", dir).replace("{toy}", m_toy).replace("{model}", m_model).replace("{weights}", m_weights);
+        return s.replace("{dir}", dir)
+            .replace("{toy}", m_toy)
+            .replace("{model}", m_model)
+            .replace("{weights}", m_weights);
     }
     static QString humanBytes(uint64_t b) { return QString::fromStdString(tb::humanBytes(b)); }
 
@@ -126,8 +129,8 @@ private slots:
         m_model = m_tmp.path() + "/toy.json";
         fixtures::writeRaw(m_model.toStdString(), fixtures::toyModelJson());
         m_weights = m_tmp.path() + "/toy.tbw";
-        const Result r = runCli({"train", "--data", m_toy, "--model", m_model, "--epochs", "1", "--batch", "8",
-                                 "--save", m_weights});
+        const Result r = runCli(
+            {"train", "--data", m_toy, "--model", m_model, "--epochs", "1", "--batch", "8", "--save", m_weights});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         buildCatalogue();
         for (const Case& c : m_cases) {
@@ -192,7 +195,8 @@ private slots:
             panel.openModelFile(expand(c.args[4], dir));
             shown = panel.errorText();
             expected = (c.doesNotFit ? QString("This model does not fit 12×12 images with 3 classes: ")
-                                     : QString("Could not use this model: ")) + message;
+                                     : QString("Could not use this model: ")) +
+                       message;
         } else {
             MainWindow w;
             QSignalSpy loaded(w.datasetPanel(), &DatasetPanel::datasetLoaded);
@@ -224,19 +228,29 @@ void TstBadInputs::buildCatalogue()
         m_cases.push_back({name, Area::Dataset, std::move(make), args.isEmpty() ? train : args, 3, message});
     };
     auto damaged = [&](const char* name, std::function<void(const QString&)> damage, const QString& message) {
-        data(name, [this, damage](const QString& dir) { copyToy(dir); damage(dir); }, message);
+        data(
+            name,
+            [this, damage](const QString& dir) {
+                copyToy(dir);
+                damage(dir);
+            },
+            message);
     };
     auto replace = [&](const char* name, const char* file, const QByteArray& bytes, const QString& message) {
-        damaged(name, [file, bytes](const QString& dir) { writeAll(dir + file, bytes); }, message);
+        damaged(
+            name, [file, bytes](const QString& dir) { writeAll(dir + file, bytes); }, message);
     };
     const int imageBytes = 40 * 12 * 12;
 
     // IDX files.
-    damaged("truncated images", [](const QString& d) { writeAll(d + kTrainImages, readAll(d + kTrainImages).chopped(10)); },
-            "train-images-idx3-ubyte: is truncated: the header declares 5760 data bytes but only 5750 are present");
-    damaged("overlong images", [](const QString& d) { writeAll(d + kTrainImages, readAll(d + kTrainImages) + "xyz"); },
-            "train-images-idx3-ubyte: is longer than its header says: 3 extra bytes after the declared 5760");
-    replace("empty file", kTrainImages, QByteArray(), "train-images-idx3-ubyte: the file is too short to hold an IDX header (0 bytes)");
+    damaged(
+        "truncated images", [](const QString& d) { writeAll(d + kTrainImages, readAll(d + kTrainImages).chopped(10)); },
+        "train-images-idx3-ubyte: is truncated: the header declares 5760 data bytes but only 5750 are present");
+    damaged(
+        "overlong images", [](const QString& d) { writeAll(d + kTrainImages, readAll(d + kTrainImages) + "xyz"); },
+        "train-images-idx3-ubyte: is longer than its header says: 3 extra bytes after the declared 5760");
+    replace("empty file", kTrainImages, QByteArray(),
+            "train-images-idx3-ubyte: the file is too short to hold an IDX header (0 bytes)");
     replace("header cut in the dimensions", kTrainImages, idx({40, 12, 12}, 0).left(10),
             "train-images-idx3-ubyte: the header is truncated (dimension 2 is missing)");
     {
@@ -256,15 +270,19 @@ void TstBadInputs::buildCatalogue()
     {
         const uint64_t total = uint64_t(2000000000) * 60000 * 2;
         const uint64_t limit = tb::idxSizeLimit();
-        replace("more than the memory holds", kTrainImages, idx({2000000000, 60000, 2}, 0),
-                QString("train-images-idx3-ubyte: declares %1 bytes of data (%2), more than this machine can hold (%3); "
-                        "the header is probably corrupt")
-                    .arg(QString::number(total), humanBytes(total), humanBytes(limit)));
+        replace(
+            "more than the memory holds", kTrainImages, idx({2000000000, 60000, 2}, 0),
+            QString("train-images-idx3-ubyte: declares %1 bytes of data (%2), more than this machine can hold (%3); "
+                    "the header is probably corrupt")
+                .arg(QString::number(total), humanBytes(total), humanBytes(limit)));
     }
-    damaged("images larger than supported", [](const QString& d) {
-        writeAll(d + kTrainImages, idx({1, 5000, 5000}, 5000 * 5000));
-        writeAll(d + kTrainLabels, idx({1}, 1));
-    }, "train-images-idx3-ubyte: images of 5000x5000 pixels are larger than Trainbench supports (4096x4096)");
+    damaged(
+        "images larger than supported",
+        [](const QString& d) {
+            writeAll(d + kTrainImages, idx({1, 5000, 5000}, 5000 * 5000));
+            writeAll(d + kTrainLabels, idx({1}, 1));
+        },
+        "train-images-idx3-ubyte: images of 5000x5000 pixels are larger than Trainbench supports (4096x4096)");
     replace("counts disagree", kTrainLabels, idx({39}, 39),
             "train-labels-idx1-ubyte holds 39 labels but train-images-idx3-ubyte holds 40 images");
     {
@@ -275,14 +293,18 @@ void TstBadInputs::buildCatalogue()
     }
     replace("a single class", kTrainLabels, idx({40}, 40).replace(8, 40, QByteArray(40, char(0))),
             "train-labels holds a single class (0); a classifier needs at least two");
-    damaged("classes.txt names too few", [](const QString& d) { writeAll(d + "/classes.txt", "shirt\nbag\n"); },
-            "classes.txt names 2 classes but train-labels uses labels up to 2");
-    damaged("classes.txt names too many", [](const QString& d) {
-        QByteArray b;
-        for (int i = 0; i < 300; ++i)
-            b += "class " + QByteArray::number(i) + "\n";
-        writeAll(d + "/classes.txt", b);
-    }, "classes.txt names more than 256 classes; labels are single bytes, so 256 is the most");
+    damaged(
+        "classes.txt names too few", [](const QString& d) { writeAll(d + "/classes.txt", "shirt\nbag\n"); },
+        "classes.txt names 2 classes but train-labels uses labels up to 2");
+    damaged(
+        "classes.txt names too many",
+        [](const QString& d) {
+            QByteArray b;
+            for (int i = 0; i < 300; ++i)
+                b += "class " + QByteArray::number(i) + "\n";
+            writeAll(d + "/classes.txt", b);
+        },
+        "classes.txt names more than 256 classes; labels are single bytes, so 256 is the most");
     replace("test images of another size", "/t10k-images-idx3-ubyte", idx({20, 10, 10}, 2000),
             "train images are 12x12 but test images are 10x10");
 
@@ -293,21 +315,35 @@ void TstBadInputs::buildCatalogue()
         QVERIFY(QProcess::execute("gzip", {"-n", "-f", dir + file + ".raw"}) == 0);
         QVERIFY(QFile::rename(dir + file + ".raw.gz", dir + file + ".gz"));
     };
-    damaged("gzip bomb", [gz](const QString& d) { gz(d, kTrainImages, idx({40, 12, 12}, 64 << 20)); },
-            "train-images-idx3-ubyte.gz: is longer than its header says: extra bytes after the declared 5760");
-    damaged("gzip promising more than it holds", [gz](const QString& d) { gz(d, kTrainImages, idx({40000, 1000, 12}, 5760)); },
-            "train-images-idx3-ubyte.gz: is truncated: the header declares 480000000 data bytes but only 5760 are present");
-    damaged("gzip corrupt", [gz](const QString& d) {
-        gz(d, kTrainImages, idx({40, 12, 12}, imageBytes));
-        QByteArray b = readAll(d + kTrainImages + ".gz");
-        for (int i = 30; i < 40; ++i)
-            b[i] = char(0xff);
-        writeAll(d + kTrainImages + ".gz", b);
-    }, "train-images-idx3-ubyte.gz: the gzip data is corrupt (invalid bit length repeat)");
-    damaged("gzip cut short", [gz](const QString& d) {
-        gz(d, kTrainImages, idx({40, 12, 12}, imageBytes));
-        writeAll(d + kTrainImages + ".gz", readAll(d + kTrainImages + ".gz").left(25));
-    }, "train-images-idx3-ubyte.gz: the gzip data is corrupt (unexpected end of file)");
+    damaged(
+        "gzip bomb",
+        [gz](const QString& d) {
+            gz(d, kTrainImages, idx({40, 12, 12}, 64 << 20));
+        },
+        "train-images-idx3-ubyte.gz: is longer than its header says: extra bytes after the declared 5760");
+    damaged(
+        "gzip promising more than it holds",
+        [gz](const QString& d) {
+            gz(d, kTrainImages, idx({40000, 1000, 12}, 5760));
+        },
+        "train-images-idx3-ubyte.gz: is truncated: the header declares 480000000 data bytes but only 5760 are present");
+    damaged(
+        "gzip corrupt",
+        [gz](const QString& d) {
+            gz(d, kTrainImages, idx({40, 12, 12}, imageBytes));
+            QByteArray b = readAll(d + kTrainImages + ".gz");
+            for (int i = 30; i < 40; ++i)
+                b[i] = char(0xff);
+            writeAll(d + kTrainImages + ".gz", b);
+        },
+        "train-images-idx3-ubyte.gz: the gzip data is corrupt (invalid bit length repeat)");
+    damaged(
+        "gzip cut short",
+        [gz](const QString& d) {
+            gz(d, kTrainImages, idx({40, 12, 12}, imageBytes));
+            writeAll(d + kTrainImages + ".gz", readAll(d + kTrainImages + ".gz").left(25));
+        },
+        "train-images-idx3-ubyte.gz: the gzip data is corrupt (unexpected end of file)");
 
     // The file system.
     data("missing folder", nullptr, "dataset folder {dir}/nope does not exist",
@@ -315,60 +351,109 @@ void TstBadInputs::buildCatalogue()
     data("a file for the folder", [](const QString& d) { writeAll(d + "/file", "x"); },
          "{dir}/file is a file; choose the folder that holds the IDX files",
          {"train", "--data", "{dir}/file", "--model", "{model}", "--epochs", "1"});
-    damaged("missing labels", [](const QString& d) { QFile::remove(d + kTrainLabels); },
-            "no train-labels-idx1-ubyte[.gz] file in {dir}");
-    damaged("a folder where a file should be", [](const QString& d) {
-        QFile::remove(d + kTrainImages);
-        QDir().mkpath(d + kTrainImages);
-    }, "train-images-idx3-ubyte in {dir} is a folder, not an IDX file");
-    damaged("symlink loop", [](const QString& d) {
-        QFile::remove(d + kTrainImages);
-        QVERIFY(::symlink("train-images-idx3-ubyte", qPrintable(d + kTrainImages)) == 0);
-    }, "train-images-idx3-ubyte in {dir} cannot be opened: Too many levels of symbolic links");
-    damaged("unreadable file", [](const QString& d) { QFile::setPermissions(d + kTrainImages, QFileDevice::WriteOwner); },
-            "train-images-idx3-ubyte: cannot open: Permission denied");
-    damaged("a file that cannot be read (I/O error)", [](const QString& d) {
-        QFile::remove(d + kTrainImages);
-        QVERIFY(::symlink("/proc/self/mem", qPrintable(d + kTrainImages)) == 0);
-    }, "train-images-idx3-ubyte: read error: Input/output error");
+    damaged(
+        "missing labels", [](const QString& d) { QFile::remove(d + kTrainLabels); },
+        "no train-labels-idx1-ubyte[.gz] file in {dir}");
+    damaged(
+        "a folder where a file should be",
+        [](const QString& d) {
+            QFile::remove(d + kTrainImages);
+            QDir().mkpath(d + kTrainImages);
+        },
+        "train-images-idx3-ubyte in {dir} is a folder, not an IDX file");
+    damaged(
+        "symlink loop",
+        [](const QString& d) {
+            QFile::remove(d + kTrainImages);
+            QVERIFY(::symlink("train-images-idx3-ubyte", qPrintable(d + kTrainImages)) == 0);
+        },
+        "train-images-idx3-ubyte in {dir} cannot be opened: Too many levels of symbolic links");
+    damaged(
+        "unreadable file", [](const QString& d) { QFile::setPermissions(d + kTrainImages, QFileDevice::WriteOwner); },
+        "train-images-idx3-ubyte: cannot open: Permission denied");
+    damaged(
+        "a file that cannot be read (I/O error)",
+        [](const QString& d) {
+            QFile::remove(d + kTrainImages);
+            QVERIFY(::symlink("/proc/self/mem", qPrintable(d + kTrainImages)) == 0);
+        },
+        "train-images-idx3-ubyte: read error: Input/output error");
 
     // Model descriptions.
     auto model = [&](const char* name, const QByteArray& json, const QString& message) {
-        m_cases.push_back({name, Area::Model, [json](const QString& d) { writeAll(d + "/model.json", json); },
-                           {"train", "--data", "{toy}", "--model", "{dir}/model.json", "--epochs", "1"}, 3, message});
+        m_cases.push_back({name,
+                           Area::Model,
+                           [json](const QString& d) { writeAll(d + "/model.json", json); },
+                           {"train", "--data", "{toy}", "--model", "{dir}/model.json", "--epochs", "1"},
+                           3,
+                           message});
     };
     // The JSON itself (nlohmann-json's messages; duplicates, deep nesting and overflowing numbers
     // are refused by engine/io/json_text.cpp).
-    model("model: not JSON", "{\"layers\": [", "{dir}/model.json: JSON error at line 1, column 13: unexpected end of input; expected '[', '{', or a literal");
-    model("model: empty file", "", "{dir}/model.json: JSON error at line 1, column 1: unexpected end of input; expected '[', '{', or a literal");
-    model("model: duplicate member", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "units": 4}]})", "{dir}/model.json: JSON error at line 1, column 71: duplicate member \"units\"");
-    model("model: number overflow", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1e999}]})", "{dir}/model.json: JSON error at line 1, column 61: the number 1e999 is out of range");
-    model("model: NaN", R"({"layers": [{"type": "Dropout", "rate": NaN}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json: JSON error at line 1, column 41: invalid literal");
-    model("model: 100000 nested arrays", QByteArray(R"({"description": )") + QByteArray(100000, '[') + QByteArray(100000, ']') + R"(, "layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json: JSON error at line 1, column 80: nesting deeper than 64 levels");
-    model("model: units beyond any integer", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 99999999999999999999}]})", "{dir}/model.json, layer 2 (Dense): \"units\" must be between 1 and 1048576 (got 1e+20)");
-    model("model: rate as text", R"({"layers": [{"type": "Dropout", "rate": "half"}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json, layer 1 (Dropout): \"rate\" must be a number");
-    model("model: no layers", R"({"name": "x", "layers": []})", "{dir}/model.json: \"layers\" must be a non-empty array");
-    model("model: unknown layer", R"({"layers": [{"type": "Conv3D"}]})", "{dir}/model.json, layer 1: unknown layer type \"Conv3D\" (known: Conv2D, BatchNormalization, MaxPooling2D, Dropout, Flatten, Reshape, Dense, Activation, ReLU, ELU, Softmax)");
-    model("model: unknown activation", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "swish2"}]})", "{dir}/model.json, layer 2 (Dense): unknown activation \"swish2\" (supported: relu, elu, softmax, linear)");
-    model("model: zero units", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 0}]})", "{dir}/model.json, layer 2 (Dense): \"units\" must be between 1 and 1048576 (got 0)");
-    model("model: units as text", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": "ten"}]})", "{dir}/model.json, layer 2 (Dense): \"units\" must be a whole number or \"classes\"");
-    model("model: kernel larger than the image", R"({"layers": [{"type": "Conv2D", "filters": 2, "kernel_size": 30}, {"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "softmax"}]})", "layer 1 (conv2d, Conv2D): a 30x30 kernel does not fit its input (None, 12, 12, 1) with \"valid\" padding");
-    model("model: dropout rate 1", R"({"layers": [{"type": "Dropout", "rate": 1.0}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})", "{dir}/model.json, layer 1 (Dropout): \"rate\" must be in [0, 1) (got 1)");
-    model("model: output does not match the classes", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 5, "activation": "softmax"}]})", "the model's output (None, 5) does not match the dataset's 3 classes: the final Dense layer needs 3 units");
+    model(
+        "model: not JSON", "{\"layers\": [",
+        "{dir}/model.json: JSON error at line 1, column 13: unexpected end of input; expected '[', '{', or a literal");
+    model("model: empty file", "",
+          "{dir}/model.json: JSON error at line 1, column 1: unexpected end of input; expected '[', '{', or a literal");
+    model("model: duplicate member", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "units": 4}]})",
+          "{dir}/model.json: JSON error at line 1, column 71: duplicate member \"units\"");
+    model("model: number overflow", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1e999}]})",
+          "{dir}/model.json: JSON error at line 1, column 61: the number 1e999 is out of range");
+    model("model: NaN",
+          R"({"layers": [{"type": "Dropout", "rate": NaN}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})",
+          "{dir}/model.json: JSON error at line 1, column 41: invalid literal");
+    model("model: 100000 nested arrays",
+          QByteArray(R"({"description": )") + QByteArray(100000, '[') + QByteArray(100000, ']') +
+              R"(, "layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3}]})",
+          "{dir}/model.json: JSON error at line 1, column 80: nesting deeper than 64 levels");
+    model("model: units beyond any integer",
+          R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 99999999999999999999}]})",
+          "{dir}/model.json, layer 2 (Dense): \"units\" must be between 1 and 1048576 (got 1e+20)");
+    model("model: rate as text",
+          R"({"layers": [{"type": "Dropout", "rate": "half"}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})",
+          "{dir}/model.json, layer 1 (Dropout): \"rate\" must be a number");
+    model("model: no layers", R"({"name": "x", "layers": []})",
+          "{dir}/model.json: \"layers\" must be a non-empty array");
+    model("model: unknown layer", R"({"layers": [{"type": "Conv3D"}]})",
+          "{dir}/model.json, layer 1: unknown layer type \"Conv3D\" (known: Conv2D, BatchNormalization, MaxPooling2D, "
+          "Dropout, Flatten, Reshape, Dense, Activation, ReLU, ELU, Softmax)");
+    model("model: unknown activation",
+          R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "swish2"}]})",
+          "{dir}/model.json, layer 2 (Dense): unknown activation \"swish2\" (supported: relu, elu, softmax, linear)");
+    model("model: zero units", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 0}]})",
+          "{dir}/model.json, layer 2 (Dense): \"units\" must be between 1 and 1048576 (got 0)");
+    model("model: units as text", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": "ten"}]})",
+          "{dir}/model.json, layer 2 (Dense): \"units\" must be a whole number or \"classes\"");
+    model(
+        "model: kernel larger than the image",
+        R"({"layers": [{"type": "Conv2D", "filters": 2, "kernel_size": 30}, {"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
+        "layer 1 (conv2d, Conv2D): a 30x30 kernel does not fit its input (None, 12, 12, 1) with \"valid\" padding");
+    model("model: dropout rate 1",
+          R"({"layers": [{"type": "Dropout", "rate": 1.0}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})",
+          "{dir}/model.json, layer 1 (Dropout): \"rate\" must be in [0, 1) (got 1)");
+    model("model: output does not match the classes",
+          R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 5, "activation": "softmax"}]})",
+          "the model's output (None, 5) does not match the dataset's 3 classes: the final Dense layer needs 3 units");
     {
         // 144 x 2^20 + 2^20 x 2^20 + ... weights: refused before anything is allocated, with the estimate.
         const uint64_t weights = 1048576ull * 1048576;
-        model("model: too large for memory", R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
-              QString("layer 3 (dense_1, Dense): a Dense layer of 1048576 units on 1048576 inputs has %1 weights (%2), "
-                      "more than this machine can train (%3 of memory)")
-                  .arg(QString::number(weights), humanBytes(weights * 4), humanBytes(tb::physicalMemoryBytes())));
+        model(
+            "model: too large for memory",
+            R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
+            QString("layer 3 (dense_1, Dense): a Dense layer of 1048576 units on 1048576 inputs has %1 weights (%2), "
+                    "more than this machine can train (%3 of memory)")
+                .arg(QString::number(weights), humanBytes(weights * 4), humanBytes(tb::physicalMemoryBytes())));
     }
     for (Case& c : m_cases)
         c.doesNotFit = c.area == Area::Model && !c.message.startsWith("{dir}");
-    m_cases.push_back({"model: missing file", Area::Model, nullptr,
-                       {"train", "--data", "{toy}", "--model", "{dir}/none.json", "--epochs", "1"}, 3,
-                       "\"{dir}/none.json\" is neither a preset (tpu-mnist-cnn, colab-fashion-cnn, keras-mnist-cnn) nor a "
-                       "readable model file"});
+    m_cases.push_back(
+        {"model: missing file",
+         Area::Model,
+         nullptr,
+         {"train", "--data", "{toy}", "--model", "{dir}/none.json", "--epochs", "1"},
+         3,
+         "\"{dir}/none.json\" is neither a preset (tpu-mnist-cnn, colab-fashion-cnn, keras-mnist-cnn) nor a "
+         "readable model file"});
 
     // Weights files.
     auto weights = [&](const char* name, std::function<void(const QString&)> make, const QString& message,
@@ -376,34 +461,50 @@ void TstBadInputs::buildCatalogue()
         m_cases.push_back({name, Area::Weights, std::move(make),
                            QStringList{"evaluate", "--data", "{toy}", "--weights", "{dir}/w.tbw"} + extra, 5, message});
     };
-    weights("weights: truncated", [this](const QString& d) { writeAll(d + "/w.tbw", readAll(m_weights).chopped(100)); }, "{dir}/w.tbw: the file is corrupt or truncated (checksum mismatch)");
-    weights("weights: bad magic", [this](const QString& d) { writeAll(d + "/w.tbw", "XXXXXXXX" + readAll(m_weights).mid(8)); }, "{dir}/w.tbw: not a Trainbench weights file (.tbw) nor a safetensors file");
-    weights("weights: a folder", [](const QString& d) { QDir().mkpath(d + "/w.tbw"); }, "cannot read {dir}/w.tbw: it is a folder, not a file");
-    weights("weights: NaN", [this](const QString& d) {
-        // The first weight made NaN and the checksum recomputed: a file that passes the SHA-256.
-        QByteArray b = readAll(m_weights).chopped(32);
-        uint64_t hlen = 0;
-        std::memcpy(&hlen, b.constData() + 8, 8);
-        const float nan = std::numeric_limits<float>::quiet_NaN();
-        std::memcpy(b.data() + 16 + hlen, &nan, 4);
-        writeAll(d + "/w.tbw", b + QCryptographicHash::hash(b, QCryptographicHash::Sha256));
-    }, "{dir}/w.tbw: weight 0 is not a finite number (NaN or infinity); the file is damaged");
+    weights(
+        "weights: truncated", [this](const QString& d) { writeAll(d + "/w.tbw", readAll(m_weights).chopped(100)); },
+        "{dir}/w.tbw: the file is corrupt or truncated (checksum mismatch)");
+    weights(
+        "weights: bad magic",
+        [this](const QString& d) { writeAll(d + "/w.tbw", "XXXXXXXX" + readAll(m_weights).mid(8)); },
+        "{dir}/w.tbw: not a Trainbench weights file (.tbw) nor a safetensors file");
+    weights(
+        "weights: a folder", [](const QString& d) { QDir().mkpath(d + "/w.tbw"); },
+        "cannot read {dir}/w.tbw: it is a folder, not a file");
+    weights(
+        "weights: NaN",
+        [this](const QString& d) {
+            // The first weight made NaN and the checksum recomputed: a file that passes the SHA-256.
+            QByteArray b = readAll(m_weights).chopped(32);
+            uint64_t hlen = 0;
+            std::memcpy(&hlen, b.constData() + 8, 8);
+            const float nan = std::numeric_limits<float>::quiet_NaN();
+            std::memcpy(b.data() + 16 + hlen, &nan, 4);
+            writeAll(d + "/w.tbw", b + QCryptographicHash::hash(b, QCryptographicHash::Sha256));
+        },
+        "{dir}/w.tbw: weight 0 is not a finite number (NaN or infinity); the file is damaged");
     // The header edited and the checksum recomputed: values of the wrong type are refused by name.
-    weights("weights: a class name that is a number", [this](const QString& d) {
-        QByteArray b = readAll(m_weights).chopped(32);
-        uint64_t hlen = 0;
-        std::memcpy(&hlen, b.constData() + 8, 8);
-        QByteArray header = b.mid(16, int(hlen));
-        QVERIFY(header.contains("\"class_names\":["));
-        header.replace("\"class_names\":[", "\"class_names\":[7,");
-        const uint64_t n = uint64_t(header.size());
-        b = b.left(8) + QByteArray(reinterpret_cast<const char*>(&n), 8) + header + b.mid(16 + int(hlen));
-        writeAll(d + "/w.tbw", b + QCryptographicHash::hash(b, QCryptographicHash::Sha256));
-    }, "{dir}/w.tbw: the header's \"class_names\" holds a number, not a string; the file is corrupt");
-    weights("weights: of another model", [](const QString& d) {
-        QDir().mkpath(d + "/data");
-        fixtures::writeToyDataset((d + "/data").toStdString(), 40, 20, 28, 3, false);
-    }, "the model was trained on 12x12 images but {dir}/data holds 28x28 images");
+    weights(
+        "weights: a class name that is a number",
+        [this](const QString& d) {
+            QByteArray b = readAll(m_weights).chopped(32);
+            uint64_t hlen = 0;
+            std::memcpy(&hlen, b.constData() + 8, 8);
+            QByteArray header = b.mid(16, int(hlen));
+            QVERIFY(header.contains("\"class_names\":["));
+            header.replace("\"class_names\":[", "\"class_names\":[7,");
+            const uint64_t n = uint64_t(header.size());
+            b = b.left(8) + QByteArray(reinterpret_cast<const char*>(&n), 8) + header + b.mid(16 + int(hlen));
+            writeAll(d + "/w.tbw", b + QCryptographicHash::hash(b, QCryptographicHash::Sha256));
+        },
+        "{dir}/w.tbw: the header's \"class_names\" holds a number, not a string; the file is corrupt");
+    weights(
+        "weights: of another model",
+        [](const QString& d) {
+            QDir().mkpath(d + "/data");
+            fixtures::writeToyDataset((d + "/data").toStdString(), 40, 20, 28, 3, false);
+        },
+        "the model was trained on 12x12 images but {dir}/data holds 28x28 images");
     m_cases.back().args = {"evaluate", "--data", "{dir}/data", "--weights", "{weights}"};
     m_cases.back().code = 3;
 
@@ -414,18 +515,22 @@ void TstBadInputs::buildCatalogue()
     };
     option("option: zero epochs", {"--epochs", "0"}, "the number of epochs must be between 1 and 100000 (got 0)");
     option("option: batch size 0", {"--batch", "0"}, "the batch size must be between 1 and 65536 (got 0)");
-    option("option: negative learning rate", {"--lr", "-1"}, "the learning rate must be a positive, finite number (got -1)");
-    option("option: size multiplier 17", {"--size-multiplier", "17"}, "the size multiplier must be between 1 and 16 (got 17)");
+    option("option: negative learning rate", {"--lr", "-1"},
+           "the learning rate must be a positive, finite number (got -1)");
+    option("option: size multiplier 17", {"--size-multiplier", "17"},
+           "the size multiplier must be between 1 and 16 (got 17)");
     {
         // The toy model on 192x192 images (12x12 times 16), 65536 a batch: its buffers are estimated
         // and refused before the run allocates them.
         tb::Network net(tb::parseModelSpec(fixtures::toyModelJson(), "toy"), tb::Shape::image(192, 192, 1), 3);
         const uint64_t need = tb::CpuExecutor::trainingBytes(net, 65536, 2, 16);
         if (need > tb::physicalMemoryBytes())
-            option("option: a batch that cannot fit in memory", {"--batch", "65536", "--size-multiplier", "16", "--threads", "2"},
-                   QString("a batch of 65536 images of 192x192 needs about %1 for training, more than this machine's %2 "
-                           "of memory; use a smaller batch or size multiplier")
-                       .arg(humanBytes(need), humanBytes(tb::physicalMemoryBytes())));
+            option(
+                "option: a batch that cannot fit in memory",
+                {"--batch", "65536", "--size-multiplier", "16", "--threads", "2"},
+                QString("a batch of 65536 images of 192x192 needs about %1 for training, more than this machine's %2 "
+                        "of memory; use a smaller batch or size multiplier")
+                    .arg(humanBytes(need), humanBytes(tb::physicalMemoryBytes())));
     }
     option("option: not a number", {"--threads", "many"}, "--threads needs a whole number, not \"many\"");
 }

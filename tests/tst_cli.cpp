@@ -282,8 +282,9 @@ private slots:
         // A preset fits the data (12x12, 3 classes); a model file fixing 10 units does not.
         r = run({"train", "--data", m_data, "--model", "tpu-mnist-cnn", "--max-batches", "1"});
         QCOMPARE(r.code, 0);
-        fixtures::writeRaw(m_tmp.path().toStdString() + "/ten.json",
-                           R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"}]})");
+        fixtures::writeRaw(
+            m_tmp.path().toStdString() + "/ten.json",
+            R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"}]})");
         r = run({"train", "--data", m_data, "--model", m_tmp.path() + "/ten.json"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("the final Dense layer needs 3 units"), qPrintable(r.err));

@@ -56,7 +56,7 @@ private slots:
         std::vector<uint8_t> px(2 * 3 * 5);
         for (size_t i = 0; i < px.size(); ++i)
             px[i] = uint8_t(i * 7);
-        writeIdx(dir(t) + "/train-images.idx3-ubyte", {2, 3, 5}, px);  // dotted spelling
+        writeIdx(dir(t) + "/train-images.idx3-ubyte", {2, 3, 5}, px); // dotted spelling
         writeIdx(dir(t) + "/train-labels.idx1-ubyte", {2}, {0, 1});
         writeIdx(dir(t) + "/t10k-images-idx3-ubyte", {1, 3, 5}, std::vector<uint8_t>(15, 9));
         writeIdx(dir(t) + "/t10k-labels-idx1-ubyte", {1}, {1});
@@ -92,7 +92,8 @@ private slots:
     {
         QTemporaryDir t;
         fixtures::writeToyDataset(dir(t), 10, 5);
-        writeIdx(dir(t) + "/train-images-idx3-ubyte", {10, 12, 12}, std::vector<uint8_t>(1440), false, {0x1f, 0x8b, 8, 3});
+        writeIdx(dir(t) + "/train-images-idx3-ubyte", {10, 12, 12}, std::vector<uint8_t>(1440), false,
+                 {0x1f, 0x8b, 8, 3});
         expectError(dir(t), {"train-images-idx3-ubyte", "bad magic"});
     }
 

@@ -94,7 +94,8 @@ private slots:
             << R"({"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "relu"})" << unit;
         QTest::newRow("conv valid 4x4 stride 2 elu")
             << R"({"type": "Conv2D", "filters": 5, "kernel_size": 4, "strides": 2, "activation": "elu"},
-                  {"type": "Conv2D", "filters": 3, "kernel_size": 3, "activation": "elu"})" << unit;
+                  {"type": "Conv2D", "filters": 3, "kernel_size": 3, "activation": "elu"})"
+            << unit;
         QTest::newRow("conv 6x6 stride 2 + batchnorm center + relu (fused)")
             << R"({"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "use_bias": false},
                   {"type": "Conv2D", "filters": 8, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
@@ -102,22 +103,26 @@ private slots:
             << unit;
         QTest::newRow("batchnorm first, raw pixels, then elu activation layer")
             << R"({"type": "BatchNormalization"}, {"type": "Conv2D", "filters": 4, "kernel_size": 5, "padding": "same"},
-                  {"type": "Activation", "activation": "elu"})" << 1.0;
+                  {"type": "Activation", "activation": "elu"})"
+            << 1.0;
         QTest::newRow("maxpool 2x2 and 3x3 stride 2 same")
             << R"({"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "relu"},
                   {"type": "MaxPooling2D", "pool_size": 2},
-                  {"type": "MaxPooling2D", "pool_size": 3, "strides": 2, "padding": "same"})" << unit;
+                  {"type": "MaxPooling2D", "pool_size": 3, "strides": 2, "padding": "same"})"
+            << unit;
         QTest::newRow("dropout spatial")
             << R"({"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same"}, {"type": "Dropout", "rate": 0.4})"
             << unit;
         QTest::newRow("dense relu, batchnorm flat, dropout flat")
             << R"({"type": "Flatten"}, {"type": "Dense", "units": 16, "activation": "relu"},
                   {"type": "Dense", "units": 12, "use_bias": false}, {"type": "BatchNormalization"}, {"type": "ReLU"},
-                  {"type": "Dropout", "rate": 0.5})" << unit;
+                  {"type": "Dropout", "rate": 0.5})"
+            << unit;
         QTest::newRow("reshape flat to image and back")
             << R"({"type": "Conv2D", "filters": 2, "kernel_size": 3, "padding": "same"}, {"type": "Flatten"},
                   {"type": "Reshape", "target_shape": [6, 12, 4]},
-                  {"type": "Conv2D", "filters": 3, "kernel_size": 3, "padding": "same", "activation": "relu"})" << unit;
+                  {"type": "Conv2D", "filters": 3, "kernel_size": 3, "padding": "same", "activation": "relu"})"
+            << unit;
     }
     void layerMatchesCpu()
     {

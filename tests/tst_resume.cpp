@@ -70,7 +70,8 @@ class TstResume : public QObject {
         p.start(TRAINBENCH_CLI, args);
         if (!p.waitForFinished(300000))
             return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
     }
     static QString runFolderOf(const QString& runsDir)
     {
@@ -134,13 +135,17 @@ private slots:
     void sigkillResumesBitIdentical()
     {
         QFETCH(int, threads);
-        const QStringList common = {"--data", QString::fromStdString(m_dataDir), "--model",
-                                    QString::fromStdString(m_modelPath), "--epochs", "3", "--batch", "10", "--seed",
-                                    "7", "--threads", QString::number(threads)};
+        const QStringList common = {"--data",    QString::fromStdString(m_dataDir),
+                                    "--model",   QString::fromStdString(m_modelPath),
+                                    "--epochs",  "3",
+                                    "--batch",   "10",
+                                    "--seed",    "7",
+                                    "--threads", QString::number(threads)};
         const Cli whole = cli(QStringList{"train", "--no-run-folder", "--json"} + common);
         QCOMPARE(whole.code, 0);
         const QString expected = QJsonDocument::fromJson(whole.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())
-                                     .object()["weights_sha256"].toString();
+                                     .object()["weights_sha256"]
+                                     .toString();
         QCOMPARE(expected.size(), 64);
 
         const QString runs = m_tmp.path() + "/kill-" + QString::number(threads);
@@ -169,7 +174,8 @@ private slots:
         QCOMPARE(start["resumed_epoch"].toInt(), left.position.epoch);
         QCOMPARE(start["resumed_step"].toInt(), left.position.step);
         const QString sha = QJsonDocument::fromJson(resumed.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())
-                                .object()["weights_sha256"].toString();
+                                .object()["weights_sha256"]
+                                .toString();
         QCOMPARE(sha, expected);
     }
 

@@ -15,11 +15,11 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QThread>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
@@ -32,7 +32,7 @@ using namespace tbui;
 namespace {
 double threadCpuMs()
 {
-    timespec ts {};
+    timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
@@ -41,7 +41,7 @@ QString loadAverage()
     QFile f("/proc/loadavg");
     return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readLine()).section(' ', 0, 2) : QString("?");
 }
-}  // namespace
+} // namespace
 
 class TstUiStall : public QObject {
     Q_OBJECT
@@ -105,13 +105,15 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
         probe.stop();
         const double seconds = double(clock.elapsed()) / 1000.0;
-        qInfo("longest event-loop stall while training on %d threads: %lld ms, of which the GUI thread was busy %lld ms "
-              "(%lld ticks of 5 ms in %.1f s; load average %s)",
-              all.threads, worst, worstBusy, ticks, seconds, qPrintable(loadAverage()));
+        qInfo(
+            "longest event-loop stall while training on %d threads: %lld ms, of which the GUI thread was busy %lld ms "
+            "(%lld ticks of 5 ms in %.1f s; load average %s)",
+            all.threads, worst, worstBusy, ticks, seconds, qPrintable(loadAverage()));
         // Under a sanitizer (scripts/hardening.sh) everything is several times slower: reported only.
         if (qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED"))
             return;
-        QVERIFY2(worstBusy < 50, qPrintable(QStringLiteral("the GUI thread was busy for %1 ms at a stretch").arg(worstBusy)));
+        QVERIFY2(worstBusy < 50,
+                 qPrintable(QStringLiteral("the GUI thread was busy for %1 ms at a stretch").arg(worstBusy)));
         // The stall a user sees, when the machine is not running more threads than it has cores
         // besides this run (CI's two cores shared with other jobs are often over-committed).
         if (loadAverage().section(' ', 0, 0).toDouble() < 0.5 * QThread::idealThreadCount())

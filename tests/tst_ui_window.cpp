@@ -7,9 +7,9 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
-#include "kernels/isa.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
+#include "kernels/isa.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
 #include "panels/charts_panel.hpp"
@@ -37,8 +37,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QSvgRenderer>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -64,7 +64,7 @@ void answerNextBox(const QString& name)
     });
     timer->start();
 }
-}  // namespace
+} // namespace
 
 class TstUiWindow : public QObject {
     Q_OBJECT
@@ -128,9 +128,10 @@ private slots:
         QCOMPARE(d.numClasses, 3);
         bool sawCounts = false;
         for (QLabel* l : w->datasetPanel()->findChildren<QLabel*>())
-            sawCounts = sawCounts || (l->text().contains(QStringLiteral("1,024")) && l->text().contains(QStringLiteral("12×12")));
+            sawCounts = sawCounts ||
+                        (l->text().contains(QStringLiteral("1,024")) && l->text().contains(QStringLiteral("12×12")));
         QVERIFY(sawCounts);
-        QCOMPARE(w->datasetPanel()->sampleGrid()->tileCount(), 3 * 4);  // four samples per class
+        QCOMPARE(w->datasetPanel()->sampleGrid()->tileCount(), 3 * 4); // four samples per class
         QVERIFY(w->startBlocker().isEmpty());
         QVERIFY(w->runPanel()->startButton()->isEnabled());
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("Total params")));
@@ -166,12 +167,13 @@ private slots:
         QVERIFY(w);
         const QString broken = m_tmp.filePath(QStringLiteral("broken"));
         QDir().mkpath(broken);
-        for (const char* name : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
-                                 "t10k-labels-idx1-ubyte"})
-            QFile::copy(QDir(m_data).filePath(QString::fromLatin1(name)), QDir(broken).filePath(QString::fromLatin1(name)));
+        for (const char* name :
+             {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+            QFile::copy(QDir(m_data).filePath(QString::fromLatin1(name)),
+                        QDir(broken).filePath(QString::fromLatin1(name)));
         QFile labels(QDir(broken).filePath(QStringLiteral("train-labels-idx1-ubyte")));
         QVERIFY(labels.open(QIODevice::ReadWrite));
-        QVERIFY(labels.resize(labels.size() - 10));  // truncated
+        QVERIFY(labels.resize(labels.size() - 10)); // truncated
         labels.close();
         QSignalSpy failed(w->datasetPanel(), &DatasetPanel::loadFailed);
         w->datasetPanel()->loadFolder(broken);
@@ -206,7 +208,8 @@ private slots:
             last = now;
         });
         // The results page repaints its grid and matrix after every epoch while training goes on.
-        connect(w->runController(), &RunController::epochFinished, w.get(), [&] { w->showPage(MainWindow::ResultsPage); });
+        connect(w->runController(), &RunController::epochFinished, w.get(),
+                [&] { w->showPage(MainWindow::ResultsPage); });
         w->startTraining();
         QVERIFY(w->runController()->isRunning());
         QVERIFY(!w->runPanel()->startButton()->isEnabled());
@@ -226,9 +229,9 @@ private slots:
         QCOMPARE(int(outcome.status), int(RunStatus::Completed));
         QCOMPARE(outcome.weightsSha256.size(), 64);
         ChartsPanel* charts = w->chartsPanel();
-        QVERIFY(charts->lossChart()->pointCount(0) >= 2);  // per-batch points
-        QCOMPARE(charts->lossChart()->pointCount(1), 2);   // train per epoch
-        QCOMPARE(charts->lossChart()->pointCount(2), 2);   // validation per epoch
+        QVERIFY(charts->lossChart()->pointCount(0) >= 2); // per-batch points
+        QCOMPARE(charts->lossChart()->pointCount(1), 2);  // train per epoch
+        QCOMPARE(charts->lossChart()->pointCount(2), 2);  // validation per epoch
         QCOMPARE(charts->accuracyChart()->pointCount(2), 2);
         QCOMPARE(charts->speedChart()->barCount(), 2);
         QVERIFY(charts->memoryChart()->pointCount(0) >= 1);
@@ -266,7 +269,7 @@ private slots:
 
     void stopEndsWithinOneBatch()
     {
-        auto w = makeWindow(50, 0, 16);  // 64 batches per epoch, 50 epochs: long enough to stop
+        auto w = makeWindow(50, 0, 16); // 64 batches per epoch, 50 epochs: long enough to stop
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         // The worker runs ahead of the queued progress signals, so count what it really did, right
@@ -290,7 +293,7 @@ private slots:
         QVERIFY2(statusAtStop.startsWith(QStringLiteral("Finishing the batch")), qPrintable(statusAtStop));
         const auto outcome = finished.first().first().value<RunOutcome>();
         QCOMPARE(int(outcome.status), int(RunStatus::Stopped));
-        QVERIFY(outcome.weights);  // the weights so far can be saved
+        QVERIFY(outcome.weights); // the weights so far can be saved
         // At most the batch in flight when Stop was pressed finished after it.
         QVERIFY2(outcome.weights->optimizerIterations <= doneAtStop + 1,
                  qPrintable(QStringLiteral("%1 batches done at Stop, %2 at the end")
@@ -301,7 +304,7 @@ private slots:
 
     void pauseHoldsTheRunUntilResumed()
     {
-        auto w = makeWindow(50, 0, 16);  // long enough that the run cannot end before the click
+        auto w = makeWindow(50, 0, 16); // long enough that the run cannot end before the click
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
@@ -312,7 +315,7 @@ private slots:
         QCOMPARE(w->runPanel()->pauseButton()->text(), QStringLiteral("Resume"));
         // A sanitizer build's batch takes ten times as long.
         const int slow = qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED") ? 10 : 1;
-        QTest::qWait(100 * slow);  // the batch in flight finishes
+        QTest::qWait(100 * slow); // the batch in flight finishes
         // The state says Paused, also after the progress of the batch that was in flight arrived.
         QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Paused));
         QVERIFY2(w->runPanel()->statusText().startsWith(QStringLiteral("Paused at epoch")),
@@ -345,12 +348,12 @@ private slots:
         p.steps = 10;
         p.epoch = 1;
         p.step = 5;
-        p.epochElapsed = 5.0;  // 1 s a step
+        p.epochElapsed = 5.0; // 1 s a step
         panel.batchFinished(p);
         QCOMPARE(panel.progressBar()->value(), 5);
         QCOMPARE(panel.runProgressBar()->value(), 5);
         QCOMPARE(panel.runProgressBar()->maximum(), 20);
-        QCOMPARE(panel.runEtaSeconds(), 5.0 + 10.0);  // this epoch's 5 steps, then the next epoch's 10
+        QCOMPARE(panel.runEtaSeconds(), 5.0 + 10.0); // this epoch's 5 steps, then the next epoch's 10
         QVERIFY2(panel.statusText().contains(QStringLiteral("run 25%")), qPrintable(panel.statusText()));
         tb::EpochRecord r;
         r.epoch = 1;
@@ -358,9 +361,9 @@ private slots:
         panel.epochFinished(r);
         p.epoch = 2;
         p.step = 5;
-        p.epochElapsed = 2.5;  // faster now
+        p.epochElapsed = 2.5; // faster now
         panel.batchFinished(p);
-        QCOMPARE(panel.progressBar()->value(), 5);  // the epoch's bar restarts, the run's does not
+        QCOMPARE(panel.progressBar()->value(), 5); // the epoch's bar restarts, the run's does not
         QCOMPARE(panel.runProgressBar()->value(), 15);
         QCOMPARE(panel.runEtaSeconds(), 2.5);
         // Paused, the state and the status line say so, also when the held batch's progress arrives.
@@ -378,24 +381,24 @@ private slots:
         // counted the pause would report over 1000 s; compute time is the 10 ms ticks only.
         auto w = makeWindow();
         QVERIFY(w);
-        auto now = std::make_shared<std::atomic<int64_t>>(0);  // milliseconds
+        auto now = std::make_shared<std::atomic<int64_t>>(0); // milliseconds
         TrainRequest req;
         req.data = w->datasetPanel()->dataset();
         req.spec = *w->modelPanel()->spec();
         req.config = w->hyperparametersPanel()->config();
         req.config.epochs = 1;
-        req.config.batchSize = 128;  // 8 steps
+        req.config.batchSize = 128; // 8 steps
         req.device.threads = 2;
         req.clock = [now] { return double(now->fetch_add(10) + 10) / 1000.0; };
         RunController ctl;
         QSignalSpy batches(&ctl, &RunController::batchFinished);
         QSignalSpy epochs(&ctl, &RunController::epochFinished);
         QSignalSpy finished(&ctl, &RunController::finished);
-        ctl.start(req, true);  // the worker holds after its first batch, inside the observer
+        ctl.start(req, true); // the worker holds after its first batch, inside the observer
         QVERIFY(batches.wait(10000));
         QCOMPARE(batches.first().first().value<tb::BatchProgress>().step, 1);
         QCOMPARE(ctl.batchesDone(), int64_t(1));
-        now->fetch_add(1000 * 1000);  // the pause lasts 1000 s
+        now->fetch_add(1000 * 1000); // the pause lasts 1000 s
         ctl.setPaused(false);
         QVERIFY(finished.wait(30000));
         QCOMPARE(epochs.count(), 1);
@@ -439,7 +442,7 @@ private slots:
 
     void escapeAsksThenStopsKeepingTheWeights()
     {
-        auto w = makeWindow(500, 0, 16);  // stopped long before its end
+        auto w = makeWindow(500, 0, 16); // stopped long before its end
         QVERIFY(w);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         QSignalSpy finished(w->runController(), &RunController::finished);
@@ -496,19 +499,18 @@ private slots:
         QSettings().remove(QStringLiteral("ui/geometry"));
         QSize chosen;
         {
-            MainWindow w;  // fresh settings: a size that fits the screen, inside it
+            MainWindow w; // fresh settings: a size that fits the screen, inside it
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             const QRect avail = w.screen()->availableGeometry();
-            QVERIFY2(avail.contains(w.frameGeometry()),
-                     qPrintable(QStringLiteral("%1x%2 on a %3x%4 screen")
-                                    .arg(w.width())
-                                    .arg(w.height())
-                                    .arg(avail.width())
-                                    .arg(avail.height())));
+            QVERIFY2(avail.contains(w.frameGeometry()), qPrintable(QStringLiteral("%1x%2 on a %3x%4 screen")
+                                                                       .arg(w.width())
+                                                                       .arg(w.height())
+                                                                       .arg(avail.width())
+                                                                       .arg(avail.height())));
             chosen = QSize(avail.width() * 3 / 4, avail.height() * 3 / 4);
             w.resize(chosen);
-            QVERIFY(w.close());  // no run: closes without asking
+            QVERIFY(w.close()); // no run: closes without asking
         }
         QVERIFY(QSettings().contains(QStringLiteral("ui/geometry")));
         MainWindow again;
@@ -521,14 +523,14 @@ private slots:
     {
         auto w = makeWindow(1);
         QVERIFY(w);
-        for (int run = 0; run < 2; ++run) {  // a second run starts from empty charts
+        for (int run = 0; run < 2; ++run) { // a second run starts from empty charts
             QSignalSpy finished(w->runController(), &RunController::finished);
             w->startTraining();
             QVERIFY(finished.wait(30000));
             ChartsPanel* charts = w->chartsPanel();
             for (Chart* c : {charts->lossChart(), charts->accuracyChart()}) {
                 c->flush();
-                for (int s : {1, 2}) {  // train and validation per epoch: one point each, drawn with a marker
+                for (int s : {1, 2}) { // train and validation per epoch: one point each, drawn with a marker
                     QCOMPARE(c->pointCount(s), 1);
                     QCOMPARE(c->drawnPointCount(s), 1);
                     QVERIFY(c->pointsVisible(s));
@@ -661,8 +663,8 @@ private slots:
         compare->setDeviceChecked(QStringLiteral("cpu:1"), false);
         for (tb::Isa isa : levels)
             if (isa != tb::detectIsa())
-                compare->setDeviceChecked(QStringLiteral("cpu:%1@%2").arg(cores).arg(QString::fromLatin1(tb::isaName(isa))),
-                                          true);
+                compare->setDeviceChecked(
+                    QStringLiteral("cpu:%1@%2").arg(cores).arg(QString::fromLatin1(tb::isaName(isa))), true);
         const std::vector<tb::DeviceSpec> devices = compare->selectedDevices();
         QCOMPARE(int(devices.size()), int(levels.size()));
         QSignalSpy done(compare, &ComparePanel::comparisonFinished);
@@ -691,7 +693,7 @@ private slots:
         system.gpuUnavailableReason = "built without CUDA";
         tb::OpenClDeviceInfo pocl;
         pocl.index = 0;
-        pocl.name = "pthread-skylake-avx512-Test CPU";  // PoCL names it so
+        pocl.name = "pthread-skylake-avx512-Test CPU"; // PoCL names it so
         pocl.platform = "Portable Computing Language";
         pocl.type = "CPU";
         pocl.computeUnits = 2;
@@ -708,7 +710,7 @@ private slots:
             return texts.join(QLatin1Char('\n'));
         };
         auto boxes = [](QWidget& w) {
-            std::map<QString, const QCheckBox*> out;  // by the device id that starts the text
+            std::map<QString, const QCheckBox*> out; // by the device id that starts the text
             for (const QCheckBox* b : w.findChildren<QCheckBox*>())
                 out[b->text().section(QLatin1Char(' '), 0, 0)] = b;
             return out;
@@ -717,8 +719,9 @@ private slots:
             AcceleratorPanel panel(system);
             const QString detected = panel.detectedText();
             QVERIFY2(detected.contains(QStringLiteral("GPU: none usable (built without CUDA)")), qPrintable(detected));
-            QVERIFY2(detected.contains(QStringLiteral("OpenCL: pthread-skylake-avx512-Test CPU (CPU, PoCL) — opencl:0, 2 compute units at "
-                                                      "2000 MHz, 8.6 GB, about 256 GFLOP/s FP32")),
+            QVERIFY2(detected.contains(QStringLiteral(
+                         "OpenCL: pthread-skylake-avx512-Test CPU (CPU, PoCL) — opencl:0, 2 compute units at "
+                         "2000 MHz, 8.6 GB, about 256 GFLOP/s FP32")),
                      qPrintable(detected));
             QVERIFY2(radioTexts(panel).contains(QStringLiteral("OpenCL: Test CPU (CPU, PoCL)")),
                      qPrintable(radioTexts(panel)));
@@ -729,7 +732,7 @@ private slots:
             const auto box = boxes(compare).at(QStringLiteral("opencl:0"));
             QCOMPARE(box->text(), QStringLiteral("opencl:0 — OpenCL: Test CPU (CPU, PoCL)"));
             QVERIFY(box->isEnabled());
-            QVERIFY(!box->isChecked());  // offered unticked: the GPU's code, far slower on the CPU
+            QVERIFY(!box->isChecked()); // offered unticked: the GPU's code, far slower on the CPU
             QVERIFY(!boxes(compare).count(QStringLiteral("cuda:0")));
         }
         // A GPU through its vendor's OpenCL driver, and a device the backend cannot use.
@@ -746,20 +749,24 @@ private slots:
         AcceleratorPanel panel(system);
         const QString detected = panel.detectedText();
         QVERIFY2(detected.contains(QStringLiteral("CUDA: none usable (built without CUDA)")), qPrintable(detected));
-        QVERIFY2(detected.contains(QStringLiteral("OpenCL: Test GPU (GPU, NVIDIA CUDA) — opencl:1")), qPrintable(detected));
-        QVERIFY2(detected.contains(QStringLiteral("OpenCL: Old GPU (GPU, NVIDIA CUDA) — opencl:2, unavailable: has no FP32 "
-                                                  "support")),
+        QVERIFY2(detected.contains(QStringLiteral("OpenCL: Test GPU (GPU, NVIDIA CUDA) — opencl:1")),
                  qPrintable(detected));
+        QVERIFY2(
+            detected.contains(QStringLiteral("OpenCL: Old GPU (GPU, NVIDIA CUDA) — opencl:2, unavailable: has no FP32 "
+                                             "support")),
+            qPrintable(detected));
         QVERIFY2(radioTexts(panel).contains(QStringLiteral("OpenCL: Test GPU (GPU, NVIDIA CUDA)")),
                  qPrintable(radioTexts(panel)));
         panel.selectDevice(tb::parseDeviceSpec("opencl"));
-        QCOMPARE(panel.device().id(), std::string("opencl:1"));  // the GPU before PoCL
+        QCOMPARE(panel.device().id(), std::string("opencl:1")); // the GPU before PoCL
         ComparePanel compare(system, [](CompareRequest&) { return QString(); });
         const auto all = boxes(compare);
         QVERIFY(all.at(QStringLiteral("opencl:1"))->isChecked());
         QVERIFY(!all.at(QStringLiteral("opencl:0"))->isChecked());
         QVERIFY(!all.at(QStringLiteral("opencl:2"))->isEnabled());
-        QVERIFY2(all.at(QStringLiteral("opencl:2"))->text().contains(QStringLiteral("unavailable: opencl:2 (Old GPU) has no FP32 support")),
+        QVERIFY2(all.at(QStringLiteral("opencl:2"))
+                     ->text()
+                     .contains(QStringLiteral("unavailable: opencl:2 (Old GPU) has no FP32 support")),
                  qPrintable(all.at(QStringLiteral("opencl:2"))->text()));
     }
 
@@ -772,10 +779,10 @@ private slots:
         const std::vector<tb::DeviceSpec> devices = compare->selectedDevices();
         QVERIFY(!devices.empty());
         for (const tb::DeviceSpec& d : devices)
-            QCOMPARE(int(d.kind), int(tb::DeviceKind::Cpu));  // this build has no GPU backend
+            QCOMPARE(int(d.kind), int(tb::DeviceKind::Cpu)); // this build has no GPU backend
         QSignalSpy done(compare, &ComparePanel::comparisonFinished);
         QCOMPARE(compare->start(), QString());
-        QVERIFY(!w->startBlocker().isEmpty());  // no training while comparing
+        QVERIFY(!w->startBlocker().isEmpty()); // no training while comparing
         QVERIFY(done.wait(30000));
         QCOMPARE(done.first().at(0).toBool(), false);
         QCOMPARE(done.first().at(1).toString(), QString());
@@ -783,7 +790,7 @@ private slots:
         QCOMPARE(compare->table()->rowCount(), int(devices.size()));
         QCOMPARE(compare->chart()->barCount(), int(devices.size()));
         for (const tb::CompareRow& r : compare->rows()) {
-            QCOMPARE(r.weightsSha256, compare->rows().front().weightsSha256);  // identical on every CPU device
+            QCOMPARE(r.weightsSha256, compare->rows().front().weightsSha256); // identical on every CPU device
             QCOMPARE(r.maxAbsDiff, 0.0);
             QCOMPARE(r.samples, int64_t(1024));
         }
@@ -879,7 +886,7 @@ private slots:
         Language::apply(QStringLiteral("es"));
         QCOMPARE(w->tabs()->tabText(MainWindow::TrainingPage), QStringLiteral("Entrenamiento"));
         QCOMPARE(w->runPanel()->startButton()->text(), QStringLiteral("Iniciar"));
-        QCOMPARE(w->runPanel()->statusText(), QStringLiteral("Listo."));  // the status line too
+        QCOMPARE(w->runPanel()->statusText(), QStringLiteral("Listo.")); // the status line too
         QCOMPARE(w->chartsPanel()->lossChart()->title(), QStringLiteral("Pérdida"));
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("parámetros")));
         Language::apply(QStringLiteral("en"));

@@ -47,12 +47,12 @@ QStringList strays(const QString& dir, const QString& keep)
     return out;
 }
 
-}  // namespace
+} // namespace
 
 class TstWriteFaults : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
-    tb::WeightsFile m_w;  // the toy model, real weights
+    tb::WeightsFile m_w; // the toy model, real weights
 
     // Saves `w` in every format the window and the CLI write, plus a CSV; returns the paths.
     std::vector<std::string> paths(const QString& dir) const
@@ -231,7 +231,8 @@ private slots:
                 QFile::remove(dir + "/" + f);
         }
         qInfo("%d SIGKILLs within %d us (a save takes %d us), %d of them inside a write: the first version %d times, "
-              "the second %d times, never anything else", trials, 3 * saveUs, saveUs, midWrite, sawA, sawB);
+              "the second %d times, never anything else",
+              trials, 3 * saveUs, saveUs, midWrite, sawA, sawB);
         // The kills did land inside writes, and after some had completed.
         QVERIFY(midWrite > 0);
         QVERIFY(sawB > 0);

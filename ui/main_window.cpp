@@ -6,10 +6,10 @@
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
 #include "export/export_dialog.hpp"
-#include "kernels/kernels.hpp"
 #include "export/save_file.hpp"
 #include "i18n/language.hpp"
 #include "io/weights_formats.hpp"
+#include "kernels/kernels.hpp"
 #include "panels/accelerator_panel.hpp"
 #include "panels/charts_panel.hpp"
 #include "panels/dataset_panel.hpp"
@@ -90,23 +90,14 @@ QWidget* framed(QWidget* panel)
     layout->addWidget(panel);
     return frame;
 }
-}  // namespace
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent),
-      m_system(tb::detectSystem()),
-      m_dataset(new DatasetPanel),
-      m_model(new ModelPanel),
-      m_accelerator(new AcceleratorPanel(m_system)),
-      m_hyper(new HyperparametersPanel),
-      m_run(new RunPanel),
-      m_charts(new ChartsPanel),
-      m_results(new ResultsPanel),
+    : QMainWindow(parent), m_system(tb::detectSystem()), m_dataset(new DatasetPanel), m_model(new ModelPanel),
+      m_accelerator(new AcceleratorPanel(m_system)), m_hyper(new HyperparametersPanel), m_run(new RunPanel),
+      m_charts(new ChartsPanel), m_results(new ResultsPanel),
       m_compare(new ComparePanel(m_system, [this](CompareRequest& r) { return compareRequest(r); })),
-      m_predict(new PredictPanel),
-      m_controller(new RunController(this)),
-      m_tabs(new QTabWidget),
-      m_act(new Actions)
+      m_predict(new PredictPanel), m_controller(new RunController(this)), m_tabs(new QTabWidget), m_act(new Actions)
 {
     setAcceptDrops(true);
     auto* setup = new QWidget;
@@ -144,7 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
         m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
         if (const DatasetPtr data = m_dataset->dataset())
-            onDatasetLoaded(data);  // the size multiplier changes the model's input
+            onDatasetLoaded(data); // the size multiplier changes the model's input
         updateStartState();
     });
     connect(m_accelerator, &AcceleratorPanel::deviceChanged, this, &MainWindow::updateStartState);
@@ -194,8 +185,8 @@ void MainWindow::buildMenus()
             openWeights(path);
     });
     a.resumeRun = m_fileMenu->addAction(QString(), this, [this] {
-        const QString folder = QFileDialog::getExistingDirectory(this, tr("Resume a run from its folder"),
-                                                                 qs(tb::defaultRunsDir()));
+        const QString folder =
+            QFileDialog::getExistingDirectory(this, tr("Resume a run from its folder"), qs(tb::defaultRunsDir()));
         if (!folder.isEmpty())
             resumeRun(folder);
     });
@@ -210,8 +201,8 @@ void MainWindow::buildMenus()
                    [this](const QString& path) { return exportHistoryCsv(path); });
     });
     a.exportGrid = m_fileMenu->addAction(QString(), this, [this] {
-        askAndSave(tr("Export the misclassified images"), QStringLiteral("misclassified.png"),
-                   tr("PNG images (*.png)"), [this](const QString& path) { return exportGrid(path); });
+        askAndSave(tr("Export the misclassified images"), QStringLiteral("misclassified.png"), tr("PNG images (*.png)"),
+                   [this](const QString& path) { return exportGrid(path); });
     });
     a.exportConfusion = m_fileMenu->addAction(QString(), this, [this] {
         askAndSave(tr("Export the confusion matrix"), QStringLiteral("confusion-matrix.png"), tr("PNG images (*.png)"),
@@ -269,7 +260,7 @@ void MainWindow::askAndSave(const QString& title, const QString& name, const QSt
 {
     const QString path = askSavePath(this, title, name, filter, QFileInfo(name).suffix());
     if (!path.isEmpty())
-        save(path);  // reports success or the error itself
+        save(path); // reports success or the error itself
 }
 
 void MainWindow::retranslate()
@@ -312,7 +303,10 @@ void MainWindow::changeEvent(QEvent* event)
     QMainWindow::changeEvent(event);
 }
 
-void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
+void MainWindow::showPage(Page page)
+{
+    m_tabs->setCurrentIndex(page);
+}
 
 QString MainWindow::startBlocker() const
 {
@@ -412,7 +406,7 @@ void MainWindow::resumeRun(const QString& folder)
     }
     // The run goes on with its own settings; only the device is the accelerator panel's.
     TrainRequest req;
-    req.data = m_dataset->dataset();  // used when it is the run's dataset; else the worker loads the run's
+    req.data = m_dataset->dataset(); // used when it is the run's dataset; else the worker loads the run's
     req.device = m_accelerator->device();
     req.resumeFolder = ss(QDir(folder).absolutePath());
     beginRun(req, tr("%1 resumed on %2 at %3")
@@ -442,9 +436,9 @@ void MainWindow::beginRun(TrainRequest req, const QString& name)
 void MainWindow::onRunStarted(const RunStarted& info)
 {
     m_runInfo = info;
-    m_runData = info.data;  // a resumed run may have loaded its own dataset
+    m_runData = info.data; // a resumed run may have loaded its own dataset
     m_runConfig = info.config;
-    m_history = info.history;  // a resumed run's finished epochs
+    m_history = info.history; // a resumed run's finished epochs
     m_charts->setRun(info.config, info.history);
     m_run->runStarted(info);
 }
@@ -645,8 +639,8 @@ MainWindow::StopChoice MainWindow::askStop(bool closing)
         box.setText(tr("A comparison is still running. Stop it and close the window? The finished rows are lost."));
     QPushButton* keep = nullptr;
     if (m_controller->isRunning()) {
-        keep = box.addButton(tr("Stop and keep the weights"), closing ? QMessageBox::ActionRole
-                                                                      : QMessageBox::AcceptRole);
+        keep =
+            box.addButton(tr("Stop and keep the weights"), closing ? QMessageBox::ActionRole : QMessageBox::AcceptRole);
         keep->setObjectName(QStringLiteral("stopAndKeep"));
     }
     QPushButton* close = nullptr;
@@ -671,7 +665,7 @@ void MainWindow::confirmStop()
     if (!m_controller->isRunning())
         return;
     if (askStop(false) == StopChoice::StopAndKeep && m_controller->isRunning())
-        m_controller->stop();  // a paused run stays paused while the box is open; Stop releases it
+        m_controller->stop(); // a paused run stays paused while the box is open; Stop releases it
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -682,7 +676,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
             event->ignore();
             return;
         case StopChoice::StopAndKeep:
-            m_controller->stop();  // the window stays, Stopping… then the weights to save
+            m_controller->stop(); // the window stays, Stopping… then the weights to save
             showPage(ResultsPage);
             event->ignore();
             return;
@@ -748,4 +742,4 @@ void MainWindow::dropEvent(QDropEvent* event)
     event->acceptProposedAction();
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -64,7 +64,7 @@ public:
     void resumeRun(const QString& folder);
 
     // Exports; each returns an empty string on success, else the error (also shown in the window).
-    QString exportCharts(const QString& dir);  // <chart>.png and <chart>.svg for every chart
+    QString exportCharts(const QString& dir); // <chart>.png and <chart>.svg for every chart
     QString exportHistoryCsv(const QString& path);
     QString exportGrid(const QString& path, int maxTiles = 200);
     QString exportConfusion(const QString& path);
@@ -88,7 +88,7 @@ protected:
 
 private:
     void buildMenus();
-    void placeOnScreen();  // the saved geometry, else a size that fits the screen, inside it
+    void placeOnScreen(); // the saved geometry, else a size that fits the screen, inside it
     void retranslate();
     void updateStartState();
     void onDatasetLoaded(const DatasetPtr& data);
@@ -98,13 +98,13 @@ private:
     void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
     void onRunFinished(const RunOutcome& outcome);
     void reportError(const QString& message);
-    QString setupBlocker() const;  // what training and comparison both need: dataset and model
+    QString setupBlocker() const; // what training and comparison both need: dataset and model
     void askAndSave(const QString& title, const QString& name, const QString& filter,
                     const std::function<QString(const QString&)>& save);
     QString compareRequest(CompareRequest& request) const;
     QString reportResult(const QString& error, const QString& done);
 
-    tb::SystemInfo m_system;  // detected once
+    tb::SystemInfo m_system; // detected once
     DatasetPanel* m_dataset;
     ModelPanel* m_model;
     AcceleratorPanel* m_accelerator;
@@ -117,7 +117,7 @@ private:
     RunController* m_controller;
     QTabWidget* m_tabs;
 
-    DatasetPtr m_runData;  // the dataset the last run or evaluation used
+    DatasetPtr m_runData; // the dataset the last run or evaluation used
     WeightsPtr m_weights;
     std::vector<tb::EpochRecord> m_history;
     RunStarted m_runInfo;
@@ -130,9 +130,9 @@ private:
     QMenu* m_helpMenu = nullptr;
     QActionGroup* m_languages = nullptr;
     bool m_placed = false;
-    QString m_runName;  // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
+    QString m_runName; // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
     struct Actions;
     Actions* m_act;
 };
 
-}  // namespace tbui
+} // namespace tbui

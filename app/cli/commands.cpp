@@ -3,7 +3,6 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
-#include "kernels/kernels.hpp"
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
@@ -11,6 +10,7 @@
 #include "io/json_text.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
+#include "kernels/kernels.hpp"
 #include "model/network.hpp"
 #include "train/compare.hpp"
 #include "train/evaluation.hpp"
@@ -22,9 +22,9 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <limits>
 #include <optional>
-#include <cstdio>
 #include <unistd.h>
 
 namespace tbcli {
@@ -37,7 +37,10 @@ void printJson(const nlohmann::ordered_json& j)
 
 namespace {
 std::atomic<bool> g_interrupted{false};
-extern "C" void onSigint(int) { g_interrupted.store(true); }
+extern "C" void onSigint(int)
+{
+    g_interrupted.store(true);
+}
 
 // Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
 class TextProgress : public tb::TrainObserver {
@@ -61,7 +64,7 @@ public:
             return;
         m_last = now;
         if (p.step == p.steps)
-            return;  // the epoch line replaces it
+            return; // the epoch line replaces it
         if (m_tty) {
             std::printf("\r%s", tb::progressLine(p).c_str());
             m_pending = true;
@@ -169,7 +172,7 @@ tb::TrainConfig trainConfigFrom(const Options& o)
     tb::validateTrainConfig(cfg);
     return cfg;
 }
-}  // namespace
+} // namespace
 
 int presetsCommand(const std::vector<std::string>& args)
 {
@@ -192,10 +195,29 @@ int summaryCommand(const std::vector<std::string>& args)
 
 int trainCommand(const std::vector<std::string>& args)
 {
-    Options o(args,
-              {"data", "model", "epochs", "batch", "threads", "device", "seed", "optimizer", "lr", "momentum",
-               "size-multiplier", "max-batches", "save", "shard", "isa", "runs-dir", "checkpoint-every", "resume",
-               "validation-split", "lr-schedule", "early-stopping", "patience", "min-delta"},
+    Options o(args, {"data",
+                     "model",
+                     "epochs",
+                     "batch",
+                     "threads",
+                     "device",
+                     "seed",
+                     "optimizer",
+                     "lr",
+                     "momentum",
+                     "size-multiplier",
+                     "max-batches",
+                     "save",
+                     "shard",
+                     "isa",
+                     "runs-dir",
+                     "checkpoint-every",
+                     "resume",
+                     "validation-split",
+                     "lr-schedule",
+                     "early-stopping",
+                     "patience",
+                     "min-delta"},
               {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
     const bool json = o.has("json");
     const std::string savePath = o.text("save", "");
@@ -216,10 +238,26 @@ int trainCommand(const std::vector<std::string>& args)
     std::unique_ptr<tb::TrainingSession> owned;
     if (o.has("resume")) {
         // The run goes on with its own settings; only where it runs and how it is watched can change.
-        for (const char* fixed : {"model", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "nesterov",
-                                  "size-multiplier", "max-batches", "shard", "drop-remainder", "validation-split",
-                                  "lr-schedule", "early-stopping", "patience", "min-delta", "restore-best-weights",
-                                  "runs-dir", "no-run-folder"})
+        for (const char* fixed : {"model",
+                                  "epochs",
+                                  "batch",
+                                  "seed",
+                                  "optimizer",
+                                  "lr",
+                                  "momentum",
+                                  "nesterov",
+                                  "size-multiplier",
+                                  "max-batches",
+                                  "shard",
+                                  "drop-remainder",
+                                  "validation-split",
+                                  "lr-schedule",
+                                  "early-stopping",
+                                  "patience",
+                                  "min-delta",
+                                  "restore-best-weights",
+                                  "runs-dir",
+                                  "no-run-folder"})
             if (o.has(fixed))
                 throw UsageError(std::string("--resume continues a run with its own settings; --") + fixed +
                                  " cannot change them");
@@ -241,15 +279,17 @@ int trainCommand(const std::vector<std::string>& args)
             cfg.earlyStopping.minDelta = o.real("min-delta", 0.0);
             cfg.earlyStopping.restoreBestWeights = o.has("restore-best-weights");
         } else if (o.has("patience") || o.has("min-delta") || o.has("restore-best-weights")) {
-            throw UsageError("--patience, --min-delta and --restore-best-weights need --early-stopping val_loss|val_accuracy");
+            throw UsageError(
+                "--patience, --min-delta and --restore-best-weights need --early-stopping val_loss|val_accuracy");
         }
         tb::validateTrainConfig(cfg);
         const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-        owned = std::make_unique<tb::TrainingSession>(spec, tb::loadDataset(o.text("data", tb::defaultDatasetDir())), cfg);
+        owned =
+            std::make_unique<tb::TrainingSession>(spec, tb::loadDataset(o.text("data", tb::defaultDatasetDir())), cfg);
         if (!o.has("no-run-folder"))
-            owned->enableCheckpoints(tb::RunFolder::create(o.text("runs-dir", tb::defaultRunsDir()),
-                                                           spec.name + "-" + cfg.device.id()),
-                                     checkpointEvery);
+            owned->enableCheckpoints(
+                tb::RunFolder::create(o.text("runs-dir", tb::defaultRunsDir()), spec.name + "-" + cfg.device.id()),
+                checkpointEvery);
         else if (o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }
@@ -288,7 +328,8 @@ int trainCommand(const std::vector<std::string>& args)
             if (at.epoch >= cfg.epochs || at.early.stoppedEpoch)
                 where = " (the run is complete)";
             else if (at.epoch || at.step)
-                where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) + ")";
+                where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) +
+                        ")";
             std::printf("Run folder %s%s\n", session.runFolder()->path.c_str(), where.c_str());
         }
         std::fflush(stdout);
@@ -305,7 +346,7 @@ int trainCommand(const std::vector<std::string>& args)
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
     } catch (const tb::DivergedError&) {
-        save();  // the last good weights, so the run is not lost
+        save(); // the last good weights, so the run is not lost
         throw;
     }
     std::signal(SIGINT, SIG_DFL);
@@ -313,7 +354,8 @@ int trainCommand(const std::vector<std::string>& args)
         save();
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
         if (session.runFolder())
-            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n", session.runFolder()->path.c_str());
+            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n",
+                         session.runFolder()->path.c_str());
         return Interrupted;
     }
     const tb::RunPosition& end = session.trainer().position();
@@ -381,7 +423,7 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
     }
     tb::writeFileAtomically(path, csv);
 }
-}  // namespace
+} // namespace
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
@@ -451,7 +493,7 @@ int exportCommand(const std::vector<std::string>& args)
     return Ok;
 }
 
-}  // namespace tbcli
+} // namespace tbcli
 
 namespace tbcli {
 
@@ -466,7 +508,8 @@ public:
             return;
         std::printf("[%d/%d] %s%s: %s\n", row + 1, rows, r.device.id().c_str(),
                     r.sweepValue ? (" (" + std::to_string(r.globalBatch) + " batch, size x" +
-                                    std::to_string(r.sizeMultiplier) + ")").c_str()
+                                    std::to_string(r.sizeMultiplier) + ")")
+                                       .c_str()
                                  : "",
                     r.description.c_str());
         std::fflush(stdout);
@@ -511,7 +554,7 @@ private:
     bool m_json, m_tty;
     std::chrono::steady_clock::time_point m_last{};
 };
-}  // namespace
+} // namespace
 
 int devicesCommand(const std::vector<std::string>& args)
 {
@@ -533,10 +576,11 @@ int devicesCommand(const std::vector<std::string>& args)
     if (s.openclDevices.empty())
         std::printf("opencl   none usable: %s\n", s.openclUnavailableReason.c_str());
     for (const tb::OpenClDeviceInfo& d : s.openclDevices) {
-        std::printf("opencl:%d %s (%s, %s), %s, %d compute units at %d MHz, %.1f GB, about %.0f GFLOP/s FP32, driver %s%s%s\n",
-                    d.index, d.name.c_str(), d.platform.c_str(), d.version.c_str(), d.type.c_str(), d.computeUnits,
-                    d.clockMHz, double(d.memoryBytes) / 1e9, d.peakGflops, d.driver.c_str(),
-                    d.unusableReason.empty() ? "" : "; unusable: ", d.unusableReason.c_str());
+        std::printf(
+            "opencl:%d %s (%s, %s), %s, %d compute units at %d MHz, %.1f GB, about %.0f GFLOP/s FP32, driver %s%s%s\n",
+            d.index, d.name.c_str(), d.platform.c_str(), d.version.c_str(), d.type.c_str(), d.computeUnits, d.clockMHz,
+            double(d.memoryBytes) / 1e9, d.peakGflops, d.driver.c_str(),
+            d.unusableReason.empty() ? "" : "; unusable: ", d.unusableReason.c_str());
     }
     std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
     return Ok;
@@ -584,4 +628,4 @@ int compareCommand(const std::vector<std::string>& args)
     return Ok;
 }
 
-}  // namespace tbcli
+} // namespace tbcli

@@ -18,9 +18,9 @@ int evaluateCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
-int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
+int predictCommand(const std::vector<std::string>& args); // predict_command.cpp
 
 // One --json event: a line of compact JSON on stdout, flushed.
 void printJson(const nlohmann::ordered_json& j);
 
-}  // namespace tbcli
+} // namespace tbcli

@@ -84,4 +84,4 @@ double Options::real(const std::string& name, double def) const
     return v;
 }
 
-}  // namespace tbcli
+} // namespace tbcli

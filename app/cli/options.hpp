@@ -32,4 +32,4 @@ private:
     std::set<std::string> m_flags;
 };
 
-}  // namespace tbcli
+} // namespace tbcli

@@ -45,7 +45,8 @@ int main(int argc, char** argv)
     parser.addOption(data);
     parser.addOption(predictShot);
     parser.addOption(compareShot);
-    parser.addPositionalArgument(QStringLiteral("dataset"), QApplication::translate("main", "A dataset folder to open."));
+    parser.addPositionalArgument(QStringLiteral("dataset"),
+                                 QApplication::translate("main", "A dataset folder to open."));
     parser.process(app);
 
     tbui::MainWindow window;

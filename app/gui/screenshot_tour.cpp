@@ -29,20 +29,20 @@ void waitFor(int ms)
 
 bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name, int settleMs = 300)
 {
-    waitFor(settleMs);  // let the charts' batched redraws land
+    waitFor(settleMs); // let the charts' batched redraws land
     const QString path = QDir(dir).filePath(name + QStringLiteral(".png"));
     const bool ok = w.grab().save(path);
     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
     return ok;
 }
-}  // namespace
+} // namespace
 
 int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString& dataDir)
 {
     using namespace tbui;
     QDir().mkpath(outDir);
     Language::apply(QStringLiteral("en"));
-    w.show();  // placed inside the (offscreen) screen first; the README's pictures are larger
+    w.show(); // placed inside the (offscreen) screen first; the README's pictures are larger
     w.resize(1360, 900);
     bool ok = shoot(w, outDir, QStringLiteral("empty"));
 
@@ -112,13 +112,13 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     w.hyperparametersPanel()->setMaxBatches(150);
     QEventLoop paused;
     bool pauseShot = false;
-    auto pauseAt = QObject::connect(w.runController(), &RunController::batchFinished, &paused,
-                                    [&](const tb::BatchProgress& p) {
-                                        if (p.step >= 60 && !w.runController()->isPaused() && !pauseShot) {
-                                            w.runController()->setPaused(true);
-                                            QTimer::singleShot(800, &paused, &QEventLoop::quit);
-                                        }
-                                    });
+    auto pauseAt =
+        QObject::connect(w.runController(), &RunController::batchFinished, &paused, [&](const tb::BatchProgress& p) {
+            if (p.step >= 60 && !w.runController()->isPaused() && !pauseShot) {
+                w.runController()->setPaused(true);
+                QTimer::singleShot(800, &paused, &QEventLoop::quit);
+            }
+        });
     w.startTraining();
     paused.exec();
     QObject::disconnect(pauseAt);
@@ -134,11 +134,11 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     w.hyperparametersPanel()->setEpochs(3);
     w.hyperparametersPanel()->setMaxBatches(0);
     QEventLoop running;
-    auto stopAt = QObject::connect(w.runController(), &RunController::batchFinished, &running,
-                                   [&](const tb::BatchProgress& p) {
-                                       if (p.step >= 40)
-                                           running.quit();
-                                   });
+    auto stopAt =
+        QObject::connect(w.runController(), &RunController::batchFinished, &running, [&](const tb::BatchProgress& p) {
+            if (p.step >= 40)
+                running.quit();
+        });
     w.startTraining();
     running.exec();
     QObject::disconnect(stopAt);

@@ -79,4 +79,4 @@ public:
     using Error::Error;
 };
 
-}  // namespace tb
+} // namespace tb

@@ -30,4 +30,4 @@ inline std::string humanBytes(uint64_t b)
     return buf;
 }
 
-}  // namespace tb
+} // namespace tb

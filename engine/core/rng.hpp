@@ -16,12 +16,24 @@ inline uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-inline uint64_t hashKey(uint64_t a, uint64_t b) { return mix64(a ^ mix64(b + 0x632BE59BD9B4E019ull)); }
-inline uint64_t hashKey(uint64_t a, uint64_t b, uint64_t c) { return hashKey(hashKey(a, b), c); }
-inline uint64_t hashKey(uint64_t a, uint64_t b, uint64_t c, uint64_t d) { return hashKey(hashKey(a, b, c), d); }
+inline uint64_t hashKey(uint64_t a, uint64_t b)
+{
+    return mix64(a ^ mix64(b + 0x632BE59BD9B4E019ull));
+}
+inline uint64_t hashKey(uint64_t a, uint64_t b, uint64_t c)
+{
+    return hashKey(hashKey(a, b), c);
+}
+inline uint64_t hashKey(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    return hashKey(hashKey(a, b, c), d);
+}
 
 // Uniform float in [0, 1) from the top 24 bits.
-inline float unitFloat(uint64_t bits) { return float(bits >> 40) * (1.0f / 16777216.0f); }
+inline float unitFloat(uint64_t bits)
+{
+    return float(bits >> 40) * (1.0f / 16777216.0f);
+}
 
 // Purposes keep the streams of one seed apart.
 enum class RngPurpose : uint64_t { Init = 1, Shuffle = 2, Dropout = 3, Sample = 4 };
@@ -48,4 +60,4 @@ private:
     uint64_t m_counter = 0;
 };
 
-}  // namespace tb
+} // namespace tb

@@ -25,4 +25,4 @@ private:
     uint64_t m_total = 0;
 };
 
-}  // namespace tb
+} // namespace tb

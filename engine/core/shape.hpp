@@ -29,4 +29,4 @@ struct Shape {
     bool operator==(const Shape&) const = default;
 };
 
-}  // namespace tb
+} // namespace tb

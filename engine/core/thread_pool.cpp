@@ -97,4 +97,4 @@ void ThreadPool::run(int tasks, const std::function<void(int, int)>& fn)
         std::rethrow_exception(m_error);
 }
 
-}  // namespace tb
+} // namespace tb

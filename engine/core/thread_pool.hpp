@@ -39,8 +39,8 @@ private:
     const std::function<void(int, int)>* m_fn = nullptr;
     int m_tasks = 0;
     int m_next = 0;
-    int m_pending = 0;  // tasks not yet finished
-    int m_busy = 0;     // workers inside drain()
+    int m_pending = 0; // tasks not yet finished
+    int m_busy = 0;    // workers inside drain()
     unsigned m_generation = 0;
     bool m_stop = false;
     std::exception_ptr m_error;
@@ -49,4 +49,4 @@ private:
 // Hardware threads available to this process.
 int hardwareThreads();
 
-}  // namespace tb
+} // namespace tb

@@ -4,12 +4,12 @@
 #include "data/idx.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
-#include <utility>
 #include <fstream>
 #include <sys/stat.h>
+#include <utility>
 
 namespace tb {
 
@@ -67,11 +67,11 @@ ImageSplit loadSplit(const std::string& dir, const std::string& prefix)
     IdxArray labels = readIdx(s.labelsFile, 1);
     const auto name = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
     if (images.dims[0] != labels.dims[0])
-        throw DataError(MessageId::DatasetCountMismatch,
-                        {name(s.labelsFile), std::to_string(labels.dims[0]), name(s.imagesFile),
-                         std::to_string(images.dims[0])},
-                        name(s.labelsFile) + " holds " + std::to_string(labels.dims[0]) + " labels but " +
-                        name(s.imagesFile) + " holds " + std::to_string(images.dims[0]) + " images");
+        throw DataError(
+            MessageId::DatasetCountMismatch,
+            {name(s.labelsFile), std::to_string(labels.dims[0]), name(s.imagesFile), std::to_string(images.dims[0])},
+            name(s.labelsFile) + " holds " + std::to_string(labels.dims[0]) + " labels but " + name(s.imagesFile) +
+                " holds " + std::to_string(images.dims[0]) + " images");
     if (images.dims[1] > 4096 || images.dims[2] > 4096)
         throw DataError(name(s.imagesFile) + ": images of " + std::to_string(images.dims[1]) + "x" +
                         std::to_string(images.dims[2]) + " pixels are larger than Trainbench supports (4096x4096)");
@@ -90,9 +90,12 @@ void truncateSplit(ImageSplit& s, int multiple)
     s.pixels.resize(size_t(keep) * s.height * s.width);
     s.labels.resize(size_t(keep));
 }
-}  // namespace
+} // namespace
 
-const char* defaultDatasetDir() { return "/usr/share/datasets/fashion-mnist"; }
+const char* defaultDatasetDir()
+{
+    return "/usr/share/datasets/fashion-mnist";
+}
 
 const std::vector<std::string>& fashionMnistClassNames()
 {
@@ -176,8 +179,8 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         d.classNamesSource = "generic";
     }
     if (maxTest >= d.numClasses)
-        throw DataError("t10k-labels uses label " + std::to_string(maxTest) + " but the training labels only cover 0.." +
-                        std::to_string(d.numClasses - 1));
+        throw DataError("t10k-labels uses label " + std::to_string(maxTest) +
+                        " but the training labels only cover 0.." + std::to_string(d.numClasses - 1));
 
     return withOptions(std::move(d), options);
 }
@@ -238,4 +241,4 @@ void imageToFloat(const ImageSplit& split, int index, int mult, float scale, flo
     }
 }
 
-}  // namespace tb
+} // namespace tb

@@ -12,9 +12,9 @@ struct ImageSplit {
     int count = 0;
     int height = 0;
     int width = 0;
-    std::vector<uint8_t> pixels;  // (count, height, width)
-    std::vector<uint8_t> labels;  // (count)
-    std::string imagesFile;       // paths actually read
+    std::vector<uint8_t> pixels; // (count, height, width)
+    std::vector<uint8_t> labels; // (count)
+    std::string imagesFile;      // paths actually read
     std::string labelsFile;
 
     const uint8_t* image(int i) const { return pixels.data() + size_t(i) * height * width; }
@@ -22,19 +22,19 @@ struct ImageSplit {
 };
 
 struct DatasetOptions {
-    int dropRemainderBatch = 0;  // > 0: truncate both splits to a multiple of this batch size
-    int sizeMultiplier = 1;      // scale images by this integer factor (nearest neighbour)
-    double validationSplit = 0;  // in (0, 1): the last fraction of train becomes `validation`
+    int dropRemainderBatch = 0; // > 0: truncate both splits to a multiple of this batch size
+    int sizeMultiplier = 1;     // scale images by this integer factor (nearest neighbour)
+    double validationSplit = 0; // in (0, 1): the last fraction of train becomes `validation`
 };
 
 struct Dataset {
     std::string directory;
     ImageSplit train;
     ImageSplit test;
-    ImageSplit validation;  // held out of the training images (empty unless asked for)
+    ImageSplit validation; // held out of the training images (empty unless asked for)
     int numClasses = 0;
     std::vector<std::string> classNames;
-    std::string classNamesSource;  // "classes.txt", "Fashion-MNIST", "MNIST digits" or "generic"
+    std::string classNamesSource; // "classes.txt", "Fashion-MNIST", "MNIST digits" or "generic"
     int sizeMultiplier = 1;
 
     int inputHeight() const { return train.height * sizeMultiplier; }
@@ -61,4 +61,4 @@ const char* defaultDatasetDir();
 // Writes pixels of sample `index` into `dst` (height*mult x width*mult floats), scaled by `scale`.
 void imageToFloat(const ImageSplit& split, int index, int sizeMultiplier, float scale, float* dst);
 
-}  // namespace tb
+} // namespace tb

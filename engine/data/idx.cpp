@@ -104,7 +104,7 @@ private:
     gzFile m_gzf = nullptr;
     FILE* m_f = nullptr;
 };
-}  // namespace
+} // namespace
 
 uint64_t idxSizeLimit()
 {
@@ -117,7 +117,10 @@ uint64_t idxSizeLimit()
     return uint64_t(8) << 30;
 }
 
-void setIdxSizeLimitForTesting(uint64_t bytes) { g_limitOverride = bytes; }
+void setIdxSizeLimitForTesting(uint64_t bytes)
+{
+    g_limitOverride = bytes;
+}
 
 IdxArray readIdx(const std::string& path, int expectedDims)
 {
@@ -159,12 +162,13 @@ IdxArray readIdx(const std::string& path, int expectedDims)
         out.dims.push_back(int(v));
         total *= v;
         if (total > (uint64_t(1) << 50))
-            break;  // caught by the limit check below without overflowing
+            break; // caught by the limit check below without overflowing
     }
     const uint64_t limit = idxSizeLimit();
     if (total > limit)
         throw DataError(name + ": declares " + std::to_string(total) + " bytes of data (" + humanBytes(total) +
-                        "), more than this machine can hold (" + humanBytes(limit) + "); the header is probably corrupt");
+                        "), more than this machine can hold (" + humanBytes(limit) +
+                        "); the header is probably corrupt");
     const uint64_t headerBytes = 4 + 4 * uint64_t(expectedDims);
     if (!src.compressed()) {
         struct stat st {};
@@ -173,11 +177,11 @@ IdxArray readIdx(const std::string& path, int expectedDims)
             if (actual < total)
                 throw DataError(MessageId::IdxTruncated, {name, std::to_string(total), std::to_string(actual)},
                                 name + ": is truncated: the header declares " + std::to_string(total) +
-                                " data bytes but only " + std::to_string(actual) + " are present");
+                                    " data bytes but only " + std::to_string(actual) + " are present");
             if (actual > total)
                 throw DataError(MessageId::IdxTooLongBy, {name, std::to_string(actual - total), std::to_string(total)},
                                 name + ": is longer than its header says: " + std::to_string(actual - total) +
-                                " extra bytes after the declared " + std::to_string(total));
+                                    " extra bytes after the declared " + std::to_string(total));
         }
     }
     size_t read = 0;
@@ -212,4 +216,4 @@ IdxArray readIdx(const std::string& path, int expectedDims)
     return out;
 }
 
-}  // namespace tb
+} // namespace tb

@@ -11,8 +11,8 @@
 namespace tb {
 
 struct IdxArray {
-    std::vector<int> dims;       // e.g. {60000, 28, 28}
-    std::vector<uint8_t> bytes;  // row-major, unsigned bytes
+    std::vector<int> dims;      // e.g. {60000, 28, 28}
+    std::vector<uint8_t> bytes; // row-major, unsigned bytes
 };
 
 // Reads an IDX file of unsigned bytes with exactly `expectedDims` dimensions (1 for labels,
@@ -24,4 +24,4 @@ uint64_t idxSizeLimit();
 // Tests lower the limit to exercise the "cannot fit in memory" refusal without huge files.
 void setIdxSizeLimitForTesting(uint64_t bytes);
 
-}  // namespace tb
+} // namespace tb

@@ -178,12 +178,14 @@ std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& sy
     if (spec.kind == DeviceKind::OpenCl) {
         for (const OpenClDeviceInfo& d : system.openclDevices)
             if (d.index == spec.index)
-                return d.unusableReason.empty() ? std::string() : "opencl:" + std::to_string(d.index) + " (" + d.name + ") " + d.unusableReason;
+                return d.unusableReason.empty()
+                           ? std::string()
+                           : "opencl:" + std::to_string(d.index) + " (" + d.name + ") " + d.unusableReason;
         if (system.openclDevices.empty())
             return "no OpenCL device available: " + system.openclUnavailableReason;
         return "there is no OpenCL device " + std::to_string(spec.index) + " (this machine has " +
-               std::to_string(system.openclDevices.size()) + ": opencl:0 .. opencl:" +
-               std::to_string(system.openclDevices.size() - 1) + ")";
+               std::to_string(system.openclDevices.size()) +
+               ": opencl:0 .. opencl:" + std::to_string(system.openclDevices.size() - 1) + ")";
     }
     for (const GpuInfo& g : system.gpus)
         if (g.index == spec.index)

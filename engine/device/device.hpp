@@ -52,13 +52,13 @@ struct GpuInfo {
 
 // One OpenCL device (device/opencl/): any vendor's GPU driver, or PoCL on the CPU.
 struct OpenClDeviceInfo {
-    int index = 0;              // K of "opencl:K": every platform's devices, in order
-    std::string name;           // "NVIDIA H100 80GB HBM3", "cpu-skylake-avx512-AMD EPYC ..."
-    std::string vendor;         // "NVIDIA Corporation"
-    std::string platform;       // "NVIDIA CUDA", "Portable Computing Language"
-    std::string driver;         // driver version
-    std::string version;        // "OpenCL 3.0 CUDA"
-    std::string type;           // "GPU", "CPU", "accelerator"
+    int index = 0;        // K of "opencl:K": every platform's devices, in order
+    std::string name;     // "NVIDIA H100 80GB HBM3", "cpu-skylake-avx512-AMD EPYC ..."
+    std::string vendor;   // "NVIDIA Corporation"
+    std::string platform; // "NVIDIA CUDA", "Portable Computing Language"
+    std::string driver;   // driver version
+    std::string version;  // "OpenCL 3.0 CUDA"
+    std::string type;     // "GPU", "CPU", "accelerator"
     int computeUnits = 0;
     int clockMHz = 0;
     int64_t memoryBytes = 0;    // global memory (capped by TRAINBENCH_OPENCL_MEMORY_LIMIT when set)
@@ -71,9 +71,10 @@ struct SystemInfo {
     CpuInfo cpu;
     std::vector<GpuInfo> gpus;
     std::vector<OpenClDeviceInfo> openclDevices;
-    std::string openclUnavailableReason; // set when openclDevices is empty: "built without OpenCL", "no OpenCL platform"
-    std::string gpuUnavailableReason;  // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
-    MessageId gpuUnavailableId = MessageId::None;  // the reason's id, for front ends that translate
+    std::string
+        openclUnavailableReason;      // set when openclDevices is empty: "built without OpenCL", "no OpenCL platform"
+    std::string gpuUnavailableReason; // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
+    MessageId gpuUnavailableId = MessageId::None; // the reason's id, for front ends that translate
 };
 
 // Never throws: whatever cannot be read is reported as unknown or as the GPU reason.

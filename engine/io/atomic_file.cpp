@@ -84,4 +84,4 @@ std::string readWholeFile(const std::string& path)
     return ss.str();
 }
 
-}  // namespace tb
+} // namespace tb

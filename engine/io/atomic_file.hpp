@@ -8,6 +8,6 @@
 namespace tb {
 
 void writeFileAtomically(const std::string& path, const std::string& bytes);
-std::string readWholeFile(const std::string& path);  // throws IoError
+std::string readWholeFile(const std::string& path); // throws IoError
 
-}  // namespace tb
+} // namespace tb

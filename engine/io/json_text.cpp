@@ -61,8 +61,8 @@ struct Refusal {
             ++line;
             lineStart = i + 1;
         }
-    throw Error("JSON error at line " + std::to_string(line) + ", column " + std::to_string(at - lineStart + 1) +
-                ": " + what);
+    throw Error("JSON error at line " + std::to_string(line) + ", column " + std::to_string(at - lineStart + 1) + ": " +
+                what);
 }
 
 // nlohmann's what() less its prefixes and its "last read" (the column says where, and the token it
@@ -83,7 +83,7 @@ std::string parseErrorText(const std::string& what)
     }
     return s;
 }
-}  // namespace
+} // namespace
 
 nlohmann::ordered_json parseJson(const std::string& text)
 {
@@ -141,15 +141,22 @@ const nlohmann::ordered_json* jsonMember(const nlohmann::ordered_json& object, c
 const char* jsonTypeName(const nlohmann::ordered_json& v)
 {
     switch (v.type()) {
-    case nlohmann::ordered_json::value_t::null: return "null";
-    case nlohmann::ordered_json::value_t::boolean: return "a boolean";
+    case nlohmann::ordered_json::value_t::null:
+        return "null";
+    case nlohmann::ordered_json::value_t::boolean:
+        return "a boolean";
     case nlohmann::ordered_json::value_t::number_integer:
     case nlohmann::ordered_json::value_t::number_unsigned:
-    case nlohmann::ordered_json::value_t::number_float: return "a number";
-    case nlohmann::ordered_json::value_t::string: return "a string";
-    case nlohmann::ordered_json::value_t::array: return "an array";
-    case nlohmann::ordered_json::value_t::object: return "an object";
-    default: return "binary data";
+    case nlohmann::ordered_json::value_t::number_float:
+        return "a number";
+    case nlohmann::ordered_json::value_t::string:
+        return "a string";
+    case nlohmann::ordered_json::value_t::array:
+        return "an array";
+    case nlohmann::ordered_json::value_t::object:
+        return "an object";
+    default:
+        return "binary data";
     }
 }
 
@@ -160,4 +167,4 @@ std::string jsonNumberText(double v)
     return jsonText(nlohmann::ordered_json(v));
 }
 
-}  // namespace tb
+} // namespace tb

@@ -31,4 +31,4 @@ const char* jsonTypeName(const nlohmann::ordered_json& v);
 // A number read from JSON as a message shows it: whole numbers without a fraction.
 std::string jsonNumberText(double v);
 
-}  // namespace tb
+} // namespace tb

@@ -204,8 +204,7 @@ uint64_t modelFloats(const ModelSpec& spec, Shape s, int classes)
             else if (l.targetShape.size() == 1)
                 s = Shape::flat(l.targetShape[0]);
             break;
-        case LayerKind::Dense:
-        {
+        case LayerKind::Dense: {
             const int units = l.denseUnits(classes);
             n += uint64_t(s.size()) * uint64_t(units) + (l.bias ? units : 0);
             s = Shape::flat(units);

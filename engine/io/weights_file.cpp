@@ -6,8 +6,8 @@
 #include "io/json_text.hpp"
 
 #include <cmath>
-#include <stdexcept>
 #include <cstring>
+#include <stdexcept>
 
 namespace tb {
 
@@ -83,7 +83,8 @@ std::string text(const Json& o, const char* key, const std::string& path)
 int64_t whole(double v, const char* key, const std::string& path, double lo, double hi)
 {
     if (!(v >= lo && v <= hi) || v != std::floor(v))
-        throw IoError(path + ": the header's \"" + key + "\" is out of range (" + jsonNumberText(v) + "); the file is corrupt");
+        throw IoError(path + ": the header's \"" + key + "\" is out of range (" + jsonNumberText(v) +
+                      "); the file is corrupt");
     return int64_t(v);
 }
 int64_t whole(const Json& o, const char* key, const std::string& path, double lo, double hi)
@@ -91,7 +92,7 @@ int64_t whole(const Json& o, const char* key, const std::string& path, double lo
     return whole(num(o, key, path), key, path, lo, hi);
 }
 constexpr double kIntMax = 2147483647.0;
-}  // namespace
+} // namespace
 
 Network WeightsFile::buildNetwork() const
 {
@@ -105,8 +106,8 @@ Network WeightsFile::buildNetwork() const
     return net;
 }
 
-WeightsFile WeightsFile::fromTraining(const Network& net, Trainer& trainer,
-                                      const std::vector<std::string>& classNames, const std::string& datasetDir)
+WeightsFile WeightsFile::fromTraining(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
+                                      const std::string& datasetDir)
 {
     trainer.syncToHost(); // an accelerator's weights come down
     WeightsFile w;
@@ -209,16 +210,19 @@ try {
     for (int i = 0; i < 3; ++i) {
         const Json& v = (*in)[size_t(i)];
         if (!v.is_number())
-            throw IoError(path + ": the header's \"input_shape\" holds " + jsonTypeName(v) + ", not a number; the file is corrupt");
+            throw IoError(path + ": the header's \"input_shape\" holds " + jsonTypeName(v) +
+                          ", not a number; the file is corrupt");
         side[i] = int(whole(v.get<double>(), "input_shape", path, 1, 65536));
     }
     w.input = Shape::image(side[0], side[1], side[2]);
     if (const Json* names = jsonMember(h, "class_names")) {
         if (!names->is_array())
-            throw IoError(path + ": the header's \"class_names\" is " + jsonTypeName(*names) + ", not an array of strings; the file is corrupt");
+            throw IoError(path + ": the header's \"class_names\" is " + jsonTypeName(*names) +
+                          ", not an array of strings; the file is corrupt");
         for (const Json& n : *names) {
             if (!n.is_string())
-                throw IoError(path + ": the header's \"class_names\" holds " + jsonTypeName(n) + ", not a string; the file is corrupt");
+                throw IoError(path + ": the header's \"class_names\" holds " + jsonTypeName(n) +
+                              ", not a string; the file is corrupt");
             w.classNames.push_back(n.get<std::string>());
         }
     }
@@ -232,7 +236,8 @@ try {
     w.optimizer.epsilon = float(num(*opt, "epsilon", path));
     w.optimizer.momentum = float(num(*opt, "momentum", path));
     w.optimizer.rho = float(num(*opt, "rho", path));
-    w.optimizer.nesterov = jsonMember(*opt, "nesterov") && member(*opt, "nesterov", path, &Json::is_boolean, "true or false").get<bool>();
+    w.optimizer.nesterov =
+        jsonMember(*opt, "nesterov") && member(*opt, "nesterov", path, &Json::is_boolean, "true or false").get<bool>();
     w.optimizerIterations = whole(*opt, "iterations", path, 0, 9007199254740992.0);
     if (const Json* tr = jsonMember(h, "training")) {
         w.train.epochs = int(whole(*tr, "epochs", path, 0, kIntMax));
@@ -273,7 +278,8 @@ try {
             e.samples = whole(r, "samples", path, 0, 9007199254740992.0);
             if (jsonMember(r, "learning_rate"))
                 e.learningRate = num(r, "learning_rate", path);
-            for (auto [key, flag] : {std::pair{"best", &e.best}, {"stopped", &e.stopped}, {"rate_lowered", &e.rateLowered}})
+            for (auto [key, flag] :
+                 {std::pair{"best", &e.best}, {"stopped", &e.stopped}, {"rate_lowered", &e.rateLowered}})
                 if (jsonMember(r, key))
                     *flag = member(r, key, path, &Json::is_boolean, "true or false").get<bool>();
             w.history.push_back(e);
@@ -292,7 +298,7 @@ try {
     const char* p = s.data() + 16 + hlen;
     auto take = [&](std::vector<float>& v, uint64_t n) {
         v.resize(size_t(n));
-        if (n)  // memcpy from an empty vector's null data() is undefined
+        if (n) // memcpy from an empty vector's null data() is undefined
             std::memcpy(v.data(), p, size_t(n) * sizeof(float));
         p += n * sizeof(float);
     };
@@ -325,4 +331,4 @@ Dataset datasetForWeights(Dataset d, const WeightsFile& w)
     return withOptions(std::move(d), options);
 }
 
-}  // namespace tb
+} // namespace tb

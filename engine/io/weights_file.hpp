@@ -38,7 +38,7 @@ struct WeightsFile {
 // DataError when the images or the classes do not fit the model.
 Dataset datasetForWeights(Dataset data, const WeightsFile& w);
 
-void saveWeights(const std::string& path, const WeightsFile& w);  // atomic; throws IoError
-WeightsFile loadWeights(const std::string& path);                   // throws IoError/ModelError
+void saveWeights(const std::string& path, const WeightsFile& w); // atomic; throws IoError
+WeightsFile loadWeights(const std::string& path);                // throws IoError/ModelError
 
-}  // namespace tb
+} // namespace tb

@@ -71,8 +71,8 @@ bool isaSupported(Isa isa)
 #if defined(__clang__)
     // clang (the fuzz build) has no level names: the levels' features one by one.
     const bool v2 = __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("popcnt");
-    const bool v3 = v2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                    __builtin_cpu_supports("bmi2");
+    const bool v3 =
+        v2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
     const bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                     __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
     switch (isa) {

@@ -55,8 +55,7 @@ public:
         if (v->get<double>() < 1 || v->get<double>() > max)
             fail(std::string("\"") + key + "\" must be between 1 and " + std::to_string(max) + " (got " +
                  // never casts a double beyond int64's range (undefined; found by fuzz_model_json)
-                 jsonNumberText(v->get<double>()) +
-                 ")");
+                 jsonNumberText(v->get<double>()) + ")");
         return int(v->get<double>());
     }
     // An int or a pair [a, b] as Keras accepts for kernel_size/strides/pool_size.
@@ -68,7 +67,8 @@ public:
             return;
         }
         auto one = [&](const Json& x) {
-            if (!x.is_number() || x.get<double>() != std::floor(x.get<double>()) || x.get<double>() < 1 || x.get<double>() > 1024)
+            if (!x.is_number() || x.get<double>() != std::floor(x.get<double>()) || x.get<double>() < 1 ||
+                x.get<double>() > 1024)
                 fail(std::string("\"") + key + "\" must be a whole number from 1 to 1024 or a pair of them");
             return int(x.get<double>());
         };
@@ -184,7 +184,8 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
             std::string known;
             for (const KindInfo& k : kinds())
                 known += (known.empty() ? "" : ", ") + std::string(k.type);
-            throw ModelError(where + ": unknown layer type \"" + type->get<std::string>() + "\" (known: " + known + ")");
+            throw ModelError(where + ": unknown layer type \"" + type->get<std::string>() + "\" (known: " + known +
+                             ")");
         }
         where += " (" + type->get<std::string>() + ")";
         for (const auto& [key, v] : lj.items())
@@ -242,7 +243,7 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
             for (const Json& d : *t) {
                 if (!d.is_number() || d.get<double>() < 1 || d.get<double>() != std::floor(d.get<double>()))
                     r.fail("\"target_shape\" values must be positive whole numbers");
-                if (d.get<double>() > double(1 << 30))  // before the cast to int (undefined beyond its range)
+                if (d.get<double>() > double(1 << 30)) // before the cast to int (undefined beyond its range)
                     r.fail("\"target_shape\" values must be at most 1073741824");
                 l.targetShape.push_back(int(d.get<double>()));
             }

@@ -14,12 +14,12 @@ namespace tb {
 
 struct LayerSpec {
     LayerKind kind = LayerKind::Dense;
-    std::string kerasClass;  // as written: "Conv2D", "ReLU", "ELU", "Activation", ...
-    std::string name;        // optional user-given name; Keras-style default otherwise
+    std::string kerasClass; // as written: "Conv2D", "ReLU", "ELU", "Activation", ...
+    std::string name;       // optional user-given name; Keras-style default otherwise
     int filters = 0, units = 0;
     bool unitsFromClasses = false; // Dense "units": "classes": as many as the dataset has classes
     int denseUnits(int classes) const { return unitsFromClasses ? classes : units; }
-    int kh = 0, kw = 0, sh = 0, sw = 0;  // kernel/pool and strides (0: the default)
+    int kh = 0, kw = 0, sh = 0, sw = 0; // kernel/pool and strides (0: the default)
     bool same = false;
     bool bias = true;
     Activation activation = Activation::Linear;
@@ -31,9 +31,9 @@ struct LayerSpec {
 
 struct ModelSpec {
     std::string name;
-    float inputScale = 1.0f;  // raw pixels (0..255) are multiplied by this
+    float inputScale = 1.0f; // raw pixels (0..255) are multiplied by this
     std::vector<LayerSpec> layers;
-    std::string json;  // the description as read, as compact JSON: weights files and exports store it
+    std::string json; // the description as read, as compact JSON: weights files and exports store it
 };
 
 // Parses a model description. `origin` (a file name or "preset x") prefixes error messages.
@@ -47,4 +47,4 @@ const char* defaultPreset();
 std::string presetJson(const std::string& name);
 std::string presetDescription(const std::string& name);
 
-}  // namespace tb
+} // namespace tb

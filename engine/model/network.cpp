@@ -109,7 +109,8 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
                 fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
             // Refused before the layer allocates its transposed kernel (in x units floats).
             const int units = ls.denseUnits(numClasses);
-            if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units); w * sizeof(float) > physicalMemoryBytes() / 2)
+            if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units);
+                w * sizeof(float) > physicalMemoryBytes() / 2)
                 fail("a Dense layer of " + std::to_string(units) + " units on " + std::to_string(shape.size()) +
                      " inputs has " + std::to_string(w) + " weights (" + humanBytes(w * sizeof(float)) +
                      "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");

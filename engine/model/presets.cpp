@@ -70,7 +70,7 @@ const Preset kPresets[] = {
     {"type": "Dense", "units": "classes", "activation": "softmax"}
   ]})"},
 };
-}  // namespace
+} // namespace
 
 const std::vector<std::string>& presetNames()
 {
@@ -83,7 +83,10 @@ const std::vector<std::string>& presetNames()
     return names;
 }
 
-const char* defaultPreset() { return "tpu-mnist-cnn"; }
+const char* defaultPreset()
+{
+    return "tpu-mnist-cnn";
+}
 
 std::string presetJson(const std::string& name)
 {
@@ -101,4 +104,4 @@ std::string presetDescription(const std::string& name)
     return {};
 }
 
-}  // namespace tb
+} // namespace tb

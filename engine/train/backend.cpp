@@ -25,7 +25,8 @@ std::unique_ptr<Backend> makeBackend(Network& net, const Dataset& data, const Tr
         break;
     }
     const std::string why = deviceUnavailableReason(config.device, detectSystem());
-    throw ConfigError(config.device.id() + " cannot train: " + (why.empty() ? "this build has no backend for it" : why));
+    throw ConfigError(config.device.id() +
+                      " cannot train: " + (why.empty() ? "this build has no backend for it" : why));
 }
 
 } // namespace tb

@@ -19,8 +19,7 @@ const Json& need(const Json& o, const char* key, const std::string& path)
     return *v;
 }
 
-template <typename T>
-T get(const Json& o, const char* key, const std::string& path)
+template <typename T> T get(const Json& o, const char* key, const std::string& path)
 {
     const Json& v = need(o, key, path);
     try {
@@ -91,10 +90,18 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     cfg["drop_remainder"] = c.dropRemainder;
     cfg["shard_size"] = c.shardSize;
     const LrSchedule& s = c.schedule;
-    cfg["schedule"] = {{"kind", int(s.kind)},         {"factor", s.factor},       {"every_epochs", s.everyEpochs},
-                       {"decay_rate", s.decayRate},   {"decay_steps", s.decaySteps}, {"warmup_steps", s.warmupSteps},
-                       {"alpha", s.alpha},            {"monitor", monitorName(s.monitor)}, {"patience", s.patience},
-                       {"min_delta", s.minDelta},     {"cooldown", s.cooldown},   {"min_lr", s.minLr}};
+    cfg["schedule"] = {{"kind", int(s.kind)},
+                       {"factor", s.factor},
+                       {"every_epochs", s.everyEpochs},
+                       {"decay_rate", s.decayRate},
+                       {"decay_steps", s.decaySteps},
+                       {"warmup_steps", s.warmupSteps},
+                       {"alpha", s.alpha},
+                       {"monitor", monitorName(s.monitor)},
+                       {"patience", s.patience},
+                       {"min_delta", s.minDelta},
+                       {"cooldown", s.cooldown},
+                       {"min_lr", s.minLr}};
     const EarlyStopping& e = c.earlyStopping;
     cfg["early_stopping"] = {{"enabled", e.enabled},
                              {"monitor", monitorName(e.monitor)},
@@ -238,8 +245,8 @@ void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, 
     };
     if (saved.trainCount != now.trainCount || saved.testCount != now.testCount || saved.height != now.height ||
         saved.width != now.width || saved.classes != now.classes)
-        throw DataError(path + " was made on " + saved.directory + " (" + images(saved) + "), not on " +
-                        now.directory + " (" + images(now) + ")");
+        throw DataError(path + " was made on " + saved.directory + " (" + images(saved) + "), not on " + now.directory +
+                        " (" + images(now) + ")");
     if (saved.labelsSha256 != now.labelsSha256)
         throw DataError(path + " was made on another dataset than " + now.directory +
                         ": the labels differ, although the counts and sizes are the same");

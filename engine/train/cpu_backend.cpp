@@ -30,15 +30,18 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
     const uint64_t need = CpuExecutor::trainingBytes(net, config.batchSize, m_device.threads, config.shardSize);
     if (need > physicalMemoryBytes())
         throw ConfigError("a batch of " + std::to_string(config.batchSize) + " images of " +
-                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) + " needs about " +
-                          humanBytes(need) + " for training, more than this machine's " +
+                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
+                          " needs about " + humanBytes(need) + " for training, more than this machine's " +
                           humanBytes(physicalMemoryBytes()) + " of memory; use a smaller batch or size multiplier");
     m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels);
 }
 
 CpuBackend::~CpuBackend() = default;
 
-std::string CpuBackend::describe() const { return describeKernels(*m_kernels); }
+std::string CpuBackend::describe() const
+{
+    return describeKernels(*m_kernels);
+}
 
 BatchResult CpuBackend::trainBatch(const int* indices, int count, uint64_t dropoutKey)
 {
@@ -99,8 +102,8 @@ OptimizerState CpuBackend::optimizerState() const
 void CpuBackend::setOptimizerState(const OptimizerState& state)
 {
     if (state.config.kind != m_optimizer.config().kind || state.slotBuffer.size() != m_optimizer.slotBuffer().size())
-        throw ConfigError(std::string("the saved optimizer state is for ") + optimizerName(state.config.kind) + " with " +
-                          std::to_string(state.slotBuffer.size()) + " values, not " +
+        throw ConfigError(std::string("the saved optimizer state is for ") + optimizerName(state.config.kind) +
+                          " with " + std::to_string(state.slotBuffer.size()) + " values, not " +
                           optimizerName(m_optimizer.config().kind) + " with " +
                           std::to_string(m_optimizer.slotBuffer().size()));
     m_optimizer.setIterations(state.iterations);

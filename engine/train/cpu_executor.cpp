@@ -66,7 +66,8 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
     }
     ws += 2 * int64_t(kEvalShard) * net.maxActivationSize();
     const uint64_t perShard =
-        uint64_t(a + std::max<int64_t>(c, 1) + net.paramCount() + 2 * int64_t(n) * net.maxActivationSize()) * sizeof(float) +
+        uint64_t(a + std::max<int64_t>(c, 1) + net.paramCount() + 2 * int64_t(n) * net.maxActivationSize()) *
+            sizeof(float) +
         uint64_t(std::max<int64_t>(p, 1)) * sizeof(double);
     return uint64_t(net.paramCount()) * sizeof(float) + uint64_t(std::max(1, threads)) * uint64_t(ws) * sizeof(float) +
            shards * perShard;

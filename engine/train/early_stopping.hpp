@@ -23,7 +23,7 @@ struct EarlyStopping {
 struct EarlyStoppingState {
     double best = 0.0;
     bool hasBest = false;
-    int bestEpoch = 0;    // 1-based; 0: none yet
+    int bestEpoch = 0; // 1-based; 0: none yet
     int wait = 0;
     int stoppedEpoch = 0; // 1-based epoch after which training stopped; 0: it did not
 };

@@ -11,8 +11,8 @@
 namespace tb {
 
 struct WeightsEvaluation {
-    Dataset data;  // the dataset as the weights see it (their input size sets the size multiplier)
-    Network net;   // built from the weights
+    Dataset data; // the dataset as the weights see it (their input size sets the size multiplier)
+    Network net;  // built from the weights
     EvalResult result;
     int misclassified = 0;
 };

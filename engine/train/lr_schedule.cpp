@@ -49,7 +49,10 @@ bool improves(Monitor m, double value, double best, double minDelta)
 }
 } // namespace
 
-const char* monitorName(Monitor m) { return m == Monitor::ValLoss ? "val_loss" : "val_accuracy"; }
+const char* monitorName(Monitor m)
+{
+    return m == Monitor::ValLoss ? "val_loss" : "val_accuracy";
+}
 
 Monitor parseMonitor(const std::string& text)
 {

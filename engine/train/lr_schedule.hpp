@@ -11,15 +11,15 @@ namespace tb {
 
 // What a per-epoch decision watches (early stopping, reduce-on-plateau).
 enum class Monitor { ValLoss, ValAccuracy };
-const char* monitorName(Monitor m); // "val_loss", "val_accuracy"
+const char* monitorName(Monitor m);            // "val_loss", "val_accuracy"
 Monitor parseMonitor(const std::string& text); // throws ConfigError
 
 enum class ScheduleKind { Constant, StepDecay, Exponential, Cosine, Plateau };
 
 struct LrSchedule {
     ScheduleKind kind = ScheduleKind::Constant;
-    double factor = 0.5;    // StepDecay, Plateau: the rate is multiplied by it
-    int everyEpochs = 10;   // StepDecay
+    double factor = 0.5;     // StepDecay, Plateau: the rate is multiplied by it
+    int everyEpochs = 10;    // StepDecay
     double decayRate = 0.96; // Exponential: lr0 * decayRate^(step / decaySteps)
     int decaySteps = 1000;   // Exponential
     int warmupSteps = 0;     // Cosine: 0 -> lr0 linearly, then cosine down to alpha*lr0 at the run's last step

@@ -73,8 +73,9 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
                                   ? "CPU, " + std::to_string(dev.threads) + (dev.threads == 1 ? " thread" : " threads")
                                   : dev.id();
     char rest[256];
-    std::snprintf(rest, sizeof rest, ", batch %d, %s lr %g, seed %llu, ", cfg.batchSize, optimizerName(cfg.optimizer.kind),
-                  double(cfg.optimizer.learningRate), static_cast<unsigned long long>(cfg.seed));
+    std::snprintf(rest, sizeof rest, ", batch %d, %s lr %g, seed %llu, ", cfg.batchSize,
+                  optimizerName(cfg.optimizer.kind), double(cfg.optimizer.learningRate),
+                  static_cast<unsigned long long>(cfg.seed));
     return "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) + " params) on " +
            d.directory + ": " + describeDataset(d) + "\n" + where + rest + backend.describe();
 }

@@ -35,7 +35,10 @@ TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, co
 
 TrainingSession::~TrainingSession() = default;
 
-std::string TrainingSession::header() const { return runHeader(m_net, m_data, config(), m_trainer->backend()); }
+std::string TrainingSession::header() const
+{
+    return runHeader(m_net, m_data, config(), m_trainer->backend());
+}
 
 // Forwards the front end's callbacks and writes the checkpoints: the best epoch's weights when it is
 // the best, the position at epoch ends and every N batches.
@@ -86,9 +89,8 @@ void TrainingSession::checkpoint()
     WeightsFile w = weightsFile();
     w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint);
     saveWeights(m_folder->checkpoint(), w);
-    writeRecord(m_trainer->position().epoch >= config().epochs || m_trainer->position().early.stoppedEpoch
-                    ? "completed"
-                    : "running");
+    writeRecord(m_trainer->position().epoch >= config().epochs || m_trainer->position().early.stoppedEpoch ? "completed"
+                                                                                                           : "running");
 }
 
 void TrainingSession::writeRecord(const char* status)
@@ -109,7 +111,7 @@ void TrainingSession::writeRecord(const char* status)
     r["schedule"] = describeLrSchedule(config().schedule);
     r["early_stopping"] = describeEarlyStopping(config().earlyStopping);
     r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"
-                                                    : std::string("test set");
+                                                   : std::string("test set");
     nlohmann::ordered_json h = nlohmann::ordered_json::array();
     for (const EpochRecord& e : m_trainer->history())
         h.push_back({{"epoch", e.epoch},
@@ -139,7 +141,8 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     net.params() = c.weights.params;
     net.state() = c.weights.state;
     session->backend().syncFromHost();
-    session->backend().setOptimizerState({c.weights.optimizer, c.weights.optimizerIterations, c.weights.optimizerSlots});
+    session->backend().setOptimizerState(
+        {c.weights.optimizer, c.weights.optimizerIterations, c.weights.optimizerSlots});
     session->m_trainer->restore(c.position, c.weights.history);
     if (config.earlyStopping.restoreBestWeights && c.position.early.bestEpoch > 0) {
         const WeightsFile best = loadWeights(folder.best());
@@ -164,7 +167,10 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
     return status;
 }
 
-EvalResult TrainingSession::evaluateTest(bool keepPredictions) { return m_trainer->evaluate(0, keepPredictions); }
+EvalResult TrainingSession::evaluateTest(bool keepPredictions)
+{
+    return m_trainer->evaluate(0, keepPredictions);
+}
 
 WeightsFile TrainingSession::weightsFile()
 {
@@ -177,6 +183,9 @@ std::string TrainingSession::weightsSha256()
     return m_net.weightsSha256();
 }
 
-void TrainingSession::save(const std::string& path) { saveWeightsAs(path, weightsFile(), weightsFormatOfPath(path)); }
+void TrainingSession::save(const std::string& path)
+{
+    saveWeightsAs(path, weightsFile(), weightsFormatOfPath(path));
+}
 
 } // namespace tb

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <sstream>
 #include <numeric>
+#include <sstream>
 
 namespace tb {
 
@@ -31,8 +31,7 @@ std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch)
 }
 
 namespace {
-template <typename T>
-void requireRange(const char* what, T value, T lo, T hi)
+template <typename T> void requireRange(const char* what, T value, T lo, T hi)
 {
     if (!(value >= lo && value <= hi)) {
         std::ostringstream m;
@@ -83,7 +82,10 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
 
 Trainer::~Trainer() = default;
 
-void Trainer::setClock(std::function<double()> seconds) { m_clock = seconds ? std::move(seconds) : steadySeconds; }
+void Trainer::setClock(std::function<double()> seconds)
+{
+    m_clock = seconds ? std::move(seconds) : steadySeconds;
+}
 
 int Trainer::stepsPerEpoch() const
 {
@@ -116,8 +118,8 @@ void Trainer::setBest(std::vector<float> params, std::vector<float> state)
 double Trainer::learningRate() const
 {
     const int64_t total = int64_t(stepsPerEpoch()) * m_config.epochs;
-    return scheduledRate(m_config.schedule, m_config.optimizer.learningRate, m_backend->iterations(),
-                         m_position.epoch, total, m_position.plateau);
+    return scheduledRate(m_config.schedule, m_config.optimizer.learningRate, m_backend->iterations(), m_position.epoch,
+                         total, m_position.plateau);
 }
 
 TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cancel)

@@ -27,8 +27,8 @@ struct TrainConfig {
     DeviceSpec device; // where the arithmetic runs: CPU threads and kernel level, or an accelerator
     uint64_t seed = 200;
     OptimizerConfig optimizer;
-    int maxBatches = 0;         // > 0: at most this many batches per epoch
-    int validationLimit = 0;    // > 0: validate on the first N validation images only
+    int maxBatches = 0;      // > 0: at most this many batches per epoch
+    int validationLimit = 0; // > 0: validate on the first N validation images only
     // In (0, 1): the last fraction of the training images is held out and validates each epoch
     // (Keras' validation_split), so the test set stays untouched until the end; 0: the test set
     // validates each epoch, as the tutorials do.
@@ -61,10 +61,10 @@ struct EpochRecord {
     double seconds = 0.0;       // training time of the epoch (validation and time in the observer excluded)
     double samplesPerSec = 0.0; // training throughput
     int64_t samples = 0;
-    double learningRate = 0.0;  // of the epoch's last step
-    bool best = false;          // early stopping: the best epoch so far (its weights are kept)
-    bool stopped = false;       // early stopping ended training after this epoch
-    bool rateLowered = false;   // reduce-on-plateau lowered the rate after this epoch
+    double learningRate = 0.0; // of the epoch's last step
+    bool best = false;         // early stopping: the best epoch so far (its weights are kept)
+    bool stopped = false;      // early stopping ended training after this epoch
+    bool rateLowered = false;  // reduce-on-plateau lowered the rate after this epoch
 };
 
 // Where a run stands between two steps: with the weights, the BatchNorm statistics and the optimizer

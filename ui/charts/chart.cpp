@@ -25,13 +25,13 @@ namespace tbui {
 struct ChartParts {
     QChart* chart = nullptr;
     QChartView* view = nullptr;
-    QValueAxis* x = nullptr;         // Lines
-    QBarCategoryAxis* cats = nullptr;  // BarsAndLine
+    QValueAxis* x = nullptr;          // Lines
+    QBarCategoryAxis* cats = nullptr; // BarsAndLine
     QValueAxis* y = nullptr;
     QValueAxis* right = nullptr;
     QBarSeries* bars = nullptr;
     QBarSet* barSet = nullptr;
-    std::vector<QXYSeries*> series;  // lines and markers
+    std::vector<QXYSeries*> series; // lines and markers
 };
 
 namespace {
@@ -46,7 +46,7 @@ double niceCeil(double v)
             return m * p;
     return 10 * p;
 }
-}  // namespace
+} // namespace
 
 Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_parts(new ChartParts)
 {
@@ -83,9 +83,9 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
         p.bars->attachAxis(p.y);
         connect(p.barSet, &QBarSet::hovered, this, [this](bool on, int index) {
             if (on)
-                QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2")
-                                                       .arg(m_parts->cats->at(index))
-                                                       .arg(m_parts->barSet->at(index), 0, 'f', 2));
+                QToolTip::showText(
+                    QCursor::pos(),
+                    QStringLiteral("%1: %2").arg(m_parts->cats->at(index)).arg(m_parts->barSet->at(index), 0, 'f', 2));
         });
     }
     m_redraw = new QTimer(this);
@@ -94,7 +94,10 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
     connect(m_redraw, &QTimer::timeout, this, &Chart::flush);
 }
 
-Chart::~Chart() { delete m_parts; }
+Chart::~Chart()
+{
+    delete m_parts;
+}
 
 void Chart::setTitles(const QString& title, const QString& xTitle, const QString& yTitle, const QString& rightTitle)
 {
@@ -159,10 +162,9 @@ int Chart::attach(QXYSeries* s, bool rightAxis)
     const int index = int(p.series.size());
     connect(s, &QXYSeries::hovered, this, [s](const QPointF& pt, bool on) {
         if (on)
-            QToolTip::showText(QCursor::pos(), QStringLiteral("%1\n%2, %3")
-                                                   .arg(s->name())
-                                                   .arg(pt.x(), 0, 'g', 4)
-                                                   .arg(pt.y(), 0, 'g', 5));
+            QToolTip::showText(
+                QCursor::pos(),
+                QStringLiteral("%1\n%2, %3").arg(s->name()).arg(pt.x(), 0, 'g', 4).arg(pt.y(), 0, 'g', 5));
     });
     p.series.push_back(s);
     m_pending.emplace_back();
@@ -183,7 +185,10 @@ void Chart::setSeriesVisible(int series, bool visible)
     }
 }
 
-bool Chart::seriesVisible(int series) const { return m_parts->series[size_t(series)]->isVisible(); }
+bool Chart::seriesVisible(int series) const
+{
+    return m_parts->series[size_t(series)]->isVisible();
+}
 
 void Chart::setPoints(int series, const QList<QPointF>& points)
 {
@@ -198,7 +203,10 @@ QList<QPointF> Chart::points(int series) const
     return m_parts->series[size_t(series)]->points() + m_pending[size_t(series)];
 }
 
-void Chart::setSeriesName(int series, const QString& name) { m_parts->series[size_t(series)]->setName(name); }
+void Chart::setSeriesName(int series, const QString& name)
+{
+    m_parts->series[size_t(series)]->setName(name);
+}
 
 void Chart::setPointsVisible(int series)
 {
@@ -207,9 +215,15 @@ void Chart::setPointsVisible(int series)
     s->setMarkerSize(std::max<qreal>(6.0, s->pen().widthF() * 2.4));
 }
 
-bool Chart::pointsVisible(int series) const { return m_parts->series[size_t(series)]->pointsVisible(); }
+bool Chart::pointsVisible(int series) const
+{
+    return m_parts->series[size_t(series)]->pointsVisible();
+}
 
-int Chart::drawnPointCount(int series) const { return int(m_parts->series[size_t(series)]->count()); }
+int Chart::drawnPointCount(int series) const
+{
+    return int(m_parts->series[size_t(series)]->count());
+}
 
 void Chart::setFixedYRange(double lo, double hi)
 {
@@ -217,7 +231,10 @@ void Chart::setFixedYRange(double lo, double hi)
     m_parts->y->setRange(lo, hi);
 }
 
-void Chart::setYSuffix(const QString& labelFormat) { m_parts->y->setLabelFormat(labelFormat); }
+void Chart::setYSuffix(const QString& labelFormat)
+{
+    m_parts->y->setLabelFormat(labelFormat);
+}
 
 void Chart::append(int series, QPointF point)
 {
@@ -263,9 +280,18 @@ void Chart::clear()
     rescale();
 }
 
-int Chart::pointCount(int series) const { return m_counts[size_t(series)]; }
-int Chart::barCount() const { return m_parts->barSet ? m_parts->barSet->count() : 0; }
-QString Chart::title() const { return m_parts->chart->title(); }
+int Chart::pointCount(int series) const
+{
+    return m_counts[size_t(series)];
+}
+int Chart::barCount() const
+{
+    return m_parts->barSet ? m_parts->barSet->count() : 0;
+}
+QString Chart::title() const
+{
+    return m_parts->chart->title();
+}
 
 void Chart::scheduleRedraw()
 {
@@ -280,7 +306,7 @@ void Chart::flush()
     for (size_t i = 0; i < p.series.size(); ++i) {
         if (m_pending[i].isEmpty())
             continue;
-        p.series[i]->append(m_pending[i]);  // one bulk append, one repaint
+        p.series[i]->append(m_pending[i]); // one bulk append, one repaint
         m_pending[i].clear();
     }
     rescale();
@@ -307,7 +333,7 @@ void Chart::rescale()
             yMax = std::max(yMax, p.barSet->at(i));
     if (p.x) {
         const double hi = std::max(1.0, std::ceil(xMax));
-        p.x->setRange(0, hi * 1.02);  // room for a marker on the last epoch (a one-epoch run's only one)
+        p.x->setRange(0, hi * 1.02); // room for a marker on the last epoch (a one-epoch run's only one)
         p.x->setTickType(QValueAxis::TicksDynamic);
         p.x->setTickAnchor(0);
         p.x->setTickInterval(niceCeil(hi / 8));
@@ -322,7 +348,10 @@ void Chart::rescale()
     }
 }
 
-QSize Chart::exportSize() const { return m_parts->view->size().expandedTo(kExportSize); }
+QSize Chart::exportSize() const
+{
+    return m_parts->view->size().expandedTo(kExportSize);
+}
 
 void Chart::renderChart(QPainter& painter, QSize size) const
 {
@@ -345,7 +374,10 @@ QImage Chart::toImage() const
     return image;
 }
 
-QString Chart::savePng(const QString& path) const { return saveImage(path, toImage()); }
+QString Chart::savePng(const QString& path) const
+{
+    return saveImage(path, toImage());
+}
 
 QString Chart::saveSvg(const QString& path) const
 {
@@ -354,4 +386,4 @@ QString Chart::saveSvg(const QString& path) const
     return saveSvgFile(path, size, title(), [this, size](QPainter& painter) { renderChart(painter, size); });
 }
 
-}  // namespace tbui
+} // namespace tbui

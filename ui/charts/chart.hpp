@@ -23,13 +23,12 @@ struct ChartParts;
 class Chart : public QWidget {
     Q_OBJECT
 public:
-    enum class Kind { Lines, BarsAndLine };  // BarsAndLine: bars per category + a line on a right axis
+    enum class Kind { Lines, BarsAndLine }; // BarsAndLine: bars per category + a line on a right axis
 
     explicit Chart(Kind kind, QWidget* parent = nullptr);
     ~Chart() override;
 
-    void setTitles(const QString& title, const QString& xTitle, const QString& yTitle,
-                   const QString& rightTitle = {});
+    void setTitles(const QString& title, const QString& xTitle, const QString& yTitle, const QString& rightTitle = {});
     // Lines: a series on the left axis (or the right one). Returns its index.
     int addSeries(const QString& name, QColor color, qreal width = 2.0, bool dashed = false, bool rightAxis = false);
     // Markers only (no line): decisions such as the best epoch, drawn over the lines. Same index space.
@@ -41,21 +40,21 @@ public:
     bool seriesVisible(int series) const;
     // Replaces a series' points at once (a marker that moves, such as the best epoch so far).
     void setPoints(int series, const QList<QPointF>& points);
-    QList<QPointF> points(int series) const;  // drawn and pending
+    QList<QPointF> points(int series) const; // drawn and pending
     // Draws a marker at every point, so a series with one point (a one-epoch run) shows.
     void setPointsVisible(int series);
     bool pointsVisible(int series) const;
-    int drawnPointCount(int series) const;  // points in the Qt series (after flush)
+    int drawnPointCount(int series) const; // points in the Qt series (after flush)
     // Fixes the left axis range instead of following the data (e.g. accuracy 0..1).
     void setFixedYRange(double lo, double hi);
-    void setYSuffix(const QString& labelFormat);  // e.g. "%.0f MB"
+    void setYSuffix(const QString& labelFormat); // e.g. "%.0f MB"
 
-    void append(int series, QPointF point);  // buffered; drawn on the next redraw tick
+    void append(int series, QPointF point); // buffered; drawn on the next redraw tick
     // BarsAndLine: one category per call, with its bar value and its line value.
     void appendBar(const QString& category, double barValue, double lineValue);
     void clear();
 
-    int pointCount(int series) const;  // points appended so far, drawn or pending
+    int pointCount(int series) const; // points appended so far, drawn or pending
     int barCount() const;
     QString title() const;
 
@@ -63,7 +62,7 @@ public:
     // chart on a page never shown, or squeezed on a small screen).
     static constexpr QSize kExportSize{800, 500};
     QImage toImage() const;
-    QString savePng(const QString& path) const;  // empty on success, else the error
+    QString savePng(const QString& path) const; // empty on success, else the error
     QString saveSvg(const QString& path) const;
 
     // Draws what is pending now (tests and exports call it; the timer does otherwise).
@@ -73,7 +72,7 @@ private:
     int attach(QXYSeries* series, bool rightAxis);
     void scheduleRedraw();
     QSize exportSize() const;
-    void renderChart(QPainter& painter, QSize size) const;  // lays the chart out at `size` and draws it
+    void renderChart(QPainter& painter, QSize size) const; // lays the chart out at `size` and draws it
     void rescale();
 
     Kind m_kind;
@@ -85,4 +84,4 @@ private:
     bool m_fixedY = false;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -69,4 +69,4 @@ bool DeviceText::isOpenClNotGpu(const tb::DeviceSpec& spec, const tb::SystemInfo
     return d && d->type != "GPU";
 }
 
-}  // namespace tbui
+} // namespace tbui

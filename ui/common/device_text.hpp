@@ -9,7 +9,7 @@ namespace tb {
 struct DeviceSpec;
 struct OpenClDeviceInfo;
 struct SystemInfo;
-}
+} // namespace tb
 
 namespace tbui {
 
@@ -34,4 +34,4 @@ public:
     static bool isOpenClNotGpu(const tb::DeviceSpec& spec, const tb::SystemInfo& system);
 };
 
-}  // namespace tbui
+} // namespace tbui

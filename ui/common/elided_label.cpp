@@ -16,7 +16,10 @@ void ElidedLabel::setFullText(const QString& text)
     updateElided();
 }
 
-QSize ElidedLabel::minimumSizeHint() const { return {fontMetrics().averageCharWidth() * 8, QLabel::minimumSizeHint().height()}; }
+QSize ElidedLabel::minimumSizeHint() const
+{
+    return {fontMetrics().averageCharWidth() * 8, QLabel::minimumSizeHint().height()};
+}
 
 QSize ElidedLabel::sizeHint() const
 {
@@ -37,4 +40,4 @@ void ElidedLabel::updateElided()
     QLabel::setText(shown);
 }
 
-}  // namespace tbui
+} // namespace tbui

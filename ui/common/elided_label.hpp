@@ -27,4 +27,4 @@ private:
     Qt::TextElideMode m_mode;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -50,10 +50,10 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
         break;
     }
     if (text.isEmpty())
-        return english;  // an id newer than this table
+        return english; // an id newer than this table
     for (const std::string& a : args) {
         QString arg = qs(a);
-        if (id == MessageId::TrainingDiverged) {  // the third argument names what diverged
+        if (id == MessageId::TrainingDiverged) { // the third argument names what diverged
             if (a == "loss")
                 arg = tr("loss");
             else if (a == "gradient")
@@ -83,7 +83,7 @@ QString EngineText::deviceUnavailable(const tb::DeviceSpec& spec, const tb::Syst
     const std::string english = tb::deviceUnavailableReason(spec, system);
     if (english.empty())
         return {};
-    if (spec.kind == tb::DeviceKind::Cuda && system.gpus.empty())  // an OpenCL device's reason is its own
+    if (spec.kind == tb::DeviceKind::Cuda && system.gpus.empty()) // an OpenCL device's reason is its own
         return tr("no GPU available: %1").arg(gpuUnavailable(system));
     return qs(english);
 }
@@ -101,4 +101,4 @@ QString EngineText::presetDescription(const std::string& name)
     return qs(tb::presetDescription(name));
 }
 
-}  // namespace tbui
+} // namespace tbui

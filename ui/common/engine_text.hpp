@@ -15,7 +15,7 @@
 namespace tb {
 struct DeviceSpec;
 struct SystemInfo;
-}
+} // namespace tb
 
 namespace tbui {
 
@@ -24,11 +24,11 @@ class EngineText {
 public:
     // The message of `id` with its arguments; `english` when the id is None or unknown.
     static QString message(tb::MessageId id, const std::vector<std::string>& args, const QString& english);
-    static QString of(const std::exception& e);  // a tb::Error through its id, else what()
+    static QString of(const std::exception& e); // a tb::Error through its id, else what()
     static QString gpuUnavailable(const tb::SystemInfo& system);
     // tb::deviceUnavailableReason in the window's language; empty when the device can be used.
     static QString deviceUnavailable(const tb::DeviceSpec& spec, const tb::SystemInfo& system);
     static QString presetDescription(const std::string& name);
 };
 
-}  // namespace tbui
+} // namespace tbui

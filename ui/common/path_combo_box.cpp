@@ -17,4 +17,4 @@ void PathComboBox::paintEvent(QPaintEvent*)
     painter.drawControl(QStyle::CE_ComboBoxLabel, opt);
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -15,4 +15,4 @@ protected:
     void paintEvent(QPaintEvent* event) override;
 };
 
-}  // namespace tbui
+} // namespace tbui

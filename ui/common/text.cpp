@@ -9,6 +9,9 @@ QString formatBytes(int64_t bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
 }
 
-QString formatCount(int64_t n) { return QLocale().toString(qlonglong(n)); }
+QString formatCount(int64_t n)
+{
+    return QLocale().toString(qlonglong(n));
+}
 
-}  // namespace tbui
+} // namespace tbui

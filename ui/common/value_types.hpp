@@ -22,14 +22,14 @@ using WeightsPtr = std::shared_ptr<const tb::WeightsFile>;
 
 // What the window asks the worker to run.
 struct TrainRequest {
-    DatasetPtr data;            // as loaded, without options
+    DatasetPtr data; // as loaded, without options
     tb::ModelSpec spec;
-    tb::TrainConfig config;     // config.device is the device below
+    tb::TrainConfig config; // config.device is the device below
     tb::DeviceSpec device;
     std::function<double()> clock; // seconds for the epoch timings; null: steady clock (tests inject one)
     // Every run has a run folder (checkpoints, run.json) made in runsDir, as the CLI's --runs-dir.
     std::string runsDir;
-    int checkpointEvery = 0;    // also every N batches (0: at epoch ends and on Stop only)
+    int checkpointEvery = 0; // also every N batches (0: at epoch ends and on Stop only)
     // Not empty: continue the run in this folder (its own settings; spec and config are ignored), on
     // `data` when it is the checkpoint's dataset, else on the dataset folder the checkpoint names.
     std::string resumeFolder;
@@ -42,14 +42,14 @@ struct RunStarted {
     int64_t trainImages = 0;
     int replicas = 1;
     int globalBatch = 0;
-    QString header;  // the CLI's first lines
-    tb::TrainConfig config;  // as the run uses it (a resumed run's own settings)
-    DatasetPtr data;         // the dataset as loaded that the run trains on
-    int validationImages = 0;  // held out of train (config.validationSplit > 0), else the test images
-    QString runFolder;       // empty when the run has none
+    QString header;           // the CLI's first lines
+    tb::TrainConfig config;   // as the run uses it (a resumed run's own settings)
+    DatasetPtr data;          // the dataset as loaded that the run trains on
+    int validationImages = 0; // held out of train (config.validationSplit > 0), else the test images
+    QString runFolder;        // empty when the run has none
     // A resumed run: where it continues and the epochs it had finished, to pre-fill the charts.
     bool resumed = false;
-    int resumedEpoch = 0, resumedStep = 0;  // epochs finished, batches finished in the next one
+    int resumedEpoch = 0, resumedStep = 0; // epochs finished, batches finished in the next one
     std::vector<tb::EpochRecord> history;
 };
 
@@ -57,17 +57,17 @@ enum class RunStatus { Completed, Stopped, Failed };
 
 struct RunOutcome {
     RunStatus status = RunStatus::Completed;
-    QString message;            // the error for Failed
-    WeightsPtr weights;         // null when setup failed
+    QString message;    // the error for Failed
+    WeightsPtr weights; // null when setup failed
     double testLoss = 0.0, testAccuracy = 0.0;
     QString weightsSha256;
-    EvalPtr test;               // the final weights on the test set with predictions, when not already shown
-    int bestEpoch = 0;          // early stopping: the best epoch (1-based), 0 if off or none
-    bool restoredBest = false;  // the best epoch's weights were put back
+    EvalPtr test;              // the final weights on the test set with predictions, when not already shown
+    int bestEpoch = 0;         // early stopping: the best epoch (1-based), 0 if off or none
+    bool restoredBest = false; // the best epoch's weights were put back
     QString runFolder;
 };
 
-}  // namespace tbui
+} // namespace tbui
 
 Q_DECLARE_METATYPE(tb::BatchProgress)
 Q_DECLARE_METATYPE(tb::EpochRecord)

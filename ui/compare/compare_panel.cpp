@@ -25,26 +25,28 @@
 namespace tbui {
 
 namespace {
-enum Column { Device, Replicas, Batch, Size, SecondsPerEpoch, SamplesPerSec, Speedup, TestLoss, TestAccuracy, MaxDiff,
-              Sha, Columns };
+enum Column {
+    Device,
+    Replicas,
+    Batch,
+    Size,
+    SecondsPerEpoch,
+    SamplesPerSec,
+    Speedup,
+    TestLoss,
+    TestAccuracy,
+    MaxDiff,
+    Sha,
+    Columns
+};
 }
 
 ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, QWidget* parent)
-    : QWidget(parent),
-      m_system(system),
-      m_source(std::move(source)),
-      m_title(new QLabel(this)),
-      m_help(new QLabel(this)),
-      m_sweepLabel(new QLabel(this)),
-      m_sweepKind(new QComboBox(this)),
-      m_sweepValues(new QLineEdit(this)),
-      m_run(new QPushButton(this)),
-      m_stop(new QPushButton(this)),
-      m_exportCsv(new QPushButton(this)),
-      m_exportPng(new QPushButton(this)),
-      m_progress(new QProgressBar(this)),
-      m_status(new QLabel(this)),
-      m_table(new QTableWidget(0, Columns, this)),
+    : QWidget(parent), m_system(system), m_source(std::move(source)), m_title(new QLabel(this)),
+      m_help(new QLabel(this)), m_sweepLabel(new QLabel(this)), m_sweepKind(new QComboBox(this)),
+      m_sweepValues(new QLineEdit(this)), m_run(new QPushButton(this)), m_stop(new QPushButton(this)),
+      m_exportCsv(new QPushButton(this)), m_exportPng(new QPushButton(this)), m_progress(new QProgressBar(this)),
+      m_status(new QLabel(this)), m_table(new QTableWidget(0, Columns, this)),
       m_chart(new Chart(Chart::Kind::BarsAndLine, this))
 {
     qRegisterMetaType<tb::CompareRow>();
@@ -166,13 +168,16 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
                          &ComparePanel::exportCsv);
     });
     connect(m_exportPng, &QPushButton::clicked, this, [this] {
-        exportWithDialog(tr("Export the comparison chart"), QStringLiteral("comparison.png"),
-                         tr("PNG images (*.png)"), &ComparePanel::exportPng);
+        exportWithDialog(tr("Export the comparison chart"), QStringLiteral("comparison.png"), tr("PNG images (*.png)"),
+                         &ComparePanel::exportPng);
     });
     retranslate();
 }
 
-ComparePanel::~ComparePanel() { m_thread.stopAndWait(); }
+ComparePanel::~ComparePanel()
+{
+    m_thread.stopAndWait();
+}
 
 void ComparePanel::retranslate()
 {
@@ -247,7 +252,10 @@ void ComparePanel::setSweep(tb::SweepKind kind, const QString& values)
     m_sweepValues->setText(values);
 }
 
-QString ComparePanel::statusText() const { return m_status->text(); }
+QString ComparePanel::statusText() const
+{
+    return m_status->text();
+}
 
 QString ComparePanel::start()
 {
@@ -263,9 +271,9 @@ QString ComparePanel::start()
     const auto kind = tb::SweepKind(m_sweepKind->currentData().toInt());
     if (kind != tb::SweepKind::None) {
         try {
-            req.config.sweep = tb::parseSweep(ss((kind == tb::SweepKind::Batch ? QStringLiteral("batch=")
-                                                                                : QStringLiteral("size=")) +
-                                                 m_sweepValues->text().remove(QLatin1Char(' '))));
+            req.config.sweep =
+                tb::parseSweep(ss((kind == tb::SweepKind::Batch ? QStringLiteral("batch=") : QStringLiteral("size=")) +
+                                  m_sweepValues->text().remove(QLatin1Char(' '))));
         } catch (const std::exception& e) {
             return EngineText::of(e);
         }
@@ -288,7 +296,10 @@ QString ComparePanel::start()
     return {};
 }
 
-void ComparePanel::stop() { m_thread.stop(); }
+void ComparePanel::stop()
+{
+    m_thread.stop();
+}
 
 void ComparePanel::onDeviceStarted(int row, int rows, const tb::CompareRow& pending)
 {
@@ -303,7 +314,7 @@ void ComparePanel::onBatch(int row, const tb::BatchProgress& p)
     const int total = p.steps * p.epochs;
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue((p.epoch - 1) * p.steps + p.step);
-    if (p.step == p.steps) {  // the evaluation that follows takes minutes on a slow device (PoCL): say so
+    if (p.step == p.steps) { // the evaluation that follows takes minutes on a slow device (PoCL): say so
         m_status->setText(tr("Device %1 of %2 — epoch %3/%4 trained, evaluating…")
                               .arg(row + 1)
                               .arg(m_totalRows)
@@ -340,7 +351,7 @@ void ComparePanel::onFinished(bool stopped, const QString& error)
     m_stop->setEnabled(false);
     m_exportCsv->setEnabled(!m_rows.empty());
     m_exportPng->setEnabled(!m_rows.empty());
-    m_table->setRowCount(int(m_rows.size()));  // a stopped device's half row goes
+    m_table->setRowCount(int(m_rows.size())); // a stopped device's half row goes
     if (!error.isEmpty())
         m_status->setText(tr("Comparison failed: %1").arg(error));
     else if (stopped)
@@ -398,4 +409,4 @@ QString ComparePanel::exportPng(const QString& path)
     return m_chart->savePng(path);
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -33,7 +33,7 @@ public:
     std::vector<tb::DeviceSpec> selectedDevices() const;
     void setDeviceChecked(const QString& id, bool checked);
     void setSweep(tb::SweepKind kind, const QString& values);
-    QString start();  // empty when started, else why not
+    QString start(); // empty when started, else why not
     void stop();
     bool isRunning() const { return m_thread.isRunning(); }
 
@@ -82,4 +82,4 @@ private:
     int m_totalRows = 0;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -4,13 +4,15 @@
 #include "common/text.hpp"
 #include "core/errors.hpp"
 
-
 namespace tbui {
 
 class CompareSignals : public tb::CompareObserver {
 public:
     explicit CompareSignals(CompareWorker& w) : m_worker(w) {}
-    void deviceStarted(int row, int rows, const tb::CompareRow& r) override { emit m_worker.deviceStarted(row, rows, r); }
+    void deviceStarted(int row, int rows, const tb::CompareRow& r) override
+    {
+        emit m_worker.deviceStarted(row, rows, r);
+    }
     void batchFinished(int row, const tb::BatchProgress& p) override
     {
         if (m_worker.progressDue(p.step == p.steps))
@@ -41,4 +43,4 @@ void CompareWorker::run()
     emit finished(stopRequested(), error);
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -30,6 +30,6 @@ private:
     CompareRequest m_request;
 };
 
-}  // namespace tbui
+} // namespace tbui
 
 Q_DECLARE_METATYPE(tb::CompareRow)

@@ -11,8 +11,11 @@ namespace tbui {
 namespace {
 const char* kFolderKey = "export/folder";
 
-void rememberFolder(const QString& folder) { QSettings().setValue(kFolderKey, folder); }
-}  // namespace
+void rememberFolder(const QString& folder)
+{
+    QSettings().setValue(kFolderKey, folder);
+}
+} // namespace
 
 QString withSuffix(const QString& path, const QString& suffix)
 {
@@ -35,7 +38,7 @@ QString askSavePath(QWidget* parent, const QString& title, const QString& fileNa
 {
     QFileDialog dialog(parent, title, QDir(exportFolder()).filePath(fileName), filter);
     dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(suffix);  // the dialog adds it to a bare name, and asks before overwriting
+    dialog.setDefaultSuffix(suffix); // the dialog adds it to a bare name, and asks before overwriting
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return {};
     const QString path = withSuffix(dialog.selectedFiles().first(), suffix);
@@ -51,4 +54,4 @@ QString askExportFolder(QWidget* parent, const QString& title)
     return dir;
 }
 
-}  // namespace tbui
+} // namespace tbui

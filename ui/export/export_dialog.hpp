@@ -18,4 +18,4 @@ QString withSuffix(const QString& path, const QString& suffix);
 // Where the next export dialog opens.
 QString exportFolder();
 
-}  // namespace tbui
+} // namespace tbui

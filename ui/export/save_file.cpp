@@ -14,7 +14,7 @@ QString couldNotWrite(const QString& path, const QString& why)
 {
     return QCoreApplication::translate("tbui::SaveFile", "Could not write %1: %2").arg(path, why);
 }
-}  // namespace
+} // namespace
 
 QString saveBytes(const QString& path, const QByteArray& bytes)
 {
@@ -59,4 +59,4 @@ QString saveSvgFile(const QString& path, QSize size, const QString& title, const
     return saveBytes(path, bytes);
 }
 
-}  // namespace tbui
+} // namespace tbui

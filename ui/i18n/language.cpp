@@ -9,7 +9,10 @@
 
 // The .qm files are compiled into the static trainbench_ui library; a static library's resources
 // must be registered explicitly (outside any namespace).
-static void initTranslationResources() { Q_INIT_RESOURCE(trainbench_ui_translations); }
+static void initTranslationResources()
+{
+    Q_INIT_RESOURCE(trainbench_ui_translations);
+}
 
 namespace tbui {
 
@@ -26,16 +29,22 @@ QTranslator& qtTranslator()
     static QTranslator t;
     return t;
 }
-}  // namespace
+} // namespace
 
-QStringList Language::available() { return {QStringLiteral("en"), QStringLiteral("es")}; }
+QStringList Language::available()
+{
+    return {QStringLiteral("en"), QStringLiteral("es")};
+}
 
 QString Language::nativeName(const QString& code)
 {
     return code == QLatin1String("es") ? QStringLiteral("Español") : QStringLiteral("English");
 }
 
-QString Language::saved() { return QSettings().value(kLanguageKey).toString(); }
+QString Language::saved()
+{
+    return QSettings().value(kLanguageKey).toString();
+}
 
 QString Language::effective()
 {
@@ -67,4 +76,4 @@ void Language::apply(const QString& code)
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -18,19 +18,12 @@ namespace {
 enum Choice { OneCore = 0, AllCores = 1, Gpu = 2, Tpu = 3 };
 const char* kDeviceKey = "accelerator/device";
 const char* kScaleKey = "accelerator/scaleBatch";
-}  // namespace
+} // namespace
 
 AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent)
-    : QWidget(parent),
-      m_system(system),
-      m_title(new QLabel(this)),
-      m_detected(new QLabel(this)),
-      m_oneCore(new QRadioButton(this)),
-      m_allCores(new QRadioButton(this)),
-      m_gpu(new QRadioButton(this)),
-      m_tpu(new QRadioButton(this)),
-      m_group(new QButtonGroup(this)),
-      m_scale(new QCheckBox(this)),
+    : QWidget(parent), m_system(system), m_title(new QLabel(this)), m_detected(new QLabel(this)),
+      m_oneCore(new QRadioButton(this)), m_allCores(new QRadioButton(this)), m_gpu(new QRadioButton(this)),
+      m_tpu(new QRadioButton(this)), m_group(new QButtonGroup(this)), m_scale(new QCheckBox(this)),
       m_replicas(new QLabel(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
@@ -109,8 +102,9 @@ void AcceleratorPanel::retranslate()
         m_gpu->setText(DeviceText::openClShortName(*o, m_system));
         m_gpu->setToolTip(DeviceText::openClName(*o) + QLatin1Char('\n') + DeviceText::openClDetails(*o));
     } else {
-        m_gpu->setText(m_system.gpus.empty() ? tr("NVIDIA GPU — unavailable: %1").arg(EngineText::gpuUnavailable(m_system))
-                                             : tr("NVIDIA GPU"));
+        m_gpu->setText(m_system.gpus.empty()
+                           ? tr("NVIDIA GPU — unavailable: %1").arg(EngineText::gpuUnavailable(m_system))
+                           : tr("NVIDIA GPU"));
         m_gpu->setToolTip(QString());
     }
     m_tpu->setText(tr("TPU — cloud only"));
@@ -118,7 +112,8 @@ void AcceleratorPanel::retranslate()
                          "Compare this machine's CPU and GPU instead."));
     // A check box does not wrap: the short text keeps the panel narrow, the tooltip explains.
     m_scale->setText(tr("Scale the batch with the replicas"));
-    m_scale->setToolTip(tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
+    m_scale->setToolTip(
+        tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
     updateBatch();
 }
 
@@ -156,7 +151,10 @@ void AcceleratorPanel::selectDevice(const tb::DeviceSpec& spec)
         (spec.threads == 1 ? m_oneCore : m_allCores)->setChecked(true);
 }
 
-bool AcceleratorPanel::scaleBatchWithReplicas() const { return m_scale->isChecked(); }
+bool AcceleratorPanel::scaleBatchWithReplicas() const
+{
+    return m_scale->isChecked();
+}
 
 int AcceleratorPanel::globalBatch() const
 {
@@ -169,7 +167,10 @@ void AcceleratorPanel::setPerReplicaBatch(int batch)
     updateBatch();
 }
 
-QString AcceleratorPanel::detectedText() const { return m_detected->text(); }
+QString AcceleratorPanel::detectedText() const
+{
+    return m_detected->text();
+}
 
 void AcceleratorPanel::updateBatch()
 {
@@ -180,9 +181,8 @@ void AcceleratorPanel::updateBatch()
                                 .arg(m_perReplicaBatch)
                                 .arg(globalBatch()));
     else
-        m_replicas->setText(tr("Replicas in sync: %1 — global batch %2, split across the replicas")
-                                .arg(replicas)
-                                .arg(globalBatch()));
+        m_replicas->setText(
+            tr("Replicas in sync: %1 — global batch %2, split across the replicas").arg(replicas).arg(globalBatch()));
 }
 
-}  // namespace tbui
+} // namespace tbui

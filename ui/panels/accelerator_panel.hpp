@@ -21,7 +21,7 @@ public:
 
     tb::DeviceSpec device() const;
     bool scaleBatchWithReplicas() const;
-    int globalBatch() const;  // for the current per-replica batch
+    int globalBatch() const; // for the current per-replica batch
     void setPerReplicaBatch(int batch);
     void selectDevice(const tb::DeviceSpec& spec);
     QString detectedText() const;
@@ -49,4 +49,4 @@ private:
     int m_perReplicaBatch = 128;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -19,16 +19,13 @@ const QColor kVal(0xe4, 0x57, 0x1a);
 const QColor kRate(0x2c, 0xa0, 0x2c);
 const QColor kBest(0xf2, 0xb7, 0x01);
 const QColor kStop(0x40, 0x40, 0x40);
-constexpr double kSmoothing = 0.9;  // exponential moving average of per-batch values
+constexpr double kSmoothing = 0.9; // exponential moving average of per-batch values
 constexpr int kMemoryPoints = 7200;
-}  // namespace
+} // namespace
 
 ChartsPanel::ChartsPanel(QWidget* parent)
-    : QWidget(parent),
-      m_loss(new Chart(Chart::Kind::Lines, this)),
-      m_accuracy(new Chart(Chart::Kind::Lines, this)),
-      m_speed(new Chart(Chart::Kind::BarsAndLine, this)),
-      m_memory(new Chart(Chart::Kind::Lines, this)),
+    : QWidget(parent), m_loss(new Chart(Chart::Kind::Lines, this)), m_accuracy(new Chart(Chart::Kind::Lines, this)),
+      m_speed(new Chart(Chart::Kind::BarsAndLine, this)), m_memory(new Chart(Chart::Kind::Lines, this)),
       m_memoryTimer(new QTimer(this))
 {
     m_lossBatch = m_loss->addSeries({}, kTrainLight, 1.2);
@@ -60,7 +57,7 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     grid->addWidget(m_accuracy, 0, 1);
     grid->addWidget(m_speed, 1, 0);
     grid->addWidget(m_memory, 1, 1);
-    setRun(m_config);  // no schedule, no early stopping until a run says otherwise
+    setRun(m_config); // no schedule, no early stopping until a run says otherwise
     retranslate();
 
     m_clock.start();
@@ -85,7 +82,8 @@ void ChartsPanel::retranslate()
     m_loss->setSeriesName(m_lossRate, tr("Learning rate (right axis)"));
     m_loss->setSeriesName(m_lossLowered, tr("Rate lowered on plateau"));
     const QString monitor = qs(tb::monitorName(m_config.earlyStopping.monitor));
-    for (auto [chart, best, stop] : {std::tuple{m_loss, m_lossBest, m_lossStop}, std::tuple{m_accuracy, m_accBest, m_accStop}}) {
+    for (auto [chart, best, stop] :
+         {std::tuple{m_loss, m_lossBest, m_lossStop}, std::tuple{m_accuracy, m_accBest, m_accStop}}) {
         chart->setSeriesName(best, tr("Best epoch (%1)").arg(monitor));
         chart->setSeriesName(stop, tr("Early stopping"));
     }
@@ -129,13 +127,14 @@ void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::Ep
     const bool scheduled = config.schedule.kind != tb::ScheduleKind::Constant;
     m_loss->setSeriesVisible(m_lossRate, scheduled);
     m_loss->setSeriesVisible(m_lossLowered, config.schedule.kind == tb::ScheduleKind::Plateau);
-    for (auto [chart, best, stop] : {std::tuple{m_loss, m_lossBest, m_lossStop}, std::tuple{m_accuracy, m_accBest, m_accStop}}) {
+    for (auto [chart, best, stop] :
+         {std::tuple{m_loss, m_lossBest, m_lossStop}, std::tuple{m_accuracy, m_accBest, m_accStop}}) {
         chart->setSeriesVisible(best, config.earlyStopping.enabled);
         chart->setSeriesVisible(stop, config.earlyStopping.enabled);
     }
     retranslate();
     for (const tb::EpochRecord& r : history) {
-        m_loss->append(m_lossRate, QPointF(r.epoch, r.learningRate));  // the restored epochs' rate, per epoch
+        m_loss->append(m_lossRate, QPointF(r.epoch, r.learningRate)); // the restored epochs' rate, per epoch
         addEpoch(r);
     }
 }
@@ -174,14 +173,14 @@ void ChartsPanel::addEpoch(const tb::EpochRecord& r)
     }
     // Reduce-on-plateau's new rate (Keras: max(rate x factor, min_lr)), from the next step on.
     if (r.rateLowered)
-        m_loss->append(m_lossLowered, QPointF(r.epoch, std::max(r.learningRate * m_config.schedule.factor,
-                                                                 m_config.schedule.minLr)));
+        m_loss->append(m_lossLowered,
+                       QPointF(r.epoch, std::max(r.learningRate * m_config.schedule.factor, m_config.schedule.minLr)));
 }
 
 void ChartsPanel::sampleMemory()
 {
     if (m_memory->pointCount(m_memProcess) >= kMemoryPoints)
-        return;  // two hours at one sample per second
+        return; // two hours at one sample per second
     const tb::MemoryUsage m = tb::readMemoryUsage();
     const double t = m_clock.elapsed() / 1000.0;
     constexpr double MB = 1024.0 * 1024.0;
@@ -189,4 +188,4 @@ void ChartsPanel::sampleMemory()
     m_memory->append(m_memSystem, QPointF(t, m.systemUsed / MB));
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -32,11 +32,11 @@ public:
     // Series of lossChart(): the learning rate (right axis) and the decisions' markers.
     int rateSeries() const { return m_lossRate; }
     int loweredSeries() const { return m_lossLowered; }
-    int bestSeries() const { return m_lossBest; }  // also in accuracyChart(), as accuracyBestSeries()
+    int bestSeries() const { return m_lossBest; } // also in accuracyChart(), as accuracyBestSeries()
     int stopSeries() const { return m_lossStop; }
     int accuracyBestSeries() const { return m_accBest; }
     int accuracyStopSeries() const { return m_accStop; }
-    QString validationName() const;  // the validation curves' legend
+    QString validationName() const; // the validation curves' legend
     void sampleMemory();
 
     Chart* lossChart() const { return m_loss; }
@@ -44,7 +44,7 @@ public:
     Chart* speedChart() const { return m_speed; }
     Chart* memoryChart() const { return m_memory; }
     QList<Chart*> charts() const { return {m_loss, m_accuracy, m_speed, m_memory}; }
-    QStringList chartFileNames() const;  // "loss", "accuracy", ... in charts() order
+    QStringList chartFileNames() const; // "loss", "accuracy", ... in charts() order
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -66,4 +66,4 @@ private:
     QTimer* m_memoryTimer;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -38,23 +38,17 @@ QStringList withKnownFolders(QStringList folders)
             folders << known;
     return folders;
 }
-}  // namespace
+} // namespace
 
 DatasetPanel::DatasetPanel(QWidget* parent)
-    : QWidget(parent),
-      m_title(new QLabel(this)),
-      m_folder(new PathComboBox(this)),
-      m_browse(new QPushButton(this)),
-      m_info(new QLabel(this)),
-      m_error(new QLabel(this)),
-      m_samplesTitle(new QLabel(this)),
-      m_samples(new ImageGrid)
+    : QWidget(parent), m_title(new QLabel(this)), m_folder(new PathComboBox(this)), m_browse(new QPushButton(this)),
+      m_info(new QLabel(this)), m_error(new QLabel(this)), m_samplesTitle(new QLabel(this)), m_samples(new ImageGrid)
 {
     setAcceptDrops(true);
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_folder->setEditable(false);
     m_folder->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_folder->setMinimumContentsLength(12);  // a long path is cut, never the window: the tooltip has it whole
+    m_folder->setMinimumContentsLength(12); // a long path is cut, never the window: the tooltip has it whole
     m_folder->addItems(withKnownFolders(QSettings().value(kRecentKey).toStringList()));
     showFullPaths();
     m_info->setWordWrap(true);
@@ -184,7 +178,10 @@ void DatasetPanel::onLoaded(const LoadResult& r)
     }
 }
 
-QString DatasetPanel::errorText() const { return m_error->isVisible() || !m_lastError.isEmpty() ? m_error->text() : QString(); }
+QString DatasetPanel::errorText() const
+{
+    return m_error->isVisible() || !m_lastError.isEmpty() ? m_error->text() : QString();
+}
 
 void DatasetPanel::rememberFolder(const QString& dir)
 {
@@ -259,4 +256,4 @@ void DatasetPanel::dropEvent(QDropEvent* event)
     }
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -22,7 +22,7 @@ public:
 
     // Starts loading `dir` in the background; datasetLoaded or loadFailed follows.
     void loadFolder(const QString& dir);
-    void chooseFolder();  // opens the file dialog
+    void chooseFolder(); // opens the file dialog
     DatasetPtr dataset() const { return m_dataset; }
     QString errorText() const;
     bool isLoading() const { return m_loading; } // the latest folder asked for is still loading
@@ -42,7 +42,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void showFullPaths();  // the folders' full paths in tooltips (the box may cut them)
+    void showFullPaths(); // the folders' full paths in tooltips (the box may cut them)
     void retranslate();
     void rememberFolder(const QString& dir);
     void showInfo();
@@ -66,4 +66,4 @@ private:
     DatasetPtr m_dataset;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -17,19 +17,10 @@
 namespace tbui {
 
 HyperparametersPanel::HyperparametersPanel(QWidget* parent)
-    : QWidget(parent),
-      m_title(new QLabel(this)),
-      m_form(new QFormLayout),
-      m_optimizer(new QComboBox(this)),
-      m_lr(new QDoubleSpinBox(this)),
-      m_momentum(new QDoubleSpinBox(this)),
-      m_batch(new QSpinBox(this)),
-      m_epochs(new QSpinBox(this)),
-      m_seed(new QSpinBox(this)),
-      m_maxBatches(new QSpinBox(this)),
-      m_drop(new QCheckBox(this)),
-      m_multiplier(new QSpinBox(this)),
-      m_options(new RunOptionsFields(this))
+    : QWidget(parent), m_title(new QLabel(this)), m_form(new QFormLayout), m_optimizer(new QComboBox(this)),
+      m_lr(new QDoubleSpinBox(this)), m_momentum(new QDoubleSpinBox(this)), m_batch(new QSpinBox(this)),
+      m_epochs(new QSpinBox(this)), m_seed(new QSpinBox(this)), m_maxBatches(new QSpinBox(this)),
+      m_drop(new QCheckBox(this)), m_multiplier(new QSpinBox(this)), m_options(new RunOptionsFields(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     for (tb::OptimizerKind k : {tb::OptimizerKind::Adam, tb::OptimizerKind::SGD, tb::OptimizerKind::RMSprop})
@@ -74,10 +65,19 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
 
     connect(m_optimizer, &QComboBox::activated, this, &HyperparametersPanel::onOptimizerChanged);
     for (QSpinBox* box : {m_batch, m_epochs, m_seed, m_maxBatches, m_multiplier})
-        connect(box, &QSpinBox::valueChanged, this, [this] { save(); emit changed(); });
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            save();
+            emit changed();
+        });
     for (QDoubleSpinBox* box : {m_lr, m_momentum})
-        connect(box, &QDoubleSpinBox::valueChanged, this, [this] { save(); emit changed(); });
-    connect(m_drop, &QCheckBox::toggled, this, [this] { save(); emit changed(); });
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
+            save();
+            emit changed();
+        });
+    connect(m_drop, &QCheckBox::toggled, this, [this] {
+        save();
+        emit changed();
+    });
     connect(m_options, &RunOptionsFields::changed, this, &HyperparametersPanel::changed);
     m_momentum->setEnabled(config().optimizer.kind == tb::OptimizerKind::SGD);
     retranslate();
@@ -86,8 +86,8 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
 void HyperparametersPanel::retranslate()
 {
     m_title->setText(tr("Hyperparameters"));
-    const QStringList labels = {tr("Optimizer"), tr("Learning rate"), tr("Momentum (SGD)"), tr("Batch size"),
-                                tr("Epochs"), tr("Seed"), tr("Batches per epoch"), tr("Image size ×")};
+    const QStringList labels = {tr("Optimizer"), tr("Learning rate"), tr("Momentum (SGD)"),    tr("Batch size"),
+                                tr("Epochs"),    tr("Seed"),          tr("Batches per epoch"), tr("Image size ×")};
     for (int i = 0; i < labels.size(); ++i)
         m_labels[size_t(i)]->setText(labels[i]);
     m_maxBatches->setSpecialValueText(tr("all"));
@@ -145,15 +145,39 @@ tb::TrainConfig HyperparametersPanel::config() const
     return c;
 }
 
-int HyperparametersPanel::checkpointEvery() const { return m_options->checkpointEvery(); }
+int HyperparametersPanel::checkpointEvery() const
+{
+    return m_options->checkpointEvery();
+}
 
-int HyperparametersPanel::batchSize() const { return m_batch->value(); }
-bool HyperparametersPanel::dropRemainder() const { return m_drop->isChecked(); }
-int HyperparametersPanel::sizeMultiplier() const { return m_multiplier->value(); }
-void HyperparametersPanel::setEpochs(int epochs) { m_epochs->setValue(epochs); }
-void HyperparametersPanel::setBatchSize(int batch) { m_batch->setValue(batch); }
-void HyperparametersPanel::setSeed(int seed) { m_seed->setValue(seed); }
-void HyperparametersPanel::setMaxBatches(int maxBatches) { m_maxBatches->setValue(maxBatches); }
+int HyperparametersPanel::batchSize() const
+{
+    return m_batch->value();
+}
+bool HyperparametersPanel::dropRemainder() const
+{
+    return m_drop->isChecked();
+}
+int HyperparametersPanel::sizeMultiplier() const
+{
+    return m_multiplier->value();
+}
+void HyperparametersPanel::setEpochs(int epochs)
+{
+    m_epochs->setValue(epochs);
+}
+void HyperparametersPanel::setBatchSize(int batch)
+{
+    m_batch->setValue(batch);
+}
+void HyperparametersPanel::setSeed(int seed)
+{
+    m_seed->setValue(seed);
+}
+void HyperparametersPanel::setMaxBatches(int maxBatches)
+{
+    m_maxBatches->setValue(maxBatches);
+}
 
 void HyperparametersPanel::setOptimizer(tb::OptimizerKind kind)
 {
@@ -161,4 +185,4 @@ void HyperparametersPanel::setOptimizer(tb::OptimizerKind kind)
     onOptimizerChanged();
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -28,7 +28,7 @@ public:
 
     // Everything but the thread count, which follows the accelerator.
     tb::TrainConfig config() const;
-    int checkpointEvery() const;  // batches between checkpoints, 0: at epoch ends only
+    int checkpointEvery() const; // batches between checkpoints, 0: at epoch ends only
     RunOptionsFields* runOptions() const { return m_options; }
     int batchSize() const;
     bool dropRemainder() const;
@@ -63,7 +63,7 @@ private:
     QCheckBox* m_drop;
     QSpinBox* m_multiplier;
     RunOptionsFields* m_options;
-    std::vector<QLabel*> m_labels;  // one per form row, in order
+    std::vector<QLabel*> m_labels; // one per form row, in order
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -23,13 +23,8 @@ const char* kPresetKey = "model/preset";
 }
 
 ModelPanel::ModelPanel(QWidget* parent)
-    : QWidget(parent),
-      m_title(new QLabel(this)),
-      m_preset(new QComboBox(this)),
-      m_open(new QPushButton(this)),
-      m_description(new QLabel(this)),
-      m_error(new QLabel(this)),
-      m_table(new QTableWidget(0, 3, this)),
+    : QWidget(parent), m_title(new QLabel(this)), m_preset(new QComboBox(this)), m_open(new QPushButton(this)),
+      m_description(new QLabel(this)), m_error(new QLabel(this)), m_table(new QTableWidget(0, 3, this)),
       m_totals(new QLabel(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
@@ -61,7 +56,7 @@ ModelPanel::ModelPanel(QWidget* parent)
     connect(m_preset, &QComboBox::activated, this, [this](int i) {
         const QString name = m_preset->itemData(i).toString();
         if (name.isEmpty())
-            return;  // the model file entry
+            return; // the model file entry
         selectPreset(name);
     });
     connect(m_open, &QPushButton::clicked, this, &ModelPanel::chooseFile);
@@ -84,9 +79,18 @@ void ModelPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
-QString ModelPanel::modelName() const { return m_spec ? qs(m_spec->name) : QString(); }
-QString ModelPanel::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
-QString ModelPanel::totalsText() const { return m_totals->text(); }
+QString ModelPanel::modelName() const
+{
+    return m_spec ? qs(m_spec->name) : QString();
+}
+QString ModelPanel::errorText() const
+{
+    return m_error->isHidden() ? QString() : m_error->text();
+}
+QString ModelPanel::totalsText() const
+{
+    return m_totals->text();
+}
 
 void ModelPanel::selectPreset(const QString& name)
 {
@@ -175,4 +179,4 @@ void ModelPanel::refresh()
     }
 }
 
-}  // namespace tbui
+} // namespace tbui

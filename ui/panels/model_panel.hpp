@@ -51,8 +51,8 @@ private:
     QTableWidget* m_table;
     QLabel* m_totals;
     std::optional<tb::ModelSpec> m_spec;
-    QString m_filePath;  // when a model file is chosen
+    QString m_filePath; // when a model file is chosen
     int m_height = 28, m_width = 28, m_classes = 10;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -20,15 +20,9 @@
 namespace tbui {
 
 RunPanel::RunPanel(QWidget* parent)
-    : QWidget(parent),
-      m_start(new QPushButton(this)),
-      m_pause(new QPushButton(this)),
-      m_stop(new QPushButton(this)),
-      m_progress(new QProgressBar(this)),
-      m_runProgress(new QProgressBar(this)),
-      m_stateLabel(new QLabel(this)),
-      m_status(new ElidedLabel(Qt::ElideRight, this)),
-      m_log(new QPlainTextEdit(this))
+    : QWidget(parent), m_start(new QPushButton(this)), m_pause(new QPushButton(this)), m_stop(new QPushButton(this)),
+      m_progress(new QProgressBar(this)), m_runProgress(new QProgressBar(this)), m_stateLabel(new QLabel(this)),
+      m_status(new ElidedLabel(Qt::ElideRight, this)), m_log(new QPlainTextEdit(this))
 {
     m_start->setDefault(true);
     for (QProgressBar* bar : {m_progress, m_runProgress}) {
@@ -153,7 +147,8 @@ void RunPanel::setStopping()
         return;
     m_state = State::Stopping;
     showState();
-    setStatus([] { return tr("Finishing the batch in flight, then the weights so far are evaluated on the test set."); });
+    setStatus(
+        [] { return tr("Finishing the batch in flight, then the weights so far are evaluated on the test set."); });
 }
 
 void RunPanel::evaluatingTestSet(int images)
@@ -171,7 +166,7 @@ void RunPanel::setStartEnabled(bool enabled, const QString& why)
     if (m_state != State::Idle)
         return;
     if (!why.isEmpty())
-        setStatus([why] { return why; });  // the window sends it again in the new language
+        setStatus([why] { return why; }); // the window sends it again in the new language
     else if (m_showingBlocker)
         setStatus([] { return tr("Ready."); });
     m_showingBlocker = !why.isEmpty();
@@ -258,7 +253,7 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
     if (m_state == State::Running)
         setStatus(m_progressText);
     else if (m_state == State::Paused)
-        setPaused(true);  // the step the pause holds at
+        setPaused(true); // the step the pause holds at
     if (p.step < p.steps)
         setProgressLine(qs(tb::progressLine(p)));
 }
@@ -267,7 +262,7 @@ void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
     m_finishedEpochSeconds += r.seconds;
     QString line = qs(tb::epochLine(r, m_stepsPerEpoch));
-    if (m_config.schedule.kind != tb::ScheduleKind::Constant)  // as the CLI: when a schedule moves it
+    if (m_config.schedule.kind != tb::ScheduleKind::Constant) // as the CLI: when a schedule moves it
         line += QStringLiteral(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
     setProgressLine(line);
     m_progressLinePending = false;
@@ -350,7 +345,13 @@ void RunPanel::setProgressLine(const QString& line)
     m_log->ensureCursorVisible();
 }
 
-QString RunPanel::logText() const { return m_log->toPlainText(); }
-QString RunPanel::statusText() const { return m_status->fullText(); }
+QString RunPanel::logText() const
+{
+    return m_log->toPlainText();
+}
+QString RunPanel::statusText() const
+{
+    return m_status->fullText();
+}
 
-}  // namespace tbui
+} // namespace tbui

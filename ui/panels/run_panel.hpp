@@ -30,7 +30,7 @@ public:
     void setPaused(bool paused);
     // Stop was asked for: the batch in flight finishes, then the weights are evaluated on the test set.
     void setStopping();
-    void evaluatingTestSet(int images);  // the stopped run's last step
+    void evaluatingTestSet(int images); // the stopped run's last step
     void setStartEnabled(bool enabled, const QString& why = {});
 
     void runStarted(const RunStarted& info);
@@ -68,21 +68,21 @@ private:
     QPushButton* m_start;
     QPushButton* m_pause;
     QPushButton* m_stop;
-    QProgressBar* m_progress;     // the epoch's steps
-    QProgressBar* m_runProgress;  // the run's steps
-    QLabel* m_stateLabel;  // Ready / Training / Paused / Stopping…, bold
+    QProgressBar* m_progress;    // the epoch's steps
+    QProgressBar* m_runProgress; // the run's steps
+    QLabel* m_stateLabel;        // Ready / Training / Paused / Stopping…, bold
     ElidedLabel* m_status;
     QPlainTextEdit* m_log;
     State m_state = State::Idle;
-    bool m_showingBlocker = true;  // the status line says why Start is disabled
-    bool m_progressLinePending = false;  // the log's last line is a live progress line
+    bool m_showingBlocker = true;       // the status line says why Start is disabled
+    bool m_progressLinePending = false; // the log's last line is a live progress line
     int m_stepsPerEpoch = 0, m_epoch = 0, m_epochs = 0, m_testImages = -1;
-    double m_finishedEpochSeconds = 0.0;  // compute time of the epochs done
+    double m_finishedEpochSeconds = 0.0; // compute time of the epochs done
     double m_runEta = -1.0;
     std::function<QString()> m_statusText;
-    std::function<QString()> m_progressText;  // the last progress status, shown again on resume
+    std::function<QString()> m_progressText; // the last progress status, shown again on resume
     tb::BatchProgress m_last;
-    tb::TrainConfig m_config;  // of the run under way: what its log says about schedules and early stopping
+    tb::TrainConfig m_config; // of the run under way: what its log says about schedules and early stopping
 };
 
-}  // namespace tbui
+} // namespace tbui

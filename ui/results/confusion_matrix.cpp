@@ -26,7 +26,8 @@ ConfusionMatrix::Geometry ConfusionMatrix::geometry(QSize size) const
     const int n = m_model ? std::max(1, m_model->classes()) : 10;
     const int left = fontMetrics().horizontalAdvance(QStringLiteral("Ankle boot__")) + 8;
     const int top = fontMetrics().height() * 2 + 8;
-    const int cell = std::max(12, std::min({56, (size.width() - left - 70) / n, (size.height() - top - fontMetrics().height() - 8) / n}));
+    const int cell = std::max(
+        12, std::min({56, (size.width() - left - 70) / n, (size.height() - top - fontMetrics().height() - 8) / n}));
     return {left, top, cell};
 }
 
@@ -111,4 +112,4 @@ QImage ConfusionMatrix::renderImage() const
     return img;
 }
 
-}  // namespace tbui
+} // namespace tbui

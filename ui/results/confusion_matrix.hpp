@@ -13,7 +13,7 @@ class ConfusionMatrix : public QWidget {
 public:
     explicit ConfusionMatrix(QWidget* parent = nullptr);
 
-    void setModel(const ResultsModel* model);  // not owned; null clears
+    void setModel(const ResultsModel* model); // not owned; null clears
     QImage renderImage() const;
     QSize sizeHint() const override { return {520, 420}; }
 
@@ -35,4 +35,4 @@ private:
     const ResultsModel* m_model = nullptr;
 };
 
-}  // namespace tbui
+} // namespace tbui

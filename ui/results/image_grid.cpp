@@ -11,7 +11,7 @@ namespace tbui {
 namespace {
 constexpr int kGap = 6;
 constexpr int kTextLines = 2;
-}  // namespace
+} // namespace
 
 ImageGrid::ImageGrid(QWidget* parent) : QWidget(parent)
 {
@@ -37,7 +37,10 @@ QSize ImageGrid::cell() const
     return QSize(std::max(m_side, 90) + kGap, m_side + text + 2 * kGap);
 }
 
-int ImageGrid::columns() const { return std::max(1, width() / cell().width()); }
+int ImageGrid::columns() const
+{
+    return std::max(1, width() / cell().width());
+}
 
 void ImageGrid::relayout()
 {
@@ -64,10 +67,12 @@ void ImageGrid::paintTile(QPainter& p, QRect r, const Tile& t) const
     const int lineH = fontMetrics().height();
     QRect text(r.left(), img.bottom() + 4, r.width(), lineH);
     p.setPen(t.frame.isValid() ? t.frame : palette().color(QPalette::WindowText));
-    p.drawText(text, Qt::AlignHCenter | Qt::AlignVCenter, fontMetrics().elidedText(t.caption, Qt::ElideRight, r.width()));
+    p.drawText(text, Qt::AlignHCenter | Qt::AlignVCenter,
+               fontMetrics().elidedText(t.caption, Qt::ElideRight, r.width()));
     text.translate(0, lineH);
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(text, Qt::AlignHCenter | Qt::AlignVCenter, fontMetrics().elidedText(t.detail, Qt::ElideRight, r.width()));
+    p.drawText(text, Qt::AlignHCenter | Qt::AlignVCenter,
+               fontMetrics().elidedText(t.detail, Qt::ElideRight, r.width()));
 }
 
 void ImageGrid::paintEvent(QPaintEvent* event)
@@ -113,4 +118,4 @@ QImage ImageGrid::renderImage(int maxTiles, int cols) const
     return out;
 }
 
-}  // namespace tbui
+} // namespace tbui

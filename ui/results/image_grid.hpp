@@ -12,10 +12,10 @@
 namespace tbui {
 
 struct Tile {
-    QImage image;  // grayscale, any size; drawn scaled to the tile
+    QImage image; // grayscale, any size; drawn scaled to the tile
     QString caption;
     QString detail;
-    QColor frame;  // invalid: no frame
+    QColor frame; // invalid: no frame
 };
 
 class ImageGrid : public QWidget {
@@ -24,7 +24,11 @@ public:
     explicit ImageGrid(QWidget* parent = nullptr);
 
     void setTiles(int count, std::function<Tile(int)> provider);
-    void setTileSize(int imageSide) { m_side = imageSide; relayout(); }
+    void setTileSize(int imageSide)
+    {
+        m_side = imageSide;
+        relayout();
+    }
     int tileCount() const { return m_count; }
     Tile tile(int index) const { return m_provider(index); }
     int columns() const;
@@ -53,4 +57,4 @@ private:
     int m_side = 72;
 };
 
-}  // namespace tbui
+} // namespace tbui

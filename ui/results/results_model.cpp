@@ -56,4 +56,4 @@ std::vector<std::pair<int, float>> ResultsModel::topClasses(int image, int k) co
     return all;
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -30,7 +30,10 @@ public:
     // class, then the correct ones by ascending confidence. With a filter (true, predicted), only
     // the images in that confusion-matrix cell.
     std::vector<int> order(int filterTrue = -1, int filterPredicted = -1) const;
-    int confusion(int trueClass, int predictedClass) const { return m_confusion[size_t(trueClass * m_classes + predictedClass)]; }
+    int confusion(int trueClass, int predictedClass) const
+    {
+        return m_confusion[size_t(trueClass * m_classes + predictedClass)];
+    }
     double classAccuracy(int cls) const;
     // The k most probable classes of an image, best first.
     std::vector<std::pair<int, float>> topClasses(int image, int k) const;
@@ -40,8 +43,8 @@ private:
     EvalPtr m_eval;
     int m_classes = 0;
     int m_wrong = 0;
-    std::vector<int> m_confusion;  // (classes, classes): [true][predicted]
-    std::vector<int> m_sorted;     // display order without filter
+    std::vector<int> m_confusion; // (classes, classes): [true][predicted]
+    std::vector<int> m_sorted;    // display order without filter
 };
 
-}  // namespace tbui
+} // namespace tbui

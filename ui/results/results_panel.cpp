@@ -19,12 +19,8 @@ namespace tbui {
 const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
 
 ResultsPanel::ResultsPanel(QWidget* parent)
-    : QWidget(parent),
-      m_header(new QLabel(this)),
-      m_source(new ElidedLabel(Qt::ElideMiddle, this)),
-      m_showAll(new QPushButton(this)),
-      m_grid(new ImageGrid),
-      m_confusion(new ConfusionMatrix)
+    : QWidget(parent), m_header(new QLabel(this)), m_source(new ElidedLabel(Qt::ElideMiddle, this)),
+      m_showAll(new QPushButton(this)), m_grid(new ImageGrid), m_confusion(new ConfusionMatrix)
 {
     QFont big = m_header->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
@@ -93,11 +89,20 @@ void ResultsPanel::filter(int trueClass, int predictedClass)
     refreshGrid();
 }
 
-QString ResultsPanel::headerText() const { return m_header->text(); }
+QString ResultsPanel::headerText() const
+{
+    return m_header->text();
+}
 
-void ResultsPanel::setSource(const QString& source) { m_source->setFullText(source); }
+void ResultsPanel::setSource(const QString& source)
+{
+    m_source->setFullText(source);
+}
 
-QString ResultsPanel::sourceText() const { return m_source->fullText(); }
+QString ResultsPanel::sourceText() const
+{
+    return m_source->fullText();
+}
 
 void ResultsPanel::refreshGrid()
 {
@@ -158,4 +163,4 @@ void ResultsPanel::showImage(int image)
     dialog->show();
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -28,8 +28,8 @@ public:
     void setSource(const QString& source);
     QString sourceText() const;
     void clear();
-    void filter(int trueClass, int predictedClass);  // -1: no filter
-    void showImage(int image);                        // the enlarged view
+    void filter(int trueClass, int predictedClass); // -1: no filter
+    void showImage(int image);                      // the enlarged view
 
     const ResultsModel& model() const { return m_model; }
     const std::vector<int>& displayOrder() const { return m_order; }
@@ -56,4 +56,4 @@ private:
     int m_filterTrue = -1, m_filterPredicted = -1;
 };
 
-}  // namespace tbui
+} // namespace tbui

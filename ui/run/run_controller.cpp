@@ -2,7 +2,6 @@
 
 #include "run/train_worker.hpp"
 
-
 namespace tbui {
 
 void registerValueTypes()
@@ -15,9 +14,15 @@ void registerValueTypes()
     qRegisterMetaType<tbui::DatasetPtr>();
 }
 
-RunController::RunController(QObject* parent) : QObject(parent) { registerValueTypes(); }
+RunController::RunController(QObject* parent) : QObject(parent)
+{
+    registerValueTypes();
+}
 
-RunController::~RunController() { stopAndWait(); }
+RunController::~RunController()
+{
+    stopAndWait();
+}
 
 void RunController::start(const TrainRequest& request, bool paused)
 {
@@ -28,7 +33,7 @@ void RunController::start(const TrainRequest& request, bool paused)
     connect(worker, &TrainWorker::epochFinished, this, &RunController::epochFinished);
     connect(worker, &TrainWorker::evaluatingTestSet, this, &RunController::evaluatingTestSet);
     connect(worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
-    worker->setPaused(paused);  // before the thread starts, so no batch can slip past it
+    worker->setPaused(paused); // before the thread starts, so no batch can slip past it
     m_paused = paused;
     m_thread.start(worker, QStringLiteral("trainbench-training"));
 }
@@ -50,9 +55,15 @@ void RunController::stop()
     emit stopping();
 }
 
-void RunController::stopAndWait() { m_thread.stopAndWait(); }
+void RunController::stopAndWait()
+{
+    m_thread.stopAndWait();
+}
 
-void RunController::abandonAndWait() { m_thread.abandonAndWait(); }
+void RunController::abandonAndWait()
+{
+    m_thread.abandonAndWait();
+}
 
 void RunController::onWorkerFinished(const RunOutcome& outcome)
 {
@@ -63,4 +74,4 @@ void RunController::onWorkerFinished(const RunOutcome& outcome)
     emit finished(outcome);
 }
 
-}  // namespace tbui
+} // namespace tbui

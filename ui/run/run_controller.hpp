@@ -17,13 +17,13 @@ public:
 
     bool isRunning() const { return m_thread.isRunning(); }
     bool isPaused() const { return m_paused; }
-    int64_t batchesDone() const { return m_thread.batchesDone(); }  // by the worker, so far
+    int64_t batchesDone() const { return m_thread.batchesDone(); } // by the worker, so far
 
     // paused: the worker holds after its first batch until setPaused(false).
     void start(const TrainRequest& request, bool paused = false);
     void setPaused(bool paused);
-    void stop();           // asynchronous: finished() follows within one batch
-    void stopAndWait();    // blocks until the thread has ended
+    void stop();        // asynchronous: finished() follows within one batch
+    void stopAndWait(); // blocks until the thread has ended
     // For closing the window: stops within one batch without evaluating the weights, and joins.
     void abandonAndWait();
 
@@ -33,8 +33,8 @@ signals:
     void epochFinished(tb::EpochRecord record, tbui::EvalPtr validation);
     void finished(tbui::RunOutcome outcome);
     void pausedChanged(bool paused);
-    void stopping();                     // Stop was asked for
-    void evaluatingTestSet(int images);  // the stopped run evaluates its weights before finished()
+    void stopping();                    // Stop was asked for
+    void evaluatingTestSet(int images); // the stopped run evaluates its weights before finished()
 
 private:
     void onWorkerFinished(const RunOutcome& outcome);
@@ -46,4 +46,4 @@ private:
 // Registers the value types above with Qt's meta-type system (once, before the first run).
 void registerValueTypes();
 
-}  // namespace tbui
+} // namespace tbui

@@ -8,7 +8,6 @@
 
 #include <QFileInfo>
 
-
 namespace tbui {
 
 class WorkerObserver : public tb::TrainObserver {
@@ -36,8 +35,7 @@ private:
     TrainWorker& m_worker;
 };
 
-TrainWorker::TrainWorker(TrainRequest request, QObject* parent)
-    : StoppableWorker(parent), m_request(std::move(request))
+TrainWorker::TrainWorker(TrainRequest request, QObject* parent) : StoppableWorker(parent), m_request(std::move(request))
 {
 }
 
@@ -88,7 +86,7 @@ void TrainWorker::run()
     try {
         DatasetPtr data;
         session = makeSession(data);
-        session->trainer().setClock(m_request.clock);  // a pause waits inside the observer: not training time
+        session->trainer().setClock(m_request.clock); // a pause waits inside the observer: not training time
         const tb::TrainConfig& cfg = session->config();
         const tb::Trainer& trainer = session->trainer();
 
@@ -98,7 +96,7 @@ void TrainWorker::run()
         info.trainImages = session->data().train.count;
         info.replicas = cfg.device.replicas();
         info.globalBatch = cfg.batchSize;
-        info.header = qs(session->header());  // the CLI's first lines
+        info.header = qs(session->header()); // the CLI's first lines
         info.config = cfg;
         info.data = data;
         info.validationImages = trainer.validationSplit().count;
@@ -118,13 +116,13 @@ void TrainWorker::run()
         outcome.restoredBest = cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0;
         // The last validation is the test set's evaluation of the final weights only when the test set
         // validated, whole, and no other epoch's weights were put back.
-        const bool lastValidationIsTest = cfg.validationSplit == 0 && cfg.validationLimit == 0 &&
-                                          !outcome.restoredBest && observer.m_lastValidation;
+        const bool lastValidationIsTest =
+            cfg.validationSplit == 0 && cfg.validationLimit == 0 && !outcome.restoredBest && observer.m_lastValidation;
         if (outcome.status == RunStatus::Completed && lastValidationIsTest) {
             outcome.testLoss = observer.m_lastValidation->loss;
             outcome.testAccuracy = observer.m_lastValidation->accuracy;
         } else if (abandonRequested()) {
-            emit finished(outcome);  // the window is closing: nothing will show the weights
+            emit finished(outcome); // the window is closing: nothing will show the weights
             return;
         } else {
             emit evaluatingTestSet(session->data().test.count);
@@ -133,16 +131,16 @@ void TrainWorker::run()
             outcome.testLoss = test->loss;
             outcome.testAccuracy = test->accuracy;
             if (completed)
-                outcome.test = test;  // the results pages show the test set, not the held-out images
+                outcome.test = test; // the results pages show the test set, not the held-out images
         }
         outcome.weightsSha256 = qs(session->weightsSha256());
         if (outcome.status == RunStatus::Completed && session->runFolder())
-            session->save(session->runFolder()->weights());  // as the CLI does
+            session->save(session->runFolder()->weights()); // as the CLI does
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;
         outcome.message = EngineText::of(e);
-        snapshot();  // the last good weights, so the run is not lost
+        snapshot(); // the last good weights, so the run is not lost
     } catch (const std::exception& e) {
         outcome.status = RunStatus::Failed;
         outcome.message = EngineText::of(e);
@@ -150,4 +148,4 @@ void TrainWorker::run()
     emit finished(outcome);
 }
 
-}  // namespace tbui
+} // namespace tbui

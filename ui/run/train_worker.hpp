@@ -26,7 +26,7 @@ signals:
     void started(tbui::RunStarted info);
     void batchFinished(tb::BatchProgress progress);
     void epochFinished(tb::EpochRecord record, tbui::EvalPtr validation);
-    void evaluatingTestSet(int images);  // stopped: what is left to do before finished()
+    void evaluatingTestSet(int images); // stopped: what is left to do before finished()
     void finished(tbui::RunOutcome outcome);
 
 private:
@@ -36,4 +36,4 @@ private:
     TrainRequest m_request;
 };
 
-}  // namespace tbui
+} // namespace tbui

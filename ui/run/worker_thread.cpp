@@ -76,7 +76,7 @@ void WorkerThread::finish()
         return;
     m_thread->quit();
     m_thread->wait();
-    delete m_thread;  // the worker goes with deleteLater, processed as the thread finished
+    delete m_thread; // the worker goes with deleteLater, processed as the thread finished
     m_thread = nullptr;
     m_worker = nullptr;
 }
@@ -94,4 +94,4 @@ void WorkerThread::abandonAndWait()
     finish();
 }
 
-}  // namespace tbui
+} // namespace tbui

@@ -34,7 +34,7 @@ protected:
     const std::atomic<bool>* stopFlag() const { return &m_stop; }
     bool stopRequested() const { return m_stop.load(); }
     bool abandonRequested() const { return m_abandon.load(); }
-    void waitWhilePaused();  // called by the worker between batches
+    void waitWhilePaused(); // called by the worker between batches
     bool pauseRequested();
     void countBatch() { m_batchesDone.fetch_add(1); }
     // Whether to send a batch's progress now: when forced, else at most every kProgressIntervalMs.
@@ -49,7 +49,7 @@ private:
     std::chrono::steady_clock::time_point m_lastProgress{};
     std::mutex m_pauseMutex;
     std::condition_variable m_pauseChanged;
-    bool m_paused = false;  // guarded by m_pauseMutex
+    bool m_paused = false; // guarded by m_pauseMutex
 };
 
 class WorkerThread {
@@ -77,4 +77,4 @@ private:
     StoppableWorker* m_worker = nullptr;
 };
 
-}  // namespace tbui
+} // namespace tbui

@@ -22,8 +22,8 @@
 namespace tb {
 
 namespace {
-constexpr size_t kLocal = 256;                      // work-group size (the reductions' WG)
-constexpr int64_t kColsBudget = int64_t(64) << 20;  // floats of im2col columns at most (256 MiB)
+constexpr size_t kLocal = 256;                     // work-group size (the reductions' WG)
+constexpr int64_t kColsBudget = int64_t(64) << 20; // floats of im2col columns at most (256 MiB)
 // Conv2D's kernel gradient dW (Cout x K) sums over all of a batch's output pixels: a product with
 // few outputs and a very long sum, which a GEMM runs on a handful of work-groups. It is cut into
 // pieces of kSplit columns computed side by side (one batched product), then added in order.
@@ -73,7 +73,7 @@ struct OpenClBackend::LayerPlan {
     const Layer* layer = nullptr;
     bool passThrough = false;
     int64_t paramAt = 0, stateAt = 0;
-    ConvGeometry g{};       // Conv2D, MaxPool2D
+    ConvGeometry g{}; // Conv2D, MaxPool2D
     Activation act = Activation::Linear;
     bool bias = false;
     int units = 0;          // Dense
@@ -147,12 +147,11 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     m_dev = std::make_unique<ocl::Device>(device.index);
     const int64_t need = requiredBytes(net, data, m_capacity);
     if (need > m_dev->memoryBytes())
-        throw ConfigError("a batch of " + std::to_string(m_capacity) + " images of " +
-                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
-                          " needs about " + humanBytes(uint64_t(need)) + " on " + device.id() + " (" + m_dev->name() +
-                          "), more than its " + humanBytes(uint64_t(m_dev->memoryBytes())) +
-                          (m_dev->limited() ? " (TRAINBENCH_OPENCL_MEMORY_LIMIT)" : "") +
-                          "; use a smaller batch or size multiplier");
+        throw ConfigError(
+            "a batch of " + std::to_string(m_capacity) + " images of " + std::to_string(data.inputHeight()) + "x" +
+            std::to_string(data.inputWidth()) + " needs about " + humanBytes(uint64_t(need)) + " on " + device.id() +
+            " (" + m_dev->name() + "), more than its " + humanBytes(uint64_t(m_dev->memoryBytes())) +
+            (m_dev->limited() ? " (TRAINBENCH_OPENCL_MEMORY_LIMIT)" : "") + "; use a smaller batch or size multiplier");
     m_loseAtStep = envInt("TRAINBENCH_OPENCL_LOSE_AT_STEP", -1);
 
     ocl::Device& d = *m_dev;
@@ -223,7 +222,8 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
             plan->channels = d.allocate(7 * int64_t(C) * F, "BatchNorm's constants");
         } else if (layer.kind() == LayerKind::MaxPool2D) {
             plan->g = poolGeometry(layer, net.layerSpec(l));
-            plan->channels = d.allocate(int64_t(N) * layer.outShape().size() * int64_t(sizeof(int)), "the pooling argmax");
+            plan->channels =
+                d.allocate(int64_t(N) * layer.outShape().size() * int64_t(sizeof(int)), "the pooling argmax");
         } else if (auto* dense = dynamic_cast<const Dense*>(&layer)) {
             plan->act = dense->activation();
             plan->bias = dense->hasBias();
@@ -286,8 +286,9 @@ void OpenClBackend::gemm(bool ta, bool tb, size_t m, size_t n, size_t k, const o
         m_gemmTemp = m_dev->allocate(int64_t(temp), "CLBlast's scratch");
     }
     const clblast::StatusCode s = clblast::Gemm<float>(
-        clblast::Layout::kRowMajor, opA, opB, m, n, k, 1.0f, a.get(), aOff, lda, b.get(), bOff, ldb, beta, c.get(), cOff,
-        ldc, &m_dev->queue(), m_dev->event("gemm " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k)),
+        clblast::Layout::kRowMajor, opA, opB, m, n, k, 1.0f, a.get(), aOff, lda, b.get(), bOff, ldb, beta, c.get(),
+        cOff, ldc, &m_dev->queue(),
+        m_dev->event("gemm " + std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k)),
         temp > 0 ? m_gemmTemp.get() : nullptr);
     checkBlas(int(s), "CLBlast GEMM");
 }
@@ -308,7 +309,8 @@ void OpenClBackend::kernelGradient(const LayerPlan& p, ocl::Buffer& dy, size_t d
     const size_t K = size_t(g.k()), outputs = size_t(g.cout) * K;
     const int64_t splits = m_partials ? splitsFor(int64_t(outputs), int64_t(cols)) : 0;
     if (splits <= 1 || int64_t((splits + 1) * outputs) * int64_t(sizeof(float)) > m_partials.bytes()) {
-        gemm(false, true, size_t(g.cout), K, cols, dy, dyOffset, ldy, m_cols, 0, cols, 1.0f, m_grad, size_t(p.paramAt), K);
+        gemm(false, true, size_t(g.cout), K, cols, dy, dyOffset, ldy, m_cols, 0, cols, 1.0f, m_grad, size_t(p.paramAt),
+             K);
         return;
     }
     using clblast::Transpose;
@@ -484,8 +486,8 @@ void OpenClBackend::backward(int l, int n, ocl::Buffer& dy, ocl::Buffer* dx)
         }
         // The forward pass's key: backward runs in the step that ran forward.
         d.run("dropout", size_t(n) * in.size(), kLocal, dy, *dx, n, in.spatial ? in.c : 1,
-              int(in.spatial ? in.plane() : in.size()), int(in.spatial), cl_ulong(hashKey(m_dropoutKey, uint64_t(l))), cl_uint(p.threshold),
-              1.0f / (1.0f - p.rate));
+              int(in.spatial ? in.plane() : in.size()), int(in.spatial), cl_ulong(hashKey(m_dropoutKey, uint64_t(l))),
+              cl_uint(p.threshold), 1.0f / (1.0f - p.rate));
         return;
     }
     case LayerKind::Flatten:
@@ -539,8 +541,8 @@ BatchResult OpenClBackend::trainBatch(const int* indices, int count, uint64_t dr
         if (S > 0)
             d.copy(m_state, m_stateBefore, S * int64_t(sizeof(float))); // forward moves the statistics
         const float zero = 0.0f;
-        check(clEnqueueFillBuffer(d.queue(), m_grad.get(), &zero, sizeof zero, 0, size_t(P) * sizeof(float), 0,
-                                  nullptr, nullptr));
+        check(clEnqueueFillBuffer(d.queue(), m_grad.get(), &zero, sizeof zero, 0, size_t(P) * sizeof(float), 0, nullptr,
+                                  nullptr));
         const int zeros[4] = {0, 0, 0, 0};
         d.write(m_status, zeros, sizeof zeros, 0, false);
 
@@ -707,9 +709,9 @@ void OpenClBackend::setOptimizerState(const OptimizerState& state)
     checkUsable();
     const size_t expected = size_t(m_net.paramCount() * Optimizer::slotCount(m_opt.kind));
     if (state.config.kind != m_opt.kind || state.slotBuffer.size() != expected)
-        throw ConfigError(std::string("the saved optimizer state is for ") + optimizerName(state.config.kind) + " with " +
-                          std::to_string(state.slotBuffer.size()) + " values; this run uses " + optimizerName(m_opt.kind) +
-                          " with " + std::to_string(expected));
+        throw ConfigError(std::string("the saved optimizer state is for ") + optimizerName(state.config.kind) +
+                          " with " + std::to_string(state.slotBuffer.size()) + " values; this run uses " +
+                          optimizerName(m_opt.kind) + " with " + std::to_string(expected));
     m_dev->write(m_slots, state.slotBuffer.data(), int64_t(expected * sizeof(float)));
     m_iterations = state.iterations;
 }

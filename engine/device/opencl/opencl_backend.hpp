@@ -59,7 +59,7 @@ private:
     OptimizerConfig m_opt;
     int64_t m_iterations = 0;
     uint64_t m_dropoutKey = 0; // the current step's
-    int m_capacity = 0; // samples per batch the buffers hold
+    int m_capacity = 0;        // samples per batch the buffers hold
     int64_t m_colsCapacity = 0;
     int64_t m_steps = 0;       // trainBatch calls
     int64_t m_loseAtStep = -1; // TRAINBENCH_OPENCL_LOSE_AT_STEP: simulate a lost device
@@ -67,21 +67,21 @@ private:
     std::unique_ptr<ocl::Device> m_dev;
     std::vector<std::unique_ptr<LayerPlan>> m_plans;
 
-    ocl::Buffer m_params, m_nextParams, m_grad;   // (P)
-    ocl::Buffer m_slots, m_nextSlots;             // (slots * P)
-    ocl::Buffer m_state, m_stateBefore;           // (S) BatchNorm's moving statistics
-    ocl::Buffer m_trainPixels, m_trainLabels;     // the training split, uint8
-    ocl::Buffer m_testPixels, m_testLabels;       // the test split, uint8
-    ocl::Buffer m_indices;                        // (capacity) the step's sample indices
-    ocl::Buffer m_labels, m_loss, m_correct;      // (capacity)
-    ocl::Buffer m_probs;                          // (capacity, classes)
-    ocl::Buffer m_status;                         // loss sum, correct, gradient / weights not finite
-    ocl::Buffer m_cols;                           // (colsCapacity) Conv2D's im2col columns
-    ocl::Buffer m_partials;                       // Conv2D's kernel gradient in pieces (splits, Cout, K)
-    ocl::Buffer m_gemmTemp;                       // CLBlast's scratch, grown to the largest product's need
-    ocl::Buffer m_dbuf[2];                        // (capacity * max activation) ping-pong gradients
-    std::vector<ocl::Buffer> m_acts;              // activations (capacity * size each)
-    std::vector<int> m_actOf;                     // (layers + 1) which of m_acts holds each layer's input/output
+    ocl::Buffer m_params, m_nextParams, m_grad; // (P)
+    ocl::Buffer m_slots, m_nextSlots;           // (slots * P)
+    ocl::Buffer m_state, m_stateBefore;         // (S) BatchNorm's moving statistics
+    ocl::Buffer m_trainPixels, m_trainLabels;   // the training split, uint8
+    ocl::Buffer m_testPixels, m_testLabels;     // the test split, uint8
+    ocl::Buffer m_indices;                      // (capacity) the step's sample indices
+    ocl::Buffer m_labels, m_loss, m_correct;    // (capacity)
+    ocl::Buffer m_probs;                        // (capacity, classes)
+    ocl::Buffer m_status;                       // loss sum, correct, gradient / weights not finite
+    ocl::Buffer m_cols;                         // (colsCapacity) Conv2D's im2col columns
+    ocl::Buffer m_partials;                     // Conv2D's kernel gradient in pieces (splits, Cout, K)
+    ocl::Buffer m_gemmTemp;                     // CLBlast's scratch, grown to the largest product's need
+    ocl::Buffer m_dbuf[2];                      // (capacity * max activation) ping-pong gradients
+    std::vector<ocl::Buffer> m_acts;            // activations (capacity * size each)
+    std::vector<int> m_actOf;                   // (layers + 1) which of m_acts holds each layer's input/output
     std::vector<int> m_hostIndices;
 };
 

@@ -2,8 +2,8 @@
 
 #include "core/errors.hpp"
 
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #if TRAINBENCH_HAVE_OPENCL

@@ -15,24 +15,59 @@ std::string errorName(cl_int err)
 {
     const char* name = "an OpenCL error";
     switch (err) {
-    case CL_DEVICE_NOT_FOUND: name = "CL_DEVICE_NOT_FOUND"; break;
-    case CL_DEVICE_NOT_AVAILABLE: name = "CL_DEVICE_NOT_AVAILABLE"; break;
-    case CL_COMPILER_NOT_AVAILABLE: name = "CL_COMPILER_NOT_AVAILABLE"; break;
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: name = "CL_MEM_OBJECT_ALLOCATION_FAILURE"; break;
-    case CL_OUT_OF_RESOURCES: name = "CL_OUT_OF_RESOURCES"; break;
-    case CL_OUT_OF_HOST_MEMORY: name = "CL_OUT_OF_HOST_MEMORY"; break;
-    case CL_BUILD_PROGRAM_FAILURE: name = "CL_BUILD_PROGRAM_FAILURE"; break;
-    case CL_INVALID_VALUE: name = "CL_INVALID_VALUE"; break;
-    case CL_INVALID_BUFFER_SIZE: name = "CL_INVALID_BUFFER_SIZE"; break;
-    case CL_INVALID_KERNEL_NAME: name = "CL_INVALID_KERNEL_NAME"; break;
-    case CL_INVALID_KERNEL_ARGS: name = "CL_INVALID_KERNEL_ARGS"; break;
-    case CL_INVALID_WORK_GROUP_SIZE: name = "CL_INVALID_WORK_GROUP_SIZE"; break;
-    case CL_INVALID_COMMAND_QUEUE: name = "CL_INVALID_COMMAND_QUEUE"; break;
-    case CL_INVALID_CONTEXT: name = "CL_INVALID_CONTEXT"; break;
-    case CL_INVALID_MEM_OBJECT: name = "CL_INVALID_MEM_OBJECT"; break;
-    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: name = "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"; break;
-    case -1001: name = "CL_PLATFORM_NOT_FOUND_KHR"; break;
-    default: break;
+    case CL_DEVICE_NOT_FOUND:
+        name = "CL_DEVICE_NOT_FOUND";
+        break;
+    case CL_DEVICE_NOT_AVAILABLE:
+        name = "CL_DEVICE_NOT_AVAILABLE";
+        break;
+    case CL_COMPILER_NOT_AVAILABLE:
+        name = "CL_COMPILER_NOT_AVAILABLE";
+        break;
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+        name = "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+        break;
+    case CL_OUT_OF_RESOURCES:
+        name = "CL_OUT_OF_RESOURCES";
+        break;
+    case CL_OUT_OF_HOST_MEMORY:
+        name = "CL_OUT_OF_HOST_MEMORY";
+        break;
+    case CL_BUILD_PROGRAM_FAILURE:
+        name = "CL_BUILD_PROGRAM_FAILURE";
+        break;
+    case CL_INVALID_VALUE:
+        name = "CL_INVALID_VALUE";
+        break;
+    case CL_INVALID_BUFFER_SIZE:
+        name = "CL_INVALID_BUFFER_SIZE";
+        break;
+    case CL_INVALID_KERNEL_NAME:
+        name = "CL_INVALID_KERNEL_NAME";
+        break;
+    case CL_INVALID_KERNEL_ARGS:
+        name = "CL_INVALID_KERNEL_ARGS";
+        break;
+    case CL_INVALID_WORK_GROUP_SIZE:
+        name = "CL_INVALID_WORK_GROUP_SIZE";
+        break;
+    case CL_INVALID_COMMAND_QUEUE:
+        name = "CL_INVALID_COMMAND_QUEUE";
+        break;
+    case CL_INVALID_CONTEXT:
+        name = "CL_INVALID_CONTEXT";
+        break;
+    case CL_INVALID_MEM_OBJECT:
+        name = "CL_INVALID_MEM_OBJECT";
+        break;
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+        name = "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+        break;
+    case -1001:
+        name = "CL_PLATFORM_NOT_FOUND_KHR";
+        break;
+    default:
+        break;
     }
     return std::string(name) + " (" + std::to_string(err) + ")";
 }
@@ -215,7 +250,8 @@ Buffer Device::allocate(int64_t bytes, const char* what)
                           " are in use" + (m_limited ? " (TRAINBENCH_OPENCL_MEMORY_LIMIT)" : ""));
     if (bytes > m_maxAlloc)
         throw DeviceError(std::string("out of device memory: ") + what + " needs one buffer of " +
-                          humanBytes(uint64_t(bytes)) + ", the device's largest is " + humanBytes(uint64_t(m_maxAlloc)));
+                          humanBytes(uint64_t(bytes)) + ", the device's largest is " +
+                          humanBytes(uint64_t(m_maxAlloc)));
     cl_int err = CL_SUCCESS;
     Buffer b;
     b.m_mem = clCreateBuffer(m_context, CL_MEM_READ_WRITE, size_t(bytes), nullptr, &err);
@@ -257,7 +293,8 @@ void Device::enqueue(cl_kernel k, const char* name, size_t global, size_t local)
 void Device::write(Buffer& b, const void* src, int64_t bytes, int64_t offset, bool blocking)
 {
     if (bytes > 0)
-        check(clEnqueueWriteBuffer(m_queue, b.get(), blocking ? CL_TRUE : CL_FALSE, size_t(offset), size_t(bytes), src, 0, nullptr, nullptr),
+        check(clEnqueueWriteBuffer(m_queue, b.get(), blocking ? CL_TRUE : CL_FALSE, size_t(offset), size_t(bytes), src,
+                                   0, nullptr, nullptr),
               "clEnqueueWriteBuffer");
 }
 

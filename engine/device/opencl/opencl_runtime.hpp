@@ -58,7 +58,6 @@ private:
     cl_mem m_mem = nullptr;
     int64_t m_bytes = 0;
     int64_t* m_counter = nullptr; // the device's allocated bytes
-
 };
 
 // One OpenCL device ready to run the engine's kernels.
