@@ -9,7 +9,7 @@
 #   FUZZ_SECONDS=14400 scripts/hardening.sh fuzz    fuzz each target for four hours
 #
 # The three builds are compiled at -O1 with line tables only (-g1, clang's -gline-tables-only):
-# enough for the sanitizers' stack traces with file and line, and about half the CPU time of
+# enough for the sanitizers' stack traces with file and line, and half or less of the CPU time of
 # RelWithDebInfo's -O2 -g (most of CI's time is these builds). They build only what their step runs:
 # not the window's executable, the benchmark or the qemu helper (TRAINBENCH_SANITIZE excludes them).
 set -euo pipefail
@@ -40,7 +40,7 @@ step() {  # step NAME COMMAND...: runs and times one step
   times+=("$(printf '%-30s %5d s wall %6d s CPU' "$name" $((SECONDS - start)) $((cpu - cpu0)))")
 }
 
-# -DNDEBUG as RelWithDebInfo has it: Eigen's per-coefficient asserts would slow the tests tenfold.
+# -DNDEBUG as RelWithDebInfo has it (Eigen's per-coefficient asserts would slow the tests down).
 gcc_flags="-O1 -g1 -DNDEBUG"
 clang_flags="-O1 -gline-tables-only -DNDEBUG"
 configure() {  # configure DIR FLAGS CMAKE-OPTIONS...
