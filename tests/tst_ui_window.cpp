@@ -437,7 +437,11 @@ private slots:
         QVERIFY(!w->isVisible());
         QVERIFY(!w->runController()->isRunning());
         w.reset();
-        QVERIFY(t.elapsed() < 2000);
+        const qint64 closeMs = t.elapsed();
+        qInfo("closing mid-run took %lld ms", closeMs);
+        // Under a sanitizer (scripts/hardening.sh) a batch takes seconds: reported only.
+        if (!qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED"))
+            QVERIFY2(closeMs < 2000, qPrintable(QStringLiteral("closing took %1 ms").arg(closeMs)));
     }
 
     void escapeAsksThenStopsKeepingTheWeights()

@@ -192,16 +192,25 @@ private slots:
         const QString dir = m_tmp.path() + "/kill";
         QDir().mkpath(dir);
         const std::string path = dir.toStdString() + "/w.tbw";
-        // Two versions of a 1 MB file; the kills land anywhere in three saves' time (measured here,
-        // so a slow disk gets later kills), often inside a write.
+        // Two versions of a 1 MB file; the kills land anywhere in three saves' time, often inside a
+        // write. A save's time is measured as the trials see it, in a forked writer (fork included),
+        // so a slow disk, a sanitizer's slower fork or a loaded machine gets later kills.
         const size_t slotCount = 1 << 18;
         tb::WeightsFile a = m_w, b = m_w;
         a.optimizerSlots.assign(slotCount, 1.0f);
         b.optimizerSlots.assign(slotCount, 2.0f);
         QElapsedTimer timer;
         timer.start();
-        tb::saveWeights(path, b);
-        tb::saveWeights(path, a);
+        const pid_t probe = ::fork();
+        QVERIFY(probe >= 0);
+        if (probe == 0) {
+            tb::saveWeights(path, b);
+            tb::saveWeights(path, a);
+            ::_exit(0);
+        }
+        int probeStatus = 0;
+        ::waitpid(probe, &probeStatus, 0);
+        QVERIFY(WIFEXITED(probeStatus) && WEXITSTATUS(probeStatus) == 0);
         const int saveUs = int(std::max<qint64>(1000, timer.nsecsElapsed() / 2000));
         std::mt19937 rng(20);
         int sawA = 0, sawB = 0, midWrite = 0;
