@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
-  clang-14 libclang-rt-14-dev libfuzzer-14-dev
+  clang-14 clang-format-14 libclang-rt-14-dev libfuzzer-14-dev
   libeigen3-dev zlib1g-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers libclblast-dev pocl-opencl-icd clinfo
   qemu-user appstream desktop-file-utils
