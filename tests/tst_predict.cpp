@@ -354,7 +354,7 @@ private slots:
         QTest::newRow("huge png") << ihdr(20000, 20000)
                                   << QStringLiteral("20000x20000 pixels is too large to predict on");
         QTest::newRow("0x0 png") << ihdr(0, 0) << QStringLiteral("not a valid PNG file");
-        QTest::newRow("cut jpeg") << QByteArray("\xff\xd8\xff\xe0\x00\x10JFIF\x00", 13)
+        QTest::newRow("cut jpeg") << QByteArray("\xff\xd8\xff\xe0\x00\x10JFIF\x00", 11)
                                   << QStringLiteral("not a valid JPEG file");
         QTest::newRow("gif") << QByteArray("GIF89a\x02\x00\x02\x00", 10)
                              << QStringLiteral("a GIF picture; the command line reads PNG and JPEG");
