@@ -314,6 +314,10 @@ private slots:
         RunOutcome o = waitForRun(finished);
         QVERIFY2(o.status == RunStatus::Completed, qPrintable(o.message));
         QVERIFY(w->runPanel()->logText().contains(m_otherData));
+        // The Dataset panel follows the run to its dataset.
+        QTRY_VERIFY_WITH_TIMEOUT(!w->datasetPanel()->isLoading() && w->datasetPanel()->dataset(), 10000);
+        QCOMPARE(QDir::cleanPath(QString::fromStdString(w->datasetPanel()->dataset()->directory)),
+                 QDir::cleanPath(m_otherData));
 
         // A truncated checkpoint.
         QFile file(QDir(copy).filePath(QStringLiteral("checkpoint.tbw")));
@@ -337,6 +341,9 @@ private slots:
         QDir().mkpath(again);
         for (const QString& name : QDir(folder).entryList(QDir::Files))
             QVERIFY(QFile::copy(QDir(folder).filePath(name), QDir(again).filePath(name)));
+        loaded.clear();
+        w->datasetPanel()->loadFolder(m_data);
+        QVERIFY(loaded.wait(10000));
         QVERIFY(QDir(m_otherData).removeRecursively());
         finished.clear();
         w->resumeRun(again);

@@ -1453,6 +1453,38 @@
         <source>The checkpoint is in %1; File &gt; Resume run… continues the run.</source>
         <translation>El punto de control está en %1; Archivo &gt; Continuar entrenamiento… lo continúa.</translation>
     </message>
+    <message>
+        <source>step decay ×%1 every %2 epochs</source>
+        <translation>caída escalonada ×%1 cada %2 épocas</translation>
+    </message>
+    <message>
+        <source>exponential decay %1 per %2 steps</source>
+        <translation>caída exponencial %1 cada %2 pasos</translation>
+    </message>
+    <message>
+        <source>cosine decay to %1× after %2 warm-up steps</source>
+        <translation>caída coseno hasta %1× tras %2 pasos de calentamiento</translation>
+    </message>
+    <message>
+        <source>reduce on plateau of %1: ×%2 after %3 epochs, minimum %4</source>
+        <translation>reducir en meseta de %1: ×%2 tras %3 épocas, mínimo %4</translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>constante</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>desactivada</translation>
+    </message>
+    <message>
+        <source>%1, patience %2, min_delta %3</source>
+        <translation>%1, paciencia %2, min_delta %3</translation>
+    </message>
+    <message>
+        <source>%1, restoring the best weights</source>
+        <translation>%1, restaurando los mejores pesos</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -437,6 +437,9 @@ void MainWindow::onRunStarted(const RunStarted& info)
 {
     m_runInfo = info;
     m_runData = info.data; // a resumed run may have loaded its own dataset
+    // ...and then the Dataset panel (and the model panel's input) show that folder, as if chosen.
+    if (info.data && (!m_dataset->dataset() || m_dataset->dataset()->directory != info.data->directory))
+        m_dataset->loadFolder(qs(info.data->directory));
     m_runConfig = info.config;
     m_history = info.history; // a resumed run's finished epochs
     m_charts->setRun(info.config, info.history);

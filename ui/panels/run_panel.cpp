@@ -207,9 +207,9 @@ void RunPanel::runStarted(const RunStarted& info)
     else
         appendLog(tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(info.validationImages)));
     if (info.config.schedule.kind != tb::ScheduleKind::Constant)
-        appendLog(tr("Learning-rate schedule: %1").arg(qs(tb::describeLrSchedule(info.config.schedule))));
+        appendLog(tr("Learning-rate schedule: %1").arg(scheduleText(info.config.schedule)));
     if (info.config.earlyStopping.enabled)
-        appendLog(tr("Early stopping: %1").arg(qs(tb::describeEarlyStopping(info.config.earlyStopping))));
+        appendLog(tr("Early stopping: %1").arg(earlyStoppingText(info.config.earlyStopping)));
     if (m_state == State::Running)
         setStatus([replicas = info.replicas, batch = info.globalBatch] {
             return tr("Training: %1 replicas in sync, global batch %2.").arg(replicas).arg(batch);
@@ -343,6 +343,40 @@ void RunPanel::setProgressLine(const QString& line)
     }
     m_log->moveCursor(QTextCursor::End);
     m_log->ensureCursorVisible();
+}
+
+// tb::describeLrSchedule and tb::describeEarlyStopping in the window's language (the monitors keep
+// Keras' names, as the CLI's options do).
+QString RunPanel::scheduleText(const tb::LrSchedule& s)
+{
+    switch (s.kind) {
+    case tb::ScheduleKind::Constant:
+        break;
+    case tb::ScheduleKind::StepDecay:
+        return tr("step decay ×%1 every %2 epochs").arg(s.factor, 0, 'g', 4).arg(s.everyEpochs);
+    case tb::ScheduleKind::Exponential:
+        return tr("exponential decay %1 per %2 steps").arg(s.decayRate, 0, 'g', 4).arg(s.decaySteps);
+    case tb::ScheduleKind::Cosine:
+        return tr("cosine decay to %1× after %2 warm-up steps").arg(s.alpha, 0, 'g', 4).arg(s.warmupSteps);
+    case tb::ScheduleKind::Plateau:
+        return tr("reduce on plateau of %1: ×%2 after %3 epochs, minimum %4")
+            .arg(qs(tb::monitorName(s.monitor)))
+            .arg(s.factor, 0, 'g', 4)
+            .arg(s.patience)
+            .arg(s.minLr, 0, 'g', 4);
+    }
+    return tr("constant");
+}
+
+QString RunPanel::earlyStoppingText(const tb::EarlyStopping& es)
+{
+    if (!es.enabled)
+        return tr("off");
+    const QString text = tr("%1, patience %2, min_delta %3")
+                             .arg(qs(tb::monitorName(es.monitor)))
+                             .arg(es.patience)
+                             .arg(es.minDelta, 0, 'g', 4);
+    return es.restoreBestWeights ? tr("%1, restoring the best weights").arg(text) : text;
 }
 
 QString RunPanel::logText() const

@@ -59,6 +59,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    static QString scheduleText(const tb::LrSchedule& s);
+    static QString earlyStoppingText(const tb::EarlyStopping& es);
+
     void retranslate();
     void setProgressLine(const QString& line);
     void showState();
