@@ -49,7 +49,8 @@ configure() {  # configure DIR FLAGS CMAKE-OPTIONS...
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" "$@" >/dev/null
 }
 
-fuzz_targets=(fuzz_idx fuzz_idx_gzip fuzz_model_json fuzz_weights fuzz_classes fuzz_safetensors)
+fuzz_targets=(fuzz_idx fuzz_idx_gzip fuzz_model_json fuzz_weights fuzz_classes fuzz_safetensors fuzz_checkpoint
+  fuzz_picture)
 
 fuzz_build() {
   CC=clang-14 CXX=clang++-14 configure build-fuzz "$clang_flags" -DTRAINBENCH_FUZZ=ON

@@ -19,7 +19,11 @@ const char* kUsage =
     "  train    [--data DIR] [--model NAME|FILE] [--epochs N] [--batch B] [--threads T | --device D]\n"
     "           [--seed S] [--optimizer adam|sgd|rmsprop] [--lr X] [--momentum M] [--nesterov]\n"
     "           [--drop-remainder] [--size-multiplier K] [--max-batches N] [--save FILE] [--json]\n"
-    "           [--isa baseline|avx2|avx512]\n"
+    "           [--isa baseline|avx2|avx512] [--validation-split F] [--lr-schedule SCHEDULE]\n"
+    "           [--early-stopping val_loss|val_accuracy [--patience N] [--min-delta X]\n"
+    "           [--restore-best-weights]] [--runs-dir DIR | --no-run-folder] [--checkpoint-every N]\n"
+    "  train    --resume RUN_FOLDER [--data DIR] [--threads T | --device D] [--checkpoint-every N] [--json]:\n"
+    "           continues a stopped or killed run from its last checkpoint with its own settings\n"
     "  evaluate [--data DIR] --weights FILE [--model NAME|FILE] [--threads T | --device D] [--isa LEVEL]\n"
     "           [--limit N] [--predictions FILE.csv] [--json]: FILE is .tbw or .safetensors; --model says\n"
     "           which model a safetensors file written by another program holds\n"
@@ -38,6 +42,10 @@ const char* kUsage =
     "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn; --epochs to 2, --seed\n"
     "to 200, --batch to 128 (the window's defaults too); D is a device as `devices` lists it\n"
     "(cpu:2, cpu:1@avx2, opencl:0).\n"
+    "Every run gets a folder (checkpoints, run.json, weights) in --runs-dir, by default\n"
+    "$XDG_DATA_HOME/trainbench/runs. SCHEDULE: constant, step:EVERY:FACTOR, exp:RATE:STEPS,\n"
+    "cosine[:WARMUP[:ALPHA]] or plateau[:FACTOR[:PATIENCE[:MIN_LR]]]; --validation-split holds out the\n"
+    "last fraction F of the training images, as Keras does.\n"
     "--isa (or TRAINBENCH_ISA) runs the kernels of a lower instruction-set level than the CPU's best.\n"
     "exit codes: 0 ok, 2 usage, 3 data or model error, 4 training diverged, 5 file error, 130 stopped\n";
 }
