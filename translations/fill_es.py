@@ -435,7 +435,7 @@ ES = {
     "Runs in %1: %2. Tick runs to overlay their curves.": "Ejecuciones en %1: %2. Marca ejecuciones para superponer sus curvas.",
     "Damaged runs that cannot be read: %1; the Status column says why.": "Ejecuciones dañadas que no se pueden leer: %1; la columna Estado dice por qué.",
     "The runs folder cannot be read: %1": "No se puede leer la carpeta de ejecuciones: %1",
-    "%1 on %2, %3": "%1 en %2, %3",
+    "%1 (%2) on %3, %4": "%1 (%2) en %3, %4",
     "Saved the report %1": "Informe guardado en %1",
     "Could not write the report: %1": "No se pudo escribir el informe: %1",
     "Export the run's report": "Exportar el informe de la ejecución",

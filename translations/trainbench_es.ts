@@ -1601,10 +1601,6 @@
         <translation>Época</translation>
     </message>
     <message>
-        <source>%1 on %2, %3</source>
-        <translation>%1 en %2, %3</translation>
-    </message>
-    <message>
         <source>Saved the report %1</source>
         <translation>Informe guardado en %1</translation>
     </message>
@@ -1643,6 +1639,10 @@
     <message>
         <source>Damaged runs that cannot be read: %1; the Status column says why.</source>
         <translation>Ejecuciones dañadas que no se pueden leer: %1; la columna Estado dice por qué.</translation>
+    </message>
+    <message>
+        <source>%1 (%2) on %3, %4</source>
+        <translation>%1 (%2) en %3, %4</translation>
     </message>
 </context>
 <context>

@@ -89,9 +89,9 @@ int listRuns(const Options& o)
                 std::printf("%-48s DAMAGED: %s\n", r.id.c_str(), r.damage.c_str());
                 continue;
             }
-            std::printf("%-48s %-16s %-9s %3zu/%-3d epochs  %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
-                        r.status.c_str(), r.history.size(), r.epochs, percentText(r.finalAccuracy()).c_str(),
-                        r.trainingSeconds(), r.dataset.c_str());
+            const std::string epochs = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
+            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(), r.status.c_str(),
+                        epochs.c_str(), percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
         }
     }
     return list.problem.empty() ? Ok : FileError;
@@ -112,9 +112,9 @@ int showRun(const tb::RunSummary& r, bool json)
         return FileError;
     }
     for (const auto& [label, value] : r.configurationRows())
-        std::printf("%-16s %s\n", label.c_str(), value.c_str());
+        std::printf("%-17s %s\n", label.c_str(), value.c_str());
     for (const auto& [label, value] : r.hardwareRows())
-        std::printf("%-16s %s\n", label.c_str(), value.c_str());
+        std::printf("%-17s %s\n", label.c_str(), value.c_str());
     std::printf("\n%5s %9s %9s %9s %9s %10s %8s\n", "epoch", "loss", "accuracy", "val_loss", "val_acc", "lr",
                 "seconds");
     for (const tb::EpochRecord& e : r.history)

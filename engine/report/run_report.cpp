@@ -122,7 +122,8 @@ std::string confusionTable(const TestRecord& t)
             char colour[64];
             std::snprintf(colour, sizeof colour, r == c ? "rgba(9,105,218,%.2f)" : "rgba(207,34,46,%.2f)",
                           n ? 0.08 + 0.8 * share : 0.0);
-            out += "<td style=\"background:" + std::string(colour) + "\">" + std::to_string(n) + "</td>";
+            out += "<td style=\"background:" + std::string(colour) + (share > 0.5 ? ";color:#fff" : "") + "\">" +
+                   std::to_string(n) + "</td>";
         }
         out += "<td>" + std::to_string(total) + "</td></tr>\n";
     }

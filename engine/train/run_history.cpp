@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 
@@ -26,8 +27,14 @@ std::string text(const nlohmann::ordered_json& j, const std::string& key)
         return v->get<std::string>();
     if (v->is_boolean())
         return v->get<bool>() ? "yes" : "no";
-    if (v->is_number())
-        return jsonNumberText(v->get<double>());
+    if (v->is_number()) { // a float setting written as a double (0.05000000074505806) reads as 0.05
+        const double d = v->get<double>();
+        if (d == std::floor(d))
+            return jsonNumberText(d);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.6g", d);
+        return buf;
+    }
     return {};
 }
 
@@ -157,6 +164,11 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
         {"batch_size", "Batch size"},
         {"optimizer", "Optimizer"},
         {"learning_rate", "Learning rate"},
+        {"momentum", "Momentum"},
+        {"nesterov", "Nesterov"},
+        {"max_batches", "Max batches"},
+        {"size_multiplier", "Image size multiplier"},
+        {"drop_remainder", "Drop remainder batch"},
         {"schedule", "Schedule"},
         {"early_stopping", "Early stopping"},
         {"validation", "Validation"},

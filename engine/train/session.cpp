@@ -131,6 +131,16 @@ void TrainingSession::writeRecord(const char* status)
     r["batch_size"] = config().batchSize;
     r["optimizer"] = optimizerName(config().optimizer.kind);
     r["learning_rate"] = config().optimizer.learningRate;
+    if (config().optimizer.kind == OptimizerKind::SGD) {
+        r["momentum"] = config().optimizer.momentum;
+        r["nesterov"] = config().optimizer.nesterov;
+    }
+    if (config().maxBatches > 0)
+        r["max_batches"] = config().maxBatches;
+    if (config().sizeMultiplier != 1)
+        r["size_multiplier"] = config().sizeMultiplier;
+    if (config().dropRemainder)
+        r["drop_remainder"] = true;
     r["schedule"] = describeLrSchedule(config().schedule);
     r["early_stopping"] = describeEarlyStopping(config().earlyStopping);
     r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"

@@ -4,6 +4,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "export/export_dialog.hpp"
+#include "io/json_text.hpp"
 #include "report/run_report.hpp"
 
 #include <QComboBox>
@@ -315,7 +316,11 @@ void RunsPanel::updateChart()
             std::find_if(m_runs.begin(), m_runs.end(), [&](const tb::RunSummary& r) { return qs(r.path) == path; });
         if (it == m_runs.end() || it->damaged)
             continue;
-        const QString name = tr("%1 on %2, %3").arg(qs(it->model), qs(it->device), qs(it->date()));
+        const nlohmann::ordered_json* optimizer = tb::jsonMember(it->record, "optimizer");
+        const QString name =
+            tr("%1 (%2) on %3, %4")
+                .arg(qs(it->model), optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>()) : QString(),
+                     qs(it->device), qs(it->date()));
         if (used == m_chartSeries) {
             m_chart->addSeries(name, kColours[used % std::size(kColours)]);
             ++m_chartSeries;
