@@ -1,6 +1,7 @@
 // Runs that are remembered (issue 18): the run record a finished run leaves, the runs folder read as
 // a history with damaged runs listed beside the others, deleting runs, the HTML report of a real
 // short run checked part by part, and `trainbench-cli runs` and `report`.
+#include "cli_process.hpp"
 #include "fixtures.hpp"
 
 #include "core/errors.hpp"
@@ -43,19 +44,8 @@ class TstRuns : public QObject {
     std::string m_runPath; // a finished run of initTestCase's
     std::string m_paramsSha;
 
-    struct Cli {
-        int code;
-        QString out, err;
-    };
-    Cli cli(const QStringList& args)
-    {
-        QProcess p;
-        p.start(TRAINBENCH_CLI, args);
-        if (!p.waitForFinished(300000))
-            return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Cli = fixtures::CliResult;
+    static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
 
     // A finished run in `runsDir`: two epochs at a rate too low to learn much, so that the test set
     // has misclassified images to show.

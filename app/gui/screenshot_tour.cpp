@@ -36,6 +36,15 @@ bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name, int set
     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
     return ok;
 }
+// The window in English at the README's size, on one page, for a screenshot of that page alone.
+void showOnePage(tbui::MainWindow& w, const QString& outDir, tbui::MainWindow::Page page)
+{
+    QDir().mkpath(outDir);
+    tbui::Language::apply(QStringLiteral("en"));
+    w.show();
+    w.resize(1360, 900);
+    w.showPage(page);
+}
 } // namespace
 
 int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString& dataDir)
@@ -159,11 +168,7 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
 int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weightsPath)
 {
     using namespace tbui;
-    QDir().mkpath(outDir);
-    Language::apply(QStringLiteral("en"));
-    w.show();
-    w.resize(1360, 900);
-    w.showPage(MainWindow::PredictPage);
+    showOnePage(w, outDir, MainWindow::PredictPage);
     PredictPanel* page = w.predictPanel();
     QEventLoop opened;
     QObject::connect(page, &PredictPanel::weightsOpened, &opened, &QEventLoop::quit);
@@ -243,11 +248,7 @@ int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
 int runRunsScreenshot(tbui::MainWindow& w, const QString& outDir)
 {
     using namespace tbui;
-    QDir().mkpath(outDir);
-    Language::apply(QStringLiteral("en"));
-    w.show();
-    w.resize(1360, 900);
-    w.showPage(MainWindow::RunsPage);
+    showOnePage(w, outDir, MainWindow::RunsPage);
     RunsPanel* page = w.runsPanel();
     QEventLoop listed;
     QObject::connect(page, &RunsPanel::listed, &listed, &QEventLoop::quit);

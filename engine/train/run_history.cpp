@@ -70,28 +70,25 @@ std::vector<EpochRecord> parseHistory(const nlohmann::ordered_json& h)
     return out;
 }
 
+// Fills `s` from its run.json; what cannot be read marks it damaged with the reason.
 void readRecord(RunSummary& s)
 {
+    auto damaged = [&s](const std::string& reason) {
+        s.damaged = true;
+        s.damage = reason;
+    };
     const std::string path = s.path + "/run.json";
     std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        s.damaged = true;
-        s.damage = "the folder holds no run.json (removed, or the run never started)";
-        return;
-    }
+    if (!fs::exists(path, ec))
+        return damaged("the folder holds no run.json (removed, or the run never started)");
     std::string bytes;
     try {
         bytes = readWholeFile(path);
     } catch (const Error& e) {
-        s.damaged = true;
-        s.damage = std::string("run.json cannot be read: ") + e.what();
-        return;
+        return damaged(std::string("run.json cannot be read: ") + e.what());
     }
-    if (bytes.find_first_not_of(" \t\r\n") == std::string::npos) {
-        s.damaged = true;
-        s.damage = "run.json is empty";
-        return;
-    }
+    if (bytes.find_first_not_of(" \t\r\n") == std::string::npos)
+        return damaged("run.json is empty");
     try {
         s.record = parseJson(bytes);
         const nlohmann::ordered_json& r = s.record;
@@ -117,8 +114,7 @@ void readRecord(RunSummary& s)
         s.weightsSha256 = text(r, "weights_sha256");
         s.weightsFileSha256 = text(r, "weights_file_sha256");
     } catch (const Error& e) {
-        s.damaged = true;
-        s.damage = std::string("run.json is damaged: ") + e.what();
+        damaged(std::string("run.json is damaged: ") + e.what());
     }
 }
 } // namespace
