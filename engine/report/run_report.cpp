@@ -138,7 +138,7 @@ std::string misclassifiedGrid(const TestRecord& t)
         out += "; the first " + std::to_string(t.misclassified.size()) + " are shown";
     out += ". Each: test index, true class → predicted class (the model's confidence).</p>\n<div "
            "class=\"grid-images\">\n";
-    auto name = [&](int c) { return c < t.classes() ? t.classNames[size_t(c)] : std::to_string(c); };
+    auto name = [&](int c) { return c >= 0 && c < t.classes() ? t.classNames[size_t(c)] : std::to_string(c); };
     for (const MisclassifiedImage& m : t.misclassified) {
         std::string caption = "#";
         caption += std::to_string(m.index) + " " + name(m.label) + " → " + name(m.predicted) + " (" +

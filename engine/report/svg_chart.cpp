@@ -101,14 +101,17 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
     auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * plotH; };
 
     svg += "<g class=\"axes\">\n";
-    for (double y = y0; y <= y1 + yStep * 0.5; y += yStep) {
+    // At most a dozen ticks, whatever the values (a step lost in a huge value's rounding).
+    int ticks = 0;
+    for (double y = y0; y <= y1 + yStep * 0.5 && ticks < 12; y += yStep, ++ticks) {
         svg += "<line x1=\"" + fixed(left) + "\" x2=\"" + fixed(left + plotW) + "\" y1=\"" + fixed(py(y)) + "\" y2=\"" +
                fixed(py(y)) + "\" class=\"grid\"/>";
         svg += "<text x=\"" + fixed(left - 6) + "\" y=\"" + fixed(py(y) + 4) + "\" text-anchor=\"end\">" +
                shortNumber(std::fabs(y) < yStep * 1e-9 ? 0.0 : y) + "</text>\n";
     }
     const double xStep = std::max(1.0, tickStep(x0, x1, 8));
-    for (double x = std::ceil(x0 / xStep) * xStep; x <= x1 + 1e-9; x += xStep)
+    ticks = 0;
+    for (double x = std::ceil(x0 / xStep) * xStep; x <= x1 + 1e-9 && ticks < 12; x += xStep, ++ticks)
         svg += "<text x=\"" + fixed(px(x)) + "\" y=\"" + fixed(top + plotH + 16) + "\" text-anchor=\"middle\">" +
                shortNumber(x) + "</text>\n";
     svg += "<line x1=\"" + fixed(left) + "\" x2=\"" + fixed(left) + "\" y1=\"" + fixed(top) + "\" y2=\"" +

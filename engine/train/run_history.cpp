@@ -45,6 +45,13 @@ double number(const nlohmann::ordered_json& j, const std::string& key)
     return v && v->is_number() ? v->get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
+// A count member (epochs), 0 when absent and held to what an int holds.
+int count(const nlohmann::ordered_json& j, const std::string& key)
+{
+    const double v = number(j, key);
+    return std::isfinite(v) ? int(std::clamp(v, 0.0, 1e9)) : 0;
+}
+
 std::vector<EpochRecord> parseHistory(const nlohmann::ordered_json& h)
 {
     if (!h.is_array())
@@ -54,10 +61,9 @@ std::vector<EpochRecord> parseHistory(const nlohmann::ordered_json& h)
         if (!e.is_object())
             throw DataError("an epoch of its history is " + std::string(jsonTypeName(e)) + ", not an object");
         EpochRecord r;
-        const double epoch = number(e, "epoch");
-        if (!std::isfinite(epoch))
+        if (!std::isfinite(number(e, "epoch")))
             throw DataError("an epoch of its history has no epoch number");
-        r.epoch = int(epoch);
+        r.epoch = count(e, "epoch");
         r.loss = number(e, "loss");
         r.accuracy = number(e, "accuracy");
         r.valLoss = number(e, "val_loss");
@@ -103,7 +109,7 @@ void readRecord(RunSummary& s)
         s.dataset = text(r, "dataset");
         s.device = text(r, "device");
         s.kernels = text(r, "kernels");
-        s.epochs = int(std::max(0.0, std::isfinite(number(r, "epochs")) ? number(r, "epochs") : 0.0));
+        s.epochs = count(r, "epochs");
         if (const auto* h = jsonMember(r, "history"))
             s.history = parseHistory(*h);
         if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {

@@ -96,6 +96,9 @@ TestRecord parseTestRecord(const nlohmann::ordered_json& j)
             m.confidence = e.at("confidence").get<double>();
             m.height = e.at("height").get<int>();
             m.width = e.at("width").get<int>();
+            if (m.label < 0 || m.label >= k || m.predicted < 0 || m.predicted >= k)
+                throw DataError("misclassified image " + std::to_string(m.index) + " names a class outside 0.." +
+                                std::to_string(k - 1));
             const std::string bytes = base64Decode(e.at("pixels").get<std::string>());
             if (m.height <= 0 || m.width <= 0 || int64_t(bytes.size()) != int64_t(m.height) * m.width)
                 throw DataError("misclassified image " + std::to_string(m.index) + " holds " +
