@@ -115,12 +115,15 @@ void TrainingSession::writeRecord(const char* status)
     r["parameters"] = m_net.paramCount() + m_net.stateCount();
     r["device"] = backend().device().id();
     r["kernels"] = backend().describe();
-    const CpuInfo cpu = detectCpu();
-    const DeviceSpec& device = backend().device();
-    r["hardware"] = {
-        {"cpu", cpu.model}, {"logical_cores", cpu.logicalCores}, {"simd", cpu.simd}, {"ram_bytes", cpu.ramBytes}};
-    if (device.kind == DeviceKind::Cpu)
-        r["hardware"]["isa"] = isaName(device.isa ? *device.isa : defaultIsa());
+    if (m_hardware.is_null()) { // once: a record may be written every batch
+        const CpuInfo cpu = detectCpu();
+        const DeviceSpec& device = backend().device();
+        m_hardware = {
+            {"cpu", cpu.model}, {"logical_cores", cpu.logicalCores}, {"simd", cpu.simd}, {"ram_bytes", cpu.ramBytes}};
+        if (device.kind == DeviceKind::Cpu)
+            m_hardware["isa"] = isaName(device.isa ? *device.isa : defaultIsa());
+    }
+    r["hardware"] = m_hardware;
     r["dataset"] = m_data.directory;
     r["dataset_fingerprint"] = {
         {"train_images", m_fingerprint.trainCount}, {"test_images", m_fingerprint.testCount},

@@ -87,6 +87,7 @@ private:
     std::string m_started, m_ended;                   // run.json's times (UTC, ISO 8601)
     nlohmann::ordered_json m_testBlock;               // run.json's "test" once recordEnd ran (null before)
     std::string m_weightsSha256, m_weightsFileSha256; // likewise
+    nlohmann::ordered_json m_hardware;                // run.json's "hardware", detected on the first write
 };
 
 } // namespace tb
