@@ -409,6 +409,16 @@ private slots:
         QCOMPARE(del.code, 0);
         QVERIFY(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
         QVERIFY(cli({"runs", "list", "--runs-dir", runs}).out.contains("No runs in"));
+
+        // A run that diverges is recorded as such.
+        const Cli diverged =
+            cli({"train", "--data", QString::fromStdString(m_dataDir), "--model", m_tmp.path() + "/toy.json",
+                 "--optimizer", "sgd", "--lr", "1e30", "--batch", "10", "--threads", "1", "--runs-dir", runs});
+        QCOMPARE(diverged.code, 4);
+        const nlohmann::ordered_json after =
+            parseJson(cli({"runs", "list", "--runs-dir", runs, "--json"}).out.toStdString());
+        QCOMPARE(int(after["runs"].size()), 1);
+        QCOMPARE(after["runs"][0]["status"].get<std::string>(), std::string("diverged"));
     }
 };
 

@@ -430,6 +430,7 @@ ES = {
     "damaged: %1": "dañada: %1",
     "completed": "completada",
     "stopped": "detenida",
+    "diverged": "divergió",
     "running or interrupted": "en curso o interrumpida",
     "No runs yet in %1. Every training run is recorded here.": "Aún no hay ejecuciones en %1. Cada entrenamiento se registra aquí.",
     "Runs in %1: %2. Tick runs to overlay their curves.": "Ejecuciones en %1: %2. Marca ejecuciones para superponer sus curvas.",

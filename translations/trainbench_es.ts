@@ -1644,6 +1644,10 @@
         <source>%1 (%2) on %3, %4</source>
         <translation>%1 (%2) en %3, %4</translation>
     </message>
+    <message>
+        <source>diverged</source>
+        <translation>divergió</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -23,7 +23,7 @@ struct RunSummary {
     bool damaged = false;
     std::string damage; // why it cannot be read, when damaged
 
-    std::string status;         // "running" (or ended by a crash), "stopped", "completed"
+    std::string status;         // "running" (or ended by a crash), "stopped", "diverged", "completed"
     std::string started, ended; // UTC, ISO 8601; empty in version 1 records
     std::string model, dataset, device, kernels;
     int epochs = 0; // planned

@@ -239,7 +239,18 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
     Checkpointer checkpointer(*this, observer);
-    const TrainStatus status = m_trainer->run(&checkpointer, cancel);
+    TrainStatus status;
+    try {
+        status = m_trainer->run(&checkpointer, cancel);
+    } catch (const DivergedError&) {
+        if (m_folder) { // the history says so (the Runs page, `runs list`); the divergence is what matters
+            try {
+                writeRecord("diverged");
+            } catch (const Error&) {
+            }
+        }
+        throw;
+    }
     if (m_folder) {
         checkpoint(); // a stopped run continues from here; a finished one records its end
         if (status == TrainStatus::Cancelled)

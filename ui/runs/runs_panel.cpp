@@ -222,6 +222,8 @@ void RunsPanel::fill()
             status = tr("completed");
         else if (r.status == "stopped")
             status = tr("stopped");
+        else if (r.status == "diverged")
+            status = tr("diverged");
         else
             status = tr("running or interrupted");
         auto* statusItem = new SortItem(status, status);
