@@ -184,6 +184,22 @@ private slots:
         QCOMPARE(w->reportRun(), QString::fromStdString(r.path));
     }
 
+    // A runs folder that cannot be read (here a file where the folder should be): the page opens,
+    // empty, and says why.
+    void unreadableRunsFolder()
+    {
+        const QByteArray saved = qgetenv("XDG_DATA_HOME");
+        const QString home = m_tmp.path() + QStringLiteral("/broken-home");
+        QDir().mkpath(home + QStringLiteral("/trainbench"));
+        fixtures::writeRaw((home + QStringLiteral("/trainbench/runs")).toStdString(), "not a folder");
+        qputenv("XDG_DATA_HOME", home.toUtf8());
+        const auto restore = qScopeGuard([&] { qputenv("XDG_DATA_HOME", saved); });
+        auto w = window();
+        QVERIFY(w);
+        QCOMPARE(w->runsPanel()->table()->rowCount(), 0);
+        QVERIFY(w->runsPanel()->problem().contains(QStringLiteral("cannot read the runs folder")));
+    }
+
     void deleteRemovesTheRun()
     {
         auto w = window();
