@@ -1,5 +1,6 @@
 // trainbench-cli as a user runs it: summaries, training with --json, determinism across thread
 // counts, save + evaluate, and the exit codes for each kind of failure.
+#include "cli_process.hpp"
 #include "fixtures.hpp"
 
 #include <QJsonDocument>
@@ -13,19 +14,8 @@ class TstCli : public QObject {
     QTemporaryDir m_tmp;
     QString m_data;
 
-    struct Result {
-        int code;
-        QString out, err;
-    };
-    Result run(const QStringList& args)
-    {
-        QProcess p;
-        p.start(TRAINBENCH_CLI, args);
-        if (!p.waitForFinished(300000))
-            return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Result = fixtures::CliResult;
+    static Result run(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
     QList<QJsonObject> jsonLines(const QString& out)
     {
         QList<QJsonObject> lines;

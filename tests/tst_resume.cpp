@@ -1,6 +1,7 @@
 // Runs that survive (issue 17): checkpoints and exact resume after a clean stop and after SIGKILL, on
 // 1 and 2 threads; learning-rate schedules and early stopping with Keras' semantics; the validation
 // split; damaged and mismatched checkpoints.
+#include "cli_process.hpp"
 #include "fixtures.hpp"
 
 #include "core/errors.hpp"
@@ -60,19 +61,8 @@ class TstResume : public QObject {
         return s.weightsSha256();
     }
 
-    struct Cli {
-        int code;
-        QString out, err;
-    };
-    Cli cli(const QStringList& args)
-    {
-        QProcess p;
-        p.start(TRAINBENCH_CLI, args);
-        if (!p.waitForFinished(300000))
-            return {-1, {}, "timeout"};
-        return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Cli = fixtures::CliResult;
+    static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
     static QString runFolderOf(const QString& runsDir)
     {
         const QStringList runs = QDir(runsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot);

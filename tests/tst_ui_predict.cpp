@@ -196,7 +196,7 @@ private slots:
     void theWindowHasThePage()
     {
         MainWindow window;
-        QCOMPARE(window.tabs()->count(), 5);
+        QCOMPARE(window.tabs()->count(), 6); // Setup, Training, Results, Compare, Predict, Runs
         QCOMPARE(window.tabs()->tabText(MainWindow::PredictPage), QStringLiteral("Predict"));
         QCOMPARE(window.tabs()->widget(MainWindow::PredictPage)->findChild<PredictPanel*>(), window.predictPanel());
     }

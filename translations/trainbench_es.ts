@@ -938,6 +938,26 @@
         <source>Run %1 — the final weights on %2 test images</source>
         <translation>Entrenamiento %1 — los pesos finales en %2 imágenes de test</translation>
     </message>
+    <message>
+        <source>Runs</source>
+        <translation>Ejecuciones</translation>
+    </message>
+    <message>
+        <source>Export report (HTML)…</source>
+        <translation>Exportar informe (HTML)…</translation>
+    </message>
+    <message>
+        <source>The last run's report, else the one of the run selected on the Runs page</source>
+        <translation>El informe de la última ejecución, o si no el de la ejecución elegida en la página Ejecuciones</translation>
+    </message>
+    <message>
+        <source>The run %1 is damaged: %2</source>
+        <translation>La ejecución %1 está dañada: %2</translation>
+    </message>
+    <message>
+        <source>The run's dataset folder %1 is gone: its results cannot be shown; its report still has the confusion matrix and misclassified images it stored.</source>
+        <translation>La carpeta del conjunto de datos de la ejecución, %1, ya no existe: no se pueden mostrar sus resultados; su informe conserva la matriz de confusión y las imágenes mal clasificadas que guardó.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>
@@ -1484,6 +1504,181 @@
     <message>
         <source>%1, restoring the best weights</source>
         <translation>%1, restaurando los mejores pesos</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::RunsPanel</name>
+    <message>
+        <source>Overlay</source>
+        <translation>Superponer</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Fecha</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Conjunto de datos</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>Épocas</translation>
+    </message>
+    <message>
+        <source>Final accuracy</source>
+        <translation>Precisión final</translation>
+    </message>
+    <message>
+        <source>Training time</source>
+        <translation>Tiempo de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Actualizar</translation>
+    </message>
+    <message>
+        <source>Open results</source>
+        <translation>Abrir resultados</translation>
+    </message>
+    <message>
+        <source>Evaluate the run's final weights on its dataset and show them on the Results page</source>
+        <translation>Evaluar los pesos finales de la ejecución en su conjunto de datos y mostrarlos en la página Resultados</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Reanudar</translation>
+    </message>
+    <message>
+        <source>Continue the run from its checkpoint on the accelerator chosen in Setup</source>
+        <translation>Continuar la ejecución desde su punto de control en el acelerador elegido en Configuración</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Eliminar…</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Exportar informe…</translation>
+    </message>
+    <message>
+        <source>One HTML file with the run's charts, configuration, hardware, confusion matrix and misclassified images, that opens in any browser</source>
+        <translation>Un único archivo HTML con las gráficas, la configuración, el hardware, la matriz de confusión y las imágenes mal clasificadas de la ejecución, que se abre en cualquier navegador</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>Precisión de validación</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>Pérdida de validación</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>Pérdida de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Training accuracy</source>
+        <translation>Precisión de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Epoch time (s)</source>
+        <translation>Tiempo por época (s)</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>damaged: %1</source>
+        <translation>dañada: %1</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>completada</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>detenida</translation>
+    </message>
+    <message>
+        <source>running or interrupted</source>
+        <translation>en curso o interrumpida</translation>
+    </message>
+    <message>
+        <source>No runs yet in %1. Every training run is recorded here.</source>
+        <translation>Aún no hay ejecuciones en %1. Cada entrenamiento se registra aquí.</translation>
+    </message>
+    <message>
+        <source>The runs folder cannot be read: %1</source>
+        <translation>No se puede leer la carpeta de ejecuciones: %1</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>Época</translation>
+    </message>
+    <message>
+        <source>Saved the report %1</source>
+        <translation>Informe guardado en %1</translation>
+    </message>
+    <message>
+        <source>Could not write the report: %1</source>
+        <translation>No se pudo escribir el informe: %1</translation>
+    </message>
+    <message>
+        <source>Export the run's report</source>
+        <translation>Exportar el informe de la ejecución</translation>
+    </message>
+    <message>
+        <source>HTML files (*.html)</source>
+        <translation>Archivos HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Delete the run</source>
+        <translation>Eliminar la ejecución</translation>
+    </message>
+    <message>
+        <source>Delete the run folder %1 with its checkpoints and weights? This cannot be undone.</source>
+        <translation>¿Eliminar la carpeta de la ejecución %1 con sus puntos de control y pesos? No se puede deshacer.</translation>
+    </message>
+    <message>
+        <source>Deleted %1</source>
+        <translation>Eliminada %1</translation>
+    </message>
+    <message>
+        <source>Could not delete the run: %1</source>
+        <translation>No se pudo eliminar la ejecución: %1</translation>
+    </message>
+    <message>
+        <source>Runs in %1: %2. Tick runs to overlay their curves.</source>
+        <translation>Ejecuciones en %1: %2. Marca ejecuciones para superponer sus curvas.</translation>
+    </message>
+    <message>
+        <source>Damaged runs that cannot be read: %1; the Status column says why.</source>
+        <translation>Ejecuciones dañadas que no se pueden leer: %1; la columna Estado dice por qué.</translation>
+    </message>
+    <message>
+        <source>%1 (%2) on %3, %4</source>
+        <translation>%1 (%2) en %3, %4</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>divergió</translation>
     </message>
 </context>
 <context>

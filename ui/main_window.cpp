@@ -21,8 +21,10 @@
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
+#include "runs/runs_panel.hpp"
 #include "train/evaluation.hpp"
 #include "train/run_folder.hpp"
+#include "train/run_history.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -52,6 +54,7 @@ struct MainWindow::Actions {
     QAction* openModel;
     QAction* openWeights;
     QAction* resumeRun;
+    QAction* exportReport;
     QAction* exportCharts;
     QAction* exportCsv;
     QAction* exportGrid;
@@ -97,7 +100,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_accelerator(new AcceleratorPanel(m_system)), m_hyper(new HyperparametersPanel), m_run(new RunPanel),
       m_charts(new ChartsPanel), m_results(new ResultsPanel),
       m_compare(new ComparePanel(m_system, [this](CompareRequest& r) { return compareRequest(r); })),
-      m_predict(new PredictPanel), m_controller(new RunController(this)), m_tabs(new QTabWidget), m_act(new Actions)
+      m_predict(new PredictPanel), m_runs(new RunsPanel(qs(tb::defaultRunsDir()))),
+      m_controller(new RunController(this)), m_tabs(new QTabWidget), m_act(new Actions)
 {
     setAcceptDrops(true);
     auto* setup = new QWidget;
@@ -114,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(scrolling(m_results), QString());
     m_tabs->addTab(scrolling(m_compare), QString());
     m_tabs->addTab(scrolling(m_predict), QString());
+    m_tabs->addTab(m_runs, QString());
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -155,6 +160,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
     connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_compare, &ComparePanel::comparisonFinished, this, &MainWindow::updateStartState);
+    connect(m_runs, &RunsPanel::openResultsRequested, this, &MainWindow::openRunResults);
+    connect(m_runs, &RunsPanel::resumeRequested, this, &MainWindow::resumeRun);
+    connect(m_runs, &RunsPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    connect(m_runs, &RunsPanel::listed, this, &MainWindow::updateStartState);
 
     buildMenus();
     retranslate();
@@ -191,6 +200,7 @@ void MainWindow::buildMenus()
             resumeRun(folder);
     });
     m_fileMenu->addSeparator();
+    a.exportReport = m_fileMenu->addAction(QString(), this, [this] { m_runs->askAndExportReport(reportRun()); });
     a.exportCharts = m_fileMenu->addAction(QString(), this, [this] {
         const QString dir = askExportFolder(this, tr("Export the charts to a folder"));
         if (!dir.isEmpty())
@@ -271,6 +281,7 @@ void MainWindow::retranslate()
     m_tabs->setTabText(ResultsPage, tr("Results"));
     m_tabs->setTabText(ComparePage, tr("Compare"));
     m_tabs->setTabText(PredictPage, tr("Predict"));
+    m_tabs->setTabText(RunsPage, tr("Runs"));
     Actions& a = *m_act;
     m_fileMenu->setTitle(tr("&File"));
     a.openDataset->setText(tr("Open dataset folder…"));
@@ -278,6 +289,8 @@ void MainWindow::retranslate()
     a.openWeights->setText(tr("Open weights and evaluate…"));
     a.resumeRun->setText(tr("Resume run…"));
     a.resumeRun->setToolTip(tr("Continue a stopped or interrupted run from its folder's checkpoint"));
+    a.exportReport->setText(tr("Export report (HTML)…"));
+    a.exportReport->setToolTip(tr("The last run's report, else the one of the run selected on the Runs page"));
     a.exportCharts->setText(tr("Export charts (PNG and SVG)…"));
     a.exportCsv->setText(tr("Export history (CSV)…"));
     a.exportGrid->setText(tr("Export misclassified grid (PNG)…"));
@@ -339,6 +352,7 @@ void MainWindow::updateStartState()
     m_run->setStartEnabled(why.isEmpty(), m_controller->isRunning() ? QString() : why);
     m_act->start->setEnabled(why.isEmpty());
     m_act->resumeRun->setEnabled(resumeBlocker().isEmpty());
+    m_act->exportReport->setEnabled(!reportRun().isEmpty());
     m_act->pause->setEnabled(m_controller->isRunning());
     m_act->stop->setEnabled(m_controller->isRunning());
     const bool haveResults = !m_results->model().isEmpty();
@@ -444,6 +458,7 @@ void MainWindow::onRunStarted(const RunStarted& info)
     m_history = info.history; // a resumed run's finished epochs
     m_charts->setRun(info.config, info.history);
     m_run->runStarted(info);
+    m_runs->refresh(); // the new run shows as running
 }
 
 void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation)
@@ -475,6 +490,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
                                  .arg(formatCount(int64_t(outcome.test->predicted.size()))));
     }
     m_run->runFinished(outcome);
+    m_runs->refresh();
     if (outcome.status == RunStatus::Failed)
         reportError(outcome.message);
     updateStartState();
@@ -570,10 +586,37 @@ QString MainWindow::saveWeights(const QString& path)
     return reportResult({}, tr("Saved %1").arg(path));
 }
 
-void MainWindow::openWeights(const QString& path)
+QString MainWindow::reportRun() const
 {
-    const DatasetPtr base = m_dataset->dataset();
-    if (!base) {
+    if (!m_runInfo.runFolder.isEmpty() && QFileInfo::exists(m_runInfo.runFolder + QStringLiteral("/run.json")))
+        return m_runInfo.runFolder;
+    return m_runs->selectedRun();
+}
+
+void MainWindow::openRunResults(const QString& runFolder)
+{
+    const tb::RunSummary run = tb::readRun(ss(runFolder));
+    if (run.damaged) {
+        reportError(tr("The run %1 is damaged: %2").arg(runFolder, qs(run.damage)));
+        emit evaluationFinished(false);
+        return;
+    }
+    if (!QFileInfo(qs(run.dataset)).isDir()) {
+        reportError(tr("The run's dataset folder %1 is gone: its results cannot be shown; its report still has the "
+                       "confusion matrix and misclassified images it stored.")
+                        .arg(qs(run.dataset)));
+        emit evaluationFinished(false);
+        return;
+    }
+    openWeights(runFolder + QStringLiteral("/weights.tbw"), qs(run.dataset));
+}
+
+void MainWindow::openWeights(const QString& path, const QString& datasetDir)
+{
+    DatasetPtr base = m_dataset->dataset();
+    if (!datasetDir.isEmpty() && base && QFileInfo(qs(base->directory)) != QFileInfo(datasetDir))
+        base.reset(); // another dataset is loaded: the worker loads the run's
+    if (!base && datasetDir.isEmpty()) {
         reportError(tr("Choose a dataset folder first, then open the weights to evaluate them on it."));
         emit evaluationFinished(false);
         return;
@@ -611,15 +654,16 @@ void MainWindow::openWeights(const QString& path)
     const tb::DeviceSpec device = m_accelerator->device();
     // A safetensors file written by another program is taken for the model chosen in Setup.
     const std::optional<tb::ModelSpec> spec = m_model->spec();
-    watcher->setFuture(QtConcurrent::run([path, base, device, spec]() {
+    watcher->setFuture(QtConcurrent::run([path, base, datasetDir, device, spec]() {
         Evaluation out;
         try {
+            const DatasetPtr data = base ? base : std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
             tb::ModelHint hint;
             hint.spec = spec ? &*spec : nullptr;
-            hint.input = tb::Shape::image(base->inputHeight(), base->inputWidth(), 1);
-            hint.classNames = base->classNames;
+            hint.input = tb::Shape::image(data->inputHeight(), data->inputWidth(), 1);
+            hint.classNames = data->classNames;
             auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
-            tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *base, device);
+            tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
             out.data = std::make_shared<const tb::Dataset>(std::move(e.data));
             out.weights = weights;

@@ -27,6 +27,7 @@ class PredictPanel;
 class ResultsPanel;
 class RunController;
 class RunPanel;
+class RunsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,10 +44,11 @@ public:
     ResultsPanel* resultsPanel() const { return m_results; }
     ComparePanel* comparePanel() const { return m_compare; }
     PredictPanel* predictPanel() const { return m_predict; }
+    RunsPanel* runsPanel() const { return m_runs; }
     RunController* runController() const { return m_controller; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage };
+    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage, RunsPage };
     void showPage(Page page);
 
     // What to do about a run in progress when the window closes or Esc is pressed.
@@ -71,7 +73,12 @@ public:
     QString saveWeights(const QString& path);
     // Loads a weights file and evaluates it on the current dataset in the background; the results
     // panels fill when done (evaluationFinished), or the error shows.
-    void openWeights(const QString& path);
+    // datasetDir: evaluate on that dataset folder (loaded in the background) rather than the loaded one.
+    void openWeights(const QString& path, const QString& datasetDir = {});
+    // The Runs page's Open results: the run's final weights on its own dataset.
+    void openRunResults(const QString& runFolder);
+    // File > Export report: the report of the last run, else of the run selected on the Runs page.
+    QString reportRun() const;
 
     const std::vector<tb::EpochRecord>& history() const { return m_history; }
     bool hasWeights() const { return m_weights != nullptr; }
@@ -114,6 +121,7 @@ private:
     ResultsPanel* m_results;
     ComparePanel* m_compare;
     PredictPanel* m_predict;
+    RunsPanel* m_runs;
     RunController* m_controller;
     QTabWidget* m_tabs;
 

@@ -361,11 +361,12 @@ int trainCommand(const std::vector<std::string>& args)
     const tb::RunPosition& end = session.trainer().position();
     if (!json && cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0)
         std::printf("Restoring model weights from the end of the best epoch: %d.\n", end.early.bestEpoch);
-    const tb::EvalResult test = session.evaluateTest();
+    // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
+    // misclassified images for the Runs page and the report.
+    const tb::EvalResult test = session.evaluateTest(session.runFolder().has_value());
     const std::string sha = session.weightsSha256();
     save();
-    if (session.runFolder())
-        session.save(session.runFolder()->weights());
+    session.recordEnd(test);
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "done";

@@ -19,6 +19,8 @@ int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
 int predictCommand(const std::vector<std::string>& args); // predict_command.cpp
+int runsCommand(const std::vector<std::string>& args);    // runs_command.cpp
+int reportCommand(const std::vector<std::string>& args);  // runs_command.cpp
 
 // One --json event: a line of compact JSON on stdout, flushed.
 void printJson(const nlohmann::ordered_json& j);

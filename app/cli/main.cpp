@@ -38,6 +38,12 @@ const char* kUsage =
     "           [--centre on|off] [--save-inputs DIR]: the model's top classes for PNG or JPEG pictures,\n"
     "           preprocessed as the window's Predict page does (MNIST's centring by default for digit\n"
     "           models); --save-inputs writes what the model received as DIR/<picture>.pgm\n"
+    "  runs     list|show RUN|delete RUN [--runs-dir D] [--json]: the runs recorded in the runs folder (the\n"
+    "           XDG data directory's trainbench/runs by default); a damaged run is listed with the reason.\n"
+    "           RUN is a run folder's name (or the unique start of one), a path, or latest\n"
+    "  report   RUN [-o FILE.html] [--runs-dir D] [--json]: one self-contained HTML file of the run (charts,\n"
+    "           configuration, hardware, epochs, confusion matrix, misclassified images, weights SHA-256);\n"
+    "           FILE defaults to <run>.html in the current folder\n"
     "\n"
     "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn; --epochs to 2, --seed\n"
     "to 200, --batch to 128 (the window's defaults too); D is a device as `devices` lists it\n"
@@ -84,6 +90,10 @@ int main(int argc, char** argv)
             return tbcli::devicesCommand(args);
         if (cmd == "predict")
             return tbcli::predictCommand(args);
+        if (cmd == "runs")
+            return tbcli::runsCommand(args);
+        if (cmd == "report")
+            return tbcli::reportCommand(args);
         std::fprintf(stderr, "trainbench-cli: unknown command \"%s\"\n\n%s", cmd.c_str(), kUsage);
         return tbcli::Usage;
     } catch (const tbcli::UsageError& e) {

@@ -41,7 +41,11 @@ int main(int argc, char** argv)
         QStringLiteral("compare-screenshot"),
         QApplication::translate("main", "With --screenshots: only the Compare page, comparing these devices."),
         QStringLiteral("devices"));
+    const QCommandLineOption runsShot(
+        QStringLiteral("runs-screenshot"),
+        QApplication::translate("main", "With --screenshots: only the Runs page, two runs overlaid."));
     parser.addOption(shots);
+    parser.addOption(runsShot);
     parser.addOption(data);
     parser.addOption(predictShot);
     parser.addOption(compareShot);
@@ -50,6 +54,8 @@ int main(int argc, char** argv)
     parser.process(app);
 
     tbui::MainWindow window;
+    if (parser.isSet(shots) && parser.isSet(runsShot))
+        return runRunsScreenshot(window, parser.value(shots));
     if (parser.isSet(shots) && parser.isSet(predictShot))
         return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot));
     if (parser.isSet(shots)) {

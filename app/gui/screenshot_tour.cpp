@@ -11,6 +11,7 @@
 #include "predict/drawing_pad.hpp"
 #include "predict/predict_panel.hpp"
 #include "run/run_controller.hpp"
+#include "runs/runs_panel.hpp"
 
 #include <QApplication>
 #include <QDir>
@@ -34,6 +35,15 @@ bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name, int set
     const bool ok = w.grab().save(path);
     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
     return ok;
+}
+// The window in English at the README's size, on one page, for a screenshot of that page alone.
+void showOnePage(tbui::MainWindow& w, const QString& outDir, tbui::MainWindow::Page page)
+{
+    QDir().mkpath(outDir);
+    tbui::Language::apply(QStringLiteral("en"));
+    w.show();
+    w.resize(1360, 900);
+    w.showPage(page);
 }
 } // namespace
 
@@ -158,11 +168,7 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
 int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weightsPath)
 {
     using namespace tbui;
-    QDir().mkpath(outDir);
-    Language::apply(QStringLiteral("en"));
-    w.show();
-    w.resize(1360, 900);
-    w.showPage(MainWindow::PredictPage);
+    showOnePage(w, outDir, MainWindow::PredictPage);
     PredictPanel* page = w.predictPanel();
     QEventLoop opened;
     QObject::connect(page, &PredictPanel::weightsOpened, &opened, &QEventLoop::quit);
@@ -237,4 +243,29 @@ int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
     const bool ok = shoot(w, outDir, openCl ? QStringLiteral("compare-opencl") : QStringLiteral("compare-devices"));
     Language::apply(QString());
     return ok && compare->rows().size() == size_t(wanted.size()) ? 0 : 1;
+}
+
+int runRunsScreenshot(tbui::MainWindow& w, const QString& outDir)
+{
+    using namespace tbui;
+    showOnePage(w, outDir, MainWindow::RunsPage);
+    RunsPanel* page = w.runsPanel();
+    QEventLoop listed;
+    QObject::connect(page, &RunsPanel::listed, &listed, &QEventLoop::quit);
+    page->refresh();
+    listed.exec();
+    int ticked = 0;
+    for (const tb::RunSummary& r : page->runs())
+        if (!r.damaged && r.status == "completed" && ticked < 2) {
+            page->setOverlaid(QString::fromStdString(r.path), true);
+            if (++ticked == 1)
+                page->selectRun(QString::fromStdString(r.path));
+        }
+    if (ticked < 2) {
+        std::fprintf(stderr, "the runs folder %s holds fewer than two completed runs\n", qPrintable(page->runsDir()));
+        return 1;
+    }
+    const bool ok = shoot(w, outDir, QStringLiteral("runs-page"), 500);
+    Language::apply(QString());
+    return ok ? 0 : 1;
 }

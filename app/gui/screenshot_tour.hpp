@@ -16,3 +16,6 @@ int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
 // ("cpu:1,cpu:2,opencl:0"), at 1280x690: <outDir>/compare-opencl.png when one is an OpenCL
 // device, else compare-devices.png.
 int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& dataDir, const QString& devices);
+// Only the Runs page of the runs folder (the XDG data directory's), the two newest completed runs
+// ticked so that their curves overlay, at 1360x900: <outDir>/runs-page.png.
+int runRunsScreenshot(tbui::MainWindow& w, const QString& outDir);

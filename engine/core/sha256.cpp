@@ -106,4 +106,11 @@ std::string Sha256::hexDigest()
     return s;
 }
 
+std::string sha256Hex(const std::string& bytes)
+{
+    Sha256 h;
+    h.update(bytes.data(), bytes.size());
+    return h.hexDigest();
+}
+
 } // namespace tb

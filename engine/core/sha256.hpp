@@ -25,4 +25,7 @@ private:
     uint64_t m_total = 0;
 };
 
+// The hex SHA-256 of `bytes` (a file's, for the run record and the report).
+std::string sha256Hex(const std::string& bytes);
+
 } // namespace tb

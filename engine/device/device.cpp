@@ -132,17 +132,24 @@ std::vector<DeviceSpec> parseDeviceList(const std::string& text)
     return out;
 }
 
+CpuInfo detectCpu()
+{
+    CpuInfo c;
+    c.model = procField("/proc/cpuinfo", "model name");
+    if (c.model.empty())
+        c.model = "unknown CPU";
+    c.logicalCores = hardwareThreads();
+    c.simd = simdLevel();
+    c.isa = detectIsa();
+    c.isas = supportedIsas();
+    c.ramBytes = meminfoBytes("MemTotal");
+    return c;
+}
+
 SystemInfo detectSystem()
 {
     SystemInfo s;
-    s.cpu.model = procField("/proc/cpuinfo", "model name");
-    if (s.cpu.model.empty())
-        s.cpu.model = "unknown CPU";
-    s.cpu.logicalCores = hardwareThreads();
-    s.cpu.simd = simdLevel();
-    s.cpu.isa = detectIsa();
-    s.cpu.isas = supportedIsas();
-    s.cpu.ramBytes = meminfoBytes("MemTotal");
+    s.cpu = detectCpu();
     // The CUDA backend is not part of this build; say so rather than probing a driver we cannot use.
     s.gpuUnavailableReason = "built without CUDA";
     s.gpuUnavailableId = MessageId::GpuBuiltWithoutCuda;

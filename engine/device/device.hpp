@@ -79,6 +79,8 @@ struct SystemInfo {
 
 // Never throws: whatever cannot be read is reported as unknown or as the GPU reason.
 SystemInfo detectSystem();
+// The CPU part alone, without probing GPUs (what a run's record names).
+CpuInfo detectCpu();
 
 // The accelerator the window offers beside the CPU: CUDA GPU 0, else the first usable OpenCL GPU,
 // else the first usable OpenCL device (PoCL runs OpenCL on the CPU); none when there is none.

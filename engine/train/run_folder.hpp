@@ -13,10 +13,11 @@ std::string defaultRunsDir();
 struct RunFolder {
     std::string path;
 
-    std::string checkpoint() const { return path + "/checkpoint.tbw"; } // the latest position
-    std::string best() const { return path + "/best.tbw"; }             // early stopping's best epoch
-    std::string weights() const { return path + "/weights.tbw"; }       // the final weights
-    std::string record() const { return path + "/run.json"; }           // configuration, status, history
+    std::string checkpoint() const { return path + "/checkpoint.tbw"; }  // the latest position
+    std::string best() const { return path + "/best.tbw"; }              // early stopping's best epoch
+    std::string weights() const { return path + "/weights.tbw"; }        // the final weights
+    std::string record() const { return path + "/run.json"; }            // configuration, status, history
+    std::string evaluation() const { return path + "/evaluation.json"; } // the final test evaluation
 
     // A new, empty folder "<runsDir>/<YYYYmmdd-HHMMSS>-<name>" (with "-2", "-3"... if taken); the runs
     // folder is created when missing. Throws IoError naming what cannot be created.

@@ -1,10 +1,16 @@
 #include "train/session.hpp"
 
 #include "core/errors.hpp"
+#include "core/sha256.hpp"
+#include "device/device.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/weights_formats.hpp"
 #include "train/progress_text.hpp"
+#include "train/test_record.hpp"
+
+#include <ctime>
+#include <filesystem>
 
 namespace tb {
 
@@ -79,6 +85,7 @@ void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
         throw ConfigError("checkpoints every " + std::to_string(everyBatches) + " batches: give 0 or more");
     m_folder = std::move(folder);
     m_checkpointEvery = everyBatches;
+    m_started = now();
     writeRecord("running");
 }
 
@@ -95,19 +102,48 @@ void TrainingSession::checkpoint()
 
 void TrainingSession::writeRecord(const char* status)
 {
+    // Version 2 added the times, hardware, dataset fingerprint, per-epoch throughput, test block, weights
+    // hash and file list; readers take version 1 records (run_history.hpp) without them.
     nlohmann::ordered_json r;
     r["format"] = "trainbench-run";
-    r["version"] = 1;
+    r["version"] = 2;
     r["status"] = status;
+    r["started"] = m_started;
+    if (std::string(status) != "running")
+        r["ended"] = m_ended.empty() ? now() : m_ended;
     r["model"] = m_net.spec().name;
+    r["parameters"] = m_net.paramCount() + m_net.stateCount();
     r["device"] = backend().device().id();
     r["kernels"] = backend().describe();
+    if (m_hardware.is_null()) { // once: a record may be written every batch
+        const CpuInfo cpu = detectCpu();
+        const DeviceSpec& device = backend().device();
+        m_hardware = {
+            {"cpu", cpu.model}, {"logical_cores", cpu.logicalCores}, {"simd", cpu.simd}, {"ram_bytes", cpu.ramBytes}};
+        if (device.kind == DeviceKind::Cpu)
+            m_hardware["isa"] = isaName(device.isa ? *device.isa : defaultIsa());
+    }
+    r["hardware"] = m_hardware;
     r["dataset"] = m_data.directory;
+    r["dataset_fingerprint"] = {
+        {"train_images", m_fingerprint.trainCount}, {"test_images", m_fingerprint.testCount},
+        {"height", m_fingerprint.height},           {"width", m_fingerprint.width},
+        {"classes", m_fingerprint.classes},         {"labels_sha256", m_fingerprint.labelsSha256}};
     r["seed"] = std::to_string(config().seed);
     r["epochs"] = config().epochs;
     r["batch_size"] = config().batchSize;
     r["optimizer"] = optimizerName(config().optimizer.kind);
     r["learning_rate"] = config().optimizer.learningRate;
+    if (config().optimizer.kind == OptimizerKind::SGD) {
+        r["momentum"] = config().optimizer.momentum;
+        r["nesterov"] = config().optimizer.nesterov;
+    }
+    if (config().maxBatches > 0)
+        r["max_batches"] = config().maxBatches;
+    if (config().sizeMultiplier != 1)
+        r["size_multiplier"] = config().sizeMultiplier;
+    if (config().dropRemainder)
+        r["drop_remainder"] = true;
     r["schedule"] = describeLrSchedule(config().schedule);
     r["early_stopping"] = describeEarlyStopping(config().earlyStopping);
     r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"
@@ -120,9 +156,47 @@ void TrainingSession::writeRecord(const char* status)
                      {"val_loss", e.valLoss},
                      {"val_accuracy", e.valAccuracy},
                      {"seconds", e.seconds},
+                     {"samples_per_sec", e.samplesPerSec},
                      {"learning_rate", e.learningRate}});
     r["history"] = h;
+    if (!m_testBlock.is_null()) {
+        r["test"] = m_testBlock;
+        r["weights_sha256"] = m_weightsSha256;          // of the parameters, as `train` prints it
+        r["weights_file_sha256"] = m_weightsFileSha256; // of weights.tbw
+    }
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    for (const std::string& f : {m_folder->checkpoint(), m_folder->best(), m_folder->weights(), m_folder->evaluation()})
+        if (std::error_code ec; std::filesystem::exists(f, ec))
+            files.push_back(std::filesystem::path(f).filename().string());
+    r["files"] = files;
     writeFileAtomically(m_folder->record(), jsonText(r) + "\n");
+}
+
+std::string TrainingSession::now()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+void TrainingSession::recordEnd(const EvalResult& test)
+{
+    if (!m_folder)
+        return;
+    save(m_folder->weights());
+    m_weightsSha256 = weightsSha256();
+    m_weightsFileSha256 = sha256Hex(readWholeFile(m_folder->weights()));
+    m_testBlock = {{"loss", test.loss}, {"accuracy", test.accuracy}, {"samples", test.samples}};
+    if (!test.predicted.empty()) {
+        const TestRecord record = makeTestRecord(test, m_data.test, m_data.classNames);
+        writeFileAtomically(m_folder->evaluation(), jsonText(testRecordJson(record)) + "\n");
+        m_testBlock["misclassified"] = record.misclassifiedCount;
+    }
+    m_ended = now();
+    writeRecord("completed");
 }
 
 std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
@@ -152,13 +226,31 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     }
     session->m_folder = folder;
     session->m_checkpointEvery = checkpointEvery;
+    session->m_started = now();
+    try { // the run keeps its first start time when its record can tell it
+        const nlohmann::ordered_json old = parseJson(readWholeFile(folder.record()));
+        if (const auto* started = jsonMember(old, "started"); started && started->is_string())
+            session->m_started = started->get<std::string>();
+    } catch (const Error&) {
+    }
     return session;
 }
 
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
     Checkpointer checkpointer(*this, observer);
-    const TrainStatus status = m_trainer->run(&checkpointer, cancel);
+    TrainStatus status;
+    try {
+        status = m_trainer->run(&checkpointer, cancel);
+    } catch (const DivergedError&) {
+        if (m_folder) { // the history says so (the Runs page, `runs list`); the divergence is what matters
+            try {
+                writeRecord("diverged");
+            } catch (const Error&) {
+            }
+        }
+        throw;
+    }
     if (m_folder) {
         checkpoint(); // a stopped run continues from here; a finished one records its end
         if (status == TrainStatus::Cancelled)

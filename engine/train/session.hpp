@@ -14,6 +14,8 @@
 #include "train/run_folder.hpp"
 #include "train/trainer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -65,10 +67,16 @@ public:
     std::string weightsSha256();
     // Writes the weights atomically, in the format the path's extension names (.tbw, .safetensors).
     void save(const std::string& path);
+    // Records the end of a completed run in its run folder (nothing without one): the final weights
+    // (weights.tbw), the test evaluation `test` (evaluation.json: confusion matrix and misclassified
+    // images when it has predictions) and run.json's final block (test metrics, weights SHA-256, end
+    // time). IoError when the folder cannot be written.
+    void recordEnd(const EvalResult& test);
 
 private:
     class Checkpointer;
     void writeRecord(const char* status);
+    static std::string now(); // UTC, ISO 8601
 
     DatasetFingerprint m_fingerprint; // of the dataset as loaded
     Dataset m_data;
@@ -76,6 +84,10 @@ private:
     std::unique_ptr<Trainer> m_trainer;
     std::optional<RunFolder> m_folder;
     int m_checkpointEvery = 0;
+    std::string m_started, m_ended;                   // run.json's times (UTC, ISO 8601)
+    nlohmann::ordered_json m_testBlock;               // run.json's "test" once recordEnd ran (null before)
+    std::string m_weightsSha256, m_weightsFileSha256; // likewise
+    nlohmann::ordered_json m_hardware;                // run.json's "hardware", detected on the first write
 };
 
 } // namespace tb

@@ -134,8 +134,11 @@ void TrainWorker::run()
                 outcome.test = test; // the results pages show the test set, not the held-out images
         }
         outcome.weightsSha256 = qs(session->weightsSha256());
-        if (outcome.status == RunStatus::Completed && session->runFolder())
-            session->save(session->runFolder()->weights()); // as the CLI does
+        if (outcome.status == RunStatus::Completed && session->runFolder()) {
+            // As the CLI does: weights.tbw, evaluation.json and run.json's end (the evaluation with
+            // predictions is the last validation's when that was the test set, else computed above).
+            session->recordEnd(outcome.test ? *outcome.test : session->evaluateTest(true));
+        }
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;

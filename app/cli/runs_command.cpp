@@ -1,0 +1,183 @@
+// `trainbench-cli runs list|show|delete` and `trainbench-cli report`: the runs folder as a history,
+// and a run's self-contained HTML report. A damaged run is listed as such with the reason; it never
+// hides the others.
+#include "commands.hpp"
+
+#include "options.hpp"
+
+#include "core/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "report/run_report.hpp"
+#include "report/svg_chart.hpp"
+#include "train/run_folder.hpp"
+#include "train/run_history.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace tbcli {
+
+namespace {
+// The leading argument that is not an option (the run), taken out of `args`.
+std::string takeRun(std::vector<std::string>& args, const char* usage)
+{
+    if (args.empty() || args.front().rfind("-", 0) == 0)
+        throw UsageError(usage);
+    std::string run = args.front();
+    args.erase(args.begin());
+    return run;
+}
+
+std::string percentText(double v)
+{
+    if (v < 0)
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f%%", v * 100);
+    return buf;
+}
+
+nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
+{
+    nlohmann::ordered_json j;
+    j["id"] = r.id;
+    j["path"] = r.path;
+    if (r.damaged) {
+        j["damaged"] = true;
+        j["reason"] = r.damage;
+        return j;
+    }
+    j["status"] = r.status;
+    j["date"] = r.date();
+    j["model"] = r.model;
+    j["dataset"] = r.dataset;
+    j["device"] = r.device;
+    j["epochs_done"] = r.history.size();
+    j["epochs"] = r.epochs;
+    if (r.finalAccuracy() >= 0)
+        j["final_accuracy"] = r.finalAccuracy();
+    if (r.hasTest) {
+        j["test_accuracy"] = r.testAccuracy;
+        j["test_loss"] = r.testLoss;
+    }
+    j["training_seconds"] = r.trainingSeconds();
+    if (!r.weightsSha256.empty())
+        j["weights_sha256"] = r.weightsSha256;
+    j["files"] = r.files;
+    return j;
+}
+
+int listRuns(const Options& o)
+{
+    const tb::RunList list = tb::listRuns(o.text("runs-dir", tb::defaultRunsDir()));
+    if (o.has("json")) {
+        nlohmann::ordered_json j;
+        j["runs_dir"] = list.runsDir;
+        if (!list.problem.empty())
+            j["problem"] = list.problem;
+        j["runs"] = nlohmann::ordered_json::array();
+        for (const tb::RunSummary& r : list.runs)
+            j["runs"].push_back(summaryJson(r));
+        printJson(j);
+    } else {
+        if (!list.problem.empty())
+            std::fprintf(stderr, "trainbench-cli runs: %s\n", list.problem.c_str());
+        if (list.runs.empty())
+            std::printf("No runs in %s\n", list.runsDir.c_str());
+        for (const tb::RunSummary& r : list.runs) {
+            if (r.damaged) {
+                std::printf("%-48s DAMAGED: %s\n", r.id.c_str(), r.damage.c_str());
+                continue;
+            }
+            const std::string epochs = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
+            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(), r.status.c_str(),
+                        epochs.c_str(), percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
+        }
+    }
+    return list.problem.empty() ? Ok : FileError;
+}
+
+int showRun(const tb::RunSummary& r, bool json)
+{
+    if (json) {
+        nlohmann::ordered_json j = summaryJson(r);
+        if (!r.damaged)
+            j["record"] = r.record;
+        printJson(j);
+        return r.damaged ? FileError : Ok;
+    }
+    std::printf("Run %s\nFolder %s\n", r.id.c_str(), r.path.c_str());
+    if (r.damaged) {
+        std::printf("DAMAGED: %s\n", r.damage.c_str());
+        return FileError;
+    }
+    for (const auto& [label, value] : r.configurationRows())
+        std::printf("%-17s %s\n", label.c_str(), value.c_str());
+    for (const auto& [label, value] : r.hardwareRows())
+        std::printf("%-17s %s\n", label.c_str(), value.c_str());
+    std::printf("\n%5s %9s %9s %9s %9s %10s %8s\n", "epoch", "loss", "accuracy", "val_loss", "val_acc", "lr",
+                "seconds");
+    for (const tb::EpochRecord& e : r.history)
+        std::printf("%5d %9s %9s %9s %9s %10s %8s\n", e.epoch, tb::shortNumber(e.loss).c_str(),
+                    tb::shortNumber(e.accuracy).c_str(), tb::shortNumber(e.valLoss).c_str(),
+                    tb::shortNumber(e.valAccuracy).c_str(), tb::shortNumber(e.learningRate).c_str(),
+                    tb::shortNumber(e.seconds).c_str());
+    if (r.hasTest)
+        std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.testLoss, r.testAccuracy);
+    if (!r.weightsSha256.empty())
+        std::printf("Weights sha256: %s\n", r.weightsSha256.c_str());
+    std::string files;
+    for (const std::string& f : r.files)
+        files += (files.empty() ? "" : ", ") + f;
+    std::printf("Files: %s\n", files.empty() ? "none" : files.c_str());
+    return Ok;
+}
+} // namespace
+
+int runsCommand(const std::vector<std::string>& args)
+{
+    std::vector<std::string> rest = args;
+    const std::string action = takeRun(rest, "give list, show RUN or delete RUN");
+    if (action == "list")
+        return listRuns(Options(rest, {"runs-dir"}, {"json"}));
+    if (action == "show" || action == "delete") {
+        const std::string run =
+            takeRun(rest, ("runs " + action + " needs the run: a folder name, a path or latest").c_str());
+        const Options o(rest, {"runs-dir"}, {"json"});
+        const std::string path = tb::findRun(o.text("runs-dir", tb::defaultRunsDir()), run);
+        if (action == "show")
+            return showRun(tb::readRun(path), o.has("json"));
+        tb::deleteRun(path);
+        if (o.has("json"))
+            printJson({{"event", "deleted"}, {"path", path}});
+        else
+            std::printf("Deleted %s\n", path.c_str());
+        return Ok;
+    }
+    throw UsageError("unknown action \"" + action + "\": give list, show RUN or delete RUN");
+}
+
+int reportCommand(const std::vector<std::string>& args)
+{
+    std::vector<std::string> rest = args;
+    const std::string run = takeRun(rest, "report needs the run: a folder name, a path or latest");
+    for (std::string& a : rest)
+        if (a == "-o")
+            a = "--out";
+    const Options o(rest, {"runs-dir", "out"}, {"json"});
+    const std::string path = tb::findRun(o.text("runs-dir", tb::defaultRunsDir()), run);
+    const tb::ReportInput in = tb::readReportInput(path);
+    const std::string out = o.text("out", in.run.id + ".html");
+    tb::writeFileAtomically(out, tb::runReportHtml(in));
+    if (o.has("json"))
+        printJson({{"event", "report"}, {"run", path}, {"out", out}, {"test_evaluation", bool(in.test)}});
+    else {
+        std::printf("Wrote %s\n", out.c_str());
+        if (!in.test)
+            std::printf("Note: %s; the report has no confusion matrix or misclassified images.\n",
+                        in.testMissing.c_str());
+    }
+    return Ok;
+}
+
+} // namespace tbcli

@@ -1,0 +1,27 @@
+// Line charts as inline SVG text, for reports that open offline in any browser: axes with round
+// ticks, one polyline and one marked point per value (its <title> gives the value on hover).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tb {
+
+struct ChartSeries {
+    std::string name;
+    std::string colour;    // CSS colour
+    std::vector<double> x; // epochs
+    std::vector<double> y; // NaN: no point
+};
+
+// Text is escaped; an empty or all-NaN chart says "no data".
+std::string svgLineChart(const std::string& title, const std::vector<ChartSeries>& series, int width = 560,
+                         int height = 300);
+
+// Escapes &, <, >, " and ' for HTML and SVG text and attributes.
+std::string htmlEscape(const std::string& text);
+
+// A value as the report prints it: up to 4 significant digits.
+std::string shortNumber(double v);
+
+} // namespace tb

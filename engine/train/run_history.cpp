@@ -1,0 +1,327 @@
+#include "train/run_history.hpp"
+
+#include "core/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/json_text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+namespace fs = std::filesystem;
+
+namespace tb {
+
+namespace {
+const char* const kRunFiles[] = {"run.json", "checkpoint.tbw", "best.tbw", "weights.tbw", "evaluation.json"};
+
+// A member as text: strings as they are, numbers as a message shows them, anything else empty.
+std::string text(const nlohmann::ordered_json& j, const std::string& key)
+{
+    const nlohmann::ordered_json* v = jsonMember(j, key);
+    if (!v)
+        return {};
+    if (v->is_string())
+        return v->get<std::string>();
+    if (v->is_boolean())
+        return v->get<bool>() ? "yes" : "no";
+    if (v->is_number()) { // a float setting written as a double (0.05000000074505806) reads as 0.05
+        const double d = v->get<double>();
+        if (d == std::floor(d))
+            return jsonNumberText(d);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.6g", d);
+        return buf;
+    }
+    return {};
+}
+
+// A number member; NaN when absent or null (NaN was written as null).
+double number(const nlohmann::ordered_json& j, const std::string& key)
+{
+    const nlohmann::ordered_json* v = jsonMember(j, key);
+    return v && v->is_number() ? v->get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+// A count member (epochs), 0 when absent and held to what an int holds.
+int count(const nlohmann::ordered_json& j, const std::string& key)
+{
+    const double v = number(j, key);
+    return std::isfinite(v) ? int(std::clamp(v, 0.0, 1e9)) : 0;
+}
+
+std::vector<EpochRecord> parseHistory(const nlohmann::ordered_json& h)
+{
+    if (!h.is_array())
+        throw DataError("its history is " + std::string(jsonTypeName(h)) + ", not a list of epochs");
+    std::vector<EpochRecord> out;
+    for (const auto& e : h) {
+        if (!e.is_object())
+            throw DataError("an epoch of its history is " + std::string(jsonTypeName(e)) + ", not an object");
+        EpochRecord r;
+        if (!std::isfinite(number(e, "epoch")))
+            throw DataError("an epoch of its history has no epoch number");
+        r.epoch = count(e, "epoch");
+        r.loss = number(e, "loss");
+        r.accuracy = number(e, "accuracy");
+        r.valLoss = number(e, "val_loss");
+        r.valAccuracy = number(e, "val_accuracy");
+        r.seconds = number(e, "seconds");
+        r.learningRate = number(e, "learning_rate");
+        r.samplesPerSec = number(e, "samples_per_sec");
+        out.push_back(r);
+    }
+    return out;
+}
+
+// Fills `s` from its run.json; what cannot be read marks it damaged with the reason.
+void readRecord(RunSummary& s)
+{
+    auto damaged = [&s](const std::string& reason) {
+        s.damaged = true;
+        s.damage = reason;
+    };
+    const std::string path = s.path + "/run.json";
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return damaged("the folder holds no run.json (removed, or the run never started)");
+    std::string bytes;
+    try {
+        bytes = readWholeFile(path);
+    } catch (const Error& e) {
+        return damaged(std::string("run.json cannot be read: ") + e.what());
+    }
+    if (bytes.find_first_not_of(" \t\r\n") == std::string::npos)
+        return damaged("run.json is empty");
+    try {
+        s.record = parseJson(bytes);
+        const nlohmann::ordered_json& r = s.record;
+        if (!r.is_object() || text(r, "format") != "trainbench-run")
+            throw DataError("it is not a Trainbench run record");
+        if (const double v = number(r, "version"); !(v >= 1 && v <= 2))
+            throw DataError("its version (" + text(r, "version") + ") is not one this Trainbench reads");
+        s.status = text(r, "status");
+        s.started = text(r, "started");
+        s.ended = text(r, "ended");
+        s.model = text(r, "model");
+        s.dataset = text(r, "dataset");
+        s.device = text(r, "device");
+        s.kernels = text(r, "kernels");
+        s.epochs = count(r, "epochs");
+        if (const auto* h = jsonMember(r, "history"))
+            s.history = parseHistory(*h);
+        if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {
+            s.hasTest = true;
+            s.testLoss = number(*t, "loss");
+            s.testAccuracy = number(*t, "accuracy");
+        }
+        s.weightsSha256 = text(r, "weights_sha256");
+        s.weightsFileSha256 = text(r, "weights_file_sha256");
+    } catch (const Error& e) {
+        damaged(std::string("run.json is damaged: ") + e.what());
+    }
+}
+} // namespace
+
+double RunSummary::finalAccuracy() const
+{
+    if (hasTest && std::isfinite(testAccuracy))
+        return testAccuracy;
+    if (!history.empty() && std::isfinite(history.back().valAccuracy))
+        return history.back().valAccuracy;
+    return -1.0;
+}
+
+double RunSummary::trainingSeconds() const
+{
+    double total = 0;
+    for (const EpochRecord& e : history)
+        if (std::isfinite(e.seconds))
+            total += e.seconds;
+    return total;
+}
+
+std::string RunSummary::date() const
+{
+    if (started.size() >= 16)
+        return started.substr(0, 10) + " " + started.substr(11, 5);
+    // The folder's stamp: YYYYmmdd-HHMMSS (local time).
+    if (id.size() >= 15 && id[8] == '-' && std::all_of(id.begin(), id.begin() + 8, ::isdigit))
+        return id.substr(0, 4) + "-" + id.substr(4, 2) + "-" + id.substr(6, 2) + " " + id.substr(9, 2) + ":" +
+               id.substr(11, 2);
+    return {};
+}
+
+std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows() const
+{
+    static const std::pair<const char*, const char*> kRows[] = {
+        {"model", "Model"},
+        {"parameters", "Parameters"},
+        {"dataset", "Dataset"},
+        {"device", "Device"},
+        {"kernels", "Kernels"},
+        {"epochs", "Epochs"},
+        {"batch_size", "Batch size"},
+        {"optimizer", "Optimizer"},
+        {"learning_rate", "Learning rate"},
+        {"momentum", "Momentum"},
+        {"nesterov", "Nesterov"},
+        {"max_batches", "Max batches"},
+        {"size_multiplier", "Image size multiplier"},
+        {"drop_remainder", "Drop remainder batch"},
+        {"schedule", "Schedule"},
+        {"early_stopping", "Early stopping"},
+        {"validation", "Validation"},
+        {"seed", "Seed"},
+        {"started", "Started"},
+        {"ended", "Ended"},
+        {"status", "Status"},
+    };
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (const auto& [key, label] : kRows)
+        if (std::string v = text(record, key); !v.empty())
+            rows.emplace_back(label, v);
+    if (const auto* f = jsonMember(record, "dataset_fingerprint"); f && f->is_object())
+        rows.emplace_back("Dataset images", text(*f, "train_images") + " train, " + text(*f, "test_images") +
+                                                " test, " + text(*f, "height") + "x" + text(*f, "width") + ", " +
+                                                text(*f, "classes") + " classes");
+    return rows;
+}
+
+std::vector<std::pair<std::string, std::string>> RunSummary::hardwareRows() const
+{
+    std::vector<std::pair<std::string, std::string>> rows;
+    const nlohmann::ordered_json* h = jsonMember(record, "hardware");
+    if (!h || !h->is_object())
+        return rows;
+    static const std::pair<const char*, const char*> kRows[] = {
+        {"cpu", "CPU"}, {"logical_cores", "Logical cores"}, {"simd", "SIMD"}, {"isa", "Kernel ISA"}};
+    for (const auto& [key, label] : kRows)
+        if (std::string v = text(*h, key); !v.empty())
+            rows.emplace_back(label, v);
+    if (const double ram = number(*h, "ram_bytes"); ram > 0)
+        rows.emplace_back("Memory", jsonNumberText(std::round(ram / double(1 << 30) * 10) / 10) + " GiB");
+    return rows;
+}
+
+RunSummary readRun(const std::string& path)
+{
+    RunSummary s;
+    s.path = path;
+    while (s.path.size() > 1 && s.path.back() == '/')
+        s.path.pop_back();
+    s.id = fs::path(s.path).filename().string();
+    std::error_code ec;
+    if (!fs::is_directory(fs::symlink_status(s.path, ec))) {
+        s.damaged = true;
+        s.damage = ec ? "it cannot be read: " + ec.message() : "it is not a folder";
+        return s;
+    }
+    for (const char* f : kRunFiles)
+        if (fs::exists(s.path + "/" + f, ec))
+            s.files.emplace_back(f);
+    readRecord(s);
+    return s;
+}
+
+RunList listRuns(const std::string& runsDir)
+{
+    RunList list;
+    list.runsDir = runsDir;
+    std::error_code ec;
+    if (!fs::exists(runsDir, ec))
+        return list; // no run yet
+    fs::directory_iterator it(runsDir, ec);
+    if (ec) {
+        list.problem = "cannot read the runs folder " + runsDir + ": " + ec.message();
+        return list;
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+        if (ec) {
+            list.problem = "cannot read all of the runs folder " + runsDir + ": " + ec.message();
+            break;
+        }
+        std::error_code st;
+        if (fs::is_directory(it->symlink_status(st))) // not files, not links out of the runs folder
+            list.runs.push_back(readRun(it->path().string()));
+    }
+    std::sort(list.runs.begin(), list.runs.end(), [](const RunSummary& a, const RunSummary& b) {
+        return a.date() != b.date() ? a.date() > b.date() : a.id > b.id;
+    });
+    return list;
+}
+
+std::string findRun(const std::string& runsDir, const std::string& run)
+{
+    std::error_code ec;
+    if (run.find('/') != std::string::npos) {
+        if (!fs::is_directory(run, ec))
+            throw IoError("no run folder " + run);
+        return run;
+    }
+    const RunList list = listRuns(runsDir);
+    if (run == "latest") {
+        if (list.runs.empty())
+            throw IoError("no run in " + runsDir + (list.problem.empty() ? "" : ": " + list.problem));
+        return list.runs.front().path;
+    }
+    std::vector<std::string> matches;
+    for (const RunSummary& r : list.runs) {
+        if (r.id == run)
+            return r.path;
+        if (r.id.compare(0, run.size(), run) == 0)
+            matches.push_back(r.id);
+    }
+    if (matches.size() == 1)
+        return runsDir + "/" + matches.front();
+    if (matches.empty())
+        throw IoError("no run " + run + " in " + runsDir + " (`trainbench-cli runs list` lists them)");
+    throw IoError(run + " names " + std::to_string(matches.size()) + " runs in " + runsDir + " (" + matches[0] + ", " +
+                  matches[1] + ", ...): give more of the name");
+}
+
+void deleteRun(const std::string& path)
+{
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(path, ec);
+    if (fs::is_symlink(st))
+        throw IoError(path + " is a symbolic link, not a run folder: it was not deleted");
+    if (!fs::is_directory(st))
+        throw IoError(path + " is not a run folder");
+    bool runFile = false;
+    for (const fs::directory_entry& e : fs::directory_iterator(path, ec)) {
+        if (fs::is_directory(e.symlink_status(ec)))
+            throw IoError(path + " holds the folder " + e.path().filename().string() +
+                          ": it does not look like a run folder and was not deleted");
+        for (const char* f : kRunFiles)
+            runFile = runFile || e.path().filename() == f;
+    }
+    if (ec)
+        throw IoError("cannot read " + path + ": " + ec.message());
+    if (!runFile)
+        throw IoError(path + " holds none of a run's files: it does not look like a run folder and was not deleted");
+    fs::remove_all(path, ec); // removes links inside, never what they point to
+    if (ec)
+        throw IoError("cannot delete " + path + ": " + ec.message());
+}
+
+std::optional<TestRecord> readTestRecord(const RunSummary& run, std::string& why)
+{
+    const std::string path = run.path + "/evaluation.json";
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        why = "the run has no stored test evaluation (evaluation.json): it did not complete, or was made by an "
+              "older Trainbench";
+        return std::nullopt;
+    }
+    try {
+        return parseTestRecord(parseJson(readWholeFile(path)));
+    } catch (const Error& e) {
+        why = std::string("evaluation.json is damaged: ") + e.what();
+        return std::nullopt;
+    }
+}
+
+} // namespace tb

@@ -1,0 +1,71 @@
+// The runs folder as a history: every run folder in it read into a summary (configuration,
+// hardware, per-epoch history, final metrics, weights hash, files), for the window's Runs page,
+// `trainbench-cli runs` and the report. Reading never throws for a damaged run: a folder without
+// run.json, an empty, truncated or invalid one, an unreadable file each become a summary marked
+// damaged with the reason, and the other runs are still listed.
+#pragma once
+
+#include "train/test_record.hpp"
+#include "train/trainer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tb {
+
+struct RunSummary {
+    std::string path; // the run folder
+    std::string id;   // its name in the runs folder ("20261123-110203-tpu-mnist-cnn-cpu:2")
+    bool damaged = false;
+    std::string damage; // why it cannot be read, when damaged
+
+    std::string status;         // "running" (or ended by a crash), "stopped", "diverged", "completed"
+    std::string started, ended; // UTC, ISO 8601; empty in version 1 records
+    std::string model, dataset, device, kernels;
+    int epochs = 0; // planned
+    std::vector<EpochRecord> history;
+    bool hasTest = false;
+    double testLoss = 0.0, testAccuracy = 0.0;
+    std::string weightsSha256;      // of the parameters, as `train` prints it
+    std::string weightsFileSha256;  // of weights.tbw when the run ended
+    std::vector<std::string> files; // the run's files present now (checkpoint.tbw, weights.tbw, ...)
+    nlohmann::ordered_json record;  // run.json as read
+
+    // The test accuracy, else the last epoch's validation accuracy, else a negative number.
+    double finalAccuracy() const;
+    double trainingSeconds() const; // the epochs' training time
+    // "2026-11-23 11:02" (UTC) from `started`, else from the folder name's stamp.
+    std::string date() const;
+    // Label, value rows of the configuration (model, dataset, device, batch, optimizer, ...) and of
+    // the hardware, in the record's words.
+    std::vector<std::pair<std::string, std::string>> configurationRows() const;
+    std::vector<std::pair<std::string, std::string>> hardwareRows() const;
+};
+
+struct RunList {
+    std::string runsDir;
+    std::string problem;          // the runs folder cannot be read (not a missing one: that is an empty list)
+    std::vector<RunSummary> runs; // newest first
+};
+
+// Never throws.
+RunList listRuns(const std::string& runsDir);
+RunSummary readRun(const std::string& path);
+
+// The run folder that `run` names: a path to one, else a folder name (or the unique start of one) in
+// `runsDir`, or "latest". Throws IoError when there is none or several.
+std::string findRun(const std::string& runsDir, const std::string& run);
+
+// Removes a run folder and what it holds. Refuses (IoError) what does not look like a run folder: a
+// symbolic link, a folder with subfolders, one holding none of a run's files.
+void deleteRun(const std::string& path);
+
+// The run's stored test evaluation (evaluation.json); nullopt with `why` set when it is missing or
+// unreadable.
+std::optional<TestRecord> readTestRecord(const RunSummary& run, std::string& why);
+
+} // namespace tb

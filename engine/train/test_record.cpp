@@ -1,0 +1,116 @@
+#include "train/test_record.hpp"
+
+#include "core/errors.hpp"
+#include "io/png_writer.hpp"
+
+namespace tb {
+
+TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, const std::vector<std::string>& classNames,
+                          int keepImages)
+{
+    TestRecord r;
+    r.loss = result.loss;
+    r.accuracy = result.accuracy;
+    r.samples = result.samples;
+    r.classNames = classNames;
+    const int k = r.classes();
+    r.confusion.assign(size_t(k) * size_t(k), 0);
+    const int n = std::min<int>(result.samples, int(result.predicted.size()));
+    for (int i = 0; i < n && i < test.count; ++i) {
+        const int label = test.labels[size_t(i)], predicted = result.predicted[size_t(i)];
+        if (label < k && predicted < k)
+            ++r.confusion[size_t(label) * size_t(k) + size_t(predicted)];
+        if (label == predicted)
+            continue;
+        ++r.misclassifiedCount;
+        if (int(r.misclassified.size()) >= keepImages)
+            continue;
+        MisclassifiedImage m;
+        m.index = i;
+        m.label = label;
+        m.predicted = predicted;
+        const size_t p = size_t(i) * size_t(k) + size_t(predicted);
+        m.confidence = p < result.probs.size() ? double(result.probs[p]) : 0.0;
+        m.height = test.height;
+        m.width = test.width;
+        m.pixels.assign(test.image(i), test.image(i) + test.imageBytes());
+        r.misclassified.push_back(std::move(m));
+    }
+    return r;
+}
+
+nlohmann::ordered_json testRecordJson(const TestRecord& r)
+{
+    nlohmann::ordered_json j;
+    j["format"] = "trainbench-test-evaluation";
+    j["version"] = 1;
+    j["loss"] = r.loss;
+    j["accuracy"] = r.accuracy;
+    j["samples"] = r.samples;
+    j["class_names"] = r.classNames;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (int t = 0; t < r.classes(); ++t)
+        rows.push_back(
+            std::vector<int64_t>(r.confusion.begin() + t * r.classes(), r.confusion.begin() + (t + 1) * r.classes()));
+    j["confusion"] = rows;
+    j["misclassified_count"] = r.misclassifiedCount;
+    nlohmann::ordered_json images = nlohmann::ordered_json::array();
+    for (const MisclassifiedImage& m : r.misclassified)
+        images.push_back({{"index", m.index},
+                          {"label", m.label},
+                          {"predicted", m.predicted},
+                          {"confidence", m.confidence},
+                          {"height", m.height},
+                          {"width", m.width},
+                          {"pixels", base64Encode(std::string(m.pixels.begin(), m.pixels.end()))}});
+    j["misclassified"] = images;
+    return j;
+}
+
+TestRecord parseTestRecord(const nlohmann::ordered_json& j)
+{
+    try {
+        TestRecord r;
+        r.loss = j.at("loss").get<double>();
+        r.accuracy = j.at("accuracy").get<double>();
+        r.samples = j.at("samples").get<int>();
+        r.classNames = j.at("class_names").get<std::vector<std::string>>();
+        const int k = r.classes();
+        const auto& rows = j.at("confusion");
+        if (!rows.is_array() || int(rows.size()) != k)
+            throw DataError("the confusion matrix has " + std::to_string(rows.size()) + " rows for " +
+                            std::to_string(k) + " classes");
+        for (const auto& row : rows) {
+            const auto cells = row.get<std::vector<int64_t>>();
+            if (int(cells.size()) != k)
+                throw DataError("a row of the confusion matrix has " + std::to_string(cells.size()) + " cells for " +
+                                std::to_string(k) + " classes");
+            r.confusion.insert(r.confusion.end(), cells.begin(), cells.end());
+        }
+        r.misclassifiedCount = j.at("misclassified_count").get<int>();
+        for (const auto& e : j.at("misclassified")) {
+            MisclassifiedImage m;
+            m.index = e.at("index").get<int>();
+            m.label = e.at("label").get<int>();
+            m.predicted = e.at("predicted").get<int>();
+            m.confidence = e.at("confidence").get<double>();
+            m.height = e.at("height").get<int>();
+            m.width = e.at("width").get<int>();
+            if (m.label < 0 || m.label >= k || m.predicted < 0 || m.predicted >= k)
+                throw DataError("misclassified image " + std::to_string(m.index) + " names a class outside 0.." +
+                                std::to_string(k - 1));
+            const std::string bytes = base64Decode(e.at("pixels").get<std::string>());
+            if (m.height <= 0 || m.width <= 0 || int64_t(bytes.size()) != int64_t(m.height) * m.width)
+                throw DataError("misclassified image " + std::to_string(m.index) + " holds " +
+                                std::to_string(bytes.size()) + " bytes, not " + std::to_string(m.height) + "x" +
+                                std::to_string(m.width));
+            m.pixels.assign(bytes.begin(), bytes.end());
+            r.misclassified.push_back(std::move(m));
+        }
+        return r;
+    } catch (const nlohmann::json::exception& e) {
+        throw DataError(std::string("the test evaluation is malformed: ") + e.what());
+    }
+}
+
+} // namespace tb

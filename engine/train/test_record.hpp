@@ -1,0 +1,45 @@
+// What a finished run's final weights did on the test set, kept in its run folder
+// (evaluation.json) so that its confusion matrix and misclassified images can be shown and reported
+// later without the dataset: the metrics, the confusion matrix and the first misclassified images
+// with their pixels.
+#pragma once
+
+#include "data/dataset.hpp"
+#include "train/backend.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+struct MisclassifiedImage {
+    int index = 0; // in the test split
+    int label = 0, predicted = 0;
+    double confidence = 0.0; // the model's probability for `predicted`
+    int height = 0, width = 0;
+    std::vector<uint8_t> pixels; // (height, width)
+};
+
+struct TestRecord {
+    double loss = 0.0, accuracy = 0.0;
+    int samples = 0;
+    std::vector<std::string> classNames;
+    std::vector<int64_t> confusion; // (classes, classes): row the true label, column the prediction
+    int misclassifiedCount = 0;     // all of them; `misclassified` keeps the first few
+    std::vector<MisclassifiedImage> misclassified;
+
+    int classes() const { return int(classNames.size()); }
+};
+
+// Of an evaluation with predictions (EvalResult::predicted and probs) of `test`'s first images.
+TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, const std::vector<std::string>& classNames,
+                          int keepImages = 100);
+
+nlohmann::ordered_json testRecordJson(const TestRecord& r);
+// Throws DataError saying which member is missing or wrong.
+TestRecord parseTestRecord(const nlohmann::ordered_json& j);
+
+} // namespace tb

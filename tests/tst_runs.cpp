@@ -1,0 +1,426 @@
+// Runs that are remembered (issue 18): the run record a finished run leaves, the runs folder read as
+// a history with damaged runs listed beside the others, deleting runs, the HTML report of a real
+// short run checked part by part, and `trainbench-cli runs` and `report`.
+#include "cli_process.hpp"
+#include "fixtures.hpp"
+
+#include "core/errors.hpp"
+#include "core/sha256.hpp"
+#include "data/dataset.hpp"
+#include "io/atomic_file.hpp"
+#include "io/json_text.hpp"
+#include "io/png_writer.hpp"
+#include "model/model_spec.hpp"
+#include "report/run_report.hpp"
+#include "report/svg_chart.hpp"
+#include "train/run_history.hpp"
+#include "train/session.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+using namespace tb;
+
+class TstRuns : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    Dataset m_toy;
+    ModelSpec m_model;
+    std::string m_dataDir;
+    std::string m_runPath; // a finished run of initTestCase's
+    std::string m_paramsSha;
+
+    using Cli = fixtures::CliResult;
+    static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
+
+    // A finished run in `runsDir`: two epochs at a rate too low to learn much, so that the test set
+    // has misclassified images to show.
+    std::string finishedRun(const std::string& runsDir, std::string* paramsSha = nullptr)
+    {
+        TrainConfig c;
+        c.epochs = 2;
+        c.batchSize = 10;
+        c.seed = 3;
+        c.optimizer.learningRate = 1e-5f;
+        TrainingSession s(m_model, m_toy, c);
+        s.enableCheckpoints(RunFolder::create(runsDir, "toy-cpu:1"));
+        if (s.run() != TrainStatus::Completed)
+            return {};
+        s.recordEnd(s.evaluateTest(true));
+        if (paramsSha)
+            *paramsSha = s.weightsSha256();
+        return s.runFolder()->path;
+    }
+
+    static void write(const std::string& path, const std::string& bytes)
+    {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        fixtures::writeRaw(path, bytes);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        m_dataDir = m_tmp.path().toStdString() + "/toy";
+        QDir().mkpath(QString::fromStdString(m_dataDir));
+        fixtures::writeToyDataset(m_dataDir, 60, 30, 12, 3);
+        m_toy = loadDataset(m_dataDir);
+        m_model = parseModelSpec(fixtures::toyModelJson(), "toy");
+        fixtures::writeRaw(m_tmp.path().toStdString() + "/toy.json", fixtures::toyModelJson());
+        m_runPath = finishedRun(m_tmp.path().toStdString() + "/runs", &m_paramsSha);
+        QVERIFY(!m_runPath.empty());
+    }
+
+    void finishedRunIsRecorded()
+    {
+        const RunSummary r = readRun(m_runPath);
+        QVERIFY2(!r.damaged, r.damage.c_str());
+        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.model, std::string("toy"));
+        QCOMPARE(r.epochs, 2);
+        QCOMPARE(int(r.history.size()), 2);
+        QVERIFY(r.history[1].seconds > 0);
+        QVERIFY(r.history[1].samplesPerSec > 0);
+        QVERIFY(r.hasTest);
+        QCOMPARE(r.weightsSha256, m_paramsSha);
+        QCOMPARE(r.weightsFileSha256, sha256Hex(readWholeFile(m_runPath + "/weights.tbw")));
+        QVERIFY(!r.started.empty() && !r.ended.empty());
+        for (const char* f : {"run.json", "checkpoint.tbw", "weights.tbw", "evaluation.json"})
+            QVERIFY2(std::find(r.files.begin(), r.files.end(), f) != r.files.end(), f);
+        bool cpu = false;
+        for (const auto& [label, value] : r.hardwareRows())
+            cpu = cpu || (label == "CPU" && !value.empty());
+        QVERIFY(cpu);
+        std::string why;
+        const auto test = readTestRecord(r, why);
+        QVERIFY2(test, why.c_str());
+        int64_t sum = 0;
+        for (int64_t n : test->confusion)
+            sum += n;
+        QCOMPARE(sum, int64_t(m_toy.test.count));
+        QCOMPARE(test->accuracy, r.testAccuracy);
+    }
+
+    // The report of a real run, part by part.
+    void reportOfARealRun()
+    {
+        const std::string out = m_tmp.path().toStdString() + "/report.html";
+        writeRunReport(m_runPath, out);
+        const QString html = QString::fromStdString(readWholeFile(out));
+        const RunSummary r = readRun(m_runPath);
+
+        // Self-contained: nothing fetched, nothing run.
+        QVERIFY(!html.contains("<script"));
+        QVERIFY(!html.contains(QRegularExpression("(src|href)=\"(https?:|//|file:)")));
+        // Four inline SVG charts, with the run's values on their points.
+        QCOMPARE(html.count("<svg class=\"chart\""), 4);
+        for (const char* title : {">Loss<", ">Accuracy<", ">Learning rate<", ">Epoch time (s)<"})
+            QVERIFY2(html.contains(title), title);
+        for (const EpochRecord& e : r.history)
+            for (double v : {e.loss, e.accuracy, e.valLoss, e.valAccuracy, e.seconds})
+                QVERIFY2(html.contains(QString("data-value=\"%1\"").arg(QString::fromStdString(shortNumber(v)))),
+                         shortNumber(v).c_str());
+        // The configuration and hardware rows.
+        QVERIFY(html.contains("<tr><th>Batch size</th><td>10</td></tr>"));
+        QVERIFY(html.contains("<tr><th>Model</th><td>toy</td></tr>"));
+        QVERIFY(html.contains("<tr><th>Optimizer</th><td>adam</td></tr>"));
+        QVERIFY(html.contains("<tr><th>Epochs</th><td>2</td></tr>"));
+        QVERIFY(html.contains("<th>CPU</th>"));
+        // The weights' hashes: weights.tbw's and the parameters' (as train prints it).
+        const std::string fileSha = sha256Hex(readWholeFile(m_runPath + "/weights.tbw"));
+        QVERIFY(html.contains(QString("<code class=\"file-sha256\">%1</code>").arg(QString::fromStdString(fileSha))));
+        QVERIFY(
+            html.contains(QString("<code class=\"params-sha256\">%1</code>").arg(QString::fromStdString(m_paramsSha))));
+        QVERIFY(!html.contains("changed since the run ended"));
+        // The confusion matrix: its cells sum to the test count.
+        const int start = html.indexOf("<table class=\"confusion\">");
+        QVERIFY(start > 0);
+        const QString matrix = html.mid(start, html.indexOf("</table>", start) - start);
+        QRegularExpression cell("<td style=\"[^\"]*\">(\\d+)</td>");
+        int sum = 0, cells = 0;
+        for (auto it = cell.globalMatch(matrix); it.hasNext(); ++cells)
+            sum += it.next().captured(1).toInt();
+        QCOMPARE(cells, 9);
+        QCOMPARE(sum, m_toy.test.count);
+        // The misclassified images, embedded as PNG that decode to the test images.
+        std::string why;
+        const auto test = readTestRecord(r, why);
+        QVERIFY(test && !test->misclassified.empty());
+        QRegularExpression img("<img class=\"misclassified\"[^>]*src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"");
+        int images = 0;
+        for (auto it = img.globalMatch(html); it.hasNext(); ++images) {
+            const QImage decoded = QImage::fromData(QByteArray::fromBase64(it.next().captured(1).toLatin1()), "PNG");
+            QVERIFY(!decoded.isNull());
+            QCOMPARE(decoded.size(), QSize(12, 12));
+            const MisclassifiedImage& m = test->misclassified[size_t(images)];
+            const uint8_t* pixels = m_toy.test.image(m.index);
+            for (int y = 0; y < 12; ++y)
+                for (int x = 0; x < 12; ++x)
+                    QCOMPARE(qGray(decoded.pixel(x, y)), int(pixels[y * 12 + x]));
+        }
+        QCOMPARE(images, int(test->misclassified.size()));
+        QCOMPARE(test->misclassifiedCount, int(std::lround((1 - test->accuracy) * test->samples)));
+    }
+
+    void reportWithoutEvaluationSaysWhy()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/noeval";
+        const std::string path = finishedRun(runs);
+        std::filesystem::remove(path + "/evaluation.json");
+        const std::string html = runReportHtml(readReportInput(path));
+        QVERIFY(html.find("no stored test evaluation") != std::string::npos);
+        QCOMPARE(QString::fromStdString(html).count("<svg class=\"chart\""), 4);
+        // A damaged run has no report, and says why.
+        write(path + "/run.json", "{\"format\": \"trainbench-run\", \"version\": 2, \"history\": [");
+        QVERIFY_THROWS_EXCEPTION(IoError, readReportInput(path));
+    }
+
+    void textIsEscaped()
+    {
+        QCOMPARE(htmlEscape("<a href=\"x\">&'</a>"), std::string("&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"));
+        const std::string svg = svgLineChart("<b>", {{"<i>", "red\"", {1, 2}, {0.5, 0.25}}});
+        QVERIFY(svg.find("<b>") == std::string::npos && svg.find("<i>") == std::string::npos);
+        QVERIFY(svg.find("red&quot;") != std::string::npos);
+    }
+
+    void pngAndBase64()
+    {
+        for (const std::string& s :
+             std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)})
+            QCOMPARE(base64Decode(base64Encode(s)), s);
+        QCOMPARE(base64Encode("Man"), std::string("TWFu"));
+        QCOMPARE(base64Encode("Ma"), std::string("TWE="));
+        std::vector<uint8_t> pixels(5 * 3);
+        for (size_t i = 0; i < pixels.size(); ++i)
+            pixels[i] = uint8_t(i * 17);
+        const std::string png = encodeGreyPng(pixels.data(), 5, 3);
+        const QImage img = QImage::fromData(QByteArray(png.data(), int(png.size())), "PNG");
+        QCOMPARE(img.size(), QSize(5, 3));
+        QCOMPARE(qGray(img.pixel(4, 2)), int(pixels[14]));
+    }
+
+    // Each kind of damage is listed with its reason, beside the good run, never instead of it.
+    void damagedRunsAreListedWithTheirReason()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/mixed";
+        const std::string good = finishedRun(runs);
+        const std::string valid = readWholeFile(good + "/run.json");
+        write(runs + "/20200101-000000-empty/run.json", "");
+        write(runs + "/20200101-000001-truncated/run.json", valid.substr(0, valid.size() / 2));
+        write(runs + "/20200101-000002-invalid/run.json", "{\"format\": \"trainbench-run\",, }");
+        write(runs + "/20200101-000003-array/run.json", "[1, 2]");
+        write(runs + "/20200101-000004-other/run.json", "{\"format\": \"something-else\"}");
+        write(runs + "/20200101-000005-newer/run.json", "{\"format\": \"trainbench-run\", \"version\": 99}");
+        write(runs + "/20200101-000006-history/run.json",
+              "{\"format\": \"trainbench-run\", \"version\": 2, \"history\": [{\"loss\": 1}]}");
+        write(runs + "/20200101-000007-nojson/checkpoint.tbw", "TBW");
+        std::filesystem::create_directories(runs + "/20200101-000008-unreadable/run.json"); // a folder: read fails
+        write(runs + "/stray-file.txt", "not a run");
+        std::filesystem::create_symlink(m_dataDir, runs + "/link-out"); // never followed
+        // A version 1 record (before issue 18): read, without what it lacked.
+        write(runs + "/20200101-000009-v1/run.json",
+              R"({"format":"trainbench-run","version":1,"status":"completed","model":"toy","device":"cpu:1",)"
+              R"("kernels":"k","dataset":"/d","seed":"1","epochs":1,"batch_size":10,"optimizer":"adam",)"
+              R"("learning_rate":0.001,"schedule":"constant","early_stopping":"off","validation":"test set",)"
+              R"("history":[{"epoch":1,"loss":0.5,"accuracy":0.8,"val_loss":0.6,"val_accuracy":0.75,)"
+              R"("seconds":1.5,"learning_rate":0.001}]})");
+
+        const RunList list = listRuns(runs);
+        QVERIFY(list.problem.empty());
+        QCOMPARE(int(list.runs.size()), 11);
+        std::map<std::string, RunSummary> byId;
+        for (const RunSummary& r : list.runs)
+            byId[r.id] = r;
+        QCOMPARE(list.runs.front().path, good); // newest first
+        QVERIFY(!list.runs.front().damaged);
+        const std::pair<const char*, const char*> expected[] = {
+            {"20200101-000000-empty", "run.json is empty"},
+            {"20200101-000001-truncated", "run.json is damaged: JSON error"},
+            {"20200101-000002-invalid", "run.json is damaged: JSON error"},
+            {"20200101-000003-array", "not a Trainbench run record"},
+            {"20200101-000004-other", "not a Trainbench run record"},
+            {"20200101-000005-newer", "version (99)"},
+            {"20200101-000006-history", "no epoch number"},
+            {"20200101-000007-nojson", "holds no run.json"},
+            {"20200101-000008-unreadable", "run.json cannot be read"},
+        };
+        for (const auto& [id, reason] : expected) {
+            QVERIFY2(byId.count(id), id);
+            QVERIFY2(byId[id].damaged, id);
+            QVERIFY2(byId[id].damage.find(reason) != std::string::npos,
+                     (std::string(id) + ": " + byId[id].damage).c_str());
+        }
+        const RunSummary& v1 = byId["20200101-000009-v1"];
+        QVERIFY2(!v1.damaged, v1.damage.c_str());
+        QCOMPARE(int(v1.history.size()), 1);
+        QCOMPARE(v1.finalAccuracy(), 0.75);
+        QVERIFY(v1.hardwareRows().empty());
+        QCOMPARE(v1.date(), std::string("2020-01-01 00:00"));
+
+        // The CLI lists the same, damaged ones marked, and exits 0.
+        const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs)});
+        QCOMPARE(c.code, 0);
+        QVERIFY(c.out.contains("20200101-000001-truncated") && c.out.contains("DAMAGED: run.json is damaged"));
+        QVERIFY(c.out.contains(QString::fromStdString(std::filesystem::path(good).filename().string())));
+        const Cli show = cli({"runs", "show", "20200101-000000-empty", "--runs-dir", QString::fromStdString(runs)});
+        QCOMPARE(show.code, 5);
+        QVERIFY(show.out.contains("DAMAGED: run.json is empty"));
+        const Cli report = cli({"report", "20200101-000003", "--runs-dir", QString::fromStdString(runs), "-o",
+                                m_tmp.path() + "/damaged.html"});
+        QCOMPARE(report.code, 5);
+        QVERIFY(report.err.contains("is damaged (run.json is damaged"));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/damaged.html"));
+    }
+
+    void missingAndUnreadableRunsFolders()
+    {
+        const RunList none = listRuns(m_tmp.path().toStdString() + "/no/such/runs");
+        QVERIFY(none.runs.empty() && none.problem.empty());
+        const std::string file = m_tmp.path().toStdString() + "/a-file";
+        write(file, "x");
+        const RunList notDir = listRuns(file);
+        QVERIFY(!notDir.problem.empty());
+        QVERIFY(notDir.runs.empty());
+    }
+
+    // A runs folder that cannot be written: listed, read and reported as before; a new run and a
+    // delete fail with IoError and change nothing.
+    void unwritableRunsFolder()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/readonly";
+        const std::string good = finishedRun(runs);
+        const auto cleanup = qScopeGuard([&] {
+            if (geteuid() == 0)
+                ::umount2(runs.c_str(), MNT_DETACH);
+            else
+                ::chmod(runs.c_str(), 0755);
+        });
+        if (geteuid() == 0) {
+            if (::mount(runs.c_str(), runs.c_str(), nullptr, MS_BIND, nullptr) != 0 ||
+                ::mount(nullptr, runs.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY, nullptr) != 0)
+                QSKIP(qPrintable(QString("cannot make a read-only bind mount here (%1)").arg(std::strerror(errno))));
+        } else {
+            QVERIFY(::chmod(runs.c_str(), 0555) == 0);
+        }
+        const RunList list = listRuns(runs);
+        QVERIFY(list.problem.empty());
+        QCOMPARE(int(list.runs.size()), 1);
+        QVERIFY(!list.runs[0].damaged);
+        QVERIFY_THROWS_EXCEPTION(IoError, RunFolder::create(runs, "toy"));
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(good));
+        QVERIFY(std::filesystem::exists(good + "/run.json"));
+        QVERIFY(!runReportHtml(readReportInput(good)).empty());
+        const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs)});
+        QCOMPARE(c.code, 0);
+        const Cli d = cli({"runs", "delete", "latest", "--runs-dir", QString::fromStdString(runs)});
+        QCOMPARE(d.code, 5);
+    }
+
+    void deleteOnlyRunFolders()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/delete";
+        const std::string good = finishedRun(runs);
+        // A link to a folder outside: refused, the target intact.
+        const std::string outside = m_tmp.path().toStdString() + "/outside";
+        write(outside + "/run.json", "{}");
+        std::filesystem::create_symlink(outside, runs + "/link");
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/link"));
+        QVERIFY(std::filesystem::exists(outside + "/run.json"));
+        // Not run folders: one with a subfolder, one with none of a run's files.
+        write(runs + "/photos/a.jpg", "x");
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/photos"));
+        write(runs + "/nested/run.json", "{}");
+        write(runs + "/nested/sub/x", "x");
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/nested"));
+        QVERIFY(std::filesystem::exists(runs + "/nested/sub/x"));
+        // A link inside a run folder is removed, not followed.
+        std::filesystem::create_symlink(outside, good + "/link-inside");
+        deleteRun(good);
+        QVERIFY(!std::filesystem::exists(good));
+        QVERIFY(std::filesystem::exists(outside + "/run.json"));
+    }
+
+    void findRunByNamePrefixOrLatest()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/find";
+        write(runs + "/20200101-000000-a/run.json", "{}");
+        write(runs + "/20200102-000000-b/run.json", "{}");
+        QCOMPARE(findRun(runs, "20200101-000000-a"), runs + "/20200101-000000-a");
+        QCOMPARE(findRun(runs, "20200102"), runs + "/20200102-000000-b");
+        QCOMPARE(findRun(runs, "latest"), runs + "/20200102-000000-b");
+        QVERIFY_THROWS_EXCEPTION(IoError, findRun(runs, "2020"));
+        QVERIFY_THROWS_EXCEPTION(IoError, findRun(runs, "nothing"));
+        QCOMPARE(findRun(runs, runs + "/20200101-000000-a"), runs + "/20200101-000000-a");
+    }
+
+    // train, runs list/show, report, runs delete through the CLI.
+    void cliEndToEnd()
+    {
+        const QString runs = m_tmp.path() + "/cli-runs";
+        const Cli train =
+            cli({"train", "--data", QString::fromStdString(m_dataDir), "--model", m_tmp.path() + "/toy.json",
+                 "--epochs", "1", "--batch", "10", "--threads", "1", "--runs-dir", runs});
+        QVERIFY2(train.code == 0, qPrintable(train.err));
+        const QString sha = QRegularExpression("weights sha256: ([0-9a-f]{64})").match(train.out).captured(1);
+        QVERIFY(!sha.isEmpty());
+
+        const Cli list = cli({"runs", "list", "--runs-dir", runs, "--json"});
+        QCOMPARE(list.code, 0);
+        const nlohmann::ordered_json j = parseJson(list.out.toStdString());
+        QCOMPARE(int(j["runs"].size()), 1);
+        QCOMPARE(j["runs"][0]["status"].get<std::string>(), std::string("completed"));
+        QCOMPARE(j["runs"][0]["weights_sha256"].get<std::string>(), sha.toStdString());
+        const QString id = QString::fromStdString(j["runs"][0]["id"].get<std::string>());
+
+        const Cli show = cli({"runs", "show", id, "--runs-dir", runs});
+        QCOMPARE(show.code, 0);
+        QVERIFY(show.out.contains("Weights sha256: " + sha));
+        QVERIFY(show.out.contains("Batch size"));
+
+        const QString out = m_tmp.path() + "/cli-report.html";
+        const Cli report = cli({"report", "latest", "--runs-dir", runs, "-o", out});
+        QCOMPARE(report.code, 0);
+        QVERIFY(report.out.contains("Wrote " + out));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(f.readAll());
+        QCOMPARE(html.count("<svg class=\"chart\""), 4);
+        QVERIFY(html.contains(sha));
+
+        QCOMPARE(cli({"runs", "bogus", "--runs-dir", runs}).code, 2);
+        QCOMPARE(cli({"runs", "show", "--runs-dir", runs}).code, 2);
+        QCOMPARE(cli({"runs", "show", "nothing", "--runs-dir", runs}).code, 5);
+        const Cli del = cli({"runs", "delete", id, "--runs-dir", runs});
+        QCOMPARE(del.code, 0);
+        QVERIFY(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+        QVERIFY(cli({"runs", "list", "--runs-dir", runs}).out.contains("No runs in"));
+
+        // A run that diverges is recorded as such.
+        const Cli diverged =
+            cli({"train", "--data", QString::fromStdString(m_dataDir), "--model", m_tmp.path() + "/toy.json",
+                 "--optimizer", "sgd", "--lr", "1e30", "--batch", "10", "--threads", "1", "--runs-dir", runs});
+        QCOMPARE(diverged.code, 4);
+        const nlohmann::ordered_json after =
+            parseJson(cli({"runs", "list", "--runs-dir", runs, "--json"}).out.toStdString());
+        QCOMPARE(int(after["runs"].size()), 1);
+        QCOMPARE(after["runs"][0]["status"].get<std::string>(), std::string("diverged"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRuns)
+#include "tst_runs.moc"

@@ -1,0 +1,219 @@
+// The Runs page, offscreen (issue 18): every run of the runs folder in the table, a damaged one with
+// its reason beside the others; ticked runs overlay their curves; sorting; Open results, Export
+// report and Delete on the selected run; a run made in the window shows up when it ends, with its
+// stored test evaluation.
+#include "fixtures.hpp"
+
+#include "charts/chart.hpp"
+#include "main_window.hpp"
+#include "panels/dataset_panel.hpp"
+#include "panels/hyperparameters_panel.hpp"
+#include "panels/model_panel.hpp"
+#include "results/results_model.hpp"
+#include "results/results_panel.hpp"
+#include "run/run_controller.hpp"
+#include "runs/runs_panel.hpp"
+#include "train/run_history.hpp"
+#include "train/session.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace tbui;
+
+class TstUiRuns : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_data, m_model, m_runsDir;
+    std::vector<std::string> m_runs; // the two finished runs, oldest first
+
+    std::string finishedRun(float learningRate)
+    {
+        const tb::Dataset data = tb::loadDataset(m_data.toStdString());
+        tb::TrainConfig c;
+        c.epochs = 3;
+        c.batchSize = 10;
+        c.seed = 5;
+        c.optimizer.learningRate = learningRate;
+        tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"), data, c);
+        s.enableCheckpoints(tb::RunFolder::create(m_runsDir.toStdString(), "toy-cpu:1"));
+        s.run();
+        s.recordEnd(s.evaluateTest(true));
+        return s.runFolder()->path;
+    }
+
+    std::unique_ptr<MainWindow> window()
+    {
+        auto w = std::make_unique<MainWindow>();
+        QSignalSpy listed(w->runsPanel(), &RunsPanel::listed);
+        w->show();
+        if (!listed.wait(10000))
+            return nullptr;
+        return w;
+    }
+
+    static int rowOf(RunsPanel* p, const std::string& path)
+    {
+        for (int row = 0; row < p->table()->rowCount(); ++row)
+            if (p->table()->item(row, 0)->data(Qt::UserRole).toString() == QString::fromStdString(path))
+                return row;
+        return -1;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
+        QSettings().clear();
+        QVERIFY(m_tmp.isValid());
+        // The window's runs folder is the XDG data directory's.
+        qputenv("XDG_DATA_HOME", (m_tmp.path() + QStringLiteral("/data")).toUtf8());
+        m_runsDir = m_tmp.path() + QStringLiteral("/data/trainbench/runs");
+        m_data = m_tmp.path() + QStringLiteral("/toy");
+        QDir().mkpath(m_data);
+        fixtures::writeToyDataset(m_data.toStdString(), 60, 30, 12, 3);
+        m_model = m_tmp.path() + QStringLiteral("/toy.json");
+        fixtures::writeRaw(m_model.toStdString(), fixtures::toyModelJson());
+        m_runs.push_back(finishedRun(1e-4f));
+        m_runs.push_back(finishedRun(3e-3f));
+        QDir().mkpath(m_runsDir + QStringLiteral("/20200101-000000-crashed"));
+        fixtures::writeRaw((m_runsDir + QStringLiteral("/20200101-000000-crashed/run.json")).toStdString(),
+                           "{\"format\": \"trainbench-run\", \"vers");
+    }
+
+    void listsRunsAndTheDamagedOne()
+    {
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        QCOMPARE(p->table()->rowCount(), 3);
+        QVERIFY(p->problem().isEmpty());
+        bool damagedShown = false;
+        for (int row = 0; row < 3; ++row) {
+            const QString status = p->table()->item(row, 8)->text();
+            if (status.startsWith(QStringLiteral("damaged: run.json is damaged: JSON error")))
+                damagedShown = true;
+            else
+                QCOMPARE(status, QStringLiteral("completed"));
+        }
+        QVERIFY(damagedShown);
+        // Sorted by final accuracy, ascending: the damaged run (none) first.
+        p->table()->sortByColumn(6, Qt::AscendingOrder);
+        QVERIFY(p->table()->item(0, 8)->text().startsWith(QStringLiteral("damaged")));
+        const double a = p->table()->item(1, 6)->data(Qt::UserRole + 1).toDouble();
+        const double b = p->table()->item(2, 6)->data(Qt::UserRole + 1).toDouble();
+        QVERIFY(a <= b);
+    }
+
+    void tickedRunsOverlay()
+    {
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        // Ticking through the table's check box, as a click does.
+        p->table()->item(rowOf(p, m_runs[0]), 0)->setCheckState(Qt::Checked);
+        p->setOverlaid(QString::fromStdString(m_runs[1]), true);
+        QCOMPARE(p->overlaid().size(), 2);
+        Chart* chart = p->chart();
+        QVERIFY(chart->seriesVisible(0) && chart->seriesVisible(1));
+        const tb::RunSummary first = tb::readRun(m_runs[0]);
+        QCOMPARE(chart->points(0).size(), 3);
+        QCOMPARE(chart->points(0).last().y(), first.history.back().valAccuracy);
+        p->setMetric(4); // epoch time
+        QCOMPARE(chart->points(1).size(), 3);
+        QCOMPARE(chart->points(1).first().y(), tb::readRun(m_runs[1]).history.front().seconds);
+        p->setOverlaid(QString::fromStdString(m_runs[0]), false);
+        QVERIFY(chart->seriesVisible(0));
+        QVERIFY(!chart->seriesVisible(1)); // one run left: the first series shows it
+        QCOMPARE(p->overlaid(), QStringList{QString::fromStdString(m_runs[1])});
+    }
+
+    void exportsReportAndOpensResults()
+    {
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        const QString out = m_tmp.path() + QStringLiteral("/report.html");
+        QSignalSpy exported(p, &RunsPanel::reportExported);
+        p->exportReport(QString::fromStdString(m_runs[1]), out);
+        QVERIFY(exported.wait(20000));
+        QCOMPARE(exported.first().at(1).toString(), QString());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().count("<svg class=\"chart\"") == 4);
+
+        // Open results: the run's weights on its own dataset (none loaded in the window).
+        QSignalSpy evaluated(w.get(), &MainWindow::evaluationFinished);
+        w->openRunResults(QString::fromStdString(m_runs[1]));
+        QVERIFY(evaluated.wait(30000));
+        QCOMPARE(evaluated.first().first().toBool(), true);
+        QVERIFY(!w->resultsPanel()->model().isEmpty());
+        QCOMPARE(w->tabs()->currentIndex(), int(MainWindow::ResultsPage));
+    }
+
+    void aWindowRunIsRecorded()
+    {
+        auto w = window();
+        QVERIFY(w);
+        QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
+        w->datasetPanel()->loadFolder(m_data);
+        QVERIFY(loaded.wait(10000));
+        w->modelPanel()->openModelFile(m_model);
+        w->hyperparametersPanel()->setEpochs(1);
+        w->hyperparametersPanel()->setBatchSize(10);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        QSignalSpy listed(w->runsPanel(), &RunsPanel::listed);
+        w->startTraining();
+        QVERIFY(finished.wait(60000));
+        while (w->runsPanel()->runs().size() < 4 || w->runsPanel()->runs().front().status != "completed")
+            QVERIFY(listed.wait(10000));
+        const tb::RunSummary& r = w->runsPanel()->runs().front(); // newest first
+        QCOMPARE(r.status, std::string("completed"));
+        QVERIFY(r.hasTest);
+        QVERIFY(std::find(r.files.begin(), r.files.end(), "evaluation.json") != r.files.end());
+        // File > Export report names that run.
+        QCOMPARE(w->reportRun(), QString::fromStdString(r.path));
+    }
+
+    // A runs folder that cannot be read (here a file where the folder should be): the page opens,
+    // empty, and says why.
+    void unreadableRunsFolder()
+    {
+        const QByteArray saved = qgetenv("XDG_DATA_HOME");
+        const QString home = m_tmp.path() + QStringLiteral("/broken-home");
+        QDir().mkpath(home + QStringLiteral("/trainbench"));
+        fixtures::writeRaw((home + QStringLiteral("/trainbench/runs")).toStdString(), "not a folder");
+        qputenv("XDG_DATA_HOME", home.toUtf8());
+        const auto restore = qScopeGuard([&] { qputenv("XDG_DATA_HOME", saved); });
+        auto w = window();
+        QVERIFY(w);
+        QCOMPARE(w->runsPanel()->table()->rowCount(), 0);
+        QVERIFY(w->runsPanel()->problem().contains(QStringLiteral("cannot read the runs folder")));
+    }
+
+    void deleteRemovesTheRun()
+    {
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        const int before = p->table()->rowCount();
+        QSignalSpy listed(p, &RunsPanel::listed);
+        QCOMPARE(p->deleteRun(QString::fromStdString(m_runs[0]), false), QString());
+        QVERIFY(listed.wait(10000));
+        QCOMPARE(p->table()->rowCount(), before - 1);
+        QCOMPARE(rowOf(p, m_runs[0]), -1);
+        QVERIFY(!std::filesystem::exists(m_runs[0]));
+    }
+};
+
+QTEST_MAIN(TstUiRuns)
+#include "tst_ui_runs.moc"

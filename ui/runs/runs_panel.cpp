@@ -1,0 +1,412 @@
+#include "runs/runs_panel.hpp"
+
+#include "charts/chart.hpp"
+#include "common/engine_text.hpp"
+#include "common/text.hpp"
+#include "export/export_dialog.hpp"
+#include "io/json_text.hpp"
+#include "report/run_report.hpp"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tbui {
+
+namespace {
+enum Column { Overlay, Date, Model, Dataset, Device, Epochs, Accuracy, Time, Status, ColumnCount };
+constexpr int kPathRole = Qt::UserRole;
+constexpr int kSortRole = Qt::UserRole + 1;
+
+// Sorts by kSortRole (numbers as numbers) rather than by the text shown.
+class SortItem : public QTableWidgetItem {
+public:
+    SortItem(const QString& text, const QVariant& key) : QTableWidgetItem(text) { setData(kSortRole, key); }
+    bool operator<(const QTableWidgetItem& other) const override
+    {
+        const QVariant a = data(kSortRole), b = other.data(kSortRole);
+        if (a.typeId() == QMetaType::Double && b.typeId() == QMetaType::Double)
+            return a.toDouble() < b.toDouble();
+        return a.toString() < b.toString();
+    }
+};
+
+const QColor kColours[] = {QColor(0x09, 0x69, 0xda), QColor(0xcf, 0x22, 0x2e), QColor(0x1a, 0x7f, 0x37),
+                           QColor(0x82, 0x50, 0xdf), QColor(0xbf, 0x87, 0x00), QColor(0x1b, 0x7c, 0x83),
+                           QColor(0xe1, 0x56, 0x99), QColor(0x57, 0x60, 0x6a)};
+
+double metricOf(const tb::EpochRecord& e, int metric)
+{
+    switch (metric) {
+    case 1:
+        return e.valLoss;
+    case 2:
+        return e.loss;
+    case 3:
+        return e.accuracy;
+    case 4:
+        return e.seconds;
+    default:
+        return e.valAccuracy;
+    }
+}
+} // namespace
+
+RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
+    : QWidget(parent), m_runsDir(std::move(runsDir)), m_status(new QLabel), m_table(new QTableWidget(0, ColumnCount)),
+      m_metric(new QComboBox), m_chart(new Chart(Chart::Kind::Lines)), m_refresh(new QPushButton),
+      m_open(new QPushButton), m_resume(new QPushButton), m_delete(new QPushButton), m_report(new QPushButton)
+{
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table->setObjectName(QStringLiteral("runsTable"));
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(Date, Qt::DescendingOrder);
+    m_chart->setMinimumHeight(260);
+    for (int i = 0; i < 5; ++i)
+        m_metric->addItem(QString());
+
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {m_refresh, m_open, m_resume, m_delete, m_report})
+        buttons->addWidget(b);
+    buttons->addStretch();
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_status);
+    topLayout->addWidget(m_table);
+    topLayout->addLayout(buttons);
+    auto* bottom = new QWidget;
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    auto* metricRow = new QHBoxLayout;
+    metricRow->addWidget(m_metric);
+    metricRow->addStretch();
+    bottomLayout->addLayout(metricRow);
+    bottomLayout->addWidget(m_chart, 1);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    connect(m_refresh, &QPushButton::clicked, this, &RunsPanel::refresh);
+    connect(m_open, &QPushButton::clicked, this, [this] { emit openResultsRequested(selectedRun()); });
+    connect(m_resume, &QPushButton::clicked, this, [this] { emit resumeRequested(selectedRun()); });
+    connect(m_delete, &QPushButton::clicked, this, [this] { deleteRun(selectedRun()); });
+    connect(m_report, &QPushButton::clicked, this, [this] { askAndExportReport(selectedRun()); });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunsPanel::updateButtons);
+    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+        if (m_filling || item->column() != Overlay)
+            return;
+        setOverlaid(item->data(kPathRole).toString(), item->checkState() == Qt::Checked);
+    });
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &RunsPanel::updateChart);
+    retranslate();
+    refresh();
+}
+
+void RunsPanel::retranslate()
+{
+    m_table->setHorizontalHeaderLabels({tr("Overlay"), tr("Date"), tr("Model"), tr("Dataset"), tr("Device"),
+                                        tr("Epochs"), tr("Final accuracy"), tr("Training time"), tr("Status")});
+    m_refresh->setText(tr("Refresh"));
+    m_open->setText(tr("Open results"));
+    m_open->setToolTip(tr("Evaluate the run's final weights on its dataset and show them on the Results page"));
+    m_resume->setText(tr("Resume"));
+    m_resume->setToolTip(tr("Continue the run from its checkpoint on the accelerator chosen in Setup"));
+    m_delete->setText(tr("Delete…"));
+    m_report->setText(tr("Export report…"));
+    m_report->setToolTip(tr("One HTML file with the run's charts, configuration, hardware, confusion matrix and "
+                            "misclassified images, that opens in any browser"));
+    const QStringList metrics = {tr("Validation accuracy"), tr("Validation loss"), tr("Training loss"),
+                                 tr("Training accuracy"), tr("Epoch time (s)")};
+    for (int i = 0; i < metrics.size(); ++i)
+        m_metric->setItemText(i, metrics[i]);
+    fill();
+}
+
+void RunsPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void RunsPanel::refresh()
+{
+    ++m_pending;
+    auto* watcher = new QFutureWatcher<tb::RunList>(this);
+    connect(watcher, &QFutureWatcher<tb::RunList>::finished, this, [this, watcher] {
+        tb::RunList list = watcher->result();
+        watcher->deleteLater();
+        if (--m_pending > 0)
+            return; // a newer read follows
+        m_runs = std::move(list.runs);
+        m_problem = qs(list.problem);
+        // Ticks of runs that are gone go too.
+        m_ticked.erase(std::remove_if(m_ticked.begin(), m_ticked.end(),
+                                      [this](const QString& p) {
+                                          return std::none_of(m_runs.begin(), m_runs.end(),
+                                                              [&](const tb::RunSummary& r) { return qs(r.path) == p; });
+                                      }),
+                       m_ticked.end());
+        fill();
+        emit listed();
+    });
+    const std::string dir = ss(m_runsDir);
+    watcher->setFuture(QtConcurrent::run([dir] { return tb::listRuns(dir); }));
+}
+
+QString RunsPanel::problem() const
+{
+    return m_problem;
+}
+
+void RunsPanel::fill()
+{
+    const QString selected = selectedRun();
+    m_filling = true;
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(int(m_runs.size()));
+    int damaged = 0;
+    for (int row = 0; row < int(m_runs.size()); ++row) {
+        const tb::RunSummary& r = m_runs[size_t(row)];
+        const QString path = qs(r.path);
+        auto* tick = new SortItem(QString(), m_ticked.contains(path) ? 1.0 : 0.0);
+        tick->setData(kPathRole, path);
+        tick->setToolTip(path);
+        tick->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled |
+                       (r.damaged ? Qt::NoItemFlags : Qt::ItemIsUserCheckable));
+        if (!r.damaged)
+            tick->setCheckState(m_ticked.contains(path) ? Qt::Checked : Qt::Unchecked);
+        m_table->setItem(row, Overlay, tick);
+        m_table->setItem(row, Date, new SortItem(qs(r.date()), qs(r.date() + r.id)));
+        m_table->setItem(row, Model, new SortItem(r.damaged ? qs(r.id) : qs(r.model), qs(r.model + r.id)));
+        m_table->setItem(row, Dataset, new SortItem(QFileInfo(qs(r.dataset)).fileName(), qs(r.dataset)));
+        m_table->item(row, Dataset)->setToolTip(qs(r.dataset));
+        m_table->setItem(row, Device, new SortItem(qs(r.device), qs(r.device)));
+        m_table->setItem(row, Epochs,
+                         new SortItem(r.damaged ? QString() : tr("%1 of %2").arg(r.history.size()).arg(r.epochs),
+                                      double(r.history.size())));
+        const double acc = r.finalAccuracy();
+        m_table->setItem(row, Accuracy,
+                         new SortItem(acc >= 0 ? QStringLiteral("%1%").arg(acc * 100, 0, 'f', 2) : QString(), acc));
+        const double secs = r.trainingSeconds();
+        m_table->setItem(row, Time,
+                         new SortItem(r.damaged ? QString() : tr("%1 s").arg(secs, 0, 'f', secs >= 100 ? 0 : 1), secs));
+        QString status;
+        if (r.damaged)
+            status = tr("damaged: %1").arg(qs(r.damage));
+        else if (r.status == "completed")
+            status = tr("completed");
+        else if (r.status == "stopped")
+            status = tr("stopped");
+        else if (r.status == "diverged")
+            status = tr("diverged");
+        else
+            status = tr("running or interrupted");
+        auto* statusItem = new SortItem(status, status);
+        statusItem->setToolTip(status);
+        if (r.damaged) {
+            statusItem->setForeground(QColor(0xcf, 0x22, 0x2e));
+            ++damaged;
+        }
+        m_table->setItem(row, Status, statusItem);
+    }
+    m_table->setSortingEnabled(true);
+    m_filling = false;
+    selectRun(selected);
+
+    QString text = m_runs.empty()
+                       ? tr("No runs yet in %1. Every training run is recorded here.").arg(m_runsDir)
+                       : tr("Runs in %1: %2. Tick runs to overlay their curves.").arg(m_runsDir).arg(m_runs.size());
+    if (damaged)
+        text += QLatin1Char(' ') + tr("Damaged runs that cannot be read: %1; the Status column says why.").arg(damaged);
+    if (!m_problem.isEmpty())
+        text += QLatin1Char(' ') + tr("The runs folder cannot be read: %1").arg(m_problem);
+    m_status->setText(text);
+    updateChart();
+    updateButtons();
+}
+
+const tb::RunSummary* RunsPanel::runAt(int row) const
+{
+    const QTableWidgetItem* item = row >= 0 ? m_table->item(row, Overlay) : nullptr;
+    if (!item)
+        return nullptr;
+    const QString path = item->data(kPathRole).toString();
+    for (const tb::RunSummary& r : m_runs)
+        if (qs(r.path) == path)
+            return &r;
+    return nullptr;
+}
+
+QString RunsPanel::selectedRun() const
+{
+    const tb::RunSummary* r = runAt(m_table->currentRow());
+    return r && m_table->selectionModel()->hasSelection() ? qs(r->path) : QString();
+}
+
+void RunsPanel::selectRun(const QString& path)
+{
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (m_table->item(row, Overlay) && m_table->item(row, Overlay)->data(kPathRole).toString() == path) {
+            m_table->selectRow(row);
+            return;
+        }
+    m_table->clearSelection();
+}
+
+void RunsPanel::setOverlaid(const QString& path, bool on)
+{
+    if (on == m_ticked.contains(path))
+        return;
+    if (on)
+        m_ticked << path;
+    else
+        m_ticked.removeAll(path);
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        QTableWidgetItem* item = m_table->item(row, Overlay);
+        if (item && item->data(kPathRole).toString() == path && (item->flags() & Qt::ItemIsUserCheckable)) {
+            m_filling = true;
+            item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
+            item->setData(kSortRole, on ? 1.0 : 0.0);
+            m_filling = false;
+        }
+    }
+    updateChart();
+}
+
+QStringList RunsPanel::overlaid() const
+{
+    return m_ticked;
+}
+
+void RunsPanel::setMetric(int metric)
+{
+    m_metric->setCurrentIndex(metric);
+}
+
+void RunsPanel::updateChart()
+{
+    const int metric = std::max(0, m_metric->currentIndex());
+    m_chart->setTitles(m_metric->itemText(metric), tr("Epoch"), m_metric->itemText(metric));
+    int used = 0;
+    for (const QString& path : m_ticked) {
+        const auto it =
+            std::find_if(m_runs.begin(), m_runs.end(), [&](const tb::RunSummary& r) { return qs(r.path) == path; });
+        if (it == m_runs.end() || it->damaged)
+            continue;
+        const nlohmann::ordered_json* optimizer = tb::jsonMember(it->record, "optimizer");
+        const QString name =
+            tr("%1 (%2) on %3, %4")
+                .arg(qs(it->model), optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>()) : QString(),
+                     qs(it->device), qs(it->date()));
+        if (used == m_chartSeries) {
+            m_chart->addSeries(name, kColours[used % std::size(kColours)]);
+            ++m_chartSeries;
+        }
+        QList<QPointF> points;
+        for (const tb::EpochRecord& e : it->history)
+            if (std::isfinite(metricOf(e, metric)))
+                points << QPointF(e.epoch, metricOf(e, metric));
+        m_chart->setSeriesName(used, name);
+        m_chart->setPoints(used, points);
+        m_chart->setPointsVisible(used);
+        m_chart->setSeriesVisible(used, true);
+        ++used;
+    }
+    for (int i = used; i < m_chartSeries; ++i) {
+        m_chart->setPoints(i, {});
+        m_chart->setSeriesVisible(i, false);
+    }
+    m_chart->flush();
+}
+
+void RunsPanel::updateButtons()
+{
+    const tb::RunSummary* r = m_table->selectionModel()->hasSelection() ? runAt(m_table->currentRow()) : nullptr;
+    const bool usable = r && !r->damaged;
+    auto has = [&](const char* file) {
+        return usable && std::find(r->files.begin(), r->files.end(), file) != r->files.end();
+    };
+    m_open->setEnabled(has("weights.tbw"));
+    m_resume->setEnabled(has("checkpoint.tbw") && r->status != "completed");
+    m_delete->setEnabled(r != nullptr);
+    m_report->setEnabled(usable);
+}
+
+void RunsPanel::exportReport(const QString& run, const QString& path)
+{
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        emit message(error.isEmpty() ? tr("Saved the report %1").arg(path)
+                                     : tr("Could not write the report: %1").arg(error));
+        emit reportExported(path, error);
+    });
+    const std::string runPath = ss(run), out = ss(path);
+    watcher->setFuture(QtConcurrent::run([runPath, out] {
+        try {
+            tb::writeRunReport(runPath, out);
+            return QString();
+        } catch (const std::exception& e) {
+            return EngineText::of(e);
+        }
+    }));
+}
+
+void RunsPanel::askAndExportReport(const QString& run)
+{
+    if (run.isEmpty())
+        return;
+    const QString name = QFileInfo(run).fileName() + QStringLiteral(".html");
+    const QString path =
+        askSavePath(this, tr("Export the run's report"), name, tr("HTML files (*.html)"), QStringLiteral("html"));
+    if (!path.isEmpty())
+        exportReport(run, path);
+}
+
+QString RunsPanel::deleteRun(const QString& run, bool ask)
+{
+    if (run.isEmpty())
+        return {};
+    if (ask && QMessageBox::question(this, tr("Delete the run"),
+                                     tr("Delete the run folder %1 with its checkpoints and weights? This cannot be "
+                                        "undone.")
+                                         .arg(run)) != QMessageBox::Yes)
+        return {};
+    QString error;
+    try {
+        tb::deleteRun(ss(run));
+    } catch (const std::exception& e) {
+        error = EngineText::of(e);
+    }
+    emit message(error.isEmpty() ? tr("Deleted %1").arg(run) : tr("Could not delete the run: %1").arg(error));
+    refresh();
+    return error;
+}
+
+} // namespace tbui
