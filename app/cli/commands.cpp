@@ -595,6 +595,7 @@ int devicesCommand(const std::vector<std::string>& args)
             double(d.memoryBytes) / 1e9, d.peakGflops, d.driver.c_str(),
             d.unusableReason.empty() ? "" : "; unusable: ", d.unusableReason.c_str());
     }
+    std::printf("mpi      %s\n", tb::mpiAvailability().c_str());
     std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
     return Ok;
 }

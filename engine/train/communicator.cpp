@@ -37,6 +37,16 @@ std::shared_ptr<Communicator> processCommunicator()
 #endif
 }
 
+std::string mpiAvailability()
+{
+#if TRAINBENCH_HAVE_MPI
+    return "data-parallel training on N processes or nodes: mpirun -np N trainbench-cli train ... (same "
+           "weights as one process)";
+#else
+    return "not in this build (install libopenmpi-dev and rebuild)";
+#endif
+}
+
 std::string describeCommunicator(const Communicator* comm, const std::string& deviceId)
 {
     if (!comm)

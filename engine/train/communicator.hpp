@@ -47,6 +47,9 @@ public:
 // Throws ConfigError when started by mpirun but the build has no MPI.
 std::shared_ptr<Communicator> processCommunicator();
 
+// What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
+std::string mpiAvailability();
+
 // "MPI: 4 ranks × cpu:1" style line for headers; empty without a communicator.
 std::string describeCommunicator(const Communicator* comm, const std::string& deviceId);
 

@@ -204,6 +204,33 @@ void CpuExecutor::reduceAcrossRanks(int shards)
     m_comm->broadcastFromLast(m_grad.data(), int64_t(m_grad.size()));
 }
 
+// A layer that sums its parameter gradient over the batch itself (Dense) continues the running sum
+// of the ranks before this one and hands it on, a few tasks' ranges at a time so that the ranks
+// overlap; its other tasks (dX) need nothing from the others.
+void CpuExecutor::batchBackwardAcrossRanks(const PassContext& ctx, int l, std::span<const ShardView> views)
+{
+    Layer& layer = m_net.layer(l);
+    const int tasks = layer.batchBackwardTasks(views);
+    std::vector<int> local, chained;
+    for (int t = 0; t < tasks; ++t) {
+        const auto [lo, hi] = layer.batchGradientRange(t);
+        (hi > lo ? chained : local).push_back(t);
+    }
+    m_pool.run(int(local.size()), [&](int i, int) { layer.batchBackward(ctx, views, local[size_t(i)]); });
+    float* grad = m_grad.data() + m_net.paramOffset(l);
+    const int rank = m_comm->rank(), group = m_pool.threads();
+    for (size_t g0 = 0; g0 < chained.size(); g0 += size_t(group)) {
+        const size_t g1 = std::min(chained.size(), g0 + size_t(group));
+        const int64_t lo = layer.batchGradientRange(chained[g0]).first;
+        const int64_t hi = layer.batchGradientRange(chained[g1 - 1]).second;
+        if (rank > 0)
+            m_comm->receiveFromPrevious(grad + lo, hi - lo, l);
+        m_pool.run(int(g1 - g0), [&](int i, int) { layer.batchBackward(ctx, views, chained[g0 + size_t(i)]); });
+        if (rank < m_comm->size() - 1)
+            m_comm->sendToNext(grad + lo, hi - lo, l);
+    }
+}
+
 StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey)
 {
     // The batch's shards; with ranks, rank r runs the contiguous shards [S*r/N, S*(r+1)/N) (maybe none).
@@ -276,18 +303,10 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
             else
                 layer.reduceBackward(ctx, ph, views);
         }
-        // A layer that sums its parameter gradient over the batch itself (Dense) continues the running
-        // sum of the ranks before this one and hands it on (BatchNorm's comes from gathered partials).
-        const int tasks = layer.batchBackwardTasks(std::span<const ShardView>(views.data(), size_t(S)));
-        const bool chained = m_comm && !layer.usesShardGradient() && layer.paramCount() > 0 && tasks > 0;
-        float* layerGrad = m_grad.data() + m_net.paramOffset(l);
-        if (chained && rank > 0)
-            m_comm->receiveFromPrevious(layerGrad, layer.paramCount(), l);
-        m_pool.run(tasks, [&](int t, int) {
-            layer.batchBackward(ctx, std::span<const ShardView>(views.data(), size_t(S)), t);
-        });
-        if (chained && rank < ranks - 1)
-            m_comm->sendToNext(layerGrad, layer.paramCount(), l);
+        if (m_comm)
+            batchBackwardAcrossRanks(ctx, l, std::span<const ShardView>(views.data(), size_t(S)));
+        else
+            m_pool.run(layer.batchBackwardTasks(views), [&](int t, int) { layer.batchBackward(ctx, views, t); });
         cur = 1 - cur;
         m_bwdSec[size_t(l)] = since(t0);
     }

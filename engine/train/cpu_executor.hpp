@@ -56,6 +56,7 @@ private:
     // The views a layer's reduction folds: the local ones on one process; with ranks, every shard of
     // the batch, their partials gathered from all ranks (only `partial`, `n`, `firstSample` are set).
     std::span<ShardView> reductionViews(const Layer& layer, std::span<ShardView> local, int batch);
+    void batchBackwardAcrossRanks(const PassContext& ctx, int layer, std::span<const ShardView> views);
     // The shard-gradient sum over the ranks (a running sum passed down them) and its broadcast.
     void reduceAcrossRanks(int shards);
     // Every rank's shards' values, `per` doubles a shard, in global shard order.
