@@ -83,12 +83,16 @@ echo "a killed rank ended the job in ${elapsed}s (status $status)"
 
 # The last checkpoint resumes without MPI, to the weights of the uninterrupted run.
 folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
-"$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume: $(cat "$tmp/resumed")"
+cp -r "$folder" "$tmp/copy"
 "$cli" train --data "$tmp/data" --threads 2 --model tpu-mnist-cnn --batch 8 --epochs 40 --seed 9 --no-run-folder \
     >"$tmp/whole" 2>&1 || fail "uninterrupted run: $(cat "$tmp/whole")"
+"$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume: $(cat "$tmp/resumed")"
 [ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
     fail "resumed $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
-echo "the last checkpoint resumed without MPI to the uninterrupted run's $(sha "$tmp/whole")"
+$mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1 >"$tmp/resumed" 2>&1 || fail "resume on 2 ranks: $(cat "$tmp/resumed")"
+[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
+    fail "resumed on 2 ranks $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+echo "the last checkpoint resumed without MPI and on 2 ranks to the uninterrupted run's $(sha "$tmp/whole")"
 
 # A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
 export TRAINBENCH_MPI_TIMEOUT=3
