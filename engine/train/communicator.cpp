@@ -10,29 +10,22 @@
 
 namespace tb {
 
-namespace {
-// The world size mpirun (Open MPI), srun (PMIx, PMI-2) or MPICH's hydra give the processes they start.
-int launcherWorldSize()
-{
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
-        if (const char* s = std::getenv(v))
-            return std::atoi(s);
-    return 0;
-}
-} // namespace
-
 std::shared_ptr<Communicator> processCommunicator()
 {
-    const int size = launcherWorldSize();
-    if (size <= 0 || (size == 1 && !std::getenv("OMPI_COMM_WORLD_SIZE")))
+    // What mpirun (Open MPI), srun (PMIx, PMI-2) or MPICH's hydra give the processes they start; a
+    // process started otherwise (even inside a Slurm allocation) is a single process.
+    const char* ompiSize = std::getenv("OMPI_COMM_WORLD_SIZE");
+    const char* pmiSize = std::getenv("PMI_SIZE");
+    const char* pmixRank = std::getenv("PMIX_RANK");
+    if (!ompiSize && !pmiSize && !pmixRank)
         return nullptr;
 #if TRAINBENCH_HAVE_MPI
     return makeMpiCommunicator();
 #else
-    if (size > 1)
-        throw ConfigError("started as one of " + std::to_string(size) +
-                          " ranks, but this build has no MPI: install libopenmpi-dev and rebuild "
-                          "(scripts/setup-debian.sh), or run one process without mpirun");
+    const int size = ompiSize ? std::atoi(ompiSize) : pmiSize ? std::atoi(pmiSize) : 0;
+    if (size > 1 || (pmixRank && std::atoi(pmixRank) > 0))
+        throw ConfigError("started by mpirun or srun as one of several ranks, but this build has no MPI: install "
+                          "libopenmpi-dev and rebuild (scripts/setup-debian.sh), or run one process without mpirun");
     return nullptr;
 #endif
 }

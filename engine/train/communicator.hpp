@@ -42,9 +42,9 @@ public:
     virtual uint64_t bytesCommunicated() const = 0;
 };
 
-// The communicator of this process: the MPI world when the process was started by mpirun (or srun)
-// with more than zero ranks and the build has MPI; null otherwise (a single process, MPI untouched).
-// Throws ConfigError when started by mpirun but the build has no MPI.
+// The communicator of this process: the MPI world when the process was started by mpirun or srun and
+// the build has MPI; null otherwise (a single process, MPI untouched). Throws ConfigError when
+// started as one of several ranks by a build without MPI.
 std::shared_ptr<Communicator> processCommunicator();
 
 // What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
