@@ -52,7 +52,7 @@ rank_pid() {
 # Starts a long run on 3 ranks with a checkpoint every batch; waits for its first checkpoint.
 start_long_run() {
     rm -rf "$tmp/runs"
-    $mpi -np 3 "$cli" train --data "$tmp/data" --threads 1 --model tpu-mnist-cnn --batch 8 --epochs 40 --seed 9 \
+    $mpi -np 3 "$cli" train --data "$tmp/data" --threads 1 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 \
         --runs-dir "$tmp/runs" --checkpoint-every 1 >"$tmp/long" 2>&1 &
     job=$!
     for _ in $(seq 600); do
@@ -84,7 +84,7 @@ echo "a killed rank ended the job in ${elapsed}s (status $status)"
 # The last checkpoint resumes without MPI, to the weights of the uninterrupted run.
 folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
 cp -r "$folder" "$tmp/copy"
-"$cli" train --data "$tmp/data" --threads 2 --model tpu-mnist-cnn --batch 8 --epochs 40 --seed 9 --no-run-folder \
+"$cli" train --data "$tmp/data" --threads 2 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 --no-run-folder \
     >"$tmp/whole" 2>&1 || fail "uninterrupted run: $(cat "$tmp/whole")"
 "$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume: $(cat "$tmp/resumed")"
 [ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
