@@ -1,4 +1,5 @@
-// Training: bit-identical weights on 1 and N threads, seeds that matter, optimizer rules, NaN
+// Training: bit-identical weights on 1 and N threads and on N ranks (threads standing in for MPI's
+// processes), seeds that matter, optimizer rules, NaN
 // handling, the weights file, and learning on real Fashion-MNIST images.
 #include "fixtures.hpp"
 
@@ -13,8 +14,14 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <barrier>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <numeric>
+#include <stdexcept>
+#include <thread>
 
 using namespace tb;
 
@@ -29,15 +36,100 @@ struct Run {
     std::vector<EpochRecord> history;
 };
 
-Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = OptimizerKind::Adam, int epochs = 2)
+// The ranks of an MPI run as threads of this process: the Communicator's collectives through shared
+// memory, so that the executor's distributed path runs here and under the sanitizers, without
+// mpirun (tests/mpi_training.sh runs the real one).
+struct ThreadHub {
+    explicit ThreadHub(int n) : ranks(n), sync(n), inbox(static_cast<size_t>(n)) {}
+    struct Inbox {
+        std::mutex m;
+        std::condition_variable cv;
+        std::deque<std::vector<float>> messages;
+    };
+    int ranks;
+    std::barrier<> sync;
+    std::vector<double> doubles;
+    std::vector<uint64_t> words;
+    std::vector<float> floats;
+    std::vector<Inbox> inbox; // (ranks) the messages to each rank, in order
+};
+
+class ThreadCommunicator final : public Communicator {
+public:
+    ThreadCommunicator(std::shared_ptr<ThreadHub> hub, int rank) : m_hub(std::move(hub)), m_rank(rank) {}
+    int rank() const override { return m_rank; }
+    int size() const override { return m_hub->ranks; }
+    void allgatherv(const double* mine, double* all, const std::vector<int>& counts,
+                    const std::vector<int>& displs) override
+    {
+        const int total = std::accumulate(counts.begin(), counts.end(), 0);
+        gather(m_hub->doubles, mine, counts[size_t(m_rank)], displs[size_t(m_rank)], all, total);
+    }
+    void allgather(const uint64_t* mine, int n, uint64_t* all) override
+    {
+        gather(m_hub->words, mine, n, n * m_rank, all, n * size());
+    }
+    void receiveFromPrevious(float* data, int64_t n, int) override
+    {
+        ThreadHub::Inbox& box = m_hub->inbox[size_t(m_rank)];
+        std::unique_lock lock(box.m);
+        box.cv.wait(lock, [&] { return !box.messages.empty(); });
+        if (int64_t(box.messages.front().size()) != n) // a test thread: no QCOMPARE here
+            throw std::logic_error("rank " + std::to_string(m_rank) + " received " +
+                                   std::to_string(box.messages.front().size()) + " values, not " + std::to_string(n));
+        std::copy(box.messages.front().begin(), box.messages.front().end(), data);
+        box.messages.pop_front();
+    }
+    void sendToNext(const float* data, int64_t n, int) override
+    {
+        ThreadHub::Inbox& box = m_hub->inbox[size_t(m_rank) + 1];
+        {
+            std::lock_guard lock(box.m);
+            box.messages.emplace_back(data, data + n);
+        }
+        box.cv.notify_one();
+    }
+    void finishSends() override {}
+    void broadcastFromLast(float* data, int64_t n) override
+    {
+        const bool last = m_rank == size() - 1;
+        m_hub->sync.arrive_and_wait();
+        if (last)
+            m_hub->floats.assign(data, data + n);
+        m_hub->sync.arrive_and_wait();
+        if (!last)
+            std::copy(m_hub->floats.begin(), m_hub->floats.end(), data);
+        m_hub->sync.arrive_and_wait();
+    }
+    uint64_t bytesCommunicated() const override { return 0; }
+
+private:
+    template <class T> void gather(std::vector<T>& shared, const T* mine, int n, int at, T* all, int total)
+    {
+        m_hub->sync.arrive_and_wait();
+        if (m_rank == 0)
+            shared.assign(size_t(total), T{});
+        m_hub->sync.arrive_and_wait();
+        std::copy(mine, mine + n, shared.begin() + at);
+        m_hub->sync.arrive_and_wait();
+        std::copy(shared.begin(), shared.end(), all);
+        m_hub->sync.arrive_and_wait();
+    }
+    std::shared_ptr<ThreadHub> m_hub;
+    int m_rank;
+};
+
+Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = OptimizerKind::Adam, int epochs = 2,
+             std::shared_ptr<Communicator> comm = nullptr, int batch = 50)
 {
     Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(d.inputHeight(), d.inputWidth(), 1),
                 d.numClasses);
     net.initialize(seed);
     TrainConfig cfg;
     cfg.epochs = epochs;
-    cfg.batchSize = 50; // 4 shards of 16 and a partial one; the last batch is partial too
+    cfg.batchSize = batch; // 50: 3 shards of 16 and a partial one; the last batch is partial too
     cfg.device.threads = threads;
+    cfg.communicator = std::move(comm);
     cfg.seed = seed;
     cfg.optimizer.kind = opt;
     cfg.optimizer.learningRate = defaultLearningRate(opt);
@@ -83,6 +175,65 @@ private slots:
         QCOMPARE(two.history[1].valLoss, one.history[1].valLoss);
         const Run other = trainToy(m_toy, 2, 43, opt);
         QVERIFY(other.sha != one.sha);
+    }
+
+    // Each rank a thread with its own network, the ranks' shards summed in the single process's
+    // order: the same weights on every rank as on one process; 5 ranks leave rank 0 without a shard
+    // of the 4 in a batch of 50.
+    void ranksGiveTheWeightsOfOneProcess_data()
+    {
+        QTest::addColumn<int>("ranks");
+        QTest::addColumn<int>("threads");
+        QTest::newRow("2 ranks") << 2 << 1;
+        QTest::newRow("3 ranks x 2 threads") << 3 << 2;
+        QTest::newRow("5 ranks") << 5 << 1;
+    }
+    void ranksGiveTheWeightsOfOneProcess()
+    {
+        QFETCH(int, ranks);
+        QFETCH(int, threads);
+        const Run one = trainToy(m_toy, 1, 42, OptimizerKind::Adam);
+        auto hub = std::make_shared<ThreadHub>(ranks);
+        std::vector<Run> runs(static_cast<size_t>(ranks));
+        std::vector<std::string> errors(static_cast<size_t>(ranks));
+        std::vector<std::thread> rankThreads;
+        for (int r = 0; r < ranks; ++r)
+            rankThreads.emplace_back([&, r] {
+                try {
+                    runs[size_t(r)] = trainToy(m_toy, threads, 42, OptimizerKind::Adam, 2,
+                                               std::make_shared<ThreadCommunicator>(hub, r));
+                } catch (const std::exception& e) {
+                    errors[size_t(r)] = e.what();
+                }
+            });
+        for (std::thread& t : rankThreads)
+            t.join();
+        for (int r = 0; r < ranks; ++r) {
+            QCOMPARE(errors[size_t(r)], std::string());
+            QCOMPARE(runs[size_t(r)].sha, one.sha);
+            QCOMPARE(runs[size_t(r)].history[1].valLoss, one.history[1].valLoss);
+        }
+    }
+
+    // A rank whose batch differs is named on every rank before anything is trained.
+    void rankWithOtherSettingsIsNamed()
+    {
+        auto hub = std::make_shared<ThreadHub>(2);
+        std::string errors[2];
+        std::vector<std::thread> rankThreads;
+        for (int r = 0; r < 2; ++r)
+            rankThreads.emplace_back([&, r] {
+                try {
+                    trainToy(m_toy, 1, 42, OptimizerKind::Adam, 1, std::make_shared<ThreadCommunicator>(hub, r),
+                             r == 0 ? 50 : 40);
+                } catch (const ConfigError& e) {
+                    errors[r] = e.what();
+                }
+            });
+        for (std::thread& t : rankThreads)
+            t.join();
+        for (const std::string& e : errors)
+            QVERIFY2(e.find("MPI rank 1's batch size differs from rank 0's") != std::string::npos, e.c_str());
     }
 
     void toyModelLearns()

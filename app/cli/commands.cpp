@@ -12,6 +12,7 @@
 #include "io/weights_formats.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
+#include "train/communicator.hpp"
 #include "train/compare.hpp"
 #include "train/evaluation.hpp"
 #include "train/progress_text.hpp"
@@ -220,7 +221,13 @@ int trainCommand(const std::vector<std::string>& args)
                      "min-delta"},
               {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
     const bool json = o.has("json");
-    const std::string savePath = o.text("save", "");
+    // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
+    // the other ranks train silently (their errors still go to stderr).
+    const std::shared_ptr<tb::Communicator> comm = tb::processCommunicator();
+    const bool lead = !comm || comm->rank() == 0;
+    if (!lead && !std::freopen("/dev/null", "w", stdout))
+        throw tb::IoError("cannot silence the standard output of MPI rank " + std::to_string(comm->rank()));
+    const std::string savePath = lead ? o.text("save", "") : "";
     const int checkpointEvery = intOption(o, "checkpoint-every", 0);
     if (o.has("device") && o.has("threads"))
         throw UsageError("give either --device or --threads, not both");
@@ -264,10 +271,11 @@ int trainCommand(const std::vector<std::string>& args)
         const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
         const std::string dataDir =
             o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
-        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery);
+        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery, comm);
     } else {
         tb::TrainConfig cfg = trainConfigFrom(o);
         cfg.device = *device;
+        cfg.communicator = comm;
         cfg.shardSize = intOption(o, "shard", cfg.shardSize);
         cfg.validationSplit = o.real("validation-split", 0.0);
         if (o.has("lr-schedule"))
@@ -286,11 +294,12 @@ int trainCommand(const std::vector<std::string>& args)
         const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
         owned =
             std::make_unique<tb::TrainingSession>(spec, tb::loadDataset(o.text("data", tb::defaultDatasetDir())), cfg);
-        if (!o.has("no-run-folder"))
-            owned->enableCheckpoints(
-                tb::RunFolder::create(o.text("runs-dir", tb::defaultRunsDir()), spec.name + "-" + cfg.device.id()),
-                checkpointEvery);
-        else if (o.has("checkpoint-every"))
+        if (!o.has("no-run-folder")) {
+            if (lead) // the other ranks of an MPI run write nothing
+                owned->enableCheckpoints(
+                    tb::RunFolder::create(o.text("runs-dir", tb::defaultRunsDir()), spec.name + "-" + cfg.device.id()),
+                    checkpointEvery);
+        } else if (o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }
     tb::TrainingSession& session = *owned;
@@ -314,6 +323,8 @@ int trainCommand(const std::vector<std::string>& args)
         if (session.backend().device().isa)
             j["isa"] = tb::isaName(*session.backend().device().isa);
         j["kernels"] = session.backend().describe();
+        if (comm)
+            j["mpi_ranks"] = comm->size();
         if (session.runFolder()) {
             j["run_folder"] = session.runFolder()->path;
             j["resumed_epoch"] = session.trainer().position().epoch;
@@ -373,6 +384,8 @@ int trainCommand(const std::vector<std::string>& args)
         j["test_loss"] = test.loss;
         j["test_accuracy"] = test.accuracy;
         j["weights_sha256"] = sha;
+        if (comm && session.backend().iterations() > 0)
+            j["mpi_bytes_per_step"] = comm->bytesCommunicated() / uint64_t(session.backend().iterations());
         if (!savePath.empty())
             j["saved"] = savePath;
         printJson(j);
@@ -583,6 +596,7 @@ int devicesCommand(const std::vector<std::string>& args)
             double(d.memoryBytes) / 1e9, d.peakGflops, d.driver.c_str(),
             d.unusableReason.empty() ? "" : "; unusable: ", d.unusableReason.c_str());
     }
+    std::printf("mpi      %s\n", tb::mpiAvailability().c_str());
     std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
     return Ok;
 }

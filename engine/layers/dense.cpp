@@ -128,6 +128,16 @@ void Dense::kernelGradient(const Kernels& k, std::span<const ShardView> shards, 
     }
 }
 
+// Task t < kernelGradientTasks() writes rows [f0, f1) of dK, the last one also the bias after them.
+std::pair<int64_t, int64_t> Dense::batchGradientRange(int task) const
+{
+    if (task >= kernelGradientTasks())
+        return {0, 0};
+    const int64_t F = m_in.size(), f0 = int64_t(task) * kGradientRows, f1 = std::min(F, f0 + kGradientRows);
+    const bool last = task == kernelGradientTasks() - 1;
+    return {f0 * m_units, f1 * m_units + (last && m_bias ? m_units : 0)};
+}
+
 // Columns [f0, f1) of every shard's dX[n][F] = dY * K^T, from the transposed kernel.
 void Dense::inputGradient(const Kernels& k, std::span<const ShardView> shards, int task)
 {

@@ -32,6 +32,7 @@ private:
     // Training runs the products batch-wide when the units are a multiple of 8 (the blocks of
     // outputs are cut in 8s); other sizes (the 10-unit classifier) run per shard.
     bool batchWide() const { return m_units % 8 == 0; }
+    std::pair<int64_t, int64_t> batchGradientRange(int task) const override;
     int kernelGradientTasks() const;
     int inputGradientTasks() const;
     void kernelGradient(const Kernels& k, std::span<const ShardView> shards, int task);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 
 namespace tb {
 
@@ -85,6 +86,10 @@ public:
     virtual void batchForward(const PassContext&, std::span<ShardView>, int /*task*/) {}
     virtual int batchBackwardTasks(std::span<const ShardView>) const { return 0; }
     virtual void batchBackward(const PassContext&, std::span<const ShardView>, int /*task*/) {}
+    // The part [first, second) of the layer's parameters whose batch-wide gradient batchBackward's
+    // `task` writes (empty for a task that writes none). Tasks that write some come in increasing,
+    // disjoint ranges; an MPI run passes each range's running sum between the ranks as its tasks end.
+    virtual std::pair<int64_t, int64_t> batchGradientRange(int /*task*/) const { return {0, 0}; }
     // Whether backward accumulates parameter gradients into the shards' grad, which the executor
     // then sums in shard order. Layers that write the batch-wide gradient themselves (in
     // reduceBackward or batchBackward) say no, and the executor skips their range.

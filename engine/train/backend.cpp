@@ -12,6 +12,8 @@ namespace tb {
 
 std::unique_ptr<Backend> makeBackend(Network& net, const Dataset& data, const TrainConfig& config)
 {
+    if (config.communicator && config.device.kind != DeviceKind::Cpu)
+        throw ConfigError("an MPI run trains on the CPU of each rank (--threads T), not on " + config.device.id());
     switch (config.device.kind) {
     case DeviceKind::Cpu:
         return std::make_unique<CpuBackend>(net, data, config);

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/memory.hpp"
+#include "train/rank_check.hpp"
 #include "train/trainer.hpp"
 
 #include <cmath>
@@ -24,7 +25,7 @@ DeviceSpec resolved(DeviceSpec d)
 
 CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& config)
     : m_net(net), m_data(data), m_device(resolved(config.device)), m_kernels(&kernelsFor(*m_device.isa)),
-      m_optimizer(config.optimizer, net.paramCount(), *m_kernels)
+      m_optimizer(config.optimizer, net.paramCount(), *m_kernels), m_comm(config.communicator)
 {
     // A batch whose buffers could not fit is refused before anything is allocated.
     const uint64_t need = CpuExecutor::trainingBytes(net, config.batchSize, m_device.threads, config.shardSize);
@@ -33,14 +34,17 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
                           " needs about " + humanBytes(need) + " for training, more than this machine's " +
                           humanBytes(physicalMemoryBytes()) + " of memory; use a smaller batch or size multiplier");
-    m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels);
+    if (m_comm)
+        requireSameRunOnEveryRank(*m_comm, net, data, config, *m_device.isa);
+    m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels, m_comm.get());
 }
 
 CpuBackend::~CpuBackend() = default;
 
 std::string CpuBackend::describe() const
 {
-    return describeKernels(*m_kernels);
+    const std::string mpi = describeCommunicator(m_comm.get(), m_device.id());
+    return describeKernels(*m_kernels) + (mpi.empty() ? "" : "; " + mpi);
 }
 
 BatchResult CpuBackend::trainBatch(const int* indices, int count, uint64_t dropoutKey)

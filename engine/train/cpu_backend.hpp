@@ -39,6 +39,7 @@ private:
     DeviceSpec m_device; // with its kernel level resolved
     const Kernels* m_kernels;
     Optimizer m_optimizer;
+    std::shared_ptr<Communicator> m_comm; // null: one process
     std::unique_ptr<CpuExecutor> m_exec;
     // trainBatch's buffers, allocated once: the step's new weights (swapped with the network's when
     // good) and BatchNorm's statistics before the step.

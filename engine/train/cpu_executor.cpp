@@ -73,8 +73,8 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
            shards * perShard;
 }
 
-CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels& kernels)
-    : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize)), m_kernels(&kernels)
+CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels& kernels, Communicator* comm)
+    : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize)), m_kernels(&kernels), m_comm(comm)
 {
     m_grad.assign(size_t(net.paramCount()), 0.0f);
     m_net.bindGradient(m_grad.data());
@@ -102,9 +102,9 @@ CpuExecutor::~CpuExecutor()
     m_net.bindGradient(nullptr);
 }
 
-void CpuExecutor::prepare(int batch)
+// This rank's shards of a batch: `count` of them from global shard `firstShard` (all on one process).
+void CpuExecutor::prepare(int batch, int firstShard, int count)
 {
-    const int count = (batch + m_shardSize - 1) / m_shardSize;
     const int L = m_net.layerCount();
     while (int(m_shards.size()) < count) {
         auto s = std::make_unique<Shard>();
@@ -135,8 +135,8 @@ void CpuExecutor::prepare(int batch)
         m_shards.push_back(std::move(s));
     }
     for (int k = 0; k < count; ++k) {
-        m_shards[size_t(k)]->firstSample = k * m_shardSize;
-        m_shards[size_t(k)]->n = std::min(m_shardSize, batch - k * m_shardSize);
+        m_shards[size_t(k)]->firstSample = (firstShard + k) * m_shardSize;
+        m_shards[size_t(k)]->n = std::min(m_shardSize, batch - (firstShard + k) * m_shardSize);
     }
 }
 
@@ -147,10 +147,100 @@ void CpuExecutor::loadInput(const ImageSplit& split, int mult, const int* indice
         imageToFloat(split, indices ? indices[first + i] : first + i, mult, m_net.inputScale(), dst + i * size);
 }
 
+const std::vector<double>& CpuExecutor::gatherPerShard(const std::vector<double>& mine, int per)
+{
+    const int ranks = m_comm->size();
+    std::vector<int> counts(static_cast<size_t>(ranks)), displs(static_cast<size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) {
+        counts[size_t(r)] = (m_rankShards[size_t(r) + 1] - m_rankShards[size_t(r)]) * per;
+        displs[size_t(r)] = m_rankShards[size_t(r)] * per;
+    }
+    m_allPartials.resize(size_t(m_rankShards.back()) * size_t(per));
+    m_comm->allgatherv(mine.data(), m_allPartials.data(), counts, displs);
+    return m_allPartials;
+}
+
+std::span<ShardView> CpuExecutor::reductionViews(const Layer& layer, std::span<ShardView> local, int batch)
+{
+    const int per = int(layer.partialDoubles());
+    if (!m_comm || per == 0)
+        return local;
+    m_sendPartials.resize(local.size() * size_t(per));
+    for (size_t k = 0; k < local.size(); ++k)
+        std::copy(local[k].partial, local[k].partial + per, m_sendPartials.begin() + int64_t(k) * per);
+    gatherPerShard(m_sendPartials, per);
+    const int S = m_rankShards.back();
+    m_allViews.resize(size_t(S));
+    for (int g = 0; g < S; ++g) {
+        ShardView& v = m_allViews[size_t(g)];
+        v = ShardView{};
+        v.firstSample = g * m_shardSize;
+        v.n = std::min(m_shardSize, batch - v.firstSample);
+        v.partial = m_allPartials.data() + int64_t(g) * per;
+    }
+    return m_allViews;
+}
+
+// grad[i] += shard0[i] + shard1[i] + ... over the batch's shards in order, the running sum passed
+// from rank to rank chunk by chunk (so the ranks work on different chunks at once), then the last
+// rank's total, the whole gradient, broadcast.
+void CpuExecutor::reduceAcrossRanks(int shards)
+{
+    const int rank = m_comm->rank(), last = m_comm->size() - 1, L = m_net.layerCount();
+    const int parts = m_pool.threads();
+    for (size_t c = 0; c < m_reduceChunks.size(); ++c) {
+        const auto [lo, hi] = m_reduceChunks[c];
+        if (rank > 0)
+            m_comm->receiveFromPrevious(m_grad.data() + lo, hi - lo, L + int(c));
+        m_pool.run(parts, [&](int p, int) { // elementwise: any split gives the same sums
+            const int64_t a = lo + (hi - lo) * p / parts, b = lo + (hi - lo) * (p + 1) / parts;
+            for (int k = 0; k < shards; ++k)
+                m_kernels->accumulateAndClear(m_grad.data(), m_shards[size_t(k)]->grad.data(), a, b);
+        });
+        if (rank < last)
+            m_comm->sendToNext(m_grad.data() + lo, hi - lo, L + int(c));
+    }
+    m_comm->finishSends();
+    m_comm->broadcastFromLast(m_grad.data(), int64_t(m_grad.size()));
+}
+
+// A layer that sums its parameter gradient over the batch itself (Dense) continues the running sum
+// of the ranks before this one and hands it on, a few tasks' ranges at a time so that the ranks
+// overlap; its other tasks (dX) need nothing from the others.
+void CpuExecutor::batchBackwardAcrossRanks(const PassContext& ctx, int l, std::span<const ShardView> views)
+{
+    Layer& layer = m_net.layer(l);
+    const int tasks = layer.batchBackwardTasks(views);
+    std::vector<int> local, chained;
+    for (int t = 0; t < tasks; ++t) {
+        const auto [lo, hi] = layer.batchGradientRange(t);
+        (hi > lo ? chained : local).push_back(t);
+    }
+    m_pool.run(int(local.size()), [&](int i, int) { layer.batchBackward(ctx, views, local[size_t(i)]); });
+    float* grad = m_grad.data() + m_net.paramOffset(l);
+    const int rank = m_comm->rank(), group = m_pool.threads();
+    for (size_t g0 = 0; g0 < chained.size(); g0 += size_t(group)) {
+        const size_t g1 = std::min(chained.size(), g0 + size_t(group));
+        const int64_t lo = layer.batchGradientRange(chained[g0]).first;
+        const int64_t hi = layer.batchGradientRange(chained[g1 - 1]).second;
+        if (rank > 0)
+            m_comm->receiveFromPrevious(grad + lo, hi - lo, l);
+        m_pool.run(int(g1 - g0), [&](int i, int) { layer.batchBackward(ctx, views, chained[g0 + size_t(i)]); });
+        if (rank < m_comm->size() - 1)
+            m_comm->sendToNext(grad + lo, hi - lo, l);
+    }
+}
+
 StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey)
 {
-    prepare(count);
-    const int S = (count + m_shardSize - 1) / m_shardSize;
+    // The batch's shards; with ranks, rank r runs the contiguous shards [S*r/N, S*(r+1)/N) (maybe none).
+    const int shardsInBatch = (count + m_shardSize - 1) / m_shardSize;
+    const int ranks = m_comm ? m_comm->size() : 1, rank = m_comm ? m_comm->rank() : 0;
+    m_rankShards.resize(size_t(ranks) + 1);
+    for (int r = 0; r <= ranks; ++r)
+        m_rankShards[size_t(r)] = int(int64_t(shardsInBatch) * r / ranks);
+    const int S = m_rankShards[size_t(rank) + 1] - m_rankShards[size_t(rank)];
+    prepare(count, m_rankShards[size_t(rank)], S);
     const int L = m_net.layerCount();
     std::vector<ShardView> views(static_cast<size_t>(S));
     PassContext ctx;
@@ -177,7 +267,11 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             m_pool.run(S,
                        [&](int k, int w) { layer.forward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
-            layer.reduceForward(ctx, ph, views);
+            // A reduction feeds the next phase: after the last one there is nothing to gather.
+            if (ph + 1 < layer.phases(true))
+                layer.reduceForward(ctx, ph, reductionViews(layer, views, count));
+            else
+                layer.reduceForward(ctx, ph, views);
         }
         m_pool.run(layer.batchForwardTasks(), [&](int t, int) { layer.batchForward(ctx, views, t); });
         m_fwdSec[size_t(l)] = since(t0);
@@ -204,22 +298,41 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             m_pool.run(S,
                        [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
-            layer.reduceBackward(ctx, ph, views);
+            if (ph + 1 < layer.phases(true))
+                layer.reduceBackward(ctx, ph, reductionViews(layer, views, count));
+            else
+                layer.reduceBackward(ctx, ph, views);
         }
-        m_pool.run(layer.batchBackwardTasks(views), [&](int t, int) { layer.batchBackward(ctx, views, t); });
+        if (m_comm)
+            batchBackwardAcrossRanks(ctx, l, std::span<const ShardView>(views.data(), size_t(S)));
+        else
+            m_pool.run(layer.batchBackwardTasks(views), [&](int t, int) { layer.batchBackward(ctx, views, t); });
         cur = 1 - cur;
         m_bwdSec[size_t(l)] = since(t0);
     }
 
+    StepResult r;
+    r.samples = count;
+    if (m_comm) {
+        reduceAcrossRanks(S);
+        std::vector<double> mine(size_t(S) * 2);
+        for (int k = 0; k < S; ++k) {
+            mine[size_t(k) * 2] = m_shards[size_t(k)]->loss.loss;
+            mine[size_t(k) * 2 + 1] = double(m_shards[size_t(k)]->loss.correct);
+        }
+        const std::vector<double>& all = gatherPerShard(mine, 2);
+        for (int g = 0; g < shardsInBatch; ++g) {
+            r.lossSum += all[size_t(g) * 2];
+            r.correct += int(all[size_t(g) * 2 + 1]);
+        }
+        return r;
+    }
     // grad[i] += shard0[i] + shard1[i] + ... in shard order; chunks of i run in parallel.
     m_pool.run(int(m_reduceChunks.size()), [&](int c, int) {
         const auto [lo, hi] = m_reduceChunks[size_t(c)];
         for (int k = 0; k < S; ++k)
             m_kernels->accumulateAndClear(m_grad.data(), m_shards[size_t(k)]->grad.data(), lo, hi);
     });
-
-    StepResult r;
-    r.samples = count;
     for (int k = 0; k < S; ++k) {
         r.lossSum += m_shards[size_t(k)]->loss.loss;
         r.correct += m_shards[size_t(k)]->loss.correct;

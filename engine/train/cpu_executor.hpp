@@ -1,16 +1,21 @@
 // Runs a Network on the CPU: one training step (forward, fused loss, backward, gradient
 // reduction) or a forward-only evaluation. A batch is cut into fixed-size shards that run in
 // parallel on a thread pool; every cross-shard sum is taken in shard order on one thread, so the
-// result is bit-identical for any thread count. All buffers are allocated once and reused.
+// result is bit-identical for any thread count. All buffers are allocated once and reused. With a
+// Communicator (MPI ranks), each rank runs its contiguous part of the shards and the sums over shards
+// go through the ranks in the same order (train/communicator.hpp), so the result is also the same
+// for any rank count.
 #pragma once
 
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
 #include "model/network.hpp"
 #include "train/backend.hpp"
+#include "train/communicator.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace tb {
@@ -18,8 +23,10 @@ namespace tb {
 class CpuExecutor {
 public:
     // Training shards hold `shardSize` samples whatever the thread count (part of the numerics);
-    // every pass runs on `kernels` (the instruction-set level, kernels/isa.hpp).
-    CpuExecutor(Network& net, int threads, int shardSize = 16, const Kernels& kernels = defaultKernels());
+    // every pass runs on `kernels` (the instruction-set level, kernels/isa.hpp). `comm`: the ranks this
+    // one trains with (null: one process); it must outlive the executor.
+    CpuExecutor(Network& net, int threads, int shardSize = 16, const Kernels& kernels = defaultKernels(),
+                Communicator* comm = nullptr);
     ~CpuExecutor();
     // The bytes a CpuExecutor allocates to train `net` on batches of `batch` (what the Trainer checks
     // against the machine's memory before building one).
@@ -45,16 +52,28 @@ public:
 
 private:
     struct Shard;
-    void prepare(int batch);
+    void prepare(int batch, int firstShard, int count);
+    // The views a layer's reduction folds: the local ones on one process; with ranks, every shard of
+    // the batch, their partials gathered from all ranks (only `partial`, `n`, `firstSample` are set).
+    std::span<ShardView> reductionViews(const Layer& layer, std::span<ShardView> local, int batch);
+    void batchBackwardAcrossRanks(const PassContext& ctx, int layer, std::span<const ShardView> views);
+    // The shard-gradient sum over the ranks (a running sum passed down them) and its broadcast.
+    void reduceAcrossRanks(int shards);
+    // Every rank's shards' values, `per` doubles a shard, in global shard order.
+    const std::vector<double>& gatherPerShard(const std::vector<double>& mine, int per);
     void loadInput(const ImageSplit& split, int sizeMultiplier, const int* indices, int first, int n, float* dst);
 
     Network& m_net;
     ThreadPool m_pool;
     int m_shardSize;
     const Kernels* m_kernels;
+    Communicator* m_comm;
+    std::vector<int> m_rankShards; // (ranks + 1) first global shard of each rank, then the shard count
     std::vector<std::unique_ptr<Shard>> m_shards;
-    std::vector<std::vector<float>> m_workspace; // per worker
-    std::vector<float> m_grad;                   // (params) reduced gradient
+    std::vector<double> m_sendPartials, m_allPartials; // (local shards * per), (shards * per)
+    std::vector<ShardView> m_allViews;                 // (shards)
+    std::vector<std::vector<float>> m_workspace;       // per worker
+    std::vector<float> m_grad;                         // (params) reduced gradient
     // Pieces [first, last) of the parameters whose gradient is summed over the shards, in chunks.
     std::vector<std::pair<int64_t, int64_t>> m_reduceChunks;
     std::vector<double> m_fwdSec, m_bwdSec;

@@ -200,13 +200,15 @@ void TrainingSession::recordEnd(const EvalResult& test)
 }
 
 std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
-                                                         const std::optional<DeviceSpec>& device, int checkpointEvery)
+                                                         const std::optional<DeviceSpec>& device, int checkpointEvery,
+                                                         std::shared_ptr<Communicator> communicator)
 {
     Checkpoint c = readCheckpoint(folder.checkpoint());
     requireSameDataset(c.data, data, folder.checkpoint());
     TrainConfig config = c.config;
     if (device)
         config.device = *device;
+    config.communicator = communicator;
     auto session = std::make_unique<TrainingSession>(c.weights.spec, data, config);
     Network& net = session->m_net;
     if (net.inputShape().h != c.weights.input.h || net.inputShape().w != c.weights.input.w ||
@@ -224,7 +226,8 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
             throw ModelError(folder.best() + " holds weights of another model than the checkpoint");
         session->m_trainer->setBest(best.params, best.state);
     }
-    session->m_folder = folder;
+    if (!communicator || communicator->rank() == 0)
+        session->m_folder = folder;
     session->m_checkpointEvery = checkpointEvery;
     session->m_started = now();
     try { // the run keeps its first start time when its record can tell it

@@ -32,10 +32,12 @@ public:
     TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config);
     // Continues the run whose checkpoint is in `folder`, on `data` (the dataset it was made on; DataError
     // if not), optionally on another device (the CPU gives the same weights on any thread count).
-    // Checkpoints go on into the same folder, every `checkpointEvery` batches as enableCheckpoints.
+    // Checkpoints go on into the same folder, every `checkpointEvery` batches as enableCheckpoints
+    // (by rank 0 only when `communicator` makes it a data-parallel run).
     static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, const Dataset& data,
                                                    const std::optional<DeviceSpec>& device = std::nullopt,
-                                                   int checkpointEvery = 0);
+                                                   int checkpointEvery = 0,
+                                                   std::shared_ptr<Communicator> communicator = nullptr);
     ~TrainingSession();
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;

@@ -8,6 +8,7 @@
 #include "model/network.hpp"
 #include "optim/optimizer.hpp"
 #include "train/backend.hpp"
+#include "train/communicator.hpp"
 #include "train/early_stopping.hpp"
 #include "train/lr_schedule.hpp"
 
@@ -38,6 +39,9 @@ struct TrainConfig {
     int sizeMultiplier = 1;     // images scaled up by this integer factor (nearest neighbour)
     bool dropRemainder = false; // both splits cut to a multiple of the batch
     int shardSize = 16;         // CPU: samples per shard, part of the numerics
+    // The ranks of a data-parallel run (train/communicator.hpp; null: one process). Not a setting of
+    // the run: checkpoints do not keep it, and a run resumes on any number of ranks.
+    std::shared_ptr<Communicator> communicator;
 };
 
 // Throws ConfigError naming the first setting outside run_limits.hpp's limits.

@@ -1,0 +1,149 @@
+#include "mpi/mpi_communicator.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tb {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double timeoutSeconds()
+{
+    const char* v = std::getenv("TRAINBENCH_MPI_TIMEOUT");
+    const double t = v ? std::atof(v) : 0.0;
+    return t > 0.0 ? t : 60.0;
+}
+
+class MpiCommunicator final : public Communicator {
+public:
+    MpiCommunicator() : m_timeout(timeoutSeconds())
+    {
+        int provided = 0;
+        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+        MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &m_size);
+    }
+    ~MpiCommunicator() override
+    {
+        finishSends();
+        MPI_Finalize();
+    }
+
+    int rank() const override { return m_rank; }
+    int size() const override { return m_size; }
+
+    void allgatherv(const double* mine, double* all, const std::vector<int>& counts,
+                    const std::vector<int>& displs) override
+    {
+        MPI_Request req;
+        MPI_Iallgatherv(mine, counts[size_t(m_rank)], MPI_DOUBLE, all, counts.data(), displs.data(), MPI_DOUBLE,
+                        MPI_COMM_WORLD, &req);
+        int64_t total = 0;
+        for (int c : counts)
+            total += c;
+        m_bytes += uint64_t(total) * sizeof(double);
+        wait(req, "gathering the step's partial sums from every rank", -1);
+    }
+
+    void allgather(const uint64_t* mine, int n, uint64_t* all) override
+    {
+        MPI_Request req;
+        MPI_Iallgather(mine, n, MPI_UINT64_T, all, n, MPI_UINT64_T, MPI_COMM_WORLD, &req);
+        m_bytes += uint64_t(n) * uint64_t(m_size) * sizeof(uint64_t);
+        wait(req, "the start-up check of every rank's configuration", -1);
+    }
+
+    void receiveFromPrevious(float* data, int64_t n, int tag) override
+    {
+        for (int64_t done = 0; done < n;) {
+            const int count = int(std::min<int64_t>(n - done, INT_MAX / 2));
+            MPI_Request req;
+            MPI_Irecv(data + done, count, MPI_FLOAT, m_rank - 1, tag, MPI_COMM_WORLD, &req);
+            wait(req, "the running gradient sum", m_rank - 1);
+            done += count;
+        }
+        m_bytes += uint64_t(n) * sizeof(float);
+    }
+
+    void sendToNext(const float* data, int64_t n, int tag) override
+    {
+        for (int64_t done = 0; done < n;) {
+            const int count = int(std::min<int64_t>(n - done, INT_MAX / 2));
+            m_sends.emplace_back();
+            MPI_Isend(data + done, count, MPI_FLOAT, m_rank + 1, tag, MPI_COMM_WORLD, &m_sends.back());
+            done += count;
+        }
+        m_bytes += uint64_t(n) * sizeof(float);
+    }
+
+    void finishSends() override
+    {
+        for (MPI_Request& r : m_sends)
+            wait(r, "rank to take the running gradient sum", m_rank + 1);
+        m_sends.clear();
+    }
+
+    void broadcastFromLast(float* data, int64_t n) override
+    {
+        for (int64_t done = 0; done < n;) {
+            const int count = int(std::min<int64_t>(n - done, INT_MAX / 2));
+            MPI_Request req;
+            MPI_Ibcast(data + done, count, MPI_FLOAT, m_size - 1, MPI_COMM_WORLD, &req);
+            wait(req, "the gradient's broadcast from the last rank", m_size - 1);
+            done += count;
+        }
+        m_bytes += uint64_t(n) * sizeof(float);
+    }
+
+    uint64_t bytesCommunicated() const override { return m_size > 1 ? m_bytes : 0; } // one rank: no-ops
+
+private:
+    // Polls the request until it completes or the deadline passes; then the job cannot go on: the
+    // message names this rank, what it waited for and from whom, and MPI_Abort ends every rank
+    // (an exception could not, the others would wait for this one).
+    void wait(MPI_Request& req, const char* what, int peer)
+    {
+        const auto start = Clock::now();
+        for (int polls = 0;; ++polls) {
+            int done = 0;
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+            if (done)
+                return;
+            if (polls < 2000)
+                continue;
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+            const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+            if (waited > m_timeout) {
+                const std::string from = peer >= 0 ? "rank " + std::to_string(peer) : std::string("the other ranks");
+                std::fprintf(stderr,
+                             "trainbench-cli: MPI rank %d of %d waited %.0f s for %s (%s): it died, hangs or its "
+                             "node is lost; ending the job (TRAINBENCH_MPI_TIMEOUT=%.0f). The run folder's last "
+                             "checkpoint is intact: continue with train --resume.\n",
+                             m_rank, m_size, waited, from.c_str(), what, m_timeout);
+                std::fflush(stderr);
+                MPI_Abort(MPI_COMM_WORLD, 6);
+            }
+        }
+    }
+
+    int m_rank = 0, m_size = 1;
+    double m_timeout;
+    uint64_t m_bytes = 0;
+    std::vector<MPI_Request> m_sends;
+};
+} // namespace
+
+std::shared_ptr<Communicator> makeMpiCommunicator()
+{
+    return std::make_shared<MpiCommunicator>();
+}
+
+} // namespace tb

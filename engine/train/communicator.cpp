@@ -1,0 +1,50 @@
+#include "train/communicator.hpp"
+
+#include "core/errors.hpp"
+
+#include <cstdlib>
+
+#if TRAINBENCH_HAVE_MPI
+#include "mpi/mpi_communicator.hpp"
+#endif
+
+namespace tb {
+
+std::shared_ptr<Communicator> processCommunicator()
+{
+    // What mpirun (Open MPI), srun (PMIx, PMI-2) or MPICH's hydra give the processes they start; a
+    // process started otherwise (even inside a Slurm allocation) is a single process.
+    const char* ompiSize = std::getenv("OMPI_COMM_WORLD_SIZE");
+    const char* pmiSize = std::getenv("PMI_SIZE");
+    const char* pmixRank = std::getenv("PMIX_RANK");
+    if (!ompiSize && !pmiSize && !pmixRank)
+        return nullptr;
+#if TRAINBENCH_HAVE_MPI
+    return makeMpiCommunicator();
+#else
+    const int size = ompiSize ? std::atoi(ompiSize) : pmiSize ? std::atoi(pmiSize) : 0;
+    if (size > 1 || (pmixRank && std::atoi(pmixRank) > 0))
+        throw ConfigError("started by mpirun or srun as one of several ranks, but this build has no MPI: install "
+                          "libopenmpi-dev and rebuild (scripts/setup-debian.sh), or run one process without mpirun");
+    return nullptr;
+#endif
+}
+
+std::string mpiAvailability()
+{
+#if TRAINBENCH_HAVE_MPI
+    return "data-parallel training on N processes or nodes: mpirun -np N trainbench-cli train ... (same "
+           "weights as one process)";
+#else
+    return "not in this build (install libopenmpi-dev and rebuild)";
+#endif
+}
+
+std::string describeCommunicator(const Communicator* comm, const std::string& deviceId)
+{
+    if (!comm)
+        return {};
+    return "MPI: " + std::to_string(comm->size()) + (comm->size() == 1 ? " rank" : " ranks") + " \xc3\x97 " + deviceId;
+}
+
+} // namespace tb

@@ -1,0 +1,56 @@
+// The ranks of a data-parallel run (mpirun -np N trainbench-cli train ...), as the CPU backend needs
+// them: a few collectives with a fixed reduction order, so that N ranks give the weights of one
+// process to the bit. This header knows nothing of MPI; engine/mpi/ implements it when the build
+// has MPI, and a run without a communicator is the ordinary single process.
+//
+// How a step is split (train/cpu_executor.cpp): the global batch is cut into the same 16-sample
+// shards as on one process, and rank r takes the contiguous shards [S*r/N, S*(r+1)/N). Every sum
+// over shards is a left fold in shard order, so it is reproduced exactly: per-shard partials
+// (BatchNorm sums, loss) are gathered to every rank, which folds them in global order; the
+// parameter gradient is passed down the ranks as a running sum (rank r receives the sum of the
+// shards before its own, adds its shards in order, sends it on), and the last rank broadcasts it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+
+    // Every rank's `counts[r]` doubles, rank after rank, into `all` (displs[r] is where rank r's go).
+    virtual void allgatherv(const double* mine, double* all, const std::vector<int>& counts,
+                            const std::vector<int>& displs) = 0;
+    // Every rank's n values, rank after rank.
+    virtual void allgather(const uint64_t* mine, int n, uint64_t* all) = 0;
+    // The running sum down the ranks: from rank-1 (rank 0 never receives), to rank+1 (the last rank
+    // never sends). Tags keep the pieces of one step apart.
+    virtual void receiveFromPrevious(float* data, int64_t n, int tag) = 0;
+    virtual void sendToNext(const float* data, int64_t n, int tag) = 0;
+    // Waits until every send of this step has been taken.
+    virtual void finishSends() = 0;
+    // The last rank's n values to every rank.
+    virtual void broadcastFromLast(float* data, int64_t n) = 0;
+
+    // Bytes this rank sent and received so far (payload, as the collectives' algorithms see it).
+    virtual uint64_t bytesCommunicated() const = 0;
+};
+
+// The communicator of this process: the MPI world when the process was started by mpirun or srun and
+// the build has MPI; null otherwise (a single process, MPI untouched). Throws ConfigError when
+// started as one of several ranks by a build without MPI.
+std::shared_ptr<Communicator> processCommunicator();
+
+// What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
+std::string mpiAvailability();
+
+// "MPI: 4 ranks × cpu:1" style line for headers; empty without a communicator.
+std::string describeCommunicator(const Communicator* comm, const std::string& deviceId);
+
+} // namespace tb

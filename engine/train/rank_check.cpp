@@ -1,0 +1,83 @@
+#include "train/rank_check.hpp"
+
+#include "core/errors.hpp"
+#include "train/early_stopping.hpp"
+#include "train/lr_schedule.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+namespace {
+// FNV-1a over bytes: a mismatch detector, not a security hash.
+class Hash {
+public:
+    Hash& bytes(const void* p, size_t n)
+    {
+        const auto* b = static_cast<const unsigned char*>(p);
+        for (size_t i = 0; i < n; ++i)
+            m_h = (m_h ^ b[i]) * 1099511628211ull;
+        return *this;
+    }
+    template <class T> Hash& value(const T& v) { return bytes(&v, sizeof v); }
+    Hash& text(const std::string& s) { return value(s.size()).bytes(s.data(), s.size()); }
+    Hash& split(const ImageSplit& s)
+    {
+        return value(s.count)
+            .value(s.height)
+            .value(s.width)
+            .bytes(s.pixels.data(), s.pixels.size())
+            .bytes(s.labels.data(), s.labels.size());
+    }
+    uint64_t get() const { return m_h; }
+
+private:
+    uint64_t m_h = 1469598103934665603ull;
+};
+} // namespace
+
+void requireSameRunOnEveryRank(Communicator& comm, const Network& net, const Dataset& data, const TrainConfig& c,
+                               Isa isa)
+{
+    const OptimizerConfig& o = c.optimizer;
+    const std::vector<std::pair<const char*, uint64_t>> fields = {
+        {"model and initial weights",
+         Hash().text(net.spec().name).bytes(net.params().data(), net.params().size() * sizeof(float)).get()},
+        {"training images", Hash().split(data.train).get()},
+        {"test images", Hash().split(data.test).get()},
+        {"seed", Hash().value(c.seed).get()},
+        {"batch size", Hash().value(c.batchSize).get()},
+        {"epochs and batch limits", Hash().value(c.epochs).value(c.maxBatches).value(c.validationLimit).get()},
+        {"optimizer", Hash()
+                          .value(o.kind)
+                          .value(o.learningRate)
+                          .value(o.beta1)
+                          .value(o.beta2)
+                          .value(o.epsilon)
+                          .value(o.momentum)
+                          .value(o.nesterov)
+                          .value(o.rho)
+                          .get()},
+        {"learning-rate schedule", Hash().text(describeLrSchedule(c.schedule)).get()},
+        {"early stopping", Hash().text(describeEarlyStopping(c.earlyStopping)).get()},
+        {"validation split", Hash().value(c.validationSplit).get()},
+        {"size multiplier and drop-remainder", Hash().value(c.sizeMultiplier).value(c.dropRemainder).get()},
+        {"shard size", Hash().value(c.shardSize).get()},
+        {"kernel level (give every rank the same --isa)", Hash().value(isa).get()},
+    };
+    const int n = int(fields.size());
+    std::vector<uint64_t> mine(static_cast<size_t>(n)), all(static_cast<size_t>(n) * size_t(comm.size()));
+    for (int i = 0; i < n; ++i)
+        mine[size_t(i)] = fields[size_t(i)].second;
+    comm.allgather(mine.data(), n, all.data());
+    for (int r = 1; r < comm.size(); ++r)
+        for (int i = 0; i < n; ++i)
+            if (all[size_t(r) * size_t(n) + size_t(i)] != all[size_t(i)])
+                throw ConfigError("MPI rank " + std::to_string(r) + "'s " + fields[size_t(i)].first +
+                                  " differs from rank 0's: every rank must train the same run (the same "
+                                  "command line, and the same dataset files in a folder every node reads)");
+}
+
+} // namespace tb

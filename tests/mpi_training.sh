@@ -1,0 +1,104 @@
+#!/bin/bash
+# Data-parallel training over MPI on localhost (issue 22): the same seed and global batch give the
+# weights of the single process, to the bit, on 1, 2, 3 and 4 ranks (models with BatchNorm and
+# Dropout, batches that are not a multiple of 16 x ranks, so that a rank may hold no shard); a rank
+# whose settings differ is named at start-up; a rank killed mid-run ends the job within a bound, a
+# stuck rank ends it by the watchdog's message, and the last checkpoint resumes without MPI to the
+# uninterrupted run's weights.
+# usage: mpi_training.sh TRAINBENCH_CLI MAKE_TOY_DATASET
+set -u
+cli=$1
+make_dataset=$2
+command -v mpirun >/dev/null || { echo "mpirun is missing (apt-get install openmpi-bin)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/data"
+"$make_dataset" "$tmp/data" || exit 1
+unset TRAINBENCH_ISA
+mpi="mpirun --oversubscribe --allow-run-as-root"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+sha() { sed -n 's/.*weights sha256: \([0-9a-f]*\).*/\1/p' "$1"; }
+
+runs=("--model tpu-mnist-cnn --batch 40 --epochs 2 --seed 3"
+      "--model colab-fashion-cnn --batch 24 --epochs 1 --seed 5 --optimizer sgd --momentum 0.9"
+      "--model keras-mnist-cnn --batch 17 --epochs 1 --seed 7 --max-batches 3")
+for run in "${runs[@]}"; do
+    train="train --data $tmp/data --threads 1 --no-run-folder $run"
+    "$cli" $train >"$tmp/single" 2>&1 || fail "single process: $(cat "$tmp/single")"
+    want=$(sha "$tmp/single")
+    [ -n "$want" ] || fail "no weights hash from the single process"
+    for n in 1 2 3 4; do
+        $mpi -np $n "$cli" $train >"$tmp/mpi" 2>&1 || fail "-np $n $run: $(cat "$tmp/mpi")"
+        grep -q "MPI: $n rank" "$tmp/mpi" || fail "-np $n: the run header does not say MPI: $(head -3 "$tmp/mpi")"
+        [ "$(grep -c 'weights sha256' "$tmp/mpi")" = 1 ] || fail "-np $n: not only rank 0 printed"
+        [ "$(sha "$tmp/mpi")" = "$want" ] || fail "-np $n $run: $(sha "$tmp/mpi") instead of $want"
+    done
+    echo "$run: 1-4 ranks give the single process's $want"
+done
+
+# Settings that differ between ranks are named at start-up.
+train="train --data $tmp/data --threads 1 --no-run-folder --model tpu-mnist-cnn --epochs 1"
+$mpi -np 1 "$cli" $train --batch 40 : -np 1 "$cli" $train --batch 32 >"$tmp/mismatch" 2>&1 &&
+    fail "ranks with different batches trained"
+grep -q "MPI rank 1's batch size differs from rank 0's" "$tmp/mismatch" || fail "mismatch: $(cat "$tmp/mismatch")"
+echo "a rank with another batch size is named"
+
+# The pid of the rank `r` among mpirun's children.
+rank_pid() {
+    for p in $(pgrep -P "$1"); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$2" && { echo "$p"; return; }
+    done
+}
+# Starts a long run on 3 ranks with a checkpoint every batch; waits for its first checkpoint.
+start_long_run() {
+    rm -rf "$tmp/runs"
+    $mpi -np 3 "$cli" train --data "$tmp/data" --threads 1 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 \
+        --runs-dir "$tmp/runs" --checkpoint-every 1 >"$tmp/long" 2>&1 &
+    job=$!
+    for _ in $(seq 600); do
+        ls "$tmp"/runs/*/checkpoint.tbw >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    ls "$tmp"/runs/*/checkpoint.tbw >/dev/null 2>&1 || fail "no checkpoint: $(cat "$tmp/long")"
+    victim=$(rank_pid $job 1)
+    [ -n "$victim" ] || fail "rank 1 not found among mpirun's children"
+}
+# Waits for the job at most $1 seconds; sets status and elapsed.
+await_job() {
+    local start=$SECONDS
+    while kill -0 $job 2>/dev/null && [ $((SECONDS - start)) -lt "$1" ]; do sleep 0.1; done
+    elapsed=$((SECONDS - start))
+    kill -0 $job 2>/dev/null && { kill -9 $job; fail "the job still ran $1 s after the fault: $(tail -5 "$tmp/long")"; }
+    wait $job
+    status=$?
+}
+
+# A rank killed mid-run: mpirun ends the job, non-zero, with a message naming the rank, within 20 s.
+start_long_run
+kill -9 "$victim"
+await_job 20
+[ $status != 0 ] || fail "the job exited 0 after a rank was killed"
+grep -qi "signal 9\|killed" "$tmp/long" || fail "no message names the killed rank: $(tail -20 "$tmp/long")"
+echo "a killed rank ended the job in ${elapsed}s (status $status)"
+
+# The last checkpoint resumes without MPI, to the weights of the uninterrupted run.
+folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
+cp -r "$folder" "$tmp/copy"
+"$cli" train --data "$tmp/data" --threads 2 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 --no-run-folder \
+    >"$tmp/whole" 2>&1 || fail "uninterrupted run: $(cat "$tmp/whole")"
+"$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume: $(cat "$tmp/resumed")"
+[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
+    fail "resumed $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+$mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1 >"$tmp/resumed" 2>&1 || fail "resume on 2 ranks: $(cat "$tmp/resumed")"
+[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
+    fail "resumed on 2 ranks $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+echo "the last checkpoint resumed without MPI and on 2 ranks to the uninterrupted run's $(sha "$tmp/whole")"
+
+# A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
+export TRAINBENCH_MPI_TIMEOUT=3
+start_long_run
+kill -STOP "$victim"
+await_job 30
+[ $status != 0 ] || fail "the job exited 0 with a stuck rank"
+grep -q "waited [0-9]* s for" "$tmp/long" || fail "no watchdog message: $(tail -20 "$tmp/long")"
+echo "a stuck rank ended the job in ${elapsed}s: $(grep -m1 -o "MPI rank [0-9]* of 3 waited [0-9]* s for [a-z0-9 ]*" "$tmp/long")"
