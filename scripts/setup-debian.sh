@@ -6,7 +6,7 @@ packages=(
   clang-14 clang-format-14 libclang-rt-14-dev libfuzzer-14-dev
   libeigen3-dev zlib1g-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers libclblast-dev pocl-opencl-icd clinfo
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin openssh-client  # mpirun's launcher wants ssh even for local ranks
   qemu-user appstream desktop-file-utils
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
