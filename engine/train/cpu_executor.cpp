@@ -189,7 +189,8 @@ void CpuExecutor::reduceAcrossRanks(int shards)
     const int rank = m_comm->rank(), last = m_comm->size() - 1, L = m_net.layerCount();
     const int parts = m_pool.threads();
     for (size_t c = 0; c < m_reduceChunks.size(); ++c) {
-        const auto [lo, hi] = m_reduceChunks[c];
+        // Not a structured binding: the lambda below captures them, which clang 14 refuses.
+        const int64_t lo = m_reduceChunks[c].first, hi = m_reduceChunks[c].second;
         if (rank > 0)
             m_comm->receiveFromPrevious(m_grad.data() + lo, hi - lo, L + int(c));
         m_pool.run(parts, [&](int p, int) { // elementwise: any split gives the same sums
