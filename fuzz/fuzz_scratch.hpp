@@ -2,6 +2,8 @@
 // process' own (under TMPDIR, /dev/shm when it exists, so the disk is not worn by millions of writes).
 #pragma once
 
+#include "core/sha256.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -37,6 +39,18 @@ inline std::string writeScratch(const std::string& name, const uint8_t* data, si
     if (!f || (size && std::fwrite(data, 1, size, f) != size) || std::fclose(f) != 0)
         std::abort();
     return path;
+}
+
+// The same, with the SHA-256 of the bytes appended: the native weights file and checkpoints end in
+// one, which random bytes never match, so the targets add it to reach the header and the blocks.
+inline std::string writeScratchWithSha256(const std::string& name, const uint8_t* data, size_t size)
+{
+    std::string bytes(reinterpret_cast<const char*>(data), size);
+    tb::Sha256 sha;
+    sha.update(bytes.data(), bytes.size());
+    const auto digest = sha.digest();
+    bytes.append(reinterpret_cast<const char*>(digest.data()), digest.size());
+    return writeScratch(name, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
 } // namespace fuzz

@@ -3,11 +3,8 @@
 // appends the right one to its input (the seeds are weights files without their last 32 bytes), so
 // the fuzzer reaches the header and the blocks. A file that loads is then built into its network.
 #include "core/errors.hpp"
-#include "core/sha256.hpp"
 #include "fuzz_scratch.hpp"
 #include "io/weights_file.hpp"
-
-#include <string>
 
 extern "C" {
 long g_fuzzAccepted = 0;
@@ -15,13 +12,7 @@ long g_fuzzAccepted = 0;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::string bytes(reinterpret_cast<const char*>(data), size);
-    tb::Sha256 sha;
-    sha.update(bytes.data(), bytes.size());
-    const auto digest = sha.digest();
-    bytes.append(reinterpret_cast<const char*>(digest.data()), digest.size());
-    const std::string path =
-        fuzz::writeScratch("fuzz.tbw", reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    const std::string path = fuzz::writeScratchWithSha256("fuzz.tbw", data, size);
     try {
         const tb::WeightsFile w = tb::loadWeights(path);
         const tb::Network net = w.buildNetwork();

@@ -35,28 +35,6 @@ void putFloats(std::string& out, const std::vector<float>& v)
     out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
 }
 
-Json historyJson(const std::vector<EpochRecord>& h)
-{
-    Json a = Json::array();
-    for (const EpochRecord& r : h) {
-        Json o;
-        o["epoch"] = r.epoch;
-        o["loss"] = r.loss;
-        o["accuracy"] = r.accuracy;
-        o["val_loss"] = r.valLoss;
-        o["val_accuracy"] = r.valAccuracy;
-        o["seconds"] = r.seconds;
-        o["samples_per_sec"] = r.samplesPerSec;
-        o["samples"] = r.samples;
-        o["learning_rate"] = r.learningRate;
-        o["best"] = r.best;
-        o["stopped"] = r.stopped;
-        o["rate_lowered"] = r.rateLowered;
-        a.push_back(o);
-    }
-    return a;
-}
-
 // The header's member `key` of object `o`, which must be of the type `is` checks for.
 const Json& member(const Json& o, const char* key, const std::string& path, bool (Json::*is)() const noexcept,
                    const char* type)
@@ -329,6 +307,28 @@ Dataset datasetForWeights(Dataset d, const WeightsFile& w)
     DatasetOptions options;
     options.sizeMultiplier = input.h / d.train.height;
     return withOptions(std::move(d), options);
+}
+
+nlohmann::ordered_json historyJson(const std::vector<EpochRecord>& h)
+{
+    Json a = Json::array();
+    for (const EpochRecord& r : h) {
+        Json o;
+        o["epoch"] = r.epoch;
+        o["loss"] = r.loss;
+        o["accuracy"] = r.accuracy;
+        o["val_loss"] = r.valLoss;
+        o["val_accuracy"] = r.valAccuracy;
+        o["seconds"] = r.seconds;
+        o["samples_per_sec"] = r.samplesPerSec;
+        o["samples"] = r.samples;
+        o["learning_rate"] = r.learningRate;
+        o["best"] = r.best;
+        o["stopped"] = r.stopped;
+        o["rate_lowered"] = r.rateLowered;
+        a.push_back(o);
+    }
+    return a;
 }
 
 } // namespace tb

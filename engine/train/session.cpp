@@ -148,17 +148,7 @@ void TrainingSession::writeRecord(const char* status)
     r["early_stopping"] = describeEarlyStopping(config().earlyStopping);
     r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"
                                                    : std::string("test set");
-    nlohmann::ordered_json h = nlohmann::ordered_json::array();
-    for (const EpochRecord& e : m_trainer->history())
-        h.push_back({{"epoch", e.epoch},
-                     {"loss", e.loss},
-                     {"accuracy", e.accuracy},
-                     {"val_loss", e.valLoss},
-                     {"val_accuracy", e.valAccuracy},
-                     {"seconds", e.seconds},
-                     {"samples_per_sec", e.samplesPerSec},
-                     {"learning_rate", e.learningRate}});
-    r["history"] = h;
+    r["history"] = historyJson(m_trainer->history());
     if (!m_testBlock.is_null()) {
         r["test"] = m_testBlock;
         r["weights_sha256"] = m_weightsSha256;          // of the parameters, as `train` prints it
