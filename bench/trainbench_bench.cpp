@@ -3,6 +3,7 @@
 // evaluation samples/s, peak RSS, and with --profile the time per layer, forward and backward.
 // bench/compare.py runs the rows and PyTorch side by side.
 #include "data/dataset.hpp"
+#include "device/kernel_cache.hpp"
 #include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -69,6 +71,7 @@ int main(int argc, char** argv)
             config.device.isa = tb::parseIsa(isa);
         if (!device.empty())
             config.device = tb::parseDeviceSpec(device);
+        config.kernelCacheDir = tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
         tb::TrainingSession session(tb::loadModelSpec(model), d, config);
         tb::Trainer& trainer = session.trainer();
         const tb::Network& net = session.network();

@@ -1,16 +1,21 @@
 // The OpenCL device against the CPU engine (tests run on whatever OpenCL device 0 is: PoCL in CI):
 // each layer kind's forward and backward, a 30-step training with each optimizer, determinism run to
 // run, and the errors that can be provoked (a device too small for the batch, kernels that do not
-// build, a device lost mid-run, a diverging step, a device that does not exist).
+// build, a device lost mid-run, a diverging step, a device that does not exist), and the compiled-
+// kernel cache: loaded the second time, rebuilt from source when an entry is damaged, harmless when
+// its folder cannot be written.
 #include "fixtures.hpp"
 #include "opencl_cpu_reference.hpp"
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "device/kernel_cache.hpp"
 #include "device/opencl/opencl_backend.hpp"
 #include "device/opencl/opencl_devices.hpp"
 #include "model/network.hpp"
 
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -65,9 +70,35 @@ class TestOpenCl : public QObject {
         net.initialize(seed);
         return net;
     }
-    std::unique_ptr<OpenClBackend> backend(Network& net, OptimizerConfig opt = {}, int batch = 32)
+    std::unique_ptr<OpenClBackend> backend(Network& net, OptimizerConfig opt = {}, int batch = 32,
+                                           const std::string& cacheDir = {})
     {
-        return std::make_unique<OpenClBackend>(net, m_toy, m_device, opt, batch);
+        return std::make_unique<OpenClBackend>(net, m_toy, m_device, opt, batch, cacheDir);
+    }
+
+    // The weights' SHA-256 after 8 steps of the toy model with a kernel cache in cacheDir ("" none);
+    // `origin` receives where the backend's kernels came from.
+    std::string trainedHash(const std::string& cacheDir, ocl::ProgramOrigin* origin = nullptr)
+    {
+        Network net = network(fixtures::toyModelJson(), 5);
+        auto cl = backend(net, {}, 32, cacheDir);
+        std::vector<int> order(size_t(m_toy.train.count));
+        std::iota(order.begin(), order.end(), 0);
+        for (int s = 0; s < 8; ++s)
+            cl->trainBatch(order.data() + s * 32, 32, hashKey(5, uint64_t(RngPurpose::Dropout), uint64_t(s)));
+        cl->syncToHost();
+        if (origin)
+            *origin = cl->programOrigin();
+        return net.weightsSha256();
+    }
+
+    // The cache's entries (one per program and device).
+    static QStringList cacheEntries(const QString& cacheDir)
+    {
+        QStringList files;
+        for (const QString& f : QDir(cacheDir + "/opencl").entryList({"*.bin"}, QDir::Files))
+            files << cacheDir + "/opencl/" + f;
+        return files;
     }
 
 private slots:
@@ -288,6 +319,99 @@ private slots:
             return;
         }
         QFAIL("a learning rate of 1e30 did not diverge in 10 steps");
+    }
+
+    // A second backend with the same cache folder loads the program the first one compiled.
+    void compiledKernelsComeFromTheCacheTheSecondTime()
+    {
+        QTemporaryDir cache;
+        ocl::ProgramOrigin first, second, none;
+        const std::string uncached = trainedHash({}, &none);
+        QVERIFY(!none.fromCache && !none.stored && none.note.empty());
+        const std::string h1 = trainedHash(cache.path().toStdString(), &first);
+        QVERIFY2(!first.fromCache && first.stored, first.note.c_str());
+        QVERIFY2(QString::fromStdString(first.note).contains("compiled from source; stored in the cache"),
+                 first.note.c_str());
+        QCOMPARE(cacheEntries(cache.path()).size(), 1);
+        const std::string h2 = trainedHash(cache.path().toStdString(), &second);
+        QVERIFY2(second.fromCache && !second.stored, second.note.c_str());
+        QVERIFY2(QString::fromStdString(second.note).contains("loaded from the cache"), second.note.c_str());
+        QCOMPARE(h1, uncached);
+        QCOMPARE(h2, uncached);
+    }
+
+    // A damaged entry is not an error: the program is built from source, the entry replaced, and the
+    // weights are those of a run without a cache, bit for bit.
+    void damagedCacheEntryIsRebuilt_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("truncated") << "truncated"
+                                   << "truncated";
+        QTest::newRow("garbage") << "garbage"
+                                 << "not a Trainbench kernel cache entry";
+        QTest::newRow("another key") << "another key"
+                                     << "another program or device";
+        QTest::newRow("flipped byte") << "flipped byte"
+                                      << "SHA-256 differs";
+        QTest::newRow("binary the driver refuses") << "refused"
+                                                   << "cached copy";
+    }
+    void damagedCacheEntryIsRebuilt()
+    {
+        QFETCH(QString, damage);
+        QFETCH(QString, said);
+        QTemporaryDir cache;
+        const std::string dir = cache.path().toStdString();
+        const std::string uncached = trainedHash({});
+        trainedHash(dir);
+        const QStringList entries = cacheEntries(cache.path());
+        QCOMPARE(entries.size(), 1);
+        QFile f(entries[0]);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        const std::string key = QFileInfo(entries[0]).baseName().toStdString();
+        if (damage == "truncated") {
+            bytes.truncate(bytes.size() / 2);
+        } else if (damage == "garbage") {
+            bytes = QByteArray(4096, 'x');
+        } else if (damage == "another key") {
+            std::string other(64, 'a');
+            const std::string encoded = encodeKernelCacheEntry(other, bytes.mid(8 + 64 + 8 + 32).toStdString());
+            bytes = QByteArray(encoded.data(), qsizetype(encoded.size()));
+        } else if (damage == "flipped byte") {
+            bytes[bytes.size() - 10] = char(bytes[bytes.size() - 10] ^ 0x40);
+        } else { // a well-formed entry whose binary is nonsense to the driver
+            const std::string encoded = encodeKernelCacheEntry(key, std::string(2048, '\x7f'));
+            bytes = QByteArray(encoded.data(), qsizetype(encoded.size()));
+        }
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+        f.close();
+
+        ocl::ProgramOrigin rebuilt, reloaded;
+        QCOMPARE(trainedHash(dir, &rebuilt), uncached);
+        const QString note = QString::fromStdString(rebuilt.note);
+        QVERIFY2(!rebuilt.fromCache && rebuilt.stored, rebuilt.note.c_str());
+        QVERIFY2(note.contains("compiled from source because the cached copy") && note.contains(said),
+                 rebuilt.note.c_str());
+        QCOMPARE(trainedHash(dir, &reloaded), uncached); // the entry was replaced
+        QVERIFY2(reloaded.fromCache, reloaded.note.c_str());
+    }
+
+    // A cache folder that cannot be made costs the next run a compile, never this run.
+    void unwritableCacheFolderDoesNotFailTheRun()
+    {
+        QTemporaryDir tmp;
+        QFile blocker(tmp.path() + "/a-file");
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const std::string dir = (tmp.path() + "/a-file/cache").toStdString(); // under a file: never a folder
+        ocl::ProgramOrigin origin;
+        QCOMPARE(trainedHash(dir, &origin), trainedHash({}));
+        QVERIFY2(!origin.fromCache && !origin.stored, origin.note.c_str());
+        QVERIFY2(QString::fromStdString(origin.note).contains("not stored in the cache"), origin.note.c_str());
     }
 
     void missingDeviceIsAConfigError()

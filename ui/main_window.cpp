@@ -380,6 +380,7 @@ QString MainWindow::compareRequest(CompareRequest& r) const
     r.data = m_dataset->dataset();
     r.spec = *m_model->spec();
     r.config.train = m_hyper->config();
+    r.config.train.kernelCacheDir = m_kernelCacheDir;
     r.config.scaleBatchWithReplicas = m_accelerator->scaleBatchWithReplicas();
     return {};
 }
@@ -431,6 +432,7 @@ void MainWindow::resumeRun(const QString& folder)
 void MainWindow::beginRun(TrainRequest req, const QString& name)
 {
     req.runsDir = tb::defaultRunsDir();
+    req.config.kernelCacheDir = m_kernelCacheDir; // a resumed run's too
     req.checkpointEvery = m_hyper->checkpointEvery();
     m_runData = req.data;
     m_runName = name;

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 class QAction;
@@ -33,6 +34,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    // Where runs on an accelerator keep their compiled kernels (TrainConfig::kernelCacheDir; the
+    // program's start-up reads the environment); empty: none.
+    void setKernelCacheDir(std::string dir) { m_kernelCacheDir = std::move(dir); }
     ~MainWindow() override;
 
     DatasetPanel* datasetPanel() const { return m_dataset; }
@@ -131,6 +135,7 @@ private:
     RunStarted m_runInfo;
     tb::DeviceSpec m_runDevice;
     tb::TrainConfig m_runConfig;
+    std::string m_kernelCacheDir;
 
     QMenu* m_fileMenu = nullptr;
     QMenu* m_runMenu = nullptr;

@@ -6,6 +6,7 @@
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
+#include "device/kernel_cache.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/weights_file.hpp"
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <unistd.h>
@@ -154,6 +156,12 @@ int intOption(const Options& o, const std::string& name, int def)
     return int(o.integer(name, def, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 
+// Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
+std::string kernelCacheFolder()
+{
+    return tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+}
+
 // The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits. The
 // defaults are TrainConfig's, the window's too.
 tb::TrainConfig trainConfigFrom(const Options& o)
@@ -170,6 +178,7 @@ tb::TrainConfig trainConfigFrom(const Options& o)
     cfg.optimizer.momentum = float(o.real("momentum", 0.0));
     cfg.optimizer.nesterov = o.has("nesterov");
     cfg.device.isa = isaOption(o);
+    cfg.kernelCacheDir = kernelCacheFolder();
     tb::validateTrainConfig(cfg);
     return cfg;
 }
@@ -271,7 +280,8 @@ int trainCommand(const std::vector<std::string>& args)
         const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
         const std::string dataDir =
             o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
-        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery, comm);
+        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery, comm,
+                                            kernelCacheFolder());
     } else {
         tb::TrainConfig cfg = trainConfigFrom(o);
         cfg.device = *device;
@@ -323,6 +333,8 @@ int trainCommand(const std::vector<std::string>& args)
         if (session.backend().device().isa)
             j["isa"] = tb::isaName(*session.backend().device().isa);
         j["kernels"] = session.backend().describe();
+        if (const std::string note = session.backend().setupNote(); !note.empty())
+            j["setup_note"] = note;
         if (comm)
             j["mpi_ranks"] = comm->size();
         if (session.runFolder()) {

@@ -1,5 +1,6 @@
 // trainbench: the desktop window. Optional arguments: a dataset folder to open, or
 // --screenshots DIR [--data DIR] [--compare-screenshot DEVICES] to render the README's screenshots and exit.
+#include "device/kernel_cache.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/dataset_panel.hpp"
@@ -9,6 +10,8 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <QSettings>
+
+#include <cstdlib>
 
 int main(int argc, char** argv)
 {
@@ -54,6 +57,7 @@ int main(int argc, char** argv)
     parser.process(app);
 
     tbui::MainWindow window;
+    window.setKernelCacheDir(tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")));
     if (parser.isSet(shots) && parser.isSet(runsShot))
         return runRunsScreenshot(window, parser.value(shots));
     if (parser.isSet(shots) && parser.isSet(predictShot))

@@ -19,7 +19,8 @@ std::unique_ptr<Backend> makeBackend(Network& net, const Dataset& data, const Tr
         return std::make_unique<CpuBackend>(net, data, config);
     case DeviceKind::OpenCl:
 #if TRAINBENCH_HAVE_OPENCL
-        return std::make_unique<OpenClBackend>(net, data, config.device, config.optimizer, config.batchSize);
+        return std::make_unique<OpenClBackend>(net, data, config.device, config.optimizer, config.batchSize,
+                                               config.kernelCacheDir);
 #else
         break;
 #endif

@@ -89,6 +89,10 @@ public:
     // backend does not measure it.
     virtual std::vector<double> forwardSeconds() const { return {}; }
     virtual std::vector<double> backwardSeconds() const { return {}; }
+
+    // What setting the device up did that a person may want to know, one line (an accelerator's
+    // compiled kernels loaded from the cache, or rebuilt and why); empty when nothing.
+    virtual std::string setupNote() const { return {}; }
 };
 
 // The backend for config.device (CPU threads and kernel level, or an accelerator), training `net` on

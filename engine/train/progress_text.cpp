@@ -77,7 +77,8 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
                   optimizerName(cfg.optimizer.kind), double(cfg.optimizer.learningRate),
                   static_cast<unsigned long long>(cfg.seed));
     return "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) + " params) on " +
-           d.directory + ": " + describeDataset(d) + "\n" + where + rest + backend.describe();
+           d.directory + ": " + describeDataset(d) + "\n" + where + rest + backend.describe() +
+           (backend.setupNote().empty() ? std::string() : "\n" + backend.setupNote());
 }
 
 } // namespace tb

@@ -191,7 +191,8 @@ void TrainingSession::recordEnd(const EvalResult& test)
 
 std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
                                                          const std::optional<DeviceSpec>& device, int checkpointEvery,
-                                                         std::shared_ptr<Communicator> communicator)
+                                                         std::shared_ptr<Communicator> communicator,
+                                                         const std::string& kernelCacheDir)
 {
     Checkpoint c = readCheckpoint(folder.checkpoint());
     requireSameDataset(c.data, data, folder.checkpoint());
@@ -199,6 +200,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     if (device)
         config.device = *device;
     config.communicator = communicator;
+    config.kernelCacheDir = kernelCacheDir;
     auto session = std::make_unique<TrainingSession>(c.weights.spec, data, config);
     Network& net = session->m_net;
     if (net.inputShape().h != c.weights.input.h || net.inputShape().w != c.weights.input.w ||

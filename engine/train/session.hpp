@@ -33,11 +33,13 @@ public:
     // Continues the run whose checkpoint is in `folder`, on `data` (the dataset it was made on; DataError
     // if not), optionally on another device (the CPU gives the same weights on any thread count).
     // Checkpoints go on into the same folder, every `checkpointEvery` batches as enableCheckpoints
-    // (by rank 0 only when `communicator` makes it a data-parallel run).
+    // (by rank 0 only when `communicator` makes it a data-parallel run). kernelCacheDir: as
+    // TrainConfig's (checkpoints do not keep it).
     static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, const Dataset& data,
                                                    const std::optional<DeviceSpec>& device = std::nullopt,
                                                    int checkpointEvery = 0,
-                                                   std::shared_ptr<Communicator> communicator = nullptr);
+                                                   std::shared_ptr<Communicator> communicator = nullptr,
+                                                   const std::string& kernelCacheDir = {});
     ~TrainingSession();
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace tb {
@@ -42,6 +43,9 @@ struct TrainConfig {
     // The ranks of a data-parallel run (train/communicator.hpp; null: one process). Not a setting of
     // the run: checkpoints do not keep it, and a run resumes on any number of ranks.
     std::shared_ptr<Communicator> communicator;
+    // Where an accelerator keeps the kernels it compiled (device/kernel_cache.hpp; the front ends pass
+    // kernelCacheDir() of the environment); empty: compile every run. Not a setting of the run either.
+    std::string kernelCacheDir;
 };
 
 // Throws ConfigError naming the first setting outside run_limits.hpp's limits.

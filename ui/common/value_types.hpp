@@ -24,7 +24,7 @@ using WeightsPtr = std::shared_ptr<const tb::WeightsFile>;
 struct TrainRequest {
     DatasetPtr data; // as loaded, without options
     tb::ModelSpec spec;
-    tb::TrainConfig config; // config.device is the device below
+    tb::TrainConfig config; // config.device is the device below; a resumed run uses its kernelCacheDir only
     tb::DeviceSpec device;
     std::function<double()> clock; // seconds for the epoch timings; null: steady clock (tests inject one)
     // Every run has a run folder (checkpoints, run.json) made in runsDir, as the CLI's --runs-dir.

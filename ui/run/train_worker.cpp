@@ -71,7 +71,7 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
     }
     if (!data)
         data = std::make_shared<const tb::Dataset>(tb::loadDataset(saved.data.directory));
-    return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery);
+    return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery, nullptr, r.config.kernelCacheDir);
 }
 
 void TrainWorker::run()

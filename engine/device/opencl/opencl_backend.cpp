@@ -115,7 +115,7 @@ int64_t OpenClBackend::requiredBytes(const Network& net, const Dataset& data, in
 }
 
 OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec& device,
-                             const OptimizerConfig& optimizer, int batchSize)
+                             const OptimizerConfig& optimizer, int batchSize, const std::string& kernelCacheDir)
     : m_net(net), m_data(data), m_spec(device), m_opt(optimizer), m_capacity(std::max(1, batchSize))
 {
     if (!(optimizer.learningRate > 0.0f) || !std::isfinite(optimizer.learningRate))
@@ -144,7 +144,7 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
         throw ConfigError("a batch of " + std::to_string(m_capacity) + " holds " + std::to_string(largest) +
                           " values in one tensor, more than the OpenCL kernels index (2^31); use a smaller batch");
 
-    m_dev = std::make_unique<ocl::Device>(device.index);
+    m_dev = std::make_unique<ocl::Device>(device.index, kernelCacheDir); // the kernels build meanwhile
     const int64_t need = requiredBytes(net, data, m_capacity);
     if (need > m_dev->memoryBytes())
         throw ConfigError(
@@ -252,6 +252,7 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     for (auto& b : m_dbuf)
         b = d.allocate(int64_t(N) * net.maxActivationSize() * F, "the activation gradients");
     d.finish();
+    d.waitForProgram(); // before the first step, so that a build error is a set-up error
 }
 
 OpenClBackend::~OpenClBackend() = default;

@@ -18,8 +18,9 @@ public:
     // Throws ConfigError when the device is missing or unusable or the model and a batch of
     // `batchSize` would not fit its memory (before anything large is allocated), ModelError for a
     // layer it cannot run, DeviceError when its kernels do not build.
+    // kernelCacheDir: the compiled-kernel cache folder (kernelCacheDir()), empty for none.
     OpenClBackend(Network& net, const Dataset& data, const DeviceSpec& device, const OptimizerConfig& optimizer,
-                  int batchSize);
+                  int batchSize, const std::string& kernelCacheDir = {});
     ~OpenClBackend() override;
 
     // The device memory a run needs (weights and their copies, one batch's buffers, the splits).
@@ -27,6 +28,9 @@ public:
 
     const DeviceSpec& device() const override { return m_spec; }
     std::string describe() const override;
+    std::string setupNote() const override { return m_dev->origin().note; }
+    // Where the kernels came from (tests check that a second backend loads them from the cache).
+    const ocl::ProgramOrigin& programOrigin() const { return m_dev->origin(); }
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
     EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
                         bool keepPredictions = false) override;

@@ -2,12 +2,19 @@
 
 #include "core/errors.hpp"
 #include "core/memory.hpp"
+#include "core/sha256.hpp"
+#include "device/kernel_cache.hpp"
 #include "device/opencl/opencl_devices.hpp"
 #include "device/opencl/opencl_kernel_sources.hpp"
+#include "io/atomic_file.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
 
 namespace tb::ocl {
 
@@ -133,7 +140,7 @@ Buffer::~Buffer()
 }
 
 namespace {
-cl_device_id findDevice(int index, std::string& platformName)
+cl_device_id findDevice(int index, cl_platform_id& platform)
 {
     cl_uint platformCount = 0;
     if (clGetPlatformIDs(0, nullptr, &platformCount) != CL_SUCCESS || platformCount == 0)
@@ -149,17 +156,52 @@ cl_device_id findDevice(int index, std::string& platformName)
         clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr);
         for (cl_device_id d : devices)
             if (k++ == index) {
-                platformName = platformString(p, CL_PLATFORM_NAME);
+                platform = p;
                 return d;
             }
     }
     return nullptr;
 }
+
+// The build log of a program that did not build on `device`, cut to a readable length.
+std::string buildLog(cl_program program, cl_device_id device)
+{
+    size_t size = 0;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+        log.pop_back();
+    if (log.size() > 2000)
+        log = log.substr(0, 2000) + " ...";
+    return log;
+}
+
+// The bytes of a file, or nothing when it does not exist or cannot be read (`why` says which).
+std::optional<std::string> readFileIfAny(const std::string& path, std::string& why)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        why.clear(); // no entry yet
+        return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        why = "cannot be read";
+        return std::nullopt;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        why = "cannot be read";
+        return std::nullopt;
+    }
+    return bytes;
+}
 } // namespace
 
-Device::Device(int index)
+Device::Device(int index, std::string cacheDir) : m_cacheDir(std::move(cacheDir))
 {
-    m_device = findDevice(index, m_platform);
+    m_device = findDevice(index, m_platformId);
     if (!m_device) {
         std::string reason;
         const auto all = tb::listOpenClDevices(reason);
@@ -167,6 +209,7 @@ Device::Device(int index)
                                       : "there is no OpenCL device " + std::to_string(index) + " (this machine has " +
                                             std::to_string(all.size()) + ")");
     }
+    m_platform = platformString(m_platformId, CL_PLATFORM_NAME);
     m_name = deviceString(m_device, CL_DEVICE_NAME);
     m_version = deviceString(m_device, CL_DEVICE_VERSION);
     if (const std::string why = unusableReason(m_device); !why.empty())
@@ -185,34 +228,132 @@ Device::Device(int index)
     m_queue = clCreateCommandQueue(m_context, m_device, m_profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     check(err, "clCreateCommandQueue");
 
+    // Extra options (TRAINBENCH_OPENCL_BUILD_OPTIONS) let the tests provoke a build failure.
+    m_options = "-cl-std=CL1.2";
+    if (const char* extra = std::getenv("TRAINBENCH_OPENCL_BUILD_OPTIONS"))
+        m_options += std::string(" ") + extra;
+    // OpenCL calls are thread-safe (1.1 and later): the program builds while this thread allocates
+    // and uploads on the same context. Only the builder touches m_program and m_origin until joined.
+    m_builder = std::thread([this] {
+        try {
+            buildProgram();
+        } catch (...) {
+            m_buildError = std::current_exception();
+        }
+    });
+}
+
+void Device::waitForProgram()
+{
+    if (m_builder.joinable())
+        m_builder.join();
+    if (m_buildError)
+        std::rethrow_exception(m_buildError);
+}
+
+void Device::buildProgram()
+{
+    if (m_cacheDir.empty()) {
+        buildFromSource();
+        return;
+    }
+    // The key: everything that changes the binary. The driver version covers a driver update, the
+    // sources and options a change of the kernels.
+    Sha256 h;
+    const std::string what =
+        "trainbench OpenCL program v1\nplatform: " + m_platform + " | " +
+        platformString(m_platformId, CL_PLATFORM_VENDOR) + " | " + platformString(m_platformId, CL_PLATFORM_VERSION) +
+        "\ndevice: " + m_name + " | " + deviceString(m_device, CL_DEVICE_VENDOR) + " | " +
+        deviceString(m_device, CL_DRIVER_VERSION) + " | " + m_version + "\noptions: " + m_options + "\n";
+    h.update(what.data(), what.size());
+    for (const KernelSource& s : kKernelSources) {
+        h.update(s.name, std::char_traits<char>::length(s.name) + 1);
+        h.update(s.text, std::char_traits<char>::length(s.text) + 1);
+    }
+    const std::string key = h.hexDigest();
+    const std::string dir = m_cacheDir + "/opencl";
+    const std::string path = dir + "/" + key + ".bin";
+
+    std::string problem; // why the cached entry was not used ("" when there was none)
+    if (std::optional<std::string> bytes = readFileIfAny(path, problem)) {
+        if (std::optional<std::string> binary = decodeKernelCacheEntry(*bytes, key, problem)) {
+            if (cl_program p = [&] {
+                    const unsigned char* data = reinterpret_cast<const unsigned char*>(binary->data());
+                    const size_t size = binary->size();
+                    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+                    cl_program prog = clCreateProgramWithBinary(m_context, 1, &m_device, &size, &data, &status, &err);
+                    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+                        problem = "was refused by the driver (clCreateProgramWithBinary: " +
+                                  errorName(err != CL_SUCCESS ? err : status) + ")";
+                        if (prog)
+                            clReleaseProgram(prog);
+                        return cl_program(nullptr);
+                    }
+                    err = clBuildProgram(prog, 1, &m_device, m_options.c_str(), nullptr, nullptr);
+                    if (err != CL_SUCCESS) {
+                        problem = "did not build (" + errorName(err) + ")";
+                        clReleaseProgram(prog);
+                        return cl_program(nullptr);
+                    }
+                    return prog;
+                }()) {
+                m_program = p;
+                m_origin.fromCache = true;
+                m_origin.note = "OpenCL kernels: loaded from the cache (" + path + ")";
+                return;
+            }
+        }
+    }
+    buildFromSource();
+
+    // Store the binary the driver made; a cache that cannot be written costs the next run a compile,
+    // never this run.
+    std::string stored;
+    try {
+        size_t size = 0;
+        check(clGetProgramInfo(m_program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+              "clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)");
+        if (size == 0)
+            throw DeviceError("the driver gives no binary for the program");
+        std::string binary(size, '\0');
+        unsigned char* data = reinterpret_cast<unsigned char*>(binary.data());
+        check(clGetProgramInfo(m_program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr),
+              "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec)
+            throw IoError("cannot create " + dir + ": " + ec.message());
+        writeFileAtomically(path, encodeKernelCacheEntry(key, binary));
+        m_origin.stored = true;
+        stored = "; stored in the cache (" + path + ")";
+    } catch (const Error& e) {
+        stored = "; not stored in the cache: " + std::string(e.what());
+    }
+    m_origin.note = "OpenCL kernels: compiled from source" +
+                    (problem.empty() ? std::string() : " because the cached copy " + problem) + stored;
+}
+
+void Device::buildFromSource()
+{
     std::vector<const char*> sources;
     std::vector<size_t> lengths;
     for (const KernelSource& s : kKernelSources) {
         sources.push_back(s.text);
         lengths.push_back(std::char_traits<char>::length(s.text));
     }
+    cl_int err = CL_SUCCESS;
     m_program = clCreateProgramWithSource(m_context, cl_uint(sources.size()), sources.data(), lengths.data(), &err);
     check(err, "clCreateProgramWithSource");
-    // Extra options (TRAINBENCH_OPENCL_BUILD_OPTIONS) let the tests provoke a build failure.
-    std::string options = "-cl-std=CL1.2";
-    if (const char* extra = std::getenv("TRAINBENCH_OPENCL_BUILD_OPTIONS"))
-        options += std::string(" ") + extra;
-    err = clBuildProgram(m_program, 1, &m_device, options.c_str(), nullptr, nullptr);
-    if (err != CL_SUCCESS) {
-        size_t size = 0;
-        clGetProgramBuildInfo(m_program, m_device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-        std::string log(size, '\0');
-        clGetProgramBuildInfo(m_program, m_device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-        while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
-            log.pop_back();
-        if (log.size() > 2000)
-            log = log.substr(0, 2000) + " ...";
-        throw DeviceError("the OpenCL kernels did not build on " + m_name + " (" + errorName(err) + "): " + log);
-    }
+    err = clBuildProgram(m_program, 1, &m_device, m_options.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS)
+        throw DeviceError("the OpenCL kernels did not build on " + m_name + " (" + errorName(err) +
+                          "): " + buildLog(m_program, m_device));
 }
 
 Device::~Device()
 {
+    if (m_builder.joinable())
+        m_builder.join();
     if (m_profile) {
         if (m_queue)
             clFinish(m_queue);
@@ -266,6 +407,7 @@ Buffer Device::allocate(int64_t bytes, const char* what)
 
 cl_kernel Device::kernel(const char* name)
 {
+    waitForProgram();
     auto it = m_kernels.find(name);
     if (it != m_kernels.end())
         return it->second;

@@ -1,6 +1,8 @@
 // The OpenCL objects the backend works with: one device's context and in-order queue, the program
 // built from the embedded kernels (kernels/*.cl), device buffers counted against the device's memory
 // (or TRAINBENCH_OPENCL_MEMORY_LIMIT), and OpenCL status codes turned into messages a user can act on.
+// The program is built on a thread of its own while the backend allocates and uploads, from the
+// compiled-kernel cache when it holds this program for this device (device/kernel_cache.hpp).
 // Only built when the build has OpenCL (TRAINBENCH_HAVE_OPENCL).
 #pragma once
 
@@ -8,8 +10,10 @@
 #include <CL/cl.h>
 
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -60,12 +64,20 @@ private:
     int64_t* m_counter = nullptr; // the device's allocated bytes
 };
 
+// Where the program a Device runs came from.
+struct ProgramOrigin {
+    bool fromCache = false; // loaded from the compiled-kernel cache: nothing was compiled from source
+    bool stored = false;    // compiled from source and written to the cache
+    std::string note;       // one line for the run's log ("" without a cache folder)
+};
+
 // One OpenCL device ready to run the engine's kernels.
 class Device {
 public:
-    // index: K of "opencl:K". Throws ConfigError when there is no such device or it is unusable,
-    // DeviceError when the kernels do not build.
-    explicit Device(int index);
+    // index: K of "opencl:K"; cacheDir: the compiled-kernel cache folder (kernelCacheDir()), empty for
+    // none. Throws ConfigError when there is no such device or it is unusable. The kernels build in
+    // the background: waitForProgram() (or the first kernel()) throws DeviceError when they do not.
+    explicit Device(int index, std::string cacheDir = {});
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
@@ -84,6 +96,12 @@ public:
     // A buffer of `bytes`, filled with zeros so that a device that allocates lazily fails here rather
     // than in the middle of a step. Throws DeviceError when it would pass the memory limit.
     Buffer allocate(int64_t bytes, const char* what);
+
+    // Joins the program's build; throws DeviceError when the kernels did not build. A cache entry that
+    // cannot be read, loaded or built is not an error: the program is then built from source, the
+    // entry replaced, and origin().note says so.
+    void waitForProgram();
+    const ProgramOrigin& origin() const { return m_origin; } // after waitForProgram()
 
     cl_kernel kernel(const char* name); // from the embedded program
     // Sets the arguments and enqueues a 1-D range of `global` items (rounded up to `local`).
@@ -106,6 +124,9 @@ public:
     cl_event* event(const std::string& name); // where to store the next command's event, or null
 
 private:
+    void buildProgram();
+    cl_program buildFromCache(const std::string& key, const std::string& path);
+    void buildFromSource();
     void collect();
     static void setArg(cl_kernel k, cl_uint i, const Buffer& b);
     template <typename T> static void setArg(cl_kernel k, cl_uint i, const T& v)
@@ -117,7 +138,12 @@ private:
     cl_device_id m_device = nullptr;
     cl_context m_context = nullptr;
     cl_command_queue m_queue = nullptr;
+    cl_platform_id m_platformId = nullptr;
     cl_program m_program = nullptr;
+    std::string m_options, m_cacheDir; // build options; cache folder ("" for none)
+    std::thread m_builder;             // builds m_program (buildProgram) until waitForProgram()
+    std::exception_ptr m_buildError;
+    ProgramOrigin m_origin;
     std::map<std::string, cl_kernel> m_kernels;
     std::string m_name, m_platform, m_version;
     int64_t m_memory = 0, m_maxAlloc = 0, m_allocated = 0;
