@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
+#include "data/text_dataset.hpp"
 #include "device/device.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
@@ -12,6 +13,7 @@
 #include "io/weights_formats.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
+#include "predict/text_generator.hpp"
 #include "train/communicator.hpp"
 #include "train/compare.hpp"
 #include "train/evaluation.hpp"
@@ -75,12 +77,29 @@ public:
         std::fflush(stdout);
     }
 
+    // A text model: bits per character beside the loss, and a sample of its writing after each epoch.
+    void showText(const tb::Network& net, const tb::Dataset& data)
+    {
+        m_textNet = &net;
+        m_vocab = tb::vocabularyOf(data);
+    }
+
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
         std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
+        if (m_textNet)
+            std::printf(" - bpc: %.4f - val_bpc: %.4f", tb::bitsPerSymbol(r.loss), tb::bitsPerSymbol(r.valLoss));
         if (m_showRate)
             std::printf(" - learning_rate: %.4g", r.learningRate);
         std::printf("\n");
+        if (m_textNet) {
+            tb::TextGenerator gen(*m_textNet, m_vocab);
+            tb::GenerateOptions g;
+            g.length = 120;
+            g.temperature = 0.5;
+            g.seed = uint64_t(r.epoch);
+            std::printf("Sample: %s\n", tb::printableSample(gen.generate(g).front()).c_str());
+        }
         // Keras' callbacks say what they did in the same words.
         if (r.rateLowered)
             std::printf("Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.\n", r.epoch,
@@ -93,6 +112,8 @@ public:
 
 private:
     const tb::Trainer& m_trainer;
+    const tb::Network* m_textNet = nullptr;
+    tb::TextVocabulary m_vocab;
     int m_steps;
     bool m_showRate;
     bool m_tty;
@@ -175,11 +196,50 @@ tb::TrainConfig trainConfigFrom(const Options& o)
 }
 } // namespace
 
+namespace {
+// --data: a folder of IDX files, or a text file or folder of texts (--sequence-length, --vocabulary).
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
+{
+    const std::string path = o.text("data", tb::defaultDatasetDir());
+    if (!tb::isTextDataPath(path)) {
+        if (o.has("sequence-length") || o.has("vocabulary"))
+            throw UsageError("--sequence-length and --vocabulary are for text data; " + path + " is an image dataset");
+        return tb::loadDataset(path);
+    }
+    tb::TextOptions t;
+    t.sequenceLength =
+        int(o.integer("sequence-length", spec.sequenceLength > 0 ? spec.sequenceLength : 100, 1, 100000));
+    const std::string v = o.text("vocabulary", "bytes");
+    if (v != "bytes" && v != "characters")
+        throw UsageError("--vocabulary is bytes or characters (got \"" + v + "\")");
+    t.vocabulary = v == "bytes" ? tb::TextVocabularyKind::Bytes : tb::TextVocabularyKind::Characters;
+    return tb::loadTextDataset(path, t);
+}
+
+tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
+{
+    const tb::Checkpoint c = tb::readCheckpoint(folder.checkpoint());
+    if (!c.weights.spec.isText())
+        return tb::loadDataset(path);
+    // The text as the run cut it: its sequence length and vocabulary are the model's.
+    tb::TextOptions t;
+    t.sequenceLength = c.weights.input.h;
+    t.vocabulary = tb::TextVocabulary::fromClassNames(c.weights.classNames).kind;
+    return tb::loadTextDataset(path, t);
+}
+} // namespace
+
 int presetsCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {}, {});
-    for (const std::string& name : tb::presetNames())
-        std::printf("%-20s %s\n", name.c_str(), tb::presetDescription(name).c_str());
+    Options o(args, {"kind"}, {});
+    const std::string kind = o.text("kind", "all");
+    if (kind != "all" && kind != "image" && kind != "text")
+        throw UsageError("--kind is image, text or all (got \"" + kind + "\")");
+    for (const std::string& name : tb::presetNames()) {
+        const bool text = tb::loadModelSpec(name).isText();
+        if (kind == "all" || (kind == "text") == text)
+            std::printf("%-20s %s\n", name.c_str(), tb::presetDescription(name).c_str());
+    }
     return Ok;
 }
 
@@ -187,38 +247,44 @@ int summaryCommand(const std::vector<std::string>& args)
 {
     Options o(args, {"model", "input", "classes"}, {});
     const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-    const int side = int(o.integer("input", 28, 1, 4096));
-    const int classes = int(o.integer("classes", 10, 2, 256));
-    const tb::Network net(spec, tb::Shape::image(side, side, 1), classes);
+    // A text model: --input is the sequence length (the model's own by default), --classes the
+    // vocabulary (256 bytes by default).
+    const bool text = spec.isText();
+    const int side = int(o.integer("input", text ? std::max(spec.sequenceLength, 1) : 28, 1, text ? 100000 : 4096));
+    const int classes = int(o.integer("classes", text ? 256 : 10, 2, 256));
+    const tb::Network net(spec, text ? tb::Shape::tokenIds(side) : tb::Shape::image(side, side, 1), classes);
     std::fputs(net.summary().c_str(), stdout);
     return Ok;
 }
 
 int trainCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data",
-                     "model",
-                     "epochs",
-                     "batch",
-                     "threads",
-                     "device",
-                     "seed",
-                     "optimizer",
-                     "lr",
-                     "momentum",
-                     "size-multiplier",
-                     "max-batches",
-                     "save",
-                     "shard",
-                     "isa",
-                     "runs-dir",
-                     "checkpoint-every",
-                     "resume",
-                     "validation-split",
-                     "lr-schedule",
-                     "early-stopping",
-                     "patience",
-                     "min-delta"},
+    Options o(args,
+              {"data",
+               "model",
+               "sequence-length",
+               "vocabulary",
+               "epochs",
+               "batch",
+               "threads",
+               "device",
+               "seed",
+               "optimizer",
+               "lr",
+               "momentum",
+               "size-multiplier",
+               "max-batches",
+               "save",
+               "shard",
+               "isa",
+               "runs-dir",
+               "checkpoint-every",
+               "resume",
+               "validation-split",
+               "lr-schedule",
+               "early-stopping",
+               "patience",
+               "min-delta"},
               {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
@@ -271,7 +337,7 @@ int trainCommand(const std::vector<std::string>& args)
         const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
         const std::string dataDir =
             o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
-        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery, comm);
+        owned = tb::TrainingSession::resume(folder, loadResumeData(dataDir, folder), device, checkpointEvery, comm);
     } else {
         tb::TrainConfig cfg = trainConfigFrom(o);
         cfg.device = *device;
@@ -292,8 +358,7 @@ int trainCommand(const std::vector<std::string>& args)
         }
         tb::validateTrainConfig(cfg);
         const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-        owned =
-            std::make_unique<tb::TrainingSession>(spec, tb::loadDataset(o.text("data", tb::defaultDatasetDir())), cfg);
+        owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing
                 owned->enableCheckpoints(
@@ -333,6 +398,10 @@ int trainCommand(const std::vector<std::string>& args)
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
+        if (data.isText()) // what "learning" means for this text: below the symbols' own entropy
+            std::printf("Unigram entropy of the validation text: %.4f nats (%.4f bits) per symbol\n",
+                        tb::unigramEntropy(data.test.labels, data.numClasses),
+                        tb::bitsPerSymbol(tb::unigramEntropy(data.test.labels, data.numClasses)));
         if (session.runFolder()) {
             const tb::RunPosition& at = session.trainer().position();
             std::string where;
@@ -347,6 +416,8 @@ int trainCommand(const std::vector<std::string>& args)
     }
 
     TextProgress text(session.trainer());
+    if (data.isText())
+        text.showText(session.network(), data);
     JsonProgress jsonOut;
     std::signal(SIGINT, onSigint);
     auto save = [&] {
