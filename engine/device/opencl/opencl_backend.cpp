@@ -123,6 +123,10 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     const int L = net.layerCount();
     // Every layer kind has a device implementation; a new kind must be refused here, before training.
     for (int l = 0; l < L; ++l) {
+        if (net.layer(l).inShape().sequence)
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + net.layer(l).name() +
+                             ") works on sequences, which the OpenCL device does not run yet: train text models "
+                             "on the CPU");
         switch (net.layer(l).kind()) {
         case LayerKind::Conv2D:
         case LayerKind::BatchNorm:
