@@ -50,7 +50,7 @@ configure() {  # configure DIR FLAGS CMAKE-OPTIONS...
 }
 
 fuzz_targets=(fuzz_idx fuzz_idx_gzip fuzz_model_json fuzz_weights fuzz_classes fuzz_safetensors fuzz_checkpoint
-  fuzz_picture fuzz_run_record)
+  fuzz_picture fuzz_run_record fuzz_kernel_cache)
 
 fuzz_build() {
   CC=clang-14 CXX=clang++-14 configure build-fuzz "$clang_flags" -DTRAINBENCH_FUZZ=ON
