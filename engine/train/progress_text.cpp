@@ -83,9 +83,14 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
     std::snprintf(rest, sizeof rest, ", batch %d, %s lr %g, seed %llu, ", cfg.batchSize,
                   optimizerName(cfg.optimizer.kind), double(cfg.optimizer.learningRate),
                   static_cast<unsigned long long>(cfg.seed));
-    return "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) + " params) on " +
-           d.directory + ": " + describeDataset(d) + "\n" + where + rest + backend.describe() +
-           (backend.setupNote().empty() ? std::string() : "\n" + backend.setupNote());
+    std::string header = "Model " + net.spec().name + " (" + withThousands(net.paramCount() + net.stateCount()) +
+                         " params) on " + d.directory + ": " + describeDataset(d) + "\n" + where + rest +
+                         backend.describe();
+    if (const std::string note = backend.setupNote(); !note.empty()) { // the device's set-up line
+        header += '\n';
+        header += note;
+    }
+    return header;
 }
 
 } // namespace tb
