@@ -276,10 +276,13 @@ private slots:
         // after the click has set the stop flag (read before it, a preempted GUI thread would let
         // the worker finish more batches in between that were all started before Stop).
         int64_t doneAtStop = -1;
+        bool asked = false;
         int stateAtStop = -1;
         QString statusAtStop;
         connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
-            if (doneAtStop < 0 && p.step >= 3) {
+            if (!asked && p.step >= 3) {
+                asked = true;                                 // the box's event loop delivers more progress meanwhile
+                answerNextBox(QStringLiteral("stopAndKeep")); // Stop asks first, as Esc does
                 w->runPanel()->stopButton()->click();
                 doneAtStop = w->runController()->batchesDone();
                 stateAtStop = int(w->runPanel()->state());
@@ -330,6 +333,7 @@ private slots:
         QVERIFY(!w->runController()->isPaused());
         QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Running));
         QTRY_VERIFY_WITH_TIMEOUT(w->runController()->batchesDone() > before, 10000);
+        answerNextBox(QStringLiteral("stopAndKeep"));
         w->runPanel()->stopButton()->click();
         QVERIFY(finished.wait(30000));
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));

@@ -3,6 +3,8 @@
 #include "core/errors.hpp"
 #include "io/png_writer.hpp"
 
+#include <algorithm>
+
 namespace tb {
 
 TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, const std::vector<std::string>& classNames,
@@ -16,21 +18,30 @@ TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, cons
     const int k = r.classes();
     r.confusion.assign(size_t(k) * size_t(k), 0);
     const int n = std::min<int>(result.samples, int(result.predicted.size()));
+    auto confidence = [&](int i) {
+        const size_t p = size_t(i) * size_t(k) + size_t(result.predicted[size_t(i)]);
+        return p < result.probs.size() ? result.probs[p] : 0.0f;
+    };
+    std::vector<int> wrong;
     for (int i = 0; i < n && i < test.count; ++i) {
         const int label = test.labels[size_t(i)], predicted = result.predicted[size_t(i)];
         if (label < k && predicted < k)
             ++r.confusion[size_t(label) * size_t(k) + size_t(predicted)];
-        if (label == predicted)
-            continue;
-        ++r.misclassifiedCount;
-        if (int(r.misclassified.size()) >= keepImages)
-            continue;
+        if (label != predicted)
+            wrong.push_back(i);
+    }
+    r.misclassifiedCount = int(wrong.size());
+    // The window's order (ui/results/results_model.cpp): the most confident mistakes first, ties by
+    // test index; the ones kept are those.
+    std::stable_sort(wrong.begin(), wrong.end(), [&](int a, int b) { return confidence(a) > confidence(b); });
+    if (int(wrong.size()) > keepImages)
+        wrong.resize(size_t(std::max(0, keepImages)));
+    for (int i : wrong) {
         MisclassifiedImage m;
         m.index = i;
-        m.label = label;
-        m.predicted = predicted;
-        const size_t p = size_t(i) * size_t(k) + size_t(predicted);
-        m.confidence = p < result.probs.size() ? double(result.probs[p]) : 0.0;
+        m.label = test.labels[size_t(i)];
+        m.predicted = result.predicted[size_t(i)];
+        m.confidence = double(confidence(i));
         m.height = test.height;
         m.width = test.width;
         m.pixels.assign(test.image(i), test.image(i) + test.imageBytes());
