@@ -121,7 +121,8 @@ void answerSaveDialog(QWidget* modal, const QString& filterStart, const QString&
         edit->selectAll();
         QTest::keyClicks(edit, name);
     }
-    shot(dialog, QStringLiteral("save-dialog"));
+    shot(dialog, QStringLiteral("save-dialog-") + filterStart.toLower() +
+                     (name.isNull() ? QString() : QStringLiteral("-typed")));
     auto* buttons = dialog->findChild<QDialogButtonBox*>(QStringLiteral("buttonBox"));
     QVERIFY(buttons);
     QTest::mouseClick(buttons->button(QDialogButtonBox::Save), Qt::LeftButton);
