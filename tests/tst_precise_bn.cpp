@@ -124,9 +124,11 @@ private slots:
         QVERIFY(shortRun->stillInitial());
         QVERIFY(batchNormWarmthText(*shortRun).find("22%") != std::string::npos);
         QVERIFY(!batchNormWarmth(net, 2000)->stillInitial());
-        Network plain(parseModelSpec(R"({"name": "d", "layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
-                                     "d.json"),
-                      Shape::image(12, 12, 1), 3);
+        Network plain(
+            parseModelSpec(
+                R"({"name": "d", "layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
+                "d.json"),
+            Shape::image(12, 12, 1), 3);
         QVERIFY(!batchNormWarmth(plain, 10));
     }
 

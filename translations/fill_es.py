@@ -483,7 +483,7 @@ ES = {
     "%1: corrupt header: %2": "%1: cabecera dañada: %2",
     "%1: the header cannot be read (%2); the file is corrupt": "%1: la cabecera no se puede leer (%2); el archivo está dañado",
     "the model classifies %1 classes but %2 has %3": "el modelo clasifica %1 clases pero %2 tiene %3",
-    "the model was trained on %1×%2 images but %3 holds %4×%5 images": "el modelo se entrenó con imágenes de %1×%2 pero %3 tiene imágenes de %4×%5",
+    "the model was trained on %1x%2 images but %3 holds %4x%5 images": "el modelo se entrenó con imágenes de %1×%2 pero %3 tiene imágenes de %4×%5",
     "JSON error at line %1, column %2: %3": "error de JSON en la línea %1, columna %2: %3",
     "%1: a model file holds a JSON object with \"layers\"": "%1: un archivo de modelo contiene un objeto JSON con \"layers\"",
     "%1: unknown member \"%2\" (expected name, input_scale, layers)": "%1: miembro desconocido \"%2\" (se esperaba name, input_scale, layers)",

@@ -211,10 +211,6 @@
         <translation>el modelo clasifica %1 clases pero %2 tiene %3</translation>
     </message>
     <message>
-        <source>the model was trained on %1×%2 images but %3 holds %4×%5 images</source>
-        <translation>el modelo se entrenó con imágenes de %1×%2 pero %3 tiene imágenes de %4×%5</translation>
-    </message>
-    <message>
         <source>JSON error at line %1, column %2: %3</source>
         <translation>error de JSON en la línea %1, columna %2: %3</translation>
     </message>
@@ -337,6 +333,10 @@
     <message>
         <source>%1: not a Trainbench weights file (.tbw) nor a safetensors file</source>
         <translation>%1: no es un archivo de pesos de Trainbench (.tbw) ni un archivo safetensors</translation>
+    </message>
+    <message>
+        <source>the model was trained on %1x%2 images but %3 holds %4x%5 images</source>
+        <translation>el modelo se entrenó con imágenes de %1×%2 pero %3 tiene imágenes de %4×%5</translation>
     </message>
 </context>
 <context>

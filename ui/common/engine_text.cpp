@@ -110,7 +110,7 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "the model classifies %1 classes but %2 has %3")},
         {QRegularExpression(
              QStringLiteral("^the model was trained on (\\d+)x(\\d+) images but (.+) holds (\\d+)x(\\d+) images$")),
-         QT_TRANSLATE_NOOP("EngineText", "the model was trained on %1×%2 images but %3 holds %4×%5 images")},
+         QT_TRANSLATE_NOOP("EngineText", "the model was trained on %1x%2 images but %3 holds %4x%5 images")},
         // Model files and JSON.
         {QRegularExpression(QStringLiteral("^JSON error at line (\\d+), column (\\d+): (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "JSON error at line %1, column %2: %3")},

@@ -230,7 +230,12 @@ void RunsPanel::fill()
                          new SortItem(acc >= 0 ? QStringLiteral("%1%").arg(acc * 100, 0, 'f', 2) : QString(), acc));
         const double secs = r.trainingSeconds();
         m_table->setItem(row, Time,
-                         new SortItem(r.damaged ? QString() : tr("%1 s").arg(secs, 0, 'f', secs >= 100 ? 0 : 1), secs));
+                         new SortItem(r.damaged ? QString()
+                                                : tr("%1 s").arg(secs, 0, 'f',
+                                                                 secs >= 100 ? 0
+                                                                 : secs >= 1 ? 1
+                                                                             : 2),
+                                      secs));
         QString status;
         if (r.damaged)
             status = tr("damaged: %1").arg(EngineText::english(qs(r.damage)));
