@@ -64,14 +64,14 @@ Attr attrInts(const char* name, const std::vector<int64_t>& v)
     return a;
 }
 
-// A dimension: a size, or the symbolic batch size when negative.
+// A dimension: a size, or the symbolic batch size when -1 (the number of steps when -2).
 ProtoWriter valueInfo(const std::string& name, int elemType, const std::vector<int64_t>& dims)
 {
     ProtoWriter shape;
     for (int64_t d : dims) {
         ProtoWriter dim;
         if (d < 0)
-            dim.string(2, "batch"); // dim_param
+            dim.string(2, d == -2 ? "steps" : "batch"); // dim_param
         else
             dim.int64(1, d); // dim_value
         shape.message(1, dim);
@@ -148,6 +148,135 @@ const char* activationOp(Activation a)
         return nullptr;
     }
 }
+// A text model's graph: token ids (batch, steps) in; Gather from the embedding table, ONNX's LSTM
+// operator per layer (gates reordered from Keras' i, f, c, o to ONNX's i, o, f, c; the Keras bias as
+// Wb, Rb zero), and the per-step Dense as MatMul + Add; logits, probabilities and the most likely
+// symbol at every step out. Fresh state at the first step (as training; stateful writing carries it
+// outside the graph).
+// The model around a finished graph (below onnxModel).
+std::string modelBytes(const Network& net, const std::vector<std::string>& classNames, GraphBuilder& g,
+                       const std::string& inputDoc);
+
+void textGraph(const Network& net, GraphBuilder& g)
+{
+    std::string cur = "tokens";
+    bool timeMajor = false; // cur is (steps, batch, F) rather than (batch, steps, F)
+    bool sequence = true;
+    bool softmaxDone = false;
+    for (int i = 0; i < net.layerCount(); ++i) {
+        const Layer& layer = net.layer(i);
+        const LayerSpec& ls = net.layerSpec(i);
+        const std::string& name = layer.name();
+        const float* p = net.params().data() + net.paramOffset(i);
+        const Shape li = layer.inShape(), lo = layer.outShape();
+        Activation act = Activation::Linear;
+        switch (ls.kind) {
+        case LayerKind::Embedding:
+            g.floats(name + ".weight", {ls.inputDim, ls.outputDim}, p, int64_t(ls.inputDim) * ls.outputDim);
+            g.node("Gather", name, {name + ".weight", cur}, {name}, {attrInt("axis", 0)});
+            cur = name;
+            break;
+        case LayerKind::LSTM: {
+            const int64_t F = li.c, H = ls.units;
+            // ONNX's gate blocks (i, o, f, c) from Keras' (i, f, c, o).
+            const int from[4] = {0, 3, 1, 2};
+            std::vector<float> W(size_t(4 * H * F)), R(size_t(4 * H * H)), B(size_t(8 * H), 0.0f);
+            const float* K = p;
+            const float* Rk = p + F * 4 * H;
+            const float* b = Rk + H * 4 * H;
+            for (int q = 0; q < 4; ++q)
+                for (int64_t j = 0; j < H; ++j) {
+                    const int64_t src = from[q] * H + j, row = q * H + j; // ONNX row, Keras column
+                    for (int64_t f = 0; f < F; ++f)
+                        W[size_t(row * F + f)] = K[f * 4 * H + src];
+                    for (int64_t h = 0; h < H; ++h)
+                        R[size_t(row * H + h)] = Rk[h * 4 * H + src];
+                    B[size_t(row)] = b[src];
+                }
+            g.floats(name + ".W", {1, 4 * H, F}, W.data(), int64_t(W.size()));
+            g.floats(name + ".R", {1, 4 * H, H}, R.data(), int64_t(R.size()));
+            g.floats(name + ".B", {1, 8 * H}, B.data(), int64_t(B.size()));
+            if (!timeMajor) {
+                g.node("Transpose", name + "/time_major", {cur}, {name + "/time_major"}, {attrInts("perm", {1, 0, 2})});
+                cur = name + "/time_major";
+                timeMajor = true;
+            }
+            g.node("LSTM", name, {cur, name + ".W", name + ".R", name + ".B"}, {name + "/Y"},
+                   {attrInt("hidden_size", H)});
+            g.int64s(name + "/direction_axis", {1});
+            g.node("Squeeze", name + "/squeeze", {name + "/Y", name + "/direction_axis"}, {name + "/out"});
+            cur = name + "/out"; // (steps, batch, H)
+            if (!ls.returnSequences) {
+                g.int64s(name + "/last", {-1});
+                g.node("Gather", name + "/last_step", {cur, name + "/last"}, {name + "/last_step"},
+                       {attrInt("axis", 0)});
+                g.int64s(name + "/step_axis", {0});
+                g.node("Squeeze", name + "/drop_step", {name + "/last_step", name + "/step_axis"}, {name + "/h"});
+                cur = name + "/h"; // (batch, H)
+                timeMajor = false;
+                sequence = false;
+            }
+            break;
+        }
+        case LayerKind::Dense: {
+            if (timeMajor) {
+                g.node("Transpose", name + "/batch_major", {cur}, {name + "/batch_major"},
+                       {attrInts("perm", {1, 0, 2})});
+                cur = name + "/batch_major";
+                timeMajor = false;
+            }
+            const int64_t F = li.c, U = lo.c;
+            g.floats(name + ".kernel", {F, U}, p, F * U);
+            g.node("MatMul", name + "/matmul", {cur, name + ".kernel"}, {name + "/matmul"});
+            cur = name + "/matmul";
+            if (ls.bias) {
+                g.floats(name + ".bias", {U}, p + F * U, U);
+                g.node("Add", name + "/bias", {cur, name + ".bias"}, {name + "/bias"});
+                cur = name + "/bias";
+            }
+            act = ls.activation;
+            break;
+        }
+        case LayerKind::Dropout: // nothing in inference
+            break;
+        case LayerKind::Activation:
+            act = ls.activation;
+            break;
+        default:
+            throw ModelError("layer " + name + " (" + ls.kerasClass +
+                             ") cannot be exported in a text model's ONNX graph");
+        }
+        if (act == Activation::Softmax) {
+            if (timeMajor) {
+                g.node("Transpose", name + "/batch_major", {cur}, {name + "/batch_major"},
+                       {attrInts("perm", {1, 0, 2})});
+                cur = name + "/batch_major";
+                timeMajor = false;
+            }
+            g.node("Identity", "logits", {cur}, {"logits"});
+            g.node("Softmax", name + "/softmax", {"logits"}, {"probabilities"}, {attrInt("axis", -1)});
+            softmaxDone = true;
+        } else if (const char* op = activationOp(act)) {
+            std::vector<Attr> attrs;
+            if (act == Activation::ELU)
+                attrs.push_back(attrFloat("alpha", 1.0f));
+            g.node(op, name + "/" + activationName(act), {cur}, {name + "/" + activationName(act)}, attrs);
+            cur = name + "/" + activationName(act);
+        }
+    }
+    if (!softmaxDone)
+        throw ModelError("the model does not end with a softmax; it cannot be exported to ONNX");
+    const int classes = net.numClasses();
+    g.node("ArgMax", "class", {"probabilities"}, {"class"}, {attrInt("axis", -1), attrInt("keepdims", 0)});
+    ProtoWriter& graph = g.graph();
+    graph.message(graphf::input, valueInfo("tokens", kInt64, {-1, -2}));
+    const std::vector<int64_t> out =
+        sequence ? std::vector<int64_t>{-1, -2, classes} : std::vector<int64_t>{-1, classes};
+    graph.message(graphf::output, valueInfo("logits", kFloat, out));
+    graph.message(graphf::output, valueInfo("probabilities", kFloat, out));
+    graph.message(graphf::output,
+                  valueInfo("class", kInt64, sequence ? std::vector<int64_t>{-1, -2} : std::vector<int64_t>{-1}));
+}
 } // namespace
 
 std::string onnxModel(const Network& net, const std::vector<std::string>& classNames)
@@ -155,6 +284,12 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
     GraphBuilder g;
     const Shape in = net.inputShape();
     const int classes = net.numClasses();
+    if (net.spec().isText()) {
+        textGraph(net, g);
+        return modelBytes(net, classNames, g,
+                          "Input: token ids (int64, batch x steps) of the model's vocabulary (class_names: each "
+                          "symbol's bytes in hex); outputs at every step.");
+    }
 
     // The stored image in, as floats in (batch, C, H, W).
     std::string cur = "image";
@@ -283,6 +418,9 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
         case LayerKind::Activation:
             act = ls.activation;
             break;
+        case LayerKind::Embedding: // refused above
+        case LayerKind::LSTM:
+            break;
         }
         if (act == Activation::Softmax) {
             // The network checked that this is the last layer.
@@ -298,16 +436,24 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
     g.node("ArgMax", "class", {"probabilities"}, {"class"}, {attrInt("axis", 1), attrInt("keepdims", 0)});
 
     ProtoWriter& graph = g.graph();
-    graph.string(graphf::name, net.spec().name);
-    graph.string(graphf::docString,
-                 "Trainbench " + std::string(trainbenchVersion()) + ": " + net.spec().name +
-                     ". Input: the images as stored (uint8), the input scale applied inside the graph.");
     graph.message(graphf::input, valueInfo("image", kUint8,
                                            in.c == 1 ? std::vector<int64_t>{-1, in.h, in.w}
                                                      : std::vector<int64_t>{-1, in.h, in.w, in.c}));
     graph.message(graphf::output, valueInfo("logits", kFloat, {-1, classes}));
     graph.message(graphf::output, valueInfo("probabilities", kFloat, {-1, classes}));
     graph.message(graphf::output, valueInfo("class", kInt64, {-1}));
+    return modelBytes(net, classNames, g,
+                      "Input: the images as stored (uint8), the input scale applied inside the graph.");
+}
+
+namespace {
+std::string modelBytes(const Network& net, const std::vector<std::string>& classNames, GraphBuilder& g,
+                       const std::string& inputDoc)
+{
+    ProtoWriter& graph = g.graph();
+    graph.string(graphf::name, net.spec().name);
+    graph.string(graphf::docString,
+                 "Trainbench " + std::string(trainbenchVersion()) + ": " + net.spec().name + ". " + inputDoc);
 
     ProtoWriter m;
     m.int64(model::irVersion, kIrVersion);
@@ -329,6 +475,7 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
     }
     return m.bytes();
 }
+} // namespace
 
 void exportOnnx(const std::string& path, const WeightsFile& w)
 {

@@ -212,6 +212,8 @@ uint64_t modelFloats(const ModelSpec& spec, Shape s, int classes)
         }
         case LayerKind::Dropout:
         case LayerKind::Activation:
+        case LayerKind::Embedding: // text models are not read from safetensors (see safetensorsBytes)
+        case LayerKind::LSTM:
             break;
         }
         if (s.size() <= 0 || n > (uint64_t(1) << 62))
@@ -301,7 +303,7 @@ try {
             dims[i] = int(wholeNumber(in[size_t(i)], 1 << 16, [&] {
                 throw IoError(origin + ": metadata \"input_shape\" holds an impossible size");
             }));
-        w.input = Shape::image(dims[0], dims[1], dims[2]);
+        w.input = w.spec.isText() ? Shape::tokenIds(dims[0]) : Shape::image(dims[0], dims[1], dims[2]);
         if (!names.is_array())
             throw IoError(origin + ": metadata \"class_names\" is not an array");
         for (const Json& n : names) {

@@ -1,5 +1,6 @@
 #include "io/torch_layout.hpp"
 
+#include "core/errors.hpp"
 #include "layers/conv2d.hpp"
 
 #include <algorithm>
@@ -34,8 +35,107 @@ std::vector<int64_t> range(int64_t first, int64_t n)
 }
 } // namespace
 
+namespace {
+TorchTensor tensor(std::string name, std::string layer, std::vector<int64_t> shape, TorchTensor::Source source,
+                   std::vector<int64_t> index)
+{
+    TorchTensor t;
+    t.name = std::move(name);
+    t.layer = std::move(layer);
+    t.shape = std::move(shape);
+    t.source = source;
+    t.index = std::move(index);
+    return t;
+}
+
+// A text model: embedding.weight; one nn.LSTM for the stacked LSTM layers (lstm.weight_ih_l<k>,
+// weight_hh_l<k>, bias_ih_l<k>, bias_hh_l<k>); dense.weight, dense.bias.
+std::vector<TorchTensor> textLayout(const Network& net)
+{
+    std::vector<TorchTensor> out;
+    int lstmLayers = 0, lstmUnits = 0;
+    bool lstmDone = false;
+    for (int i = 0; i < net.layerCount(); ++i) {
+        const Layer& layer = net.layer(i);
+        const LayerSpec& ls = net.layerSpec(i);
+        const std::string where = layer.name() + " (" + ls.kerasClass + ")";
+        const int64_t p = net.paramOffset(i);
+        const Shape in = layer.inShape(), o = layer.outShape();
+        auto add = [&](const std::string& name, std::vector<int64_t> shape, TorchTensor::Source source,
+                       std::vector<int64_t> index = {}) {
+            out.push_back(tensor(name, where, std::move(shape), source, std::move(index)));
+        };
+        auto refuse = [&](const std::string& why) {
+            throw ModelError("layer " + where + ": " + why +
+                             "; the PyTorch layout of a text model is Embedding, one stacked nn.LSTM, Linear");
+        };
+        // A Dropout has no weights (between LSTMs it is nn.LSTM's dropout, after them an nn.Dropout).
+        if (ls.kind != LayerKind::LSTM && ls.kind != LayerKind::Dropout && lstmLayers > 0)
+            lstmDone = true;
+        switch (ls.kind) {
+        case LayerKind::Embedding:
+            add("embedding.weight", {ls.inputDim, ls.outputDim}, TorchTensor::Source::Params,
+                range(p, int64_t(ls.inputDim) * ls.outputDim));
+            break;
+        case LayerKind::LSTM: {
+            if (lstmDone)
+                refuse("LSTM layers must follow each other");
+            if (lstmLayers > 0 && ls.units != lstmUnits)
+                refuse("stacked LSTM layers must have the same units");
+            if (!ls.returnSequences)
+                refuse("nn.LSTM returns every step: \"return_sequences\" must be true");
+            const int64_t F = in.c, H = ls.units, G = 4 * H;
+            const std::string k = std::to_string(lstmLayers);
+            std::vector<int64_t> ih(size_t(G * F)), hh(size_t(G * H));
+            // PyTorch's gate order i, f, g, o is Keras' i, f, c, o: the rows are Keras' columns.
+            for (int64_t r = 0; r < G; ++r) {
+                for (int64_t f = 0; f < F; ++f)
+                    ih[size_t(r * F + f)] = p + f * G + r;
+                for (int64_t h = 0; h < H; ++h)
+                    hh[size_t(r * H + h)] = p + F * G + h * G + r;
+            }
+            add("lstm.weight_ih_l" + k, {G, F}, TorchTensor::Source::Params, std::move(ih));
+            add("lstm.weight_hh_l" + k, {G, H}, TorchTensor::Source::Params, std::move(hh));
+            add("lstm.bias_ih_l" + k, {G}, TorchTensor::Source::Params, range(p + (F + H) * G, G));
+            add("lstm.bias_hh_l" + k, {G}, TorchTensor::Source::Zeros);
+            ++lstmLayers;
+            lstmUnits = ls.units;
+            break;
+        }
+        case LayerKind::Dense: {
+            const int64_t F = in.c, U = o.c;
+            std::vector<int64_t> w(size_t(U * F));
+            for (int64_t u = 0; u < U; ++u)
+                for (int64_t f = 0; f < F; ++f)
+                    w[size_t(u * F + f)] = p + f * U + u;
+            add("dense.weight", {U, F}, TorchTensor::Source::Params, std::move(w));
+            if (ls.bias)
+                add("dense.bias", {U}, TorchTensor::Source::Params, range(p + F * U, U));
+            else
+                add("dense.bias", {U}, TorchTensor::Source::Zeros);
+            break;
+        }
+        case LayerKind::Activation:
+            if (ls.activation != Activation::Softmax)
+                refuse("only the final softmax is supported after the Dense");
+            break;
+        case LayerKind::Dropout:
+            break;
+        default:
+            refuse("not part of the text layout");
+        }
+        if (ls.kind == LayerKind::Dense &&
+            (ls.activation != Activation::Softmax && ls.activation != Activation::Linear))
+            refuse("the Dense of a text model has no activation but the final softmax");
+    }
+    return out;
+}
+} // namespace
+
 std::vector<TorchTensor> torchLayout(const Network& net)
 {
+    if (net.spec().isText())
+        return textLayout(net);
     std::vector<TorchTensor> out;
     int module = 0;
     int64_t stateOffset = 0;
@@ -51,13 +151,8 @@ std::vector<TorchTensor> torchLayout(const Network& net)
         const Shape in = layer.inShape(), o = layer.outShape();
         auto add = [&](const std::string& param, std::vector<int64_t> shape, TorchTensor::Source source,
                        std::vector<int64_t> index = {}) {
-            TorchTensor t;
-            t.name = std::to_string(module) + "." + param;
-            t.layer = where;
-            t.shape = std::move(shape);
-            t.source = source;
-            t.index = std::move(index);
-            out.push_back(std::move(t));
+            out.push_back(
+                tensor(std::to_string(module) + "." + param, where, std::move(shape), source, std::move(index)));
         };
         auto activationModule = [&](Activation a) {
             if (a == Activation::ReLU || a == Activation::ELU)
@@ -140,6 +235,9 @@ std::vector<TorchTensor> torchLayout(const Network& net)
         case LayerKind::Activation:
             activationModule(ls.activation);
             break;
+        case LayerKind::Embedding: // text models have no nn.Sequential layout (safetensorsBytes refuses them)
+        case LayerKind::LSTM:
+            throw ModelError("layer " + layer.name() + ": text models have no PyTorch nn.Sequential layout");
         }
         stateOffset += layer.stateCount();
     }

@@ -25,6 +25,10 @@ const char* layerKindName(LayerKind k)
         return "Dense";
     case LayerKind::Activation:
         return "Activation";
+    case LayerKind::Embedding:
+        return "Embedding";
+    case LayerKind::LSTM:
+        return "LSTM";
     }
     return "?";
 }

@@ -17,7 +17,7 @@
 
 namespace tb {
 
-enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation };
+enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation, Embedding, LSTM };
 
 const char* layerKindName(LayerKind k); // Keras class name, e.g. "Conv2D"
 const char* activationName(Activation a);

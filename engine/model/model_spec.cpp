@@ -31,6 +31,8 @@ const std::vector<KindInfo>& kinds()
         {"ReLU", LayerKind::Activation, {}},
         {"ELU", LayerKind::Activation, {}},
         {"Softmax", LayerKind::Activation, {}},
+        {"Embedding", LayerKind::Embedding, {"input_dim", "output_dim"}},
+        {"LSTM", LayerKind::LSTM, {"units", "return_sequences", "stateful"}},
     };
     return k;
 }
@@ -151,8 +153,10 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
     ModelSpec spec;
     spec.json = jsonText(root);
     for (const auto& [key, v] : root.items())
-        if (key != "name" && key != "input_scale" && key != "layers" && key != "description")
-            throw ModelError(origin + ": unknown member \"" + key + "\" (expected name, input_scale, layers)");
+        if (key != "name" && key != "input_scale" && key != "layers" && key != "description" &&
+            key != "sequence_length")
+            throw ModelError(origin + ": unknown member \"" + key +
+                             "\" (expected name, input_scale, sequence_length, layers)");
     if (const Json* n = jsonMember(root, "name")) {
         if (!n->is_string())
             throw ModelError(origin + ": \"name\" must be a string");
@@ -162,6 +166,12 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
         if (!s->is_number() || !(s->get<double>() > 0) || !std::isfinite(s->get<double>()))
             throw ModelError(origin + ": \"input_scale\" must be a positive number");
         spec.inputScale = float(s->get<double>());
+    }
+    if (const Json* t = jsonMember(root, "sequence_length")) {
+        if (!t->is_number() || t->get<double>() != std::floor(t->get<double>()) || t->get<double>() < 1 ||
+            t->get<double>() > 100000)
+            throw ModelError(origin + ": \"sequence_length\" must be a whole number from 1 to 100000");
+        spec.sequenceLength = int(t->get<double>());
     }
     const Json* layers = jsonMember(root, "layers");
     if (!layers || !layers->is_array() || layers->empty())
@@ -262,6 +272,21 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
             }
             l.bias = r.boolean("use_bias", true);
             l.activation = r.activation(false);
+            break;
+        case LayerKind::Embedding:
+            if (!jsonMember(lj, "input_dim") || !jsonMember(lj, "output_dim"))
+                r.fail("needs \"input_dim\" (the vocabulary size) and \"output_dim\"");
+            l.inputDim = r.positive("input_dim", 0, 256);
+            l.outputDim = r.positive("output_dim", 0, 65536);
+            if (index != 1)
+                r.fail("an Embedding must be the first layer (it reads token ids)");
+            break;
+        case LayerKind::LSTM:
+            if (!jsonMember(lj, "units"))
+                r.fail("needs \"units\"");
+            l.units = r.positive("units", 0, 65536);
+            l.returnSequences = r.boolean("return_sequences", false);
+            l.stateful = r.boolean("stateful", false);
             break;
         case LayerKind::Activation:
             if (l.kerasClass == "ReLU")

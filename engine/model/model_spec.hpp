@@ -27,13 +27,20 @@ struct LayerSpec {
     bool center = true, scale = true;
     float momentum = 0.99f, epsilon = 1e-3f;
     std::vector<int> targetShape;
+    int inputDim = 0, outputDim = 0; // Embedding
+    bool returnSequences = false;    // LSTM
+    bool stateful = false;           // LSTM: kept for the model file; see layers/lstm.hpp
 };
 
 struct ModelSpec {
     std::string name;
     float inputScale = 1.0f; // raw pixels (0..255) are multiplied by this
+    int sequenceLength = 0;  // a text model's default T ("sequence_length"); 0 for image models
     std::vector<LayerSpec> layers;
     std::string json; // the description as read, as compact JSON: weights files and exports store it
+
+    // A model on token ids (it starts with an Embedding): trained on text, one label per step.
+    bool isText() const { return !layers.empty() && layers.front().kind == LayerKind::Embedding; }
 };
 
 // Parses a model description. `origin` (a file name or "preset x") prefixes error messages.

@@ -8,8 +8,11 @@
 #include "layers/conv2d.hpp"
 #include "layers/dense.hpp"
 #include "layers/dropout.hpp"
+#include "layers/embedding.hpp"
+#include "layers/lstm.hpp"
 #include "layers/max_pool.hpp"
 #include "layers/reshape.hpp"
+#include "layers/time_dense.hpp"
 
 #include <cstdio>
 #include <map>
@@ -67,6 +70,10 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
             fail("softmax is supported only as the model's final activation (it is fused with the loss)");
 
         std::unique_ptr<Layer> layer;
+        if (shape.tokens && ls.kind != LayerKind::Embedding)
+            fail("receives token ids " + shape.keras() + "; a text model starts with an Embedding");
+        if (shape.sequence && !shape.tokens && ls.kind == LayerKind::BatchNorm)
+            fail("BatchNormalization over a sequence " + shape.keras() + " is not supported");
         switch (ls.kind) {
         case LayerKind::Conv2D: {
             if (!shape.spatial)
@@ -107,6 +114,10 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         case LayerKind::Dense: {
             if (shape.spatial)
                 fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
+            if (shape.sequence) { // Keras applies Dense to every step of a sequence
+                layer = std::make_unique<TimeDense>(name, shape, ls.denseUnits(numClasses), ls.bias, ls.activation);
+                break;
+            }
             // Refused before the layer allocates its transposed kernel (in x units floats).
             const int units = ls.denseUnits(numClasses);
             if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units);
@@ -119,6 +130,21 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         }
         case LayerKind::Activation:
             layer = std::make_unique<ActivationLayer>(name, shape, ls.activation);
+            break;
+        case LayerKind::Embedding:
+            if (!shape.tokens)
+                fail("needs token ids (a text dataset) but receives " + shape.keras());
+            if (ls.inputDim < numClasses)
+                fail("\"input_dim\" " + std::to_string(ls.inputDim) + " is smaller than the text's vocabulary of " +
+                     std::to_string(numClasses) + " symbols");
+            layer = std::make_unique<Embedding>(name, shape, ls.inputDim, ls.outputDim);
+            break;
+        case LayerKind::LSTM:
+            if (!shape.sequence || shape.tokens)
+                fail("needs a sequence (T, F) but receives " + shape.keras() +
+                     "; put an Embedding or an LSTM with "
+                     "\"return_sequences\": true before it");
+            layer = std::make_unique<Lstm>(name, shape, ls.units, ls.returnSequences, ls.stateful);
             break;
         }
         shape = layer->outShape();
@@ -138,7 +164,7 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         throw ModelError("the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
                          "Activation softmax layer); it ends with " +
                          m_layers.back()->name());
-    if (shape.spatial || shape.size() != numClasses)
+    if (shape.spatial || shape.c != numClasses || (!shape.sequence && shape.size() != numClasses))
         throw ModelError("the model's output " + shape.keras() + " does not match the dataset's " +
                          std::to_string(numClasses) + " classes: the final Dense layer needs " +
                          std::to_string(numClasses) + " units");

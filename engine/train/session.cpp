@@ -34,7 +34,7 @@ DatasetOptions datasetOptions(const TrainConfig& c)
 
 TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config)
     : m_fingerprint(fingerprintOf(data)), m_data(withOptions(data, datasetOptions(validated(config)))),
-      m_net(model, Shape::image(m_data.inputHeight(), m_data.inputWidth(), 1), m_data.numClasses)
+      m_net(model, inputShapeOf(m_data), m_data.numClasses)
 {
     m_net.initialize(config.seed); // the same initial weights on every device
     m_trainer = std::make_unique<Trainer>(m_net, m_data, config);

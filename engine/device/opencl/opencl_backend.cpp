@@ -123,6 +123,10 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     const int L = net.layerCount();
     // Every layer kind has a device implementation; a new kind must be refused here, before training.
     for (int l = 0; l < L; ++l) {
+        if (net.layer(l).inShape().sequence)
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + net.layer(l).name() +
+                             ") works on sequences, which the OpenCL device does not run yet: train text models "
+                             "on the CPU");
         switch (net.layer(l).kind()) {
         case LayerKind::Conv2D:
         case LayerKind::BatchNorm:
@@ -417,6 +421,9 @@ void OpenClBackend::forward(int l, int n, bool training, uint64_t dropoutKey)
     case LayerKind::Activation:
         d.run("activate_copy", size_t(n) * in.size(), kLocal, x, y, int(n * in.size()), actCode(p.act));
         return;
+    case LayerKind::Embedding: // refused by the constructor: sequence layers do not run here
+    case LayerKind::LSTM:
+        return;
     }
 }
 
@@ -513,6 +520,9 @@ void OpenClBackend::backward(int l, int n, ocl::Buffer& dy, ocl::Buffer* dx)
     case LayerKind::Activation:
         if (dx)
             d.run("activation_backward", size_t(n) * in.size(), kLocal, y, dy, *dx, int(n * in.size()), actCode(p.act));
+        return;
+    case LayerKind::Embedding: // refused by the constructor
+    case LayerKind::LSTM:
         return;
     }
 }
