@@ -2,6 +2,7 @@
 // tiny model on the worker thread with live charts and results, Stop and Pause, closing mid-run,
 // the event loop's responsiveness, exports, evaluating a weights file, and Spanish.
 #include "fixtures.hpp"
+#include "modal_answer.hpp"
 
 #include "charts/chart.hpp"
 #include "common/engine_text.hpp"
@@ -47,24 +48,7 @@
 
 using namespace tbui;
 
-namespace {
-// Clicks the button named `name` in the next modal box as soon as it is shown.
-void answerNextBox(const QString& name)
-{
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, [timer, name] {
-        QWidget* modal = QApplication::activeModalWidget();
-        if (!modal)
-            return;
-        if (auto* button = modal->findChild<QPushButton*>(name))
-            button->click();
-        timer->stop();
-        timer->deleteLater();
-    });
-    timer->start();
-}
-} // namespace
+using fixtures::answerNextBox;
 
 class TstUiWindow : public QObject {
     Q_OBJECT
