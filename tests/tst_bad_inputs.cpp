@@ -8,7 +8,6 @@
 
 #include "core/memory.hpp"
 #include "data/idx.hpp"
-#include "device/cpu/cpu_executor.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "model/network.hpp"
