@@ -1,5 +1,6 @@
-// Dataset: the IDX folder (file dialog, drag and drop, recent folders), what was found in it, and
-// a grid of sample images per class. Loading runs off the GUI thread; errors show in the panel.
+// Dataset: the IDX folder or a text (a text file or a folder of them: file dialog, drag and drop,
+// recent paths), what was found in it, and a grid of sample images per class or a sample of the text
+// with its vocabulary. Loading runs off the GUI thread; errors show in the panel.
 #pragma once
 
 #include "common/value_types.hpp"
@@ -9,6 +10,7 @@
 
 class QComboBox;
 class QLabel;
+class QPlainTextEdit;
 class QPushButton;
 
 namespace tbui {
@@ -22,7 +24,15 @@ public:
 
     // Starts loading `dir` in the background; datasetLoaded or loadFailed follows.
     void loadFolder(const QString& dir);
-    void chooseFolder(); // opens the file dialog
+    void chooseFolder();   // opens the file dialog
+    void chooseTextFile(); // opens the file dialog for a text file
+    // A text is cut into windows of the model's sequence length: a text loaded with another one is
+    // loaded again (Start waits for it). Image datasets ignore it.
+    void setTextSequenceLength(int steps);
+    int textSequenceLength() const { return m_textSteps; }
+    // Byte-level (the default, as the notebook) or character-level vocabulary for a text.
+    void setTextVocabulary(bool characters);
+    QPlainTextEdit* textSample() const { return m_textSample; }
     DatasetPtr dataset() const { return m_dataset; }
     QString errorText() const;
     bool isLoading() const { return m_loading; } // the latest folder asked for is still loading
@@ -52,8 +62,15 @@ private:
     QPushButton* m_browse;
     QLabel* m_info;
     QLabel* m_error;
+    QPushButton* m_browseText;
+    QLabel* m_vocabularyLabel;
+    QComboBox* m_vocabulary;
     QLabel* m_samplesTitle;
     ImageGrid* m_samples;
+    QWidget* m_samplesScroll;
+    QPlainTextEdit* m_textSample;
+    int m_textSteps = 100;
+    bool m_characters = false;
     struct LoadResult {
         DatasetPtr data;
         QString error;

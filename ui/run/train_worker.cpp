@@ -3,6 +3,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
+#include "predict/text_generator.hpp"
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
 
@@ -27,9 +28,26 @@ public:
     {
         m_lastValidation = std::make_shared<const tb::EvalResult>(validation);
         emit m_worker.epochFinished(r, m_lastValidation);
+        if (m_textNet) {
+            // On the training thread, between epochs: the network holds this epoch's weights.
+            tb::TextGenerator gen(*m_textNet, m_vocab);
+            tb::GenerateOptions g;
+            g.length = 120;
+            g.temperature = 0.5;
+            g.seed = uint64_t(r.epoch);
+            emit m_worker.textSampled(r.epoch, qs(gen.generate(g).front()));
+        }
+    }
+
+    void showText(const tb::Network& net, const tb::Dataset& data)
+    {
+        m_textNet = &net;
+        m_vocab = tb::vocabularyOf(data);
     }
 
     EvalPtr m_lastValidation;
+    const tb::Network* m_textNet = nullptr; // a text model's, for the samples
+    tb::TextVocabulary m_vocab;
 
 private:
     TrainWorker& m_worker;
@@ -69,6 +87,13 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
             data.reset();
         }
     }
+    if (!data && saved.weights.spec.isText()) {
+        // The text as the run cut it: its sequence length and vocabulary are the model's (as the CLI).
+        tb::TextOptions t;
+        t.sequenceLength = saved.weights.input.h;
+        t.vocabulary = tb::TextVocabulary::fromClassNames(saved.weights.classNames).kind;
+        data = std::make_shared<const tb::Dataset>(tb::loadTextDataset(saved.data.directory, t));
+    }
     if (!data)
         data = std::make_shared<const tb::Dataset>(tb::loadDataset(saved.data.directory));
     return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery);
@@ -107,6 +132,8 @@ void TrainWorker::run()
         info.resumedStep = trainer.position().step;
         info.history = trainer.history();
         outcome.runFolder = info.runFolder;
+        if (session->data().isText())
+            observer.showText(session->network(), session->data());
         emit started(info);
 
         const tb::TrainStatus status = session->run(&observer, stopFlag());
