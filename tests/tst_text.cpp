@@ -12,9 +12,11 @@
 #include "predict/text_generator.hpp"
 #include "train/session.hpp"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
 #include <fstream>
 
 using namespace tb;
@@ -191,6 +193,46 @@ private slots:
             sha[t - 1] = s.weightsSha256();
         }
         QCOMPARE(sha[1], sha[0]);
+    }
+
+    // A text run stopped mid-epoch and resumed from its checkpoint (on another thread count) ends with
+    // the weights of the run that was never stopped; the run folder records it as for images.
+    void stoppedRunResumesBitIdentical()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        const TrainConfig c = textConfig(1, 2, 6);
+        std::string expected;
+        {
+            TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, c);
+            s.run();
+            expected = s.weightsSha256();
+        }
+        QTemporaryDir tmp;
+        std::atomic<bool> stop{false};
+        struct StopAt : TrainObserver {
+            std::atomic<bool>* flag;
+            void batchFinished(const BatchProgress& p) override
+            {
+                if (p.epoch == 2 && p.step == 2)
+                    flag->store(true);
+            }
+        } at;
+        at.flag = &stop;
+        {
+            TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, c);
+            s.enableCheckpoints(RunFolder::create(tmp.path().toStdString(), "tiny"));
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const QStringList runs = QDir(tmp.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(runs.size(), 1);
+        DeviceSpec two;
+        two.threads = 2;
+        auto resumed = TrainingSession::resume(RunFolder::open((tmp.path() + "/" + runs.first()).toStdString()), data, two);
+        QCOMPARE(resumed->trainer().position().step, 2);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), expected);
     }
 
     // Generation: the same seed writes the same text (also after a save and load), temperature 0 is

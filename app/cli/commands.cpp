@@ -96,7 +96,7 @@ public:
             tb::TextGenerator gen(*m_textNet, m_vocab);
             tb::GenerateOptions g;
             g.length = 120;
-            g.temperature = 0.5;
+            g.temperature = 0.8;
             g.seed = uint64_t(r.epoch);
             std::printf("Sample: %s\n", tb::printableSample(gen.generate(g).front()).c_str());
         }
@@ -216,16 +216,21 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
     return tb::loadTextDataset(path, t);
 }
 
+// The data for a trained model: a text cut as its run cut it (its sequence length and vocabulary are
+// the model's), or images.
+tb::Dataset loadDataFor(const std::string& path, const tb::WeightsFile& w)
+{
+    if (!w.spec.isText())
+        return tb::loadDataset(path);
+    tb::TextOptions t;
+    t.sequenceLength = w.input.h;
+    t.vocabulary = tb::TextVocabulary::fromClassNames(w.classNames).kind;
+    return tb::loadTextDataset(path, t);
+}
+
 tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
 {
-    const tb::Checkpoint c = tb::readCheckpoint(folder.checkpoint());
-    if (!c.weights.spec.isText())
-        return tb::loadDataset(path);
-    // The text as the run cut it: its sequence length and vocabulary are the model's.
-    tb::TextOptions t;
-    t.sequenceLength = c.weights.input.h;
-    t.vocabulary = tb::TextVocabulary::fromClassNames(c.weights.classNames).kind;
-    return tb::loadTextDataset(path, t);
+    return loadDataFor(path, tb::readCheckpoint(folder.checkpoint()).weights);
 }
 } // namespace
 
@@ -483,7 +488,7 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
         hint.spec = &*spec;
     }
     if (data) {
-        hint.input = tb::Shape::image(data->inputHeight(), data->inputWidth(), 1);
+        hint.input = tb::inputShapeOf(*data);
         hint.classNames = data->classNames;
     }
     return tb::loadAnyWeights(o.text("weights", ""), &hint);
@@ -515,8 +520,11 @@ int evaluateCommand(const std::vector<std::string>& args)
     Options o(args, {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa"}, {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
-    const tb::Dataset base = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
-    const tb::WeightsFile w = loadWeightsOption(o, &base);
+    const std::string dataPath = o.text("data", tb::defaultDatasetDir());
+    const bool text = tb::isTextDataPath(dataPath); // a text model's weights say how to cut the text
+    const tb::WeightsFile w = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
+    const tb::Dataset base = text ? loadDataFor(dataPath, w) : tb::loadDataset(dataPath);
+    const tb::WeightsFile weights = text ? w : loadWeightsOption(o, &base);
     tb::DeviceSpec device;
     if (o.has("device"))
         device = tb::parseDeviceSpec(o.text("device", ""));
@@ -525,7 +533,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (!device.isa && o.has("isa"))
         device.isa = isaOption(o);
     const tb::WeightsEvaluation e =
-        tb::evaluateWeights(w, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
+        tb::evaluateWeights(weights, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
     const tb::EvalResult& r = e.result;
     if (o.has("predictions"))
         writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());
@@ -676,7 +684,7 @@ int compareCommand(const std::vector<std::string>& args)
 {
     Options o(args,
               {"data", "model", "devices", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "size-multiplier",
-               "max-batches", "csv", "sweep", "isa"},
+               "max-batches", "csv", "sweep", "isa", "sequence-length", "vocabulary"},
               {"drop-remainder", "json", "nesterov", "scale-batch"});
     tb::CompareConfig cfg;
     cfg.train = trainConfigFrom(o);
@@ -687,7 +695,7 @@ int compareCommand(const std::vector<std::string>& args)
     const bool json = o.has("json");
 
     const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-    const tb::Dataset data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    const tb::Dataset data = loadData(o, spec);
     if (!json) {
         std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
                     tb::describeDataset(data).c_str(), cfg.train.epochs,

@@ -36,6 +36,18 @@ std::vector<int64_t> range(int64_t first, int64_t n)
 } // namespace
 
 namespace {
+TorchTensor tensor(std::string name, std::string layer, std::vector<int64_t> shape, TorchTensor::Source source,
+                   std::vector<int64_t> index)
+{
+    TorchTensor t;
+    t.name = std::move(name);
+    t.layer = std::move(layer);
+    t.shape = std::move(shape);
+    t.source = source;
+    t.index = std::move(index);
+    return t;
+}
+
 // A text model: embedding.weight; one nn.LSTM for the stacked LSTM layers (lstm.weight_ih_l<k>,
 // weight_hh_l<k>, bias_ih_l<k>, bias_hh_l<k>); dense.weight, dense.bias.
 std::vector<TorchTensor> textLayout(const Network& net)
@@ -51,13 +63,7 @@ std::vector<TorchTensor> textLayout(const Network& net)
         const Shape in = layer.inShape(), o = layer.outShape();
         auto add = [&](const std::string& name, std::vector<int64_t> shape, TorchTensor::Source source,
                        std::vector<int64_t> index = {}) {
-            TorchTensor t;
-            t.name = name;
-            t.layer = where;
-            t.shape = std::move(shape);
-            t.source = source;
-            t.index = std::move(index);
-            out.push_back(std::move(t));
+            out.push_back(tensor(name, where, std::move(shape), source, std::move(index)));
         };
         auto refuse = [&](const std::string& why) {
             throw ModelError("layer " + where + ": " + why +
@@ -145,13 +151,8 @@ std::vector<TorchTensor> torchLayout(const Network& net)
         const Shape in = layer.inShape(), o = layer.outShape();
         auto add = [&](const std::string& param, std::vector<int64_t> shape, TorchTensor::Source source,
                        std::vector<int64_t> index = {}) {
-            TorchTensor t;
-            t.name = std::to_string(module) + "." + param;
-            t.layer = where;
-            t.shape = std::move(shape);
-            t.source = source;
-            t.index = std::move(index);
-            out.push_back(std::move(t));
+            out.push_back(
+                tensor(std::to_string(module) + "." + param, where, std::move(shape), source, std::move(index)));
         };
         auto activationModule = [&](Activation a) {
             if (a == Activation::ReLU || a == Activation::ELU)
