@@ -452,6 +452,74 @@ ES = {
     "Delete the run folder %1 with its checkpoints and weights? This cannot be undone.": "¿Eliminar la carpeta de la ejecución %1 con sus puntos de control y pesos? No se puede deshacer.",
     "Deleted %1": "Eliminada %1",
     "Could not delete the run: %1": "No se pudo eliminar la ejecución: %1",
+    # Text models in the window (issue 29).
+    "Loss per character (nats; bits per character = loss / ln 2)": "Pérdida por carácter (nats; bits por carácter = pérdida / ln 2)",
+    "Loss (nats)": "Pérdida (nats)",
+    "Next-character accuracy": "Precisión del carácter siguiente",
+    "Text file…": "Archivo de texto…",
+    "A UTF-8 or plain text file to train a character-level language model on (a folder of text files works too: choose or drop it).":
+        "Un archivo de texto UTF-8 o plano para entrenar un modelo de lenguaje por caracteres (también sirve una carpeta de archivos de texto: elígela o suéltala).",
+    "Vocabulary:": "Vocabulario:",
+    "bytes (256 symbols, as the notebook)": "bytes (256 símbolos, como el cuaderno)",
+    "characters (those of the text)": "caracteres (los del texto)",
+    "Byte-level, the default, can represent any file and never meets an unknown symbol; character-level has one symbol per distinct UTF-8 character (at most 256).":
+        "Por bytes, el predeterminado, representa cualquier archivo y nunca encuentra un símbolo desconocido; por caracteres tiene un símbolo por cada carácter UTF-8 distinto (256 como máximo).",
+    "The beginning of the text": "El comienzo del texto",
+    "No dataset loaded. Choose a folder of IDX files or a text file.": "No hay ningún conjunto de datos cargado. Elige una carpeta de archivos IDX o un archivo de texto.",
+    "Choose a text file": "Elegir un archivo de texto",
+    "Text files (*.txt *.md);;All files (*)": "Archivos de texto (*.txt *.md);;Todos los archivos (*)",
+    "<b>%1</b><br>Text: %2 (%3 bytes)<br>Vocabulary: %4<br>Sequences of %5 symbols: %6 for training (the first 90% of the text), %7 for validation (the last 10%)":
+        "<b>%1</b><br>Texto: %2 (%3 bytes)<br>Vocabulario: %4<br>Secuencias de %5 símbolos: %6 para entrenar (el primer 90 % del texto), %7 para validar (el último 10 %)",
+    "byte-level, 256 symbols (%1 occur in the text)": "por bytes, 256 símbolos (%1 aparecen en el texto)",
+    "character-level, %1 distinct characters": "por caracteres, %1 caracteres distintos",
+    "Sample after epoch %1: %2": "Muestra tras la época %1: %2",
+    "Write": "Escribir",
+    "%1 is an image model and the dataset is a text: choose a text preset (small-text-lstm or shakespeare-lstm).":
+        "%1 es un modelo de imágenes y el conjunto de datos es un texto: elige un modelo de texto (small-text-lstm o shakespeare-lstm).",
+    "%1 is a text model and the dataset holds images: choose an image preset or a text file.":
+        "%1 es un modelo de texto y el conjunto de datos tiene imágenes: elige un modelo de imágenes o un archivo de texto.",
+    "%1 is an image model and the dataset is a text: choose a text preset (small-text-lstm, shakespeare-lstm) or a text dataset.":
+        "%1 es un modelo de imágenes y el conjunto de datos es un texto: elige un modelo de texto (small-text-lstm, shakespeare-lstm) o un conjunto de datos de texto.",
+    "%1 is a text model and the dataset holds images: choose an image preset or a text dataset.":
+        "%1 es un modelo de texto y el conjunto de datos tiene imágenes: elige un modelo de imágenes o un conjunto de datos de texto.",
+    "This model does not fit sequences of %1 symbols over %2 symbols: %3": "Este modelo no admite secuencias de %1 símbolos sobre %2 símbolos: %3",
+    "The held-out text; the characters the model predicted wrong in red": "El texto reservado; en rojo, los caracteres que el modelo predijo mal",
+    "The most confident mistakes": "Los errores más seguros",
+    "Confusion of the most frequent characters (rows: true, columns: predicted)": "Confusión de los caracteres más frecuentes (filas: real, columnas: predicho)",
+    "Context": "Contexto",
+    "True": "Real",
+    "Predicted": "Predicho",
+    "Confidence": "Confianza",
+    "%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).": "%1 de %2 caracteres reservados predichos mal (precisión del carácter siguiente %3 %).",
+    "other": "otros",
+    "Open the weights of a text model": "Abrir los pesos de un modelo de texto",
+    "Trainbench weights (*.tbw);;All files (*)": "Pesos de Trainbench (*.tbw);;Todos los archivos (*)",
+    "&Prompt:": "&Inicio:",
+    "The text the model continues (empty: it starts a new line)": "El texto que el modelo continúa (vacío: empieza una línea nueva)",
+    "&Length:": "&Longitud:",
+    " characters": " caracteres",
+    "How many symbols the model writes after the prompt": "Cuántos símbolos escribe el modelo tras el inicio",
+    "&Temperature:": "&Temperatura:",
+    "Divides the model's scores before sampling: 0 always takes the most likely character, 1 samples the model's own probabilities, higher is wilder":
+        "Divide las puntuaciones del modelo antes de muestrear: 0 toma siempre el carácter más probable, 1 muestrea las probabilidades del propio modelo, más es más libre",
+    "&Seed:": "&Semilla:",
+    "The same seed, prompt and settings write the same text": "La misma semilla, inicio y ajustes escriben el mismo texto",
+    "Tint: the probability the model gave each character": "Color: la probabilidad que el modelo dio a cada carácter",
+    "below 10%": "menos del 10 %",
+    "10–30%": "10–30 %",
+    "30–60%": "30–60 %",
+    "60–90%": "60–90 %",
+    "90% or more": "90 % o más",
+    "Model: %1": "Modelo: %1",
+    "No text model yet: train one (a text dataset and a text preset in Setup) or open the weights of one.":
+        "Aún no hay modelo de texto: entrena uno (un conjunto de datos de texto y un modelo de texto en Configuración) o abre los pesos de uno.",
+    "%1 holds an image model (%2): it classifies pictures on the Predict page and cannot write. Open the weights of a text model.":
+        "%1 contiene un modelo de imágenes (%2): clasifica imágenes en la página Predecir y no puede escribir. Abre los pesos de un modelo de texto.",
+    "Writing…": "Escribiendo…",
+    "%1%": "%1 %",
+    "Could not write: %1": "No se pudo escribir: %1",
+    "Stopped after %1 of %2 symbols; mean probability %3%.": "Detenido tras %1 de %2 símbolos; probabilidad media %3 %.",
+    "Wrote %1 symbols; mean probability %2%.": "Escritos %1 símbolos; probabilidad media %2 %.",
 }
 
 
