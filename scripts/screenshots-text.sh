@@ -15,4 +15,4 @@ XDG_DATA_HOME=$work/data "$cli" train --data "$text" --model small-text-lstm --o
     --batch 32 --epochs 60 --threads 1 --seed 1 --save "$work/text.tbw"
 XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config QT_QPA_PLATFORM=offscreen \
     "$app" --screenshots docs --data "$text" --write-screenshot "$work/text.tbw"
-rm -f docs/text-results-es.png
+rm -f docs/text-results-es.png docs/text-setup-es.png # for looking at the Spanish layout only

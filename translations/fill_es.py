@@ -520,6 +520,7 @@ ES = {
     "Could not write: %1": "No se pudo escribir: %1",
     "Stopped after %1 of %2 symbols; mean probability %3%.": "Detenido tras %1 de %2 símbolos; probabilidad media %3 %.",
     "Wrote %1 symbols; mean probability %2%.": "Escritos %1 símbolos; probabilidad media %2 %.",
+    "The image size multiplier is for images: set it to 1 to train on a text.": "El multiplicador del tamaño de imagen es para imágenes: ponlo a 1 para entrenar con un texto.",
 }
 
 

@@ -361,6 +361,8 @@ QString MainWindow::setupBlocker() const
                               : tr("%1 is a text model and the dataset holds images: choose an image preset or "
                                    "a text file.")
                                     .arg(qs(m_model->spec()->name));
+    if (data->isText() && m_hyper->sizeMultiplier() != 1)
+        return tr("The image size multiplier is for images: set it to 1 to train on a text.");
     if (!m_model->spec() || !m_model->errorText().isEmpty())
         return tr("The model cannot be used: see the Model panel.");
     return {};

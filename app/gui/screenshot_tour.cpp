@@ -252,6 +252,8 @@ int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString
     ok = shoot(w, outDir, QStringLiteral("writing-page-es")) && ok;
     w.showPage(MainWindow::ResultsPage);
     ok = shoot(w, outDir, QStringLiteral("text-results-es")) && ok;
+    w.showPage(MainWindow::SetupPage);
+    ok = shoot(w, outDir, QStringLiteral("text-setup-es")) && ok;
     Language::apply(QString());
     return ok ? 0 : 1;
 }
