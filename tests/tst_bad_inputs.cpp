@@ -416,7 +416,7 @@ void TstBadInputs::buildCatalogue()
           "{dir}/model.json: \"layers\" must be a non-empty array");
     model("model: unknown layer", R"({"layers": [{"type": "Conv3D"}]})",
           "{dir}/model.json, layer 1: unknown layer type \"Conv3D\" (known: Conv2D, BatchNormalization, MaxPooling2D, "
-          "Dropout, Flatten, Reshape, Dense, Activation, ReLU, ELU, Softmax)");
+          "Dropout, Flatten, Reshape, Dense, Activation, ReLU, ELU, Softmax, Embedding, LSTM)");
     model("model: unknown activation",
           R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "swish2"}]})",
           "{dir}/model.json, layer 2 (Dense): unknown activation \"swish2\" (supported: relu, elu, softmax, linear)");
@@ -446,14 +446,15 @@ void TstBadInputs::buildCatalogue()
     }
     for (Case& c : m_cases)
         c.doesNotFit = c.area == Area::Model && !c.message.startsWith("{dir}");
-    m_cases.push_back(
-        {"model: missing file",
-         Area::Model,
-         nullptr,
-         {"train", "--data", "{toy}", "--model", "{dir}/none.json", "--epochs", "1"},
-         3,
-         "\"{dir}/none.json\" is neither a preset (tpu-mnist-cnn, colab-fashion-cnn, keras-mnist-cnn) nor a "
-         "readable model file"});
+    m_cases.push_back({"model: missing file",
+                       Area::Model,
+                       nullptr,
+                       {"train", "--data", "{toy}", "--model", "{dir}/none.json", "--epochs", "1"},
+                       3,
+                       "\"{dir}/none.json\" is neither a preset (tpu-mnist-cnn, colab-fashion-cnn, keras-mnist-cnn, "
+                       "shakespeare-lstm, "
+                       "small-text-lstm) nor a "
+                       "readable model file"});
 
     // Weights files.
     auto weights = [&](const char* name, std::function<void(const QString&)> make, const QString& message,

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <unistd.h>
@@ -197,13 +198,15 @@ tb::TrainConfig trainConfigFrom(const Options& o)
 } // namespace
 
 namespace {
-// --data: a folder of IDX files, or a text file or folder of texts (--sequence-length, --vocabulary).
+// --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
+// (--sequence-length, --vocabulary).
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
 {
     const std::string path = o.text("data", tb::defaultDatasetDir());
-    if (!tb::isTextDataPath(path)) {
+    if (!spec.isText()) {
         if (o.has("sequence-length") || o.has("vocabulary"))
-            throw UsageError("--sequence-length and --vocabulary are for text data; " + path + " is an image dataset");
+            throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
+                             " is an image model");
         return tb::loadDataset(path);
     }
     tb::TextOptions t;
@@ -521,7 +524,9 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     const std::string dataPath = o.text("data", tb::defaultDatasetDir());
-    const bool text = tb::isTextDataPath(dataPath); // a text model's weights say how to cut the text
+    // A text (a file: never an IDX folder) is cut as the text model's weights say.
+    std::error_code ec;
+    const bool text = std::filesystem::is_regular_file(dataPath, ec);
     const tb::WeightsFile w = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
     const tb::Dataset base = text ? loadDataFor(dataPath, w) : tb::loadDataset(dataPath);
     const tb::WeightsFile weights = text ? w : loadWeightsOption(o, &base);

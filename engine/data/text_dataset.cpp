@@ -167,9 +167,11 @@ std::string readText(const std::string& fileOrDir, bool requireUtf8)
     std::string text;
     if (fs::is_directory(p, ec)) {
         std::vector<fs::path> files;
-        for (const auto& e : fs::directory_iterator(p, ec))
-            if (e.is_regular_file() && e.path().filename().string()[0] != '.')
+        for (const auto& e : fs::directory_iterator(p, ec)) {
+            std::error_code fileEc;
+            if (e.is_regular_file(fileEc) && e.path().filename().string()[0] != '.')
                 files.push_back(e.path());
+        }
         if (ec)
             throw DataError("cannot list the folder " + fileOrDir + ": " + ec.message());
         std::sort(files.begin(), files.end());
