@@ -229,7 +229,8 @@ private slots:
         QCOMPARE(runs.size(), 1);
         DeviceSpec two;
         two.threads = 2;
-        auto resumed = TrainingSession::resume(RunFolder::open((tmp.path() + "/" + runs.first()).toStdString()), data, two);
+        auto resumed =
+            TrainingSession::resume(RunFolder::open((tmp.path() + "/" + runs.first()).toStdString()), data, two);
         QCOMPARE(resumed->trainer().position().step, 2);
         QCOMPARE(resumed->run(), TrainStatus::Completed);
         QCOMPARE(resumed->weightsSha256(), expected);

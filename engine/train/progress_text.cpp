@@ -63,8 +63,8 @@ std::string describeDataset(const Dataset& d)
 {
     if (d.isText()) {
         const bool bytes = d.textVocabulary == "bytes";
-        return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) + " validation sequences of " +
-               std::to_string(d.train.steps) + (bytes ? " bytes" : " characters") + " (" +
+        return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) +
+               " validation sequences of " + std::to_string(d.train.steps) + (bytes ? " bytes" : " characters") + " (" +
                withThousands(d.textBytes) + " bytes of text), " + (bytes ? "byte-level" : "character-level") +
                " vocabulary of " + std::to_string(d.numClasses) + " symbols";
     }
