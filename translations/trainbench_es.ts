@@ -1034,6 +1034,10 @@
         <source>%1 is a text model and the dataset holds images: choose an image preset or a text file.</source>
         <translation>%1 es un modelo de texto y el conjunto de datos tiene imágenes: elige un modelo de imágenes o un archivo de texto.</translation>
     </message>
+    <message>
+        <source>The image size multiplier is for images: set it to 1 to train on a text.</source>
+        <translation>El multiplicador del tamaño de imagen es para imágenes: ponlo a 1 para entrenar con un texto.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>
