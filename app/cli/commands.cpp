@@ -11,12 +11,14 @@
 #include "io/json_text.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
+#include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
 #include "predict/text_generator.hpp"
 #include "train/communicator.hpp"
 #include "train/compare.hpp"
 #include "train/evaluation.hpp"
+#include "train/precise_bn.hpp"
 #include "train/progress_text.hpp"
 #include "train/run_limits.hpp"
 #include "train/session.hpp"
@@ -292,8 +294,12 @@ int trainCommand(const std::vector<std::string>& args)
                "lr-schedule",
                "early-stopping",
                "patience",
-               "min-delta"},
+               "min-delta",
+               "precise-bn"},
               {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
+    const int preciseBn = intOption(o, "precise-bn", 0);
+    if (preciseBn < 0)
+        throw UsageError("--precise-bn takes a number of training batches, 1 or more (0: off)");
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
     // the other ranks train silently (their errors still go to stderr).
@@ -451,6 +457,30 @@ int trainCommand(const std::vector<std::string>& args)
     const tb::RunPosition& end = session.trainer().position();
     if (!json && cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0)
         std::printf("Restoring model weights from the end of the best epoch: %d.\n", end.early.bestEpoch);
+    if (preciseBn > 0) {
+        const tb::PreciseBnResult p = session.recomputeBatchNorm(preciseBn);
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "precise_bn";
+            j["batches"] = p.batches;
+            j["images"] = p.samples;
+            j["layers"] = p.layers;
+            printJson(j);
+        } else {
+            std::printf("%s\n", tb::preciseBnText(p).c_str());
+        }
+    } else if (const auto warmth = session.batchNormWarmth(); warmth && warmth->stillInitial()) {
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "batchnorm_still_initial";
+            j["steps"] = warmth->steps;
+            j["momentum"] = warmth->momentum;
+            j["initial_share"] = warmth->initialShare;
+            printJson(j);
+        } else {
+            std::printf("%s\n", tb::batchNormWarmthText(*warmth).c_str());
+        }
+    }
     // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
     // misclassified images for the Runs page and the report.
     const tb::EvalResult test = session.evaluateTest(session.runFolder().has_value());
@@ -520,16 +550,21 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa"}, {"json"});
+    Options o(args,
+              {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa", "precise-bn", "batch",
+               "seed", "save"},
+              {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
+    if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
+        throw UsageError("--batch, --seed and --save go with --precise-bn N");
     const std::string dataPath = o.text("data", tb::defaultDatasetDir());
     // A text (a file: never an IDX folder) is cut as the text model's weights say.
     std::error_code ec;
     const bool text = std::filesystem::is_regular_file(dataPath, ec);
-    const tb::WeightsFile w = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
-    const tb::Dataset base = text ? loadDataFor(dataPath, w) : tb::loadDataset(dataPath);
-    const tb::WeightsFile weights = text ? w : loadWeightsOption(o, &base);
+    const tb::WeightsFile textWeights = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
+    const tb::Dataset base = text ? loadDataFor(dataPath, textWeights) : tb::loadDataset(dataPath);
+    tb::WeightsFile weights = text ? textWeights : loadWeightsOption(o, &base);
     tb::DeviceSpec device;
     if (o.has("device"))
         device = tb::parseDeviceSpec(o.text("device", ""));
@@ -537,6 +572,28 @@ int evaluateCommand(const std::vector<std::string>& args)
         device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, tb::limits::kMaxThreads));
     if (!device.isa && o.has("isa"))
         device.isa = isaOption(o);
+    if (o.has("precise-bn")) {
+        // After training: the weights file's BatchNorm statistics recomputed over the training set,
+        // on the CPU engine, then evaluated (and saved with --save).
+        const int batches = intOption(o, "precise-bn", 0);
+        if (batches < 1)
+            throw UsageError("--precise-bn takes a number of training batches, 1 or more");
+        const tb::Dataset d = tb::datasetForWeights(base, weights);
+        tb::Network net = weights.buildNetwork();
+        const bool cpu = device.kind == tb::DeviceKind::Cpu;
+        const tb::PreciseBnResult p =
+            tb::recomputeBatchNormStatistics(net, d.train, d.sizeMultiplier, batches, intOption(o, "batch", 128),
+                                             o.unsignedInt("seed", 200), cpu ? device.threads : tb::hardwareThreads(),
+                                             tb::kernelsFor(cpu && device.isa ? *device.isa : tb::defaultIsa()));
+        weights.state = net.state();
+        if (!o.has("json"))
+            std::printf("%s\n", tb::preciseBnText(p).c_str());
+        if (o.has("save")) {
+            tb::saveWeightsAs(o.text("save", ""), weights, tb::weightsFormatOfPath(o.text("save", "")));
+            if (!o.has("json"))
+                std::printf("Saved %s\n", o.text("save", "").c_str());
+        }
+    }
     const tb::WeightsEvaluation e =
         tb::evaluateWeights(weights, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
     const tb::EvalResult& r = e.result;

@@ -1,5 +1,7 @@
 #include "layers/lstm.hpp"
 
+#include "layers/lstm_cell.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -7,11 +9,6 @@
 namespace tb {
 
 namespace {
-inline float sigmoid(float x)
-{
-    return 1.0f / (1.0f + std::exp(-x));
-}
-
 // Keras' Orthogonal initializer for a (rows, cols) matrix with rows <= cols: the transpose of the
 // Q factor of a (cols, rows) standard normal matrix, signs fixed so that R's diagonal is positive
 // (modified Gram-Schmidt gives exactly that Q). Each of the `rows` vectors (a column of the normal
@@ -45,20 +42,6 @@ void orthogonal(float* m, int rows, int cols, Rng& rng)
     }
 }
 
-// Gates of one row in place (z: i f c o, H each) and the new cell and output.
-inline void cellForward(float* z, const float* cPrev, float* c, float* h, int H)
-{
-    for (int j = 0; j < H; ++j) {
-        const float i = sigmoid(z[j]), f = sigmoid(z[H + j]), g = std::tanh(z[2 * H + j]), o = sigmoid(z[3 * H + j]);
-        z[j] = i;
-        z[H + j] = f;
-        z[2 * H + j] = g;
-        z[3 * H + j] = o;
-        const float cn = f * (cPrev ? cPrev[j] : 0.0f) + i * g;
-        c[j] = cn;
-        h[j] = o * std::tanh(cn);
-    }
-}
 } // namespace
 
 Lstm::Lstm(std::string name, Shape in, int units, bool returnSequences, bool stateful)
@@ -120,11 +103,15 @@ void Lstm::runSteps(const Kernels& k, float* z, float* c, float* h, int64_t hStr
             k.gemm(false, false, n, G, H, h + int64_t(t - 1) * H, int(hStride), R, G, z + int64_t(t) * G, T * G, true);
         else if (h0)
             k.gemm(false, false, n, G, H, h0, H, R, G, z, T * G, true);
-        for (int i = 0; i < n; ++i) {
-            const float* cPrev = t > 0 ? c + (int64_t(i) * T + t - 1) * H : (c0 ? c0 + int64_t(i) * H : nullptr);
-            cellForward(z + (int64_t(i) * T + t) * G, cPrev, c + (int64_t(i) * T + t) * H,
-                        h + i * hStride + int64_t(t) * H, H);
-        }
+        LstmStep st;
+        st.n = n;
+        st.units = H;
+        st.zStride = int64_t(T) * G;
+        st.cStride = int64_t(T) * H;
+        st.hStride = hStride;
+        st.cPrev = t > 0 ? c + int64_t(t - 1) * H : c0;
+        st.cPrevStride = t > 0 ? int64_t(T) * H : H;
+        lstmCell(st, z + int64_t(t) * G, c + int64_t(t) * H, h + int64_t(t) * H);
     }
 }
 
@@ -180,26 +167,18 @@ void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     std::fill(dh, dh + 2 * int64_t(n) * H, 0.0f);
 
     for (int t = T - 1; t >= 0; --t) {
+        LstmStep st;
+        st.n = n;
+        st.units = H;
+        st.zStride = int64_t(T) * G;
+        st.cStride = int64_t(T) * H;
+        st.cPrev = t > 0 ? c + int64_t(t - 1) * H : nullptr;
+        st.cPrevStride = int64_t(T) * H;
+        const float* dyt = m_returnSequences ? s.dy + int64_t(t) * H : (t == T - 1 ? s.dy : nullptr);
+        lstmCellBackward(st, z + int64_t(t) * G, c + int64_t(t) * H, dyt, m_returnSequences ? int64_t(T) * H : H, dh,
+                         dc);
         for (int i = 0; i < n; ++i) {
             const int64_t row = int64_t(i) * T + t;
-            float* g4 = z + row * G;
-            const float* ct = c + row * H;
-            const float* cp = t > 0 ? ct - H : nullptr;
-            const float* dyRow = m_returnSequences ? s.dy + row * H : (t == T - 1 ? s.dy + int64_t(i) * H : nullptr);
-            float* dhi = dh + int64_t(i) * H;
-            float* dci = dc + int64_t(i) * H;
-            for (int j = 0; j < H; ++j) {
-                const float gi = g4[j], gf = g4[H + j], gg = g4[2 * H + j], go = g4[3 * H + j];
-                const float dht = dhi[j] + (dyRow ? dyRow[j] : 0.0f);
-                const float tc = std::tanh(ct[j]);
-                const float dct = dci[j] + dht * go * (1.0f - tc * tc);
-                const float cPrev = cp ? cp[j] : 0.0f;
-                dci[j] = dct * gf;
-                g4[j] = dct * gg * gi * (1.0f - gi);
-                g4[H + j] = dct * cPrev * gf * (1.0f - gf);
-                g4[2 * H + j] = dct * gi * (1.0f - gg * gg);
-                g4[3 * H + j] = dht * tc * go * (1.0f - go);
-            }
             float* hp = hPrev + row * H;
             if (t > 0)
                 std::memcpy(hp, h + row * H - H, sizeof(float) * size_t(H));

@@ -232,7 +232,8 @@ void CpuExecutor::batchBackwardAcrossRanks(const PassContext& ctx, int l, std::s
     }
 }
 
-StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey)
+StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey,
+                                  int bnAverageOf)
 {
     // The batch's shards; with ranks, rank r runs the contiguous shards [S*r/N, S*(r+1)/N) (maybe none).
     const int shardsInBatch = (count + m_shardSize - 1) / m_shardSize;
@@ -249,6 +250,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     ctx.batchSize = count;
     ctx.dropoutKey = dropoutKey;
     ctx.kernels = m_kernels;
+    ctx.bnAverageOf = bnAverageOf;
 
     m_pool.run(S, [&](int k, int) {
         Shard& s = *m_shards[size_t(k)];
@@ -279,6 +281,8 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         m_pool.run(layer.batchForwardTasks(), [&](int t, int) { layer.batchForward(ctx, views, t); });
         m_fwdSec[size_t(l)] = since(t0);
     }
+    if (bnAverageOf > 0)
+        return {};
 
     // Loss and d(loss)/d(logits) into dbuf[0], which is the last layer's dy.
     // A sequence model's loss is the mean over every step of every sample: its n x T outputs are n x T

@@ -421,6 +421,9 @@ void OpenClBackend::forward(int l, int n, bool training, uint64_t dropoutKey)
     case LayerKind::Activation:
         d.run("activate_copy", size_t(n) * in.size(), kLocal, x, y, int(n * in.size()), actCode(p.act));
         return;
+    case LayerKind::Embedding: // refused by the constructor: sequence layers do not run here
+    case LayerKind::LSTM:
+        return;
     }
 }
 
@@ -517,6 +520,9 @@ void OpenClBackend::backward(int l, int n, ocl::Buffer& dy, ocl::Buffer* dx)
     case LayerKind::Activation:
         if (dx)
             d.run("activation_backward", size_t(n) * in.size(), kLocal, y, dy, *dx, int(n * in.size()), actCode(p.act));
+        return;
+    case LayerKind::Embedding: // refused by the constructor
+    case LayerKind::LSTM:
         return;
     }
 }
