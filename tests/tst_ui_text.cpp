@@ -16,12 +16,15 @@
 #include "write/write_panel.hpp"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -66,10 +69,10 @@ class TstUiText : public QObject {
         return path;
     }
 
-    // Loads `path` in the panel and waits for the outcome.
-    static bool load(DatasetPanel& panel, const QString& path)
+    // Loads `path` in the panel (as a text: the Text file… button) and waits for the outcome.
+    static bool load(DatasetPanel& panel, const QString& path, DatasetPanel::Kind kind = DatasetPanel::Kind::Text)
     {
-        panel.loadFolder(path);
+        panel.load(path, kind);
         return QTest::qWaitFor([&] { return !panel.isLoading(); }, 20000);
     }
 
@@ -124,6 +127,76 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isLoading() && panel.dataset()->textVocabulary == "characters", 20000);
         QCOMPARE(panel.dataset()->numClasses,
                  int(tb::TextVocabulary::characters(tb::readText(m_text.toStdString(), true)).size()));
+    }
+
+    // The chosen model decides how a path is read, as the CLI's --data: an image model reads an IDX
+    // folder (a text file gets the IDX message), a text model reads a text; the gestures that say
+    // what they are (a file dropped or chosen from the recent list) load a text and switch the model.
+    void theModelDecidesHowAPathIsRead()
+    {
+        MainWindow w;
+        QVERIFY(!w.modelPanel()->spec() || !w.modelPanel()->spec()->isText());
+        DatasetPanel& panel = *w.datasetPanel();
+        QVERIFY(!panel.textModel());
+        QVERIFY(load(panel, m_text, DatasetPanel::Kind::ByModel));
+        QVERIFY(!panel.dataset());
+        QCOMPARE(panel.errorText(), QStringLiteral("Could not load the dataset: %1 is a file; choose the folder that "
+                                                   "holds the IDX files")
+                                        .arg(m_text));
+        const QString folder = m_tmp.filePath(QStringLiteral("texts"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::copy(m_text, folder + QStringLiteral("/a.txt")));
+        QVERIFY(load(panel, folder, DatasetPanel::Kind::ByModel));
+        QVERIFY(!panel.dataset());
+        QVERIFY2(panel.errorText().contains(QStringLiteral("train-images")), qPrintable(panel.errorText()));
+        QVERIFY(!DatasetPanel::readsAsText(folder, false));
+        QVERIFY(DatasetPanel::readsAsText(folder, true));
+        QVERIFY(DatasetPanel::readsAsText(m_text, false));
+
+        // A file from the recent list or dropped: a text, and the model panel turns to the text presets.
+        QVERIFY(load(panel, m_text, DatasetPanel::Kind::FromPath));
+        QVERIFY(panel.dataset() && panel.dataset()->isText());
+        QVERIFY(w.modelPanel()->spec() && w.modelPanel()->spec()->isText());
+        QVERIFY(panel.textModel());
+        // With a text model chosen, a folder is read as a text.
+        QVERIFY(load(panel, folder, DatasetPanel::Kind::ByModel));
+        QVERIFY2(panel.dataset() && panel.dataset()->isText(), qPrintable(panel.errorText()));
+        QCOMPARE(panel.errorText(), QString());
+    }
+
+    // The text widgets (the Dataset panel's vocabulary and sample, the Write page, the text Results)
+    // narrow with the window: its minimum stays within a small screen's 600 px, in both languages,
+    // and at 1152x648 no page scrolls sideways.
+    void textPagesFitASmallScreen_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Spanish") << QStringLiteral("es");
+    }
+    void textPagesFitASmallScreen()
+    {
+        QFETCH(QString, language);
+        Language::apply(language);
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        MainWindow w;
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        QVERIFY(w.datasetPanel()->dataset() && w.datasetPanel()->dataset()->isText());
+        w.show();
+        w.resize(1152, 648);
+        QCOMPARE(w.size(), QSize(1152, 648));
+        for (int page = 0; page < w.tabs()->count(); ++page) {
+            w.tabs()->setCurrentIndex(page);
+            QTest::qWait(20);
+            const QSize min = w.minimumSizeHint();
+            QVERIFY2(min.width() <= 600, qPrintable(QStringLiteral("page %1 (%2): minimum %3 px wide")
+                                                        .arg(page)
+                                                        .arg(w.tabs()->tabText(page))
+                                                        .arg(min.width())));
+            if (auto* scroll = qobject_cast<QScrollArea*>(w.tabs()->currentWidget()))
+                QVERIFY2(
+                    !scroll->horizontalScrollBar()->isVisible(),
+                    qPrintable(QStringLiteral("page %1 (%2) scrolls sideways").arg(page).arg(w.tabs()->tabText(page))));
+        }
     }
 
     void badTextsSayWhy_data()

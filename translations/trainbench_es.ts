@@ -1836,6 +1836,10 @@
         <source> - learning_rate: %1</source>
         <translation> - tasa_de_aprendizaje: %1</translation>
     </message>
+    <message>
+        <source> - bpc: %1 - val_bpc: %2</source>
+        <translation> - bpc: %1 - bpc_val: %2</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>

@@ -122,8 +122,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(scrolling(m_results), QString());
     m_tabs->addTab(scrolling(m_compare), QString());
     m_tabs->addTab(scrolling(m_predict), QString());
-    m_tabs->addTab(m_runs, QString());
     m_tabs->addTab(m_write, QString()); // the text counterpart of Predict
+    m_tabs->addTab(m_runs, QString());
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("mainSplitter"));
@@ -142,6 +142,8 @@ MainWindow::MainWindow(QWidget* parent)
         showPage(SetupPage);
     });
     connect(m_model, &ModelPanel::modelChanged, this, [this] {
+        // A sequence model reads a text, an image model an IDX folder (as the CLI's --data).
+        m_dataset->setTextModel(m_model->spec() && m_model->spec()->isText());
         // A text is cut into the text model's own sequence length.
         if (m_model->spec() && m_model->spec()->isText())
             m_dataset->setTextSequenceLength(m_model->spec()->sequenceLength);
@@ -295,8 +297,8 @@ void MainWindow::retranslate()
     m_tabs->setTabText(ResultsPage, tr("Results"));
     m_tabs->setTabText(ComparePage, tr("Compare"));
     m_tabs->setTabText(PredictPage, tr("Predict"));
-    m_tabs->setTabText(RunsPage, tr("Runs"));
     m_tabs->setTabText(WritePage, tr("Write"));
+    m_tabs->setTabText(RunsPage, tr("Runs"));
     Actions& a = *m_act;
     m_fileMenu->setTitle(tr("&File"));
     a.openDataset->setText(tr("Open dataset folder…"));
@@ -490,7 +492,8 @@ void MainWindow::onRunStarted(const RunStarted& info)
     m_runData = info.data; // a resumed run may have loaded its own dataset
     // ...and then the Dataset panel (and the model panel's input) show that folder, as if chosen.
     if (info.data && (!m_dataset->dataset() || m_dataset->dataset()->directory != info.data->directory))
-        m_dataset->loadFolder(qs(info.data->directory));
+        m_dataset->load(qs(info.data->directory),
+                        info.data->isText() ? DatasetPanel::Kind::Text : DatasetPanel::Kind::Images);
     m_runConfig = info.config;
     m_history = info.history; // a resumed run's finished epochs
     m_charts->setRun(info.config, info.history);
@@ -843,9 +846,9 @@ void MainWindow::dropEvent(QDropEvent* event)
     else if (fi.suffix() == QLatin1String("json"))
         m_model->openModelFile(fi.absoluteFilePath());
     else if (fi.isFile() && fi.fileName().contains(QLatin1String("ubyte")))
-        m_dataset->loadFolder(fi.absolutePath()); // an IDX file stands for its folder
-    else
-        m_dataset->loadFolder(fi.absoluteFilePath()); // an IDX folder, or a text file or folder
+        m_dataset->load(fi.absolutePath(), DatasetPanel::Kind::Images); // an IDX file stands for its folder
+    else                                                                // an IDX folder, or a text file or folder
+        m_dataset->load(fi.absoluteFilePath(), DatasetPanel::Kind::FromPath);
     showPage(SetupPage);
     event->acceptProposedAction();
 }

@@ -50,7 +50,8 @@ public:
     RunController* runController() const { return m_controller; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage, RunsPage, WritePage };
+    // Write (a text model writes) sits beside Predict (an image model classifies): both use a trained model.
+    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage, WritePage, RunsPage };
     void showPage(Page page);
 
     // What to do about a run in progress when the window closes or Esc is pressed.

@@ -80,7 +80,7 @@ int main(int argc, char** argv)
     if (folder.isEmpty())
         folder = tbui::DatasetPanel::defaultFolder();
     if (!folder.isEmpty())
-        window.datasetPanel()->loadFolder(folder);
+        window.datasetPanel()->load(folder, tbui::DatasetPanel::Kind::FromPath); // a file: a text
     window.show();
     return app.exec();
 }

@@ -209,7 +209,7 @@ int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString
     QEventLoop loaded;
     QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
     QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
-    w.datasetPanel()->loadFolder(textPath);
+    w.datasetPanel()->load(textPath, tbui::DatasetPanel::Kind::Text);
     loaded.exec();
     if (!w.datasetPanel()->dataset() || !w.datasetPanel()->dataset()->isText()) {
         std::fprintf(stderr, "%s is not a usable text: %s\n", qPrintable(textPath),

@@ -72,6 +72,8 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_textSample->setReadOnly(true);
     m_textSample->setMinimumHeight(160);
     m_textSample->hide();
+    m_vocabulary->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_vocabulary->setMinimumContentsLength(12); // its long items are cut in a narrow window, not the window
     m_vocabulary->addItem(QString(), false);
     m_vocabulary->addItem(QString(), true);
     m_vocabularyLabel->setBuddy(m_vocabulary);
@@ -99,7 +101,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     connect(m_browseText, &QPushButton::clicked, this, &DatasetPanel::chooseTextFile);
     connect(m_vocabulary, &QComboBox::activated, this,
             [this](int i) { setTextVocabulary(m_vocabulary->itemData(i).toBool()); });
-    connect(m_folder, &QComboBox::activated, this, [this](int i) { loadFolder(m_folder->itemText(i)); });
+    connect(m_folder, &QComboBox::activated, this, [this](int i) { load(m_folder->itemText(i), Kind::FromPath); });
     retranslate();
 }
 
@@ -159,7 +161,7 @@ void DatasetPanel::chooseTextFile()
     const QString file = QFileDialog::getOpenFileName(this, tr("Choose a text file"), start,
                                                       tr("Text files (*.txt *.md);;All files (*)"));
     if (!file.isEmpty())
-        loadFolder(file);
+        load(file, Kind::Text);
 }
 
 void DatasetPanel::setTextSequenceLength(int steps)
@@ -168,9 +170,9 @@ void DatasetPanel::setTextSequenceLength(int steps)
         return;
     m_textSteps = steps;
     if (m_dataset && m_dataset->isText() && !m_loading)
-        loadFolder(qs(m_dataset->directory));
-    else if (m_loading && tb::isTextDataPath(ss(m_loadingDir)))
-        loadFolder(m_loadingDir);
+        load(qs(m_dataset->directory), Kind::Text);
+    else if (m_loading && m_loadingText)
+        load(m_loadingDir, Kind::Text);
 }
 
 void DatasetPanel::setTextVocabulary(bool characters)
@@ -180,7 +182,7 @@ void DatasetPanel::setTextVocabulary(bool characters)
         return;
     m_characters = characters;
     if (m_dataset && m_dataset->isText() && !m_loading)
-        loadFolder(qs(m_dataset->directory));
+        load(qs(m_dataset->directory), Kind::Text);
 }
 
 void DatasetPanel::chooseFolder()
@@ -188,17 +190,42 @@ void DatasetPanel::chooseFolder()
     const QString start = m_dataset ? qs(m_dataset->directory) : defaultFolder();
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Choose a dataset folder"), start);
     if (!dir.isEmpty())
-        loadFolder(dir);
+        load(dir, Kind::FromPath);
+}
+
+bool DatasetPanel::readsAsText(const QString& path, bool textModel)
+{
+    const QFileInfo fi(path);
+    if (fi.isFile())
+        return !fi.fileName().contains(QLatin1String("ubyte"));
+    if (fi.isDir() && !tb::findIdxFile(ss(path), "train-images").empty())
+        return false;
+    return textModel;
 }
 
 // Every load runs on the thread pool with a watcher of its own, and only the latest one's result is
 // applied: a folder chosen while another is still loading neither waits for it (the event loop never
 // blocks) nor loses to it. An older load finishes in the background and is dropped.
-void DatasetPanel::loadFolder(const QString& dir)
+void DatasetPanel::load(const QString& dir, Kind kind)
 {
     const int generation = ++m_generation;
     m_loading = true;
     m_loadingDir = QDir::cleanPath(dir);
+    switch (kind) {
+    case Kind::ByModel:
+        m_loadingText = m_textModel;
+        break;
+    case Kind::FromPath:
+        m_loadingText = readsAsText(m_loadingDir, m_textModel);
+        break;
+    case Kind::Images:
+        m_loadingText = false;
+        break;
+    case Kind::Text:
+        m_loadingText = true;
+        break;
+    }
+    const bool asText = m_loadingText;
     m_info->setText(tr("Loading %1…").arg(m_loadingDir));
     const std::string path = ss(m_loadingDir);
     tb::TextOptions text;
@@ -211,12 +238,11 @@ void DatasetPanel::loadFolder(const QString& dir)
         if (generation == m_generation)
             onLoaded(r);
     });
-    watcher->setFuture(QtConcurrent::run([path, text]() {
+    watcher->setFuture(QtConcurrent::run([path, text, asText]() {
         LoadResult r;
         try {
-            // A text file, or a folder without IDX images: a text, as the CLI's --data.
-            r.data = std::make_shared<const tb::Dataset>(tb::isTextDataPath(path) ? tb::loadTextDataset(path, text)
-                                                                                  : tb::loadDataset(path));
+            r.data =
+                std::make_shared<const tb::Dataset>(asText ? tb::loadTextDataset(path, text) : tb::loadDataset(path));
         } catch (const std::exception& e) {
             r.error = EngineText::of(e);
         }
@@ -344,7 +370,7 @@ void DatasetPanel::dropEvent(QDropEvent* event)
         if (fi.exists()) {
             // A file is a text (an IDX file stands for its folder).
             const bool idxFile = fi.isFile() && fi.fileName().contains(QLatin1String("ubyte"));
-            loadFolder(idxFile ? fi.absolutePath() : fi.absoluteFilePath());
+            load(idxFile ? fi.absolutePath() : fi.absoluteFilePath(), Kind::FromPath);
             event->acceptProposedAction();
             return;
         }

@@ -22,8 +22,20 @@ class DatasetPanel : public QWidget {
 public:
     explicit DatasetPanel(QWidget* parent = nullptr);
 
-    // Starts loading `dir` in the background; datasetLoaded or loadFailed follows.
-    void loadFolder(const QString& dir);
+    // What a path is read as. The chosen model decides, as the CLI's --data: a text model reads a
+    // text (a file or a folder of texts), an image model a folder of IDX files (so a damaged IDX
+    // folder gets its IDX message, never a text's). The user's gestures that say what they are
+    // (Text file…, a dropped or remembered file, a folder holding IDX images) pick their kind.
+    enum class Kind { ByModel, FromPath, Images, Text };
+    // Starts loading `path` in the background; datasetLoaded or loadFailed follows.
+    void load(const QString& path, Kind kind);
+    void loadFolder(const QString& dir) { load(dir, Kind::ByModel); }
+    // The chosen model reads text (a sequence model) or images: ByModel loads follow it.
+    void setTextModel(bool text) { m_textModel = text; }
+    bool textModel() const { return m_textModel; }
+    // FromPath's choice: a file (not an IDX file) is a text, a folder with IDX training images holds
+    // images, any other folder is read as the model reads.
+    static bool readsAsText(const QString& path, bool textModel);
     void chooseFolder();   // opens the file dialog
     void chooseTextFile(); // opens the file dialog for a text file
     // A text is cut into windows of the model's sequence length: a text loaded with another one is
@@ -71,6 +83,8 @@ private:
     QPlainTextEdit* m_textSample;
     int m_textSteps = 100;
     bool m_characters = false;
+    bool m_textModel = false;
+    bool m_loadingText = false; // the latest load reads a text
     struct LoadResult {
         DatasetPtr data;
         QString error;

@@ -94,27 +94,31 @@ WritePanel::WritePanel(QWidget* parent)
     m_output->setLineWrapMode(QTextEdit::WidgetWidth);
     m_output->setMinimumHeight(200);
 
+    // Two columns of settings under the prompt, and the legend's title above its swatches: the page
+    // narrows with the window (Spanish included) instead of widening it.
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_write);
+    buttons->addWidget(m_stop);
+    buttons->addStretch(1);
     auto* controls = new QGridLayout;
     controls->addWidget(m_promptLabel, 0, 0);
-    controls->addWidget(m_prompt, 0, 1, 1, 7);
+    controls->addWidget(m_prompt, 0, 1, 1, 3);
     controls->addWidget(m_lengthLabel, 1, 0);
     controls->addWidget(m_length, 1, 1);
     controls->addWidget(m_temperatureLabel, 1, 2);
     controls->addWidget(m_temperature, 1, 3);
-    controls->addWidget(m_seedLabel, 1, 4);
-    controls->addWidget(m_seed, 1, 5);
-    controls->addWidget(m_write, 1, 6);
-    controls->addWidget(m_stop, 1, 7);
+    controls->addWidget(m_seedLabel, 2, 0);
+    controls->addWidget(m_seed, 2, 1);
+    controls->addLayout(buttons, 2, 2, 1, 2);
     controls->setColumnStretch(1, 1);
     controls->setColumnStretch(3, 1);
-    controls->setColumnStretch(5, 1);
 
     auto* sourceRow = new QHBoxLayout;
     sourceRow->addWidget(m_source, 1);
     sourceRow->addWidget(m_open);
 
+    m_legendTitle->setWordWrap(true);
     auto* legend = new QHBoxLayout;
-    legend->addWidget(m_legendTitle);
     for (int i = 0; i < 5; ++i) {
         auto* swatch = new QLabel(this);
         swatch->setStyleSheet(QStringLiteral("background: %1; color: black; padding: 1px 6px; border: 1px solid #999")
@@ -128,6 +132,7 @@ WritePanel::WritePanel(QWidget* parent)
     layout->addLayout(sourceRow);
     layout->addLayout(controls);
     layout->addWidget(m_error);
+    layout->addWidget(m_legendTitle);
     layout->addLayout(legend);
     layout->addWidget(m_output, 1);
     layout->addWidget(m_status);
