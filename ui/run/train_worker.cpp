@@ -28,15 +28,9 @@ public:
     {
         m_lastValidation = std::make_shared<const tb::EvalResult>(validation);
         emit m_worker.epochFinished(r, m_lastValidation);
-        if (m_textNet) {
-            // On the training thread, between epochs: the network holds this epoch's weights.
-            tb::TextGenerator gen(*m_textNet, m_vocab);
-            tb::GenerateOptions g;
-            g.length = 120;
-            g.temperature = 0.5;
-            g.seed = uint64_t(r.epoch);
-            emit m_worker.textSampled(r.epoch, qs(gen.generate(g).front()));
-        }
+        // On the training thread, between epochs: the network holds this epoch's weights. The CLI's sample.
+        if (m_textNet)
+            emit m_worker.textSampled(r.epoch, qs(tb::epochSample(*m_textNet, m_vocab, r.epoch)));
     }
 
     void showText(const tb::Network& net, const tb::Dataset& data)
