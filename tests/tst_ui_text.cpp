@@ -321,6 +321,17 @@ private slots:
         QVERIFY(page.generatedSymbols() < 20000);
         QVERIFY2(page.statusText().contains(QStringLiteral("Stopped")), qPrintable(page.statusText()));
         QVERIFY(page.writeButton()->isEnabled());
+
+        // Weights opened from a file: the page names the file, in the window's language after a switch.
+        const QString saved = m_tmp.filePath(QStringLiteral("written.tbw"));
+        QCOMPARE(w.saveWeights(saved), QString());
+        QSignalSpy opened(&w, &MainWindow::evaluationFinished);
+        w.openWeights(saved);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+        QCOMPARE(page.sourceText(), QStringLiteral("Model: weights file written.tbw"));
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        QCOMPARE(page.sourceText(), QStringLiteral("Modelo: archivo de pesos written.tbw"));
     }
 };
 

@@ -695,7 +695,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         }
         m_weights = e.weights;
         m_predict->setWeights(m_weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
-        m_write->setWeights(m_weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
+        m_write->setWeightsFromFile(m_weights, path);
         m_runData = e.data;
         m_results->setResults(e.data, e.eval);
         showResultsSource([path, dir = qs(e.data->directory)] {

@@ -102,7 +102,7 @@ WritePanel::WritePanel(QWidget* parent)
     buttons->addStretch(1);
     auto* controls = new QGridLayout;
     controls->addWidget(m_promptLabel, 0, 0);
-    controls->addWidget(m_prompt, 0, 1, 1, 3);
+    controls->addWidget(m_prompt, 0, 1, 1, 4);
     controls->addWidget(m_lengthLabel, 1, 0);
     controls->addWidget(m_length, 1, 1);
     controls->addWidget(m_temperatureLabel, 1, 2);
@@ -110,8 +110,7 @@ WritePanel::WritePanel(QWidget* parent)
     controls->addWidget(m_seedLabel, 2, 0);
     controls->addWidget(m_seed, 2, 1);
     controls->addLayout(buttons, 2, 2, 1, 2);
-    controls->setColumnStretch(1, 1);
-    controls->setColumnStretch(3, 1);
+    controls->setColumnStretch(4, 1); // the free width goes right of the settings, not into the boxes
 
     auto* sourceRow = new QHBoxLayout;
     sourceRow->addWidget(m_source, 1);
@@ -175,6 +174,8 @@ void WritePanel::retranslate()
                            QT_TR_NOOP("90% or more")};
     for (int i = 0; i < m_legend.size(); ++i)
         m_legend[i]->setText(tr(names[i]));
+    if (!m_sourceFile.isEmpty())
+        m_sourceText = tr("weights file %1").arg(m_sourceFile);
     m_source->setFullText(m_weights ? tr("Model: %1").arg(m_sourceText)
                                     : tr("No text model yet: train one (a text dataset and a text preset in Setup) or "
                                          "open the weights of one."));
@@ -208,6 +209,11 @@ QString WritePanel::statusText() const
     return m_status->text();
 }
 
+QString WritePanel::sourceText() const
+{
+    return m_source->fullText();
+}
+
 QString WritePanel::errorText() const
 {
     return m_error->isHidden() ? QString() : m_error->text();
@@ -222,8 +228,19 @@ void WritePanel::setWeights(WeightsPtr weights, const QString& source)
     stop();
     m_weights = std::move(weights);
     m_sourceText = source;
+    m_sourceFile.clear();
     m_error->hide();
     retranslate();
+}
+
+void WritePanel::setWeightsFromFile(WeightsPtr weights, const QString& path)
+{
+    const bool text = weights && weights->spec.isText();
+    setWeights(std::move(weights), QString());
+    if (text) {
+        m_sourceFile = QFileInfo(path).fileName();
+        retranslate();
+    }
 }
 
 void WritePanel::openWeightsFile(const QString& path)
@@ -248,7 +265,7 @@ void WritePanel::openWeightsFile(const QString& path)
             m_error->show();
             return;
         }
-        setWeights(l.weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
+        setWeightsFromFile(l.weights, path);
     });
     watcher->setFuture(QtConcurrent::run([p = ss(path)] {
         Loaded l;

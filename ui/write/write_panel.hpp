@@ -32,6 +32,8 @@ public:
 
     // The model to write with (the last run's, or a weights file's); an image model is refused here.
     void setWeights(WeightsPtr weights, const QString& source);
+    // The same from a weights file: the page names it ("weights file NAME", in the window's language).
+    void setWeightsFromFile(WeightsPtr weights, const QString& path);
     // Loads a weights file in the background; the page says what went wrong.
     void openWeightsFile(const QString& path);
 
@@ -46,6 +48,7 @@ public:
     int generatedSymbols() const { return m_symbols; }
     QString statusText() const;
     QString errorText() const;
+    QString sourceText() const; // "Model: …", as shown
 
     QLineEdit* promptEdit() const { return m_prompt; }
     QSpinBox* lengthBox() const { return m_length; }
@@ -95,6 +98,7 @@ private:
 
     WeightsPtr m_weights;
     QString m_sourceText;
+    QString m_sourceFile; // the weights file's name when they came from one (named in retranslate)
     std::shared_ptr<std::atomic<bool>> m_stopFlag;
     int m_generation = 0; // of the latest Write; an older one's symbols are dropped
     bool m_writing = false;
