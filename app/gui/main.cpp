@@ -47,7 +47,13 @@ int main(int argc, char** argv)
     const QCommandLineOption runsShot(
         QStringLiteral("runs-screenshot"),
         QApplication::translate("main", "With --screenshots: only the Runs page, two runs overlaid."));
+    const QCommandLineOption writeShot(
+        QStringLiteral("write-screenshot"),
+        QApplication::translate("main", "With --screenshots and --data TEXT: the Write and Results pages of a text "
+                                        "model, with these weights."),
+        QStringLiteral("weights"));
     parser.addOption(shots);
+    parser.addOption(writeShot);
     parser.addOption(runsShot);
     parser.addOption(data);
     parser.addOption(predictShot);
@@ -60,6 +66,8 @@ int main(int argc, char** argv)
     window.setKernelCacheDir(tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")));
     if (parser.isSet(shots) && parser.isSet(runsShot))
         return runRunsScreenshot(window, parser.value(shots));
+    if (parser.isSet(shots) && parser.isSet(writeShot))
+        return runWriteScreenshot(window, parser.value(shots), parser.value(data), parser.value(writeShot));
     if (parser.isSet(shots) && parser.isSet(predictShot))
         return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot));
     if (parser.isSet(shots)) {
@@ -76,7 +84,7 @@ int main(int argc, char** argv)
     if (folder.isEmpty())
         folder = tbui::DatasetPanel::defaultFolder();
     if (!folder.isEmpty())
-        window.datasetPanel()->loadFolder(folder);
+        window.datasetPanel()->load(folder, tbui::DatasetPanel::Kind::FromPath); // a file: a text
     window.show();
     return app.exec();
 }
