@@ -5,6 +5,10 @@
 # ONNXRUNTIME_NODE_INSTALL_CUDA=skip) leaves that out. Needs the npm registry the first time.
 set -euo pipefail
 cd "$(dirname "$0")"
+# interop_onnx and interop_text both call this; under `ctest -j` they would run `npm ci` into the
+# same folder at once. One at a time: the second finds the first's install.
+exec 9>.install.lock
+flock 9
 stamp=node_modules/.trainbench-lock.sha256
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [[ -f node_modules/onnxruntime-node/package.json && -f $stamp && $(cat "$stamp") == "$want" ]]; then
