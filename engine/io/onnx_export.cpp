@@ -4,7 +4,8 @@
 #include "io/atomic_file.hpp"
 #include "io/export_metadata.hpp"
 #include "io/protobuf_writer.hpp"
-#include "layers/conv2d.hpp"
+#include "layers/export_hooks.hpp"
+#include "layers/layer_type.hpp"
 
 #include <algorithm>
 
@@ -32,36 +33,39 @@ constexpr int dims = 1, dataType = 2, name = 8, rawData = 9;
 constexpr int kFloat = 1, kUint8 = 2, kInt64 = 7; // TensorProto.DataType
 constexpr int64_t kIrVersion = 7, kOpset = 13;
 
-struct Attr {
+ProtoWriter attrProto(const OnnxAttr& a)
+{
     ProtoWriter p;
-};
-
-Attr attrInt(const char* name, int64_t v)
-{
-    Attr a;
-    a.p.string(attrf::name, name);
-    a.p.int64(attrf::type, attrf::typeInt);
-    a.p.int64(attrf::i, v);
-    return a;
+    p.string(attrf::name, a.name);
+    switch (a.type) {
+    case OnnxAttr::Type::Int:
+        p.int64(attrf::type, attrf::typeInt);
+        p.int64(attrf::i, a.i);
+        break;
+    case OnnxAttr::Type::Float:
+        p.int64(attrf::type, attrf::typeFloat);
+        p.float32(attrf::f, a.f);
+        break;
+    case OnnxAttr::Type::Ints:
+        p.int64(attrf::type, attrf::typeInts);
+        for (int64_t x : a.ints)
+            p.int64(attrf::ints, x);
+        break;
+    }
+    return p;
 }
 
-Attr attrFloat(const char* name, float v)
+OnnxAttr attrInt(const char* name, int64_t v)
 {
-    Attr a;
-    a.p.string(attrf::name, name);
-    a.p.int64(attrf::type, attrf::typeFloat);
-    a.p.float32(attrf::f, v);
-    return a;
+    return OnnxAttr::integer(name, v);
 }
-
-Attr attrInts(const char* name, const std::vector<int64_t>& v)
+OnnxAttr attrFloat(const char* name, float v)
 {
-    Attr a;
-    a.p.string(attrf::name, name);
-    a.p.int64(attrf::type, attrf::typeInts);
-    for (int64_t x : v)
-        a.p.int64(attrf::ints, x);
-    return a;
+    return OnnxAttr::real(name, v);
+}
+OnnxAttr attrInts(const char* name, const std::vector<int64_t>& v)
+{
+    return OnnxAttr::list(name, v);
 }
 
 // A dimension: a size, or the symbolic batch size when negative.
@@ -87,10 +91,10 @@ ProtoWriter valueInfo(const std::string& name, int elemType, const std::vector<i
     return info;
 }
 
-class GraphBuilder {
+class GraphBuilder : public OnnxGraph {
 public:
     void node(const std::string& op, const std::string& name, const std::vector<std::string>& inputs,
-              const std::vector<std::string>& outputs, const std::vector<Attr>& attrs = {})
+              const std::vector<std::string>& outputs, const std::vector<OnnxAttr>& attrs = {}) override
     {
         ProtoWriter n;
         for (const auto& i : inputs)
@@ -99,11 +103,11 @@ public:
             n.string(nodef::output, o);
         n.string(nodef::name, name);
         n.string(nodef::opType, op);
-        for (const Attr& a : attrs)
-            n.message(nodef::attribute, a.p);
+        for (const OnnxAttr& a : attrs)
+            n.message(nodef::attribute, attrProto(a));
         m_graph.message(graphf::node, n);
     }
-    void floats(const std::string& name, const std::vector<int64_t>& dims, const float* v, int64_t count)
+    void floats(const std::string& name, const std::vector<int64_t>& dims, const float* v, int64_t count) override
     {
         ProtoWriter t;
         for (int64_t d : dims)
@@ -113,7 +117,7 @@ public:
         t.string(tensorf::rawData, std::string_view(reinterpret_cast<const char*>(v), size_t(count) * sizeof(float)));
         m_graph.message(graphf::initializer, t);
     }
-    void int64s(const std::string& name, const std::vector<int64_t>& v)
+    void int64s(const std::string& name, const std::vector<int64_t>& v) override
     {
         ProtoWriter t;
         t.int64(tensorf::dims, int64_t(v.size()));
@@ -127,15 +131,6 @@ public:
 private:
     ProtoWriter m_graph;
 };
-
-// Keras' padding of one axis as ONNX pads: (before, after); "same" puts the odd pixel after.
-std::pair<int64_t, int64_t> pads(bool same, int in, int kernel, int stride)
-{
-    int out = 0, before = 0;
-    kerasPadding(same, in, kernel, stride, out, before);
-    const int after = std::max(0, (out - 1) * stride + kernel - in - before);
-    return {before, same ? after : 0};
-}
 
 const char* activationOp(Activation a)
 {
@@ -177,113 +172,24 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
 
     auto activation = [&](Activation a, const std::string& name) {
         if (const char* op = activationOp(a)) {
-            std::vector<Attr> attrs;
+            std::vector<OnnxAttr> attrs;
             if (a == Activation::ELU)
                 attrs.push_back(attrFloat("alpha", 1.0f));
             g.node(op, name + "/" + activationName(a), {cur}, {name + "/" + activationName(a)}, attrs);
             cur = name + "/" + activationName(a);
         }
     };
-    auto toChannelsLast = [&](const std::string& name) {
-        g.node("Transpose", name + "/to_channels_last", {cur}, {name + "/channels_last"},
-               {attrInts("perm", {0, 2, 3, 1})});
-        cur = name + "/channels_last";
-    };
-
     bool softmaxDone = false;
     for (int i = 0; i < net.layerCount(); ++i) {
         const Layer& layer = net.layer(i);
         const LayerSpec& ls = net.layerSpec(i);
         const std::string& name = layer.name();
-        const float* p = net.params().data() + net.paramOffset(i);
-        const Shape li = layer.inShape(), lo = layer.outShape();
-        Activation act = Activation::Linear;
-        switch (ls.kind) {
-        case LayerKind::Conv2D: {
-            const int64_t nw = int64_t(lo.c) * li.c * ls.kh * ls.kw;
-            g.floats(name + ".weight", {lo.c, li.c, ls.kh, ls.kw}, p, nw);
-            std::vector<std::string> inputs = {cur, name + ".weight"};
-            if (ls.bias) {
-                g.floats(name + ".bias", {lo.c}, p + nw, lo.c);
-                inputs.push_back(name + ".bias");
-            }
-            const auto [top, bottom] = pads(ls.same, li.h, ls.kh, ls.sh);
-            const auto [left, right] = pads(ls.same, li.w, ls.kw, ls.sw);
-            g.node("Conv", name, inputs, {name},
-                   {attrInts("kernel_shape", {ls.kh, ls.kw}), attrInts("strides", {ls.sh, ls.sw}),
-                    attrInts("pads", {top, left, bottom, right}), attrInts("dilations", {1, 1}), attrInt("group", 1)});
-            cur = name;
-            act = ls.activation;
-            break;
-        }
-        case LayerKind::BatchNorm: {
-            const int C = spatial ? li.c : int(li.size());
-            const float* s = net.state().data();
-            int64_t stateOffset = 0;
-            for (int j = 0; j < i; ++j)
-                stateOffset += net.layer(j).stateCount();
-            std::vector<float> gamma(size_t(C), 1.0f), beta(size_t(C), 0.0f);
-            if (ls.scale)
-                std::copy(p, p + C, gamma.begin());
-            if (ls.center)
-                std::copy(p + (ls.scale ? C : 0), p + (ls.scale ? C : 0) + C, beta.begin());
-            g.floats(name + ".gamma", {C}, gamma.data(), C);
-            g.floats(name + ".beta", {C}, beta.data(), C);
-            g.floats(name + ".moving_mean", {C}, s + stateOffset, C);
-            g.floats(name + ".moving_variance", {C}, s + stateOffset + C, C);
-            g.node("BatchNormalization", name,
-                   {cur, name + ".gamma", name + ".beta", name + ".moving_mean", name + ".moving_variance"}, {name},
-                   {attrFloat("epsilon", ls.epsilon), attrFloat("momentum", ls.momentum)});
-            cur = name;
-            break;
-        }
-        case LayerKind::MaxPool2D: {
-            const auto [top, bottom] = pads(ls.same, li.h, ls.kh, ls.sh);
-            const auto [left, right] = pads(ls.same, li.w, ls.kw, ls.sw);
-            g.node("MaxPool", name, {cur}, {name},
-                   {attrInts("kernel_shape", {ls.kh, ls.kw}), attrInts("strides", {ls.sh, ls.sw}),
-                    attrInts("pads", {top, left, bottom, right})});
-            cur = name;
-            break;
-        }
-        case LayerKind::Dropout:
-            break; // identity at inference
-        case LayerKind::Flatten:
-        case LayerKind::Reshape: {
-            if (spatial)
-                toChannelsLast(name);
-            std::vector<int64_t> shape = {-1};
-            if (lo.spatial)
-                shape.insert(shape.end(), {lo.h, lo.w, lo.c});
-            else
-                shape.push_back(lo.size());
-            g.int64s(name + "/shape", shape);
-            g.node("Reshape", name, {cur, name + "/shape"}, {name});
-            cur = name;
-            spatial = lo.spatial;
-            if (spatial) {
-                g.node("Transpose", name + "/to_nchw", {cur}, {name + "/nchw"}, {attrInts("perm", {0, 3, 1, 2})});
-                cur = name + "/nchw";
-            }
-            break;
-        }
-        case LayerKind::Dense: {
-            const int64_t F = li.size(), units = lo.size();
-            g.floats(name + ".kernel", {F, units}, p, F * units);
-            std::vector<std::string> inputs = {cur, name + ".kernel"};
-            if (ls.bias) {
-                g.floats(name + ".bias", {units}, p + F * units, units);
-                inputs.push_back(name + ".bias");
-            }
-            g.node("Gemm", name, inputs, {name});
-            cur = name;
-            act = ls.activation;
-            break;
-        }
-        case LayerKind::Activation:
-            act = ls.activation;
-            break;
-        }
+        OnnxLayer o{g,   layer,  ls, net.params().data() + net.paramOffset(i), net.state().data() + net.stateOffset(i),
+                    cur, spatial};
+        ls.type->onnx(o);
+        cur = o.cur;
+        spatial = o.spatial;
+        const Activation act = o.activation;
         if (act == Activation::Softmax) {
             // The network checked that this is the last layer.
             g.node("Identity", "logits", {cur}, {"logits"});

@@ -6,28 +6,12 @@
 #pragma once
 
 #include "layers/layer.hpp"
+#include "layers/layer_spec.hpp"
 
 #include <string>
 #include <vector>
 
 namespace tb {
-
-struct LayerSpec {
-    LayerKind kind = LayerKind::Dense;
-    std::string kerasClass; // as written: "Conv2D", "ReLU", "ELU", "Activation", ...
-    std::string name;       // optional user-given name; Keras-style default otherwise
-    int filters = 0, units = 0;
-    bool unitsFromClasses = false; // Dense "units": "classes": as many as the dataset has classes
-    int denseUnits(int classes) const { return unitsFromClasses ? classes : units; }
-    int kh = 0, kw = 0, sh = 0, sw = 0; // kernel/pool and strides (0: the default)
-    bool same = false;
-    bool bias = true;
-    Activation activation = Activation::Linear;
-    float rate = 0.0f;
-    bool center = true, scale = true;
-    float momentum = 0.99f, epsilon = 1e-3f;
-    std::vector<int> targetShape;
-};
 
 struct ModelSpec {
     std::string name;
