@@ -1,7 +1,7 @@
 #!/bin/bash
 # Data-parallel throughput on this machine (issue 22): training samples/s and the bytes rank 0 sends
 # and receives per step, for one process on 2 threads, 1 rank on 2 threads and 2 ranks on 1 thread
-# each (the same cores), with the same global batch. The README's scaling estimate starts from these.
+# each (the same cores), with the same global batch. docs/benchmarks.md's scaling estimate starts from these.
 # usage: bench/mpi_bench.sh TRAINBENCH_CLI [DATA_DIR] [MODEL] [BATCH] [BATCHES]
 set -euo pipefail
 cli=$1

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Renders the README's screenshots of the window (empty, setup, training, results, Spanish) into
-# docs/, training tpu-mnist-cnn briefly on Fashion-MNIST. Needs a build (scripts/build.sh) and the
-# dataset-fashion-mnist package; runs offscreen, no display needed.
+# Renders the screenshots of the window for the user guide (docs/guide/: empty, setup, training,
+# results, Spanish) into docs/, training tpu-mnist-cnn briefly on Fashion-MNIST. Needs a build
+# (scripts/build.sh) and the dataset-fashion-mnist package; runs offscreen, no display needed.
 set -eu
 cd "$(dirname "$0")/.."
 app=build/app/gui/trainbench

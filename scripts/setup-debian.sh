@@ -8,6 +8,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers libclblast-dev pocl-opencl-icd clinfo
   libopenmpi-dev openmpi-bin openssh-client  # mpirun's launcher wants ssh even for local ranks
   qemu-user appstream desktop-file-utils
+  man-db  # `man -w trainbench-cli` in the package test (tests/check_package.sh)
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   dataset-fashion-mnist

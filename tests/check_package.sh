@@ -1,7 +1,8 @@
 #!/bin/sh
 # The .deb: cpack builds it from the install rules; its control fields and file list must be what a
 # Debian desktop needs; run as root, apt installs it, both programs start from /usr/bin (the
-# window offscreen), and it is removed again. Not root: the install step is skipped, saying so.
+# window offscreen), `man -w` finds both man pages, and it is removed again. Not root: the install
+# step is skipped, saying so.
 # usage: check_package.sh BUILD_DIR
 set -eu
 build=$1
@@ -20,7 +21,8 @@ files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/trainbench ./usr/bin/trainbench-cli ./usr/share/applications/trainbench.desktop \
          ./usr/share/metainfo/org.trainbench.Trainbench.metainfo.xml \
          ./usr/share/icons/hicolor/scalable/apps/trainbench.svg \
-         ./usr/share/icons/hicolor/48x48/apps/trainbench.png ./usr/share/icons/hicolor/256x256/apps/trainbench.png; do
+         ./usr/share/icons/hicolor/48x48/apps/trainbench.png ./usr/share/icons/hicolor/256x256/apps/trainbench.png \
+         ./usr/share/man/man1/trainbench-cli.1.gz ./usr/share/man/man1/trainbench.1.gz; do
     echo "$files" | grep -qx "$f" || fail "the package lacks $f"
 done
 echo "$(basename "$deb"): Depends: $depends"
@@ -36,4 +38,16 @@ trap 'dpkg -r trainbench >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
 DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >"$out/apt.log" 2>&1 || { cat "$out/apt.log" >&2; fail "apt install"; }
 /usr/bin/trainbench-cli --version | grep -q "^trainbench-cli " || fail "trainbench-cli --version"
 QT_QPA_PLATFORM=offscreen /usr/bin/trainbench --version | grep -q "Trainbench" || fail "trainbench --version"
-echo "installed with apt; trainbench-cli and trainbench (offscreen) start from /usr/bin; removed again"
+# The man pages: found by man, and what they say is the programs' --help. A dpkg told to leave man
+# pages out (path-exclude, as in minimal container images) would make this fail: say why.
+excluded=$(grep -ls '^path-exclude.*/usr/share/man' /etc/dpkg/dpkg.cfg /etc/dpkg/dpkg.cfg.d/* 2>/dev/null || true)
+[ -z "$excluded" ] || fail "dpkg here leaves man pages out (path-exclude in $excluded): the man page check cannot run"
+command -v man >/dev/null || fail "no man command: apt-get install man-db (scripts/setup-debian.sh installs it)"
+for page in trainbench-cli trainbench; do
+    where=$(man -w "$page") || fail "man -w $page finds no page after installing the package"
+    [ "$where" = "/usr/share/man/man1/$page.1.gz" ] || fail "man -w $page: $where, not the package's page"
+    echo "man -w $page: $where"
+done
+MANWIDTH=200 man trainbench-cli 2>/dev/null | grep -q -- "--checkpoint-every N" || fail "man trainbench-cli lacks the usage's --checkpoint-every N"
+MANWIDTH=200 man trainbench 2>/dev/null | grep -q -- "--screenshots <dir>" || fail "man trainbench lacks the usage's --screenshots <dir>"
+echo "installed with apt; trainbench-cli and trainbench (offscreen) start from /usr/bin, man finds their pages; removed again"

@@ -461,7 +461,7 @@ private slots:
 
     // The levels agree: AVX2 and AVX-512 fuse the same multiply-adds, so their weights are
     // identical; the baseline rounds each product before adding it, so it drifts, within the
-    // tolerance the README states (after 40 steps of a preset: loss within 1% relative, the same
+    // tolerance docs/accelerators.md states (after 40 steps of a preset: loss within 1% relative, the same
     // prediction on at least 97% of the test images; tests/e2e_levels.sh checks the accuracy on
     // the full Fashion-MNIST).
     void levelsAgree()
