@@ -1,11 +1,17 @@
 // trainbench-bench: measures one (model, threads) row and prints it as a JSON object:
 // training samples/s (median of repeats after warm-up), seconds per 59904-sample epoch,
 // evaluation samples/s, peak RSS, and with --profile the time per layer, forward and backward.
-// bench/compare.py runs the rows and PyTorch side by side.
+// bench/compare.py runs the rows and PyTorch side by side. With a text model and --data TEXT (a text
+// file): training and generation tokens/s (--streams symbols side by side, --generate per stream),
+// and the recurrent products' GFLOP/s (the LSTM's h R, measured alone on one thread at the training
+// shard's shape; bench/pytorch_lstm_bench.py is the PyTorch side).
 #include "data/dataset.hpp"
+#include "data/text_dataset.hpp"
 #include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
+#include "layers/lstm.hpp"
 #include "model/network.hpp"
+#include "predict/text_generator.hpp"
 #include "train/session.hpp"
 
 #include <algorithm>
@@ -22,6 +28,7 @@ int main(int argc, char** argv)
 {
     std::string model = "tpu-mnist-cnn", data = tb::defaultDatasetDir();
     int threads = 1, batch = 128, steps = 60, warmup = 5, repeats = 3, evalImages = 2048;
+    int generate = 200, streams = 1;
     bool profile = false;
     std::string isa, device;
     for (int i = 1; i < argc; ++i) {
@@ -43,6 +50,10 @@ int main(int argc, char** argv)
             repeats = std::stoi(next());
         else if (a == "--eval-images")
             evalImages = std::stoi(next());
+        else if (a == "--generate")
+            generate = std::stoi(next());
+        else if (a == "--streams")
+            streams = std::stoi(next());
         else if (a == "--profile")
             profile = true;
         else if (a == "--isa")
@@ -53,12 +64,17 @@ int main(int argc, char** argv)
             std::fprintf(
                 stderr,
                 "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
-                "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--device SPEC] [--profile]\n");
+                "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--device SPEC] [--profile]\n"
+                "       text models: --data TEXT [--generate N] [--streams K]\n");
             return 2;
         }
     }
     try {
-        const tb::Dataset d = tb::loadDataset(data);
+        const tb::ModelSpec spec = tb::loadModelSpec(model);
+        tb::TextOptions textOptions;
+        textOptions.sequenceLength = spec.sequenceLength > 0 ? spec.sequenceLength : 100;
+        const tb::Dataset d = spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data);
+        const int tokens = d.train.steps; // per sample
         // The same step as every training run (Trainer::trainBatch): forward, backward and the
         // checked optimizer update, Adam with Keras' defaults.
         tb::TrainConfig config;
@@ -69,7 +85,11 @@ int main(int argc, char** argv)
             config.device.isa = tb::parseIsa(isa);
         if (!device.empty())
             config.device = tb::parseDeviceSpec(device);
-        tb::TrainingSession session(tb::loadModelSpec(model), d, config);
+        if (spec.isText()) { // the notebook's optimizer
+            config.optimizer.kind = tb::OptimizerKind::RMSprop;
+            config.optimizer.learningRate = 0.01f;
+        }
+        tb::TrainingSession session(spec, d, config);
         tb::Trainer& trainer = session.trainer();
         const tb::Network& net = session.network();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
@@ -119,6 +139,42 @@ int main(int argc, char** argv)
         j["train_samples_per_sec"] = train;
         j["seconds_per_epoch"] = 59904.0 / train;
         j["eval_samples_per_sec"] = evalRates[evalRates.size() / 2];
+        if (spec.isText()) {
+            j["sequence_length"] = tokens;
+            j["train_tokens_per_sec"] = train * tokens;
+            tb::TextGenerator gen(net, tb::vocabularyOf(d),
+                                  trainer.backend().device().isa ? tb::kernelsFor(*trainer.backend().device().isa)
+                                                                 : tb::defaultKernels());
+            tb::GenerateOptions g;
+            g.length = generate;
+            g.streams = streams;
+            std::vector<double> genRates;
+            for (int r = 0; r < repeats; ++r) {
+                const auto t0 = Clock::now();
+                gen.generate(g);
+                genRates.push_back(double(generate) * streams /
+                                   std::chrono::duration<double>(Clock::now() - t0).count());
+            }
+            std::sort(genRates.begin(), genRates.end());
+            j["generate_tokens_per_sec"] = genRates[genRates.size() / 2];
+            j["streams"] = streams;
+            // The recurrent product of the first LSTM, z_t += h_{t-1} R, at the training shard's shape.
+            for (int l = 0; l < L; ++l)
+                if (auto* lstm = dynamic_cast<const tb::Lstm*>(&net.layer(l))) {
+                    const int H = lstm->units(), n = config.shardSize, reps = 200;
+                    std::vector<float> h(size_t(n) * H, 0.5f), R(size_t(H) * 4 * H, 0.01f), z(size_t(n) * 4 * H, 0.0f);
+                    const tb::Kernels& k = tb::kernelsFor(*trainer.backend().device().isa);
+                    k.gemm(false, false, n, 4 * H, H, h.data(), H, R.data(), 4 * H, z.data(), 4 * H, true);
+                    const auto t0 = Clock::now();
+                    for (int r = 0; r < reps; ++r)
+                        k.gemm(false, false, n, 4 * H, H, h.data(), H, R.data(), 4 * H, z.data(), 4 * H, true);
+                    const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+                    j["recurrent_gemm_shape"] = std::to_string(n) + "x" + std::to_string(H) + " * " +
+                                                std::to_string(H) + "x" + std::to_string(4 * H);
+                    j["recurrent_gemm_gflops_one_thread"] = 2.0 * n * H * 4.0 * H * reps / sec / 1e9;
+                    break;
+                }
+        }
         j["peak_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
         j["device"] = trainer.backend().device().id();
         if (trainer.backend().device().isa)

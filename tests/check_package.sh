@@ -31,11 +31,18 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "not root: the apt install step is skipped"
     exit 0
 fi
+# Another apt-get or dpkg on this machine (a second build's suite, an engineer installing a package)
+# holds the dpkg lock for a while: apt-get waits for it (up to 10 minutes) instead of failing. Two
+# runs of this test at once would install and remove the same package under each other: they take
+# turns on a lock of their own.
+exec 9>/tmp/trainbench-deb-package-test.lock
+flock -w 1200 9 || fail "another run of this test held /tmp/trainbench-deb-package-test.lock for 20 minutes"
+apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 if dpkg-query -W -f='${Status}' trainbench 2>/dev/null | grep -q "install ok installed"; then
-    fail "a trainbench package is already installed here; remove it first (dpkg -r trainbench)"
+    fail "a trainbench package is already installed here; remove it first (apt-get remove trainbench)"
 fi
-trap 'dpkg -r trainbench >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
-DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" >"$out/apt.log" 2>&1 || { cat "$out/apt.log" >&2; fail "apt install"; }
+trap 'apt_get remove -y trainbench >/dev/null 2>&1 || true; rm -rf "$out"' EXIT
+apt_get install -y "$deb" >"$out/apt.log" 2>&1 || { cat "$out/apt.log" >&2; fail "apt install"; }
 /usr/bin/trainbench-cli --version | grep -q "^trainbench-cli " || fail "trainbench-cli --version"
 QT_QPA_PLATFORM=offscreen /usr/bin/trainbench --version | grep -q "Trainbench" || fail "trainbench --version"
 # The man pages: found by man, and what they say is the programs' --help. A dpkg told to leave man

@@ -17,6 +17,11 @@ void writeRaw(const std::string& path, const std::string& bytes);
 void writeToyDataset(const std::string& dir, int trainCount, int testCount, int side = 12, int classes = 3,
                      bool gz = false, uint64_t seed = 1);
 
+// The same bars on a bright background (pixels 150 to 254): far from BatchNorm's initial moving
+// statistics (mean 0, variance 1), so a short run's test accuracy shows how much of them its moving
+// averages still hold (precise BN, issue 30).
+void writeBrightToyDataset(const std::string& dir, int trainCount, int testCount, uint64_t seed = 1);
+
 // A tiny model using every layer kind, for determinism and CLI tests.
 std::string toyModelJson();
 

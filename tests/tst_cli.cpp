@@ -45,6 +45,40 @@ private slots:
         QVERIFY(r.out.contains("Total params: 695,882"));
         r = run({"presets"});
         QVERIFY(r.out.contains("keras-mnist-cnn"));
+        QVERIFY(r.out.contains("shakespeare-lstm"));
+        r = run({"presets", "--kind", "image"});
+        QVERIFY(r.out.contains("keras-mnist-cnn") && !r.out.contains("shakespeare-lstm"));
+        r = run({"summary", "--model", "shakespeare-lstm"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("Total params: 4,460,800") && r.out.contains("(None, 100, 512)"), qPrintable(r.out));
+    }
+
+    // A text model from the command line: --data names a text, the run prints the unigram entropy,
+    // bits per character and a sample each epoch; generate with a fixed seed prints the same text twice.
+    void textTrainAndGenerate()
+    {
+        const QString weights = m_tmp.path() + "/text.tbw";
+        Result r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm", "--epochs",
+                        "1", "--batch", "16", "--max-batches", "4", "--sequence-length", "32", "--threads", "2",
+                        "--no-run-folder", "--save", weights});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        for (const char* want : {"Unigram entropy of the validation text", "bpc:", "val_bpc:", "Sample: "})
+            QVERIFY2(r.out.contains(want), qPrintable(r.out));
+        const QStringList gen = {"generate", "--weights", weights, "--prompt", "The ", "--length", "60", "--seed", "3"};
+        const Result a = run(gen), b = run(gen);
+        QCOMPARE(a.code, 0);
+        QVERIFY(a.out.startsWith("The "));
+        QCOMPARE(b.out, a.out);
+        QVERIFY(run(gen + QStringList{"--seed", "4"}).out != a.out);
+        const Result g1 = run(gen + QStringList{"--temperature", "0"}),
+                     g2 = run(gen + QStringList{"--temperature", "0", "--seed", "9"});
+        QCOMPARE(g2.out, g1.out); // greedy: the seed does not matter
+        r = run({"generate", "--weights", weights, "--temperature", "-1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("temperature"));
+        r = run({"train", "--data", m_tmp.path() + "/text.tbw", "--model", "small-text-lstm", "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("looks binary"), qPrintable(r.err));
     }
 
     void trainJsonAndThreadsGiveSameHash()

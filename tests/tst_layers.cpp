@@ -6,8 +6,11 @@
 #include "layers/conv2d.hpp"
 #include "layers/dense.hpp"
 #include "layers/dropout.hpp"
+#include "layers/embedding.hpp"
+#include "layers/lstm.hpp"
 #include "layers/max_pool.hpp"
 #include "layers/reshape.hpp"
+#include "layers/time_dense.hpp"
 #include "train/loss.hpp"
 
 #include <QtTest>
@@ -607,6 +610,99 @@ private slots:
         gradientCheck(elu, 3, 100);
         ActivationLayer relu("re_lu", Shape::image(2, 2, 2), Activation::ReLU);
         gradientCheck(relu, 3, 101);
+    }
+
+    // Keras' LSTM equations written out for one unit and one feature over two steps, against the layer.
+    void lstmForwardByHand()
+    {
+        Lstm l("lstm", Shape::seq(2, 1), 1, true, false);
+        Harness h(l, 1);
+        // kernel (1, 4), recurrent_kernel (1, 4), bias (4): gates i, f, c, o
+        h.params = {0.5f, -0.3f, 0.8f, 0.2f, 0.1f, 0.4f, -0.6f, 0.3f, 0.05f, 1.0f, -0.1f, 0.2f};
+        l.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const auto& y = h.forward({1.0f, 2.0f});
+        auto sig = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+        double hp = 0, cp = 0;
+        const double xs[2] = {1.0, 2.0};
+        for (int t = 0; t < 2; ++t) {
+            const double i = sig(0.5 * xs[t] + 0.1 * hp + 0.05), f = sig(-0.3 * xs[t] + 0.4 * hp + 1.0);
+            const double g = std::tanh(0.8 * xs[t] - 0.6 * hp - 0.1), o = sig(0.2 * xs[t] + 0.3 * hp + 0.2);
+            cp = f * cp + i * g;
+            hp = o * std::tanh(cp);
+            QVERIFY2(std::fabs(y[size_t(t)] - hp) < 1e-6,
+                     qPrintable(QString("h_%1 = %2, by hand %3").arg(t).arg(y[size_t(t)]).arg(hp)));
+        }
+        // The last step only without return_sequences.
+        Lstm last("lstm_last", Shape::seq(2, 1), 1, false, false);
+        Harness h2(last, 1);
+        h2.params = h.params;
+        last.bind(h2.params.data(), h2.state.data(), h2.globalGrad.data());
+        QVERIFY(std::fabs(h2.forward({1.0f, 2.0f})[0] - hp) < 1e-6);
+    }
+
+    // Keras' initializers: Glorot-uniform kernel, orthogonal recurrent kernel (R R^T = I), unit forget bias.
+    void lstmInitializers()
+    {
+        const int F = 6, H = 5;
+        Lstm l("lstm", Shape::seq(3, F), H, true, true);
+        QCOMPARE(l.paramCount(), int64_t(4 * H * (F + H + 1)));
+        std::vector<float> p(size_t(l.paramCount()));
+        Rng rng(3);
+        l.initParams(p.data(), nullptr, rng);
+        const float limit = float(std::sqrt(6.0 / (F + 4 * H)));
+        for (int i = 0; i < F * 4 * H; ++i)
+            QVERIFY(std::fabs(p[size_t(i)]) <= limit);
+        const float* R = p.data() + F * 4 * H;
+        for (int a = 0; a < H; ++a)
+            for (int b = 0; b < H; ++b) {
+                double d = 0;
+                for (int k = 0; k < 4 * H; ++k)
+                    d += double(R[a * 4 * H + k]) * R[b * 4 * H + k];
+                QVERIFY2(std::fabs(d - (a == b ? 1.0 : 0.0)) < 1e-5,
+                         qPrintable(QString("(R R^T)[%1][%2] = %3").arg(a).arg(b).arg(d)));
+            }
+        const float* b = R + H * 4 * H;
+        for (int j = 0; j < 4 * H; ++j)
+            QCOMPARE(b[j], j >= H && j < 2 * H ? 1.0f : 0.0f);
+    }
+
+    // Backpropagation through time against central differences: every output step (return_sequences)
+    // and the last one only; the input gradient and kernel, recurrent kernel and bias gradients.
+    void lstmGradient()
+    {
+        Lstm seq("lstm_seq", Shape::seq(4, 3), 5, true, false);
+        gradientCheck(seq, 3, 120);
+        Lstm last("lstm_last", Shape::seq(5, 2), 4, false, false);
+        gradientCheck(last, 2, 121);
+    }
+
+    void timeDenseForwardAndGradient()
+    {
+        TimeDense d("dense", Shape::seq(2, 2), 3, true, Activation::Linear);
+        Harness h(d, 1);
+        h.params = {1, 2, 3, 4, 5, 6, 0.1f, 0.2f, 0.3f};
+        d.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const auto& y = h.forward({1, 2, 0, 1}); // the same kernel at both steps
+        const float want[6] = {9.1f, 12.2f, 15.3f, 4.1f, 5.2f, 6.3f};
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(std::fabs(y[size_t(i)] - want[i]) < 1e-5f);
+        TimeDense g("dense_elu", Shape::seq(3, 4), 6, true, Activation::ELU);
+        gradientCheck(g, 2, 122);
+    }
+
+    // The table's rows by id; backward adds dY into the rows of the ids (a repeated id twice).
+    void embeddingForwardAndGradient()
+    {
+        Embedding e("embedding", Shape::tokenIds(3), 4, 2);
+        Harness h(e, 1);
+        h.params = {0, 1, 10, 11, 20, 21, 30, 31};
+        e.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const std::vector<float> ids = {2, 0, 2};
+        const auto& y = h.forward(ids);
+        QCOMPARE(y, (std::vector<float>{20, 21, 0, 1, 20, 21}));
+        const std::vector<float> g = h.backward(ids, {1, 2, 3, 4, 5, 6});
+        QCOMPARE(g, (std::vector<float>{3, 4, 0, 0, 6, 8, 0, 0}));
+        QCOMPARE(e.outShape().keras(), std::string("(None, 3, 2)"));
     }
 
     void softmaxCrossEntropy()

@@ -15,6 +15,7 @@
 #include "report/svg_chart.hpp"
 #include "train/run_history.hpp"
 #include "train/session.hpp"
+#include "train/test_record.hpp"
 
 #include <QDir>
 #include <QFile>
@@ -114,6 +115,27 @@ private slots:
             sum += n;
         QCOMPARE(sum, int64_t(m_toy.test.count));
         QCOMPARE(test->accuracy, r.testAccuracy);
+    }
+
+    // Numbers a damaged evaluation.json may hold where whole numbers belong (a cell of 1e90 was
+    // fuzz_run_record's finding: converting it to an integer is undefined behaviour) are refused.
+    void evaluationNumbersOutOfRangeAreRefused()
+    {
+        const auto good = nlohmann::ordered_json::parse(
+            R"({"loss":0.5,"accuracy":0.5,"samples":2,"class_names":["a","b"],"confusion":[[1,0],[1,0]],)"
+            R"("misclassified_count":0,"misclassified":[]})");
+        QCOMPARE(parseTestRecord(good).confusion, (std::vector<int64_t>{1, 0, 1, 0}));
+        for (const char* bad :
+             {R"([[1e90,0],[1,0]])", R"([[1.5,0],[1,0]])", R"([[1,0],[-1e300,0]])", R"([[1,0],"x"])"}) {
+            auto j = good;
+            j["confusion"] = nlohmann::ordered_json::parse(bad);
+            QVERIFY_THROWS_EXCEPTION(DataError, parseTestRecord(j));
+        }
+        for (const char* key : {"samples", "misclassified_count"}) {
+            auto j = good;
+            j[key] = 3e9;
+            QVERIFY_THROWS_EXCEPTION(DataError, parseTestRecord(j));
+        }
     }
 
     // The report of a real run, part by part.

@@ -4,6 +4,7 @@
 // Stop then File > Resume run… ends on the same weights as an uninterrupted run; a damaged checkpoint
 // or another dataset is a message in the window.
 #include "fixtures.hpp"
+#include "modal_answer.hpp"
 
 #include "charts/chart.hpp"
 #include "i18n/language.hpp"
@@ -261,6 +262,7 @@ private slots:
         connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
             if (!clicked && p.epoch == 2 && p.step >= 2) {
                 clicked = true;
+                fixtures::answerNextBox(QStringLiteral("stopAndKeep")); // Stop asks first
                 w->runPanel()->stopButton()->click();
             }
         });

@@ -2,6 +2,7 @@
 // tiny model on the worker thread with live charts and results, Stop and Pause, closing mid-run,
 // the event loop's responsiveness, exports, evaluating a weights file, and Spanish.
 #include "fixtures.hpp"
+#include "modal_answer.hpp"
 
 #include "charts/chart.hpp"
 #include "common/engine_text.hpp"
@@ -40,6 +41,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QTimer>
 #include <QtTest>
 
@@ -47,24 +49,7 @@
 
 using namespace tbui;
 
-namespace {
-// Clicks the button named `name` in the next modal box as soon as it is shown.
-void answerNextBox(const QString& name)
-{
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, [timer, name] {
-        QWidget* modal = QApplication::activeModalWidget();
-        if (!modal)
-            return;
-        if (auto* button = modal->findChild<QPushButton*>(name))
-            button->click();
-        timer->stop();
-        timer->deleteLater();
-    });
-    timer->start();
-}
-} // namespace
+using fixtures::answerNextBox;
 
 class TstUiWindow : public QObject {
     Q_OBJECT
@@ -147,16 +132,16 @@ private slots:
         auto w = makeWindow();
         QVERIFY(w);
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
-        QElapsedTimer t;
-        t.start();
         w->datasetPanel()->loadFolder(big);
-        QVERIFY(w->datasetPanel()->isLoading());
+        QVERIFY(w->datasetPanel()->isLoading()); // returned at once: the load runs on a worker
         w->datasetPanel()->loadFolder(m_data);
-        QVERIFY2(t.elapsed() < 100, qPrintable(QStringLiteral("loadFolder blocked for %1 ms").arg(t.elapsed())));
         QVERIFY(loaded.wait(20000));
         QCOMPARE(w->datasetPanel()->dataset()->train.count, 1024);
         QVERIFY(!w->datasetPanel()->isLoading());
-        QTest::qWait(3000); // Fashion-MNIST's load finishes meanwhile and must change nothing
+        // Fashion-MNIST's load, superseded, ends on the thread pool and must change nothing.
+        QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
         QCOMPARE(loaded.count(), 1);
         QCOMPARE(w->datasetPanel()->dataset()->train.count, 1024);
     }
@@ -197,16 +182,6 @@ private slots:
         QVERIFY(w);
         QSignalSpy epochs(w->runController(), &RunController::epochFinished);
         QSignalSpy finished(w->runController(), &RunController::finished);
-        // The event loop must stay responsive: a 5 ms timer measures the longest gap.
-        QElapsedTimer clock;
-        qint64 last = 0, worst = 0;
-        QTimer probe;
-        probe.setInterval(5);
-        connect(&probe, &QTimer::timeout, [&] {
-            const qint64 now = clock.elapsed();
-            worst = std::max(worst, now - last);
-            last = now;
-        });
         // The results page repaints its grid and matrix after every epoch while training goes on.
         connect(w->runController(), &RunController::epochFinished, w.get(),
                 [&] { w->showPage(MainWindow::ResultsPage); });
@@ -214,15 +189,9 @@ private slots:
         QVERIFY(w->runController()->isRunning());
         QVERIFY(!w->runPanel()->startButton()->isEnabled());
         QVERIFY(w->runPanel()->stopButton()->isEnabled());
-        clock.start();
-        probe.start();
+        // (How long the event loop waits while training is tst_ui_stall's: the GUI thread's own busy time.)
         QVERIFY(epochs.wait(30000));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-        probe.stop();
-        qInfo("longest event-loop gap while training: %lld ms", worst);
-        // Under a sanitizer (scripts/hardening.sh) everything is several times slower: reported only.
-        if (!qEnvironmentVariableIsSet("TRAINBENCH_SANITIZED"))
-            QVERIFY2(worst < 50, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(worst)));
 
         QCOMPARE(epochs.count(), 2);
         const auto outcome = finished.first().first().value<RunOutcome>();
@@ -276,10 +245,13 @@ private slots:
         // after the click has set the stop flag (read before it, a preempted GUI thread would let
         // the worker finish more batches in between that were all started before Stop).
         int64_t doneAtStop = -1;
+        bool asked = false;
         int stateAtStop = -1;
         QString statusAtStop;
         connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
-            if (doneAtStop < 0 && p.step >= 3) {
+            if (!asked && p.step >= 3) {
+                asked = true;                                 // the box's event loop delivers more progress meanwhile
+                answerNextBox(QStringLiteral("stopAndKeep")); // Stop asks first, as Esc does
                 w->runPanel()->stopButton()->click();
                 doneAtStop = w->runController()->batchesDone();
                 stateAtStop = int(w->runPanel()->state());
@@ -330,6 +302,7 @@ private slots:
         QVERIFY(!w->runController()->isPaused());
         QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Running));
         QTRY_VERIFY_WITH_TIMEOUT(w->runController()->batchesDone() > before, 10000);
+        answerNextBox(QStringLiteral("stopAndKeep"));
         w->runPanel()->stopButton()->click();
         QVERIFY(finished.wait(30000));
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));

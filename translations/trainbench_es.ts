@@ -1,6 +1,49 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="es_ES" sourcelanguage="en">
 <context>
+    <name>ClassNames</name>
+    <message>
+        <source>T-shirt/top</source>
+        <translation>Camiseta/top</translation>
+    </message>
+    <message>
+        <source>Trouser</source>
+        <translation>Pantalón</translation>
+    </message>
+    <message>
+        <source>Pullover</source>
+        <translation>Jersey</translation>
+    </message>
+    <message>
+        <source>Dress</source>
+        <translation>Vestido</translation>
+    </message>
+    <message>
+        <source>Coat</source>
+        <translation>Abrigo</translation>
+    </message>
+    <message>
+        <source>Sandal</source>
+        <translation>Sandalia</translation>
+    </message>
+    <message>
+        <source>Shirt</source>
+        <translation>Camisa</translation>
+    </message>
+    <message>
+        <source>Sneaker</source>
+        <translation>Zapatilla</translation>
+    </message>
+    <message>
+        <source>Bag</source>
+        <translation>Bolso</translation>
+    </message>
+    <message>
+        <source>Ankle boot</source>
+        <translation>Botín</translation>
+    </message>
+</context>
+<context>
     <name>DeviceText</name>
     <message>
         <source>GPU</source>
@@ -122,6 +165,178 @@
     <message>
         <source>%1: is longer than its header says: %2 extra bytes after the declared %3</source>
         <translation>%1: es más largo de lo que dice su cabecera: %2 bytes de más tras los %3 declarados</translation>
+    </message>
+    <message>
+        <source>%1: not a Trainbench weights file (bad magic)</source>
+        <translation>%1: no es un archivo de pesos de Trainbench (firma incorrecta)</translation>
+    </message>
+    <message>
+        <source>%1: the file is corrupt or truncated (checksum mismatch)</source>
+        <translation>%1: el archivo está dañado o truncado (la suma de comprobación no coincide)</translation>
+    </message>
+    <message>
+        <source>%1: the header length is larger than the file</source>
+        <translation>%1: la longitud de la cabecera supera el tamaño del archivo</translation>
+    </message>
+    <message>
+        <source>%1: the file size does not match its header (corrupt or truncated)</source>
+        <translation>%1: el tamaño del archivo no coincide con su cabecera (dañado o truncado)</translation>
+    </message>
+    <message>
+        <source>%1: the header lacks "%2"; the file is corrupt</source>
+        <translation>%1: a la cabecera le falta "%2"; el archivo está dañado</translation>
+    </message>
+    <message>
+        <source>%1: the header lacks the model</source>
+        <translation>%1: a la cabecera le falta el modelo</translation>
+    </message>
+    <message>
+        <source>%1: the header lacks the input shape</source>
+        <translation>%1: a la cabecera le falta la forma de la entrada</translation>
+    </message>
+    <message>
+        <source>%1: the header lacks the optimizer</source>
+        <translation>%1: a la cabecera le falta el optimizador</translation>
+    </message>
+    <message>
+        <source>%1: corrupt header: %2</source>
+        <translation>%1: cabecera dañada: %2</translation>
+    </message>
+    <message>
+        <source>%1: the header cannot be read (%2); the file is corrupt</source>
+        <translation>%1: la cabecera no se puede leer (%2); el archivo está dañado</translation>
+    </message>
+    <message>
+        <source>the model classifies %1 classes but %2 has %3</source>
+        <translation>el modelo clasifica %1 clases pero %2 tiene %3</translation>
+    </message>
+    <message>
+        <source>JSON error at line %1, column %2: %3</source>
+        <translation>error de JSON en la línea %1, columna %2: %3</translation>
+    </message>
+    <message>
+        <source>%1: a model file holds a JSON object with "layers"</source>
+        <translation>%1: un archivo de modelo contiene un objeto JSON con "layers"</translation>
+    </message>
+    <message>
+        <source>%1: unknown member "%2" (expected name, input_scale, layers)</source>
+        <translation>%1: miembro desconocido "%2" (se esperaba name, input_scale, layers)</translation>
+    </message>
+    <message>
+        <source>%1: "name" must be a string</source>
+        <translation>%1: "name" debe ser una cadena</translation>
+    </message>
+    <message>
+        <source>%1: "input_scale" must be a positive number</source>
+        <translation>%1: "input_scale" debe ser un número positivo</translation>
+    </message>
+    <message>
+        <source>%1: "layers" must be a non-empty array</source>
+        <translation>%1: "layers" debe ser una lista no vacía</translation>
+    </message>
+    <message>
+        <source>%1: each layer is a JSON object</source>
+        <translation>%1: cada capa es un objeto JSON</translation>
+    </message>
+    <message>
+        <source>%1: needs a "type" such as "Conv2D"</source>
+        <translation>%1: necesita un "type" como "Conv2D"</translation>
+    </message>
+    <message>
+        <source>%1: unknown layer type "%2" (known: %3)</source>
+        <translation>%1: tipo de capa desconocido "%2" (conocidos: %3)</translation>
+    </message>
+    <message>
+        <source>%1: unknown argument "%2"</source>
+        <translation>%1: argumento desconocido "%2"</translation>
+    </message>
+    <message>
+        <source>%1: the model description cannot be read (%2)</source>
+        <translation>%1: la descripción del modelo no se puede leer (%2)</translation>
+    </message>
+    <message>
+        <source>"%1" is neither a preset (%2) nor a readable model file</source>
+        <translation>"%1" no es ni un modelo predefinido (%2) ni un archivo de modelo legible</translation>
+    </message>
+    <message>
+        <source>%1: the checkpoint lacks "%2"; it is damaged or not a checkpoint</source>
+        <translation>%1: al punto de control le falta "%2"; está dañado o no es un punto de control</translation>
+    </message>
+    <message>
+        <source>%1 is a weights file, not a checkpoint: it does not say where its run stands</source>
+        <translation>%1 es un archivo de pesos, no un punto de control: no dice en qué punto está su entrenamiento</translation>
+    </message>
+    <message>
+        <source>%1: a checkpoint of another format or version</source>
+        <translation>%1: un punto de control de otro formato o versión</translation>
+    </message>
+    <message>
+        <source>%1: the checkpoint's settings are damaged (%2)</source>
+        <translation>%1: los ajustes del punto de control están dañados (%2)</translation>
+    </message>
+    <message>
+        <source>%1 was made on another dataset than %2: the labels differ, although the counts and sizes are the same</source>
+        <translation>%1 se hizo con otro conjunto de datos que %2: las etiquetas difieren, aunque los recuentos y tamaños coinciden</translation>
+    </message>
+    <message>
+        <source>the folder holds no run.json (removed, or the run never started)</source>
+        <translation>la carpeta no contiene run.json (se eliminó, o la ejecución nunca empezó)</translation>
+    </message>
+    <message>
+        <source>run.json cannot be read: %1</source>
+        <translation>run.json no se puede leer: %1</translation>
+    </message>
+    <message>
+        <source>run.json is empty</source>
+        <translation>run.json está vacío</translation>
+    </message>
+    <message>
+        <source>run.json is damaged: %1</source>
+        <translation>run.json está dañado: %1</translation>
+    </message>
+    <message>
+        <source>it is not a Trainbench run record</source>
+        <translation>no es un registro de ejecución de Trainbench</translation>
+    </message>
+    <message>
+        <source>its version (%1) is not one this Trainbench reads</source>
+        <translation>su versión (%1) no es una que este Trainbench lea</translation>
+    </message>
+    <message>
+        <source>it is not a folder</source>
+        <translation>no es una carpeta</translation>
+    </message>
+    <message>
+        <source>it cannot be read: %1</source>
+        <translation>no se puede leer: %1</translation>
+    </message>
+    <message>
+        <source>evaluation.json is damaged: %1</source>
+        <translation>evaluation.json está dañado: %1</translation>
+    </message>
+    <message>
+        <source>%1 kernels (%2; matrix products: %3)</source>
+        <translation>kernels %1 (%2; productos de matrices: %3)</translation>
+    </message>
+    <message>
+        <source>own %1 FMA kernel</source>
+        <translation>kernel FMA propio de %1</translation>
+    </message>
+    <message>
+        <source>Precise BN: BatchNorm's moving statistics were recomputed over %1 training batches (%2 images) after training; the test accuracy uses them.</source>
+        <translation>BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la precisión en test las usa.</translation>
+    </message>
+    <message>
+        <source>BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum %2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
+        <translation>Las estadísticas móviles de BatchNorm siguen cerca de sus valores iniciales: tras %1 pasos con momento %2 conservan un %3% de ellos, así que la precisión en test puede quedar muy por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
+    </message>
+    <message>
+        <source>%1: not a Trainbench weights file (.tbw) nor a safetensors file</source>
+        <translation>%1: no es un archivo de pesos de Trainbench (.tbw) ni un archivo safetensors</translation>
+    </message>
+    <message>
+        <source>the model was trained on %1x%2 images but %3 holds %4x%5 images</source>
+        <translation>el modelo se entrenó con imágenes de %1×%2 pero %3 tiene imágenes de %4×%5</translation>
     </message>
 </context>
 <context>
@@ -436,10 +651,6 @@
         <translation>Tiempo por época y aceleración</translation>
     </message>
     <message>
-        <source>Seconds per epoch</source>
-        <translation>Segundos por época</translation>
-    </message>
-    <message>
         <source>Speed-up vs the first device</source>
         <translation>Aceleración frente al primer dispositivo</translation>
     </message>
@@ -506,6 +717,10 @@
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Segundos</translation>
     </message>
 </context>
 <context>
@@ -1152,6 +1367,10 @@
         <source>Model: %1 — %2×%3 pictures, %4 classes</source>
         <translation>Modelo: %1 — imágenes de %2×%3, %4 clases</translation>
     </message>
+    <message>
+        <source>Draw one of the model's classes, or open, drop or paste a picture.</source>
+        <translation>Dibuja una de las clases del modelo, o abre, suelta o pega una imagen.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ResultsPanel</name>
@@ -1188,7 +1407,7 @@
     <name>tbui::RunOptionsFields</name>
     <message>
         <source>Advanced: validation, schedule, early stopping</source>
-        <translation>Avanzado: validación, programación, parada temprana</translation>
+        <translation>Avanzado: validación, tasa, parada</translation>
     </message>
     <message>
         <source>Validation split</source>
@@ -1321,6 +1540,14 @@
     <message>
         <source>As the CLI: %1</source>
         <translation>Como en la CLI: %1</translation>
+    </message>
+    <message>
+        <source>Precise BN</source>
+        <translation>BN precisa</translation>
+    </message>
+    <message>
+        <source>After training, recompute BatchNorm's moving mean and variance over this many training batches. A short run's moving averages still hold much of their initial values, and its test accuracy falls far below its training accuracy; this fixes it (100 batches is plenty).</source>
+        <translation>Tras entrenar, recalcula la media y la varianza móviles de BatchNorm con este número de lotes de entrenamiento. Las medias móviles de un entrenamiento corto aún conservan buena parte de sus valores iniciales y su precisión en test queda muy por debajo de la de entrenamiento; esto lo corrige (100 lotes bastan).</translation>
     </message>
 </context>
 <context>
@@ -1505,6 +1732,18 @@
         <source>%1, restoring the best weights</source>
         <translation>%1, restaurando los mejores pesos</translation>
     </message>
+    <message>
+        <source>%1 - ETA: %2 - loss: %3 - accuracy: %4</source>
+        <translation>%1 - tiempo restante: %2 - pérdida: %3 - precisión: %4</translation>
+    </message>
+    <message>
+        <source>%1 - %2 %3ms/step - loss: %4 - accuracy: %5 - val_loss: %6 - val_accuracy: %7</source>
+        <translation>%1 - %2 %3ms/paso - pérdida: %4 - precisión: %5 - pérdida_val: %6 - precisión_val: %7</translation>
+    </message>
+    <message>
+        <source> - learning_rate: %1</source>
+        <translation> - tasa_de_aprendizaje: %1</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>
@@ -1679,6 +1918,10 @@
     <message>
         <source>diverged</source>
         <translation>divergió</translation>
+    </message>
+    <message>
+        <source>%1 of %2, stopped at step %3/%4 of epoch %5</source>
+        <translation>%1 de %2, detenida en el paso %3/%4 de la época %5</translation>
     </message>
 </context>
 <context>

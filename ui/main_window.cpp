@@ -3,6 +3,7 @@
 #include "charts/chart.hpp"
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
+#include "common/wheel_guard.hpp"
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
 #include "export/export_dialog.hpp"
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_predict(new PredictPanel), m_runs(new RunsPanel(qs(tb::defaultRunsDir()))),
       m_controller(new RunController(this)), m_tabs(new QTabWidget), m_act(new Actions)
 {
+    WheelGuard::install(); // before the fields are first shown (polished)
     setAcceptDrops(true);
     auto* setup = new QWidget;
     auto* grid = new QGridLayout(setup);
@@ -148,7 +150,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_run, &RunPanel::startRequested, this, &MainWindow::startTraining);
     connect(m_run, &RunPanel::pauseRequested, m_controller, &RunController::setPaused);
-    connect(m_run, &RunPanel::stopRequested, m_controller, &RunController::stop);
+    connect(m_run, &RunPanel::stopRequested, this, &MainWindow::confirmStop); // asks, as Esc and Run → Stop do
     connect(m_controller, &RunController::pausedChanged, m_run, &RunPanel::setPaused);
     connect(m_controller, &RunController::stopping, m_run, &RunPanel::setStopping);
     connect(m_controller, &RunController::evaluatingTestSet, m_run, &RunPanel::evaluatingTestSet);
@@ -159,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
     connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_compare, &ComparePanel::comparisonStarted, this, &MainWindow::updateStartState);
     connect(m_compare, &ComparePanel::comparisonFinished, this, &MainWindow::updateStartState);
     connect(m_runs, &RunsPanel::openResultsRequested, this, &MainWindow::openRunResults);
     connect(m_runs, &RunsPanel::resumeRequested, this, &MainWindow::resumeRun);
@@ -257,18 +260,18 @@ void MainWindow::buildMenus()
 
     m_helpMenu = menuBar()->addMenu(QString());
     a.about = m_helpMenu->addAction(QString(), this, [this] {
-        QMessageBox::about(this, tr("About Trainbench"),
-                           tr("<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what "
-                              "each accelerator does with the same work, offline.<br>CPU kernels: %2.")
-                               .arg(QCoreApplication::applicationVersion(),
-                                    qs(tb::describeKernels(tb::kernelsFor(m_system.cpu.isa)))));
+        QMessageBox::about(
+            this, tr("About Trainbench"),
+            tr("<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what "
+               "each accelerator does with the same work, offline.<br>CPU kernels: %2.")
+                .arg(QCoreApplication::applicationVersion(), EngineText::kernels(tb::kernelsFor(m_system.cpu.isa))));
     });
 }
 
 void MainWindow::askAndSave(const QString& title, const QString& name, const QString& filter,
                             const std::function<QString(const QString&)>& save)
 {
-    const QString path = askSavePath(this, title, name, filter, QFileInfo(name).suffix());
+    const QString path = askSavePath(this, title, name, filter);
     if (!path.isEmpty())
         save(path); // reports success or the error itself
 }
@@ -306,6 +309,10 @@ void MainWindow::retranslate()
     a.systemLanguage->setText(tr("System language"));
     m_helpMenu->setTitle(tr("&Help"));
     a.about->setText(tr("About Trainbench"));
+    if (m_resultsSource)
+        m_results->setSource(m_resultsSource());
+    if (m_resultsNote)
+        m_results->setNote(m_resultsNote());
     updateStartState();
 }
 
@@ -432,6 +439,7 @@ void MainWindow::beginRun(TrainRequest req, const QString& name)
 {
     req.runsDir = tb::defaultRunsDir();
     req.checkpointEvery = m_hyper->checkpointEvery();
+    req.preciseBnBatches = m_hyper->preciseBnBatches();
     m_runData = req.data;
     m_runName = name;
     m_runDevice = req.device;
@@ -440,6 +448,8 @@ void MainWindow::beginRun(TrainRequest req, const QString& name)
     m_weights.reset();
     m_charts->resetForRun();
     m_results->clear();
+    m_resultsSource = nullptr;
+    m_resultsNote = nullptr;
     m_run->setRunning(true);
     m_run->appendLog(QString());
     m_controller->start(req);
@@ -470,11 +480,14 @@ void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& valida
     if (validation && !validation->predicted.empty() && m_runConfig.validationSplit == 0) {
         // Dropping the remainder only cuts the split's tail, so image i is the same in m_runData.
         m_results->setResults(m_runData, validation);
-        m_results->setSource(tr("Run %1 — validation after epoch %2 of %3, on %4 test images")
-                                 .arg(m_runName)
-                                 .arg(r.epoch)
-                                 .arg(m_runInfo.epochs)
-                                 .arg(formatCount(int64_t(validation->predicted.size()))));
+        showResultsSource(
+            [name = m_runName, epoch = r.epoch, epochs = m_runInfo.epochs, n = int64_t(validation->predicted.size())] {
+                return tr("Run %1 — validation after epoch %2 of %3, on %4 test images")
+                    .arg(name)
+                    .arg(epoch)
+                    .arg(epochs)
+                    .arg(formatCount(n));
+            });
     }
     updateStartState();
 }
@@ -485,15 +498,27 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     m_predict->setWeights(m_weights, m_runName);
     if (outcome.test && !outcome.test->predicted.empty() && m_runData) {
         m_results->setResults(m_runData, outcome.test);
-        m_results->setSource(tr("Run %1 — the final weights on %2 test images")
-                                 .arg(m_runName)
-                                 .arg(formatCount(int64_t(outcome.test->predicted.size()))));
+        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size())] {
+            return tr("Run %1 — the final weights on %2 test images").arg(name).arg(formatCount(n));
+        });
     }
     m_run->runFinished(outcome);
+    // Said where the gap between training and test accuracy shows (the log above, the Results page).
+    m_resultsNote = [precise = outcome.preciseBn, warmth = outcome.batchNormWarmth] {
+        return EngineText::batchNorm(precise, warmth);
+    };
+    m_results->setNote(m_resultsNote());
     m_runs->refresh();
     if (outcome.status == RunStatus::Failed)
         reportError(outcome.message);
     updateStartState();
+}
+
+void MainWindow::showResultsSource(std::function<QString()> source)
+{
+    // Kept as a function of the language: a switch of language redraws it (retranslate).
+    m_resultsSource = std::move(source);
+    m_results->setSource(m_resultsSource());
 }
 
 void MainWindow::reportError(const QString& message)
@@ -597,7 +622,7 @@ void MainWindow::openRunResults(const QString& runFolder)
 {
     const tb::RunSummary run = tb::readRun(ss(runFolder));
     if (run.damaged) {
-        reportError(tr("The run %1 is damaged: %2").arg(runFolder, qs(run.damage)));
+        reportError(tr("The run %1 is damaged: %2").arg(runFolder, EngineText::english(qs(run.damage))));
         emit evaluationFinished(false);
         return;
     }
@@ -640,8 +665,12 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         m_predict->setWeights(m_weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
         m_runData = e.data;
         m_results->setResults(e.data, e.eval);
-        m_results->setSource(tr("Weights file %1 — evaluated on the test set of %2")
-                                 .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(qs(e.data->directory))));
+        showResultsSource([path, dir = qs(e.data->directory)] {
+            return tr("Weights file %1 — evaluated on the test set of %2")
+                .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(dir));
+        });
+        m_resultsNote = nullptr;
+        m_results->setNote(QString());
         showPage(ResultsPage);
         statusBar()->showMessage(tr("Evaluated %1: test loss %2, accuracy %3")
                                      .arg(path)

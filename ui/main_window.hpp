@@ -94,6 +94,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void showResultsSource(std::function<QString()> source);
     void buildMenus();
     void placeOnScreen(); // the saved geometry, else a size that fits the screen, inside it
     void retranslate();
@@ -138,6 +139,8 @@ private:
     QMenu* m_helpMenu = nullptr;
     QActionGroup* m_languages = nullptr;
     bool m_placed = false;
+    // The Results page's source line and note, in the current language.
+    std::function<QString()> m_resultsSource, m_resultsNote;
     QString m_runName; // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
     struct Actions;
     Actions* m_act;

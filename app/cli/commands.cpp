@@ -5,16 +5,20 @@
 #include "core/errors.hpp"
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
+#include "data/text_dataset.hpp"
 #include "device/device.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
+#include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "model/network.hpp"
+#include "predict/text_generator.hpp"
 #include "train/communicator.hpp"
 #include "train/compare.hpp"
 #include "train/evaluation.hpp"
+#include "train/precise_bn.hpp"
 #include "train/progress_text.hpp"
 #include "train/run_limits.hpp"
 #include "train/session.hpp"
@@ -24,6 +28,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <unistd.h>
@@ -75,12 +80,29 @@ public:
         std::fflush(stdout);
     }
 
+    // A text model: bits per character beside the loss, and a sample of its writing after each epoch.
+    void showText(const tb::Network& net, const tb::Dataset& data)
+    {
+        m_textNet = &net;
+        m_vocab = tb::vocabularyOf(data);
+    }
+
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
         std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
+        if (m_textNet)
+            std::printf(" - bpc: %.4f - val_bpc: %.4f", tb::bitsPerSymbol(r.loss), tb::bitsPerSymbol(r.valLoss));
         if (m_showRate)
             std::printf(" - learning_rate: %.4g", r.learningRate);
         std::printf("\n");
+        if (m_textNet) {
+            tb::TextGenerator gen(*m_textNet, m_vocab);
+            tb::GenerateOptions g;
+            g.length = 120;
+            g.temperature = 0.8;
+            g.seed = uint64_t(r.epoch);
+            std::printf("Sample: %s\n", tb::printableSample(gen.generate(g).front()).c_str());
+        }
         // Keras' callbacks say what they did in the same words.
         if (r.rateLowered)
             std::printf("Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.\n", r.epoch,
@@ -93,6 +115,8 @@ public:
 
 private:
     const tb::Trainer& m_trainer;
+    const tb::Network* m_textNet = nullptr;
+    tb::TextVocabulary m_vocab;
     int m_steps;
     bool m_showRate;
     bool m_tty;
@@ -175,11 +199,57 @@ tb::TrainConfig trainConfigFrom(const Options& o)
 }
 } // namespace
 
+namespace {
+// --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
+// (--sequence-length, --vocabulary).
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
+{
+    const std::string path = o.text("data", tb::defaultDatasetDir());
+    if (!spec.isText()) {
+        if (o.has("sequence-length") || o.has("vocabulary"))
+            throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
+                             " is an image model");
+        return tb::loadDataset(path);
+    }
+    tb::TextOptions t;
+    t.sequenceLength =
+        int(o.integer("sequence-length", spec.sequenceLength > 0 ? spec.sequenceLength : 100, 1, 100000));
+    const std::string v = o.text("vocabulary", "bytes");
+    if (v != "bytes" && v != "characters")
+        throw UsageError("--vocabulary is bytes or characters (got \"" + v + "\")");
+    t.vocabulary = v == "bytes" ? tb::TextVocabularyKind::Bytes : tb::TextVocabularyKind::Characters;
+    return tb::loadTextDataset(path, t);
+}
+
+// The data for a trained model: a text cut as its run cut it (its sequence length and vocabulary are
+// the model's), or images.
+tb::Dataset loadDataFor(const std::string& path, const tb::WeightsFile& w)
+{
+    if (!w.spec.isText())
+        return tb::loadDataset(path);
+    tb::TextOptions t;
+    t.sequenceLength = w.input.h;
+    t.vocabulary = tb::TextVocabulary::fromClassNames(w.classNames).kind;
+    return tb::loadTextDataset(path, t);
+}
+
+tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
+{
+    return loadDataFor(path, tb::readCheckpoint(folder.checkpoint()).weights);
+}
+} // namespace
+
 int presetsCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {}, {});
-    for (const std::string& name : tb::presetNames())
-        std::printf("%-20s %s\n", name.c_str(), tb::presetDescription(name).c_str());
+    Options o(args, {"kind"}, {});
+    const std::string kind = o.text("kind", "all");
+    if (kind != "all" && kind != "image" && kind != "text")
+        throw UsageError("--kind is image, text or all (got \"" + kind + "\")");
+    for (const std::string& name : tb::presetNames()) {
+        const bool text = tb::loadModelSpec(name).isText();
+        if (kind == "all" || (kind == "text") == text)
+            std::printf("%-20s %s\n", name.c_str(), tb::presetDescription(name).c_str());
+    }
     return Ok;
 }
 
@@ -187,39 +257,49 @@ int summaryCommand(const std::vector<std::string>& args)
 {
     Options o(args, {"model", "input", "classes"}, {});
     const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-    const int side = int(o.integer("input", 28, 1, 4096));
-    const int classes = int(o.integer("classes", 10, 2, 256));
-    const tb::Network net(spec, tb::Shape::image(side, side, 1), classes);
+    // A text model: --input is the sequence length (the model's own by default), --classes the
+    // vocabulary (256 bytes by default).
+    const bool text = spec.isText();
+    const int side = int(o.integer("input", text ? std::max(spec.sequenceLength, 1) : 28, 1, text ? 100000 : 4096));
+    const int classes = int(o.integer("classes", text ? 256 : 10, 2, 256));
+    const tb::Network net(spec, text ? tb::Shape::tokenIds(side) : tb::Shape::image(side, side, 1), classes);
     std::fputs(net.summary().c_str(), stdout);
     return Ok;
 }
 
 int trainCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data",
-                     "model",
-                     "epochs",
-                     "batch",
-                     "threads",
-                     "device",
-                     "seed",
-                     "optimizer",
-                     "lr",
-                     "momentum",
-                     "size-multiplier",
-                     "max-batches",
-                     "save",
-                     "shard",
-                     "isa",
-                     "runs-dir",
-                     "checkpoint-every",
-                     "resume",
-                     "validation-split",
-                     "lr-schedule",
-                     "early-stopping",
-                     "patience",
-                     "min-delta"},
+    Options o(args,
+              {"data",
+               "model",
+               "sequence-length",
+               "vocabulary",
+               "epochs",
+               "batch",
+               "threads",
+               "device",
+               "seed",
+               "optimizer",
+               "lr",
+               "momentum",
+               "size-multiplier",
+               "max-batches",
+               "save",
+               "shard",
+               "isa",
+               "runs-dir",
+               "checkpoint-every",
+               "resume",
+               "validation-split",
+               "lr-schedule",
+               "early-stopping",
+               "patience",
+               "min-delta",
+               "precise-bn"},
               {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
+    const int preciseBn = intOption(o, "precise-bn", 0);
+    if (preciseBn < 0)
+        throw UsageError("--precise-bn takes a number of training batches, 1 or more (0: off)");
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
     // the other ranks train silently (their errors still go to stderr).
@@ -271,7 +351,7 @@ int trainCommand(const std::vector<std::string>& args)
         const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
         const std::string dataDir =
             o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
-        owned = tb::TrainingSession::resume(folder, tb::loadDataset(dataDir), device, checkpointEvery, comm);
+        owned = tb::TrainingSession::resume(folder, loadResumeData(dataDir, folder), device, checkpointEvery, comm);
     } else {
         tb::TrainConfig cfg = trainConfigFrom(o);
         cfg.device = *device;
@@ -292,8 +372,7 @@ int trainCommand(const std::vector<std::string>& args)
         }
         tb::validateTrainConfig(cfg);
         const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-        owned =
-            std::make_unique<tb::TrainingSession>(spec, tb::loadDataset(o.text("data", tb::defaultDatasetDir())), cfg);
+        owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing
                 owned->enableCheckpoints(
@@ -333,6 +412,10 @@ int trainCommand(const std::vector<std::string>& args)
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
+        if (data.isText()) // what "learning" means for this text: below the symbols' own entropy
+            std::printf("Unigram entropy of the validation text: %.4f nats (%.4f bits) per symbol\n",
+                        tb::unigramEntropy(data.test.labels, data.numClasses),
+                        tb::bitsPerSymbol(tb::unigramEntropy(data.test.labels, data.numClasses)));
         if (session.runFolder()) {
             const tb::RunPosition& at = session.trainer().position();
             std::string where;
@@ -347,6 +430,8 @@ int trainCommand(const std::vector<std::string>& args)
     }
 
     TextProgress text(session.trainer());
+    if (data.isText())
+        text.showText(session.network(), data);
     JsonProgress jsonOut;
     std::signal(SIGINT, onSigint);
     auto save = [&] {
@@ -372,6 +457,30 @@ int trainCommand(const std::vector<std::string>& args)
     const tb::RunPosition& end = session.trainer().position();
     if (!json && cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0)
         std::printf("Restoring model weights from the end of the best epoch: %d.\n", end.early.bestEpoch);
+    if (preciseBn > 0) {
+        const tb::PreciseBnResult p = session.recomputeBatchNorm(preciseBn);
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "precise_bn";
+            j["batches"] = p.batches;
+            j["images"] = p.samples;
+            j["layers"] = p.layers;
+            printJson(j);
+        } else {
+            std::printf("%s\n", tb::preciseBnText(p).c_str());
+        }
+    } else if (const auto warmth = session.batchNormWarmth(); warmth && warmth->stillInitial()) {
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "batchnorm_still_initial";
+            j["steps"] = warmth->steps;
+            j["momentum"] = warmth->momentum;
+            j["initial_share"] = warmth->initialShare;
+            printJson(j);
+        } else {
+            std::printf("%s\n", tb::batchNormWarmthText(*warmth).c_str());
+        }
+    }
     // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
     // misclassified images for the Runs page and the report.
     const tb::EvalResult test = session.evaluateTest(session.runFolder().has_value());
@@ -412,7 +521,7 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
         hint.spec = &*spec;
     }
     if (data) {
-        hint.input = tb::Shape::image(data->inputHeight(), data->inputWidth(), 1);
+        hint.input = tb::inputShapeOf(*data);
         hint.classNames = data->classNames;
     }
     return tb::loadAnyWeights(o.text("weights", ""), &hint);
@@ -441,11 +550,21 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa"}, {"json"});
+    Options o(args,
+              {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa", "precise-bn", "batch",
+               "seed", "save"},
+              {"json"});
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
-    const tb::Dataset base = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
-    const tb::WeightsFile w = loadWeightsOption(o, &base);
+    if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
+        throw UsageError("--batch, --seed and --save go with --precise-bn N");
+    const std::string dataPath = o.text("data", tb::defaultDatasetDir());
+    // A text (a file: never an IDX folder) is cut as the text model's weights say.
+    std::error_code ec;
+    const bool text = std::filesystem::is_regular_file(dataPath, ec);
+    const tb::WeightsFile textWeights = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
+    const tb::Dataset base = text ? loadDataFor(dataPath, textWeights) : tb::loadDataset(dataPath);
+    tb::WeightsFile weights = text ? textWeights : loadWeightsOption(o, &base);
     tb::DeviceSpec device;
     if (o.has("device"))
         device = tb::parseDeviceSpec(o.text("device", ""));
@@ -453,8 +572,30 @@ int evaluateCommand(const std::vector<std::string>& args)
         device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, tb::limits::kMaxThreads));
     if (!device.isa && o.has("isa"))
         device.isa = isaOption(o);
+    if (o.has("precise-bn")) {
+        // After training: the weights file's BatchNorm statistics recomputed over the training set,
+        // on the CPU engine, then evaluated (and saved with --save).
+        const int batches = intOption(o, "precise-bn", 0);
+        if (batches < 1)
+            throw UsageError("--precise-bn takes a number of training batches, 1 or more");
+        const tb::Dataset d = tb::datasetForWeights(base, weights);
+        tb::Network net = weights.buildNetwork();
+        const bool cpu = device.kind == tb::DeviceKind::Cpu;
+        const tb::PreciseBnResult p =
+            tb::recomputeBatchNormStatistics(net, d.train, d.sizeMultiplier, batches, intOption(o, "batch", 128),
+                                             o.unsignedInt("seed", 200), cpu ? device.threads : tb::hardwareThreads(),
+                                             tb::kernelsFor(cpu && device.isa ? *device.isa : tb::defaultIsa()));
+        weights.state = net.state();
+        if (!o.has("json"))
+            std::printf("%s\n", tb::preciseBnText(p).c_str());
+        if (o.has("save")) {
+            tb::saveWeightsAs(o.text("save", ""), weights, tb::weightsFormatOfPath(o.text("save", "")));
+            if (!o.has("json"))
+                std::printf("Saved %s\n", o.text("save", "").c_str());
+        }
+    }
     const tb::WeightsEvaluation e =
-        tb::evaluateWeights(w, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
+        tb::evaluateWeights(weights, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
     const tb::EvalResult& r = e.result;
     if (o.has("predictions"))
         writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());
@@ -605,7 +746,7 @@ int compareCommand(const std::vector<std::string>& args)
 {
     Options o(args,
               {"data", "model", "devices", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "size-multiplier",
-               "max-batches", "csv", "sweep", "isa"},
+               "max-batches", "csv", "sweep", "isa", "sequence-length", "vocabulary"},
               {"drop-remainder", "json", "nesterov", "scale-batch"});
     tb::CompareConfig cfg;
     cfg.train = trainConfigFrom(o);
@@ -616,7 +757,7 @@ int compareCommand(const std::vector<std::string>& args)
     const bool json = o.has("json");
 
     const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
-    const tb::Dataset data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    const tb::Dataset data = loadData(o, spec);
     if (!json) {
         std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
                     tb::describeDataset(data).c_str(), cfg.train.epochs,

@@ -18,9 +18,10 @@ int evaluateCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
-int predictCommand(const std::vector<std::string>& args); // predict_command.cpp
-int runsCommand(const std::vector<std::string>& args);    // runs_command.cpp
-int reportCommand(const std::vector<std::string>& args);  // runs_command.cpp
+int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
+int runsCommand(const std::vector<std::string>& args);     // runs_command.cpp
+int reportCommand(const std::vector<std::string>& args);   // runs_command.cpp
+int generateCommand(const std::vector<std::string>& args); // generate_command.cpp
 
 // One --json event: a line of compact JSON on stdout, flushed.
 void printJson(const nlohmann::ordered_json& j);

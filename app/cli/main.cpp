@@ -14,14 +14,19 @@ const char* kUsage =
     "usage: trainbench-cli <command> [options] | --version\n"
     "\n"
     "commands:\n"
-    "  summary  --model NAME|FILE                 print the Keras-style model summary\n"
-    "  presets                                    list the preset models\n"
-    "  train    [--data DIR] [--model NAME|FILE] [--epochs N] [--batch B] [--threads T | --device D]\n"
+    "  summary  --model NAME|FILE [--input N] [--classes K]: the Keras-style model summary (a text model:\n"
+    "           N is the sequence length, its own by default, K the vocabulary, 256 by default)\n"
+    "  presets  [--kind image|text|all]           list the preset models (image or text models)\n"
+    "  train    [--data DIR|TEXT] [--model NAME|FILE] [--epochs N] [--batch B] [--threads T | --device D]\n"
     "           [--seed S] [--optimizer adam|sgd|rmsprop] [--lr X] [--momentum M] [--nesterov]\n"
     "           [--drop-remainder] [--size-multiplier K] [--max-batches N] [--save FILE] [--json]\n"
     "           [--isa baseline|avx2|avx512] [--validation-split F] [--lr-schedule SCHEDULE]\n"
     "           [--early-stopping val_loss|val_accuracy [--patience N] [--min-delta X]\n"
     "           [--restore-best-weights]] [--runs-dir DIR | --no-run-folder] [--checkpoint-every N]\n"
+    "           [--precise-bn N]: after training, BatchNorm's moving statistics recomputed over N training\n"
+    "           batches (a short run's test accuracy then matches its training accuracy)\n"
+    "           [--sequence-length T] [--vocabulary bytes|characters]: TEXT is a text file or a folder of\n"
+    "           them, for text models (shakespeare-lstm, small-text-lstm); the last 10% validates\n"
     "  train    --resume RUN_FOLDER [--data DIR] [--threads T | --device D] [--checkpoint-every N] [--json]:\n"
     "           continues a stopped or killed run from its last checkpoint with its own settings\n"
     "           Under `mpirun -np N` (a build with MPI) train is one data-parallel run, the same weights as\n"
@@ -29,13 +34,14 @@ const char* kUsage =
     "           the others, 60 by default)\n"
     "  evaluate [--data DIR] --weights FILE [--model NAME|FILE] [--threads T | --device D] [--isa LEVEL]\n"
     "           [--limit N] [--predictions FILE.csv] [--json]: FILE is .tbw or .safetensors; --model says\n"
-    "           which model a safetensors file written by another program holds\n"
+    "           which model a safetensors file written by another program holds; [--precise-bn N [--batch B]\n"
+    "           [--seed S] [--save FILE]] recomputes BatchNorm's statistics over N training batches first\n"
     "  export   --weights FILE [--format onnx|safetensors|tbw] [--out FILE] [--model NAME|FILE]\n"
     "           [--data DIR] [--json]: the weights for other tools (ONNX: the inference graph)\n"
     "  compare  [--data DIR] [--model NAME|FILE] [--devices cpu:1,cpu:2,cpu:2@avx2,opencl:0] [--epochs N]\n"
     "           [--max-batches N] [--seed S] [--batch B] [--scale-batch] [--sweep batch=32,64|size=1,2]\n"
-    "           [--csv FILE] [--json] and train's optimizer options: the same model from the same\n"
-    "           initial weights on each device in turn, as a table\n"
+    "           [--csv FILE] [--json] [--sequence-length T] [--vocabulary V] and train's optimizer options:\n"
+    "           the same model from the same initial weights on each device in turn, as a table\n"
     "  devices                                    what this machine has: CPU, OpenCL devices, GPUs or why none\n"
     "  predict  --weights FILE --image PICTURE [PICTURE ...] [--top K] [--json] [--invert on|off]\n"
     "           [--centre on|off] [--save-inputs DIR]: the model's top classes for PNG or JPEG pictures,\n"
@@ -47,6 +53,11 @@ const char* kUsage =
     "  report   RUN [-o FILE.html] [--runs-dir D] [--json]: one self-contained HTML file of the run (charts,\n"
     "           configuration, hardware, epochs, confusion matrix, misclassified images, weights SHA-256);\n"
     "           FILE defaults to <run>.html in the current folder\n"
+    "  generate --weights FILE [--prompt TEXT] [--length N] [--temperature T] [--seed S] [--streams K]\n"
+    "           [--json] [--probabilities FILE.csv]: a text model writes N symbols (250) after the prompt, each drawn "
+    "from its softmax\n"
+    "           at temperature T (1; 0 is greedy); the same seed gives the same text. --probabilities\n"
+    "           FILE.csv writes the next-symbol distribution after each prompt symbol (a fresh state)\n"
     "\n"
     "--data defaults to /usr/share/datasets/fashion-mnist; --model to tpu-mnist-cnn; --epochs to 2, --seed\n"
     "to 200, --batch to 128 (the window's defaults too); D is a device as `devices` lists it\n"
@@ -97,6 +108,8 @@ int main(int argc, char** argv)
             return tbcli::runsCommand(args);
         if (cmd == "report")
             return tbcli::reportCommand(args);
+        if (cmd == "generate")
+            return tbcli::generateCommand(args);
         std::fprintf(stderr, "trainbench-cli: unknown command \"%s\"\n\n%s", cmd.c_str(), kUsage);
         return tbcli::Usage;
     } catch (const tbcli::UsageError& e) {

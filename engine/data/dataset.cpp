@@ -88,7 +88,7 @@ void truncateSplit(ImageSplit& s, int multiple)
     const int keep = s.count - s.count % multiple;
     s.count = keep;
     s.pixels.resize(size_t(keep) * s.height * s.width);
-    s.labels.resize(size_t(keep));
+    s.labels.resize(size_t(keep) * size_t(s.steps));
 }
 } // namespace
 
@@ -203,10 +203,10 @@ Dataset withOptions(Dataset d, const DatasetOptions& options)
         v = d.train;
         v.count = d.train.count - keep;
         v.pixels.assign(d.train.pixels.begin() + int64_t(keep) * d.train.imageBytes(), d.train.pixels.end());
-        v.labels.assign(d.train.labels.begin() + keep, d.train.labels.end());
+        v.labels.assign(d.train.labels.begin() + int64_t(keep) * d.train.steps, d.train.labels.end());
         d.train.count = keep;
         d.train.pixels.resize(size_t(keep) * size_t(d.train.imageBytes()));
-        d.train.labels.resize(size_t(keep));
+        d.train.labels.resize(size_t(keep) * size_t(d.train.steps));
     }
     if (options.dropRemainderBatch > 0) {
         if (d.train.count < options.dropRemainderBatch || d.test.count < options.dropRemainderBatch)
@@ -217,6 +217,11 @@ Dataset withOptions(Dataset d, const DatasetOptions& options)
     }
     d.sizeMultiplier = options.sizeMultiplier;
     return d;
+}
+
+Shape inputShapeOf(const Dataset& d)
+{
+    return d.isText() ? Shape::tokenIds(d.inputHeight()) : Shape::image(d.inputHeight(), d.inputWidth(), 1);
 }
 
 void imageToFloat(const ImageSplit& split, int index, int mult, float scale, float* dst)

@@ -1,6 +1,10 @@
 // An image-classification dataset read from a folder of IDX files: the train and test splits,
-// kept as uint8 pixels (converted to float batch by batch), and the class names.
+// kept as uint8 pixels (converted to float batch by batch), and the class names. A text dataset
+// (data/text_dataset.hpp) uses the same splits: each sample is a sequence of T token ids (an
+// "image" of T x 1) with T labels, the next token at every step.
 #pragma once
+
+#include "core/shape.hpp"
 
 #include <cstdint>
 #include <string>
@@ -13,7 +17,8 @@ struct ImageSplit {
     int height = 0;
     int width = 0;
     std::vector<uint8_t> pixels; // (count, height, width)
-    std::vector<uint8_t> labels; // (count)
+    std::vector<uint8_t> labels; // (count, steps)
+    int steps = 1;               // labels per sample: 1 for images, the sequence length for text
     std::string imagesFile;      // paths actually read
     std::string labelsFile;
 
@@ -36,7 +41,12 @@ struct Dataset {
     std::vector<std::string> classNames;
     std::string classNamesSource; // "classes.txt", "Fashion-MNIST", "MNIST digits" or "generic"
     int sizeMultiplier = 1;
+    // A text dataset: the vocabulary kind ("bytes" or "characters"), empty for images.
+    std::string textVocabulary;
+    std::string textSample; // the beginning of the text, for display (valid UTF-8)
+    int64_t textBytes = 0;  // the whole text's length in bytes
 
+    bool isText() const { return !textVocabulary.empty(); }
     int inputHeight() const { return train.height * sizeMultiplier; }
     int inputWidth() const { return train.width * sizeMultiplier; }
 };
@@ -57,6 +67,9 @@ const std::vector<std::string>& fashionMnistClassNames();
 
 // The folder the CLI and the window use when none is given.
 const char* defaultDatasetDir();
+
+// The input a network is built for: (H, W, 1) images, or a text's (T) token ids.
+Shape inputShapeOf(const Dataset& d);
 
 // Writes pixels of sample `index` into `dst` (height*mult x width*mult floats), scaled by `scale`.
 void imageToFloat(const ImageSplit& split, int index, int sizeMultiplier, float scale, float* dst);

@@ -68,14 +68,14 @@ OnnxAttr attrInts(const char* name, const std::vector<int64_t>& v)
     return OnnxAttr::list(name, v);
 }
 
-// A dimension: a size, or the symbolic batch size when negative.
+// A dimension: a size, or the symbolic batch size when -1 (the number of steps when -2).
 ProtoWriter valueInfo(const std::string& name, int elemType, const std::vector<int64_t>& dims)
 {
     ProtoWriter shape;
     for (int64_t d : dims) {
         ProtoWriter dim;
         if (d < 0)
-            dim.string(2, "batch"); // dim_param
+            dim.string(2, d == -2 ? "steps" : "batch"); // dim_param
         else
             dim.int64(1, d); // dim_value
         shape.message(1, dim);
@@ -151,24 +151,35 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
     const Shape in = net.inputShape();
     const int classes = net.numClasses();
 
-    // The stored image in, as floats in (batch, C, H, W).
-    std::string cur = "image";
-    g.node("Cast", "cast_image", {cur}, {"image_float"}, {attrInt("to", kFloat)});
-    cur = "image_float";
-    if (net.inputScale() != 1.0f) {
-        const float scale = net.inputScale();
-        g.floats("input_scale", {}, &scale, 1);
-        g.node("Mul", "scale_image", {cur, "input_scale"}, {"image_scaled"});
-        cur = "image_scaled";
-    }
-    if (in.c == 1) {
-        g.int64s("channel_axis", {1});
-        g.node("Unsqueeze", "add_channel_axis", {cur, "channel_axis"}, {"input_nchw"});
+    std::string cur;
+    std::string inputDoc;
+    if (in.tokens) {
+        // Token ids (batch, steps) in: the first layer (an Embedding) gathers from them.
+        cur = "tokens";
+        inputDoc = "Input: token ids (int64, batch x steps) of the model's vocabulary (class_names: each symbol's "
+                   "bytes in hex); outputs at every step.";
     } else {
-        g.node("Transpose", "to_nchw", {cur}, {"input_nchw"}, {attrInts("perm", {0, 3, 1, 2})});
+        // The stored image in, as floats in (batch, C, H, W).
+        cur = "image";
+        inputDoc = "Input: the images as stored (uint8), the input scale applied inside the graph.";
+        g.node("Cast", "cast_image", {cur}, {"image_float"}, {attrInt("to", kFloat)});
+        cur = "image_float";
+        if (net.inputScale() != 1.0f) {
+            const float scale = net.inputScale();
+            g.floats("input_scale", {}, &scale, 1);
+            g.node("Mul", "scale_image", {cur, "input_scale"}, {"image_scaled"});
+            cur = "image_scaled";
+        }
+        if (in.c == 1) {
+            g.int64s("channel_axis", {1});
+            g.node("Unsqueeze", "add_channel_axis", {cur, "channel_axis"}, {"input_nchw"});
+        } else {
+            g.node("Transpose", "to_nchw", {cur}, {"input_nchw"}, {attrInts("perm", {0, 3, 1, 2})});
+        }
+        cur = "input_nchw";
     }
-    cur = "input_nchw";
-    bool spatial = true; // cur is (batch, C, H, W); otherwise (batch, F) in Keras' order
+    bool spatial = !in.tokens; // cur is (batch, C, H, W); otherwise (batch, F) in Keras' order, or a sequence
+    bool timeMajor = false;    // a sequence as (steps, batch, F)
 
     auto activation = [&](Activation a, const std::string& name) {
         if (const char* op = activationOp(a)) {
@@ -184,36 +195,48 @@ std::string onnxModel(const Network& net, const std::vector<std::string>& classN
         const Layer& layer = net.layer(i);
         const LayerSpec& ls = net.layerSpec(i);
         const std::string& name = layer.name();
-        OnnxLayer o{g,   layer,  ls, net.params().data() + net.paramOffset(i), net.state().data() + net.stateOffset(i),
-                    cur, spatial};
+        OnnxLayer o{
+            g,   layer,   ls,       net.params().data() + net.paramOffset(i), net.state().data() + net.stateOffset(i),
+            cur, spatial, timeMajor};
         ls.type->onnx(o);
-        cur = o.cur;
-        spatial = o.spatial;
         const Activation act = o.activation;
         if (act == Activation::Softmax) {
             // The network checked that this is the last layer.
+            o.batchMajor();
+            cur = o.cur;
             g.node("Identity", "logits", {cur}, {"logits"});
             g.node("Softmax", name + "/softmax", {"logits"}, {"probabilities"}, {attrInt("axis", -1)});
             softmaxDone = true;
         } else {
+            cur = o.cur;
             activation(act, name);
         }
+        spatial = o.spatial;
+        timeMajor = o.timeMajor;
     }
     if (!softmaxDone)
         throw ModelError("the model does not end with a softmax; it cannot be exported to ONNX");
-    g.node("ArgMax", "class", {"probabilities"}, {"class"}, {attrInt("axis", 1), attrInt("keepdims", 0)});
+    // Over the last axis: the classes of each sample, or of each step of a sequence.
+    g.node("ArgMax", "class", {"probabilities"}, {"class"},
+           {attrInt("axis", in.tokens ? -1 : 1), attrInt("keepdims", 0)});
 
     ProtoWriter& graph = g.graph();
+    if (in.tokens)
+        graph.message(graphf::input, valueInfo("tokens", kInt64, {-1, -2}));
+    else
+        graph.message(graphf::input, valueInfo("image", kUint8,
+                                               in.c == 1 ? std::vector<int64_t>{-1, in.h, in.w}
+                                                         : std::vector<int64_t>{-1, in.h, in.w, in.c}));
+    const bool sequence = net.layer(net.layerCount() - 1).outShape().sequence; // outputs at every step
+    const std::vector<int64_t> out =
+        sequence ? std::vector<int64_t>{-1, -2, classes} : std::vector<int64_t>{-1, classes};
+    graph.message(graphf::output, valueInfo("logits", kFloat, out));
+    graph.message(graphf::output, valueInfo("probabilities", kFloat, out));
+    graph.message(graphf::output,
+                  valueInfo("class", kInt64, sequence ? std::vector<int64_t>{-1, -2} : std::vector<int64_t>{-1}));
     graph.string(graphf::name, net.spec().name);
     graph.string(graphf::docString,
-                 "Trainbench " + std::string(trainbenchVersion()) + ": " + net.spec().name +
-                     ". Input: the images as stored (uint8), the input scale applied inside the graph.");
-    graph.message(graphf::input, valueInfo("image", kUint8,
-                                           in.c == 1 ? std::vector<int64_t>{-1, in.h, in.w}
-                                                     : std::vector<int64_t>{-1, in.h, in.w, in.c}));
-    graph.message(graphf::output, valueInfo("logits", kFloat, {-1, classes}));
-    graph.message(graphf::output, valueInfo("probabilities", kFloat, {-1, classes}));
-    graph.message(graphf::output, valueInfo("class", kInt64, {-1}));
+                 "Trainbench " + std::string(trainbenchVersion()) + ": " + net.spec().name + ". " + inputDoc);
 
     ProtoWriter m;
     m.int64(model::irVersion, kIrVersion);

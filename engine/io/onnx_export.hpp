@@ -10,6 +10,11 @@
 // folding would be wrong at the borders), MaxPool, Relu/Elu, Gemm, Softmax; Flatten transposes to
 // channels-last first, so the Gemm sees the Keras feature order its kernel was trained on; Dropout
 // is left out. Metadata: io/export_metadata.hpp.
+//
+// A text model (Embedding first): input "tokens", int64 (batch, steps); Gather from the embedding
+// table, ONNX's LSTM operator per layer (gates reordered from Keras' i, f, c, o to ONNX's i, o, f, c;
+// the Keras bias as Wb, Rb zero; a fresh state at the first step), the per-step Dense as MatMul + Add;
+// outputs "logits" and "probabilities" (batch, steps, vocabulary) and "class" (batch, steps).
 #pragma once
 
 #include "io/weights_file.hpp"

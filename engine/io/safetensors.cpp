@@ -269,7 +269,7 @@ try {
             dims[i] = int(wholeNumber(in[size_t(i)], 1 << 16, [&] {
                 throw IoError(origin + ": metadata \"input_shape\" holds an impossible size");
             }));
-        w.input = Shape::image(dims[0], dims[1], dims[2]);
+        w.input = w.spec.isText() ? Shape::tokenIds(dims[0]) : Shape::image(dims[0], dims[1], dims[2]);
         if (!names.is_array())
             throw IoError(origin + ": metadata \"class_names\" is not an array");
         for (const Json& n : names) {

@@ -19,9 +19,16 @@
 //                 (units); then ReLU()/ELU() for its activation
 //   Activation    ReLU()/ELU(); linear and the final softmax have no module (PyTorch's
 //                 CrossEntropyLoss applies the softmax)
-// Tensor names are "<module index>.<parameter>", e.g. "4.weight". Each layer kind writes its own
-// part (its LayerType's torch function, in its file under layers/); TorchTensor is declared in
-// layers/export_hooks.hpp.
+// Tensor names are "<module index>.<parameter>", e.g. "4.weight".
+//
+// A text model (Embedding first) is a module with three children instead (bench/pytorch_lstm_bench.py's
+// TextModel): "embedding" nn.Embedding (weight (V, E), the table as is); "lstm" one nn.LSTM stacking
+// the LSTM layers (all the same units, return_sequences): weight_ih_l<k> (4H, F) and weight_hh_l<k>
+// (4H, H) are the Keras kernels transposed, in the same gate order (PyTorch's i, f, g, o is Keras'
+// i, f, c, o), bias_ih_l<k> the Keras bias and bias_hh_l<k> zero; "dense" nn.Linear (weight (V, H)).
+//
+// Each layer kind writes its own part (its LayerType's torch function, in its file under layers/);
+// TorchTensor is declared in layers/export_hooks.hpp.
 #pragma once
 
 #include "layers/export_hooks.hpp"

@@ -192,7 +192,8 @@ try {
                           ", not a number; the file is corrupt");
         side[i] = int(whole(v.get<double>(), "input_shape", path, 1, 65536));
     }
-    w.input = Shape::image(side[0], side[1], side[2]);
+    // A text model's input is (T) token ids, stored as [T, 1, 1].
+    w.input = w.spec.isText() ? Shape::tokenIds(side[0]) : Shape::image(side[0], side[1], side[2]);
     if (const Json* names = jsonMember(h, "class_names")) {
         if (!names->is_array())
             throw IoError(path + ": the header's \"class_names\" is " + jsonTypeName(*names) +

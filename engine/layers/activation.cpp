@@ -79,6 +79,8 @@ void activationOnnx(OnnxLayer& o)
 // the softmax).
 void activationTorch(TorchLayer& t)
 {
+    if (t.text && t.spec.activation != Activation::Softmax)
+        t.refuseText("only the final softmax is supported after the Dense");
     t.activationModule(t.spec.activation);
 }
 } // namespace

@@ -71,6 +71,8 @@ void BatchNorm::reduceForward(const PassContext& ctx, int phase, std::span<Shard
         return;
     const int C = m_in.c;
     const double m = double(ctx.batchSize) * double(m_in.plane());
+    // Precise BN's k-th batch: the moving statistics become the average of the k batches' statistics.
+    const float keep = ctx.bnAverageOf > 0 ? float(ctx.bnAverageOf - 1) / float(ctx.bnAverageOf) : m_momentum;
     for (int c = 0; c < C; ++c) {
         double sum = 0.0, sq = 0.0;
         for (const ShardView& s : shards) {
@@ -83,8 +85,8 @@ void BatchNorm::reduceForward(const PassContext& ctx, int phase, std::span<Shard
         m_invStd[size_t(c)] = float(1.0 / std::sqrt(var + double(m_epsilon)));
         m_mul[size_t(c)] = gammaOf(c) * m_invStd[size_t(c)];
         m_add[size_t(c)] = betaOf(c) - float(mean) * m_mul[size_t(c)];
-        m_state[c] = m_state[c] * m_momentum + float(mean) * (1.0f - m_momentum);
-        m_state[C + c] = m_state[C + c] * m_momentum + float(var) * (1.0f - m_momentum);
+        m_state[c] = m_state[c] * keep + float(mean) * (1.0f - keep);
+        m_state[C + c] = m_state[C + c] * keep + float(var) * (1.0f - keep);
     }
 }
 
@@ -134,6 +136,8 @@ void parseBatchNorm(const LayerArgs& r, LayerSpec& l)
 std::unique_ptr<Layer> buildBatchNorm(const LayerBuild& b)
 {
     const LayerSpec& ls = b.spec;
+    if (b.in.sequence)
+        b.fail("BatchNormalization over a sequence " + b.in.keras() + " is not supported");
     return std::make_unique<BatchNorm>(b.name, b.in, ls.center, ls.scale, ls.momentum, ls.epsilon);
 }
 

@@ -17,6 +17,7 @@ public:
     bool center() const { return m_center; }
     bool scale() const { return m_scale; }
     int channels() const { return m_in.c; }
+    float momentum() const { return m_momentum; }
     // Applies a ReLU to its output (the Activation layer after it then passes through): one pass over
     // the activations instead of two each way. Backward recovers the ReLU's mask from x.
     void fuseRelu() { m_relu = true; }

@@ -4,6 +4,7 @@
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
+#include "layers/time_dense.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -174,6 +175,8 @@ std::unique_ptr<Layer> buildDense(const LayerBuild& b)
     const Shape shape = b.in;
     if (shape.spatial)
         b.fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
+    if (shape.sequence) // Keras applies Dense to every step of a sequence
+        return std::make_unique<TimeDense>(b.name, shape, b.spec.denseUnits(b.classes), b.spec.bias, b.spec.activation);
     // Refused before the layer allocates its transposed kernel (in x units floats).
     const int units = b.spec.denseUnits(b.classes);
     if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units); w * sizeof(float) > physicalMemoryBytes() / 2)
@@ -186,13 +189,37 @@ std::unique_ptr<Layer> buildDense(const LayerBuild& b)
 uint64_t denseFloats(const LayerSpec& l, Shape& s, int classes)
 {
     const int units = l.denseUnits(classes);
+    if (s.sequence) { // the same kernel at every step; a text model's export writes a zero bias without use_bias
+        const uint64_t n = uint64_t(s.c) * uint64_t(units) + units;
+        s = Shape::seq(s.h, units);
+        return n;
+    }
     const uint64_t n = uint64_t(s.size()) * uint64_t(units) + (l.bias ? units : 0);
     s = Shape::flat(units);
     return n;
 }
 
+// On a sequence: MatMul (batch, steps, F) x (F, units), then Add the bias.
+void timeDenseOnnx(OnnxLayer& o)
+{
+    const std::string& name = o.layer.name();
+    o.batchMajor();
+    const int64_t F = o.layer.inShape().c, units = o.layer.outShape().c;
+    o.graph.floats(name + ".kernel", {F, units}, o.params, F * units);
+    o.graph.node("MatMul", name + "/matmul", {o.cur, name + ".kernel"}, {name + "/matmul"});
+    o.cur = name + "/matmul";
+    if (o.spec.bias) {
+        o.graph.floats(name + ".bias", {units}, o.params + F * units, units);
+        o.graph.node("Add", name + "/bias", {o.cur, name + ".bias"}, {name + "/bias"});
+        o.cur = name + "/bias";
+    }
+    o.activation = o.spec.activation;
+}
+
 void denseOnnx(OnnxLayer& o)
 {
+    if (o.layer.inShape().sequence)
+        return timeDenseOnnx(o);
     const std::string& name = o.layer.name();
     const int64_t F = o.layer.inShape().size(), units = o.layer.outShape().size();
     o.graph.floats(name + ".kernel", {F, units}, o.params, F * units);
@@ -206,10 +233,30 @@ void denseOnnx(OnnxLayer& o)
     o.activation = o.spec.activation;
 }
 
+// A text model's "dense" child: nn.Linear at every step, weight (units, F), bias (units), zero
+// without use_bias; no activation but the final softmax (CrossEntropyLoss applies it).
+void textDenseTorch(TorchLayer& t)
+{
+    const int64_t F = t.layer.inShape().c, units = t.layer.outShape().c;
+    std::vector<int64_t> w(size_t(units * F));
+    for (int64_t u = 0; u < units; ++u)
+        for (int64_t f = 0; f < F; ++f)
+            w[size_t(u * F + f)] = t.paramAt + f * units + u;
+    t.addNamed("dense.weight", {units, F}, TorchTensor::Source::Params, std::move(w));
+    if (t.spec.bias)
+        t.addNamed("dense.bias", {units}, TorchTensor::Source::Params, indexRange(t.paramAt + F * units, units));
+    else
+        t.addNamed("dense.bias", {units}, TorchTensor::Source::Zeros, {});
+    if (t.spec.activation != Activation::Softmax && t.spec.activation != Activation::Linear)
+        t.refuseText("the Dense of a text model has no activation but the final softmax");
+}
+
 // Linear: weight (units, F) is the engine's (F, units) kernel transposed, bias (units); then
 // ReLU()/ELU() for its activation.
 void denseTorch(TorchLayer& t)
 {
+    if (t.text)
+        return textDenseTorch(t);
     const int64_t F = t.layer.inShape().size(), units = t.layer.outShape().size();
     std::vector<int64_t> w(size_t(F * units));
     for (int64_t u = 0; u < units; ++u)

@@ -1,5 +1,6 @@
 #include "layers/export_hooks.hpp"
 
+#include "core/errors.hpp"
 #include "layers/conv_geometry.hpp"
 
 #include <algorithm>
@@ -23,6 +24,22 @@ bool torchNeedsPadModule(const LayerSpec& spec, Shape in, bool stride1Only)
         return false;
     const bool symmetric = top == bottom && left == right;
     return !symmetric || (stride1Only && (spec.sh != 1 || spec.sw != 1));
+}
+
+void OnnxLayer::batchMajor()
+{
+    if (!timeMajor)
+        return;
+    const std::string to = layer.name() + "/batch_major";
+    graph.node("Transpose", to, {cur}, {to}, {OnnxAttr::list("perm", {1, 0, 2})});
+    cur = to;
+    timeMajor = false;
+}
+
+void TorchLayer::refuseText(const std::string& why) const
+{
+    throw ModelError("layer " + layer.name() + " (" + spec.kerasClass + "): " + why +
+                     "; the PyTorch layout of a text model is Embedding, one stacked nn.LSTM, Linear");
 }
 
 std::vector<int64_t> indexRange(int64_t first, int64_t n)

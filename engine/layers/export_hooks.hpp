@@ -49,8 +49,13 @@ struct OnnxLayer {
     const float* state;  // its non-trainable values (stateCount())
     std::string cur;     // in: the tensor the layer reads; out: the one it wrote
     bool spatial = true; // in and out: cur is (batch, C, H, W); otherwise (batch, F) in Keras' order
+    // In and out, for a sequence (batch, steps, F): cur is time-major (steps, batch, F) instead, as
+    // ONNX's LSTM reads and writes it. A kind that needs batch-major calls batchMajor().
+    bool timeMajor = false;
     // Out: the activation the exporter applies after the layer (the final softmax included).
     Activation activation = Activation::Linear;
+    // A time-major cur becomes batch-major (a Transpose "<layer>/batch_major"); otherwise nothing.
+    void batchMajor();
 };
 
 // Keras' padding of one axis as ONNX and PyTorch pads: (before, after); "same" puts the odd pixel after.
@@ -79,8 +84,10 @@ struct TorchTensor {
     }
 };
 
-// One layer's turn in the nn.Sequential: it adds its modules (++module each, parameterless ones
-// included) and its tensors, named "<module>.<param>".
+// One layer's turn in the PyTorch module. An image model's is an nn.Sequential: the layer adds its
+// modules (++module each, parameterless ones included) and its tensors, named "<module>.<param>"
+// (add). A text model's (text: it reads token ids) is a module with named children
+// (io/torch_layout.hpp): the layer adds "<child>.<param>" (addNamed); add refuses the layer there.
 struct TorchLayer {
     const Layer& layer;
     const LayerSpec& spec;
@@ -94,6 +101,15 @@ struct TorchLayer {
     std::function<void(const std::string& param, std::vector<int64_t> shape, TorchTensor::Source source,
                        std::vector<int64_t> index)>
         add;
+    bool text = false;
+    // Adds tensor `name` (text models).
+    std::function<void(const std::string& name, std::vector<int64_t> shape, TorchTensor::Source source,
+                       std::vector<int64_t> index)>
+        addNamed;
+    // The layers before this one, first to last (a kind that stacks into one module counts its own).
+    std::vector<const Layer*> before;
+    // Throws a ModelError: "layer <name> (<class>): <why>; the PyTorch layout of a text model is ...".
+    [[noreturn]] void refuseText(const std::string& why) const;
     // Counts the module PyTorch adds for a fused activation (ReLU(), ELU()); none for linear/softmax.
     void activationModule(Activation a) const
     {

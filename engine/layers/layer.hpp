@@ -29,6 +29,7 @@ struct PassContext {
     int batchSize = 0;                          // samples in the whole batch
     uint64_t dropoutKey = 0;                    // derived from (seed, step); see Dropout
     const Kernels* kernels = &defaultKernels(); // the instruction-set level the pass runs on
+    int bnAverageOf = 0;                        // > 0: precise BN's k-th batch (train/precise_bn.hpp), forward only
 };
 
 // One shard's view of a layer's buffers. Spatial tensors are [C][n][H][W], flat ones [n][F].

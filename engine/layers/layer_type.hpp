@@ -50,12 +50,16 @@ struct LayerType {
     // Without building the layer: how many float32 values its tensors take in a PyTorch export
     // (safetensors) on `shape`, which it advances to its output shape. Checks a file's size before
     // the network is allocated; may be larger than paramCount() + stateCount() (BatchNorm writes
-    // weight and bias even when it does not train them).
+    // weight and bias even when it does not train them, LSTM a zero bias_hh).
     uint64_t (*weightFloats)(const LayerSpec& spec, Shape& shape, int classes);
     // Adds the layer's nodes and initializers to an ONNX inference graph.
     void (*onnx)(OnnxLayer& layer);
-    // Adds the layer's modules and tensors to the PyTorch nn.Sequential state_dict layout.
+    // Adds the layer's modules and tensors to the PyTorch state_dict layout (TorchLayer::text says
+    // which module: an image model's nn.Sequential or a text model's named children).
     void (*torch)(TorchLayer& layer);
+    // The kind reads token ids (Shape::tokenIds): a model that starts with it is a text model
+    // (ModelSpec::isText), and only such a kind may receive token ids.
+    bool readsTokens = false;
 };
 
 // The registered kinds, in registration order (layers/registry.cpp).

@@ -16,7 +16,9 @@
     X(activationLayerType)                                                                                             \
     X(reluLayerType)                                                                                                   \
     X(eluLayerType)                                                                                                    \
-    X(softmaxLayerType)
+    X(softmaxLayerType)                                                                                                \
+    X(embeddingLayerType)                                                                                              \
+    X(lstmLayerType)
 
 namespace tb {
 

@@ -109,6 +109,7 @@ void reshapeOnnx(OnnxLayer& o)
 {
     const std::string& name = o.layer.name();
     const Shape lo = o.layer.outShape();
+    o.batchMajor(); // a sequence flattens as (batch, steps, F)
     if (o.spatial) {
         o.graph.node("Transpose", name + "/to_channels_last", {o.cur}, {name + "/channels_last"},
                      {OnnxAttr::list("perm", {0, 2, 3, 1})});
@@ -134,6 +135,8 @@ void reshapeOnnx(OnnxLayer& o)
 // order. Reshape: one module that reshapes in Keras' channels-last order (to flat: as Flatten).
 void reshapeTorch(TorchLayer& t)
 {
+    if (t.text)
+        t.refuseText("not part of the text layout");
     const Shape in = t.layer.inShape(), o = t.layer.outShape();
     if (in.spatial && !o.spatial) {
         // PyTorch's (c, h, w) position -> Keras' (h, w, c) feature.

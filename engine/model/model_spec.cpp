@@ -23,8 +23,10 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
     ModelSpec spec;
     spec.json = jsonText(root);
     for (const auto& [key, v] : root.items())
-        if (key != "name" && key != "input_scale" && key != "layers" && key != "description")
-            throw ModelError(origin + ": unknown member \"" + key + "\" (expected name, input_scale, layers)");
+        if (key != "name" && key != "input_scale" && key != "layers" && key != "description" &&
+            key != "sequence_length")
+            throw ModelError(origin + ": unknown member \"" + key +
+                             "\" (expected name, input_scale, sequence_length, layers)");
     if (const Json* n = jsonMember(root, "name")) {
         if (!n->is_string())
             throw ModelError(origin + ": \"name\" must be a string");
@@ -34,6 +36,12 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
         if (!s->is_number() || !(s->get<double>() > 0) || !std::isfinite(s->get<double>()))
             throw ModelError(origin + ": \"input_scale\" must be a positive number");
         spec.inputScale = float(s->get<double>());
+    }
+    if (const Json* t = jsonMember(root, "sequence_length")) {
+        if (!t->is_number() || t->get<double>() != std::floor(t->get<double>()) || t->get<double>() < 1 ||
+            t->get<double>() > 100000)
+            throw ModelError(origin + ": \"sequence_length\" must be a whole number from 1 to 100000");
+        spec.sequenceLength = int(t->get<double>());
     }
     const Json* layers = jsonMember(root, "layers");
     if (!layers || !layers->is_array() || layers->empty())
@@ -77,6 +85,11 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
     return spec;
 }
 } // namespace
+
+bool ModelSpec::isText() const
+{
+    return !layers.empty() && layers.front().type->readsTokens;
+}
 
 ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
 {

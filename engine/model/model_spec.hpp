@@ -16,8 +16,12 @@ namespace tb {
 struct ModelSpec {
     std::string name;
     float inputScale = 1.0f; // raw pixels (0..255) are multiplied by this
+    int sequenceLength = 0;  // a text model's default T ("sequence_length"); 0 for image models
     std::vector<LayerSpec> layers;
     std::string json; // the description as read, as compact JSON: weights files and exports store it
+
+    // A model on token ids (its first kind reads them: an Embedding): trained on text, one label per step.
+    bool isText() const;
 };
 
 // Parses a model description. `origin` (a file name or "preset x") prefixes error messages.

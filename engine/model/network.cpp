@@ -42,6 +42,8 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         if (ls.activation == Activation::Softmax && !last)
             fail("softmax is supported only as the model's final activation (it is fused with the loss)");
 
+        if (shape.tokens && !ls.type->readsTokens)
+            fail("receives token ids " + shape.keras() + "; a text model starts with an Embedding");
         std::unique_ptr<Layer> layer = ls.type->build(LayerBuild{ls, name, shape, i, numClasses, where});
         shape = layer->outShape();
         if (shape.size() <= 0)
@@ -60,7 +62,7 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         throw ModelError("the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
                          "Activation softmax layer); it ends with " +
                          m_layers.back()->name());
-    if (shape.spatial || shape.size() != numClasses)
+    if (shape.spatial || shape.c != numClasses || (!shape.sequence && shape.size() != numClasses))
         throw ModelError("the model's output " + shape.keras() + " does not match the dataset's " +
                          std::to_string(numClasses) + " classes: the final Dense layer needs " +
                          std::to_string(numClasses) + " units");

@@ -22,6 +22,8 @@ public:
     Shape inputShape() const { return m_input; }
     int numClasses() const { return m_classes; }
     float inputScale() const { return m_spec.inputScale; }
+    // Labels per sample: the output's time steps for a sequence model (one per step), else 1.
+    int outputSteps() const { return m_layers.back()->outShape().steps(); }
 
     int layerCount() const { return int(m_layers.size()); }
     Layer& layer(int i) { return *m_layers[size_t(i)]; }

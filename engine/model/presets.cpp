@@ -1,5 +1,6 @@
 // The notebooks' models, written in the model-file format. Their classifiers have "units": "classes",
-// so a preset fits a dataset of any number of classes (and any image size).
+// so a preset fits a dataset of any number of classes (and any image size). The text models read
+// token ids (data/text_dataset.hpp); shakespeare-lstm is the notebook's, byte-level (256 outputs).
 #include "model/model_spec.hpp"
 
 #include <map>
@@ -67,6 +68,25 @@ const Preset kPresets[] = {
     {"type": "Flatten"},
     {"type": "Dense", "units": 128, "activation": "relu"},
     {"type": "Dropout", "rate": 0.5},
+    {"type": "Dense", "units": "classes", "activation": "softmax"}
+  ]})"},
+    {"shakespeare-lstm",
+     "The Shakespeare character model from the Keras TPU notebook: Embedding(256, 512), two LSTM(512), Dense(256) "
+     "softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).",
+     R"({"name": "shakespeare-lstm", "sequence_length": 100,
+  "layers": [
+    {"type": "Embedding", "input_dim": 256, "output_dim": 512},
+    {"type": "LSTM", "units": 512, "return_sequences": true, "stateful": true},
+    {"type": "LSTM", "units": 512, "return_sequences": true, "stateful": true},
+    {"type": "Dense", "units": 256, "activation": "softmax"}
+  ]})"},
+    {"small-text-lstm",
+     "A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), "
+     "Dense softmax over the vocabulary at every step, over 64-character sequences.",
+     R"({"name": "small-text-lstm", "sequence_length": 64,
+  "layers": [
+    {"type": "Embedding", "input_dim": 256, "output_dim": 32},
+    {"type": "LSTM", "units": 128, "return_sequences": true},
     {"type": "Dense", "units": "classes", "activation": "softmax"}
   ]})"},
 };

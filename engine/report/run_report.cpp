@@ -31,6 +31,7 @@ table.confusion td { text-align: right; min-width: 34px; }
 .grid-images { display: flex; flex-wrap: wrap; gap: 6px; }
 figure { margin: 0; width: 92px; font-size: 11px; text-align: center; }
 figure img { width: 84px; height: 84px; image-rendering: pixelated; border: 1px solid #d0d7de; }
+figure img.misclassified { border: 3px solid #d62728; width: 80px; height: 80px; }
 .warn { color: #9a6700; }
 )";
 
@@ -135,11 +136,19 @@ std::string misclassifiedGrid(const TestRecord& t)
     std::string out = "<p>" + std::to_string(t.misclassifiedCount) + " of " + std::to_string(t.samples) +
                       " test images are misclassified";
     if (int(t.misclassified.size()) < t.misclassifiedCount)
-        out += "; the first " + std::to_string(t.misclassified.size()) + " are shown";
-    out += ". Each: test index, true class → predicted class (the model's confidence).</p>\n<div "
-           "class=\"grid-images\">\n";
+        out += "; the " + std::to_string(t.misclassified.size()) + " the model was surest of are shown";
+    out += ". Most confident mistakes first, as in the window. Each: test index, true class → predicted class (the "
+           "model's confidence).</p>\n<div class=\"grid-images\">\n";
     auto name = [&](int c) { return c >= 0 && c < t.classes() ? t.classNames[size_t(c)] : std::to_string(c); };
-    for (const MisclassifiedImage& m : t.misclassified) {
+    // Records written before the order was fixed kept test-index order: sort here too.
+    std::vector<const MisclassifiedImage*> shown;
+    for (const MisclassifiedImage& m : t.misclassified)
+        shown.push_back(&m);
+    std::stable_sort(shown.begin(), shown.end(), [](const MisclassifiedImage* a, const MisclassifiedImage* b) {
+        return a->confidence > b->confidence;
+    });
+    for (const MisclassifiedImage* mp : shown) {
+        const MisclassifiedImage& m = *mp;
         std::string caption = "#";
         caption += std::to_string(m.index) + " " + name(m.label) + " → " + name(m.predicted) + " (" +
                    std::to_string(int(std::lround(m.confidence * 100))) + "%)";

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/sha256.hpp"
+#include "io/json_number.hpp"
 #include "io/json_text.hpp"
 
 namespace tb {
@@ -23,7 +24,13 @@ template <typename T> T get(const Json& o, const char* key, const std::string& p
 {
     const Json& v = need(o, key, path);
     try {
-        return v.get<T>();
+        if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+            return jsonWhole<T>(v, key);
+        else
+            return v.get<T>();
+    } catch (const DataError&) {
+        throw IoError(path + ": the checkpoint's \"" + std::string(key) +
+                      "\" is not a whole number in range; it is damaged");
     } catch (const nlohmann::json::exception&) {
         throw IoError(path + ": the checkpoint's \"" + std::string(key) + "\" holds " + jsonTypeName(v) +
                       " of the wrong kind; it is damaged");

@@ -131,7 +131,7 @@ void CpuExecutor::prepare(int batch, int firstShard, int count)
         s->grad.assign(size_t(m_net.paramCount()), 0.0f);
         for (auto& d : s->dbuf)
             d.assign(size_t(int64_t(n) * m_net.maxActivationSize()), 0.0f);
-        s->labels.assign(size_t(n), 0);
+        s->labels.assign(size_t(n) * size_t(m_net.outputSteps()), 0);
         m_shards.push_back(std::move(s));
     }
     for (int k = 0; k < count; ++k) {
@@ -232,7 +232,8 @@ void CpuExecutor::batchBackwardAcrossRanks(const PassContext& ctx, int l, std::s
     }
 }
 
-StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey)
+StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* indices, int count, uint64_t dropoutKey,
+                                  int bnAverageOf)
 {
     // The batch's shards; with ranks, rank r runs the contiguous shards [S*r/N, S*(r+1)/N) (maybe none).
     const int shardsInBatch = (count + m_shardSize - 1) / m_shardSize;
@@ -249,12 +250,15 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     ctx.batchSize = count;
     ctx.dropoutKey = dropoutKey;
     ctx.kernels = m_kernels;
+    ctx.bnAverageOf = bnAverageOf;
 
     m_pool.run(S, [&](int k, int) {
         Shard& s = *m_shards[size_t(k)];
         loadInput(split, mult, indices, s.firstSample, s.n, s.acts.data());
+        const int64_t steps = m_net.outputSteps(); // one label per step of a sequence
         for (int i = 0; i < s.n; ++i)
-            s.labels[size_t(i)] = split.labels[size_t(indices[s.firstSample + i])];
+            std::copy_n(split.labels.begin() + int64_t(indices[s.firstSample + i]) * steps, steps,
+                        s.labels.begin() + i * steps);
     });
 
     for (int l = 0; l < L; ++l) {
@@ -277,14 +281,19 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         m_pool.run(layer.batchForwardTasks(), [&](int t, int) { layer.batchForward(ctx, views, t); });
         m_fwdSec[size_t(l)] = since(t0);
     }
+    if (bnAverageOf > 0)
+        return {};
 
     // Loss and d(loss)/d(logits) into dbuf[0], which is the last layer's dy.
+    // A sequence model's loss is the mean over every step of every sample: its n x T outputs are n x T
+    // rows of logits.
     const int classes = m_net.numClasses();
-    const float scale = 1.0f / float(count);
+    const int steps = m_net.outputSteps();
+    const float scale = 1.0f / float(int64_t(count) * steps);
     m_pool.run(S, [&](int k, int) {
         Shard& s = *m_shards[size_t(k)];
-        s.loss = softmaxCrossEntropy(s.acts.data() + s.actOffset[size_t(L)], s.labels.data(), s.n, classes, scale,
-                                     s.dbuf[0].data(), nullptr);
+        s.loss = softmaxCrossEntropy(s.acts.data() + s.actOffset[size_t(L)], s.labels.data(), s.n * steps, classes,
+                                     scale, s.dbuf[0].data(), nullptr);
     });
 
     std::fill(m_grad.begin(), m_grad.end(), 0.0f);
@@ -313,7 +322,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     }
 
     StepResult r;
-    r.samples = count;
+    r.samples = count * steps; // a text model counts tokens
     if (m_comm) {
         reduceAcrossRanks(S);
         std::vector<double> mine(size_t(S) * 2);
@@ -349,11 +358,12 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     const int classes = m_net.numClasses();
     const int64_t maxAct = m_net.maxActivationSize();
     std::vector<LossSums> sums(static_cast<size_t>(S));
+    const int steps = m_net.outputSteps(); // a text model: one prediction per step
     EvalResult r;
-    r.samples = total;
+    r.samples = total * steps;
     if (keep) {
-        r.predicted.assign(size_t(total), 0);
-        r.probs.assign(size_t(total) * size_t(classes), 0.0f);
+        r.predicted.assign(size_t(total) * size_t(steps), 0);
+        r.probs.assign(size_t(total) * size_t(steps) * size_t(classes), 0.0f);
     }
     PassContext ctx;
     ctx.training = false;
@@ -379,12 +389,13 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
             m_net.layer(l).forward(ctx, 0, v, layerWs);
             cur = 1 - cur;
         }
-        sums[size_t(k)] = softmaxCrossEntropy(bufs[cur], split.labels.data() + first, n, classes, 0.0f, nullptr,
-                                              keep ? r.probs.data() + int64_t(first) * classes : nullptr);
+        const int64_t row0 = int64_t(first) * steps;
+        sums[size_t(k)] = softmaxCrossEntropy(bufs[cur], split.labels.data() + row0, n * steps, classes, 0.0f, nullptr,
+                                              keep ? r.probs.data() + row0 * classes : nullptr);
         if (keep)
-            for (int i = 0; i < n; ++i) {
-                const float* p = r.probs.data() + int64_t(first + i) * classes;
-                r.predicted[size_t(first + i)] = uint8_t(std::max_element(p, p + classes) - p);
+            for (int64_t i = row0; i < row0 + int64_t(n) * steps; ++i) {
+                const float* p = r.probs.data() + i * classes;
+                r.predicted[size_t(i)] = uint8_t(std::max_element(p, p + classes) - p);
             }
     });
     double loss = 0.0;
@@ -393,8 +404,8 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
         loss += s.loss;
         correct += s.correct;
     }
-    r.loss = total ? loss / total : 0.0;
-    r.accuracy = total ? double(correct) / total : 0.0;
+    r.loss = total ? loss / r.samples : 0.0;
+    r.accuracy = total ? double(correct) / r.samples : 0.0;
     return r;
 }
 

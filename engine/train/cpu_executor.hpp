@@ -39,8 +39,10 @@ public:
 
     // One training step on split samples indices[0..count): leaves the batch-mean gradient of the
     // loss in gradient() (not applied). dropoutKey selects this step's dropout masks.
+    // bnAverageOf = k > 0: the forward pass only, in training mode, for precise BN: BatchNorm's moving
+    // statistics become the average of this batch's and the k-1 before (the result is empty).
     StepResult trainStep(const ImageSplit& split, int sizeMultiplier, const int* indices, int count,
-                         uint64_t dropoutKey);
+                         uint64_t dropoutKey, int bnAverageOf = 0);
     std::vector<float>& gradient() { return m_grad; }
 
     // Forward pass in inference mode over the first `limit` samples (all when limit <= 0).

@@ -61,6 +61,13 @@ std::string epochLine(const EpochRecord& r, int steps)
 
 std::string describeDataset(const Dataset& d)
 {
+    if (d.isText()) {
+        const bool bytes = d.textVocabulary == "bytes";
+        return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) +
+               " validation sequences of " + std::to_string(d.train.steps) + (bytes ? " bytes" : " characters") + " (" +
+               withThousands(d.textBytes) + " bytes of text), " + (bytes ? "byte-level" : "character-level") +
+               " vocabulary of " + std::to_string(d.numClasses) + " symbols";
+    }
     return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) + " test images, " +
            std::to_string(d.inputHeight()) + "x" + std::to_string(d.inputWidth()) + ", " +
            std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";

@@ -112,6 +112,12 @@ void readRecord(RunSummary& s)
         s.epochs = count(r, "epochs");
         if (const auto* h = jsonMember(r, "history"))
             s.history = parseHistory(*h);
+        if (const auto* p = jsonMember(r, "position"); p && p->is_object()) {
+            s.partialEpoch = count(*p, "epoch");
+            s.partialStep = count(*p, "step");
+            s.stepsPerEpoch = count(*p, "steps");
+            s.partialSeconds = number(*p, "seconds");
+        }
         if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {
             s.hasTest = true;
             s.testLoss = number(*t, "loss");
@@ -140,6 +146,8 @@ double RunSummary::trainingSeconds() const
     for (const EpochRecord& e : history)
         if (std::isfinite(e.seconds))
             total += e.seconds;
+    if (partialStep > 0 && std::isfinite(partialSeconds))
+        total += partialSeconds;
     return total;
 }
 

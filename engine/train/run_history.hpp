@@ -28,6 +28,10 @@ struct RunSummary {
     std::string model, dataset, device, kernels;
     int epochs = 0; // planned
     std::vector<EpochRecord> history;
+    // A run that ended mid-epoch: the epoch under way (1-based), its steps done of stepsPerEpoch, and
+    // their training seconds; partialStep 0 when the run ended at an epoch's end.
+    int partialEpoch = 0, partialStep = 0, stepsPerEpoch = 0;
+    double partialSeconds = 0.0;
     bool hasTest = false;
     double testLoss = 0.0, testAccuracy = 0.0;
     std::string weightsSha256;      // of the parameters, as `train` prints it

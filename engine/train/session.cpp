@@ -6,6 +6,7 @@
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/weights_formats.hpp"
+#include "kernels/isa.hpp"
 #include "train/progress_text.hpp"
 #include "train/test_record.hpp"
 
@@ -33,7 +34,7 @@ DatasetOptions datasetOptions(const TrainConfig& c)
 
 TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config)
     : m_fingerprint(fingerprintOf(data)), m_data(withOptions(data, datasetOptions(validated(config)))),
-      m_net(model, Shape::image(m_data.inputHeight(), m_data.inputWidth(), 1), m_data.numClasses)
+      m_net(model, inputShapeOf(m_data), m_data.numClasses)
 {
     m_net.initialize(config.seed); // the same initial weights on every device
     m_trainer = std::make_unique<Trainer>(m_net, m_data, config);
@@ -149,10 +150,16 @@ void TrainingSession::writeRecord(const char* status)
     r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"
                                                    : std::string("test set");
     r["history"] = historyJson(m_trainer->history());
+    if (const RunPosition& at = m_trainer->position(); at.step > 0) {
+        // An epoch under way (a run stopped or killed mid-epoch): the Runs page shows how far it got.
+        r["position"] = {
+            {"epoch", at.epoch + 1}, {"step", at.step}, {"steps", m_trainer->stepsPerEpoch()}, {"seconds", at.seconds}};
+    }
     if (!m_testBlock.is_null()) {
         r["test"] = m_testBlock;
-        r["weights_sha256"] = m_weightsSha256;          // of the parameters, as `train` prints it
-        r["weights_file_sha256"] = m_weightsFileSha256; // of weights.tbw
+        r["weights_sha256"] = m_weightsSha256; // of the parameters, as `train` prints it
+        if (!m_weightsFileSha256.empty())
+            r["weights_file_sha256"] = m_weightsFileSha256; // of weights.tbw
     }
     nlohmann::ordered_json files = nlohmann::ordered_json::array();
     for (const std::string& f : {m_folder->checkpoint(), m_folder->best(), m_folder->weights(), m_folder->evaluation()})
@@ -187,6 +194,16 @@ void TrainingSession::recordEnd(const EvalResult& test)
     }
     m_ended = now();
     writeRecord("completed");
+}
+
+void TrainingSession::recordStop(const EvalResult& test)
+{
+    if (!m_folder)
+        return;
+    m_weightsSha256 = weightsSha256();
+    m_testBlock = {{"loss", test.loss}, {"accuracy", test.accuracy}, {"samples", test.samples}, {"at_stop", true}};
+    m_ended = now();
+    writeRecord("stopped");
 }
 
 std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
@@ -250,6 +267,24 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
             writeRecord("stopped");
     }
     return status;
+}
+
+PreciseBnResult TrainingSession::recomputeBatchNorm(int batches)
+{
+    const DeviceSpec& device = backend().device();
+    const bool cpu = device.kind == DeviceKind::Cpu;
+    m_trainer->syncToHost();
+    const PreciseBnResult r = recomputeBatchNormStatistics(
+        m_net, m_data.train, m_data.sizeMultiplier, batches, config().batchSize, config().seed,
+        cpu ? device.threads : 1, kernelsFor(cpu && device.isa ? *device.isa : defaultIsa()), config().shardSize);
+    backend().syncFromHost();
+    m_trainer->forgetTestResult();
+    return r;
+}
+
+std::optional<BatchNormWarmth> TrainingSession::batchNormWarmth() const
+{
+    return tb::batchNormWarmth(m_net, m_trainer->backend().iterations());
 }
 
 EvalResult TrainingSession::evaluateTest(bool keepPredictions)

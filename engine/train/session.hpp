@@ -11,6 +11,7 @@
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
 #include "train/checkpoint.hpp"
+#include "train/precise_bn.hpp"
 #include "train/run_folder.hpp"
 #include "train/trainer.hpp"
 
@@ -64,6 +65,12 @@ public:
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
     // The whole test split, on the run's device.
     EvalResult evaluateTest(bool keepPredictions = false);
+    // Precise BN (train/precise_bn.hpp) over `batches` training batches of the run's batch size, with
+    // the weights as they stand, on the CPU engine whatever the device (same threads and kernels for
+    // a CPU device); the device then evaluates and saves with the new statistics.
+    PreciseBnResult recomputeBatchNorm(int batches);
+    // How much of BatchNorm's initial statistics the steps so far left (empty without BatchNorm).
+    std::optional<BatchNormWarmth> batchNormWarmth() const;
     // The trained weights as a weights file (with the optimizer state and history), and their SHA-256.
     WeightsFile weightsFile();
     std::string weightsSha256();
@@ -74,6 +81,9 @@ public:
     // images when it has predictions) and run.json's final block (test metrics, weights SHA-256, end
     // time). IoError when the folder cannot be written.
     void recordEnd(const EvalResult& test);
+    // Records a run stopped by the user with the test evaluation `test` of its weights so far (run.json:
+    // status "stopped", its test block marked at_stop); the checkpoint stays for Resume.
+    void recordStop(const EvalResult& test);
 
 private:
     class Checkpointer;

@@ -1,7 +1,10 @@
 #include "train/test_record.hpp"
 
 #include "core/errors.hpp"
+#include "io/json_number.hpp"
 #include "io/png_writer.hpp"
+
+#include <algorithm>
 
 namespace tb {
 
@@ -16,21 +19,30 @@ TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, cons
     const int k = r.classes();
     r.confusion.assign(size_t(k) * size_t(k), 0);
     const int n = std::min<int>(result.samples, int(result.predicted.size()));
+    auto confidence = [&](int i) {
+        const size_t p = size_t(i) * size_t(k) + size_t(result.predicted[size_t(i)]);
+        return p < result.probs.size() ? result.probs[p] : 0.0f;
+    };
+    std::vector<int> wrong;
     for (int i = 0; i < n && i < test.count; ++i) {
         const int label = test.labels[size_t(i)], predicted = result.predicted[size_t(i)];
         if (label < k && predicted < k)
             ++r.confusion[size_t(label) * size_t(k) + size_t(predicted)];
-        if (label == predicted)
-            continue;
-        ++r.misclassifiedCount;
-        if (int(r.misclassified.size()) >= keepImages)
-            continue;
+        if (label != predicted)
+            wrong.push_back(i);
+    }
+    r.misclassifiedCount = int(wrong.size());
+    // The window's order (ui/results/results_model.cpp): the most confident mistakes first, ties by
+    // test index; the ones kept are those.
+    std::stable_sort(wrong.begin(), wrong.end(), [&](int a, int b) { return confidence(a) > confidence(b); });
+    if (int(wrong.size()) > keepImages)
+        wrong.resize(size_t(std::max(0, keepImages)));
+    for (int i : wrong) {
         MisclassifiedImage m;
         m.index = i;
-        m.label = label;
-        m.predicted = predicted;
-        const size_t p = size_t(i) * size_t(k) + size_t(predicted);
-        m.confidence = p < result.probs.size() ? double(result.probs[p]) : 0.0;
+        m.label = test.labels[size_t(i)];
+        m.predicted = result.predicted[size_t(i)];
+        m.confidence = double(confidence(i));
         m.height = test.height;
         m.width = test.width;
         m.pixels.assign(test.image(i), test.image(i) + test.imageBytes());
@@ -73,7 +85,7 @@ TestRecord parseTestRecord(const nlohmann::ordered_json& j)
         TestRecord r;
         r.loss = j.at("loss").get<double>();
         r.accuracy = j.at("accuracy").get<double>();
-        r.samples = j.at("samples").get<int>();
+        r.samples = jsonWhole<int>(j.at("samples"), "the test evaluation's samples");
         r.classNames = j.at("class_names").get<std::vector<std::string>>();
         const int k = r.classes();
         const auto& rows = j.at("confusion");
@@ -81,21 +93,25 @@ TestRecord parseTestRecord(const nlohmann::ordered_json& j)
             throw DataError("the confusion matrix has " + std::to_string(rows.size()) + " rows for " +
                             std::to_string(k) + " classes");
         for (const auto& row : rows) {
-            const auto cells = row.get<std::vector<int64_t>>();
+            if (!row.is_array())
+                throw DataError("a row of the confusion matrix is not an array");
+            std::vector<int64_t> cells;
+            for (const auto& c : row)
+                cells.push_back(jsonWhole<int64_t>(c, "a confusion matrix cell"));
             if (int(cells.size()) != k)
                 throw DataError("a row of the confusion matrix has " + std::to_string(cells.size()) + " cells for " +
                                 std::to_string(k) + " classes");
             r.confusion.insert(r.confusion.end(), cells.begin(), cells.end());
         }
-        r.misclassifiedCount = j.at("misclassified_count").get<int>();
+        r.misclassifiedCount = jsonWhole<int>(j.at("misclassified_count"), "misclassified_count");
         for (const auto& e : j.at("misclassified")) {
             MisclassifiedImage m;
-            m.index = e.at("index").get<int>();
-            m.label = e.at("label").get<int>();
-            m.predicted = e.at("predicted").get<int>();
+            m.index = jsonWhole<int>(e.at("index"), "a misclassified image's index");
+            m.label = jsonWhole<int>(e.at("label"), "a misclassified image's label");
+            m.predicted = jsonWhole<int>(e.at("predicted"), "a misclassified image's predicted class");
             m.confidence = e.at("confidence").get<double>();
-            m.height = e.at("height").get<int>();
-            m.width = e.at("width").get<int>();
+            m.height = jsonWhole<int>(e.at("height"), "a misclassified image's height");
+            m.width = jsonWhole<int>(e.at("width"), "a misclassified image's width");
             if (m.label < 0 || m.label >= k || m.predicted < 0 || m.predicted >= k)
                 throw DataError("misclassified image " + std::to_string(m.index) + " names a class outside 0.." +
                                 std::to_string(k - 1));

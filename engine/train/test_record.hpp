@@ -1,7 +1,7 @@
 // What a finished run's final weights did on the test set, kept in its run folder
 // (evaluation.json) so that its confusion matrix and misclassified images can be shown and reported
-// later without the dataset: the metrics, the confusion matrix and the first misclassified images
-// with their pixels.
+// later without the dataset: the metrics, the confusion matrix and, with their pixels, the
+// misclassified images the model was surest of, most confident first (the window's order).
 #pragma once
 
 #include "data/dataset.hpp"

@@ -77,6 +77,11 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
     if (data.inputHeight() != net.inputShape().h || data.inputWidth() != net.inputShape().w)
         throw ConfigError("the network was built for " + net.inputShape().keras() + " inputs but the images are " +
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()));
+    if (net.outputSteps() != data.train.steps)
+        throw ConfigError(net.outputSteps() == 1
+                              ? "the text gives a label at every step but the model predicts one per sequence: its "
+                                "last LSTM needs \"return_sequences\": true"
+                              : "the model predicts a label at every step but the dataset has one per sample");
     m_backend = makeBackend(net, data, m_config);
 }
 

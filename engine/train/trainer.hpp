@@ -137,6 +137,9 @@ public:
     void syncToHost() { m_backend->syncToHost(); }
     // The test split (or its first `limit` images), on the run's device.
     EvalResult evaluate(int limit = 0, bool keepPredictions = false);
+    // The weights or statistics changed outside training (precise BN): the last validation no longer
+    // stands for the test set.
+    void forgetTestResult() { m_testResult.reset(); }
 
     const std::vector<EpochRecord>& history() const { return m_history; }
     Backend& backend() { return *m_backend; }

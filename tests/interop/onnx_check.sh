@@ -10,7 +10,7 @@ cli=$1 data=$2 work=$3
 py=${TRAINBENCH_PYTHON:-/usr/bin/python3}
 "$here/install.sh"
 rm -rf "$work" && mkdir -p "$work"
-models=$("$cli" presets | cut -d' ' -f1)
+models=$("$cli" presets --kind image | cut -d' ' -f1)
 for model in $models "$here/mixed_model.json"; do
   stem=$work/$(basename "$model" .json)
   "$cli" train --data "$data" --model "$model" --epochs 1 --batch 32 --max-batches 20 --seed 19 --threads 2 \

@@ -104,7 +104,7 @@ def main():
     CLI, data, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
     images = test_images(data)
-    presets = [line.split()[0] for line in cli("presets").stdout.splitlines() if line.strip()]
+    presets = [line.split()[0] for line in cli("presets", "--kind", "image").stdout.splitlines() if line.strip()]
     check(sorted(presets) == sorted(pytorch_bench.MODELS), f"bench/pytorch_bench.py lacks a preset: {presets}")
     for i, preset in enumerate(presets):
         stem = os.path.join(work, preset)

@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLineSeries>
 #include <QPainter>
@@ -109,6 +110,14 @@ void Chart::setTitles(const QString& title, const QString& xTitle, const QString
         p.right->setTitleText(rightTitle);
     if (p.barSet)
         p.barSet->setLabel(yTitle);
+    // A title longer than its axis is cut ("Seconds p…"): a size smaller than the labels' keeps
+    // the usual ones whole on the smallest charts.
+    for (QAbstractAxis* axis : p.chart->axes()) {
+        QFont f = axis->titleFont();
+        f.setPointSizeF(std::max(7.0, font().pointSizeF() * 0.85));
+        axis->setTitleFont(f);
+    }
+    rescale();
 }
 
 int Chart::addSeries(const QString& name, QColor color, qreal width, bool dashed, bool rightAxis)
@@ -231,6 +240,12 @@ void Chart::setFixedYRange(double lo, double hi)
     m_parts->y->setRange(lo, hi);
 }
 
+void Chart::setFollowingY()
+{
+    m_fixedY = false;
+    rescale();
+}
+
 void Chart::setYSuffix(const QString& labelFormat)
 {
     m_parts->y->setLabelFormat(labelFormat);
@@ -331,9 +346,23 @@ void Chart::rescale()
     if (p.barSet)
         for (int i = 0; i < p.barSet->count(); ++i)
             yMax = std::max(yMax, p.barSet->at(i));
+    // An empty chart has no plot area to hang its axis titles on (Qt Charts draws them at the top
+    // left, outside the frame): they show with the first data.
+    // Likewise an axis whose series are hidden or empty (the learning rate without a schedule).
+    const bool bars = p.barSet && p.barSet->count() > 0;
+    for (QAbstractAxis* axis : p.chart->axes()) {
+        bool hasData = bars && (axis == p.cats || axis == p.y);
+        for (QXYSeries* s : p.series)
+            hasData = hasData || (s->isVisible() && s->count() > 0 && s->attachedAxes().contains(axis));
+        if (axis == p.x || axis == p.cats) // the bottom axis serves every series
+            for (QXYSeries* s : p.series)
+                hasData = hasData || (s->isVisible() && s->count() > 0);
+        axis->setTitleVisible(hasData);
+    }
     if (p.x) {
         const double hi = std::max(1.0, std::ceil(xMax));
-        p.x->setRange(0, hi * 1.02); // room for a marker on the last epoch (a one-epoch run's only one)
+        // Room for a whole marker on the last epoch (a one-epoch run's only one): markers are 14 px.
+        p.x->setRange(0, hi + std::max(0.15, hi * 0.04));
         p.x->setTickType(QValueAxis::TicksDynamic);
         p.x->setTickAnchor(0);
         p.x->setTickInterval(niceCeil(hi / 8));
@@ -346,6 +375,49 @@ void Chart::rescale()
         p.right->setRange(0, niceCeil(rMax * 1.05));
         p.right->applyNiceNumbers();
     }
+}
+
+std::pair<double, double> Chart::yRange() const
+{
+    return {m_parts->y->min(), m_parts->y->max()};
+}
+
+std::pair<double, double> Chart::xRange() const
+{
+    return m_parts->x ? std::pair<double, double>{m_parts->x->min(), m_parts->x->max()} : std::pair<double, double>{};
+}
+
+QStringList Chart::shownAxisTitles() const
+{
+    QStringList shown;
+    for (QAbstractAxis* axis : m_parts->chart->axes())
+        if (!axis->titleText().isEmpty() && axis->isTitleVisible())
+            shown << axis->titleText();
+    return shown;
+}
+
+QStringList Chart::cutAxisTitles() const
+{
+    QStringList cut;
+    const QRectF plot = m_parts->chart->plotArea();
+    for (QAbstractAxis* axis : m_parts->chart->axes()) {
+        if (axis->titleText().isEmpty() || !axis->isTitleVisible())
+            continue;
+        const double room = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
+        if (QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText()) > room)
+            cut << axis->titleText();
+    }
+    return cut;
+}
+
+double Chart::pixelsRightOfLastPoint() const
+{
+    const auto& p = *m_parts;
+    double right = std::numeric_limits<double>::max();
+    for (QXYSeries* s : p.series)
+        for (const QPointF& pt : s->points())
+            right = std::min(right, p.chart->plotArea().right() - p.chart->mapToPosition(pt, s).x());
+    return right;
 }
 
 QSize Chart::exportSize() const

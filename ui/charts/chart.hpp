@@ -9,8 +9,10 @@
 #include <QPointF>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QTimer;
@@ -47,6 +49,7 @@ public:
     int drawnPointCount(int series) const; // points in the Qt series (after flush)
     // Fixes the left axis range instead of following the data (e.g. accuracy 0..1).
     void setFixedYRange(double lo, double hi);
+    void setFollowingY();                        // the left axis follows the data again
     void setYSuffix(const QString& labelFormat); // e.g. "%.0f MB"
 
     void append(int series, QPointF point); // buffered; drawn on the next redraw tick
@@ -55,6 +58,14 @@ public:
     void clear();
 
     int pointCount(int series) const; // points appended so far, drawn or pending
+    // What the axes show, for the tests: the left axis' range, whether the titles are shown, the
+    // titles that do not fit their axis' length, and the pixels between the rightmost point and the
+    // plot area's right edge (a marker needs half its size).
+    std::pair<double, double> yRange() const;
+    std::pair<double, double> xRange() const;
+    QStringList shownAxisTitles() const;
+    QStringList cutAxisTitles() const;
+    double pixelsRightOfLastPoint() const;
     int barCount() const;
     QString title() const;
 

@@ -2,7 +2,12 @@
 
 #include "common/text.hpp"
 #include "device/device.hpp"
+#include "kernels/isa.hpp"
+#include "kernels/kernels.hpp"
 #include "model/model_spec.hpp"
+
+#include <QLocale>
+#include <QRegularExpression>
 
 namespace tbui {
 
@@ -66,11 +71,131 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
     return text;
 }
 
+namespace {
+// The engine's messages that carry no id, by their English form: each pattern's captures are the
+// arguments of the translated text (a capture that is itself a message is translated in turn).
+struct Pattern {
+    QRegularExpression english;
+    const char* text;
+};
+const std::vector<Pattern>& patterns()
+{
+    static const std::vector<Pattern> all = {
+        // Weights files.
+        {QRegularExpression(QStringLiteral("^(.+): not a Trainbench weights file \\(bad magic\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: not a Trainbench weights file (bad magic)")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): not a Trainbench weights file \\(\\.tbw\\) nor a safetensors file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: not a Trainbench weights file (.tbw) nor a safetensors file")},
+        {QRegularExpression(QStringLiteral("^(.+): the file is corrupt or truncated \\(checksum mismatch\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the file is corrupt or truncated (checksum mismatch)")},
+        {QRegularExpression(QStringLiteral("^(.+): the header length is larger than the file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header length is larger than the file")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): the file size does not match its header \\(corrupt or truncated\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the file size does not match its header (corrupt or truncated)")},
+        {QRegularExpression(QStringLiteral("^(.+): the header lacks \"(.+)\"; the file is corrupt$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header lacks \"%2\"; the file is corrupt")},
+        {QRegularExpression(QStringLiteral("^(.+): the header lacks the model$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header lacks the model")},
+        {QRegularExpression(QStringLiteral("^(.+): the header lacks the input shape$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header lacks the input shape")},
+        {QRegularExpression(QStringLiteral("^(.+): the header lacks the optimizer$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header lacks the optimizer")},
+        {QRegularExpression(QStringLiteral("^(.+): corrupt header: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: corrupt header: %2")},
+        {QRegularExpression(QStringLiteral("^(.+): the header cannot be read \\((.+)\\); the file is corrupt$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header cannot be read (%2); the file is corrupt")},
+        {QRegularExpression(QStringLiteral("^the model classifies (\\d+) classes but (.+) has (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the model classifies %1 classes but %2 has %3")},
+        {QRegularExpression(
+             QStringLiteral("^the model was trained on (\\d+)x(\\d+) images but (.+) holds (\\d+)x(\\d+) images$")),
+         QT_TRANSLATE_NOOP("EngineText", "the model was trained on %1x%2 images but %3 holds %4x%5 images")},
+        // Model files and JSON.
+        {QRegularExpression(QStringLiteral("^JSON error at line (\\d+), column (\\d+): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "JSON error at line %1, column %2: %3")},
+        {QRegularExpression(QStringLiteral("^(.+): a model file holds a JSON object with \"layers\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: a model file holds a JSON object with \"layers\"")},
+        {QRegularExpression(QStringLiteral("^(.+): unknown member \"(.+)\" \\(expected name, input_scale, layers\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: unknown member \"%2\" (expected name, input_scale, layers)")},
+        {QRegularExpression(QStringLiteral("^(.+): \"name\" must be a string$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"name\" must be a string")},
+        {QRegularExpression(QStringLiteral("^(.+): \"input_scale\" must be a positive number$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"input_scale\" must be a positive number")},
+        {QRegularExpression(QStringLiteral("^(.+): \"layers\" must be a non-empty array$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"layers\" must be a non-empty array")},
+        {QRegularExpression(QStringLiteral("^(.+): each layer is a JSON object$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: each layer is a JSON object")},
+        {QRegularExpression(QStringLiteral("^(.+): needs a \"type\" such as \"Conv2D\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs a \"type\" such as \"Conv2D\"")},
+        {QRegularExpression(QStringLiteral("^(.+): unknown layer type \"(.+)\" \\(known: (.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: unknown layer type \"%2\" (known: %3)")},
+        {QRegularExpression(QStringLiteral("^(.+): unknown argument \"(.+)\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: unknown argument \"%2\"")},
+        {QRegularExpression(QStringLiteral("^(.+): the model description cannot be read \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the model description cannot be read (%2)")},
+        {QRegularExpression(QStringLiteral("^\"(.+)\" is neither a preset \\((.+)\\) nor a readable model file$")),
+         QT_TRANSLATE_NOOP("EngineText", "\"%1\" is neither a preset (%2) nor a readable model file")},
+        // Checkpoints.
+        {QRegularExpression(QStringLiteral("^(.+): the checkpoint lacks \"(.+)\"; it is damaged or not a checkpoint$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the checkpoint lacks \"%2\"; it is damaged or not a checkpoint")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) is a weights file, not a checkpoint: it does not say where its run stands$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 is a weights file, not a checkpoint: it does not say where its run stands")},
+        {QRegularExpression(QStringLiteral("^(.+): a checkpoint of another format or version$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: a checkpoint of another format or version")},
+        {QRegularExpression(QStringLiteral("^(.+): the checkpoint's settings are damaged \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the checkpoint's settings are damaged (%2)")},
+        {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the labels differ, although "
+                                           "the counts and sizes are the same$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1 was made on another dataset than %2: the labels differ, although the counts and sizes are the same")},
+        // Run folders (the Runs page's damage reasons).
+        {QRegularExpression(QStringLiteral("^the folder holds no run\\.json \\(removed, or the run never started\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the folder holds no run.json (removed, or the run never started)")},
+        {QRegularExpression(QStringLiteral("^run\\.json cannot be read: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "run.json cannot be read: %1")},
+        {QRegularExpression(QStringLiteral("^run\\.json is empty$")),
+         QT_TRANSLATE_NOOP("EngineText", "run.json is empty")},
+        {QRegularExpression(QStringLiteral("^run\\.json is damaged: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "run.json is damaged: %1")},
+        {QRegularExpression(QStringLiteral("^it is not a Trainbench run record$")),
+         QT_TRANSLATE_NOOP("EngineText", "it is not a Trainbench run record")},
+        {QRegularExpression(QStringLiteral("^its version \\((.+)\\) is not one this Trainbench reads$")),
+         QT_TRANSLATE_NOOP("EngineText", "its version (%1) is not one this Trainbench reads")},
+        {QRegularExpression(QStringLiteral("^it is not a folder$")),
+         QT_TRANSLATE_NOOP("EngineText", "it is not a folder")},
+        {QRegularExpression(QStringLiteral("^it cannot be read: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "it cannot be read: %1")},
+        {QRegularExpression(QStringLiteral("^evaluation\\.json is damaged: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "evaluation.json is damaged: %1")},
+    };
+    return all;
+}
+} // namespace
+
+QString EngineText::english(const QString& text)
+{
+    for (const Pattern& p : patterns()) {
+        const QRegularExpressionMatch m = p.english.match(text);
+        if (!m.hasMatch())
+            continue;
+        QString out = tr(p.text);
+        for (int k = 1; k <= m.lastCapturedIndex(); ++k)
+            out = out.arg(english(m.captured(k)));
+        return out;
+    }
+    return text;
+}
+
 QString EngineText::of(const std::exception& e)
 {
     if (const auto* error = dynamic_cast<const tb::Error*>(&e))
-        return message(error->id(), error->args(), qs(e.what()));
-    return qs(e.what());
+        if (error->id() != tb::MessageId::None)
+            return message(error->id(), error->args(), qs(e.what()));
+    return english(qs(e.what()));
 }
 
 QString EngineText::gpuUnavailable(const tb::SystemInfo& system)
@@ -99,6 +224,34 @@ QString EngineText::presetDescription(const std::string& name)
     if (name == "keras-mnist-cnn")
         return tr("The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.");
     return qs(tb::presetDescription(name));
+}
+
+QString EngineText::kernels(const tb::Kernels& k)
+{
+    const QString gemm = qs(k.gemmName);
+    static const QRegularExpression own(QStringLiteral("^own (\\d+x\\d+) FMA kernel$"));
+    const QRegularExpressionMatch m = own.match(gemm);
+    return tr("%1 kernels (%2; matrix products: %3)")
+        .arg(QString::fromLatin1(tb::isaName(k.isa)), QString::fromLatin1(tb::isaDescription(k.isa)),
+             m.hasMatch() ? tr("own %1 FMA kernel").arg(m.captured(1)) : gemm);
+}
+
+QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,
+                              const std::optional<tb::BatchNormWarmth>& warmth)
+{
+    if (precise && precise->layers > 0)
+        return tr("Precise BN: BatchNorm's moving statistics were recomputed over %1 training batches (%2 images) "
+                  "after training; the test accuracy uses them.")
+            .arg(precise->batches)
+            .arg(QLocale().toString(qlonglong(precise->samples)));
+    if (warmth && warmth->stillInitial())
+        return tr("BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum "
+                  "%2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train "
+                  "longer, or set Advanced → Precise BN (100 batches) and train again.")
+            .arg(warmth->steps)
+            .arg(double(warmth->momentum), 0, 'f', 2)
+            .arg(100.0 * warmth->initialShare, 0, 'f', 0);
+    return {};
 }
 
 } // namespace tbui

@@ -4,15 +4,18 @@
 #pragma once
 
 #include "core/errors.hpp"
+#include "train/precise_bn.hpp"
 
 #include <QCoreApplication>
 #include <QString>
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tb {
+struct Kernels;
 struct DeviceSpec;
 struct SystemInfo;
 } // namespace tb
@@ -24,11 +27,20 @@ class EngineText {
 public:
     // The message of `id` with its arguments; `english` when the id is None or unknown.
     static QString message(tb::MessageId id, const std::vector<std::string>& args, const QString& english);
-    static QString of(const std::exception& e); // a tb::Error through its id, else what()
+    static QString of(const std::exception& e); // a tb::Error through its id, else english(what())
+    // An engine message without an id, by its English form (weights, model and checkpoint files, run
+    // folders); a message it does not know stays as it is.
+    static QString english(const QString& text);
     static QString gpuUnavailable(const tb::SystemInfo& system);
     // tb::deviceUnavailableReason in the window's language; empty when the device can be used.
     static QString deviceUnavailable(const tb::DeviceSpec& spec, const tb::SystemInfo& system);
     static QString presetDescription(const std::string& name);
+    // tb::describeKernels in the window's language.
+    static QString kernels(const tb::Kernels& k);
+    // What precise BN did, or that BatchNorm's statistics are still near their initial values (the
+    // run log's and the Results page's line); empty when there is nothing to say.
+    static QString batchNorm(const std::optional<tb::PreciseBnResult>& precise,
+                             const std::optional<tb::BatchNormWarmth>& warmth);
 };
 
 } // namespace tbui

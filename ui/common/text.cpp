@@ -1,5 +1,6 @@
 #include "common/text.hpp"
 
+#include <QCoreApplication>
 #include <QLocale>
 
 namespace tbui {
@@ -12,6 +13,54 @@ QString formatBytes(int64_t bytes)
 QString formatCount(int64_t n)
 {
     return QLocale().toString(qlonglong(n));
+}
+
+namespace {
+struct ClassNames {
+    Q_DECLARE_TR_FUNCTIONS(ClassNames)
+public:
+    static QString fashionMnist(int c)
+    {
+        switch (c) {
+        case 0:
+            return tr("T-shirt/top");
+        case 1:
+            return tr("Trouser");
+        case 2:
+            return tr("Pullover");
+        case 3:
+            return tr("Dress");
+        case 4:
+            return tr("Coat");
+        case 5:
+            return tr("Sandal");
+        case 6:
+            return tr("Shirt");
+        case 7:
+            return tr("Sneaker");
+        case 8:
+            return tr("Bag");
+        default:
+            return tr("Ankle boot");
+        }
+    }
+};
+
+bool isFashionMnist(const std::vector<std::string>& names)
+{
+    static const std::vector<std::string> known = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                                   "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+    return names == known;
+}
+} // namespace
+
+QString className(const std::vector<std::string>& names, int c)
+{
+    if (c < 0 || size_t(c) >= names.size())
+        return QString::number(c);
+    if (isFashionMnist(names))
+        return ClassNames::fashionMnist(c);
+    return QString::fromStdString(names[size_t(c)]);
 }
 
 } // namespace tbui

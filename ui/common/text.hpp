@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tbui {
 
@@ -19,5 +20,9 @@ inline std::string ss(const QString& s)
 
 QString formatBytes(int64_t bytes); // "1.4 GB", "512 MB"
 QString formatCount(int64_t n);     // "60,000" in the current locale
+
+// The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) in the window's
+// language, any other name as the dataset gives it, the number when there is none.
+QString className(const std::vector<std::string>& names, int c);
 
 } // namespace tbui

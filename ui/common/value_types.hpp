@@ -4,6 +4,7 @@
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "io/weights_file.hpp"
+#include "train/precise_bn.hpp"
 #include "train/trainer.hpp"
 
 #include <QMetaType>
@@ -11,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,8 @@ struct TrainRequest {
     std::function<double()> clock; // seconds for the epoch timings; null: steady clock (tests inject one)
     // Every run has a run folder (checkpoints, run.json) made in runsDir, as the CLI's --runs-dir.
     std::string runsDir;
-    int checkpointEvery = 0; // also every N batches (0: at epoch ends and on Stop only)
+    int checkpointEvery = 0;  // also every N batches (0: at epoch ends and on Stop only)
+    int preciseBnBatches = 0; // > 0: BatchNorm's statistics recomputed over N training batches at the end
     // Not empty: continue the run in this folder (its own settings; spec and config are ignored), on
     // `data` when it is the checkpoint's dataset, else on the dataset folder the checkpoint names.
     std::string resumeFolder;
@@ -65,6 +68,8 @@ struct RunOutcome {
     int bestEpoch = 0;         // early stopping: the best epoch (1-based), 0 if off or none
     bool restoredBest = false; // the best epoch's weights were put back
     QString runFolder;
+    std::optional<tb::PreciseBnResult> preciseBn;       // when precise BN ran
+    std::optional<tb::BatchNormWarmth> batchNormWarmth; // when the model has BatchNorm (without precise BN)
 };
 
 } // namespace tbui

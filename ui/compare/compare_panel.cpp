@@ -219,7 +219,7 @@ void ComparePanel::retranslate()
     m_table->setHorizontalHeaderLabels({tr("Device"), tr("Replicas"), tr("Batch"), tr("Size ×"), tr("s/epoch"),
                                         tr("Samples/s"), tr("Speed-up"), tr("Test loss"), tr("Test accuracy"),
                                         tr("Max |Δw|"), tr("Weights SHA-256")});
-    m_chart->setTitles(tr("Time per epoch and speed-up"), tr("Device"), tr("Seconds per epoch"), tr("Speed-up"));
+    m_chart->setTitles(tr("Time per epoch and speed-up"), tr("Device"), tr("Seconds"), tr("Speed-up"));
     m_chart->setSeriesName(0, tr("Speed-up vs the first device"));
 }
 
@@ -293,6 +293,7 @@ QString ComparePanel::start()
     m_exportCsv->setEnabled(false);
     m_exportPng->setEnabled(false);
     m_status->setText(tr("Starting…"));
+    emit comparisonStarted();
     return {};
 }
 
@@ -388,7 +389,7 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
 void ComparePanel::exportWithDialog(const QString& title, const QString& name, const QString& filter,
                                     QString (ComparePanel::*save)(const QString&))
 {
-    const QString path = askSavePath(this, title, name, filter, QFileInfo(name).suffix());
+    const QString path = askSavePath(this, title, name, filter);
     if (path.isEmpty())
         return;
     const QString error = (this->*save)(path);

@@ -46,6 +46,7 @@ public:
     QString exportPng(const QString& path);
 
 signals:
+    void comparisonStarted();
     void comparisonFinished(bool stopped, QString error);
 
 protected:

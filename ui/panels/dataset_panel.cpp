@@ -206,8 +206,8 @@ void DatasetPanel::showInfo()
         return QStringLiteral("%1 (%2)").arg(fi.fileName(), formatBytes(fi.size()));
     };
     QStringList names;
-    for (const std::string& n : d.classNames)
-        names << qs(n);
+    for (int c = 0; c < int(d.classNames.size()); ++c)
+        names << className(d.classNames, c);
     m_info->setText(tr("<b>%1</b><br>Files: %2, %3, %4, %5<br>%6 training and %7 test images, %8×%9 pixels<br>"
                        "%10 classes (%11): %12")
                         .arg(qs(d.directory).toHtmlEscaped(), file(d.train.imagesFile), file(d.train.labelsFile),
@@ -233,7 +233,7 @@ void DatasetPanel::showInfo()
         const int i = picks[size_t(k)];
         Tile t;
         t.image = ImageGrid::grayImage(data->train.image(i), data->train.width, data->train.height);
-        t.caption = qs(data->classNames[data->train.labels[size_t(i)]]);
+        t.caption = className(data->classNames, data->train.labels[size_t(i)]);
         return t;
     });
 }

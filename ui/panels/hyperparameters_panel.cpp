@@ -28,6 +28,7 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     // The engine's limits and defaults (train/run_limits.hpp, TrainConfig), the CLI's too.
     using namespace tb::limits;
     const tb::TrainConfig defaults;
+    m_lr->setObjectName(QStringLiteral("learningRate"));
     m_lr->setDecimals(6);
     m_lr->setRange(kMinLearningRate, kMaxLearningRate);
     m_lr->setSingleStep(1e-4);
@@ -54,6 +55,11 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addLayout(m_form);
+    // Narrow (Spanish labels at the first-launch size): a label goes above its field instead of
+    // widening the page; combo boxes do not ask for their longest item's width.
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    m_optimizer->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_optimizer->setMinimumContentsLength(8);
     layout->addWidget(m_options);
     layout->addStretch();
     for (QWidget* field : std::initializer_list<QWidget*>{m_optimizer, m_lr, m_momentum, m_batch, m_epochs, m_seed,
@@ -143,6 +149,11 @@ tb::TrainConfig HyperparametersPanel::config() const
         c.optimizer.momentum = float(m_momentum->value());
     m_options->apply(c);
     return c;
+}
+
+int HyperparametersPanel::preciseBnBatches() const
+{
+    return m_options->preciseBnBatches();
 }
 
 int HyperparametersPanel::checkpointEvery() const

@@ -41,7 +41,11 @@ ModelPanel::ModelPanel(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_totals->setWordWrap(true); // a long line in Spanish must not widen the page
 
+    // The combo box does not ask for its longest preset's width (the panel must fit 1152 px in Spanish).
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(10);
     auto* row = new QHBoxLayout;
     row->addWidget(m_preset, 1);
     row->addWidget(m_open);

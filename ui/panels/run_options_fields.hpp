@@ -29,6 +29,7 @@ public:
     // Fills the validation split, the schedule and early stopping of `c`.
     void apply(tb::TrainConfig& c) const;
     int checkpointEvery() const;
+    int preciseBnBatches() const; // 0: off (train/precise_bn.hpp)
     // The same run's options as trainbench-cli train arguments (only those that differ from the defaults).
     QStringList cliArguments() const;
 
@@ -38,6 +39,7 @@ public:
     void setSchedule(const tb::LrSchedule& s); // the fields the CLI's --lr-schedule sets
     void setEarlyStopping(const tb::EarlyStopping& es);
     void setCheckpointEvery(int batches);
+    void setPreciseBnBatches(int batches);
 
 signals:
     void changed();
@@ -69,6 +71,7 @@ private:
     QDoubleSpinBox* m_minDelta;
     QCheckBox* m_restore;
     QSpinBox* m_checkpointEvery;
+    QSpinBox* m_preciseBn;
     QLabel* m_cli;
     std::vector<QLabel*> m_labels; // one per form row with a label, in order
 };

@@ -1,6 +1,7 @@
 #include "panels/run_panel.hpp"
 
 #include "common/elided_label.hpp"
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "train/progress_text.hpp"
 
@@ -255,15 +256,47 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
     else if (m_state == State::Paused)
         setPaused(true); // the step the pause holds at
     if (p.step < p.steps)
-        setProgressLine(qs(tb::progressLine(p)));
+        setProgressLine(progressLineText(p));
+}
+
+namespace {
+// "12/469 [=====>......]" of the engine's line: the counter and the bar, the same in every language.
+QString counterAndBar(const std::string& engineLine)
+{
+    const QString line = qs(engineLine);
+    const qsizetype end = line.indexOf(QLatin1Char(']'));
+    return end < 0 ? line : line.left(end + 1);
+}
+} // namespace
+
+// tb::progressLine and tb::epochLine (the CLI's Keras-style lines) in the window's language.
+QString RunPanel::progressLineText(const tb::BatchProgress& p)
+{
+    const double perStep = p.step > 0 ? p.epochElapsed / p.step : 0.0;
+    return tr("%1 - ETA: %2 - loss: %3 - accuracy: %4")
+        .arg(counterAndBar(tb::progressLine(p)), qs(tb::formatDuration(perStep * (p.steps - p.step))))
+        .arg(p.loss, 0, 'f', 4)
+        .arg(p.accuracy, 0, 'f', 4);
+}
+
+QString RunPanel::epochLineText(const tb::EpochRecord& r, int steps)
+{
+    const double msPerStep = steps > 0 ? 1000.0 * r.seconds / steps : 0.0;
+    return tr("%1 - %2 %3ms/step - loss: %4 - accuracy: %5 - val_loss: %6 - val_accuracy: %7")
+        .arg(counterAndBar(tb::epochLine(r, steps)), qs(tb::formatDuration(r.seconds)))
+        .arg(msPerStep, 0, 'f', 0)
+        .arg(r.loss, 0, 'f', 4)
+        .arg(r.accuracy, 0, 'f', 4)
+        .arg(r.valLoss, 0, 'f', 4)
+        .arg(r.valAccuracy, 0, 'f', 4);
 }
 
 void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
     m_finishedEpochSeconds += r.seconds;
-    QString line = qs(tb::epochLine(r, m_stepsPerEpoch));
+    QString line = epochLineText(r, m_stepsPerEpoch);
     if (m_config.schedule.kind != tb::ScheduleKind::Constant) // as the CLI: when a schedule moves it
-        line += QStringLiteral(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
+        line += tr(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
     setProgressLine(line);
     m_progressLinePending = false;
     // The callbacks' decisions, in Keras' words.
@@ -286,6 +319,8 @@ void RunPanel::runFinished(const RunOutcome& o)
 {
     m_progressLinePending = false;
     m_runEta = -1.0;
+    if (const QString bn = EngineText::batchNorm(o.preciseBn, o.batchNormWarmth); !bn.isEmpty())
+        appendLog(bn);
     switch (o.status) {
     case RunStatus::Completed:
         if (o.restoredBest)

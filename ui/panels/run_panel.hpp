@@ -59,6 +59,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    static QString progressLineText(const tb::BatchProgress& p);
+    static QString epochLineText(const tb::EpochRecord& r, int steps);
     static QString scheduleText(const tb::LrSchedule& s);
     static QString earlyStoppingText(const tb::EarlyStopping& es);
 

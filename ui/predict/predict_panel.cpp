@@ -344,6 +344,7 @@ void PredictPanel::usePicture(const PictureLoad& load, const QString& what)
 {
     if (!load.error.isEmpty()) {
         m_pictureError = load.error; // stays until the picture changes
+        clearPrediction();
         setStatus(load.error, true);
         emit pictureOpened(false);
         return;
@@ -352,6 +353,40 @@ void PredictPanel::usePicture(const PictureLoad& load, const QString& what)
     m_note = load.note;
     m_pad->setToolTip(what);
     emit pictureOpened(true);
+}
+
+void PredictPanel::clearPrediction()
+{
+    // Nothing of the previous picture stays beside the error: it would read as the bad file's
+    // prediction. The previous drawing is one Undo away.
+    {
+        const QSignalBlocker block(m_pad);
+        m_pad->clear();
+    }
+    m_undo->setEnabled(m_pad->canUndo());
+    m_pad->setToolTip(QString());
+    m_note.clear();
+    m_probs.clear();
+    m_bars->clear();
+    m_input = QImage();
+    m_inputView->clear();
+    m_inputCaption->clear();
+    if (m_busy)
+        m_dirty = true; // the prediction in flight is the old picture's: predict the blank one after it
+}
+
+bool PredictPanel::drawsDigits() const
+{
+    // No model yet, or one whose classes are 0 to 9 (MNIST and its like): digits are what to draw.
+    if (!m_predictor)
+        return true;
+    const std::vector<std::string>& names = m_predictor->classNames();
+    if (names.size() != 10)
+        return false;
+    for (size_t k = 0; k < names.size(); ++k)
+        if (names[k] != std::to_string(k))
+            return false;
+    return true;
 }
 
 void PredictPanel::dragEnterEvent(QDragEnterEvent* event)
@@ -430,7 +465,9 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     m_probs = outcome.probs;
     if (outcome.pre.blank) {
         m_bars->clear();
-        setStatus(m_note.isEmpty() ? tr("Draw a digit, or open, drop or paste a picture.") : m_note, false);
+        const QString hint = drawsDigits() ? tr("Draw a digit, or open, drop or paste a picture.")
+                                           : tr("Draw one of the model's classes, or open, drop or paste a picture.");
+        setStatus(m_note.isEmpty() ? hint : m_note, false);
         return;
     }
     if (!m_predictor || m_probs.empty()) {
@@ -441,7 +478,7 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     QStringList names;
     std::vector<double> probs;
     for (const tb::RankedClass& c : tb::topClasses(m_probs, m_top->value())) {
-        names << qs(m_predictor->classNames()[size_t(c.index)]);
+        names << className(m_predictor->classNames(), c.index);
         probs.push_back(c.probability);
     }
     m_bars->setBars(names, probs);

@@ -76,6 +76,8 @@ private:
     void useModel(const ModelLoad& load, const QString& source);
     void setStatus(const QString& text, bool error);
     void showModelText();
+    void clearPrediction();
+    bool drawsDigits() const;
 
     DrawingPad* m_pad;
     QLabel* m_inputView;

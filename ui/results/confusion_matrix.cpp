@@ -58,7 +58,7 @@ void ConfusionMatrix::paint(QPainter& p, QSize size, bool forExport) const
     p.drawText(QRect(g.left, 0, g.cell * n, fontMetrics().height()), Qt::AlignCenter, tr("Predicted class"));
     p.drawText(QRect(g.left + g.cell * n, 0, 70, fontMetrics().height()), Qt::AlignCenter, tr("Accuracy"));
     for (int t = 0; t < n; ++t) {
-        const QString name = qs(m.data()->classNames[size_t(t)]);
+        const QString name = className(m.data()->classNames, t);
         p.setFont(font());
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(0, g.top + t * g.cell, g.left - 6, g.cell), Qt::AlignRight | Qt::AlignVCenter,

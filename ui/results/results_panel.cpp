@@ -20,13 +20,18 @@ const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
 
 ResultsPanel::ResultsPanel(QWidget* parent)
     : QWidget(parent), m_header(new QLabel(this)), m_source(new ElidedLabel(Qt::ElideMiddle, this)),
-      m_showAll(new QPushButton(this)), m_grid(new ImageGrid), m_confusion(new ConfusionMatrix)
+      m_note(new QLabel(this)), m_showAll(new QPushButton(this)), m_grid(new ImageGrid),
+      m_confusion(new ConfusionMatrix)
 {
     QFont big = m_header->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
     big.setBold(true);
     m_header->setFont(big);
     m_showAll->hide();
+    m_note->setObjectName(QStringLiteral("batchNormNote"));
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_note->hide();
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_grid);
     scroll->setWidgetResizable(true);
@@ -46,6 +51,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_source);
+    layout->addWidget(m_note);
     layout->addWidget(splitter, 1);
 
     connect(m_showAll, &QPushButton::clicked, this, [this] { filter(-1, -1); });
@@ -78,6 +84,7 @@ void ResultsPanel::clear()
 {
     m_model = ResultsModel();
     m_source->setFullText(QString());
+    setNote(QString());
     m_confusion->setModel(nullptr);
     filter(-1, -1);
 }
@@ -97,6 +104,17 @@ QString ResultsPanel::headerText() const
 void ResultsPanel::setSource(const QString& source)
 {
     m_source->setFullText(source);
+}
+
+void ResultsPanel::setNote(const QString& note)
+{
+    m_note->setText(note);
+    m_note->setVisible(!note.isEmpty());
+}
+
+QString ResultsPanel::noteText() const
+{
+    return m_note->text();
 }
 
 QString ResultsPanel::sourceText() const
@@ -119,8 +137,8 @@ void ResultsPanel::refreshGrid()
         m_header->setText(tr("%1 of %2 wrong").arg(formatCount(m_model.wrongCount()), formatCount(m_model.samples())));
     else
         m_header->setText(tr("%1 images of class %2 predicted as %3")
-                              .arg(formatCount(int64_t(m_order.size())), qs(names[size_t(m_filterTrue)]),
-                                   qs(names[size_t(m_filterPredicted)])));
+                              .arg(formatCount(int64_t(m_order.size())), className(names, m_filterTrue),
+                                   className(names, m_filterPredicted)));
     const ResultsModel* model = &m_model;
     const std::vector<int>* order = &m_order;
     const QString trueFormat = tr("true: %1");
@@ -131,9 +149,9 @@ void ResultsPanel::refreshGrid()
         Tile t;
         t.image = ImageGrid::grayImage(test.image(i), test.width, test.height);
         t.caption = QStringLiteral("%1 %2%")
-                        .arg(qs(names[size_t(model->predicted(i))]))
+                        .arg(className(names, model->predicted(i)))
                         .arg(100.0 * model->probability(i, model->predicted(i)), 0, 'f', 0);
-        t.detail = trueFormat.arg(qs(names[size_t(model->label(i))]));
+        t.detail = trueFormat.arg(className(names, model->label(i)));
         if (model->isWrong(i))
             t.frame = kWrongColor;
         return t;
@@ -151,10 +169,10 @@ void ResultsPanel::showImage(int image)
     picture->setPixmap(QPixmap::fromImage(ImageGrid::grayImage(test.image(image), test.width, test.height)
                                               .scaled(280, 280, Qt::KeepAspectRatio, Qt::FastTransformation)));
     QString text = tr("<b>True class:</b> %1<br><b>Predicted:</b> %2<br><br><b>Top 3</b><br>")
-                       .arg(qs(names[size_t(m_model.label(image))]).toHtmlEscaped(),
-                            qs(names[size_t(m_model.predicted(image))]).toHtmlEscaped());
+                       .arg(className(names, m_model.label(image)).toHtmlEscaped(),
+                            className(names, m_model.predicted(image)).toHtmlEscaped());
     for (const auto& [cls, prob] : m_model.topClasses(image, 3))
-        text += QStringLiteral("%1: %2%<br>").arg(qs(names[size_t(cls)]).toHtmlEscaped()).arg(100.0 * prob, 0, 'f', 1);
+        text += QStringLiteral("%1: %2%<br>").arg(className(names, cls).toHtmlEscaped()).arg(100.0 * prob, 0, 'f', 1);
     auto* label = new QLabel(text);
     label->setObjectName(QStringLiteral("topClasses"));
     auto* layout = new QHBoxLayout(dialog);

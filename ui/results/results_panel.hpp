@@ -25,6 +25,9 @@ public:
 
     void setResults(DatasetPtr data, EvalPtr eval);
     // What the results are of: the run (model, device, epoch) or the weights file evaluated.
+    // A word on the results under the source line (BatchNorm's statistics); empty hides it.
+    void setNote(const QString& note);
+    QString noteText() const;
     void setSource(const QString& source);
     QString sourceText() const;
     void clear();
@@ -48,6 +51,7 @@ private:
 
     QLabel* m_header;
     ElidedLabel* m_source;
+    QLabel* m_note;
     QPushButton* m_showAll;
     ImageGrid* m_grid;
     ConfusionMatrix* m_confusion;

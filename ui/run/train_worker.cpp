@@ -111,13 +111,17 @@ void TrainWorker::run()
 
         const tb::TrainStatus status = session->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
+        if (m_request.preciseBnBatches > 0 && !abandonRequested())
+            outcome.preciseBn = session->recomputeBatchNorm(m_request.preciseBnBatches);
+        else
+            outcome.batchNormWarmth = session->batchNormWarmth();
         const tb::RunPosition& end = trainer.position();
         outcome.bestEpoch = end.early.bestEpoch;
         outcome.restoredBest = cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0;
         // The last validation is the test set's evaluation of the final weights only when the test set
         // validated, whole, and no other epoch's weights were put back.
-        const bool lastValidationIsTest =
-            cfg.validationSplit == 0 && cfg.validationLimit == 0 && !outcome.restoredBest && observer.m_lastValidation;
+        const bool lastValidationIsTest = cfg.validationSplit == 0 && cfg.validationLimit == 0 &&
+                                          !outcome.restoredBest && !outcome.preciseBn && observer.m_lastValidation;
         if (outcome.status == RunStatus::Completed && lastValidationIsTest) {
             outcome.testLoss = observer.m_lastValidation->loss;
             outcome.testAccuracy = observer.m_lastValidation->accuracy;
@@ -132,6 +136,8 @@ void TrainWorker::run()
             outcome.testAccuracy = test->accuracy;
             if (completed)
                 outcome.test = test; // the results pages show the test set, not the held-out images
+            else if (session->runFolder())
+                session->recordStop(*test); // the Runs page shows the stopped weights' accuracy
         }
         outcome.weightsSha256 = qs(session->weightsSha256());
         if (outcome.status == RunStatus::Completed && session->runFolder()) {

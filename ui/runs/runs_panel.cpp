@@ -81,7 +81,9 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(Date, Qt::DescendingOrder);
-    m_chart->setMinimumHeight(260);
+    m_chart->setMinimumHeight(110);
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 6 +
+                              m_table->horizontalHeader()->sizeHint().height() + 4); // six runs at least
     for (int i = 0; i < 5; ++i)
         m_metric->addItem(QString());
 
@@ -107,6 +109,9 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     split->addWidget(top);
     split->addWidget(bottom);
     split->setChildrenCollapsible(false);
+    split->setObjectName(QStringLiteral("runsSplitter"));
+    split->setStretchFactor(0, 3); // the table gets the room; the chart its minimum and what is left
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
@@ -206,18 +211,34 @@ void RunsPanel::fill()
         m_table->setItem(row, Dataset, new SortItem(QFileInfo(qs(r.dataset)).fileName(), qs(r.dataset)));
         m_table->item(row, Dataset)->setToolTip(qs(r.dataset));
         m_table->setItem(row, Device, new SortItem(qs(r.device), qs(r.device)));
-        m_table->setItem(row, Epochs,
-                         new SortItem(r.damaged ? QString() : tr("%1 of %2").arg(r.history.size()).arg(r.epochs),
-                                      double(r.history.size())));
+        QString epochs;
+        if (!r.damaged) {
+            epochs = tr("%1 of %2").arg(r.history.size()).arg(r.epochs);
+            if (r.partialStep > 0)
+                epochs = tr("%1 of %2, stopped at step %3/%4 of epoch %5")
+                             .arg(r.history.size())
+                             .arg(r.epochs)
+                             .arg(r.partialStep)
+                             .arg(r.stepsPerEpoch)
+                             .arg(r.partialEpoch);
+        }
+        const double stepsDone =
+            double(r.history.size()) + (r.stepsPerEpoch > 0 ? double(r.partialStep) / r.stepsPerEpoch : 0.0);
+        m_table->setItem(row, Epochs, new SortItem(epochs, stepsDone));
         const double acc = r.finalAccuracy();
         m_table->setItem(row, Accuracy,
                          new SortItem(acc >= 0 ? QStringLiteral("%1%").arg(acc * 100, 0, 'f', 2) : QString(), acc));
         const double secs = r.trainingSeconds();
         m_table->setItem(row, Time,
-                         new SortItem(r.damaged ? QString() : tr("%1 s").arg(secs, 0, 'f', secs >= 100 ? 0 : 1), secs));
+                         new SortItem(r.damaged ? QString()
+                                                : tr("%1 s").arg(secs, 0, 'f',
+                                                                 secs >= 100 ? 0
+                                                                 : secs >= 1 ? 1
+                                                                             : 2),
+                                      secs));
         QString status;
         if (r.damaged)
-            status = tr("damaged: %1").arg(qs(r.damage));
+            status = tr("damaged: %1").arg(EngineText::english(qs(r.damage)));
         else if (r.status == "completed")
             status = tr("completed");
         else if (r.status == "stopped")
@@ -311,7 +332,11 @@ void RunsPanel::setMetric(int metric)
 void RunsPanel::updateChart()
 {
     const int metric = std::max(0, m_metric->currentIndex());
-    m_chart->setTitles(m_metric->itemText(metric), tr("Epoch"), m_metric->itemText(metric));
+    m_chart->setTitles(m_metric->itemText(metric), tr("Epoch"), QString()); // the title says what is plotted
+    if (metric == 0 || metric == 3) // accuracies: 0 to 1, whatever the runs reached
+        m_chart->setFixedYRange(0, 1);
+    else
+        m_chart->setFollowingY();
     int used = 0;
     for (const QString& path : m_ticked) {
         const auto it =
@@ -383,8 +408,7 @@ void RunsPanel::askAndExportReport(const QString& run)
     if (run.isEmpty())
         return;
     const QString name = QFileInfo(run).fileName() + QStringLiteral(".html");
-    const QString path =
-        askSavePath(this, tr("Export the run's report"), name, tr("HTML files (*.html)"), QStringLiteral("html"));
+    const QString path = askSavePath(this, tr("Export the run's report"), name, tr("HTML files (*.html)"));
     if (!path.isEmpty())
         exportReport(run, path);
 }

@@ -124,6 +124,10 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     // The kinds with OpenCL kernels; any other (LayerKind::Other: a kind added without kernels here)
     // is refused now, before training.
     for (int l = 0; l < L; ++l) {
+        if (net.layer(l).inShape().sequence)
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + net.layer(l).name() +
+                             ") works on sequences, which the OpenCL device does not run yet: train text models "
+                             "on the CPU");
         switch (net.layer(l).kind()) {
         case LayerKind::Conv2D:
         case LayerKind::BatchNorm:

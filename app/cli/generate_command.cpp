@@ -1,0 +1,92 @@
+// `trainbench-cli generate`: a trained text model writes, one symbol at a time (predict/text_generator.hpp).
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "core/errors.hpp"
+#include "data/text_dataset.hpp"
+#include "io/atomic_file.hpp"
+#include "io/weights_file.hpp"
+#include "predict/text_generator.hpp"
+
+#include <cstdio>
+#include <limits>
+
+namespace tbcli {
+
+int generateCommand(const std::vector<std::string>& args)
+{
+    Options o(args, {"weights", "prompt", "length", "temperature", "seed", "streams", "probabilities"}, {"json"});
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required (the .tbw of a text model)");
+    const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));
+    if (!w.spec.isText())
+        throw tb::ModelError(o.text("weights", "") + " holds an image model (" + w.spec.name +
+                             "); generate needs a text model (trained on a text with --data FILE.txt)");
+    const tb::Network net = w.buildNetwork();
+    tb::TextGenerator gen(net, tb::TextVocabulary::fromClassNames(w.classNames));
+    tb::GenerateOptions g;
+    g.prompt = o.text("prompt", "");
+    g.length = int(o.integer("length", 250, 0, 10000000));
+    g.temperature = o.real("temperature", 1.0);
+    g.seed = uint64_t(o.integer("seed", 200, 0, std::numeric_limits<long long>::max()));
+    g.streams = int(o.integer("streams", 1, 1, 1024));
+    if (o.has("probabilities")) {
+        // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
+        // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}".
+        const tb::TextVocabulary vocab = tb::TextVocabulary::fromClassNames(w.classNames);
+        const std::vector<uint8_t> ids = vocab.encode(g.prompt);
+        if (ids.empty())
+            throw UsageError("--probabilities needs a --prompt");
+        const std::vector<float> p = gen.probabilities(ids);
+        const int V = net.numClasses();
+        std::string csv = "position,id";
+        for (int v = 0; v < V; ++v)
+            csv += ",p" + std::to_string(v);
+        csv += "\n";
+        char buf[32];
+        for (size_t k = 0; k < ids.size(); ++k) {
+            csv += std::to_string(k) + "," + std::to_string(int(ids[k]));
+            for (int v = 0; v < V; ++v) {
+                std::snprintf(buf, sizeof buf, ",%.9g", double(p[k * size_t(V) + size_t(v)]));
+                csv += buf;
+            }
+            csv += "\n";
+        }
+        tb::writeFileAtomically(o.text("probabilities", ""), csv);
+    }
+    const bool json = o.has("json");
+    if (json) {
+        nlohmann::ordered_json j;
+        j["event"] = "start";
+        j["prompt"] = g.prompt;
+        printJson(j);
+    } else if (g.streams == 1) {
+        std::fputs(g.prompt.c_str(), stdout);
+    }
+    // One stream: the symbols as they come; several: each stream's text once all are written.
+    const std::vector<std::string> texts = gen.generate(g, [&](const tb::GeneratedSymbol& s) {
+        if (json) {
+            nlohmann::ordered_json j;
+            j["stream"] = s.stream;
+            j["index"] = s.index;
+            j["id"] = s.id;
+            j["text"] = tb::printableSample(s.text) == s.text || s.text == "\n" ? s.text : "?"; // JSON holds UTF-8 only
+            j["probability"] = s.probability;
+            printJson(j);
+        } else if (g.streams == 1) {
+            std::fwrite(s.text.data(), 1, s.text.size(), stdout);
+            std::fflush(stdout);
+        }
+        return true;
+    });
+    if (!json) {
+        if (g.streams == 1)
+            std::printf("\n");
+        else
+            for (size_t k = 0; k < texts.size(); ++k)
+                std::printf("--- stream %zu ---\n%s%s\n", k + 1, g.prompt.c_str(), texts[k].c_str());
+    }
+    return Ok;
+}
+
+} // namespace tbcli

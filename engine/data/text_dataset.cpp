@@ -1,0 +1,304 @@
+#include "data/text_dataset.hpp"
+
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tb {
+
+namespace fs = std::filesystem;
+
+namespace {
+const char* kHex = "0123456789abcdef";
+
+// The length of the UTF-8 sequence starting at s[i], or 0 if it is not a valid one.
+int utf8Length(const std::string& s, size_t i)
+{
+    const auto b = static_cast<unsigned char>(s[i]);
+    int len = 0;
+    if (b < 0x80)
+        return 1;
+    if (b >= 0xc2 && b <= 0xdf)
+        len = 2;
+    else if (b >= 0xe0 && b <= 0xef)
+        len = 3;
+    else if (b >= 0xf0 && b <= 0xf4)
+        len = 4;
+    else
+        return 0;
+    if (i + size_t(len) > s.size())
+        return 0;
+    for (int k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(s[i + size_t(k)]) & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+std::string readFile(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    if (!in)
+        throw DataError("cannot read the text file " + p.string() + ": " + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad())
+        throw DataError("cannot read the text file " + p.string());
+    return ss.str();
+}
+
+void checkText(const std::string& text, const std::string& origin, bool requireUtf8)
+{
+    if (const size_t z = text.find('\0'); z != std::string::npos)
+        throw DataError(origin + " looks binary, not text (a zero byte at offset " + std::to_string(z) + ")");
+    if (requireUtf8)
+        for (size_t i = 0; i < text.size();) {
+            const int len = utf8Length(text, i);
+            if (len == 0)
+                throw DataError(origin + " is not valid UTF-8 (at byte " + std::to_string(i) +
+                                "); a character-level vocabulary needs UTF-8, the byte-level one reads any text");
+            i += size_t(len);
+        }
+}
+} // namespace
+
+TextVocabulary TextVocabulary::bytes()
+{
+    TextVocabulary v;
+    v.kind = TextVocabularyKind::Bytes;
+    for (int b = 0; b < 256; ++b)
+        v.symbols.emplace_back(1, char(b));
+    return v;
+}
+
+TextVocabulary TextVocabulary::characters(const std::string& text)
+{
+    std::set<std::string> seen; // ordered bytewise, which for UTF-8 is code point order
+    for (size_t i = 0; i < text.size();) {
+        const int len = utf8Length(text, i);
+        if (len == 0)
+            throw DataError("the text is not valid UTF-8 at byte " + std::to_string(i));
+        seen.insert(text.substr(i, size_t(len)));
+        i += size_t(len);
+    }
+    if (seen.size() > 256)
+        throw DataError(
+            "the text has " + std::to_string(seen.size()) +
+            " distinct characters; a character-level vocabulary holds at most 256 (use the byte-level one)");
+    TextVocabulary v;
+    v.kind = TextVocabularyKind::Characters;
+    v.symbols.assign(seen.begin(), seen.end());
+    return v;
+}
+
+std::vector<std::string> TextVocabulary::classNames() const
+{
+    std::vector<std::string> names;
+    for (const std::string& s : symbols) {
+        std::string h;
+        for (char c : s) {
+            h += kHex[static_cast<unsigned char>(c) >> 4];
+            h += kHex[static_cast<unsigned char>(c) & 15];
+        }
+        names.push_back(h);
+    }
+    return names;
+}
+
+TextVocabulary TextVocabulary::fromClassNames(const std::vector<std::string>& names)
+{
+    TextVocabulary v;
+    auto nibble = [](char c) -> int {
+        const char* p = std::strchr(kHex, c);
+        return c != '\0' && p ? int(p - kHex) : -1;
+    };
+    for (const std::string& n : names) {
+        if (n.empty() || n.size() % 2 || n.size() > 8)
+            throw ModelError("the model's class names are not a text vocabulary (\"" + n + "\")");
+        std::string s;
+        for (size_t i = 0; i < n.size(); i += 2) {
+            const int hi = nibble(n[i]), lo = nibble(n[i + 1]);
+            if (hi < 0 || lo < 0)
+                throw ModelError("the model's class names are not a text vocabulary (\"" + n + "\")");
+            s += char(hi * 16 + lo);
+        }
+        v.symbols.push_back(s);
+    }
+    bool bytes = v.symbols.size() == 256;
+    for (size_t b = 0; bytes && b < 256; ++b)
+        bytes = v.symbols[b].size() == 1 && static_cast<unsigned char>(v.symbols[b][0]) == b;
+    v.kind = bytes ? TextVocabularyKind::Bytes : TextVocabularyKind::Characters;
+    return v;
+}
+
+std::vector<uint8_t> TextVocabulary::encode(const std::string& text) const
+{
+    std::vector<uint8_t> ids;
+    ids.reserve(text.size());
+    if (kind == TextVocabularyKind::Bytes) {
+        for (char c : text)
+            ids.push_back(static_cast<uint8_t>(c));
+        return ids;
+    }
+    for (size_t i = 0; i < text.size();) {
+        const int len = std::max(utf8Length(text, i), 1);
+        const std::string sym = text.substr(i, size_t(len));
+        const auto it = std::lower_bound(symbols.begin(), symbols.end(), sym);
+        if (it == symbols.end() || *it != sym)
+            throw DataError("the character \"" + sym + "\" (byte " + std::to_string(i) +
+                            ") is not in the model's character-level vocabulary");
+        ids.push_back(uint8_t(it - symbols.begin()));
+        i += size_t(len);
+    }
+    return ids;
+}
+
+std::string readText(const std::string& fileOrDir, bool requireUtf8)
+{
+    std::error_code ec;
+    const fs::path p(fileOrDir);
+    if (!fs::exists(p, ec))
+        throw DataError("the text " + fileOrDir + " does not exist");
+    std::string text;
+    if (fs::is_directory(p, ec)) {
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(p, ec)) {
+            std::error_code fileEc;
+            if (e.is_regular_file(fileEc) && e.path().filename().string()[0] != '.')
+                files.push_back(e.path());
+        }
+        if (ec)
+            throw DataError("cannot list the folder " + fileOrDir + ": " + ec.message());
+        std::sort(files.begin(), files.end());
+        if (files.empty())
+            throw DataError("the folder " + fileOrDir + " holds no text files");
+        for (const fs::path& f : files) {
+            const std::string t = readFile(f);
+            checkText(t, f.string(), requireUtf8);
+            text += t;
+        }
+    } else {
+        text = readFile(p);
+        checkText(text, fileOrDir, requireUtf8);
+    }
+    if (text.empty())
+        throw DataError("the text " + fileOrDir + " is empty");
+    return text;
+}
+
+Dataset textDataset(const std::string& text, const std::string& origin, const TextOptions& o)
+{
+    const int T = o.sequenceLength;
+    if (T < 1 || T > 100000)
+        throw ConfigError("the sequence length must be between 1 and 100000 (got " + std::to_string(T) + ")");
+    if (!(o.validationFraction > 0 && o.validationFraction < 1))
+        throw ConfigError("the validation fraction of a text must be between 0 and 1 (exclusive)");
+    if (text.empty())
+        throw DataError("the text " + origin + " is empty");
+    const TextVocabulary vocab =
+        o.vocabulary == TextVocabularyKind::Bytes ? TextVocabulary::bytes() : TextVocabulary::characters(text);
+    const std::vector<uint8_t> ids = vocab.encode(text);
+    const int64_t total = int64_t(ids.size());
+    const int64_t trainLen = int64_t(std::llround(double(total) * (1.0 - o.validationFraction)));
+    // Each side needs T + 1 tokens for one sequence and its labels.
+    const int64_t need = int64_t(std::ceil(double(T + 1) / std::min(o.validationFraction, 1 - o.validationFraction)));
+    if (trainLen < T + 1 || total - trainLen < T + 1)
+        throw DataError("the text " + origin + " holds " + std::to_string(total) + " " +
+                        (o.vocabulary == TextVocabularyKind::Bytes ? "bytes" : "characters") +
+                        ", shorter than one sequence of " + std::to_string(T) +
+                        " on each side of the training/validation split (at least " + std::to_string(need) +
+                        " needed); use a longer text or a shorter sequence length");
+    Dataset d;
+    d.directory = origin;
+    auto cut = [&](ImageSplit& s, int64_t from, int64_t len, const char* what) {
+        const int64_t count = (len - 1) / T;
+        if (count > (1 << 30))
+            throw DataError("the text " + origin + " is too long (" + std::to_string(count) + " " + what +
+                            " sequences; at most 2^30)");
+        s.count = int(count);
+        s.height = T; // an "image" of T x 1 token ids
+        s.width = 1;
+        s.steps = T;
+        s.pixels.assign(ids.begin() + from, ids.begin() + from + count * T);
+        s.labels.assign(ids.begin() + from + 1, ids.begin() + from + 1 + count * T);
+        s.imagesFile = s.labelsFile = origin;
+    };
+    cut(d.train, 0, trainLen, "training");
+    cut(d.test, trainLen, total - trainLen, "validation");
+    d.numClasses = vocab.size();
+    d.classNames = vocab.classNames();
+    d.classNamesSource =
+        o.vocabulary == TextVocabularyKind::Bytes ? "byte-level vocabulary" : "character-level vocabulary";
+    d.textVocabulary = o.vocabulary == TextVocabularyKind::Bytes ? "bytes" : "characters";
+    d.textBytes = int64_t(text.size());
+    size_t end = std::min<size_t>(text.size(), 400);
+    while (end < text.size() && end > 0 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80)
+        --end; // not inside a UTF-8 character
+    d.textSample = text.substr(0, end);
+    return d;
+}
+
+Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
+{
+    return textDataset(readText(fileOrDir, o.vocabulary == TextVocabularyKind::Characters), fileOrDir, o);
+}
+
+bool isTextDataPath(const std::string& path)
+{
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec))
+        return true;
+    return fs::is_directory(path, ec) && findIdxFile(path, "train-images").empty();
+}
+
+double unigramEntropy(const std::vector<uint8_t>& ids, int vocabulary)
+{
+    std::vector<int64_t> counts(size_t(std::max(vocabulary, 256)), 0);
+    for (uint8_t id : ids)
+        ++counts[id];
+    double h = 0.0;
+    for (int64_t c : counts)
+        if (c > 0) {
+            const double p = double(c) / double(ids.size());
+            h -= p * std::log(p);
+        }
+    return h;
+}
+
+double bitsPerSymbol(double nats)
+{
+    return nats / std::log(2.0);
+}
+
+std::string printableSample(const std::string& text)
+{
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        const int len = utf8Length(text, i);
+        if (b == '\n')
+            out += "\u21b5";
+        else if (b == '\t')
+            out += ' ';
+        else if (len == 0 || b < 0x20 || b == 0x7f)
+            out += '?';
+        else
+            out += text.substr(i, size_t(len));
+        i += size_t(std::max(len, 1));
+    }
+    return out;
+}
+
+TextVocabulary vocabularyOf(const Dataset& d)
+{
+    if (!d.isText())
+        throw DataError(d.directory + " is an image dataset, not a text");
+    return TextVocabulary::fromClassNames(d.classNames);
+}
+
+} // namespace tb

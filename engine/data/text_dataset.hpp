@@ -1,0 +1,73 @@
+// Text datasets for character-level language models: a UTF-8 or plain text file (or a folder of
+// them) becomes a Dataset whose samples are windows of T token ids and whose labels are the next
+// token at every step. The text is split by position: the first part trains, the last validates
+// (it is the Dataset's `test` split, which the Trainer validates on after every epoch).
+//
+// Vocabulary: byte-level by default (256 symbols, as the notebook: every file is representable,
+// no unknown symbol can occur at generation time, and the model file needs no symbol table), or
+// character-level (the distinct UTF-8 characters of the text, sorted by code point, at most 256).
+// Models keep the vocabulary as their class names, each symbol written as the hex of its UTF-8
+// bytes ("41" for "A", "c3a9" for "é"), so a weights file alone can generate text.
+#pragma once
+
+#include "data/dataset.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+enum class TextVocabularyKind { Bytes, Characters };
+
+struct TextVocabulary {
+    TextVocabularyKind kind = TextVocabularyKind::Bytes;
+    std::vector<std::string> symbols; // (size) each symbol's bytes; byte-level: the 256 single bytes
+
+    static TextVocabulary bytes();
+    // The distinct characters of valid UTF-8 `text`, sorted; DataError beyond 256 of them.
+    static TextVocabulary characters(const std::string& text);
+    // From a model's class names (hex symbols, see above); ModelError if they are not a vocabulary.
+    static TextVocabulary fromClassNames(const std::vector<std::string>& names);
+
+    int size() const { return int(symbols.size()); }
+    std::vector<std::string> classNames() const;
+    // Token ids of `text`; DataError naming the first symbol the vocabulary lacks (character-level).
+    std::vector<uint8_t> encode(const std::string& text) const;
+    const std::string& decode(int id) const { return symbols[size_t(id)]; }
+};
+
+struct TextOptions {
+    int sequenceLength = 100; // T, the notebook's
+    TextVocabularyKind vocabulary = TextVocabularyKind::Bytes;
+    double validationFraction = 0.1; // the last part of the text, by position
+};
+
+// The text of a file, or of every regular file in a folder (sorted by name, not hidden, not
+// recursive) joined in that order. DataError: missing, unreadable, empty, binary (a zero byte),
+// not UTF-8 when `requireUtf8`.
+std::string readText(const std::string& fileOrDir, bool requireUtf8);
+
+// Reads and encodes the text and cuts it into non-overlapping windows of T ids (sample i covers ids
+// [iT, iT + T) and is labelled [iT + 1, iT + T + 1)) on each side of the split. DataError when a
+// side is shorter than one sequence.
+Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& options = {});
+// The same from text in memory (`origin` names it in messages).
+Dataset textDataset(const std::string& text, const std::string& origin, const TextOptions& options = {});
+
+// Whether --data names a text dataset: a regular file, or a folder without IDX training images.
+bool isTextDataPath(const std::string& path);
+
+// The entropy (nats per token) of the ids' unigram distribution: the loss of a model that knows only
+// how often each symbol occurs. A language model should go well below it.
+double unigramEntropy(const std::vector<uint8_t>& ids, int vocabulary);
+
+// Nats to bits (a loss per symbol as bits per character).
+double bitsPerSymbol(double nats);
+// Text for a terminal line: newlines as "↵", tabs as spaces, other control bytes and invalid UTF-8 as "?".
+std::string printableSample(const std::string& text);
+
+// The vocabulary a text dataset was loaded with.
+TextVocabulary vocabularyOf(const Dataset& d);
+
+} // namespace tb

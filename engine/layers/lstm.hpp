@@ -1,0 +1,54 @@
+// LSTM with Keras semantics: input (T, F), `units` H, gates in Keras' order i, f, c, o; parameters
+// kernel (F, 4H) Glorot-uniform, recurrent_kernel (H, 4H) orthogonal, bias (4H) zero but the forget
+// gate's ones (unit_forget_bias). Output (T, H) with return_sequences, else (H), the last step.
+//
+//   z_t = x_t K + h_{t-1} R + b;  i, f, o = sigmoid(z_i, z_f, z_o);  g = tanh(z_c)
+//   c_t = f * c_{t-1} + i * g;    h_t = o * tanh(c_t);               h_0 = c_0 = 0
+//
+// The input projections X K run as one product over all T steps of the shard; the recurrent
+// products h_{t-1} R step by step; both through the engine's GEMM kernels (PassContext::kernels).
+// Backward is exact backpropagation through time. Training starts every sequence from zero state
+// (the samples of a batch are unrelated windows of the text); `stateful` is kept for the model file
+// and is what generation does: it carries (h, c) from one call to the next (LstmState).
+#pragma once
+
+#include "layers/layer.hpp"
+
+#include <vector>
+
+namespace tb {
+
+// The recurrent state of n sequences, for step-by-step inference (generation).
+struct LstmState {
+    std::vector<float> h, c; // (n, H) each
+};
+
+class Lstm : public Layer {
+public:
+    Lstm(std::string name, Shape in, int units, bool returnSequences, bool stateful);
+    int units() const { return m_units; }
+    int inputFeatures() const { return m_in.c; }
+    bool returnSequences() const { return m_returnSequences; }
+    bool stateful() const { return m_stateful; }
+    int64_t paramCount() const override;
+    void initParams(float* params, float* state, Rng& rng) const override;
+    int64_t cacheFloats(int n) const override;
+    int64_t workspaceFloats(int n) const override;
+    void beginPass(const Kernels& k) override;
+    void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+
+    // One step for n sequences from `state` (updated in place): x (n, F) -> h (n, H), which is also
+    // state.h. Same operations as forward's, so it gives forward's values to the bit.
+    void step(const Kernels& k, const float* x, int n, LstmState& state) const;
+
+private:
+    // Rows [t] of a shard: z (n, T, 4H) -> gates in place, c (n, T, H), h with row stride hStride.
+    void runSteps(const Kernels& k, float* z, float* c, float* h, int64_t hStride, int n, int T, const float* h0,
+                  const float* c0) const;
+    int m_units;
+    bool m_returnSequences, m_stateful;
+    std::vector<float> m_recurrentT, m_kernelT; // (4H, H), (4H, F): for backward's products
+};
+
+} // namespace tb

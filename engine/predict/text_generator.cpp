@@ -1,0 +1,163 @@
+#include "predict/text_generator.hpp"
+
+#include "core/errors.hpp"
+#include "core/rng.hpp"
+#include "layers/activation.hpp"
+#include "layers/embedding.hpp"
+#include "layers/lstm.hpp"
+#include "layers/time_dense.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tb {
+
+struct TextGenerator::State {
+    int n = 0;
+    std::vector<LstmState> lstm; // (layers) empty for layers without state
+};
+
+TextGenerator::TextGenerator(const Network& net, TextVocabulary vocabulary, const Kernels& kernels)
+    : m_net(net), m_vocab(std::move(vocabulary)), m_kernels(&kernels)
+{
+    if (!net.spec().isText())
+        throw ModelError("the model \"" + net.spec().name +
+                         "\" is not a text model (it does not start with an Embedding)");
+    if (m_vocab.size() != net.numClasses())
+        throw ModelError("the vocabulary has " + std::to_string(m_vocab.size()) + " symbols but the model predicts " +
+                         std::to_string(net.numClasses()));
+    for (int l = 0; l < net.layerCount(); ++l) {
+        const Layer& layer = net.layer(l);
+        const bool ok = dynamic_cast<const Embedding*>(&layer) || dynamic_cast<const Lstm*>(&layer) ||
+                        dynamic_cast<const TimeDense*>(&layer) || layer.kind() == LayerKind::Dropout ||
+                        (layer.kind() == LayerKind::Activation &&
+                         static_cast<const ActivationLayer&>(layer).activation() == Activation::Softmax);
+        if (!ok)
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + layer.name() +
+                             ") cannot generate text step by step: a text model for writing has an Embedding, LSTMs "
+                             "with \"return_sequences\": true and a Dense per step");
+        if (auto* lstm = dynamic_cast<const Lstm*>(&layer);
+            lstm && !lstm->returnSequences() && l + 1 < net.layerCount())
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + layer.name() +
+                             ") needs \"return_sequences\": true to write one symbol per step");
+    }
+}
+
+void TextGenerator::step(State& st, const std::vector<int>& ids, std::vector<float>& logits) const
+{
+    const int n = st.n;
+    std::vector<float> cur, next;
+    for (int l = 0; l < m_net.layerCount(); ++l) {
+        const Layer& layer = m_net.layer(l);
+        if (auto* e = dynamic_cast<const Embedding*>(&layer)) {
+            const int E = e->outputDim();
+            cur.assign(size_t(n) * E, 0.0f);
+            for (int i = 0; i < n; ++i)
+                std::copy_n(e->row(ids[size_t(i)]), E, cur.begin() + int64_t(i) * E);
+        } else if (auto* lstm = dynamic_cast<const Lstm*>(&layer)) {
+            lstm->step(*m_kernels, cur.data(), n, st.lstm[size_t(l)]);
+            cur = st.lstm[size_t(l)].h;
+        } else if (auto* d = dynamic_cast<const TimeDense*>(&layer)) {
+            next.assign(size_t(n) * d->units(), 0.0f);
+            d->applyRows(*m_kernels, cur.data(), n, next.data());
+            cur.swap(next);
+        } // Dropout: nothing in inference; the softmax is taken by the caller
+    }
+    logits = cur;
+}
+
+namespace {
+void softmax(const float* z, int V, double temperature, std::vector<double>& p)
+{
+    p.assign(size_t(V), 0.0);
+    double m = z[0];
+    for (int v = 1; v < V; ++v)
+        m = std::max(m, double(z[v]));
+    double sum = 0.0;
+    for (int v = 0; v < V; ++v)
+        sum += p[size_t(v)] = std::exp((double(z[v]) - m) / temperature);
+    for (double& x : p)
+        x /= sum;
+}
+} // namespace
+
+std::vector<float> TextGenerator::probabilities(const std::vector<uint8_t>& ids)
+{
+    const int V = m_net.numClasses();
+    State st;
+    st.n = 1;
+    st.lstm.resize(size_t(m_net.layerCount()));
+    std::vector<float> logits, out;
+    std::vector<double> p;
+    for (uint8_t id : ids) {
+        step(st, {int(id)}, logits);
+        softmax(logits.data(), V, 1.0, p);
+        for (double x : p)
+            out.push_back(float(x));
+    }
+    return out;
+}
+
+std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
+                                                 const std::function<bool(const GeneratedSymbol&)>& onSymbol)
+{
+    if (o.streams < 1 || o.streams > 1024)
+        throw ConfigError("the number of streams must be between 1 and 1024 (got " + std::to_string(o.streams) + ")");
+    if (o.length < 0 || o.length > 10000000)
+        throw ConfigError("the length must be between 0 and 10000000 symbols (got " + std::to_string(o.length) + ")");
+    if (!(o.temperature >= 0) || !std::isfinite(o.temperature))
+        throw ConfigError("the temperature must be 0 (greedy) or a positive number");
+    const int V = m_net.numClasses(), n = o.streams;
+    std::vector<uint8_t> prompt = m_vocab.encode(o.prompt);
+    if (prompt.empty()) {
+        const auto nl = std::find(m_vocab.symbols.begin(), m_vocab.symbols.end(), std::string("\n"));
+        prompt.push_back(uint8_t(nl == m_vocab.symbols.end() ? 0 : nl - m_vocab.symbols.begin()));
+    }
+    State st;
+    st.n = n;
+    st.lstm.resize(size_t(m_net.layerCount()));
+    std::vector<float> logits;
+    for (uint8_t id : prompt)
+        step(st, std::vector<int>(size_t(n), int(id)), logits);
+
+    std::vector<Rng> rngs;
+    for (int s = 0; s < n; ++s)
+        rngs.emplace_back(hashKey(o.seed, uint64_t(RngPurpose::Sample), uint64_t(s)));
+    std::vector<std::string> texts(static_cast<size_t>(n));
+    std::vector<int> ids(static_cast<size_t>(n));
+    std::vector<double> p, q;
+    for (int k = 0; k < o.length; ++k) {
+        bool go = true;
+        for (int s = 0; s < n; ++s) {
+            const float* z = logits.data() + int64_t(s) * V;
+            softmax(z, V, 1.0, p);
+            int id = 0;
+            if (o.temperature == 0.0) {
+                id = int(std::max_element(p.begin(), p.end()) - p.begin());
+            } else {
+                softmax(z, V, o.temperature, q);
+                const double u = double(rngs[size_t(s)].uniform());
+                double acc = 0.0;
+                id = V - 1;
+                for (int v = 0; v < V; ++v) {
+                    acc += q[size_t(v)];
+                    if (u < acc) {
+                        id = v;
+                        break;
+                    }
+                }
+            }
+            ids[size_t(s)] = id;
+            texts[size_t(s)] += m_vocab.decode(id);
+            if (onSymbol && !onSymbol({s, k, id, m_vocab.decode(id), float(p[size_t(id)])}))
+                go = false;
+        }
+        if (!go)
+            break;
+        if (k + 1 < o.length)
+            step(st, ids, logits);
+    }
+    return texts;
+}
+
+} // namespace tb

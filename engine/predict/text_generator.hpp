@@ -1,0 +1,62 @@
+// Writing with a trained text model, as `trainbench-cli generate` and the window's writing page run
+// it: the prompt goes through the model one symbol at a time, then each next symbol is drawn from
+// the softmax (divided by the temperature; 0 takes the most likely symbol), fed back, and reported
+// with the probability the model gave it. The LSTMs carry their state from one symbol to the next
+// (Keras' stateful inference, as the notebook's batch-5 copy of the model). K streams run side by side
+// as one batch, each with its own random stream: the same seed gives the same text, on any machine
+// with the same kernels level.
+#pragma once
+
+#include "data/text_dataset.hpp"
+#include "kernels/kernels.hpp"
+#include "model/network.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+struct GenerateOptions {
+    std::string prompt;       // empty: starts from a newline (or symbol 0 if the vocabulary lacks it)
+    int length = 250;         // symbols generated per stream
+    double temperature = 1.0; // 0: greedy
+    uint64_t seed = 200;
+    int streams = 1;
+};
+
+struct GeneratedSymbol {
+    int stream = 0;
+    int index = 0;           // 0-based position among the generated symbols
+    int id = 0;              // in the vocabulary
+    std::string text;        // its bytes
+    float probability = 0.f; // the model's probability of it (softmax at temperature 1)
+};
+
+class TextGenerator {
+public:
+    // `net` must be a text model (Embedding first; LSTM, Dense, Dropout, Activation after it) and
+    // outlive the generator. Throws ModelError otherwise.
+    TextGenerator(const Network& net, TextVocabulary vocabulary, const Kernels& kernels = defaultKernels());
+
+    // The streams' generated texts (the prompt not included). `onSymbol` sees every symbol as it is
+    // drawn, step by step across the streams; returning false stops early. Throws ConfigError for
+    // options out of range, DataError for a prompt the vocabulary cannot encode.
+    std::vector<std::string> generate(const GenerateOptions& options,
+                                      const std::function<bool(const GeneratedSymbol&)>& onSymbol = {});
+
+    // The next-symbol probabilities after each symbol of `ids` from a fresh state (softmax at
+    // temperature 1), (ids, vocabulary): what the ONNX and PyTorch checks compare.
+    std::vector<float> probabilities(const std::vector<uint8_t>& ids);
+
+private:
+    struct State;
+    // One step for every stream: ids (streams) in, logits (streams, vocabulary) out.
+    void step(State& st, const std::vector<int>& ids, std::vector<float>& logits) const;
+    const Network& m_net;
+    TextVocabulary m_vocab;
+    const Kernels* m_kernels;
+};
+
+} // namespace tb

@@ -1,0 +1,317 @@
+// Text datasets, the text presets, training a character model through the training session, and
+// writing with it. Texts are Debian's own licences (/usr/share/common-licenses) or written here.
+#include "fixtures.hpp"
+
+#include "core/errors.hpp"
+#include "data/text_dataset.hpp"
+#include "io/onnx_export.hpp"
+#include "io/safetensors.hpp"
+#include "io/torch_layout.hpp"
+#include "io/weights_file.hpp"
+#include "model/network.hpp"
+#include "predict/text_generator.hpp"
+#include "train/session.hpp"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <atomic>
+#include <fstream>
+
+using namespace tb;
+
+namespace {
+const char* kGpl3 = "/usr/share/common-licenses/GPL-3";
+
+// A small model for the tests: trains on a licence in seconds.
+const char* kTinyModel = R"({"name": "tiny-text", "sequence_length": 32, "layers": [
+    {"type": "Embedding", "input_dim": 256, "output_dim": 16},
+    {"type": "LSTM", "units": 48, "return_sequences": true},
+    {"type": "Dense", "units": "classes", "activation": "softmax"}]})";
+
+template <typename E> void expectError(const std::function<void()>& f, const std::string& part)
+{
+    try {
+        f();
+    } catch (const E& e) {
+        QVERIFY2(std::string(e.what()).find(part) != std::string::npos, e.what());
+        return;
+    }
+    QFAIL(("no error; expected one saying: " + part).c_str());
+}
+
+TrainConfig textConfig(int threads, int epochs, int maxBatches, int batch = 32)
+{
+    TrainConfig c;
+    c.epochs = epochs;
+    c.batchSize = batch;
+    c.maxBatches = maxBatches;
+    c.device.threads = threads;
+    c.seed = 11;
+    c.optimizer.kind = OptimizerKind::RMSprop;
+    c.optimizer.learningRate = 0.01f;
+    return c;
+}
+} // namespace
+
+class TstText : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Windows of T ids, labelled with the next id at every step; the last part of the text validates.
+    void splitsByPositionIntoSequences()
+    {
+        std::string text;
+        for (int i = 0; i < 100; ++i)
+            text += char('a' + i % 26);
+        TextOptions o;
+        o.sequenceLength = 4;
+        o.validationFraction = 0.2;
+        const Dataset d = textDataset(text, "letters", o);
+        QVERIFY(d.isText());
+        QCOMPARE(d.numClasses, 256);
+        QCOMPARE(d.train.count, (80 - 1) / 4);
+        QCOMPARE(d.test.count, (20 - 1) / 4);
+        QCOMPARE(d.train.steps, 4);
+        QCOMPARE(int(d.train.labels.size()), d.train.count * 4);
+        for (int i = 0; i < d.train.count * 4; ++i) {
+            QCOMPARE(int(d.train.pixels[size_t(i)]), int(uint8_t(text[size_t(i)])));
+            QCOMPARE(int(d.train.labels[size_t(i)]), int(uint8_t(text[size_t(i) + 1])));
+        }
+        QCOMPARE(int(d.test.pixels[0]), int(uint8_t(text[80]))); // validation starts at 80%
+        QCOMPARE(inputShapeOf(d).keras(), std::string("(None, 4)"));
+    }
+
+    void clearErrors()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        fixtures::writeRaw(dir + "/empty.txt", "");
+        fixtures::writeRaw(dir + "/binary.txt", std::string("abc\0def", 7));
+        fixtures::writeRaw(dir + "/short.txt", "to be or not to be");
+        fixtures::writeRaw(dir + "/latin1.txt", "caf\xe9 au lait, encore un caf\xe9");
+        expectError<DataError>([&] { loadTextDataset(dir + "/empty.txt"); }, "is empty");
+        expectError<DataError>([&] { loadTextDataset(dir + "/binary.txt"); },
+                               "looks binary, not text (a zero byte at offset 3)");
+        expectError<DataError>([&] { loadTextDataset(dir + "/none.txt"); }, "does not exist");
+        expectError<DataError>([&] { loadTextDataset(dir + "/short.txt"); }, "shorter than one sequence of 100");
+        TextOptions chars;
+        chars.vocabulary = TextVocabularyKind::Characters;
+        chars.sequenceLength = 2;
+        expectError<DataError>([&] { loadTextDataset(dir + "/latin1.txt", chars); }, "is not valid UTF-8 (at byte 3)");
+        TextOptions bytes;
+        bytes.sequenceLength = 2;
+        QCOMPARE(loadTextDataset(dir + "/latin1.txt", bytes).numClasses, 256); // bytes read any text
+        const QString unreadable = tmp.path() + "/locked.txt";
+        fixtures::writeRaw(unreadable.toStdString(), "some text that nobody may read");
+        QFile::setPermissions(unreadable, QFileDevice::Permissions());
+        if (std::ifstream(unreadable.toStdString()).good())
+            QSKIP("running as root: a file without permissions is still readable");
+        expectError<DataError>([&] { loadTextDataset(unreadable.toStdString(), bytes); }, "cannot read the text file");
+    }
+
+    // The distinct characters, sorted; class names hold them as hex and give them back.
+    void characterVocabulary()
+    {
+        const std::string text = "héllo wörld, hello world ";
+        TextOptions o;
+        o.vocabulary = TextVocabularyKind::Characters;
+        o.sequenceLength = 3;
+        o.validationFraction = 0.3;
+        const Dataset d = textDataset(text, "greeting", o);
+        const TextVocabulary v = vocabularyOf(d);
+        QCOMPARE(v.kind, TextVocabularyKind::Characters);
+        QCOMPARE(v.size(), 11); // space , d e h l o r w é ö
+        QCOMPARE(v.symbols.front(), std::string(" "));
+        QCOMPARE(v.symbols.back(), std::string("ö"));
+        QCOMPARE(d.classNames.back(), std::string("c3b6"));
+        std::string back;
+        for (uint8_t id : v.encode("wörld"))
+            back += v.decode(id);
+        QCOMPARE(back, std::string("wörld"));
+        expectError<DataError>([&] { v.encode("x"); }, "not in the model's character-level vocabulary");
+        QCOMPARE(TextVocabulary::fromClassNames(TextVocabulary::bytes().classNames()).kind, TextVocabularyKind::Bytes);
+    }
+
+    void folderOfTexts()
+    {
+        QTemporaryDir tmp;
+        const std::string dir = tmp.path().toStdString();
+        fixtures::writeRaw(dir + "/b.txt", std::string(300, 'b'));
+        fixtures::writeRaw(dir + "/a.txt", std::string(300, 'a'));
+        fixtures::writeRaw(dir + "/.hidden", std::string("\0\0", 2));
+        QVERIFY(isTextDataPath(dir));
+        QCOMPARE(readText(dir, false), std::string(300, 'a') + std::string(300, 'b'));
+    }
+
+    void shakespearePresetIsTheNotebooks()
+    {
+        const ModelSpec spec = loadModelSpec("shakespeare-lstm");
+        QVERIFY(spec.isText());
+        const Network net(spec, Shape::tokenIds(spec.sequenceLength), 256);
+        QCOMPARE(net.paramCount(), int64_t(4460800));
+        const std::string s = net.summary();
+        for (const char* want : {"embedding (Embedding)", "(None, 100, 512)", "131,072", "lstm (LSTM)", "lstm_1 (LSTM)",
+                                 "2,099,200", "(None, 100, 256)", "131,328", "Total params: 4,460,800"})
+            QVERIFY2(s.find(want) != std::string::npos, (std::string(want) + " not in\n" + s).c_str());
+        // Image data cannot feed it, nor text an image model.
+        expectError<ModelError>([&] { Network(spec, Shape::image(28, 28, 1), 256); }, "needs token ids");
+        expectError<ModelError>([&] { Network(loadModelSpec("keras-mnist-cnn"), Shape::tokenIds(100), 256); },
+                                "a text model starts with an Embedding");
+    }
+
+    // The done-when run, small: a tiny LSTM on the GPL's text brings the validation loss well below
+    // the text's unigram entropy (what a model knowing only symbol frequencies reaches).
+    void learnsALicenceBelowItsUnigramEntropy()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        const double entropy = unigramEntropy(data.test.labels, data.numClasses);
+        QVERIFY2(entropy > 2.5 && entropy < 3.5, qPrintable(QString::number(entropy)));      // English: about 4.3 bits
+        TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, textConfig(2, 3, 0, 8)); // ~370 steps
+        s.run();
+        const EvalResult v = s.evaluateTest();
+        qInfo("unigram entropy %.4f nats (%.3f bits), validation loss %.4f nats (%.3f bits per character), "
+              "accuracy %.3f",
+              entropy, bitsPerSymbol(entropy), v.loss, bitsPerSymbol(v.loss), v.accuracy);
+        QVERIFY2(v.loss < 0.8 * entropy,
+                 qPrintable(QString("validation loss %1 vs entropy %2").arg(v.loss).arg(entropy)));
+        QCOMPARE(v.samples, data.test.count * 32); // counted per character
+    }
+
+    void sameWeightsOnOneAndTwoThreads()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        std::string sha[2];
+        for (int t = 1; t <= 2; ++t) {
+            TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, textConfig(t, 1, 6));
+            s.run();
+            sha[t - 1] = s.weightsSha256();
+        }
+        QCOMPARE(sha[1], sha[0]);
+    }
+
+    // A text run stopped mid-epoch and resumed from its checkpoint (on another thread count) ends with
+    // the weights of the run that was never stopped; the run folder records it as for images.
+    void stoppedRunResumesBitIdentical()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        const TrainConfig c = textConfig(1, 2, 6);
+        std::string expected;
+        {
+            TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, c);
+            s.run();
+            expected = s.weightsSha256();
+        }
+        QTemporaryDir tmp;
+        std::atomic<bool> stop{false};
+        struct StopAt : TrainObserver {
+            std::atomic<bool>* flag;
+            void batchFinished(const BatchProgress& p) override
+            {
+                if (p.epoch == 2 && p.step == 2)
+                    flag->store(true);
+            }
+        } at;
+        at.flag = &stop;
+        {
+            TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, c);
+            s.enableCheckpoints(RunFolder::create(tmp.path().toStdString(), "tiny"));
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const QStringList runs = QDir(tmp.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(runs.size(), 1);
+        DeviceSpec two;
+        two.threads = 2;
+        auto resumed =
+            TrainingSession::resume(RunFolder::open((tmp.path() + "/" + runs.first()).toStdString()), data, two);
+        QCOMPARE(resumed->trainer().position().step, 2);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), expected);
+    }
+
+    // Generation: the same seed writes the same text (also after a save and load), temperature 0 is
+    // the greedy choice, the reported probabilities are the model's.
+    void generatesDeterministically()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, textConfig(2, 1, 20));
+        s.run();
+        QTemporaryDir tmp;
+        const std::string path = tmp.path().toStdString() + "/tiny.tbw";
+        s.save(path);
+        const WeightsFile w = loadWeights(path);
+        const Network loaded = w.buildNetwork();
+        TextGenerator a(s.network(), vocabularyOf(data)), b(loaded, TextVocabulary::fromClassNames(w.classNames));
+        GenerateOptions g;
+        g.prompt = "This License ";
+        g.length = 80;
+        g.seed = 5;
+        g.streams = 3;
+        std::vector<float> probs;
+        const auto first = a.generate(g, [&](const GeneratedSymbol& sym) {
+            probs.push_back(sym.probability);
+            return true;
+        });
+        QCOMPARE(int(first.size()), 3);
+        QCOMPARE(int(first[0].size()), 80);
+        QCOMPARE(b.generate(g), first);
+        QVERIFY(first[0] != first[1]); // each stream draws its own
+        g.seed = 6;
+        QVERIFY(a.generate(g) != first);
+        for (float p : probs)
+            QVERIFY(p > 0.0f && p <= 1.0f);
+        // Greedy: every symbol is the most likely one after the text so far.
+        g.temperature = 0.0;
+        g.streams = 1;
+        g.length = 10;
+        const std::string greedy = a.generate(g).front();
+        const std::vector<uint8_t> ids = vocabularyOf(data).encode(g.prompt + greedy);
+        const std::vector<float> p = a.probabilities(ids);
+        for (size_t k = 0; k < greedy.size(); ++k) {
+            const size_t at = g.prompt.size() - 1 + k; // the distribution that chose greedy[k]
+            const float* row = p.data() + at * 256;
+            QCOMPARE(int(std::max_element(row, row + 256) - row), int(uint8_t(greedy[k])));
+        }
+    }
+
+    // A text model's weights file keeps its (T) input; safetensors holds PyTorch's names and comes
+    // back with the same weights; the ONNX export writes (the real checks: tests/interop).
+    void textWeightsFileAndExports()
+    {
+        Network net(parseModelSpec(kTinyModel, "tiny"), Shape::tokenIds(32), 256);
+        net.initialize(4);
+        WeightsFile w;
+        w.spec = net.spec();
+        w.input = net.inputShape();
+        QTemporaryDir tmp;
+        w.params = net.params();
+        w.classNames = TextVocabulary::bytes().classNames();
+        const std::string path = tmp.path().toStdString() + "/w.tbw";
+        saveWeights(path, w);
+        QCOMPARE(loadWeights(path).input.keras(), std::string("(None, 32)"));
+        const std::string st = tmp.path().toStdString() + "/w.safetensors";
+        exportSafetensors(st, w);
+        const WeightsFile back = loadSafetensors(st, nullptr);
+        QVERIFY(back.params == w.params);
+        QCOMPARE(back.input.keras(), std::string("(None, 32)"));
+        std::vector<std::string> names;
+        for (const TorchTensor& t : torchLayout(net))
+            names.push_back(t.name);
+        QCOMPARE(names, (std::vector<std::string>{"embedding.weight", "lstm.weight_ih_l0", "lstm.weight_hh_l0",
+                                                  "lstm.bias_ih_l0", "lstm.bias_hh_l0", "dense.weight", "dense.bias"}));
+        exportOnnx(tmp.path().toStdString() + "/w.onnx", w);
+        QVERIFY(QFileInfo(tmp.path() + "/w.onnx").size() > int64_t(net.paramCount()) * 4);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstText)
+#include "tst_text.moc"
