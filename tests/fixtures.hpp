@@ -7,6 +7,11 @@
 
 namespace fixtures {
 
+// How long a test waits for a signal (a run's end, a load, a batch) before it calls the program
+// hung. A guard against hangs, never a speed check: under ThreadSanitizer, on two cores that another
+// build is using, a stopped toy run took 38 s from Start to its end, where Release takes a second.
+constexpr int kHangGuardMs = 240000;
+
 // Writes an IDX file of unsigned bytes (magic 0,0,8,dims) with the given dims and payload.
 // gz: compress with zlib. magicOverride: replace the 4 magic bytes.
 void writeIdx(const std::string& path, const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data,

@@ -174,8 +174,15 @@ private slots:
         QSignalSpy listed(w->runsPanel(), &RunsPanel::listed);
         w->startTraining();
         QVERIFY(finished.wait(60000));
-        while (w->runsPanel()->runs().size() < 4 || w->runsPanel()->runs().front().status != "completed")
-            QVERIFY(listed.wait(10000));
+        // The listing that ends it: the page also relists when the run starts, and that listing runs on
+        // the pool, so it can read run.json between the last epoch's checkpoint (status completed)
+        // and the end's record (the test set's figures). The one after the run's end has both.
+        const auto ended = [&] {
+            const auto& runs = w->runsPanel()->runs();
+            return runs.size() >= 4 && runs.front().status == "completed" && runs.front().hasTest;
+        };
+        while (!ended())
+            QVERIFY(listed.wait(fixtures::kHangGuardMs));
         const tb::RunSummary& r = w->runsPanel()->runs().front(); // newest first
         QCOMPARE(r.status, std::string("completed"));
         QVERIFY(r.hasTest);

@@ -62,7 +62,7 @@ class TstUiWindow : public QObject {
         w->show();
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(m_data);
-        if (!loaded.wait(10000))
+        if (!loaded.wait(fixtures::kHangGuardMs))
             return nullptr;
         w->modelPanel()->openModelFile(m_model);
         w->hyperparametersPanel()->setEpochs(epochs);
@@ -135,11 +135,11 @@ private slots:
         w->datasetPanel()->loadFolder(big);
         QVERIFY(w->datasetPanel()->isLoading()); // returned at once: the load runs on a worker
         w->datasetPanel()->loadFolder(m_data);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         QCOMPARE(w->datasetPanel()->dataset()->train.count, 1024);
         QVERIFY(!w->datasetPanel()->isLoading());
         // Fashion-MNIST's load, superseded, ends on the thread pool and must change nothing.
-        QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, fixtures::kHangGuardMs);
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents();
         QCOMPARE(loaded.count(), 1);
@@ -162,7 +162,7 @@ private slots:
         labels.close();
         QSignalSpy failed(w->datasetPanel(), &DatasetPanel::loadFailed);
         w->datasetPanel()->loadFolder(broken);
-        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.wait(fixtures::kHangGuardMs));
         const QString error = w->datasetPanel()->errorText();
         QVERIFY2(error.contains(QStringLiteral("train-labels-idx1-ubyte")), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("truncated")), qPrintable(error));
@@ -172,7 +172,7 @@ private slots:
 
         QSignalSpy failedAgain(w->datasetPanel(), &DatasetPanel::loadFailed);
         w->datasetPanel()->loadFolder(m_tmp.filePath(QStringLiteral("does-not-exist")));
-        QVERIFY(failedAgain.wait(10000));
+        QVERIFY(failedAgain.wait(fixtures::kHangGuardMs));
         QVERIFY(w->datasetPanel()->errorText().contains(QStringLiteral("does not exist")));
     }
 
@@ -190,8 +190,8 @@ private slots:
         QVERIFY(!w->runPanel()->startButton()->isEnabled());
         QVERIFY(w->runPanel()->stopButton()->isEnabled());
         // (How long the event loop waits while training is tst_ui_stall's: the GUI thread's own busy time.)
-        QVERIFY(epochs.wait(30000));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(epochs.wait(fixtures::kHangGuardMs));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, fixtures::kHangGuardMs);
 
         QCOMPARE(epochs.count(), 2);
         const auto outcome = finished.first().first().value<RunOutcome>();
@@ -259,7 +259,7 @@ private slots:
             }
         });
         w->startTraining();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         QVERIFY(doneAtStop >= 3);
         QCOMPARE(stateAtStop, int(RunPanel::State::Stopping));
         QVERIFY2(statusAtStop.startsWith(QStringLiteral("Finishing the batch")), qPrintable(statusAtStop));
@@ -281,7 +281,7 @@ private slots:
         QSignalSpy finished(w->runController(), &RunController::finished);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         w->startTraining();
-        QVERIFY(batches.wait(10000));
+        QVERIFY(batches.wait(fixtures::kHangGuardMs));
         w->runPanel()->pauseButton()->click();
         QVERIFY(w->runController()->isPaused());
         QCOMPARE(w->runPanel()->pauseButton()->text(), QStringLiteral("Resume"));
@@ -301,10 +301,10 @@ private slots:
         w->runPanel()->pauseButton()->click();
         QVERIFY(!w->runController()->isPaused());
         QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Running));
-        QTRY_VERIFY_WITH_TIMEOUT(w->runController()->batchesDone() > before, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->runController()->batchesDone() > before, fixtures::kHangGuardMs);
         answerNextBox(QStringLiteral("stopAndKeep"));
         w->runPanel()->stopButton()->click();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
     }
 
@@ -368,12 +368,12 @@ private slots:
         QSignalSpy epochs(&ctl, &RunController::epochFinished);
         QSignalSpy finished(&ctl, &RunController::finished);
         ctl.start(req, true); // the worker holds after its first batch, inside the observer
-        QVERIFY(batches.wait(10000));
+        QVERIFY(batches.wait(fixtures::kHangGuardMs));
         QCOMPARE(batches.first().first().value<tb::BatchProgress>().step, 1);
         QCOMPARE(ctl.batchesDone(), int64_t(1));
         now->fetch_add(1000 * 1000); // the pause lasts 1000 s
         ctl.setPaused(false);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         QCOMPARE(epochs.count(), 1);
         const auto record = epochs.first().first().value<tb::EpochRecord>();
         // 8 steps: at most a few clock readings each.
@@ -389,7 +389,7 @@ private slots:
         QVERIFY(w);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         w->startTraining();
-        QVERIFY(batches.wait(10000));
+        QVERIFY(batches.wait(fixtures::kHangGuardMs));
         // Held paused while the boxes are answered, so the run cannot end on its own meanwhile;
         // closing a paused run must work as well.
         w->runController()->setPaused(true);
@@ -424,11 +424,11 @@ private slots:
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
-        QVERIFY(batches.wait(10000));
+        QVERIFY(batches.wait(fixtures::kHangGuardMs));
         answerNextBox(QStringLiteral("stopAndKeep"));
         w->confirmStop();
         QCOMPARE(int(w->runPanel()->state()), int(RunPanel::State::Stopping));
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
         QVERIFY(w->hasWeights());
         QVERIFY(w->runPanel()->statusText().contains(QStringLiteral("weights so far are kept")));
@@ -503,7 +503,7 @@ private slots:
         for (int run = 0; run < 2; ++run) { // a second run starts from empty charts
             QSignalSpy finished(w->runController(), &RunController::finished);
             w->startTraining();
-            QVERIFY(finished.wait(30000));
+            QVERIFY(finished.wait(fixtures::kHangGuardMs));
             ChartsPanel* charts = w->chartsPanel();
             for (Chart* c : {charts->lossChart(), charts->accuracyChart()}) {
                 c->flush();
@@ -544,7 +544,7 @@ private slots:
         QCOMPARE(withSuffix(QStringLiteral("/tmp/a.png"), QStringLiteral("tbw")), QStringLiteral("/tmp/a.png.tbw"));
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         QVERIFY(charts->isEnabled() && history->isEnabled() && grid->isEnabled());
         QTemporaryDir out;
         QCOMPARE(w->exportCharts(out.path()), QString());
@@ -581,7 +581,7 @@ private slots:
         w->resultsPanel()->clear();
         QSignalSpy evaluated(w.get(), &MainWindow::evaluationFinished);
         w->openWeights(weights);
-        QVERIFY(evaluated.wait(10000));
+        QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
         QCOMPARE(evaluated.first().first().toBool(), true);
         QVERIFY(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Weights file ") + weights));
         QCOMPARE(double(w->resultsPanel()->model().samples() - w->resultsPanel()->model().wrongCount()), accuracy);
@@ -593,7 +593,7 @@ private slots:
         w->resultsPanel()->clear();
         QSignalSpy evaluatedExport(w.get(), &MainWindow::evaluationFinished);
         w->openWeights(safetensors);
-        QVERIFY(evaluatedExport.wait(10000));
+        QVERIFY(evaluatedExport.wait(fixtures::kHangGuardMs));
         QCOMPARE(evaluatedExport.first().first().toBool(), true);
         QCOMPARE(double(w->resultsPanel()->model().samples() - w->resultsPanel()->model().wrongCount()), accuracy);
 
@@ -611,7 +611,7 @@ private slots:
         corrupt.close();
         QSignalSpy evaluatedAgain(w.get(), &MainWindow::evaluationFinished);
         w->openWeights(corrupt.fileName());
-        QVERIFY(evaluatedAgain.wait(10000));
+        QVERIFY(evaluatedAgain.wait(fixtures::kHangGuardMs));
         QCOMPARE(evaluatedAgain.first().first().toBool(), false);
         // So is a safetensors file whose header lies about its size.
         QFile lying(out.filePath(QStringLiteral("lying.safetensors")));
@@ -620,7 +620,7 @@ private slots:
         lying.close();
         QSignalSpy evaluatedLying(w.get(), &MainWindow::evaluationFinished);
         w->openWeights(lying.fileName());
-        QVERIFY(evaluatedLying.wait(10000));
+        QVERIFY(evaluatedLying.wait(fixtures::kHangGuardMs));
         QCOMPARE(evaluatedLying.first().first().toBool(), false);
     }
 
@@ -646,7 +646,7 @@ private slots:
         QCOMPARE(int(devices.size()), int(levels.size()));
         QSignalSpy done(compare, &ComparePanel::comparisonFinished);
         QCOMPARE(compare->start(), QString());
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(fixtures::kHangGuardMs));
         const std::vector<tb::CompareRow>& rows = compare->rows();
         QCOMPARE(int(rows.size()), int(levels.size()));
         std::map<tb::Isa, std::string> sha;
@@ -760,7 +760,7 @@ private slots:
         QSignalSpy done(compare, &ComparePanel::comparisonFinished);
         QCOMPARE(compare->start(), QString());
         QVERIFY(!w->startBlocker().isEmpty()); // no training while comparing
-        QVERIFY(done.wait(30000));
+        QVERIFY(done.wait(fixtures::kHangGuardMs));
         QCOMPARE(done.first().at(0).toBool(), false);
         QCOMPARE(done.first().at(1).toString(), QString());
         QCOMPARE(int(compare->rows().size()), int(devices.size()));
@@ -787,9 +787,9 @@ private slots:
         int finishedRows = 0;
         connect(compare, &ComparePanel::comparisonFinished, this, [&] { finishedRows = int(compare->rows().size()); });
         QCOMPARE(compare->start(), QString());
-        QTRY_VERIFY_WITH_TIMEOUT(compare->rows().size() >= 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(compare->rows().size() >= 1, fixtures::kHangGuardMs);
         compare->stop();
-        QVERIFY(stopped.wait(30000));
+        QVERIFY(stopped.wait(fixtures::kHangGuardMs));
         QCOMPARE(stopped.first().at(0).toBool(), true);
         QVERIFY(finishedRows >= 1);
         QCOMPARE(compare->table()->rowCount(), finishedRows);
@@ -802,7 +802,7 @@ private slots:
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const int image = w->resultsPanel()->displayOrder().front();
         w->resultsPanel()->showImage(image);
         QLabel* top = nullptr;
