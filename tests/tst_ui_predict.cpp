@@ -196,8 +196,11 @@ private slots:
     void theWindowHasThePage()
     {
         MainWindow window;
-        QCOMPARE(window.tabs()->count(), 6); // Setup, Training, Results, Compare, Predict, Runs
+        // Setup, Training, Results, Compare, Predict, Write (its text counterpart, beside it), Runs.
+        QCOMPARE(window.tabs()->count(), 7);
         QCOMPARE(window.tabs()->tabText(MainWindow::PredictPage), QStringLiteral("Predict"));
+        QCOMPARE(window.tabs()->tabText(MainWindow::WritePage), QStringLiteral("Write"));
+        QCOMPARE(MainWindow::WritePage, MainWindow::PredictPage + 1);
         QCOMPARE(window.tabs()->widget(MainWindow::PredictPage)->findChild<PredictPanel*>(), window.predictPanel());
     }
 };

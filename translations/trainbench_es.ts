@@ -527,6 +527,18 @@
         <source>Validation (test set)</source>
         <translation>Validación (conjunto de test)</translation>
     </message>
+    <message>
+        <source>Loss per character (nats; bits per character = loss / ln 2)</source>
+        <translation>Pérdida por carácter (nats; bits por carácter = pérdida / ln 2)</translation>
+    </message>
+    <message>
+        <source>Loss (nats)</source>
+        <translation>Pérdida (nats)</translation>
+    </message>
+    <message>
+        <source>Next-character accuracy</source>
+        <translation>Precisión del carácter siguiente</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ComparePanel</name>
@@ -776,10 +788,6 @@
         <translation>Cargando %1…</translation>
     </message>
     <message>
-        <source>No dataset loaded. Choose a folder of IDX files.</source>
-        <translation>No hay ningún conjunto de datos cargado. Elige una carpeta de archivos IDX.</translation>
-    </message>
-    <message>
         <source>Could not load the dataset: %1</source>
         <translation>No se pudo cargar el conjunto de datos: %1</translation>
     </message>
@@ -790,6 +798,58 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Files: %2, %3, %4, %5&lt;br&gt;%6 training and %7 test images, %8×%9 pixels&lt;br&gt;%10 classes (%11): %12</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Archivos: %2, %3, %4, %5&lt;br&gt;%6 imágenes de entrenamiento y %7 de test, %8×%9 píxeles&lt;br&gt;%10 clases (%11): %12</translation>
+    </message>
+    <message>
+        <source>Text file…</source>
+        <translation>Archivo de texto…</translation>
+    </message>
+    <message>
+        <source>A UTF-8 or plain text file to train a character-level language model on (a folder of text files works too: choose or drop it).</source>
+        <translation>Un archivo de texto UTF-8 o plano para entrenar un modelo de lenguaje por caracteres (también sirve una carpeta de archivos de texto: elígela o suéltala).</translation>
+    </message>
+    <message>
+        <source>Vocabulary:</source>
+        <translation>Vocabulario:</translation>
+    </message>
+    <message>
+        <source>bytes (256 symbols, as the notebook)</source>
+        <translation>bytes (256 símbolos, como el cuaderno)</translation>
+    </message>
+    <message>
+        <source>characters (those of the text)</source>
+        <translation>caracteres (los del texto)</translation>
+    </message>
+    <message>
+        <source>Byte-level, the default, can represent any file and never meets an unknown symbol; character-level has one symbol per distinct UTF-8 character (at most 256).</source>
+        <translation>Por bytes, el predeterminado, representa cualquier archivo y nunca encuentra un símbolo desconocido; por caracteres tiene un símbolo por cada carácter UTF-8 distinto (256 como máximo).</translation>
+    </message>
+    <message>
+        <source>The beginning of the text</source>
+        <translation>El comienzo del texto</translation>
+    </message>
+    <message>
+        <source>No dataset loaded. Choose a folder of IDX files or a text file.</source>
+        <translation>No hay ningún conjunto de datos cargado. Elige una carpeta de archivos IDX o un archivo de texto.</translation>
+    </message>
+    <message>
+        <source>Choose a text file</source>
+        <translation>Elegir un archivo de texto</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md);;All files (*)</source>
+        <translation>Archivos de texto (*.txt *.md);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Text: %2 (%3 bytes)&lt;br&gt;Vocabulary: %4&lt;br&gt;Sequences of %5 symbols: %6 for training (the first 90% of the text), %7 for validation (the last 10%)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Texto: %2 (%3 bytes)&lt;br&gt;Vocabulario: %4&lt;br&gt;Secuencias de %5 símbolos: %6 para entrenar (el primer 90 % del texto), %7 para validar (el último 10 %)</translation>
+    </message>
+    <message>
+        <source>byte-level, 256 symbols (%1 occur in the text)</source>
+        <translation>por bytes, 256 símbolos (%1 aparecen en el texto)</translation>
+    </message>
+    <message>
+        <source>character-level, %1 distinct characters</source>
+        <translation>por caracteres, %1 caracteres distintos</translation>
     </message>
 </context>
 <context>
@@ -1173,6 +1233,26 @@
         <source>The run's dataset folder %1 is gone: its results cannot be shown; its report still has the confusion matrix and misclassified images it stored.</source>
         <translation>La carpeta del conjunto de datos de la ejecución, %1, ya no existe: no se pueden mostrar sus resultados; su informe conserva la matriz de confusión y las imágenes mal clasificadas que guardó.</translation>
     </message>
+    <message>
+        <source>Sample after epoch %1: %2</source>
+        <translation>Muestra tras la época %1: %2</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>Escribir</translation>
+    </message>
+    <message>
+        <source>%1 is an image model and the dataset is a text: choose a text preset (small-text-lstm or shakespeare-lstm).</source>
+        <translation>%1 es un modelo de imágenes y el conjunto de datos es un texto: elige un modelo de texto (small-text-lstm o shakespeare-lstm).</translation>
+    </message>
+    <message>
+        <source>%1 is a text model and the dataset holds images: choose an image preset or a text file.</source>
+        <translation>%1 es un modelo de texto y el conjunto de datos tiene imágenes: elige un modelo de imágenes o un archivo de texto.</translation>
+    </message>
+    <message>
+        <source>The image size multiplier is for images: set it to 1 to train on a text.</source>
+        <translation>El multiplicador del tamaño de imagen es para imágenes: ponlo a 1 para entrenar con un texto.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>
@@ -1223,6 +1303,18 @@
     <message>
         <source>This model does not fit %1×%2 images with %3 classes: %4</source>
         <translation>Este modelo no encaja con imágenes de %1×%2 y %3 clases: %4</translation>
+    </message>
+    <message>
+        <source>%1 is an image model and the dataset is a text: choose a text preset (small-text-lstm, shakespeare-lstm) or a text dataset.</source>
+        <translation>%1 es un modelo de imágenes y el conjunto de datos es un texto: elige un modelo de texto (small-text-lstm, shakespeare-lstm) o un conjunto de datos de texto.</translation>
+    </message>
+    <message>
+        <source>%1 is a text model and the dataset holds images: choose an image preset or a text dataset.</source>
+        <translation>%1 es un modelo de texto y el conjunto de datos tiene imágenes: elige un modelo de imágenes o un conjunto de datos de texto.</translation>
+    </message>
+    <message>
+        <source>This model does not fit sequences of %1 symbols over %2 symbols: %3</source>
+        <translation>Este modelo no admite secuencias de %1 símbolos sobre %2 símbolos: %3</translation>
     </message>
 </context>
 <context>
@@ -1744,6 +1836,10 @@
         <source> - learning_rate: %1</source>
         <translation> - tasa_de_aprendizaje: %1</translation>
     </message>
+    <message>
+        <source> - bpc: %1 - val_bpc: %2</source>
+        <translation> - bpc: %1 - bpc_val: %2</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>
@@ -1936,10 +2032,180 @@
     </message>
 </context>
 <context>
+    <name>tbui::TextResults</name>
+    <message>
+        <source>The held-out text; the characters the model predicted wrong in red</source>
+        <translation>El texto reservado; en rojo, los caracteres que el modelo predijo mal</translation>
+    </message>
+    <message>
+        <source>The most confident mistakes</source>
+        <translation>Los errores más seguros</translation>
+    </message>
+    <message>
+        <source>Confusion of the most frequent characters (rows: true, columns: predicted)</source>
+        <translation>Confusión de los caracteres más frecuentes (filas: real, columnas: predicho)</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>Contexto</translation>
+    </message>
+    <message>
+        <source>True</source>
+        <translation>Real</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Predicho</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>Confianza</translation>
+    </message>
+    <message>
+        <source>Results appear after the first epoch.</source>
+        <translation>Los resultados aparecen tras la primera época.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).</source>
+        <translation>%1 de %2 caracteres reservados predichos mal (precisión del carácter siguiente %3 %).</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>otros</translation>
+    </message>
+</context>
+<context>
     <name>tbui::TrainWorker</name>
     <message>
         <source>No dataset is loaded.</source>
         <translation>No hay ningún conjunto de datos cargado.</translation>
+    </message>
+</context>
+<context>
+    <name>tbui::WritePanel</name>
+    <message>
+        <source>Open the weights of a text model</source>
+        <translation>Abrir los pesos de un modelo de texto</translation>
+    </message>
+    <message>
+        <source>Trainbench weights (*.tbw);;All files (*)</source>
+        <translation>Pesos de Trainbench (*.tbw);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>&amp;Inicio:</translation>
+    </message>
+    <message>
+        <source>The text the model continues (empty: it starts a new line)</source>
+        <translation>El texto que el modelo continúa (vacío: empieza una línea nueva)</translation>
+    </message>
+    <message>
+        <source>&amp;Length:</source>
+        <translation>&amp;Longitud:</translation>
+    </message>
+    <message>
+        <source> characters</source>
+        <translation> caracteres</translation>
+    </message>
+    <message>
+        <source>How many symbols the model writes after the prompt</source>
+        <translation>Cuántos símbolos escribe el modelo tras el inicio</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatura:</translation>
+    </message>
+    <message>
+        <source>Divides the model's scores before sampling: 0 always takes the most likely character, 1 samples the model's own probabilities, higher is wilder</source>
+        <translation>Divide las puntuaciones del modelo antes de muestrear: 0 toma siempre el carácter más probable, 1 muestrea las probabilidades del propio modelo, más es más libre</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation>&amp;Semilla:</translation>
+    </message>
+    <message>
+        <source>The same seed, prompt and settings write the same text</source>
+        <translation>La misma semilla, inicio y ajustes escriben el mismo texto</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>Escribir</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Detener</translation>
+    </message>
+    <message>
+        <source>Open weights…</source>
+        <translation>Abrir pesos…</translation>
+    </message>
+    <message>
+        <source>Tint: the probability the model gave each character</source>
+        <translation>Color: la probabilidad que el modelo dio a cada carácter</translation>
+    </message>
+    <message>
+        <source>below 10%</source>
+        <translation>menos del 10 %</translation>
+    </message>
+    <message>
+        <source>10–30%</source>
+        <translation>10–30 %</translation>
+    </message>
+    <message>
+        <source>30–60%</source>
+        <translation>30–60 %</translation>
+    </message>
+    <message>
+        <source>60–90%</source>
+        <translation>60–90 %</translation>
+    </message>
+    <message>
+        <source>90% or more</source>
+        <translation>90 % o más</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>Modelo: %1</translation>
+    </message>
+    <message>
+        <source>No text model yet: train one (a text dataset and a text preset in Setup) or open the weights of one.</source>
+        <translation>Aún no hay modelo de texto: entrena uno (un conjunto de datos de texto y un modelo de texto en Configuración) o abre los pesos de uno.</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>No se pudo abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds an image model (%2): it classifies pictures on the Predict page and cannot write. Open the weights of a text model.</source>
+        <translation>%1 contiene un modelo de imágenes (%2): clasifica imágenes en la página Predecir y no puede escribir. Abre los pesos de un modelo de texto.</translation>
+    </message>
+    <message>
+        <source>weights file %1</source>
+        <translation>archivo de pesos %1</translation>
+    </message>
+    <message>
+        <source>Writing…</source>
+        <translation>Escribiendo…</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Deteniendo…</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Could not write: %1</source>
+        <translation>No se pudo escribir: %1</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 symbols; mean probability %3%.</source>
+        <translation>Detenido tras %1 de %2 símbolos; probabilidad media %3 %.</translation>
+    </message>
+    <message>
+        <source>Wrote %1 symbols; mean probability %2%.</source>
+        <translation>Escritos %1 símbolos; probabilidad media %2 %.</translation>
     </message>
 </context>
 </TS>

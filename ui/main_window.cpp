@@ -6,6 +6,7 @@
 #include "common/wheel_guard.hpp"
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
+#include "data/text_dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "export/save_file.hpp"
 #include "i18n/language.hpp"
@@ -26,6 +27,7 @@
 #include "train/evaluation.hpp"
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
+#include "write/write_panel.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -101,7 +103,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_accelerator(new AcceleratorPanel(m_system)), m_hyper(new HyperparametersPanel), m_run(new RunPanel),
       m_charts(new ChartsPanel), m_results(new ResultsPanel),
       m_compare(new ComparePanel(m_system, [this](CompareRequest& r) { return compareRequest(r); })),
-      m_predict(new PredictPanel), m_runs(new RunsPanel(qs(tb::defaultRunsDir()))),
+      m_predict(new PredictPanel), m_runs(new RunsPanel(qs(tb::defaultRunsDir()))), m_write(new WritePanel),
       m_controller(new RunController(this)), m_tabs(new QTabWidget), m_act(new Actions)
 {
     WheelGuard::install(); // before the fields are first shown (polished)
@@ -120,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->addTab(scrolling(m_results), QString());
     m_tabs->addTab(scrolling(m_compare), QString());
     m_tabs->addTab(scrolling(m_predict), QString());
+    m_tabs->addTab(m_write, QString()); // the text counterpart of Predict
     m_tabs->addTab(m_runs, QString());
 
     auto* splitter = new QSplitter(Qt::Vertical);
@@ -138,7 +141,14 @@ MainWindow::MainWindow(QWidget* parent)
         updateStartState();
         showPage(SetupPage);
     });
-    connect(m_model, &ModelPanel::modelChanged, this, &MainWindow::updateStartState);
+    connect(m_model, &ModelPanel::modelChanged, this, [this] {
+        // A sequence model reads a text, an image model an IDX folder (as the CLI's --data).
+        m_dataset->setTextModel(m_model->spec() && m_model->spec()->isText());
+        // A text is cut into the text model's own sequence length.
+        if (m_model->spec() && m_model->spec()->isText())
+            m_dataset->setTextSequenceLength(m_model->spec()->sequenceLength);
+        updateStartState();
+    });
     connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
         m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
         if (const DatasetPtr data = m_dataset->dataset())
@@ -161,6 +171,9 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
     connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
+    connect(m_controller, &RunController::textSampled, this, [this](int epoch, const QString& sample) {
+        m_run->appendLog(tr("Sample after epoch %1: %2").arg(epoch).arg(qs(tb::printableSample(ss(sample)))));
+    });
     connect(m_compare, &ComparePanel::comparisonStarted, this, &MainWindow::updateStartState);
     connect(m_compare, &ComparePanel::comparisonFinished, this, &MainWindow::updateStartState);
     connect(m_runs, &RunsPanel::openResultsRequested, this, &MainWindow::openRunResults);
@@ -284,6 +297,7 @@ void MainWindow::retranslate()
     m_tabs->setTabText(ResultsPage, tr("Results"));
     m_tabs->setTabText(ComparePage, tr("Compare"));
     m_tabs->setTabText(PredictPage, tr("Predict"));
+    m_tabs->setTabText(WritePage, tr("Write"));
     m_tabs->setTabText(RunsPage, tr("Runs"));
     Actions& a = *m_act;
     m_fileMenu->setTitle(tr("&File"));
@@ -348,6 +362,16 @@ QString MainWindow::setupBlocker() const
         return tr("The dataset is still loading.");
     if (!m_dataset->dataset())
         return tr("Choose a dataset folder first.");
+    const DatasetPtr data = m_dataset->dataset();
+    if (m_model->spec() && m_model->spec()->isText() != data->isText())
+        return data->isText() ? tr("%1 is an image model and the dataset is a text: choose a text preset "
+                                   "(small-text-lstm or shakespeare-lstm).")
+                                    .arg(qs(m_model->spec()->name))
+                              : tr("%1 is a text model and the dataset holds images: choose an image preset or "
+                                   "a text file.")
+                                    .arg(qs(m_model->spec()->name));
+    if (data->isText() && m_hyper->sizeMultiplier() != 1)
+        return tr("The image size multiplier is for images: set it to 1 to train on a text.");
     if (!m_model->spec() || !m_model->errorText().isEmpty())
         return tr("The model cannot be used: see the Model panel.");
     return {};
@@ -373,6 +397,11 @@ void MainWindow::updateStartState()
 
 void MainWindow::onDatasetLoaded(const DatasetPtr& data)
 {
+    if (data->isText()) {
+        m_model->setTextInput(data->inputHeight(), data->numClasses);
+        updateStartState();
+        return;
+    }
     m_model->setInput(data->train.height * m_hyper->sizeMultiplier(), data->train.width * m_hyper->sizeMultiplier(),
                       data->numClasses);
     updateStartState();
@@ -463,10 +492,12 @@ void MainWindow::onRunStarted(const RunStarted& info)
     m_runData = info.data; // a resumed run may have loaded its own dataset
     // ...and then the Dataset panel (and the model panel's input) show that folder, as if chosen.
     if (info.data && (!m_dataset->dataset() || m_dataset->dataset()->directory != info.data->directory))
-        m_dataset->loadFolder(qs(info.data->directory));
+        m_dataset->load(qs(info.data->directory),
+                        info.data->isText() ? DatasetPanel::Kind::Text : DatasetPanel::Kind::Images);
     m_runConfig = info.config;
     m_history = info.history; // a resumed run's finished epochs
     m_charts->setRun(info.config, info.history);
+    m_charts->setTextRun(info.data && info.data->isText());
     m_run->runStarted(info);
     m_runs->refresh(); // the new run shows as running
 }
@@ -496,6 +527,7 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
 {
     m_weights = outcome.weights;
     m_predict->setWeights(m_weights, m_runName);
+    m_write->setWeights(m_weights, m_runName); // a text model's only
     if (outcome.test && !outcome.test->predicted.empty() && m_runData) {
         m_results->setResults(m_runData, outcome.test);
         showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size())] {
@@ -663,6 +695,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         }
         m_weights = e.weights;
         m_predict->setWeights(m_weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
+        m_write->setWeightsFromFile(m_weights, path);
         m_runData = e.data;
         m_results->setResults(e.data, e.eval);
         showResultsSource([path, dir = qs(e.data->directory)] {
@@ -812,8 +845,10 @@ void MainWindow::dropEvent(QDropEvent* event)
         openWeights(fi.absoluteFilePath());
     else if (fi.suffix() == QLatin1String("json"))
         m_model->openModelFile(fi.absoluteFilePath());
-    else
-        m_dataset->loadFolder(fi.isDir() ? fi.absoluteFilePath() : fi.absolutePath());
+    else if (fi.isFile() && fi.fileName().contains(QLatin1String("ubyte")))
+        m_dataset->load(fi.absolutePath(), DatasetPanel::Kind::Images); // an IDX file stands for its folder
+    else                                                                // an IDX folder, or a text file or folder
+        m_dataset->load(fi.absoluteFilePath(), DatasetPanel::Kind::FromPath);
     showPage(SetupPage);
     event->acceptProposedAction();
 }

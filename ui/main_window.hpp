@@ -28,6 +28,7 @@ class ResultsPanel;
 class RunController;
 class RunPanel;
 class RunsPanel;
+class WritePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,10 +46,12 @@ public:
     ComparePanel* comparePanel() const { return m_compare; }
     PredictPanel* predictPanel() const { return m_predict; }
     RunsPanel* runsPanel() const { return m_runs; }
+    WritePanel* writePanel() const { return m_write; }
     RunController* runController() const { return m_controller; }
     QTabWidget* tabs() const { return m_tabs; }
 
-    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage, RunsPage };
+    // Write (a text model writes) sits beside Predict (an image model classifies): both use a trained model.
+    enum Page { SetupPage, TrainingPage, ResultsPage, ComparePage, PredictPage, WritePage, RunsPage };
     void showPage(Page page);
 
     // What to do about a run in progress when the window closes or Esc is pressed.
@@ -123,6 +126,7 @@ private:
     ComparePanel* m_compare;
     PredictPanel* m_predict;
     RunsPanel* m_runs;
+    WritePanel* m_write;
     RunController* m_controller;
     QTabWidget* m_tabs;
 

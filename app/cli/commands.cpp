@@ -95,14 +95,8 @@ public:
         if (m_showRate)
             std::printf(" - learning_rate: %.4g", r.learningRate);
         std::printf("\n");
-        if (m_textNet) {
-            tb::TextGenerator gen(*m_textNet, m_vocab);
-            tb::GenerateOptions g;
-            g.length = 120;
-            g.temperature = 0.8;
-            g.seed = uint64_t(r.epoch);
-            std::printf("Sample: %s\n", tb::printableSample(gen.generate(g).front()).c_str());
-        }
+        if (m_textNet)
+            std::printf("Sample: %s\n", tb::printableSample(tb::epochSample(*m_textNet, m_vocab, r.epoch)).c_str());
         // Keras' callbacks say what they did in the same words.
         if (r.rateLowered)
             std::printf("Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.\n", r.epoch,

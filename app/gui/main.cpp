@@ -44,7 +44,13 @@ int main(int argc, char** argv)
     const QCommandLineOption runsShot(
         QStringLiteral("runs-screenshot"),
         QApplication::translate("main", "With --screenshots: only the Runs page, two runs overlaid."));
+    const QCommandLineOption writeShot(
+        QStringLiteral("write-screenshot"),
+        QApplication::translate("main", "With --screenshots and --data TEXT: the Write and Results pages of a text "
+                                        "model, with these weights."),
+        QStringLiteral("weights"));
     parser.addOption(shots);
+    parser.addOption(writeShot);
     parser.addOption(runsShot);
     parser.addOption(data);
     parser.addOption(predictShot);
@@ -56,6 +62,8 @@ int main(int argc, char** argv)
     tbui::MainWindow window;
     if (parser.isSet(shots) && parser.isSet(runsShot))
         return runRunsScreenshot(window, parser.value(shots));
+    if (parser.isSet(shots) && parser.isSet(writeShot))
+        return runWriteScreenshot(window, parser.value(shots), parser.value(data), parser.value(writeShot));
     if (parser.isSet(shots) && parser.isSet(predictShot))
         return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot));
     if (parser.isSet(shots)) {
@@ -72,7 +80,7 @@ int main(int argc, char** argv)
     if (folder.isEmpty())
         folder = tbui::DatasetPanel::defaultFolder();
     if (!folder.isEmpty())
-        window.datasetPanel()->loadFolder(folder);
+        window.datasetPanel()->load(folder, tbui::DatasetPanel::Kind::FromPath); // a file: a text
     window.show();
     return app.exec();
 }

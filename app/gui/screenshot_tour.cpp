@@ -12,10 +12,14 @@
 #include "predict/predict_panel.hpp"
 #include "run/run_controller.hpp"
 #include "runs/runs_panel.hpp"
+#include "write/write_panel.hpp"
 
 #include <QApplication>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QEventLoop>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QTimer>
 
 #include <cstdio>
@@ -188,6 +192,68 @@ int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
             waitFor(20);
     }
     const bool ok = shoot(w, outDir, QStringLiteral("predict-page"), 500);
+    Language::apply(QString());
+    return ok ? 0 : 1;
+}
+
+int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& textPath, const QString& weights)
+{
+    using namespace tbui;
+    QDir().mkpath(outDir);
+    Language::apply(QStringLiteral("en"));
+    w.show();
+    w.resize(1280, 720);
+    w.showPage(MainWindow::SetupPage);
+    w.modelPanel()->selectPreset(QStringLiteral("small-text-lstm"));
+    w.datasetPanel()->setTextSequenceLength(64); // the preset's, so the text loads once
+    QEventLoop loaded;
+    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
+    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
+    w.datasetPanel()->load(textPath, tbui::DatasetPanel::Kind::Text);
+    loaded.exec();
+    if (!w.datasetPanel()->dataset() || !w.datasetPanel()->dataset()->isText()) {
+        std::fprintf(stderr, "%s is not a usable text: %s\n", qPrintable(textPath),
+                     qPrintable(w.datasetPanel()->errorText()));
+        return 1;
+    }
+    w.modelPanel()->selectPreset(QStringLiteral("small-text-lstm"));
+    bool ok = shoot(w, outDir, QStringLiteral("text-setup"));
+
+    QEventLoop evaluated;
+    bool evaluatedOk = false;
+    QObject::connect(&w, &MainWindow::evaluationFinished, &evaluated, [&](bool good) {
+        evaluatedOk = good;
+        evaluated.quit();
+    });
+    w.openWeights(weights);
+    evaluated.exec();
+    if (!evaluatedOk) {
+        std::fprintf(stderr, "could not evaluate %s\n", qPrintable(weights));
+        return 1;
+    }
+    ok = shoot(w, outDir, QStringLiteral("text-results")) && ok;
+
+    WritePanel* page = w.writePanel();
+    w.showPage(MainWindow::WritePage);
+    page->promptEdit()->setText(QStringLiteral("This License "));
+    page->lengthBox()->setValue(700);
+    page->temperatureBox()->setValue(0.6);
+    page->seedBox()->setValue(7);
+    QEventLoop written;
+    QObject::connect(page, &WritePanel::writingFinished, &written, &QEventLoop::quit);
+    page->write();
+    written.exec();
+    if (!page->errorText().isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(page->errorText()));
+        return 1;
+    }
+    ok = shoot(w, outDir, QStringLiteral("writing-page-en")) && ok;
+    Language::apply(QStringLiteral("es"));
+    ok = shoot(w, outDir, QStringLiteral("writing-page-es")) && ok;
+    w.showPage(MainWindow::ResultsPage);
+    ok = shoot(w, outDir, QStringLiteral("text-results-es")) && ok;
+    w.showPage(MainWindow::SetupPage);
+    ok = shoot(w, outDir, QStringLiteral("text-setup-es")) && ok;
     Language::apply(QString());
     return ok ? 0 : 1;
 }

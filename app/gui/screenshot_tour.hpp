@@ -19,3 +19,8 @@ int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
 // Only the Runs page of the runs folder (the XDG data directory's), the two newest completed runs
 // ticked so that their curves overlay, at 1360x900: <outDir>/runs-page.png.
 int runRunsScreenshot(tbui::MainWindow& w, const QString& outDir);
+// A text model at 1280x720: the Setup page with the text `textPath` (text-setup.png), the Results page of
+// the weights file `weights` on it (text-results.png), and the Write page writing after a prompt in
+// English and Spanish (writing-page-en.png, writing-page-es.png; text-results-es.png and text-setup-es.png to
+// look at the Spanish layout).
+int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& textPath, const QString& weights);

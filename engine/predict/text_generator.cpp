@@ -160,4 +160,14 @@ std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
     return texts;
 }
 
+std::string epochSample(const Network& net, const TextVocabulary& vocabulary, int epoch)
+{
+    TextGenerator gen(net, vocabulary);
+    GenerateOptions g;
+    g.length = 120;
+    g.temperature = 0.8;
+    g.seed = uint64_t(epoch);
+    return gen.generate(g).front();
+}
+
 } // namespace tb

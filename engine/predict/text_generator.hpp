@@ -59,4 +59,9 @@ private:
     const Kernels* m_kernels;
 };
 
+// The sample a text run shows after every epoch (the CLI's "Sample:" line, the window's log): 120
+// symbols at temperature 0.8 from a newline, seeded by the epoch, so a run's samples are
+// reproducible. `net` holds that epoch's weights.
+std::string epochSample(const Network& net, const TextVocabulary& vocabulary, int epoch);
+
 } // namespace tb

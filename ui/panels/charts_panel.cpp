@@ -75,7 +75,11 @@ QStringList ChartsPanel::chartFileNames() const
 
 void ChartsPanel::retranslate()
 {
-    m_loss->setTitles(tr("Loss"), tr("Epoch"), tr("Loss"), tr("Learning rate"));
+    if (m_textRun)
+        m_loss->setTitles(tr("Loss per character (nats; bits per character = loss / ln 2)"), tr("Epoch"),
+                          tr("Loss (nats)"), tr("Learning rate"));
+    else
+        m_loss->setTitles(tr("Loss"), tr("Epoch"), tr("Loss"), tr("Learning rate"));
     m_loss->setSeriesName(m_lossBatch, tr("Train (per batch, smoothed)"));
     m_loss->setSeriesName(m_lossTrain, tr("Train"));
     m_loss->setSeriesName(m_lossVal, validationName());
@@ -87,7 +91,10 @@ void ChartsPanel::retranslate()
         chart->setSeriesName(best, tr("Best epoch (%1)").arg(monitor));
         chart->setSeriesName(stop, tr("Early stopping"));
     }
-    m_accuracy->setTitles(tr("Accuracy"), tr("Epoch"), tr("Accuracy"));
+    if (m_textRun)
+        m_accuracy->setTitles(tr("Next-character accuracy"), tr("Epoch"), tr("Accuracy"));
+    else
+        m_accuracy->setTitles(tr("Accuracy"), tr("Epoch"), tr("Accuracy"));
     m_accuracy->setSeriesName(m_accBatch, tr("Train (per batch, smoothed)"));
     m_accuracy->setSeriesName(m_accTrain, tr("Train"));
     m_accuracy->setSeriesName(m_accVal, validationName());
@@ -119,6 +126,12 @@ QString ChartsPanel::validationName() const
     if (m_config.validationSplit > 0)
         return tr("Validation (last %1% of train)").arg(m_config.validationSplit * 100, 0, 'g', 3);
     return tr("Validation (test set)");
+}
+
+void ChartsPanel::setTextRun(bool text)
+{
+    m_textRun = text;
+    retranslate();
 }
 
 void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history)

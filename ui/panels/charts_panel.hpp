@@ -26,6 +26,8 @@ public:
     // What the run validates on and which decisions it makes (shows or hides their series); a resumed
     // run's finished epochs are drawn at once.
     void setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history = {});
+    // A text model: the charts say per character (loss in nats, with bits per character; next-character accuracy).
+    void setTextRun(bool text);
     void addBatch(const tb::BatchProgress& p);
     void addEpoch(const tb::EpochRecord& r);
 
@@ -59,6 +61,7 @@ private:
     int m_lossBatch, m_lossTrain, m_lossVal, m_lossRate, m_lossLowered, m_lossBest, m_lossStop;
     int m_accBatch, m_accTrain, m_accVal, m_accBest, m_accStop;
     tb::TrainConfig m_config;
+    bool m_textRun = false;
     int m_memProcess, m_memSystem;
     double m_smoothLoss = 0, m_smoothAcc = 0;
     bool m_haveSmooth = false;

@@ -4,6 +4,8 @@
 #include "common/text.hpp"
 #include "model/network.hpp"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -28,8 +30,7 @@ ModelPanel::ModelPanel(QWidget* parent)
       m_totals(new QLabel(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
-    for (const std::string& name : tb::presetNames())
-        m_preset->addItem(qs(name), qs(name));
+    fillPresets();
     m_description->setWordWrap(true);
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
@@ -68,6 +69,41 @@ ModelPanel::ModelPanel(QWidget* parent)
     selectPreset(QSettings().value(kPresetKey, qs(tb::defaultPreset())).toString());
 }
 
+// The presets of the dataset's kind, then the model file entry when one is open.
+void ModelPanel::fillPresets()
+{
+    const QSignalBlocker block(m_preset);
+    const int fileIndex = m_preset->findData(QString());
+    const QString fileLabel = fileIndex >= 0 ? m_preset->itemText(fileIndex) : QString();
+    m_preset->clear();
+    for (const std::string& name : tb::presetNames())
+        if (tb::loadModelSpec(name).isText() == m_text)
+            m_preset->addItem(qs(name), qs(name));
+    if (!fileLabel.isEmpty())
+        m_preset->addItem(fileLabel, QString());
+    if (!m_filePath.isEmpty())
+        m_preset->setCurrentIndex(m_preset->findData(QString()));
+    else if (m_spec)
+        m_preset->setCurrentIndex(std::max(0, m_preset->findData(qs(m_spec->name))));
+}
+
+void ModelPanel::setTextInput(int steps, int classes)
+{
+    const bool wasText = m_text;
+    m_text = true;
+    m_height = steps;
+    m_width = 1;
+    m_classes = classes;
+    if (!wasText) {
+        fillPresets();
+        if (m_filePath.isEmpty() && m_spec && !m_spec->isText()) {
+            selectPreset(m_preset->itemData(0).toString());
+            return;
+        }
+    }
+    refresh();
+}
+
 void ModelPanel::retranslate()
 {
     m_title->setText(tr("Model"));
@@ -101,6 +137,8 @@ void ModelPanel::selectPreset(const QString& name)
     int index = m_preset->findData(name);
     if (index < 0)
         index = m_preset->findData(qs(tb::defaultPreset()));
+    if (index < 0)
+        index = 0;
     m_preset->setCurrentIndex(index);
     m_filePath.clear();
     m_spec = tb::loadModelSpec(ss(m_preset->itemData(index).toString()));
@@ -143,6 +181,14 @@ void ModelPanel::setInput(int height, int width, int classes)
     m_height = height;
     m_width = width;
     m_classes = classes;
+    if (m_text) {
+        m_text = false;
+        fillPresets();
+        if (m_filePath.isEmpty() && m_spec && m_spec->isText()) {
+            selectPreset(m_preset->itemData(0).toString());
+            return;
+        }
+    }
     refresh();
 }
 
@@ -158,8 +204,19 @@ void ModelPanel::refresh()
         m_error->show();
         return;
     }
+    if (m_spec->isText() != m_text) {
+        m_error->setText(m_text ? tr("%1 is an image model and the dataset is a text: choose a text preset "
+                                     "(small-text-lstm, shakespeare-lstm) or a text dataset.")
+                                      .arg(qs(m_spec->name))
+                                : tr("%1 is a text model and the dataset holds images: choose an image preset or a "
+                                     "text dataset.")
+                                      .arg(qs(m_spec->name)));
+        m_error->show();
+        return;
+    }
     try {
-        const tb::Network net(*m_spec, tb::Shape::image(m_height, m_width, 1), m_classes);
+        const tb::Network net(*m_spec, m_text ? tb::Shape::tokenIds(m_height) : tb::Shape::image(m_height, m_width, 1),
+                              m_classes);
         m_error->hide();
         m_table->setRowCount(net.layerCount());
         for (int i = 0; i < net.layerCount(); ++i) {
@@ -174,11 +231,17 @@ void ModelPanel::refresh()
                               .arg(qs(tb::withThousands(net.paramCount() + net.stateCount())),
                                    qs(tb::withThousands(net.paramCount())), qs(tb::withThousands(net.stateCount()))));
     } catch (const std::exception& e) {
-        m_error->setText(tr("This model does not fit %1×%2 images with %3 classes: %4")
-                             .arg(m_width)
-                             .arg(m_height)
-                             .arg(m_classes)
-                             .arg(EngineText::of(e)));
+        if (m_text)
+            m_error->setText(tr("This model does not fit sequences of %1 symbols over %2 symbols: %3")
+                                 .arg(m_height)
+                                 .arg(m_classes)
+                                 .arg(EngineText::of(e)));
+        else
+            m_error->setText(tr("This model does not fit %1×%2 images with %3 classes: %4")
+                                 .arg(m_width)
+                                 .arg(m_height)
+                                 .arg(m_classes)
+                                 .arg(EngineText::of(e)));
         m_error->show();
     }
 }

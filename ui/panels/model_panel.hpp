@@ -31,6 +31,11 @@ public:
     void openModelFile(const QString& path);
     // Rebuilds the summary for this input (the dataset's image size and class count).
     void setInput(int height, int width, int classes);
+    // A text dataset: sequences of `steps` symbols over a vocabulary of `classes`. The preset list then
+    // offers the text presets (an image dataset: the image presets); a chosen preset of the other kind
+    // gives way to the first of this kind.
+    void setTextInput(int steps, int classes);
+    bool forText() const { return m_text; }
 
 signals:
     void modelChanged();
@@ -42,6 +47,7 @@ private:
     void retranslate();
     void chooseFile();
     void refresh();
+    void fillPresets();
 
     QLabel* m_title;
     QComboBox* m_preset;
@@ -53,6 +59,7 @@ private:
     std::optional<tb::ModelSpec> m_spec;
     QString m_filePath; // when a model file is chosen
     int m_height = 28, m_width = 28, m_classes = 10;
+    bool m_text = false; // the dataset is a text
 };
 
 } // namespace tbui

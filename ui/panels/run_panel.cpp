@@ -3,6 +3,7 @@
 #include "common/elided_label.hpp"
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
+#include "data/text_dataset.hpp"
 #include "train/progress_text.hpp"
 
 #include <algorithm>
@@ -186,6 +187,7 @@ void RunPanel::runStarted(const RunStarted& info)
     m_runProgress->setRange(0, std::max(1, info.stepsPerEpoch * info.epochs));
     m_runProgress->setValue(0);
     m_config = info.config;
+    m_text = info.data && info.data->isText();
     for (const QString& line : info.header.split(QLatin1Char('\n')))
         appendLog(line);
     if (!info.runFolder.isEmpty()) {
@@ -295,6 +297,10 @@ void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
     m_finishedEpochSeconds += r.seconds;
     QString line = epochLineText(r, m_stepsPerEpoch);
+    if (m_text)
+        line += tr(" - bpc: %1 - val_bpc: %2")
+                    .arg(tb::bitsPerSymbol(r.loss), 0, 'f', 4)
+                    .arg(tb::bitsPerSymbol(r.valLoss), 0, 'f', 4);
     if (m_config.schedule.kind != tb::ScheduleKind::Constant) // as the CLI: when a schedule moves it
         line += tr(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
     setProgressLine(line);

@@ -87,6 +87,7 @@ private:
     std::function<QString()> m_statusText;
     std::function<QString()> m_progressText; // the last progress status, shown again on resume
     tb::BatchProgress m_last;
+    bool m_text = false;      // a text model: bits per character beside the loss, as the CLI
     tb::TrainConfig m_config; // of the run under way: what its log says about schedules and early stopping
 };
 

@@ -4,6 +4,7 @@
 #include "common/text.hpp"
 #include "results/confusion_matrix.hpp"
 #include "results/image_grid.hpp"
+#include "results/text_results.hpp"
 
 #include <QDialog>
 #include <QEvent>
@@ -21,7 +22,7 @@ const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
 ResultsPanel::ResultsPanel(QWidget* parent)
     : QWidget(parent), m_header(new QLabel(this)), m_source(new ElidedLabel(Qt::ElideMiddle, this)),
       m_note(new QLabel(this)), m_showAll(new QPushButton(this)), m_grid(new ImageGrid),
-      m_confusion(new ConfusionMatrix)
+      m_confusion(new ConfusionMatrix), m_text(new TextResults(this))
 {
     QFont big = m_header->font();
     big.setPointSizeF(big.pointSizeF() * 1.2);
@@ -53,6 +54,9 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     layout->addWidget(m_source);
     layout->addWidget(m_note);
     layout->addWidget(splitter, 1);
+    layout->addWidget(m_text, 1);
+    m_images = splitter;
+    m_text->hide();
 
     connect(m_showAll, &QPushButton::clicked, this, [this] { filter(-1, -1); });
     connect(m_confusion, &ConfusionMatrix::cellClicked, this, &ResultsPanel::filter);
@@ -73,8 +77,26 @@ void ResultsPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+bool ResultsPanel::showsText() const
+{
+    return !m_text->isHidden();
+}
+
 void ResultsPanel::setResults(DatasetPtr data, EvalPtr eval)
 {
+    const bool text = data && data->isText();
+    m_images->setVisible(!text);
+    m_text->setVisible(text);
+    m_header->setVisible(!text);
+    if (text) {
+        // The image grid and matrix have nothing to draw: the text view shows the predictions.
+        m_text->setResults(data, eval);
+        m_model = ResultsModel();
+        m_confusion->setModel(nullptr);
+        filter(-1, -1);
+        return;
+    }
+    m_text->clear();
     m_model = ResultsModel(std::move(data), std::move(eval));
     m_confusion->setModel(&m_model);
     filter(-1, -1);
@@ -83,6 +105,7 @@ void ResultsPanel::setResults(DatasetPtr data, EvalPtr eval)
 void ResultsPanel::clear()
 {
     m_model = ResultsModel();
+    m_text->clear();
     m_source->setFullText(QString());
     setNote(QString());
     m_confusion->setModel(nullptr);

@@ -17,6 +17,7 @@ namespace tbui {
 class ConfusionMatrix;
 class ElidedLabel;
 class ImageGrid;
+class TextResults;
 
 class ResultsPanel : public QWidget {
     Q_OBJECT
@@ -38,6 +39,9 @@ public:
     const std::vector<int>& displayOrder() const { return m_order; }
     ImageGrid* grid() const { return m_grid; }
     ConfusionMatrix* confusion() const { return m_confusion; }
+    // A text model's results (shown instead of the grid and the matrix).
+    TextResults* textResults() const { return m_text; }
+    bool showsText() const;
     QString headerText() const;
 
     static const QColor kWrongColor;
@@ -55,6 +59,8 @@ private:
     QPushButton* m_showAll;
     ImageGrid* m_grid;
     ConfusionMatrix* m_confusion;
+    QWidget* m_images; // the grid and the matrix
+    TextResults* m_text;
     ResultsModel m_model;
     std::vector<int> m_order;
     int m_filterTrue = -1, m_filterPredicted = -1;

@@ -31,6 +31,7 @@ void RunController::start(const TrainRequest& request, bool paused)
     connect(worker, &TrainWorker::started, this, &RunController::started);
     connect(worker, &TrainWorker::batchFinished, this, &RunController::batchFinished);
     connect(worker, &TrainWorker::epochFinished, this, &RunController::epochFinished);
+    connect(worker, &TrainWorker::textSampled, this, &RunController::textSampled);
     connect(worker, &TrainWorker::evaluatingTestSet, this, &RunController::evaluatingTestSet);
     connect(worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
     worker->setPaused(paused); // before the thread starts, so no batch can slip past it

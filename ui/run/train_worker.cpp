@@ -3,6 +3,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
+#include "predict/text_generator.hpp"
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
 
@@ -27,9 +28,20 @@ public:
     {
         m_lastValidation = std::make_shared<const tb::EvalResult>(validation);
         emit m_worker.epochFinished(r, m_lastValidation);
+        // On the training thread, between epochs: the network holds this epoch's weights. The CLI's sample.
+        if (m_textNet)
+            emit m_worker.textSampled(r.epoch, qs(tb::epochSample(*m_textNet, m_vocab, r.epoch)));
+    }
+
+    void showText(const tb::Network& net, const tb::Dataset& data)
+    {
+        m_textNet = &net;
+        m_vocab = tb::vocabularyOf(data);
     }
 
     EvalPtr m_lastValidation;
+    const tb::Network* m_textNet = nullptr; // a text model's, for the samples
+    tb::TextVocabulary m_vocab;
 
 private:
     TrainWorker& m_worker;
@@ -69,6 +81,13 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
             data.reset();
         }
     }
+    if (!data && saved.weights.spec.isText()) {
+        // The text as the run cut it: its sequence length and vocabulary are the model's (as the CLI).
+        tb::TextOptions t;
+        t.sequenceLength = saved.weights.input.h;
+        t.vocabulary = tb::TextVocabulary::fromClassNames(saved.weights.classNames).kind;
+        data = std::make_shared<const tb::Dataset>(tb::loadTextDataset(saved.data.directory, t));
+    }
     if (!data)
         data = std::make_shared<const tb::Dataset>(tb::loadDataset(saved.data.directory));
     return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery);
@@ -107,6 +126,8 @@ void TrainWorker::run()
         info.resumedStep = trainer.position().step;
         info.history = trainer.history();
         outcome.runFolder = info.runFolder;
+        if (session->data().isText())
+            observer.showText(session->network(), session->data());
         emit started(info);
 
         const tb::TrainStatus status = session->run(&observer, stopFlag());

@@ -26,6 +26,9 @@ signals:
     void started(tbui::RunStarted info);
     void batchFinished(tb::BatchProgress progress);
     void epochFinished(tb::EpochRecord record, tbui::EvalPtr validation);
+    // A text model: a sample of its writing after every epoch (120 symbols at temperature 0.5, seeded
+    // by the epoch, as the CLI prints).
+    void textSampled(int epoch, QString sample);
     void evaluatingTestSet(int images); // stopped: what is left to do before finished()
     void finished(tbui::RunOutcome outcome);
 

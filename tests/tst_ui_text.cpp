@@ -1,0 +1,339 @@
+// Text models in the window, offscreen: the Dataset panel with good and bad text files, the model
+// panel's text presets and its refusal of an image model on text, a short text training run from
+// the window (samples in the log, the text Results, the Write page), writing with a fixed seed
+// giving the engine's own text, and Stop while writing.
+#include "data/text_dataset.hpp"
+#include "i18n/language.hpp"
+#include "main_window.hpp"
+#include "panels/dataset_panel.hpp"
+#include "panels/hyperparameters_panel.hpp"
+#include "panels/model_panel.hpp"
+#include "panels/run_panel.hpp"
+#include "predict/text_generator.hpp"
+#include "results/results_panel.hpp"
+#include "results/text_results.hpp"
+#include "run/run_controller.hpp"
+#include "write/write_panel.hpp"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTextEdit>
+#include <QtTest>
+
+using namespace tbui;
+
+namespace {
+// A tiny text model: trains in a second on a few kilobytes.
+const char* kTextModel = R"({"name": "tiny-text", "sequence_length": 16, "layers": [
+  {"type": "Embedding", "input_dim": 256, "output_dim": 8},
+  {"type": "LSTM", "units": 16, "return_sequences": true, "stateful": true},
+  {"type": "Dense", "units": 256, "activation": "softmax"}]})";
+
+const char* kImageModel = R"({"name": "tiny-cnn", "layers": [
+  {"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"}]})";
+
+QStringList comboItems(const QComboBox* box)
+{
+    QStringList out;
+    for (int i = 0; i < box->count(); ++i)
+        out << box->itemText(i);
+    return out;
+}
+} // namespace
+
+class TstUiText : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    QString m_text, m_textModel, m_imageModel;
+
+    QString writeFile(const QString& name, const QByteArray& bytes)
+    {
+        const QString path = m_tmp.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(bytes);
+        return path;
+    }
+
+    // Loads `path` in the panel (as a text: the Text file… button) and waits for the outcome.
+    static bool load(DatasetPanel& panel, const QString& path, DatasetPanel::Kind kind = DatasetPanel::Kind::Text)
+    {
+        panel.load(path, kind);
+        return QTest::qWaitFor([&] { return !panel.isLoading(); }, 20000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_text-%1").arg(QCoreApplication::applicationPid()));
+        QSettings().clear();
+        Language::apply(QStringLiteral("en"));
+        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
+        QByteArray text;
+        for (int i = 0; text.size() < 4000; ++i)
+            text += QByteArray("the cat sat on the mat and the dog sat on the log, line ") + QByteArray::number(i % 7) +
+                    "\n";
+        m_text = writeFile(QStringLiteral("tiny.txt"), text);
+        m_textModel = writeFile(QStringLiteral("tiny-text.json"), kTextModel);
+        m_imageModel = writeFile(QStringLiteral("tiny-cnn.json"), kImageModel);
+        QVERIFY(!m_text.isEmpty() && !m_textModel.isEmpty() && !m_imageModel.isEmpty());
+    }
+
+    void datasetPanelShowsAText()
+    {
+        MainWindow w;
+        DatasetPanel& panel = *w.datasetPanel();
+        QVERIFY(load(panel, m_text));
+        QVERIFY(panel.dataset());
+        QVERIFY(panel.dataset()->isText());
+        QCOMPARE(panel.errorText(), QString());
+        QVERIFY(panel.textSample()->isVisibleTo(&panel));
+        QVERIFY(panel.textSample()->toPlainText().startsWith(QStringLiteral("the cat sat on the mat")));
+        QCOMPARE(panel.dataset()->textVocabulary, std::string("bytes"));
+        bool described = false;
+        for (const QLabel* label : panel.findChildren<QLabel*>())
+            described = described || (label->text().contains(QStringLiteral("byte-level")) &&
+                                      label->text().contains(QStringLiteral("4.")));
+        QVERIFY2(described, "the panel names the vocabulary and the size");
+        // The model panel offers the text presets by name, and no image preset.
+        const QStringList presets = comboItems(w.modelPanel()->findChild<QComboBox*>());
+        QVERIFY2(presets.contains(QStringLiteral("small-text-lstm")), qPrintable(presets.join(u',')));
+        QVERIFY(presets.contains(QStringLiteral("shakespeare-lstm")));
+        QVERIFY(!presets.contains(QStringLiteral("tpu-mnist-cnn")));
+        QVERIFY(w.modelPanel()->spec() && w.modelPanel()->spec()->isText());
+        // The text is cut into the chosen model's sequence length.
+        QTRY_COMPARE_WITH_TIMEOUT(panel.dataset() ? panel.dataset()->inputHeight() : 0,
+                                  w.modelPanel()->spec()->sequenceLength, 20000);
+        QVERIFY(w.startBlocker().isEmpty());
+
+        // Character-level: the distinct characters of the text.
+        panel.setTextVocabulary(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isLoading() && panel.dataset()->textVocabulary == "characters", 20000);
+        QCOMPARE(panel.dataset()->numClasses,
+                 int(tb::TextVocabulary::characters(tb::readText(m_text.toStdString(), true)).size()));
+    }
+
+    // The chosen model decides how a path is read, as the CLI's --data: an image model reads an IDX
+    // folder (a text file gets the IDX message), a text model reads a text; the gestures that say
+    // what they are (a file dropped or chosen from the recent list) load a text and switch the model.
+    void theModelDecidesHowAPathIsRead()
+    {
+        MainWindow w;
+        QVERIFY(!w.modelPanel()->spec() || !w.modelPanel()->spec()->isText());
+        DatasetPanel& panel = *w.datasetPanel();
+        QVERIFY(!panel.textModel());
+        QVERIFY(load(panel, m_text, DatasetPanel::Kind::ByModel));
+        QVERIFY(!panel.dataset());
+        QCOMPARE(panel.errorText(), QStringLiteral("Could not load the dataset: %1 is a file; choose the folder that "
+                                                   "holds the IDX files")
+                                        .arg(m_text));
+        const QString folder = m_tmp.filePath(QStringLiteral("texts"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::copy(m_text, folder + QStringLiteral("/a.txt")));
+        QVERIFY(load(panel, folder, DatasetPanel::Kind::ByModel));
+        QVERIFY(!panel.dataset());
+        QVERIFY2(panel.errorText().contains(QStringLiteral("train-images")), qPrintable(panel.errorText()));
+        QVERIFY(!DatasetPanel::readsAsText(folder, false));
+        QVERIFY(DatasetPanel::readsAsText(folder, true));
+        QVERIFY(DatasetPanel::readsAsText(m_text, false));
+
+        // A file from the recent list or dropped: a text, and the model panel turns to the text presets.
+        QVERIFY(load(panel, m_text, DatasetPanel::Kind::FromPath));
+        QVERIFY(panel.dataset() && panel.dataset()->isText());
+        QVERIFY(w.modelPanel()->spec() && w.modelPanel()->spec()->isText());
+        QVERIFY(panel.textModel());
+        // With a text model chosen, a folder is read as a text.
+        QVERIFY(load(panel, folder, DatasetPanel::Kind::ByModel));
+        QVERIFY2(panel.dataset() && panel.dataset()->isText(), qPrintable(panel.errorText()));
+        QCOMPARE(panel.errorText(), QString());
+    }
+
+    // The text widgets (the Dataset panel's vocabulary and sample, the Write page, the text Results)
+    // narrow with the window: its minimum stays within a small screen's 600 px, in both languages,
+    // and at 1152x648 no page scrolls sideways.
+    void textPagesFitASmallScreen_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Spanish") << QStringLiteral("es");
+    }
+    void textPagesFitASmallScreen()
+    {
+        QFETCH(QString, language);
+        Language::apply(language);
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        MainWindow w;
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        QVERIFY(w.datasetPanel()->dataset() && w.datasetPanel()->dataset()->isText());
+        w.show();
+        w.resize(1152, 648);
+        QCOMPARE(w.size(), QSize(1152, 648));
+        for (int page = 0; page < w.tabs()->count(); ++page) {
+            w.tabs()->setCurrentIndex(page);
+            QTest::qWait(20);
+            const QSize min = w.minimumSizeHint();
+            QVERIFY2(min.width() <= 600, qPrintable(QStringLiteral("page %1 (%2): minimum %3 px wide")
+                                                        .arg(page)
+                                                        .arg(w.tabs()->tabText(page))
+                                                        .arg(min.width())));
+            if (auto* scroll = qobject_cast<QScrollArea*>(w.tabs()->currentWidget()))
+                QVERIFY2(
+                    !scroll->horizontalScrollBar()->isVisible(),
+                    qPrintable(QStringLiteral("page %1 (%2) scrolls sideways").arg(page).arg(w.tabs()->tabText(page))));
+        }
+    }
+
+    void badTextsSayWhy_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << QByteArray() << QStringLiteral("empty");
+        QTest::newRow("binary") << QByteArray("some text\0more text and more text and more", 43)
+                                << QStringLiteral("binary");
+        QTest::newRow("short") << QByteArray("too short a text\n") << QStringLiteral("shorter than one sequence");
+    }
+
+    void badTextsSayWhy()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, expected);
+        MainWindow w;
+        const QString path =
+            writeFile(QStringLiteral("bad-%1.txt").arg(QString::fromLatin1(QTest::currentDataTag())), bytes);
+        QVERIFY(load(*w.datasetPanel(), path));
+        QVERIFY(!w.datasetPanel()->dataset());
+        QVERIFY2(w.datasetPanel()->errorText().contains(expected), qPrintable(w.datasetPanel()->errorText()));
+        QVERIFY(w.datasetPanel()->errorText().contains(QStringLiteral("bad-")));
+        QVERIFY(!w.startBlocker().isEmpty());
+    }
+
+    void unreadableTextSaysWhy()
+    {
+        MainWindow w;
+        QVERIFY(load(*w.datasetPanel(), m_tmp.filePath(QStringLiteral("missing.txt"))));
+        QVERIFY(!w.datasetPanel()->dataset());
+        QVERIFY(!w.datasetPanel()->errorText().isEmpty());
+    }
+
+    void imageModelRefusedOnText()
+    {
+        MainWindow w;
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        w.modelPanel()->openModelFile(m_imageModel);
+        QVERIFY2(w.startBlocker().contains(QStringLiteral("image model")), qPrintable(w.startBlocker()));
+        QVERIFY(w.modelPanel()->errorText().contains(QStringLiteral("image model")));
+        w.runPanel()->startButton()->click();
+        QVERIFY(!w.runController()->isRunning());
+    }
+
+    void trainWriteAndResults()
+    {
+        MainWindow w;
+        w.modelPanel()->openModelFile(m_textModel);
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        QCOMPARE(w.datasetPanel()->dataset()->inputHeight(), 16);
+        w.hyperparametersPanel()->setEpochs(2);
+        w.hyperparametersPanel()->setBatchSize(8);
+        w.hyperparametersPanel()->setSeed(3);
+        QVERIFY2(w.startBlocker().isEmpty(), qPrintable(w.startBlocker()));
+        w.startTraining();
+        QVERIFY(w.runController()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning() && w.hasWeights(), 120000);
+        const QString log = w.runPanel()->logText();
+        QVERIFY2(log.contains(QStringLiteral("Sample after epoch 1: ")), qPrintable(log));
+        QVERIFY(log.contains(QStringLiteral("Sample after epoch 2: ")));
+        QVERIFY(log.contains(QStringLiteral("bpc: ")));
+        QCOMPARE(int(w.history().size()), 2);
+
+        // Results: the held-out text, its mistakes most confident first, the confusion.
+        ResultsPanel& results = *w.resultsPanel();
+        QVERIFY(results.showsText());
+        const TextResultsModel& m = results.textResults()->model();
+        QVERIFY(!m.expected.empty());
+        QCOMPARE(m.expected.size(), m.predicted.size());
+        int wrong = 0;
+        for (size_t i = 0; i < m.expected.size(); ++i)
+            wrong += m.expected[i] != m.predicted[i] ? 1 : 0;
+        QCOMPARE(m.wrong, wrong);
+        QCOMPARE(int(m.mistakes.size()), wrong);
+        for (size_t i = 1; i < m.mistakes.size(); ++i)
+            QVERIFY(m.mistakes[i - 1].confidence >= m.mistakes[i].confidence);
+        QCOMPARE(results.textResults()->mistakesTable()->rowCount(),
+                 std::min(wrong, int(TextResults::kListedMistakes)));
+        int confusionTotal = 0;
+        for (int v : m.confusion)
+            confusionTotal += v;
+        int frequentTotal = 0;
+        for (size_t i = 0; i < m.expected.size(); ++i)
+            frequentTotal += std::count(m.frequent.begin(), m.frequent.end(), m.expected[i]) ? 1 : 0;
+        QCOMPARE(confusionTotal, frequentTotal);
+
+        // The Write page has the run's model; a fixed seed writes the engine's own text.
+        w.showPage(MainWindow::WritePage);
+        WritePanel& page = *w.writePanel();
+        QVERIFY(page.hasModel());
+        QVERIFY(page.writeButton()->isEnabled());
+        page.promptEdit()->setText(QStringLiteral("the "));
+        page.lengthBox()->setValue(60);
+        page.temperatureBox()->setValue(0.8);
+        page.seedBox()->setValue(11);
+        QSignalSpy done(&page, &WritePanel::writingFinished);
+        page.writeButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+        QCOMPARE(page.errorText(), QString());
+        QCOMPARE(page.generatedSymbols(), 60);
+
+        tb::GenerateOptions g;
+        g.prompt = "the ";
+        g.length = 60;
+        g.temperature = 0.8;
+        g.seed = 11;
+        const tb::Network net = page.weights()->buildNetwork();
+        tb::TextGenerator engine(net, tb::TextVocabulary::fromClassNames(page.weights()->classNames));
+        QCOMPARE(page.generatedText(), engine.generate(g).front());
+        // Every generated character is in the page, after the prompt in bold.
+        QVERIFY(page.output()->toPlainText().startsWith(QStringLiteral("the ")));
+
+        // Stop: the writing ends early and the page is ready again.
+        page.lengthBox()->setValue(20000);
+        page.writeButton()->click();
+        QVERIFY(page.isWriting());
+        QVERIFY(page.stopButton()->isEnabled());
+        page.stopButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 30000);
+        QVERIFY(!page.isWriting());
+        QVERIFY(page.generatedSymbols() < 20000);
+        QVERIFY2(page.statusText().contains(QStringLiteral("Stopped")), qPrintable(page.statusText()));
+        QVERIFY(page.writeButton()->isEnabled());
+
+        // Weights opened from a file: the page names the file, in the window's language after a switch.
+        const QString saved = m_tmp.filePath(QStringLiteral("written.tbw"));
+        QCOMPARE(w.saveWeights(saved), QString());
+        QSignalSpy opened(&w, &MainWindow::evaluationFinished);
+        w.openWeights(saved);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+        QCOMPARE(page.sourceText(), QStringLiteral("Model: weights file written.tbw"));
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        QCOMPARE(page.sourceText(), QStringLiteral("Modelo: archivo de pesos written.tbw"));
+    }
+};
+
+QTEST_MAIN(TstUiText)
+#include "tst_ui_text.moc"
