@@ -1,32 +1,14 @@
 // Elementwise and small-window kernels: activations, dropout, max pooling, the optimizers' updates
 // and the finiteness checks and gradient sums around them. Plain loops the compiler vectorizes at
 // each level's width; every element's arithmetic is the same at every level.
+#include "kernels/exp_poly.hpp"
 #include "kernels/isa_kernels.hpp"
 
-#include <bit>
 #include <cmath>
 
 namespace tb::TB_ISA {
 
 namespace {
-// exp(x) - 1 for ELU, written so the compiler vectorizes the loop (std::expm1 is a scalar libm
-// call). Cephes' expf polynomial: relative error about 2 ulp of exp(x).
-inline float expMinusOne(float x)
-{
-    x = x < -87.0f ? -87.0f : x;
-    const float fx = std::floor(x * 1.44269504088896341f + 0.5f);
-    float r = x - fx * 0.693359375f;
-    r = r - fx * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const float e = (p * r * r + r + 1.0f) * std::bit_cast<float>((int32_t(fx) + 127) << 23);
-    return e - 1.0f;
-}
-
 // MurmurHash3's 32-bit finalizer: 32-bit multiplies, so the mask loops vectorize.
 inline uint32_t mix32(uint32_t h)
 {
@@ -98,7 +80,7 @@ void activate(Activation a, float* v, int64_t n)
         // Branch-free so that it vectorizes: exp is computed for every lane, of min(x, 0).
         for (int64_t i = 0; i < n; ++i) {
             const float x = v[i];
-            const float e = expMinusOne(x < 0.0f ? x : 0.0f);
+            const float e = expPoly(x < 0.0f ? x : 0.0f) - 1.0f; // exp(x) - 1 (std::expm1 is a libm call)
             v[i] = x > 0.0f ? x : e;
         }
         return;

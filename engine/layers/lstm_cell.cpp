@@ -1,28 +1,10 @@
 #include "layers/lstm_cell.hpp"
 
-#include <bit>
-#include <cmath>
-#include <cstdint>
+#include "kernels/exp_poly.hpp"
 
 namespace tb {
 
 namespace {
-// Cephes' expf polynomial (as elementwise.cpp's ELU), x clamped to [-87, 88]: relative error about
-// 2 ulp; exp(88) and 1/(1 + exp(88)) stay finite.
-inline float expPoly(float x)
-{
-    x = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
-    const float fx = std::floor(x * 1.44269504088896341f + 0.5f);
-    float r = x - fx * 0.693359375f;
-    r = r - fx * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    return (p * r * r + r + 1.0f) * std::bit_cast<float>((int32_t(fx) + 127) << 23);
-}
 inline float sigmoid(float x)
 {
     return 1.0f / (1.0f + expPoly(-x));

@@ -1,8 +1,9 @@
 // The LSTM cell's elementwise work (layers/lstm.hpp), one time step over n rows: the gate
 // activations and the new cell and output forward; the gate gradients backward. Plain loops over a
-// row's H units that the compiler vectorizes, with exp from Cephes' polynomial (std::exp and
-// std::tanh are scalar libm calls, which dominated small models' steps). Compiled once, with the
-// engine's flags (not per instruction-set level): the same bits at every level.
+// row's H units that the compiler vectorizes, with exp from Cephes' polynomial
+// (kernels/exp_poly.hpp, the ELU kernel's too; std::exp and std::tanh are scalar libm calls, which
+// dominated small models' steps). Compiled once, with the engine's flags (not per instruction-set
+// level): the same bits at every level.
 #pragma once
 
 #include <cstdint>
