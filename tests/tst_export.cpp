@@ -181,7 +181,7 @@ private slots:
         const tb::Network net = w.buildNetwork();
         int dense = -1;
         for (int i = 0; i < net.layerCount(); ++i)
-            if (net.layerSpec(i).kind == tb::LayerKind::Dense) {
+            if (net.layer(i).kind() == tb::LayerKind::Dense) {
                 dense = i;
                 break;
             }

@@ -1,10 +1,14 @@
 // Presets match Keras' parameter counts; model files are validated with messages naming the layer.
 #include "core/errors.hpp"
 #include "fixtures.hpp"
+#include "io/torch_layout.hpp"
 #include "layers/batch_norm.hpp"
+#include "layers/layer_type.hpp"
 #include "model/network.hpp"
 
 #include <QtTest>
+
+#include <set>
 
 using namespace tb;
 
@@ -138,6 +142,61 @@ private slots:
             {"type": "Flatten"}, {"type": "Dense", "units": 10, "activation": "softmax"}]})");
         QCOMPARE(net.layer(2).outShape(), Shape::image(26, 12, 2));
         QCOMPARE(net.spec().name, std::string("mine"));
+    }
+
+    // Every registered kind has all its parts, its own name, and an export size that agrees with
+    // the layer it builds (layers/layer_type.hpp).
+    void everyKindIsComplete()
+    {
+        std::set<std::string> classes, names;
+        for (const LayerType* t : layerTypes()) {
+            QVERIFY2(t->parse && t->build && t->weightFloats && t->onnx && t->torch, t->kerasClass);
+            QVERIFY2(classes.insert(t->kerasClass).second, t->kerasClass);
+            QVERIFY2(names.insert(t->defaultName).second, t->defaultName);
+            QCOMPARE(findLayerType(t->kerasClass), t);
+        }
+        QCOMPARE(findLayerType("Conv3D"), nullptr);
+        // One model with every built-in kind.
+        const Network net = build(R"({"layers": [
+            {"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "elu"},
+            {"type": "BatchNormalization"}, {"type": "ReLU"}, {"type": "MaxPooling2D", "pool_size": 3},
+            {"type": "ELU"}, {"type": "Dropout", "rate": 0.25}, {"type": "Reshape", "target_shape": [9, 9, 4]},
+            {"type": "Flatten"}, {"type": "Dense", "units": 12}, {"type": "Activation", "activation": "relu"},
+            {"type": "Dense", "units": "classes"}, {"type": "Softmax"}]})");
+        std::set<std::string> used;
+        Shape shape = net.inputShape();
+        for (int i = 0; i < net.layerCount(); ++i) {
+            const LayerSpec& ls = net.layerSpec(i);
+            used.insert(ls.kerasClass);
+            const uint64_t floats = ls.type->weightFloats(ls, shape, net.numClasses());
+            QCOMPARE(shape, net.layer(i).outShape());
+            QCOMPARE(int64_t(floats), net.layer(i).paramCount() + net.layer(i).stateCount());
+        }
+        // The text kinds, in a text model (token ids in): weightFloats counts what the export writes
+        // (nn.LSTM's bias_hh and a Linear's bias are zeros the model does not hold).
+        const Network text(parseModelSpec(R"({"layers": [
+            {"type": "Embedding", "input_dim": 40, "output_dim": 6},
+            {"type": "LSTM", "units": 5, "return_sequences": true}, {"type": "Dropout", "rate": 0.1},
+            {"type": "LSTM", "units": 5, "return_sequences": true},
+            {"type": "Dense", "units": "classes", "use_bias": false}, {"type": "Softmax"}]})",
+                                          "text model"),
+                           Shape::tokenIds(7), 30);
+        QVERIFY(text.spec().isText());
+        QVERIFY(!net.spec().isText());
+        const std::vector<TorchTensor> layout = torchLayout(text);
+        shape = text.inputShape();
+        for (int i = 0; i < text.layerCount(); ++i) {
+            const LayerSpec& ls = text.layerSpec(i);
+            used.insert(ls.kerasClass);
+            const uint64_t floats = ls.type->weightFloats(ls, shape, text.numClasses());
+            QCOMPARE(shape, text.layer(i).outShape());
+            int64_t written = 0;
+            for (const TorchTensor& t : layout)
+                if (t.layer == text.layer(i).name() + " (" + ls.kerasClass + ")")
+                    written += t.numel();
+            QCOMPARE(int64_t(floats), written);
+        }
+        QCOMPARE(used, classes);
     }
 
     void validationErrors()

@@ -5,7 +5,7 @@
 #include "io/export_metadata.hpp"
 #include "io/json_text.hpp"
 #include "io/torch_layout.hpp"
-#include "layers/conv2d.hpp"
+#include "layers/layer_type.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -181,41 +181,7 @@ uint64_t modelFloats(const ModelSpec& spec, Shape s, int classes)
 {
     uint64_t n = 0;
     for (const LayerSpec& l : spec.layers) {
-        switch (l.kind) {
-        case LayerKind::Conv2D:
-        case LayerKind::MaxPool2D: {
-            int ho = 0, wo = 0, pad = 0;
-            kerasPadding(l.same, s.h, l.kh, l.sh, ho, pad);
-            kerasPadding(l.same, s.w, l.kw, l.sw, wo, pad);
-            if (l.kind == LayerKind::Conv2D)
-                n += uint64_t(l.filters) * uint64_t(s.c) * uint64_t(l.kh) * uint64_t(l.kw) + (l.bias ? l.filters : 0);
-            s = Shape::image(ho, wo, l.kind == LayerKind::Conv2D ? l.filters : s.c);
-            break;
-        }
-        case LayerKind::BatchNorm:
-            n += uint64_t(s.spatial ? s.c : s.size()) * 4;
-            break;
-        case LayerKind::Flatten:
-            s = Shape::flat(int(std::min<int64_t>(s.size(), 1 << 30)));
-            break;
-        case LayerKind::Reshape:
-            if (l.targetShape.size() == 3)
-                s = Shape::image(l.targetShape[0], l.targetShape[1], l.targetShape[2]);
-            else if (l.targetShape.size() == 1)
-                s = Shape::flat(l.targetShape[0]);
-            break;
-        case LayerKind::Dense: {
-            const int units = l.denseUnits(classes);
-            n += uint64_t(s.size()) * uint64_t(units) + (l.bias ? units : 0);
-            s = Shape::flat(units);
-            break;
-        }
-        case LayerKind::Dropout:
-        case LayerKind::Activation:
-        case LayerKind::Embedding: // text models are not read from safetensors (see safetensorsBytes)
-        case LayerKind::LSTM:
-            break;
-        }
+        n += l.type->weightFloats(l, s, classes);
         if (s.size() <= 0 || n > (uint64_t(1) << 62))
             break;
     }

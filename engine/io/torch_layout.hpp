@@ -26,36 +26,18 @@
 // the LSTM layers (all the same units, return_sequences): weight_ih_l<k> (4H, F) and weight_hh_l<k>
 // (4H, H) are the Keras kernels transposed, in the same gate order (PyTorch's i, f, g, o is Keras'
 // i, f, c, o), bias_ih_l<k> the Keras bias and bias_hh_l<k> zero; "dense" nn.Linear (weight (V, H)).
+//
+// Each layer kind writes its own part (its LayerType's torch function, in its file under layers/);
+// TorchTensor is declared in layers/export_hooks.hpp.
 #pragma once
 
+#include "layers/export_hooks.hpp"
 #include "model/network.hpp"
 
 #include <string>
 #include <vector>
 
 namespace tb {
-
-struct TorchTensor {
-    enum class Source {
-        Params, // values from the network's trainable buffer at `index`
-        State,  // values from its non-trainable buffer at `index`
-        Ones,   // a BatchNorm weight the model does not train (scale = false)
-        Zeros,  // a BatchNorm bias the model does not train (center = false)
-        Counter // num_batches_tracked: one int64, not part of the model
-    };
-    std::string name;           // "4.weight"
-    std::string layer;          // the engine layer it belongs to, e.g. "conv2d_1 (Conv2D)"
-    std::vector<int64_t> shape; // PyTorch's shape
-    Source source = Source::Params;
-    std::vector<int64_t> index; // (numel) for Params/State: buffer index of each value, in PyTorch's order
-    int64_t numel() const
-    {
-        int64_t n = 1;
-        for (int64_t d : shape)
-            n *= d;
-        return n;
-    }
-};
 
 // The state_dict's tensors in module order.
 std::vector<TorchTensor> torchLayout(const Network& net);

@@ -1,37 +1,14 @@
 #include "layers/activation.hpp"
 
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace tb {
-
-const char* layerKindName(LayerKind k)
-{
-    switch (k) {
-    case LayerKind::Conv2D:
-        return "Conv2D";
-    case LayerKind::BatchNorm:
-        return "BatchNormalization";
-    case LayerKind::MaxPool2D:
-        return "MaxPooling2D";
-    case LayerKind::Dropout:
-        return "Dropout";
-    case LayerKind::Flatten:
-        return "Flatten";
-    case LayerKind::Reshape:
-        return "Reshape";
-    case LayerKind::Dense:
-        return "Dense";
-    case LayerKind::Activation:
-        return "Activation";
-    case LayerKind::Embedding:
-        return "Embedding";
-    case LayerKind::LSTM:
-        return "LSTM";
-    }
-    return "?";
-}
 
 const char* activationName(Activation a)
 {
@@ -62,6 +39,78 @@ void ActivationLayer::backward(const PassContext& ctx, int, ShardView& s, float*
     const int64_t n = int64_t(s.n) * m_in.size();
     ctx.kernels->activationBackward(m_act, s.y, s.dy, n);
     std::memcpy(s.dx, s.dy, size_t(n) * sizeof(float));
+}
+
+// ---- The Activation, ReLU, ELU and Softmax kinds (layers/layer_type.hpp) ----
+namespace {
+void parseActivation(const LayerArgs& r, LayerSpec& l)
+{
+    l.activation = r.activation(true);
+}
+void parseRelu(const LayerArgs&, LayerSpec& l)
+{
+    l.activation = Activation::ReLU;
+}
+void parseElu(const LayerArgs&, LayerSpec& l)
+{
+    l.activation = Activation::ELU;
+}
+void parseSoftmax(const LayerArgs&, LayerSpec& l)
+{
+    l.activation = Activation::Softmax;
+}
+
+std::unique_ptr<Layer> buildActivation(const LayerBuild& b)
+{
+    return std::make_unique<ActivationLayer>(b.name, b.in, b.spec.activation);
+}
+
+uint64_t activationFloats(const LayerSpec&, Shape&, int)
+{
+    return 0;
+}
+
+void activationOnnx(OnnxLayer& o)
+{
+    o.activation = o.spec.activation;
+}
+
+// ReLU()/ELU(); linear and the final softmax have no module (PyTorch's CrossEntropyLoss applies
+// the softmax).
+void activationTorch(TorchLayer& t)
+{
+    if (t.text && t.spec.activation != Activation::Softmax)
+        t.refuseText("only the final softmax is supported after the Dense");
+    t.activationModule(t.spec.activation);
+}
+} // namespace
+
+const LayerType& activationLayerType()
+{
+    static const LayerType t{"Activation",    "activation",     {"activation"}, parseActivation,
+                             buildActivation, activationFloats, activationOnnx, activationTorch};
+    return t;
+}
+
+const LayerType& reluLayerType()
+{
+    static const LayerType t{"ReLU",         "re_lu",        {}, parseRelu, buildActivation, activationFloats,
+                             activationOnnx, activationTorch};
+    return t;
+}
+
+const LayerType& eluLayerType()
+{
+    static const LayerType t{"ELU",          "elu",          {}, parseElu, buildActivation, activationFloats,
+                             activationOnnx, activationTorch};
+    return t;
+}
+
+const LayerType& softmaxLayerType()
+{
+    static const LayerType t{"Softmax",      "softmax",      {}, parseSoftmax, buildActivation, activationFloats,
+                             activationOnnx, activationTorch};
+    return t;
 }
 
 } // namespace tb

@@ -1,5 +1,9 @@
 #include "layers/batch_norm.hpp"
 
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -117,6 +121,91 @@ void BatchNorm::reduceBackward(const PassContext& ctx, int phase, std::span<Shar
         if (m_center)
             m_grad[p * C + c] += float(sdy);
     }
+}
+
+// ---- The BatchNormalization kind (layers/layer_type.hpp) ----
+namespace {
+void parseBatchNorm(const LayerArgs& r, LayerSpec& l)
+{
+    l.center = r.boolean("center", true);
+    l.scale = r.boolean("scale", true);
+    l.momentum = float(r.number("momentum", 0.99, 0.0, 1.0, false, true));
+    l.epsilon = float(r.number("epsilon", 1e-3, 0.0, 1.0, true, false));
+}
+
+std::unique_ptr<Layer> buildBatchNorm(const LayerBuild& b)
+{
+    const LayerSpec& ls = b.spec;
+    if (b.in.sequence)
+        b.fail("BatchNormalization over a sequence " + b.in.keras() + " is not supported");
+    return std::make_unique<BatchNorm>(b.name, b.in, ls.center, ls.scale, ls.momentum, ls.epsilon);
+}
+
+uint64_t batchNormFloats(const LayerSpec&, Shape& s, int)
+{
+    // weight, bias, running mean and variance: an export writes all four, trained or not.
+    return uint64_t(s.spatial ? s.c : s.size()) * 4;
+}
+
+void batchNormOnnx(OnnxLayer& o)
+{
+    const LayerSpec& ls = o.spec;
+    const Shape li = o.layer.inShape();
+    const std::string& name = o.layer.name();
+    const int C = o.spatial ? li.c : int(li.size());
+    std::vector<float> gamma(size_t(C), 1.0f), beta(size_t(C), 0.0f);
+    if (ls.scale)
+        std::copy(o.params, o.params + C, gamma.begin());
+    if (ls.center)
+        std::copy(o.params + (ls.scale ? C : 0), o.params + (ls.scale ? C : 0) + C, beta.begin());
+    o.graph.floats(name + ".gamma", {C}, gamma.data(), C);
+    o.graph.floats(name + ".beta", {C}, beta.data(), C);
+    o.graph.floats(name + ".moving_mean", {C}, o.state, C);
+    o.graph.floats(name + ".moving_variance", {C}, o.state + C, C);
+    o.graph.node("BatchNormalization", name,
+                 {o.cur, name + ".gamma", name + ".beta", name + ".moving_mean", name + ".moving_variance"}, {name},
+                 {OnnxAttr::real("epsilon", ls.epsilon), OnnxAttr::real("momentum", ls.momentum)});
+    o.cur = name;
+}
+
+// BatchNorm2d (on images) or BatchNorm1d (flat), eps as in Keras, PyTorch momentum = 1 - Keras
+// momentum: weight, bias, running_mean, running_var, num_batches_tracked (int64, written 0).
+// Without scale the weight is all ones, without center the bias all zeros (and must be so on import).
+void batchNormTorch(TorchLayer& t)
+{
+    const LayerSpec& ls = t.spec;
+    const Shape in = t.layer.inShape();
+    const int64_t C = in.spatial ? in.c : in.size();
+    std::vector<int64_t> feature(static_cast<size_t>(C));
+    for (int64_t k = 0; k < C; ++k)
+        feature[size_t(k)] = in.spatial ? k : t.kerasFeature(k);
+    auto at = [&](int64_t base) {
+        std::vector<int64_t> v(feature);
+        for (int64_t& x : v)
+            x += base;
+        return v;
+    };
+    if (ls.scale)
+        t.add("weight", {C}, TorchTensor::Source::Params, at(t.paramAt));
+    else
+        t.add("weight", {C}, TorchTensor::Source::Ones, {});
+    if (ls.center)
+        t.add("bias", {C}, TorchTensor::Source::Params, at(t.paramAt + (ls.scale ? C : 0)));
+    else
+        t.add("bias", {C}, TorchTensor::Source::Zeros, {});
+    t.add("running_mean", {C}, TorchTensor::Source::State, at(t.stateAt));
+    t.add("running_var", {C}, TorchTensor::Source::State, at(t.stateAt + C));
+    t.add("num_batches_tracked", {}, TorchTensor::Source::Counter, {});
+    ++t.module;
+}
+} // namespace
+
+const LayerType& batchNormLayerType()
+{
+    static const LayerType t{"BatchNormalization", "batch_normalization", {"center", "scale", "momentum", "epsilon"},
+                             parseBatchNorm,       buildBatchNorm,        batchNormFloats,
+                             batchNormOnnx,        batchNormTorch};
+    return t;
 }
 
 } // namespace tb

@@ -1,6 +1,9 @@
 #include "layers/conv2d.hpp"
 
 #include "kernels/kernels.hpp"
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -266,6 +269,92 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
     } else {
         kern.winogradKernelGradient(m_grid.kind, dU, cout, cin, s.grad);
     }
+}
+
+// ---- The Conv2D kind (layers/layer_type.hpp) ----
+namespace {
+void parseConv2d(const LayerArgs& r, LayerSpec& l)
+{
+    r.require("filters");
+    r.require("kernel_size");
+    l.filters = r.positive("filters", 0, 65536);
+    r.pair("kernel_size", l.kh, l.kw, 1);
+    r.pair("strides", l.sh, l.sw, 1);
+    l.same = r.padding();
+    l.bias = r.boolean("use_bias", true);
+    l.activation = r.activation(false);
+}
+
+std::unique_ptr<Layer> buildConv2d(const LayerBuild& b)
+{
+    const LayerSpec& ls = b.spec;
+    const Shape shape = b.in;
+    if (!shape.spatial)
+        b.fail("needs an image input (H, W, C) but receives " + shape.keras() + "; add a Reshape first");
+    if (!ls.same && (ls.kh > shape.h || ls.kw > shape.w))
+        b.fail("a " + std::to_string(ls.kh) + "x" + std::to_string(ls.kw) + " kernel does not fit its input " +
+               shape.keras() + " with \"valid\" padding");
+    return std::make_unique<Conv2D>(b.name, shape, ls.filters, ls.kh, ls.kw, ls.sh, ls.sw, ls.same, ls.bias,
+                                    ls.activation);
+}
+
+uint64_t conv2dFloats(const LayerSpec& l, Shape& s, int)
+{
+    int ho = 0, wo = 0, pad = 0;
+    kerasPadding(l.same, s.h, l.kh, l.sh, ho, pad);
+    kerasPadding(l.same, s.w, l.kw, l.sw, wo, pad);
+    const uint64_t n = uint64_t(l.filters) * uint64_t(s.c) * uint64_t(l.kh) * uint64_t(l.kw) + (l.bias ? l.filters : 0);
+    s = Shape::image(ho, wo, l.filters);
+    return n;
+}
+
+void conv2dOnnx(OnnxLayer& o)
+{
+    const LayerSpec& ls = o.spec;
+    const Shape li = o.layer.inShape(), lo = o.layer.outShape();
+    const std::string& name = o.layer.name();
+    const int64_t nw = int64_t(lo.c) * li.c * ls.kh * ls.kw;
+    o.graph.floats(name + ".weight", {lo.c, li.c, ls.kh, ls.kw}, o.params, nw);
+    std::vector<std::string> inputs = {o.cur, name + ".weight"};
+    if (ls.bias) {
+        o.graph.floats(name + ".bias", {lo.c}, o.params + nw, lo.c);
+        inputs.push_back(name + ".bias");
+    }
+    const auto [top, bottom] = kerasPads(ls.same, li.h, ls.kh, ls.sh);
+    const auto [left, right] = kerasPads(ls.same, li.w, ls.kw, ls.sw);
+    o.graph.node("Conv", name, inputs, {name},
+                 {OnnxAttr::list("kernel_shape", {ls.kh, ls.kw}), OnnxAttr::list("strides", {ls.sh, ls.sw}),
+                  OnnxAttr::list("pads", {top, left, bottom, right}), OnnxAttr::list("dilations", {1, 1}),
+                  OnnxAttr::integer("group", 1)});
+    o.cur = name;
+    o.activation = ls.activation;
+}
+
+// Conv2d(padding=p) when Keras' padding is symmetric and the stride 1, otherwise ZeroPad2d((left,
+// right, top, bottom)) then Conv2d; then ReLU()/ELU() for its activation. weight (Cout, Cin, kh,
+// kw), bias (Cout): the engine's layout as is.
+void conv2dTorch(TorchLayer& t)
+{
+    const LayerSpec& ls = t.spec;
+    const Shape in = t.layer.inShape(), o = t.layer.outShape();
+    if (torchNeedsPadModule(ls, in, true))
+        ++t.module; // ZeroPad2d
+    const int64_t nw = int64_t(o.c) * in.c * ls.kh * ls.kw;
+    t.add("weight", {o.c, in.c, ls.kh, ls.kw}, TorchTensor::Source::Params, indexRange(t.paramAt, nw));
+    if (ls.bias)
+        t.add("bias", {o.c}, TorchTensor::Source::Params, indexRange(t.paramAt + nw, o.c));
+    ++t.module;
+    t.activationModule(ls.activation);
+}
+} // namespace
+
+const LayerType& conv2dLayerType()
+{
+    static const LayerType t{
+        "Conv2D",    "conv2d",    {"filters", "kernel_size", "strides", "padding", "use_bias", "activation"},
+        parseConv2d, buildConv2d, conv2dFloats,
+        conv2dOnnx,  conv2dTorch};
+    return t;
 }
 
 } // namespace tb

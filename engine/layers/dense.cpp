@@ -1,5 +1,11 @@
 #include "layers/dense.hpp"
 
+#include "core/memory.hpp"
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
+#include "layers/time_dense.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -145,6 +151,132 @@ void Dense::inputGradient(const Kernels& k, std::span<const ShardView> shards, i
     const int f0 = task * kInputColumns, f1 = std::min(F, f0 + kInputColumns);
     for (const ShardView& s : shards)
         k.tileGemm(s.n, f1 - f0, U, s.dy, U, 1, m_kernelT.data() + f0, F, s.dx + f0, F, false);
+}
+
+// ---- The Dense kind (layers/layer_type.hpp) ----
+namespace {
+void parseDense(const LayerArgs& r, LayerSpec& l)
+{
+    r.require("units");
+    // "classes": the dataset's class count, so the model fits any dataset (the presets).
+    if (r.get("units")->is_string()) {
+        if (r.get("units")->get<std::string>() != "classes")
+            r.fail("\"units\" must be a whole number or \"classes\"");
+        l.unitsFromClasses = true;
+    } else {
+        l.units = r.positive("units", 0, 1 << 20);
+    }
+    l.bias = r.boolean("use_bias", true);
+    l.activation = r.activation(false);
+}
+
+std::unique_ptr<Layer> buildDense(const LayerBuild& b)
+{
+    const Shape shape = b.in;
+    if (shape.spatial)
+        b.fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
+    if (shape.sequence) // Keras applies Dense to every step of a sequence
+        return std::make_unique<TimeDense>(b.name, shape, b.spec.denseUnits(b.classes), b.spec.bias, b.spec.activation);
+    // Refused before the layer allocates its transposed kernel (in x units floats).
+    const int units = b.spec.denseUnits(b.classes);
+    if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units); w * sizeof(float) > physicalMemoryBytes() / 2)
+        b.fail("a Dense layer of " + std::to_string(units) + " units on " + std::to_string(shape.size()) +
+               " inputs has " + std::to_string(w) + " weights (" + humanBytes(w * sizeof(float)) +
+               "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
+    return std::make_unique<Dense>(b.name, shape, units, b.spec.bias, b.spec.activation);
+}
+
+uint64_t denseFloats(const LayerSpec& l, Shape& s, int classes)
+{
+    const int units = l.denseUnits(classes);
+    if (s.sequence) { // the same kernel at every step; a text model's export writes a zero bias without use_bias
+        const uint64_t n = uint64_t(s.c) * uint64_t(units) + units;
+        s = Shape::seq(s.h, units);
+        return n;
+    }
+    const uint64_t n = uint64_t(s.size()) * uint64_t(units) + (l.bias ? units : 0);
+    s = Shape::flat(units);
+    return n;
+}
+
+// On a sequence: MatMul (batch, steps, F) x (F, units), then Add the bias.
+void timeDenseOnnx(OnnxLayer& o)
+{
+    const std::string& name = o.layer.name();
+    o.batchMajor();
+    const int64_t F = o.layer.inShape().c, units = o.layer.outShape().c;
+    o.graph.floats(name + ".kernel", {F, units}, o.params, F * units);
+    o.graph.node("MatMul", name + "/matmul", {o.cur, name + ".kernel"}, {name + "/matmul"});
+    o.cur = name + "/matmul";
+    if (o.spec.bias) {
+        o.graph.floats(name + ".bias", {units}, o.params + F * units, units);
+        o.graph.node("Add", name + "/bias", {o.cur, name + ".bias"}, {name + "/bias"});
+        o.cur = name + "/bias";
+    }
+    o.activation = o.spec.activation;
+}
+
+void denseOnnx(OnnxLayer& o)
+{
+    if (o.layer.inShape().sequence)
+        return timeDenseOnnx(o);
+    const std::string& name = o.layer.name();
+    const int64_t F = o.layer.inShape().size(), units = o.layer.outShape().size();
+    o.graph.floats(name + ".kernel", {F, units}, o.params, F * units);
+    std::vector<std::string> inputs = {o.cur, name + ".kernel"};
+    if (o.spec.bias) {
+        o.graph.floats(name + ".bias", {units}, o.params + F * units, units);
+        inputs.push_back(name + ".bias");
+    }
+    o.graph.node("Gemm", name, inputs, {name});
+    o.cur = name;
+    o.activation = o.spec.activation;
+}
+
+// A text model's "dense" child: nn.Linear at every step, weight (units, F), bias (units), zero
+// without use_bias; no activation but the final softmax (CrossEntropyLoss applies it).
+void textDenseTorch(TorchLayer& t)
+{
+    const int64_t F = t.layer.inShape().c, units = t.layer.outShape().c;
+    std::vector<int64_t> w(size_t(units * F));
+    for (int64_t u = 0; u < units; ++u)
+        for (int64_t f = 0; f < F; ++f)
+            w[size_t(u * F + f)] = t.paramAt + f * units + u;
+    t.addNamed("dense.weight", {units, F}, TorchTensor::Source::Params, std::move(w));
+    if (t.spec.bias)
+        t.addNamed("dense.bias", {units}, TorchTensor::Source::Params, indexRange(t.paramAt + F * units, units));
+    else
+        t.addNamed("dense.bias", {units}, TorchTensor::Source::Zeros, {});
+    if (t.spec.activation != Activation::Softmax && t.spec.activation != Activation::Linear)
+        t.refuseText("the Dense of a text model has no activation but the final softmax");
+}
+
+// Linear: weight (units, F) is the engine's (F, units) kernel transposed, bias (units); then
+// ReLU()/ELU() for its activation.
+void denseTorch(TorchLayer& t)
+{
+    if (t.text)
+        return textDenseTorch(t);
+    const int64_t F = t.layer.inShape().size(), units = t.layer.outShape().size();
+    std::vector<int64_t> w(size_t(F * units));
+    for (int64_t u = 0; u < units; ++u)
+        for (int64_t k = 0; k < F; ++k)
+            w[size_t(u * F + k)] = t.paramAt + t.kerasFeature(k) * units + u;
+    t.add("weight", {units, F}, TorchTensor::Source::Params, std::move(w));
+    if (t.spec.bias)
+        t.add("bias", {units}, TorchTensor::Source::Params, indexRange(t.paramAt + F * units, units));
+    t.perm.clear();
+    ++t.module;
+    t.activationModule(t.spec.activation);
+}
+} // namespace
+
+const LayerType& denseLayerType()
+{
+    static const LayerType t{"Dense",    "dense",    {"units", "use_bias", "activation"},
+                             parseDense, buildDense, denseFloats,
+                             denseOnnx,  denseTorch};
+    return t;
 }
 
 } // namespace tb

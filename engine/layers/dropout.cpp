@@ -1,5 +1,9 @@
 #include "layers/dropout.hpp"
 
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -52,6 +56,43 @@ void Dropout::backward(const PassContext& ctx, int, ShardView& s, float*)
         return;
     }
     apply(ctx, s, s.dy, s.dx);
+}
+
+// ---- The Dropout kind (layers/layer_type.hpp) ----
+namespace {
+void parseDropout(const LayerArgs& r, LayerSpec& l)
+{
+    r.require("rate");
+    l.rate = float(r.number("rate", 0.0, 0.0, 1.0, false, true));
+}
+
+std::unique_ptr<Layer> buildDropout(const LayerBuild& b)
+{
+    return std::make_unique<Dropout>(b.name, b.in, b.spec.rate, b.index);
+}
+
+uint64_t dropoutFloats(const LayerSpec&, Shape&, int)
+{
+    return 0;
+}
+
+void dropoutOnnx(OnnxLayer&)
+{
+    // the identity at inference: no node
+}
+
+// Dropout(rate)
+void dropoutTorch(TorchLayer& t)
+{
+    ++t.module;
+}
+} // namespace
+
+const LayerType& dropoutLayerType()
+{
+    static const LayerType t{"Dropout",    "dropout",     {"rate"},    parseDropout,
+                             buildDropout, dropoutFloats, dropoutOnnx, dropoutTorch};
+    return t;
 }
 
 } // namespace tb

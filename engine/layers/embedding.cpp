@@ -1,5 +1,9 @@
 #include "layers/embedding.hpp"
 
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -39,6 +43,74 @@ void Embedding::backward(const PassContext&, int, ShardView& s, float*)
     }
     if (s.dx)
         std::fill(s.dx, s.dx + int64_t(s.n) * T, 0.0f);
+}
+
+// ---- The Embedding kind (layers/layer_type.hpp) ----
+namespace {
+// Its arguments have no LayerSpec field: they are kept in `extra`.
+int inputDim(const LayerSpec& l)
+{
+    return int(l.extra.at("input_dim"));
+}
+int outputDim(const LayerSpec& l)
+{
+    return int(l.extra.at("output_dim"));
+}
+
+void parseEmbedding(const LayerArgs& r, LayerSpec& l)
+{
+    if (!r.has("input_dim") || !r.has("output_dim"))
+        r.fail("needs \"input_dim\" (the vocabulary size) and \"output_dim\"");
+    l.extra["input_dim"] = r.positive("input_dim", 0, 256);
+    l.extra["output_dim"] = r.positive("output_dim", 0, 65536);
+}
+
+std::unique_ptr<Layer> buildEmbedding(const LayerBuild& b)
+{
+    if (b.index != 0)
+        b.fail("an Embedding must be the first layer (it reads token ids)");
+    if (!b.in.tokens)
+        b.fail("needs token ids (a text dataset) but receives " + b.in.keras());
+    const int V = inputDim(b.spec);
+    if (V < b.classes)
+        b.fail("\"input_dim\" " + std::to_string(V) + " is smaller than the text's vocabulary of " +
+               std::to_string(b.classes) + " symbols");
+    return std::make_unique<Embedding>(b.name, b.in, V, outputDim(b.spec));
+}
+
+uint64_t embeddingFloats(const LayerSpec& l, Shape& s, int)
+{
+    s = Shape::seq(int(s.size()), outputDim(l));
+    return uint64_t(inputDim(l)) * uint64_t(outputDim(l));
+}
+
+// Gather from the table (V, E) by the token ids.
+void embeddingOnnx(OnnxLayer& o)
+{
+    const std::string& name = o.layer.name();
+    const int64_t V = inputDim(o.spec), E = outputDim(o.spec);
+    o.graph.floats(name + ".weight", {V, E}, o.params, V * E);
+    o.graph.node("Gather", name, {name + ".weight", o.cur}, {name}, {OnnxAttr::integer("axis", 0)});
+    o.cur = name;
+    o.spatial = false;
+}
+
+// A text model's "embedding" child: nn.Embedding, weight (V, E), the table as is.
+void embeddingTorch(TorchLayer& t)
+{
+    if (!t.text)
+        t.refuseText("reads token ids, so it belongs to a text model");
+    const int64_t V = inputDim(t.spec), E = outputDim(t.spec);
+    t.addNamed("embedding.weight", {V, E}, TorchTensor::Source::Params, indexRange(t.paramAt, V * E));
+}
+} // namespace
+
+const LayerType& embeddingLayerType()
+{
+    static const LayerType t{"Embedding",    "embedding",    {"input_dim", "output_dim"},
+                             parseEmbedding, buildEmbedding, embeddingFloats,
+                             embeddingOnnx,  embeddingTorch, /*readsTokens=*/true};
+    return t;
 }
 
 } // namespace tb

@@ -12,7 +12,6 @@ namespace tb {
 class Embedding : public Layer {
 public:
     Embedding(std::string name, Shape in, int inputDim, int outputDim);
-    LayerKind kind() const override { return LayerKind::Embedding; }
     int inputDim() const { return m_inputDim; }
     int outputDim() const { return m_outputDim; }
     int64_t paramCount() const override { return int64_t(m_inputDim) * m_outputDim; }

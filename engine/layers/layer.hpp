@@ -17,9 +17,11 @@
 
 namespace tb {
 
-enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation, Embedding, LSTM };
+// The built-in kinds a device backend may implement natively (OpenCL's kernels). A layer's kind as
+// a model file names it is its LayerType (layers/layer_type.hpp); a kind added later answers
+// Other, and a backend other than the CPU refuses it before training.
+enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, Dense, Activation, Other };
 
-const char* layerKindName(LayerKind k); // Keras class name, e.g. "Conv2D"
 const char* activationName(Activation a);
 
 struct PassContext {
@@ -48,7 +50,7 @@ public:
     Layer(std::string name, Shape in, Shape out) : m_name(std::move(name)), m_in(in), m_out(out) {}
     virtual ~Layer() = default;
 
-    virtual LayerKind kind() const = 0;
+    virtual LayerKind kind() const { return LayerKind::Other; }
     const std::string& name() const { return m_name; }
     Shape inShape() const { return m_in; }
     Shape outShape() const { return m_out; }

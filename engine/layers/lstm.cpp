@@ -1,5 +1,8 @@
 #include "layers/lstm.hpp"
 
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
 #include "layers/lstm_cell.hpp"
 
 #include <algorithm>
@@ -199,6 +202,137 @@ void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)
             gb[j] += z[r * G + j];
     if (s.dx) // dX = dZ K^T
         k.gemm(false, false, int(rows), F, G, z, G, m_kernelT.data(), F, s.dx, F, false);
+}
+
+// ---- The LSTM kind (layers/layer_type.hpp) ----
+namespace {
+// "return_sequences" and "stateful" have no LayerSpec field: they are kept in `extra` (0 or 1).
+bool returnSequences(const LayerSpec& l)
+{
+    return l.extra.at("return_sequences") != 0.0;
+}
+
+void parseLstm(const LayerArgs& r, LayerSpec& l)
+{
+    r.require("units");
+    l.units = r.positive("units", 0, 65536);
+    l.extra["return_sequences"] = r.boolean("return_sequences", false) ? 1.0 : 0.0;
+    l.extra["stateful"] = r.boolean("stateful", false) ? 1.0 : 0.0;
+}
+
+std::unique_ptr<Layer> buildLstm(const LayerBuild& b)
+{
+    if (!b.in.sequence || b.in.tokens)
+        b.fail("needs a sequence (T, F) but receives " + b.in.keras() +
+               "; put an Embedding or an LSTM with \"return_sequences\": true before it");
+    return std::make_unique<Lstm>(b.name, b.in, b.spec.units, returnSequences(b.spec),
+                                  b.spec.extra.at("stateful") != 0.0);
+}
+
+uint64_t lstmFloats(const LayerSpec& l, Shape& s, int)
+{
+    const uint64_t F = uint64_t(s.c), H = uint64_t(l.units);
+    s = returnSequences(l) ? Shape::seq(s.h, l.units) : Shape::flat(l.units);
+    return 4 * H * (F + H + 2); // the export's bias_hh (zero) besides the weights
+}
+
+// ONNX's LSTM operator on the time-major sequence: W (1, 4H, F), R (1, 4H, H) and B (1, 8H) with the
+// gate blocks reordered from Keras' i, f, c, o to ONNX's i, o, f, c, the Keras bias as Wb and Rb
+// zero; a fresh state at the first step (as training; stateful generation carries it outside the
+// graph). Without return_sequences, the last step (batch, H).
+void lstmOnnx(OnnxLayer& o)
+{
+    const std::string& name = o.layer.name();
+    const int64_t F = o.layer.inShape().c, H = o.spec.units;
+    const int from[4] = {0, 3, 1, 2}; // ONNX's gate blocks (i, o, f, c) from Keras' (i, f, c, o)
+    std::vector<float> W(size_t(4 * H * F)), R(size_t(4 * H * H)), B(size_t(8 * H), 0.0f);
+    const float* K = o.params;
+    const float* Rk = o.params + F * 4 * H;
+    const float* b = Rk + H * 4 * H;
+    for (int q = 0; q < 4; ++q)
+        for (int64_t j = 0; j < H; ++j) {
+            const int64_t src = from[q] * H + j, row = q * H + j; // ONNX row, Keras column
+            for (int64_t f = 0; f < F; ++f)
+                W[size_t(row * F + f)] = K[f * 4 * H + src];
+            for (int64_t h = 0; h < H; ++h)
+                R[size_t(row * H + h)] = Rk[h * 4 * H + src];
+            B[size_t(row)] = b[src];
+        }
+    o.graph.floats(name + ".W", {1, 4 * H, F}, W.data(), int64_t(W.size()));
+    o.graph.floats(name + ".R", {1, 4 * H, H}, R.data(), int64_t(R.size()));
+    o.graph.floats(name + ".B", {1, 8 * H}, B.data(), int64_t(B.size()));
+    if (!o.timeMajor) {
+        o.graph.node("Transpose", name + "/time_major", {o.cur}, {name + "/time_major"},
+                     {OnnxAttr::list("perm", {1, 0, 2})});
+        o.cur = name + "/time_major";
+        o.timeMajor = true;
+    }
+    o.graph.node("LSTM", name, {o.cur, name + ".W", name + ".R", name + ".B"}, {name + "/Y"},
+                 {OnnxAttr::integer("hidden_size", H)});
+    o.graph.int64s(name + "/direction_axis", {1});
+    o.graph.node("Squeeze", name + "/squeeze", {name + "/Y", name + "/direction_axis"}, {name + "/out"});
+    o.cur = name + "/out"; // (steps, batch, H)
+    if (!returnSequences(o.spec)) {
+        o.graph.int64s(name + "/last", {-1});
+        o.graph.node("Gather", name + "/last_step", {o.cur, name + "/last"}, {name + "/last_step"},
+                     {OnnxAttr::integer("axis", 0)});
+        o.graph.int64s(name + "/step_axis", {0});
+        o.graph.node("Squeeze", name + "/drop_step", {name + "/last_step", name + "/step_axis"}, {name + "/h"});
+        o.cur = name + "/h"; // (batch, H)
+        o.timeMajor = false;
+    }
+    o.spatial = false;
+}
+
+// A text model's "lstm" child: one nn.LSTM stacking the model's LSTM layers, this one its layer k
+// (the LSTM layers right before it, Dropouts between them being nn.LSTM's dropout). weight_ih_l<k>
+// (4H, F) and weight_hh_l<k> (4H, H) are the Keras kernels transposed, in the same gate order
+// (PyTorch's i, f, g, o is Keras' i, f, c, o); bias_ih_l<k> the Keras bias, bias_hh_l<k> zero.
+void lstmTorch(TorchLayer& t)
+{
+    if (!t.text)
+        t.refuseText("not part of an image model's nn.Sequential");
+    const auto& lstm = static_cast<const Lstm&>(t.layer);
+    int k = 0;
+    const Lstm* previous = nullptr; // the nearest LSTM before it in the stack
+    bool stacking = true;
+    for (auto it = t.before.rbegin(); it != t.before.rend(); ++it) {
+        if (const auto* l = dynamic_cast<const Lstm*>(*it)) {
+            if (!stacking)
+                t.refuseText("LSTM layers must follow each other");
+            if (!previous)
+                previous = l;
+            ++k;
+        } else if ((*it)->kind() != LayerKind::Dropout) {
+            stacking = false;
+        }
+    }
+    if (previous && previous->units() != lstm.units())
+        t.refuseText("stacked LSTM layers must have the same units");
+    if (!lstm.returnSequences())
+        t.refuseText("nn.LSTM returns every step: \"return_sequences\" must be true");
+    const int64_t F = lstm.inputFeatures(), H = lstm.units(), G = 4 * H, p = t.paramAt;
+    const std::string l = std::to_string(k);
+    std::vector<int64_t> ih(size_t(G * F)), hh(size_t(G * H));
+    for (int64_t r = 0; r < G; ++r) { // PyTorch's rows are Keras' columns
+        for (int64_t f = 0; f < F; ++f)
+            ih[size_t(r * F + f)] = p + f * G + r;
+        for (int64_t h = 0; h < H; ++h)
+            hh[size_t(r * H + h)] = p + F * G + h * G + r;
+    }
+    t.addNamed("lstm.weight_ih_l" + l, {G, F}, TorchTensor::Source::Params, std::move(ih));
+    t.addNamed("lstm.weight_hh_l" + l, {G, H}, TorchTensor::Source::Params, std::move(hh));
+    t.addNamed("lstm.bias_ih_l" + l, {G}, TorchTensor::Source::Params, indexRange(p + (F + H) * G, G));
+    t.addNamed("lstm.bias_hh_l" + l, {G}, TorchTensor::Source::Zeros, {});
+}
+} // namespace
+
+const LayerType& lstmLayerType()
+{
+    static const LayerType t{"LSTM",    "lstm",    {"units", "return_sequences", "stateful"},
+                             parseLstm, buildLstm, lstmFloats,
+                             lstmOnnx,  lstmTorch};
+    return t;
 }
 
 } // namespace tb

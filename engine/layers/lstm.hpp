@@ -26,7 +26,6 @@ struct LstmState {
 class Lstm : public Layer {
 public:
     Lstm(std::string name, Shape in, int units, bool returnSequences, bool stateful);
-    LayerKind kind() const override { return LayerKind::LSTM; }
     int units() const { return m_units; }
     int inputFeatures() const { return m_in.c; }
     bool returnSequences() const { return m_returnSequences; }

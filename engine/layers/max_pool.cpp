@@ -1,7 +1,12 @@
 #include "layers/max_pool.hpp"
 
 #include "layers/conv_geometry.hpp"
+#include "layers/export_hooks.hpp"
+#include "layers/layer_args.hpp"
+#include "layers/layer_type.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -34,6 +39,72 @@ void MaxPool2D::backward(const PassContext&, int, ShardView& s, float*)
     for (int64_t p = 0; p < planes; ++p)
         for (int64_t j = 0; j < OHW; ++j)
             s.dx[p * HW + arg[p * OHW + j]] += s.dy[p * OHW + j];
+}
+
+// ---- The MaxPooling2D kind (layers/layer_type.hpp) ----
+namespace {
+void parseMaxPool(const LayerArgs& r, LayerSpec& l)
+{
+    r.pair("pool_size", l.kh, l.kw, 2);
+    if (r.has("strides"))
+        r.pair("strides", l.sh, l.sw, 1);
+    else {
+        l.sh = l.kh;
+        l.sw = l.kw;
+    }
+    l.same = r.padding();
+}
+
+std::unique_ptr<Layer> buildMaxPool(const LayerBuild& b)
+{
+    const LayerSpec& ls = b.spec;
+    const Shape shape = b.in;
+    if (!shape.spatial)
+        b.fail("needs an image input (H, W, C) but receives " + shape.keras());
+    if (!ls.same && (ls.kh > shape.h || ls.kw > shape.w))
+        b.fail("a " + std::to_string(ls.kh) + "x" + std::to_string(ls.kw) + " pool does not fit its input " +
+               shape.keras());
+    return std::make_unique<MaxPool2D>(b.name, shape, ls.kh, ls.kw, ls.sh, ls.sw, ls.same);
+}
+
+uint64_t maxPoolFloats(const LayerSpec& l, Shape& s, int)
+{
+    int ho = 0, wo = 0, pad = 0;
+    kerasPadding(l.same, s.h, l.kh, l.sh, ho, pad);
+    kerasPadding(l.same, s.w, l.kw, l.sw, wo, pad);
+    s = Shape::image(ho, wo, s.c);
+    return 0;
+}
+
+void maxPoolOnnx(OnnxLayer& o)
+{
+    const LayerSpec& ls = o.spec;
+    const Shape li = o.layer.inShape();
+    const std::string& name = o.layer.name();
+    const auto [top, bottom] = kerasPads(ls.same, li.h, ls.kh, ls.sh);
+    const auto [left, right] = kerasPads(ls.same, li.w, ls.kw, ls.sw);
+    o.graph.node("MaxPool", name, {o.cur}, {name},
+                 {OnnxAttr::list("kernel_shape", {ls.kh, ls.kw}), OnnxAttr::list("strides", {ls.sh, ls.sw}),
+                  OnnxAttr::list("pads", {top, left, bottom, right})});
+    o.cur = name;
+}
+
+// MaxPool2d(kernel, stride, padding); Keras "same" pads that are not symmetric take a
+// ConstantPad2d(-inf) before it.
+void maxPoolTorch(TorchLayer& t)
+{
+    if (torchNeedsPadModule(t.spec, t.layer.inShape(), false))
+        ++t.module; // ConstantPad2d(-inf)
+    ++t.module;
+}
+} // namespace
+
+const LayerType& maxPool2dLayerType()
+{
+    static const LayerType t{"MaxPooling2D", "max_pooling2d", {"pool_size", "strides", "padding"},
+                             parseMaxPool,   buildMaxPool,    maxPoolFloats,
+                             maxPoolOnnx,    maxPoolTorch};
+    return t;
 }
 
 } // namespace tb

@@ -10,7 +10,6 @@ namespace tb {
 class TimeDense : public Layer {
 public:
     TimeDense(std::string name, Shape in, int units, bool bias, Activation act);
-    LayerKind kind() const override { return LayerKind::Dense; }
     int units() const { return m_units; }
     bool hasBias() const { return m_bias; }
     Activation activation() const { return m_act; }

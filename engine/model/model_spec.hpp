@@ -6,31 +6,12 @@
 #pragma once
 
 #include "layers/layer.hpp"
+#include "layers/layer_spec.hpp"
 
 #include <string>
 #include <vector>
 
 namespace tb {
-
-struct LayerSpec {
-    LayerKind kind = LayerKind::Dense;
-    std::string kerasClass; // as written: "Conv2D", "ReLU", "ELU", "Activation", ...
-    std::string name;       // optional user-given name; Keras-style default otherwise
-    int filters = 0, units = 0;
-    bool unitsFromClasses = false; // Dense "units": "classes": as many as the dataset has classes
-    int denseUnits(int classes) const { return unitsFromClasses ? classes : units; }
-    int kh = 0, kw = 0, sh = 0, sw = 0; // kernel/pool and strides (0: the default)
-    bool same = false;
-    bool bias = true;
-    Activation activation = Activation::Linear;
-    float rate = 0.0f;
-    bool center = true, scale = true;
-    float momentum = 0.99f, epsilon = 1e-3f;
-    std::vector<int> targetShape;
-    int inputDim = 0, outputDim = 0; // Embedding
-    bool returnSequences = false;    // LSTM
-    bool stateful = false;           // LSTM: kept for the model file; see layers/lstm.hpp
-};
 
 struct ModelSpec {
     std::string name;
@@ -39,8 +20,8 @@ struct ModelSpec {
     std::vector<LayerSpec> layers;
     std::string json; // the description as read, as compact JSON: weights files and exports store it
 
-    // A model on token ids (it starts with an Embedding): trained on text, one label per step.
-    bool isText() const { return !layers.empty() && layers.front().kind == LayerKind::Embedding; }
+    // A model on token ids (its first kind reads them: an Embedding): trained on text, one label per step.
+    bool isText() const;
 };
 
 // Parses a model description. `origin` (a file name or "preset x") prefixes error messages.

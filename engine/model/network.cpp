@@ -5,14 +5,7 @@
 #include "core/sha256.hpp"
 #include "layers/activation.hpp"
 #include "layers/batch_norm.hpp"
-#include "layers/conv2d.hpp"
-#include "layers/dense.hpp"
-#include "layers/dropout.hpp"
-#include "layers/embedding.hpp"
-#include "layers/lstm.hpp"
-#include "layers/max_pool.hpp"
-#include "layers/reshape.hpp"
-#include "layers/time_dense.hpp"
+#include "layers/layer_type.hpp"
 
 #include <cstdio>
 #include <map>
@@ -32,26 +25,6 @@ std::string withThousands(int64_t v)
     return s;
 }
 
-namespace {
-// Keras' default layer names: conv2d, conv2d_1, batch_normalization, re_lu, ...
-std::string kerasBaseName(const LayerSpec& l)
-{
-    const std::string& c = l.kerasClass;
-    if (c == "Conv2D")
-        return "conv2d";
-    if (c == "BatchNormalization")
-        return "batch_normalization";
-    if (c == "MaxPooling2D")
-        return "max_pooling2d";
-    if (c == "ReLU")
-        return "re_lu";
-    std::string s;
-    for (char ch : c)
-        s += char(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
-}
-} // namespace
-
 Network::Network(ModelSpec spec, Shape input, int numClasses)
     : m_spec(std::move(spec)), m_input(input), m_classes(numClasses)
 {
@@ -60,7 +33,7 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
     const int n = int(m_spec.layers.size());
     for (int i = 0; i < n; ++i) {
         LayerSpec& ls = m_spec.layers[size_t(i)];
-        const std::string base = kerasBaseName(ls);
+        const std::string base = ls.type->defaultName;
         const int k = counts[base]++;
         const std::string name = ls.name.empty() ? (k == 0 ? base : base + "_" + std::to_string(k)) : ls.name;
         const std::string where = "layer " + std::to_string(i + 1) + " (" + name + ", " + ls.kerasClass + ")";
@@ -69,84 +42,9 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
         if (ls.activation == Activation::Softmax && !last)
             fail("softmax is supported only as the model's final activation (it is fused with the loss)");
 
-        std::unique_ptr<Layer> layer;
-        if (shape.tokens && ls.kind != LayerKind::Embedding)
+        if (shape.tokens && !ls.type->readsTokens)
             fail("receives token ids " + shape.keras() + "; a text model starts with an Embedding");
-        if (shape.sequence && !shape.tokens && ls.kind == LayerKind::BatchNorm)
-            fail("BatchNormalization over a sequence " + shape.keras() + " is not supported");
-        switch (ls.kind) {
-        case LayerKind::Conv2D: {
-            if (!shape.spatial)
-                fail("needs an image input (H, W, C) but receives " + shape.keras() + "; add a Reshape first");
-            if (!ls.same && (ls.kh > shape.h || ls.kw > shape.w))
-                fail("a " + std::to_string(ls.kh) + "x" + std::to_string(ls.kw) + " kernel does not fit its input " +
-                     shape.keras() + " with \"valid\" padding");
-            layer = std::make_unique<Conv2D>(name, shape, ls.filters, ls.kh, ls.kw, ls.sh, ls.sw, ls.same, ls.bias,
-                                             ls.activation);
-            break;
-        }
-        case LayerKind::BatchNorm:
-            layer = std::make_unique<BatchNorm>(name, shape, ls.center, ls.scale, ls.momentum, ls.epsilon);
-            break;
-        case LayerKind::MaxPool2D:
-            if (!shape.spatial)
-                fail("needs an image input (H, W, C) but receives " + shape.keras());
-            if (!ls.same && (ls.kh > shape.h || ls.kw > shape.w))
-                fail("a " + std::to_string(ls.kh) + "x" + std::to_string(ls.kw) + " pool does not fit its input " +
-                     shape.keras());
-            layer = std::make_unique<MaxPool2D>(name, shape, ls.kh, ls.kw, ls.sh, ls.sw, ls.same);
-            break;
-        case LayerKind::Dropout:
-            layer = std::make_unique<Dropout>(name, shape, ls.rate, i);
-            break;
-        case LayerKind::Flatten:
-            layer = std::make_unique<Reshape>(name, shape, Shape::flat(int(shape.size())), LayerKind::Flatten);
-            break;
-        case LayerKind::Reshape: {
-            const auto& t = ls.targetShape;
-            const Shape out = t.size() == 3 ? Shape::image(t[0], t[1], t[2]) : Shape::flat(t[0]);
-            if (out.size() != shape.size())
-                fail("cannot reshape " + shape.keras() + " (" + std::to_string(shape.size()) + " values) into " +
-                     out.keras() + " (" + std::to_string(out.size()) + " values)");
-            layer = std::make_unique<Reshape>(name, shape, out, LayerKind::Reshape);
-            break;
-        }
-        case LayerKind::Dense: {
-            if (shape.spatial)
-                fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
-            if (shape.sequence) { // Keras applies Dense to every step of a sequence
-                layer = std::make_unique<TimeDense>(name, shape, ls.denseUnits(numClasses), ls.bias, ls.activation);
-                break;
-            }
-            // Refused before the layer allocates its transposed kernel (in x units floats).
-            const int units = ls.denseUnits(numClasses);
-            if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units);
-                w * sizeof(float) > physicalMemoryBytes() / 2)
-                fail("a Dense layer of " + std::to_string(units) + " units on " + std::to_string(shape.size()) +
-                     " inputs has " + std::to_string(w) + " weights (" + humanBytes(w * sizeof(float)) +
-                     "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
-            layer = std::make_unique<Dense>(name, shape, units, ls.bias, ls.activation);
-            break;
-        }
-        case LayerKind::Activation:
-            layer = std::make_unique<ActivationLayer>(name, shape, ls.activation);
-            break;
-        case LayerKind::Embedding:
-            if (!shape.tokens)
-                fail("needs token ids (a text dataset) but receives " + shape.keras());
-            if (ls.inputDim < numClasses)
-                fail("\"input_dim\" " + std::to_string(ls.inputDim) + " is smaller than the text's vocabulary of " +
-                     std::to_string(numClasses) + " symbols");
-            layer = std::make_unique<Embedding>(name, shape, ls.inputDim, ls.outputDim);
-            break;
-        case LayerKind::LSTM:
-            if (!shape.sequence || shape.tokens)
-                fail("needs a sequence (T, F) but receives " + shape.keras() +
-                     "; put an Embedding or an LSTM with "
-                     "\"return_sequences\": true before it");
-            layer = std::make_unique<Lstm>(name, shape, ls.units, ls.returnSequences, ls.stateful);
-            break;
-        }
+        std::unique_ptr<Layer> layer = ls.type->build(LayerBuild{ls, name, shape, i, numClasses, where});
         shape = layer->outShape();
         if (shape.size() <= 0)
             fail("its output " + shape.keras() + " is empty");

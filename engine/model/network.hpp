@@ -30,6 +30,7 @@ public:
     const Layer& layer(int i) const { return *m_layers[size_t(i)]; }
     const LayerSpec& layerSpec(int i) const { return m_spec.layers[size_t(i)]; }
     int64_t paramOffset(int i) const { return m_paramOffset[size_t(i)]; }
+    int64_t stateOffset(int i) const { return m_stateOffset[size_t(i)]; }
     // Largest per-sample activation over the input and all layer outputs.
     int64_t maxActivationSize() const;
 

@@ -121,7 +121,8 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
     if (!(optimizer.learningRate > 0.0f) || !std::isfinite(optimizer.learningRate))
         throw ConfigError("the learning rate must be a positive number");
     const int L = net.layerCount();
-    // Every layer kind has a device implementation; a new kind must be refused here, before training.
+    // The kinds with OpenCL kernels; any other (LayerKind::Other: a kind added without kernels here)
+    // is refused now, before training.
     for (int l = 0; l < L; ++l) {
         if (net.layer(l).inShape().sequence)
             throw ModelError("layer " + std::to_string(l + 1) + " (" + net.layer(l).name() +
@@ -138,8 +139,9 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
         case LayerKind::Activation:
             break;
         default:
-            throw ModelError("layer " + std::to_string(l + 1) + " (" + net.layer(l).name() +
-                             ") cannot run on the OpenCL device");
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + net.layer(l).name() + ", " +
+                             net.layerSpec(l).kerasClass +
+                             ") cannot run on the OpenCL device: it has no OpenCL kernels; train it on the CPU");
         }
     }
     // Sizes the kernels index with int.
@@ -421,8 +423,7 @@ void OpenClBackend::forward(int l, int n, bool training, uint64_t dropoutKey)
     case LayerKind::Activation:
         d.run("activate_copy", size_t(n) * in.size(), kLocal, x, y, int(n * in.size()), actCode(p.act));
         return;
-    case LayerKind::Embedding: // refused by the constructor: sequence layers do not run here
-    case LayerKind::LSTM:
+    case LayerKind::Other: // refused by the constructor
         return;
     }
 }
@@ -521,8 +522,7 @@ void OpenClBackend::backward(int l, int n, ocl::Buffer& dy, ocl::Buffer* dx)
         if (dx)
             d.run("activation_backward", size_t(n) * in.size(), kLocal, y, dy, *dx, int(n * in.size()), actCode(p.act));
         return;
-    case LayerKind::Embedding: // refused by the constructor
-    case LayerKind::LSTM:
+    case LayerKind::Other: // refused by the constructor
         return;
     }
 }
