@@ -10,6 +10,7 @@ usage: pytorch_lstm_bench.py --model small-text-lstm|shakespeare-lstm --data TEX
 """
 import argparse
 import json
+import os
 import resource
 import time
 
@@ -35,6 +36,14 @@ class TextModel(nn.Module):
 
 # (vocabulary, embedding, units, layers, outputs, sequence length) of the presets.
 MODELS = {"small-text-lstm": (256, 32, 128, 1, 256, 64), "shakespeare-lstm": (256, 512, 512, 2, 256, 100)}
+
+
+def blas_library():
+    """The BLAS this process loaded (Debian's torch links the generic libblas.so.3, which is the slow
+    reference BLAS unless OpenBLAS is installed: apt-get install libopenblas0-openmp)."""
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "blas" in line.lower() and "/" in line}
+    return ", ".join(sorted(os.path.realpath(p) for p in paths)) or "none found"
 
 
 def main():
@@ -98,7 +107,8 @@ def main():
                       "batch": a.batch, "sequence_length": T,
                       "train_tokens_per_sec": rates[len(rates) // 2],
                       "generate_tokens_per_sec": gen_rates[len(gen_rates) // 2], "streams": a.streams,
-                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))
+                      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+                      "blas": blas_library()}))
 
 
 if __name__ == "__main__":

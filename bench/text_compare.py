@@ -43,6 +43,9 @@ def main():
     a = ap.parse_args()
     bench = os.path.join(a.build, "bench", "trainbench-bench")
     ghz = a.ghz or cpu_ghz()
+    with open("/proc/loadavg") as f:
+        print(f"Load average before: {' '.join(f.read().split()[:3])} ({os.cpu_count()} CPUs)")
+    blas = set()
     print("| model | batch | threads | Trainbench train tok/s | PyTorch train tok/s | ratio | Trainbench generate tok/s "
           "| PyTorch generate tok/s | ratio | recurrent GEMM GFLOP/s (1 thread) | of FMA peak |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -62,6 +65,12 @@ def main():
                   f"| {ours['generate_tokens_per_sec']:,.0f} | {theirs['generate_tokens_per_sec']:,.0f} "
                   f"| {ours['generate_tokens_per_sec'] / theirs['generate_tokens_per_sec']:.2f}x "
                   f"| {g:.1f} ({ours['recurrent_gemm_shape']}) | {100 * g / peak:.0f}% of {peak:.0f} |", flush=True)
+            blas.add(theirs.get("blas", "?"))
+    with open("/proc/loadavg") as f:
+        print(f"Load average after: {' '.join(f.read().split()[:3])}")
+    print(f"PyTorch's BLAS: {'; '.join(sorted(blas))}")
+    if any("/blas/libblas" in b for b in blas):
+        print("warning: PyTorch ran on the reference BLAS (slow): apt-get install libopenblas0-openmp")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@
 #include <QEventLoop>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTimer>
 
 #include <cstdio>
@@ -249,6 +250,7 @@ int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString
     }
     ok = shoot(w, outDir, QStringLiteral("writing-page-en")) && ok;
     Language::apply(QStringLiteral("es"));
+    w.statusBar()->clearMessage(); // the English "Evaluated …" of before the switch, still on its timer
     ok = shoot(w, outDir, QStringLiteral("writing-page-es")) && ok;
     w.showPage(MainWindow::ResultsPage);
     ok = shoot(w, outDir, QStringLiteral("text-results-es")) && ok;
