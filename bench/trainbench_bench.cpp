@@ -5,6 +5,7 @@
 // file): training and generation tokens/s (--streams symbols side by side, --generate per stream),
 // and the recurrent products' GFLOP/s (the LSTM's h R, measured alone on one thread at the training
 // shard's shape; bench/pytorch_lstm_bench.py is the PyTorch side).
+#include "core/errors.hpp"
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
 #include "device/kernel_cache.hpp"
@@ -14,79 +15,124 @@
 #include "model/network.hpp"
 #include "predict/text_generator.hpp"
 #include "train/session.hpp"
+#include "train/train_options.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <sys/resource.h>
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+struct BenchOption {
+    const char* name;
+    const char* value; // "" for a switch
+    const char* help;
+};
+// The benchmark's own options; --threads, --batch, --isa and --device are the training options'
+// (train/train_options.hpp): read and checked as trainbench-cli reads them.
+const BenchOption kOwn[] = {
+    {"model", "M", "a preset or a model file (tpu-mnist-cnn)"},
+    {"data", "DIR", "the dataset; for a text model a text file"},
+    {"steps", "N", "training steps per repeat, 1 to 1000000 (60)"},
+    {"warmup", "N", "steps before measuring, 0 to 1000000 (5)"},
+    {"repeats", "N", "repeats, the median reported, 1 to 1000 (3)"},
+    {"eval-images", "N", "test images per evaluation repeat, 1 to 1000000 (2048)"},
+    {"generate", "N", "text models: symbols generated per stream, 1 to 1000000 (200)"},
+    {"streams", "K", "text models: streams generated side by side, 1 to 1024 (1)"},
+    {"profile", "", "the time per layer, forward and backward"},
+};
+const char* const kTraining[] = {"threads", "batch", "isa", "device"};
+
+std::string benchUsage()
+{
+    std::string u = "usage: trainbench-bench [options]\n";
+    for (const BenchOption& o : kOwn)
+        u += tb::optionHelpLine(o.name, o.value, o.help);
+    for (const char* name : kTraining) {
+        const tb::TrainOption* o = tb::findTrainOption(name);
+        u += tb::optionHelpLine(o->name, o->value, o->help + (std::string(name) == "threads" ? " (here 1)" : ""));
+    }
+    return u;
+}
+
+const BenchOption* ownOption(const std::string& name)
+{
+    for (const BenchOption& o : kOwn)
+        if (name == o.name)
+            return &o;
+    return nullptr;
+}
+} // namespace
+
 int main(int argc, char** argv)
 {
-    std::string model = "tpu-mnist-cnn", data = tb::defaultDatasetDir();
-    int threads = 1, batch = 128, steps = 60, warmup = 5, repeats = 3, evalImages = 2048;
-    int generate = 200, streams = 1;
-    bool profile = false;
-    std::string isa, device;
+    std::map<std::string, std::string> own, training;
     for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-        if (a == "--model")
-            model = next();
-        else if (a == "--data")
-            data = next();
-        else if (a == "--threads")
-            threads = std::stoi(next());
-        else if (a == "--batch")
-            batch = std::stoi(next());
-        else if (a == "--steps")
-            steps = std::stoi(next());
-        else if (a == "--warmup")
-            warmup = std::stoi(next());
-        else if (a == "--repeats")
-            repeats = std::stoi(next());
-        else if (a == "--eval-images")
-            evalImages = std::stoi(next());
-        else if (a == "--generate")
-            generate = std::stoi(next());
-        else if (a == "--streams")
-            streams = std::stoi(next());
-        else if (a == "--profile")
-            profile = true;
-        else if (a == "--isa")
-            isa = next();
-        else if (a == "--device") // "opencl:0": replaces --threads and --isa
-            device = next();
-        else {
-            std::fprintf(
-                stderr,
-                "usage: trainbench-bench [--model M] [--data DIR] [--threads T] [--batch B] "
-                "[--steps N] [--warmup N] [--repeats N] [--eval-images N] [--isa LEVEL] [--device SPEC] [--profile]\n"
-                "       text models: --data TEXT [--generate N] [--streams K]\n");
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            std::fputs(benchUsage().c_str(), stdout);
+            return 0;
+        }
+        const std::string name = arg.rfind("--", 0) == 0 ? arg.substr(2) : "";
+        const BenchOption* mine = ownOption(name);
+        const bool isTraining = std::find(std::begin(kTraining), std::end(kTraining), name) != std::end(kTraining);
+        if (!mine && !isTraining) {
+            std::fprintf(stderr, "trainbench-bench: unknown option %s\n\n%s", arg.c_str(), benchUsage().c_str());
             return 2;
         }
+        std::string value;
+        if (isTraining || *mine->value) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "trainbench-bench: --%s needs a value\n", name.c_str());
+                return 2;
+            }
+            value = argv[++i];
+        }
+        (isTraining ? training : own)[name] = value;
     }
+    const auto text = [&](const char* name, const std::string& def) {
+        const auto it = own.find(name);
+        return it == own.end() ? def : it->second;
+    };
+    const auto whole = [&](const char* name, int def, int lo, int hi) {
+        const auto it = own.find(name);
+        return it == own.end() ? def : int(tb::parseWholeOption(name, it->second, lo, hi));
+    };
+    const std::string model = text("model", "tpu-mnist-cnn"), data = text("data", tb::defaultDatasetDir());
+    const bool profile = own.count("profile") > 0;
+    int steps = 0, warmup = 0, repeats = 0, evalImages = 0, generate = 0, streams = 0;
+    // The same step as every training run (Trainer::trainBatch): forward, backward and the checked
+    // optimizer update, Adam with Keras' defaults; one thread unless told.
+    tb::TrainSettings settings;
+    settings.config.device.threads = 1;
+    settings.config.seed = 1;
+    try {
+        steps = whole("steps", 60, 1, 1000000);
+        warmup = whole("warmup", 5, 0, 1000000);
+        repeats = whole("repeats", 3, 1, 1000);
+        evalImages = whole("eval-images", 2048, 1, 1000000);
+        generate = whole("generate", 200, 1, 1000000);
+        streams = whole("streams", 1, 1, 1024);
+        tb::applyTrainOptions(settings, training);
+    } catch (const tb::ConfigError& e) { // a number that does not parse, or out of its limits
+        std::fprintf(stderr, "trainbench-bench: %s\n", e.what());
+        return 2;
+    }
+    const int threads = settings.config.device.threads, batch = settings.config.batchSize;
     try {
         const tb::ModelSpec spec = tb::loadModelSpec(model);
         tb::TextOptions textOptions;
         textOptions.sequenceLength = spec.sequenceLength > 0 ? spec.sequenceLength : 100;
         const tb::Dataset d = spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data);
         const int tokens = d.train.steps; // per sample
-        // The same step as every training run (Trainer::trainBatch): forward, backward and the
-        // checked optimizer update, Adam with Keras' defaults.
-        tb::TrainConfig config;
-        config.device.threads = threads;
-        config.batchSize = batch;
-        config.seed = 1;
-        if (!isa.empty())
-            config.device.isa = tb::parseIsa(isa);
-        if (!device.empty())
-            config.device = tb::parseDeviceSpec(device);
+        tb::TrainConfig config = settings.config;
         config.kernelCacheDir = tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
         if (spec.isText()) { // the notebook's optimizer
             config.optimizer.kind = tb::OptimizerKind::RMSprop;

@@ -503,17 +503,17 @@ void TstBadInputs::buildCatalogue()
     m_cases.back().args = {"evaluate", "--data", "{dir}/data", "--weights", "{weights}"};
     m_cases.back().code = 3;
 
-    // Options: train/run_limits.hpp's limits, checked by validateTrainConfig as for the window.
+    // Options: train/run_limits.hpp's limits, checked by the training options' table
+    // (train/train_options.hpp), which names the option.
     auto option = [&](const char* name, const QStringList& extra, const QString& message) {
         m_cases.push_back({name, Area::Option, nullptr,
                            QStringList{"train", "--data", "{toy}", "--model", "{model}"} + extra, 2, message});
     };
-    option("option: zero epochs", {"--epochs", "0"}, "the number of epochs must be between 1 and 100000 (got 0)");
-    option("option: batch size 0", {"--batch", "0"}, "the batch size must be between 1 and 65536 (got 0)");
-    option("option: negative learning rate", {"--lr", "-1"},
-           "the learning rate must be a positive, finite number (got -1)");
+    option("option: zero epochs", {"--epochs", "0"}, "--epochs must be between 1 and 100000 (got 0)");
+    option("option: batch size 0", {"--batch", "0"}, "--batch must be between 1 and 65536 (got 0)");
+    option("option: negative learning rate", {"--lr", "-1"}, "--lr must be a positive, finite number (got -1)");
     option("option: size multiplier 17", {"--size-multiplier", "17"},
-           "the size multiplier must be between 1 and 16 (got 17)");
+           "--size-multiplier must be between 1 and 16 (got 17)");
     {
         // The toy model on 192x192 images (12x12 times 16), 65536 a batch: its buffers are estimated
         // and refused before the run allocates them.

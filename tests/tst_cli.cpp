@@ -3,6 +3,8 @@
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 
+#include "train/train_options.hpp"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -286,6 +288,66 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("batch=32,64,128"));
         QCOMPARE(run({"compare", "--data", m_data, "--sweep", "size=0"}).code, 2);
+    }
+
+    // --help is made from the tables: every training option with its help, each command's options
+    // with theirs; an option out of its limits is refused by name with the limits.
+    void helpAndLimitsComeFromTheOptionTable()
+    {
+        Result r = run({"--help"});
+        QCOMPARE(r.code, 0);
+        for (const tb::TrainOption& o : tb::trainOptions()) {
+            QVERIFY2(r.out.contains(QString::fromStdString("--" + o.name)), o.name.c_str());
+            QVERIFY2(r.out.contains(QString::fromStdString(o.help.substr(0, 20))), o.help.c_str());
+        }
+        r = run({"train", "--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("usage: trainbench-cli train "));
+        QVERIFY(r.out.contains(
+            QString::fromStdString(tb::optionHelpLine("epochs", "N", tb::findTrainOption("epochs")->help))));
+        QVERIFY(r.out.contains("--resume RUN_FOLDER"));
+        r = run({"train", "--data", m_data, "--epochs", "0"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli train: --epochs must be between 1 and 100000 (got 0)\n"));
+        r = run({"compare", "--data", m_data, "--size-multiplier", "17"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli compare: --size-multiplier must be between 1 and 16 (got 17)\n"));
+        r = run({"evaluate", "--data", m_data, "--weights", "w.tbw", "--threads", "x"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli evaluate: --threads needs a whole number, not \"x\"\n"));
+        r = run({"train", "--data", m_data, "--patience", "2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--patience needs --early-stopping"), qPrintable(r.err));
+    }
+
+    // The benchmark reads --threads, --batch, --isa and --device with the same table: a bad value is
+    // a message naming the option and exit code 2, never an uncaught exception.
+    void benchRefusesBadNumbers()
+    {
+        const QString bench = QStringLiteral(TRAINBENCH_BENCH);
+        Result r = fixtures::runCli(bench, {"--threads", "x"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-bench: --threads needs a whole number, not \"x\"\n"));
+        r = fixtures::runCli(bench, {"--batch", "0"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-bench: --batch must be between 1 and 65536 (got 0)\n"));
+        r = fixtures::runCli(bench, {"--steps", "many"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-bench: --steps needs a whole number, not \"many\"\n"));
+        r = fixtures::runCli(bench, {"--threads"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-bench: --threads needs a value\n"));
+        r = fixtures::runCli(bench, {"--bogus"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.startsWith("trainbench-bench: unknown option --bogus"));
+        // A good command line still measures (a tiny run on the toy data).
+        r = fixtures::runCli(bench, {"--data", m_data, "--model", m_data + "/toy.json", "--steps", "1", "--warmup", "0",
+                                     "--repeats", "1", "--eval-images", "10", "--batch", "8", "--threads", "2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j["threads"].toInt(), 2);
+        QCOMPARE(j["batch"].toInt(), 8);
+        QVERIFY(j["train_samples_per_sec"].toDouble() > 0);
     }
 
     void exitCodes()

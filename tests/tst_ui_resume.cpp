@@ -3,6 +3,7 @@
 // learning rate and early stopping's decisions on the charts and in the log; every run has a run folder;
 // Stop then File > Resume run… ends on the same weights as an uninterrupted run; a damaged checkpoint
 // or another dataset is a message in the window.
+#include "cli_process.hpp"
 #include "fixtures.hpp"
 #include "modal_answer.hpp"
 
@@ -21,9 +22,12 @@
 #include "train/checkpoint.hpp"
 #include "train/lr_schedule.hpp"
 #include "train/run_folder.hpp"
+#include "train/train_options.hpp"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -33,6 +37,46 @@
 #include <QtTest>
 
 using namespace tbui;
+
+namespace {
+// "--name value ..." as trainbench-cli reads it: each name a training option, a value after each
+// option that takes one, applied by the table the CLI applies them with.
+tb::TrainSettings parseBack(const QStringList& args)
+{
+    std::map<std::string, std::string> given;
+    for (int i = 0; i < args.size(); ++i) {
+        const std::string name = args[i].mid(2).toStdString();
+        const tb::TrainOption* o = tb::findTrainOption(name);
+        if (!args[i].startsWith("--") || !o)
+            throw std::runtime_error("not a training option: " + args[i].toStdString());
+        given[name] = o->value.empty() ? "" : args.at(++i).toStdString();
+    }
+    tb::TrainSettings s;
+    tb::applyTrainOptions(s, given);
+    return s;
+}
+
+void compareConfigs(const tb::TrainConfig& x, const tb::TrainConfig& y)
+{
+    QCOMPARE(x.epochs, y.epochs);
+    QCOMPARE(x.batchSize, y.batchSize);
+    QCOMPARE(x.seed, y.seed);
+    QCOMPARE(int(x.optimizer.kind), int(y.optimizer.kind));
+    QCOMPARE(x.optimizer.learningRate, y.optimizer.learningRate);
+    QCOMPARE(x.optimizer.momentum, y.optimizer.momentum);
+    QCOMPARE(x.maxBatches, y.maxBatches);
+    QCOMPARE(x.sizeMultiplier, y.sizeMultiplier);
+    QCOMPARE(x.dropRemainder, y.dropRemainder);
+    QCOMPARE(x.validationSplit, y.validationSplit);
+    QCOMPARE(int(x.schedule.kind), int(y.schedule.kind));
+    QCOMPARE(tb::describeLrSchedule(x.schedule), tb::describeLrSchedule(y.schedule));
+    QCOMPARE(x.schedule.minLr, y.schedule.minLr);
+    QCOMPARE(tb::describeEarlyStopping(x.earlyStopping), tb::describeEarlyStopping(y.earlyStopping));
+    QCOMPARE(x.earlyStopping.patience, y.earlyStopping.patience);
+    QCOMPARE(x.earlyStopping.minDelta, y.earlyStopping.minDelta);
+    QCOMPARE(x.earlyStopping.restoreBestWeights, y.earlyStopping.restoreBestWeights);
+}
+} // namespace
 
 class TstUiResume : public QObject {
     Q_OBJECT
@@ -147,6 +191,10 @@ private slots:
             for (const char* arg : {"--validation-split", "--early-stopping", "--patience", "--min-delta",
                                     "--restore-best-weights", "--checkpoint-every"})
                 QVERIFY2(args.contains(QString::fromLatin1(arg)), arg);
+            // The line parsed back by the CLI's table gives the same settings.
+            const tb::TrainSettings back = parseBack(args);
+            compareConfigs(back.config, c);
+            QCOMPARE(back.checkpointEvery, 25);
 
             HyperparametersPanel again; // remembered (QSettings)
             const tb::TrainConfig r = again.config();
@@ -163,6 +211,53 @@ private slots:
         QCOMPARE(c.validationSplit, 0.0);
         QVERIFY(!c.earlyStopping.enabled);
         QVERIFY(!panel.runOptions()->cliArguments().contains(QStringLiteral("--early-stopping")));
+    }
+
+    // The window's settings written by the options' table (as its "As the CLI" line is) and given to
+    // trainbench-cli: the run it starts records the TrainConfig the window would have run.
+    void windowLineRoundTripsThroughTheCli()
+    {
+        HyperparametersPanel panel;
+        panel.setOptimizer(tb::OptimizerKind::SGD);
+        const auto adamAgain = qScopeGuard([&] { panel.setOptimizer(tb::OptimizerKind::Adam); }); // remembered
+        panel.setEpochs(1);
+        panel.setBatchSize(16);
+        panel.setSeed(77);
+        panel.setMaxBatches(3);
+        RunOptionsFields* o = panel.runOptions();
+        o->setValidationSplit(0.25);
+        o->setSchedule(tb::parseLrSchedule("plateau:0.3:2:1e-05"));
+        tb::EarlyStopping es;
+        es.enabled = true;
+        es.monitor = tb::Monitor::ValLoss;
+        es.patience = 2;
+        es.minDelta = 0.002;
+        es.restoreBestWeights = true;
+        o->setEarlyStopping(es);
+        o->setCheckpointEvery(2);
+        o->setPreciseBnBatches(0);
+        tb::TrainSettings window;
+        window.config = panel.config();
+        window.config.device = tb::TrainSettings().config.device; // the accelerator panel's
+        window.checkpointEvery = panel.checkpointEvery();
+        QStringList args;
+        for (const std::string& a : tb::formatTrainOptions(window))
+            args << QString::fromStdString(a);
+        // The advanced part is the line the window shows.
+        QStringList shown = o->cliArguments();
+        for (const QString& a : shown)
+            QVERIFY2(args.contains(a), qPrintable(a));
+        compareConfigs(parseBack(args).config, window.config);
+
+        const QString runs = m_tmp.filePath(QStringLiteral("roundtrip-runs"));
+        const fixtures::CliResult r = fixtures::runCli(
+            QStringLiteral(TRAINBENCH_CLI),
+            QStringList{"train", "--data", m_data, "--model", m_model, "--runs-dir", runs, "--json"} + args);
+        QVERIFY2(r.code == 0, qPrintable(r.err + "\n" + args.join(' ')));
+        const QJsonObject start = QJsonDocument::fromJson(r.out.section('\n', 0, 0).toUtf8()).object();
+        QCOMPARE(start["event"].toString(), QString("start"));
+        const tb::RunFolder folder = tb::RunFolder::open(start["run_folder"].toString().toStdString());
+        compareConfigs(tb::readCheckpoint(folder.checkpoint()).config, window.config);
     }
 
     // A step schedule and early stopping that must stop after epoch 2 (nothing improves by 100): the

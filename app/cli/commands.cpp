@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include "command_table.hpp"
 #include "options.hpp"
 
 #include "core/errors.hpp"
@@ -23,6 +24,7 @@
 #include "train/progress_text.hpp"
 #include "train/run_limits.hpp"
 #include "train/session.hpp"
+#include "train/train_options.hpp"
 #include "train/trainer.hpp"
 
 #include <atomic>
@@ -157,48 +159,23 @@ public:
     }
 };
 
-// --isa LEVEL, else TRAINBENCH_ISA, else the best this CPU runs; a level the CPU lacks is an error.
-tb::Isa isaOption(const Options& o)
-{
-    if (!o.has("isa"))
-        return tb::defaultIsa();
-    const tb::Isa isa = tb::parseIsa(o.text("isa", ""));
-    tb::requireIsa(isa);
-    return isa;
-}
-
-// An integer option whose range validateTrainConfig checks, so the CLI and the window refuse the same
-// values with the same message.
-int intOption(const Options& o, const std::string& name, int def)
-{
-    return int(o.integer(name, def, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-}
-
 // Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
 std::string kernelCacheFolder()
 {
     return tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
 }
 
-// The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits. The
-// defaults are TrainConfig's, the window's too.
-tb::TrainConfig trainConfigFrom(const Options& o)
+// The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as
+// the window's fields), checked. Without --device the kernels' level is --isa, else TRAINBENCH_ISA,
+// else the best this CPU runs.
+tb::TrainSettings trainSettingsFrom(const Options& o)
 {
-    tb::TrainConfig cfg;
-    cfg.epochs = intOption(o, "epochs", cfg.epochs);
-    cfg.batchSize = intOption(o, "batch", cfg.batchSize);
-    cfg.seed = o.unsignedInt("seed", cfg.seed);
-    cfg.maxBatches = intOption(o, "max-batches", cfg.maxBatches);
-    cfg.sizeMultiplier = intOption(o, "size-multiplier", cfg.sizeMultiplier);
-    cfg.dropRemainder = o.has("drop-remainder");
-    cfg.optimizer.kind = tb::parseOptimizer(o.text("optimizer", "adam"));
-    cfg.optimizer.learningRate = float(o.real("lr", tb::defaultLearningRate(cfg.optimizer.kind)));
-    cfg.optimizer.momentum = float(o.real("momentum", 0.0));
-    cfg.optimizer.nesterov = o.has("nesterov");
-    cfg.device.isa = isaOption(o);
-    cfg.kernelCacheDir = kernelCacheFolder();
-    tb::validateTrainConfig(cfg);
-    return cfg;
+    tb::TrainSettings s;
+    tb::applyTrainOptions(s, o.given());
+    if (!o.has("device") && !s.config.device.isa)
+        s.config.device.isa = tb::defaultIsa();
+    s.config.kernelCacheDir = kernelCacheFolder();
+    return s;
 }
 } // namespace
 
@@ -244,7 +221,7 @@ tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
 
 int presetsCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"kind"}, {});
+    Options o = commandOptions(*findCommand("presets"), args);
     const std::string kind = o.text("kind", "all");
     if (kind != "all" && kind != "image" && kind != "text")
         throw UsageError("--kind is image, text or all (got \"" + kind + "\")");
@@ -258,7 +235,7 @@ int presetsCommand(const std::vector<std::string>& args)
 
 int summaryCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"model", "input", "classes"}, {});
+    Options o = commandOptions(*findCommand("summary"), args);
     const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
     // A text model: --input is the sequence length (the model's own by default), --classes the
     // vocabulary (256 bytes by default).
@@ -272,37 +249,19 @@ int summaryCommand(const std::vector<std::string>& args)
 
 int trainCommand(const std::vector<std::string>& args)
 {
-    Options o(args,
-              {"data",
-               "model",
-               "sequence-length",
-               "vocabulary",
-               "epochs",
-               "batch",
-               "threads",
-               "device",
-               "seed",
-               "optimizer",
-               "lr",
-               "momentum",
-               "size-multiplier",
-               "max-batches",
-               "save",
-               "shard",
-               "isa",
-               "runs-dir",
-               "checkpoint-every",
-               "resume",
-               "validation-split",
-               "lr-schedule",
-               "early-stopping",
-               "patience",
-               "min-delta",
-               "precise-bn"},
-              {"drop-remainder", "json", "nesterov", "restore-best-weights", "no-run-folder"});
-    const int preciseBn = intOption(o, "precise-bn", 0);
-    if (preciseBn < 0)
-        throw UsageError("--precise-bn takes a number of training batches, 1 or more (0: off)");
+    const Options o = commandOptions(*findCommand("train"), args);
+    if (o.has("resume")) {
+        // The run goes on with its own settings; only where it runs and how it is watched can change.
+        std::vector<std::string> fixed = {"model", "runs-dir", "no-run-folder"};
+        for (const tb::TrainOption& t : tb::trainOptions())
+            if (t.fixedOnResume)
+                fixed.push_back(t.name);
+        for (const std::string& name : fixed)
+            if (o.has(name))
+                throw UsageError("--resume continues a run with its own settings; --" + name + " cannot change them");
+    }
+    const tb::TrainSettings settings = trainSettingsFrom(o);
+    const int preciseBn = settings.preciseBn;
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
     // the other ranks train silently (their errors still go to stderr).
@@ -311,70 +270,22 @@ int trainCommand(const std::vector<std::string>& args)
     if (!lead && !std::freopen("/dev/null", "w", stdout))
         throw tb::IoError("cannot silence the standard output of MPI rank " + std::to_string(comm->rank()));
     const std::string savePath = lead ? o.text("save", "") : "";
-    const int checkpointEvery = intOption(o, "checkpoint-every", 0);
-    if (o.has("device") && o.has("threads"))
-        throw UsageError("give either --device or --threads, not both");
+    const int checkpointEvery = settings.checkpointEvery;
+    // A resumed run keeps its device unless one is given.
     std::optional<tb::DeviceSpec> device;
-    if (o.has("device")) {
-        device = tb::parseDeviceSpec(o.text("device", ""));
-        if (!device->isa && o.has("isa"))
-            device->isa = isaOption(o);
-    } else if (o.has("threads") || !o.has("resume")) {
-        device = tb::DeviceSpec{};
-        device->threads = intOption(o, "threads", tb::hardwareThreads());
-        device->isa = isaOption(o);
-    }
+    if (o.has("device") || o.has("threads") || !o.has("resume"))
+        device = settings.config.device;
 
     std::unique_ptr<tb::TrainingSession> owned;
     if (o.has("resume")) {
-        // The run goes on with its own settings; only where it runs and how it is watched can change.
-        for (const char* fixed : {"model",
-                                  "epochs",
-                                  "batch",
-                                  "seed",
-                                  "optimizer",
-                                  "lr",
-                                  "momentum",
-                                  "nesterov",
-                                  "size-multiplier",
-                                  "max-batches",
-                                  "shard",
-                                  "drop-remainder",
-                                  "validation-split",
-                                  "lr-schedule",
-                                  "early-stopping",
-                                  "patience",
-                                  "min-delta",
-                                  "restore-best-weights",
-                                  "runs-dir",
-                                  "no-run-folder"})
-            if (o.has(fixed))
-                throw UsageError(std::string("--resume continues a run with its own settings; --") + fixed +
-                                 " cannot change them");
         const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
         const std::string dataDir =
             o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
         owned = tb::TrainingSession::resume(folder, loadResumeData(dataDir, folder), device, checkpointEvery, comm,
                                             kernelCacheFolder());
     } else {
-        tb::TrainConfig cfg = trainConfigFrom(o);
-        cfg.device = *device;
+        tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
-        cfg.shardSize = intOption(o, "shard", cfg.shardSize);
-        cfg.validationSplit = o.real("validation-split", 0.0);
-        if (o.has("lr-schedule"))
-            cfg.schedule = tb::parseLrSchedule(o.text("lr-schedule", ""));
-        if (o.has("early-stopping")) {
-            cfg.earlyStopping.enabled = true;
-            cfg.earlyStopping.monitor = tb::parseMonitor(o.text("early-stopping", ""));
-            cfg.earlyStopping.patience = intOption(o, "patience", 0);
-            cfg.earlyStopping.minDelta = o.real("min-delta", 0.0);
-            cfg.earlyStopping.restoreBestWeights = o.has("restore-best-weights");
-        } else if (o.has("patience") || o.has("min-delta") || o.has("restore-best-weights")) {
-            throw UsageError(
-                "--patience, --min-delta and --restore-best-weights need --early-stopping val_loss|val_accuracy");
-        }
-        tb::validateTrainConfig(cfg);
         const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
@@ -556,10 +467,12 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
 
 int evaluateCommand(const std::vector<std::string>& args)
 {
-    Options o(args,
-              {"data", "weights", "threads", "device", "model", "limit", "predictions", "isa", "precise-bn", "batch",
-               "seed", "save"},
-              {"json"});
+    const Options o = commandOptions(*findCommand("evaluate"), args);
+    // --threads, --device, --isa and --precise-bn's --batch and --seed: the training options' table,
+    // checked before any file is read.
+    tb::TrainSettings settings;
+    tb::applyTrainOptions(settings, o.given());
+    const tb::DeviceSpec device = settings.config.device;
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
@@ -571,25 +484,18 @@ int evaluateCommand(const std::vector<std::string>& args)
     const tb::WeightsFile textWeights = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
     const tb::Dataset base = text ? loadDataFor(dataPath, textWeights) : tb::loadDataset(dataPath);
     tb::WeightsFile weights = text ? textWeights : loadWeightsOption(o, &base);
-    tb::DeviceSpec device;
-    if (o.has("device"))
-        device = tb::parseDeviceSpec(o.text("device", ""));
-    else
-        device.threads = int(o.integer("threads", tb::hardwareThreads(), 1, tb::limits::kMaxThreads));
-    if (!device.isa && o.has("isa"))
-        device.isa = isaOption(o);
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,
         // on the CPU engine, then evaluated (and saved with --save).
-        const int batches = intOption(o, "precise-bn", 0);
+        const int batches = settings.preciseBn;
         if (batches < 1)
             throw UsageError("--precise-bn takes a number of training batches, 1 or more");
         const tb::Dataset d = tb::datasetForWeights(base, weights);
         tb::Network net = weights.buildNetwork();
         const bool cpu = device.kind == tb::DeviceKind::Cpu;
         const tb::PreciseBnResult p =
-            tb::recomputeBatchNormStatistics(net, d.train, d.sizeMultiplier, batches, intOption(o, "batch", 128),
-                                             o.unsignedInt("seed", 200), cpu ? device.threads : tb::hardwareThreads(),
+            tb::recomputeBatchNormStatistics(net, d.train, d.sizeMultiplier, batches, settings.config.batchSize,
+                                             settings.config.seed, cpu ? device.threads : tb::hardwareThreads(),
                                              tb::kernelsFor(cpu && device.isa ? *device.isa : tb::defaultIsa()));
         weights.state = net.state();
         if (!o.has("json"))
@@ -623,7 +529,7 @@ int evaluateCommand(const std::vector<std::string>& args)
 
 int exportCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"weights", "format", "out", "model", "data"}, {"json"});
+    const Options o = commandOptions(*findCommand("export"), args);
     if (!o.has("format") && !o.has("out"))
         throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
     tb::WeightsFormat format = tb::weightsFormatOfPath(o.text("out", ""));
@@ -719,7 +625,7 @@ private:
 
 int devicesCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {}, {});
+    commandOptions(*findCommand("devices"), args);
     const tb::SystemInfo s = tb::detectSystem();
     std::printf("cpu      %s, %d cores, %s, %.1f GB RAM\n", s.cpu.model.c_str(), s.cpu.logicalCores, s.cpu.simd.c_str(),
                 double(s.cpu.ramBytes) / 1e9);
@@ -750,12 +656,9 @@ int devicesCommand(const std::vector<std::string>& args)
 
 int compareCommand(const std::vector<std::string>& args)
 {
-    Options o(args,
-              {"data", "model", "devices", "epochs", "batch", "seed", "optimizer", "lr", "momentum", "size-multiplier",
-               "max-batches", "csv", "sweep", "isa", "sequence-length", "vocabulary"},
-              {"drop-remainder", "json", "nesterov", "scale-batch"});
+    const Options o = commandOptions(*findCommand("compare"), args);
     tb::CompareConfig cfg;
-    cfg.train = trainConfigFrom(o);
+    cfg.train = trainSettingsFrom(o).config;
     cfg.devices = tb::parseDeviceList(o.text("devices", "cpu:1,cpu:" + std::to_string(tb::hardwareThreads())));
     cfg.scaleBatchWithReplicas = o.has("scale-batch");
     cfg.sweep = tb::parseSweep(o.text("sweep", ""));

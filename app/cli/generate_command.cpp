@@ -1,4 +1,5 @@
 // `trainbench-cli generate`: a trained text model writes, one symbol at a time (predict/text_generator.hpp).
+#include "command_table.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -15,7 +16,7 @@ namespace tbcli {
 
 int generateCommand(const std::vector<std::string>& args)
 {
-    Options o(args, {"weights", "prompt", "length", "temperature", "seed", "streams", "probabilities"}, {"json"});
+    const Options o = commandOptions(*findCommand("generate"), args);
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required (the .tbw of a text model)");
     const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));

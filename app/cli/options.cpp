@@ -1,8 +1,6 @@
 #include "options.hpp"
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include "train/train_options.hpp"
 
 namespace tbcli {
 
@@ -38,50 +36,37 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
     }
 }
 
+std::map<std::string, std::string> Options::given() const
+{
+    std::map<std::string, std::string> all = m_values;
+    for (const std::string& f : m_flags)
+        all[f] = "";
+    return all;
+}
+
 std::string Options::text(const std::string& name, const std::string& def) const
 {
     const auto it = m_values.find(name);
     return it == m_values.end() ? def : it->second;
 }
 
+// The numbers are checked as the training options are (train/train_options.hpp): the same messages.
 long long Options::integer(const std::string& name, long long def, long long lo, long long hi) const
 {
     const auto it = m_values.find(name);
-    if (it == m_values.end())
-        return def;
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end || errno)
-        throw UsageError("--" + name + " needs a whole number, not \"" + it->second + "\"");
-    if (v < lo || v > hi)
-        throw UsageError("--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-    return v;
+    return it == m_values.end() ? def : tb::parseWholeOption(name, it->second, lo, hi);
 }
 
 unsigned long long Options::unsignedInt(const std::string& name, unsigned long long def) const
 {
     const auto it = m_values.find(name);
-    if (it == m_values.end())
-        return def;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(it->second.c_str(), &end, 10);
-    if (it->second.empty() || it->second[0] == '-' || *end || errno)
-        throw UsageError("--" + name + " needs a non-negative whole number, not \"" + it->second + "\"");
-    return v;
+    return it == m_values.end() ? def : tb::parseUnsignedOption(name, it->second);
 }
 
 double Options::real(const std::string& name, double def) const
 {
     const auto it = m_values.find(name);
-    if (it == m_values.end())
-        return def;
-    char* end = nullptr;
-    const double v = std::strtod(it->second.c_str(), &end);
-    if (it->second.empty() || *end || !std::isfinite(v))
-        throw UsageError("--" + name + " needs a number, not \"" + it->second + "\"");
-    return v;
+    return it == m_values.end() ? def : tb::parseRealOption(name, it->second);
 }
 
 } // namespace tbcli

@@ -26,6 +26,8 @@ public:
     long long integer(const std::string& name, long long def, long long lo, long long hi) const;
     double real(const std::string& name, double def) const;
     unsigned long long unsignedInt(const std::string& name, unsigned long long def) const;
+    // Every option given: name -> value, "" for a switch (what tb::applyTrainOptions reads).
+    std::map<std::string, std::string> given() const;
 
 private:
     std::map<std::string, std::string> m_values;

@@ -1,5 +1,6 @@
 // trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG or JPEG),
 // after the same preprocessing as the window's Predict page.
+#include "command_table.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "picture_file.hpp"
@@ -63,7 +64,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
 {
     std::vector<std::string> args = argsIn;
     const std::vector<std::string> images = takeImages(args);
-    Options o(args, {"weights", "top", "invert", "centre", "save-inputs"}, {"json"});
+    const Options o = commandOptions(*findCommand("predict"), args);
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     if (images.empty())

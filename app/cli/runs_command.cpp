@@ -1,6 +1,7 @@
 // `trainbench-cli runs list|show|delete` and `trainbench-cli report`: the runs folder as a history,
 // and a run's self-contained HTML report. A damaged run is listed as such with the reason; it never
 // hides the others.
+#include "command_table.hpp"
 #include "commands.hpp"
 
 #include "options.hpp"
@@ -139,11 +140,11 @@ int runsCommand(const std::vector<std::string>& args)
     std::vector<std::string> rest = args;
     const std::string action = takeRun(rest, "give list, show RUN or delete RUN");
     if (action == "list")
-        return listRuns(Options(rest, {"runs-dir"}, {"json"}));
+        return listRuns(commandOptions(*findCommand("runs"), rest));
     if (action == "show" || action == "delete") {
         const std::string run =
             takeRun(rest, ("runs " + action + " needs the run: a folder name, a path or latest").c_str());
-        const Options o(rest, {"runs-dir"}, {"json"});
+        const Options o = commandOptions(*findCommand("runs"), rest);
         const std::string path = tb::findRun(o.text("runs-dir", tb::defaultRunsDir()), run);
         if (action == "show")
             return showRun(tb::readRun(path), o.has("json"));
@@ -164,7 +165,7 @@ int reportCommand(const std::vector<std::string>& args)
     for (std::string& a : rest)
         if (a == "-o")
             a = "--out";
-    const Options o(rest, {"runs-dir", "out"}, {"json"});
+    const Options o = commandOptions(*findCommand("report"), rest);
     const std::string path = tb::findRun(o.text("runs-dir", tb::defaultRunsDir()), run);
     const tb::ReportInput in = tb::readReportInput(path);
     const std::string out = o.text("out", in.run.id + ".html");

@@ -2,6 +2,7 @@
 
 #include "common/text.hpp"
 #include "train/run_limits.hpp"
+#include "train/train_options.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,10 +21,6 @@ namespace tbui {
 
 namespace {
 constexpr int kMaxWhole = 1000000000; // parseLrSchedule's largest whole number
-QString number(double v)
-{
-    return QString::number(v, 'g', 6);
-}
 } // namespace
 
 RunOptionsFields::RunOptionsFields(QWidget* parent)
@@ -294,42 +291,14 @@ int RunOptionsFields::checkpointEvery() const
 
 QStringList RunOptionsFields::cliArguments() const
 {
-    tb::TrainConfig c;
-    apply(c);
+    // Written by the training options' table (train/train_options.hpp), which the CLI parses with.
+    tb::TrainSettings settings;
+    apply(settings.config);
+    settings.checkpointEvery = checkpointEvery();
+    settings.preciseBn = preciseBnBatches();
     QStringList a;
-    if (c.validationSplit > 0)
-        a << QStringLiteral("--validation-split") << number(c.validationSplit);
-    const tb::LrSchedule& s = c.schedule;
-    switch (s.kind) {
-    case tb::ScheduleKind::Constant:
-        break;
-    case tb::ScheduleKind::StepDecay:
-        a << QStringLiteral("--lr-schedule") << QStringLiteral("step:%1:%2").arg(s.everyEpochs).arg(number(s.factor));
-        break;
-    case tb::ScheduleKind::Exponential:
-        a << QStringLiteral("--lr-schedule") << QStringLiteral("exp:%1:%2").arg(number(s.decayRate)).arg(s.decaySteps);
-        break;
-    case tb::ScheduleKind::Cosine:
-        a << QStringLiteral("--lr-schedule") << QStringLiteral("cosine:%1:%2").arg(s.warmupSteps).arg(number(s.alpha));
-        break;
-    case tb::ScheduleKind::Plateau:
-        a << QStringLiteral("--lr-schedule")
-          << QStringLiteral("plateau:%1:%2:%3").arg(number(s.factor)).arg(s.patience).arg(number(s.minLr));
-        break;
-    }
-    const tb::EarlyStopping& es = c.earlyStopping;
-    if (es.enabled) {
-        a << QStringLiteral("--early-stopping") << qs(tb::monitorName(es.monitor)) << QStringLiteral("--patience")
-          << QString::number(es.patience);
-        if (es.minDelta > 0)
-            a << QStringLiteral("--min-delta") << number(es.minDelta);
-        if (es.restoreBestWeights)
-            a << QStringLiteral("--restore-best-weights");
-    }
-    if (checkpointEvery() > 0)
-        a << QStringLiteral("--checkpoint-every") << QString::number(checkpointEvery());
-    if (preciseBnBatches() > 0)
-        a << QStringLiteral("--precise-bn") << QString::number(preciseBnBatches());
+    for (const std::string& arg : tb::formatTrainOptions(settings))
+        a << qs(arg);
     return a;
 }
 

@@ -1,0 +1,425 @@
+#include "train/train_options.hpp"
+
+#include "core/errors.hpp"
+#include "core/thread_pool.hpp"
+#include "kernels/isa.hpp"
+#include "train/run_limits.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <type_traits>
+
+namespace tb {
+
+TrainSettings::TrainSettings()
+{
+    config.device.threads = hardwareThreads();
+}
+
+long long parseWholeOption(const std::string& name, const std::string& text, long long lo, long long hi)
+{
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end || errno)
+        throw ConfigError("--" + name + " needs a whole number, not \"" + text + "\"");
+    if (v < lo || v > hi)
+        throw ConfigError("--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                          " (got " + text + ")");
+    return v;
+}
+
+uint64_t parseUnsignedOption(const std::string& name, const std::string& text)
+{
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || text[0] == '-' || *end || errno)
+        throw ConfigError("--" + name + " needs a non-negative whole number, not \"" + text + "\"");
+    return v;
+}
+
+double parseRealOption(const std::string& name, const std::string& text)
+{
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end || !std::isfinite(v))
+        throw ConfigError("--" + name + " needs a number, not \"" + text + "\"");
+    return v;
+}
+
+std::string formatReal(double v, bool single)
+{
+    char buf[40];
+    for (int digits = 6; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        const double back = std::strtod(buf, nullptr);
+        if (single ? float(back) == float(v) : back == v)
+            break;
+    }
+    return buf;
+}
+
+std::string wrapWords(const std::string& text, size_t first, size_t indent, size_t width)
+{
+    std::string out;
+    size_t at = first;
+    bool lineStarted = false; // a word of `text` on this line already
+    for (size_t i = 0; i < text.size();) {
+        const size_t end = std::min(text.find(' ', i), text.size());
+        const std::string word = text.substr(i, end - i);
+        i = end + 1;
+        if (word.empty())
+            continue;
+        if (lineStarted && at + 1 + word.size() > width) {
+            out += '\n';
+            out.append(indent, ' ');
+            at = indent;
+            lineStarted = false;
+        }
+        if (lineStarted) {
+            out += ' ';
+            ++at;
+        }
+        out += word;
+        at += word.size();
+        lineStarted = true;
+    }
+    return out + "\n";
+}
+
+std::string optionHelpLine(const std::string& name, const std::string& value, const std::string& help, int column,
+                           int width)
+{
+    std::string line = "  --";
+    line += name;
+    if (!value.empty()) {
+        line += ' ';
+        line += value;
+    }
+    if (line.size() + 2 > size_t(column)) {
+        line += '\n';
+        line.append(size_t(column), ' ');
+    } else {
+        line.append(size_t(column) - line.size(), ' ');
+    }
+    return line + wrapWords(help, size_t(column), size_t(column), size_t(width));
+}
+
+namespace {
+using limits::kMaxBatch;
+using limits::kMaxBatchesPerEpoch;
+using limits::kMaxEpochs;
+using limits::kMaxMomentum;
+using limits::kMaxShard;
+using limits::kMaxSizeMultiplier;
+using limits::kMaxThreads;
+
+std::string range(long long lo, long long hi)
+{
+    return std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+int whole(const char* name, const std::string& text, long long lo, long long hi)
+{
+    return int(parseWholeOption(name, text, lo, hi));
+}
+
+// A real number in [lo, hi], refused with the option's name and its limits.
+double real(const char* name, const std::string& text, double lo, double hi)
+{
+    const double v = parseRealOption(name, text);
+    if (!(v >= lo && v <= hi))
+        throw ConfigError("--" + std::string(name) + " must be between " + formatReal(lo) + " and " + formatReal(hi) +
+                          " (got " + text + ")");
+    return v;
+}
+
+// Another parser's ConfigError (a schedule, a device, a monitor) prefixed with the option's name.
+template <typename F> auto named(const char* name, F&& parse)
+{
+    try {
+        return parse();
+    } catch (const ConfigError& e) {
+        throw ConfigError("--" + std::string(name) + ": " + e.what());
+    }
+}
+
+template <typename T> std::optional<std::string> unlessDefault(T value, T def)
+{
+    if (value == def)
+        return std::nullopt;
+    if constexpr (std::is_floating_point_v<T>)
+        return formatReal(double(value), std::is_same_v<T, float>);
+    else
+        return std::to_string(value);
+}
+
+std::optional<std::string> onOff(bool on)
+{
+    return on ? std::optional<std::string>("") : std::nullopt;
+}
+
+const TrainSettings& defaults()
+{
+    static const TrainSettings d;
+    return d;
+}
+
+// The schedule as parseLrSchedule reads it, every parameter written.
+std::string scheduleText(const LrSchedule& s)
+{
+    switch (s.kind) {
+    case ScheduleKind::Constant:
+        return "constant";
+    case ScheduleKind::StepDecay:
+        return "step:" + std::to_string(s.everyEpochs) + ":" + formatReal(s.factor);
+    case ScheduleKind::Exponential:
+        return "exp:" + formatReal(s.decayRate) + ":" + std::to_string(s.decaySteps);
+    case ScheduleKind::Cosine:
+        return "cosine:" + std::to_string(s.warmupSteps) + ":" + formatReal(s.alpha);
+    case ScheduleKind::Plateau:
+        return "plateau:" + formatReal(s.factor) + ":" + std::to_string(s.patience) + ":" + formatReal(s.minLr);
+    }
+    return "constant";
+}
+
+std::vector<TrainOption> makeTable()
+{
+    const TrainConfig d;
+    std::vector<TrainOption> t;
+    auto add = [&](TrainOption o) { t.push_back(std::move(o)); };
+    add({"epochs", "N", "epochs to train, " + range(1, kMaxEpochs) + " (" + std::to_string(d.epochs) + ")", true, "",
+         [](TrainSettings& s, const std::string& v) { s.config.epochs = whole("epochs", v, 1, kMaxEpochs); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.epochs, defaults().config.epochs); }});
+    add({"batch", "B", "images per batch, " + range(1, kMaxBatch) + " (" + std::to_string(d.batchSize) + ")", true, "",
+         [](TrainSettings& s, const std::string& v) { s.config.batchSize = whole("batch", v, 1, kMaxBatch); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.batchSize, defaults().config.batchSize); }});
+    add({"seed", "S",
+         "the seed of the initial weights, the shuffles and dropout, 0 to 2^64-1 (" + std::to_string(d.seed) + ")",
+         true, "", [](TrainSettings& s, const std::string& v) { s.config.seed = parseUnsignedOption("seed", v); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.seed, defaults().config.seed); }});
+    add({"optimizer", "adam|sgd|rmsprop",
+         std::string("the optimizer, with Keras' defaults (") + optimizerName(d.optimizer.kind) + ")", true, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.optimizer.kind = named("optimizer", [&] { return parseOptimizer(v); });
+             s.config.optimizer.learningRate = defaultLearningRate(s.config.optimizer.kind);
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (s.config.optimizer.kind == defaults().config.optimizer.kind)
+                 return std::nullopt;
+             return optimizerName(s.config.optimizer.kind);
+         }});
+    add({"lr", "X",
+         "the learning rate, above 0 (the optimizer's default: " +
+             formatReal(defaultLearningRate(OptimizerKind::Adam), true) + " for adam and rmsprop, " +
+             formatReal(defaultLearningRate(OptimizerKind::SGD), true) + " for sgd)",
+         true, "",
+         [](TrainSettings& s, const std::string& v) {
+             const double lr = parseRealOption("lr", v);
+             if (!(float(lr) > 0))
+                 throw ConfigError("--lr must be a positive, finite number (got " + v + ")");
+             s.config.optimizer.learningRate = float(lr);
+         },
+         [](const TrainSettings& s) {
+             return unlessDefault(s.config.optimizer.learningRate, defaultLearningRate(s.config.optimizer.kind));
+         }});
+    add({"momentum", "M", "SGD's momentum, 0 to " + formatReal(kMaxMomentum) + " (0)", true, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.optimizer.momentum = float(real("momentum", v, 0.0, kMaxMomentum));
+         },
+         [](const TrainSettings& s) {
+             return unlessDefault(s.config.optimizer.momentum, defaults().config.optimizer.momentum);
+         }});
+    add({"nesterov", "", "SGD with Nesterov momentum", true, "",
+         [](TrainSettings& s, const std::string&) { s.config.optimizer.nesterov = true; },
+         [](const TrainSettings& s) { return onOff(s.config.optimizer.nesterov); }});
+    add({"size-multiplier", "K",
+         "images scaled up K times (nearest neighbour) to make the work grow, " + range(1, kMaxSizeMultiplier) + " (1)",
+         true, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.sizeMultiplier = whole("size-multiplier", v, 1, kMaxSizeMultiplier);
+         },
+         [](const TrainSettings& s) {
+             return unlessDefault(s.config.sizeMultiplier, defaults().config.sizeMultiplier);
+         }});
+    add({"max-batches", "N",
+         "at most N batches per epoch, for quick runs, " + range(0, kMaxBatchesPerEpoch) + " (0: all)", true, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.maxBatches = whole("max-batches", v, 0, kMaxBatchesPerEpoch);
+         },
+         [](const TrainSettings& s) { return unlessDefault(s.config.maxBatches, defaults().config.maxBatches); }});
+    add({"drop-remainder", "", "both splits cut to a multiple of the batch, as the TPU tutorials do", true, "",
+         [](TrainSettings& s, const std::string&) { s.config.dropRemainder = true; },
+         [](const TrainSettings& s) { return onOff(s.config.dropRemainder); }});
+    add({"shard", "N",
+         "CPU: samples per shard, part of the numerics (the weights depend on it), " + range(1, kMaxShard) + " (" +
+             std::to_string(d.shardSize) + ")",
+         true, "", [](TrainSettings& s, const std::string& v) { s.config.shardSize = whole("shard", v, 1, kMaxShard); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.shardSize, defaults().config.shardSize); }});
+    add({"validation-split", "F",
+         "hold out the last fraction F of the training images to validate each epoch, as Keras does; 0 or 0.001 to "
+         "0.999 (0: the test set validates)",
+         true, "",
+         [](TrainSettings& s, const std::string& v) {
+             const double f = parseRealOption("validation-split", v);
+             if (f != 0 && !(f >= 0.001 && f <= 0.999))
+                 throw ConfigError("--validation-split must be 0 or between 0.001 and 0.999 (got " + v + ")");
+             s.config.validationSplit = f;
+         },
+         [](const TrainSettings& s) {
+             return unlessDefault(s.config.validationSplit, defaults().config.validationSplit);
+         }});
+    add({"lr-schedule", "SCHEDULE",
+         "constant, step:EVERY:FACTOR, exp:RATE:STEPS, cosine[:WARMUP[:ALPHA]] or "
+         "plateau[:FACTOR[:PATIENCE[:MIN_LR]]] (constant)",
+         true, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.schedule = named("lr-schedule", [&] { return parseLrSchedule(v); });
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (s.config.schedule.kind == ScheduleKind::Constant)
+                 return std::nullopt;
+             return scheduleText(s.config.schedule);
+         }});
+    add({"early-stopping", "val_loss|val_accuracy",
+         "stop when the monitored value has not improved for --patience epochs (off)", true, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.earlyStopping.enabled = true;
+             s.config.earlyStopping.monitor = named("early-stopping", [&] { return parseMonitor(v); });
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (!s.config.earlyStopping.enabled)
+                 return std::nullopt;
+             return monitorName(s.config.earlyStopping.monitor);
+         }});
+    // Written whenever early stopping is on, 0 too: the line reads as Keras' arguments do.
+    add({"patience", "N",
+         "early stopping: epochs without improvement before it stops, " + range(0, kMaxEpochs) + " (0)", true,
+         "early-stopping",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.earlyStopping.patience = whole("patience", v, 0, kMaxEpochs);
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (!s.config.earlyStopping.enabled)
+                 return std::nullopt;
+             return std::to_string(s.config.earlyStopping.patience);
+         }});
+    add({"min-delta", "X", "early stopping: a smaller change is no improvement, 0 to 1e9 (0)", true, "early-stopping",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.earlyStopping.minDelta = real("min-delta", v, 0.0, 1e9);
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (!s.config.earlyStopping.enabled)
+                 return std::nullopt;
+             return unlessDefault(s.config.earlyStopping.minDelta, defaults().config.earlyStopping.minDelta);
+         }});
+    add({"restore-best-weights", "", "early stopping: end with the best epoch's weights", true, "early-stopping",
+         [](TrainSettings& s, const std::string&) { s.config.earlyStopping.restoreBestWeights = true; },
+         [](const TrainSettings& s) {
+             return onOff(s.config.earlyStopping.enabled && s.config.earlyStopping.restoreBestWeights);
+         }});
+    add({"threads", "T", "CPU threads, one replica each, " + range(1, kMaxThreads) + " (every core)", false, "",
+         [](TrainSettings& s, const std::string& v) { s.config.device.threads = whole("threads", v, 1, kMaxThreads); },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (s.config.device.kind != DeviceKind::Cpu)
+                 return std::nullopt;
+             return unlessDefault(s.config.device.threads, defaults().config.device.threads);
+         }});
+    add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, opencl:0 (cpu)", false, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.config.device = named("device", [&] { return parseDeviceSpec(v); });
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (s.config.device.kind == DeviceKind::Cpu)
+                 return std::nullopt;
+             DeviceSpec d = s.config.device;
+             d.isa.reset(); // --isa writes it
+             return d.id();
+         }});
+    // After --device: a device that names its level keeps it.
+    add({"isa", "baseline|avx2|avx512",
+         "the kernels of a lower instruction-set level than the CPU's best (TRAINBENCH_ISA too)", false, "",
+         [](TrainSettings& s, const std::string& v) {
+             if (s.config.device.isa)
+                 return;
+             const Isa isa = named("isa", [&] { return parseIsa(v); });
+             requireIsa(isa);
+             s.config.device.isa = isa;
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (!s.config.device.isa)
+                 return std::nullopt;
+             return isaName(*s.config.device.isa);
+         }});
+    add({"checkpoint-every", "N",
+         "a checkpoint in the run folder also every N batches, " + range(0, kMaxBatchesPerEpoch) +
+             " (0: at epoch ends)",
+         false, "",
+         [](TrainSettings& s, const std::string& v) {
+             s.checkpointEvery = whole("checkpoint-every", v, 0, kMaxBatchesPerEpoch);
+         },
+         [](const TrainSettings& s) { return unlessDefault(s.checkpointEvery, defaults().checkpointEvery); }});
+    add({"precise-bn", "N",
+         "after training, BatchNorm's moving statistics recomputed over N training batches (a short run's test "
+         "accuracy then matches its training accuracy), " +
+             range(0, kMaxBatchesPerEpoch) + " (0: off)",
+         false, "",
+         [](TrainSettings& s, const std::string& v) { s.preciseBn = whole("precise-bn", v, 0, kMaxBatchesPerEpoch); },
+         [](const TrainSettings& s) { return unlessDefault(s.preciseBn, defaults().preciseBn); }});
+    return t;
+}
+} // namespace
+
+const std::vector<TrainOption>& trainOptions()
+{
+    static const std::vector<TrainOption> table = makeTable();
+    return table;
+}
+
+const TrainOption* findTrainOption(std::string_view name)
+{
+    for (const TrainOption& o : trainOptions())
+        if (o.name == name)
+            return &o;
+    return nullptr;
+}
+
+void applyTrainOptions(TrainSettings& s, const std::map<std::string, std::string>& given)
+{
+    if (given.count("device") && given.count("threads"))
+        throw ConfigError("give either --device or --threads, not both");
+    for (const TrainOption& o : trainOptions()) {
+        const auto it = given.find(o.name);
+        if (it == given.end())
+            continue;
+        if (!o.needs.empty() && !given.count(o.needs)) {
+            const TrainOption* needed = findTrainOption(o.needs);
+            throw ConfigError("--" + o.name + " needs --" + o.needs + " " + (needed ? needed->value : std::string()));
+        }
+        o.parse(s, it->second);
+    }
+    validateTrainConfig(s.config);
+}
+
+std::vector<std::string> formatTrainOptions(const TrainSettings& s, const std::vector<std::string>& only)
+{
+    std::vector<std::string> args;
+    for (const TrainOption& o : trainOptions()) {
+        if (!only.empty() && std::find(only.begin(), only.end(), o.name) == only.end())
+            continue;
+        const std::optional<std::string> v = o.format(s);
+        if (!v)
+            continue;
+        args.push_back("--" + o.name);
+        if (!o.value.empty())
+            args.push_back(*v);
+    }
+    return args;
+}
+
+} // namespace tb

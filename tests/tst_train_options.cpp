@@ -1,0 +1,230 @@
+// The training options' table (train/train_options.hpp), which the CLI, the benchmark and the window
+// read: an option out of its limits is refused with its name and the limits, a word where a number
+// goes is named, what goes together is checked, and every option written by formatTrainOptions reads
+// back to the same settings.
+#include "train/train_options.hpp"
+
+#include "core/errors.hpp"
+#include "core/thread_pool.hpp"
+#include "kernels/isa.hpp"
+#include "train/run_limits.hpp"
+
+#include <QtTest>
+
+#include <map>
+
+namespace {
+// The message applyTrainOptions refuses `given` with; empty when it accepts them.
+QString refusal(const std::map<std::string, std::string>& given)
+{
+    tb::TrainSettings s;
+    try {
+        tb::applyTrainOptions(s, given);
+    } catch (const tb::ConfigError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+// "--name value ..." back into what applyTrainOptions takes, as the CLI's parser reads a command line.
+std::map<std::string, std::string> given(const std::vector<std::string>& args)
+{
+    std::map<std::string, std::string> g;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string name = args[i].substr(2);
+        const tb::TrainOption* o = tb::findTrainOption(name);
+        if (!o)
+            throw std::runtime_error("not a training option: " + args[i]);
+        g[name] = o->value.empty() ? "" : args.at(++i);
+    }
+    return g;
+}
+
+tb::TrainSettings parsed(const std::vector<std::string>& args)
+{
+    tb::TrainSettings s;
+    tb::applyTrainOptions(s, given(args));
+    return s;
+}
+
+void compareSettings(const tb::TrainSettings& a, const tb::TrainSettings& b)
+{
+    const tb::TrainConfig &x = a.config, &y = b.config;
+    QCOMPARE(x.epochs, y.epochs);
+    QCOMPARE(x.batchSize, y.batchSize);
+    QCOMPARE(x.seed, y.seed);
+    QCOMPARE(int(x.optimizer.kind), int(y.optimizer.kind));
+    QCOMPARE(x.optimizer.learningRate, y.optimizer.learningRate);
+    QCOMPARE(x.optimizer.momentum, y.optimizer.momentum);
+    QCOMPARE(x.optimizer.nesterov, y.optimizer.nesterov);
+    QCOMPARE(x.maxBatches, y.maxBatches);
+    QCOMPARE(x.validationSplit, y.validationSplit);
+    QCOMPARE(tb::describeLrSchedule(x.schedule), tb::describeLrSchedule(y.schedule));
+    QCOMPARE(int(x.schedule.kind), int(y.schedule.kind));
+    QCOMPARE(tb::describeEarlyStopping(x.earlyStopping), tb::describeEarlyStopping(y.earlyStopping));
+    QCOMPARE(x.earlyStopping.patience, y.earlyStopping.patience);
+    QCOMPARE(x.earlyStopping.minDelta, y.earlyStopping.minDelta);
+    QCOMPARE(x.earlyStopping.restoreBestWeights, y.earlyStopping.restoreBestWeights);
+    QCOMPARE(x.sizeMultiplier, y.sizeMultiplier);
+    QCOMPARE(x.dropRemainder, y.dropRemainder);
+    QCOMPARE(x.shardSize, y.shardSize);
+    QVERIFY(x.device == y.device);
+    QCOMPARE(a.checkpointEvery, b.checkpointEvery);
+    QCOMPARE(a.preciseBn, b.preciseBn);
+}
+} // namespace
+
+class TstTrainOptions : public QObject {
+    Q_OBJECT
+private slots:
+    void outOfLimitsIsRefusedWithTheNameAndTheLimits_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("message");
+        using namespace tb::limits;
+        const auto row = [](const char* name, const char* value, const QString& message) {
+            QTest::newRow((std::string(name) + "=" + value).c_str()) << name << value << message;
+        };
+        row("epochs", "0", QString("--epochs must be between 1 and %1 (got 0)").arg(kMaxEpochs));
+        row("epochs", "100001", "--epochs must be between 1 and 100000 (got 100001)");
+        row("batch", "65537", QString("--batch must be between 1 and %1 (got 65537)").arg(kMaxBatch));
+        row("threads", "0", QString("--threads must be between 1 and %1 (got 0)").arg(kMaxThreads));
+        row("size-multiplier", "17", "--size-multiplier must be between 1 and 16 (got 17)");
+        row("max-batches", "-1", QString("--max-batches must be between 0 and %1 (got -1)").arg(kMaxBatchesPerEpoch));
+        row("shard", "0", "--shard must be between 1 and 65536 (got 0)");
+        row("momentum", "1", "--momentum must be between 0 and 0.999 (got 1)");
+        row("lr", "-1", "--lr must be a positive, finite number (got -1)");
+        row("lr", "0", "--lr must be a positive, finite number (got 0)");
+        row("validation-split", "1", "--validation-split must be 0 or between 0.001 and 0.999 (got 1)");
+        row("checkpoint-every", "-5", "--checkpoint-every must be between 0 and 1073741824 (got -5)");
+        row("precise-bn", "-1", "--precise-bn must be between 0 and 1073741824 (got -1)");
+        row("epochs", "two", "--epochs needs a whole number, not \"two\"");
+        row("threads", "x", "--threads needs a whole number, not \"x\"");
+        row("batch", "12.5", "--batch needs a whole number, not \"12.5\"");
+        row("epochs", "99999999999999999999", "--epochs needs a whole number, not \"99999999999999999999\"");
+        row("seed", "-3", "--seed needs a non-negative whole number, not \"-3\"");
+        row("lr", "fast", "--lr needs a number, not \"fast\"");
+        row("lr", "inf", "--lr needs a number, not \"inf\"");
+        row("optimizer", "adagrad", "--optimizer: unknown optimizer \"adagrad\" (use adam, sgd or rmsprop)");
+    }
+    void outOfLimitsIsRefusedWithTheNameAndTheLimits()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, value);
+        QFETCH(QString, message);
+        QCOMPARE(refusal({{name.toStdString(), value.toStdString()}}), message);
+    }
+
+    // Each parser the table hands a value to says which option it was.
+    void delegatedParsersNameTheOption()
+    {
+        QVERIFY(refusal({{"lr-schedule", "step:0:0.5"}}).startsWith("--lr-schedule: "));
+        QVERIFY(refusal({{"early-stopping", "loss"}}).startsWith("--early-stopping: "));
+        QVERIFY(refusal({{"device", "tpu:0"}}).startsWith("--device: "));
+        QVERIFY(refusal({{"isa", "sse9"}}).startsWith("--isa: "));
+    }
+
+    void whatGoesTogether()
+    {
+        QCOMPARE(refusal({{"patience", "3"}}), QString("--patience needs --early-stopping val_loss|val_accuracy"));
+        QCOMPARE(refusal({{"restore-best-weights", ""}}),
+                 QString("--restore-best-weights needs --early-stopping val_loss|val_accuracy"));
+        QCOMPARE(refusal({{"device", "cpu:2"}, {"threads", "2"}}),
+                 QString("give either --device or --threads, not both"));
+        // validateTrainConfig still checks the run as a whole.
+        QCOMPARE(refusal({{"momentum", "0.9"}}), QString("momentum and Nesterov apply to the SGD optimizer only"));
+        QCOMPARE(refusal({{"early-stopping", "val_loss"}, {"patience", "3"}}), QString());
+    }
+
+    // An optimizer brings Keras' default rate, and --lr wins whatever the order on the command line.
+    void optimizerThenRate()
+    {
+        QCOMPARE(parsed({"--optimizer", "sgd"}).config.optimizer.learningRate,
+                 tb::defaultLearningRate(tb::OptimizerKind::SGD));
+        QCOMPARE(parsed({"--lr", "0.05", "--optimizer", "sgd"}).config.optimizer.learningRate, 0.05f);
+        QCOMPARE(parsed({"--optimizer", "sgd", "--lr", "0.05"}).config.optimizer.learningRate, 0.05f);
+        // SGD's own default rate is not written back.
+        QVERIFY(tb::formatTrainOptions(parsed({"--optimizer", "sgd"})) ==
+                std::vector<std::string>({"--optimizer", "sgd"}));
+    }
+
+    void defaultsWriteNothing()
+    {
+        QVERIFY(tb::formatTrainOptions(tb::TrainSettings()).empty());
+        QCOMPARE(tb::TrainSettings().config.device.threads, tb::hardwareThreads());
+    }
+
+    // Every option of the table, set away from its default, is written and reads back to the same
+    // settings; the text written is the same when written again.
+    void everyOptionRoundTrips()
+    {
+        const std::map<std::string, std::string> samples = {
+            {"epochs", "7"},
+            {"batch", "33"},
+            {"seed", "18446744073709551615"},
+            {"optimizer", "sgd"},
+            {"lr", "0.0123"},
+            {"momentum", "0.9"},
+            {"nesterov", ""},
+            {"size-multiplier", "2"},
+            {"max-batches", "5"},
+            {"drop-remainder", ""},
+            {"shard", "8"},
+            {"validation-split", "0.15"},
+            {"lr-schedule", "plateau:0.3:4:1e-05"},
+            {"early-stopping", "val_accuracy"},
+            {"patience", "3"},
+            {"min-delta", "0.001"},
+            {"restore-best-weights", ""},
+            {"threads", std::to_string(tb::hardwareThreads() == 3 ? 2 : 3)},
+            {"isa", tb::isaName(tb::Isa::Baseline)},
+            {"checkpoint-every", "25"},
+            {"precise-bn", "100"},
+        };
+        std::vector<std::string> names;
+        for (const tb::TrainOption& o : tb::trainOptions()) {
+            QVERIFY2(!o.help.empty(), o.name.c_str());
+            if (o.name != "device") // another row: it replaces --threads
+                QVERIFY2(samples.count(o.name), ("no sample value for --" + o.name).c_str());
+        }
+        tb::TrainSettings s;
+        tb::applyTrainOptions(s, samples);
+        const std::vector<std::string> args = tb::formatTrainOptions(s);
+        for (const auto& [name, value] : samples) {
+            const auto at = std::find(args.begin(), args.end(), "--" + name);
+            QVERIFY2(at != args.end(), name.c_str());
+            if (!value.empty())
+                QCOMPARE(QString::fromStdString(*(at + 1)), QString::fromStdString(value));
+        }
+        const tb::TrainSettings back = parsed(args);
+        compareSettings(back, s);
+        QVERIFY(tb::formatTrainOptions(back) == args);
+
+        // Each schedule, a device of its own and a rate that needs more than 6 digits.
+        for (const char* schedule : {"step:3:0.25", "exp:0.9:500", "cosine:100:0.1", "plateau:0.5:2:0"}) {
+            const tb::TrainSettings one = parsed({"--lr-schedule", schedule, "--lr", "0.00123456789"});
+            compareSettings(parsed(tb::formatTrainOptions(one)), one);
+        }
+        const tb::TrainSettings cpu = parsed({"--device", "cpu:2@baseline"});
+        QVERIFY(tb::formatTrainOptions(cpu) == std::vector<std::string>({"--threads", "2", "--isa", "baseline"}) ||
+                tb::hardwareThreads() == 2);
+        compareSettings(parsed(tb::formatTrainOptions(cpu)), cpu);
+    }
+
+    // --help's lines: the option, its value, its help from the column on, wrapped within the width.
+    void helpLines()
+    {
+        QCOMPARE(QString::fromStdString(tb::optionHelpLine("epochs", "N", "epochs to train", 14)),
+                 QString("  --epochs N  epochs to train\n"));
+        QCOMPARE(QString::fromStdString(tb::optionHelpLine("early-stopping", "M", "one two three", 10, 18)),
+                 QString("  --early-stopping M\n          one two\n          three\n"));
+        for (const tb::TrainOption& o : tb::trainOptions())
+            for (const QString& line :
+                 QString::fromStdString(tb::optionHelpLine(o.name, o.value, o.help)).split('\n', Qt::SkipEmptyParts))
+                QVERIFY2(line.size() <= 100 || !line.contains(' '), qPrintable(line));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTrainOptions)
+#include "tst_train_options.moc"
