@@ -3,6 +3,7 @@
 // goes is named, what goes together is checked, and every option written by formatTrainOptions reads
 // back to the same settings.
 #include "train/train_options.hpp"
+#include "train_config_compare.hpp"
 
 #include "core/errors.hpp"
 #include "core/thread_pool.hpp"
@@ -26,49 +27,15 @@ QString refusal(const std::map<std::string, std::string>& given)
     return {};
 }
 
-// "--name value ..." back into what applyTrainOptions takes, as the CLI's parser reads a command line.
-std::map<std::string, std::string> given(const std::vector<std::string>& args)
-{
-    std::map<std::string, std::string> g;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string name = args[i].substr(2);
-        const tb::TrainOption* o = tb::findTrainOption(name);
-        if (!o)
-            throw std::runtime_error("not a training option: " + args[i]);
-        g[name] = o->value.empty() ? "" : args.at(++i);
-    }
-    return g;
-}
-
 tb::TrainSettings parsed(const std::vector<std::string>& args)
 {
-    tb::TrainSettings s;
-    tb::applyTrainOptions(s, given(args));
-    return s;
+    return fixtures::parseTrainArguments(args);
 }
 
 void compareSettings(const tb::TrainSettings& a, const tb::TrainSettings& b)
 {
-    const tb::TrainConfig &x = a.config, &y = b.config;
-    QCOMPARE(x.epochs, y.epochs);
-    QCOMPARE(x.batchSize, y.batchSize);
-    QCOMPARE(x.seed, y.seed);
-    QCOMPARE(int(x.optimizer.kind), int(y.optimizer.kind));
-    QCOMPARE(x.optimizer.learningRate, y.optimizer.learningRate);
-    QCOMPARE(x.optimizer.momentum, y.optimizer.momentum);
-    QCOMPARE(x.optimizer.nesterov, y.optimizer.nesterov);
-    QCOMPARE(x.maxBatches, y.maxBatches);
-    QCOMPARE(x.validationSplit, y.validationSplit);
-    QCOMPARE(tb::describeLrSchedule(x.schedule), tb::describeLrSchedule(y.schedule));
-    QCOMPARE(int(x.schedule.kind), int(y.schedule.kind));
-    QCOMPARE(tb::describeEarlyStopping(x.earlyStopping), tb::describeEarlyStopping(y.earlyStopping));
-    QCOMPARE(x.earlyStopping.patience, y.earlyStopping.patience);
-    QCOMPARE(x.earlyStopping.minDelta, y.earlyStopping.minDelta);
-    QCOMPARE(x.earlyStopping.restoreBestWeights, y.earlyStopping.restoreBestWeights);
-    QCOMPARE(x.sizeMultiplier, y.sizeMultiplier);
-    QCOMPARE(x.dropRemainder, y.dropRemainder);
-    QCOMPARE(x.shardSize, y.shardSize);
-    QVERIFY(x.device == y.device);
+    fixtures::compareTrainConfigs(a.config, b.config);
+    QVERIFY(a.config.device == b.config.device);
     QCOMPARE(a.checkpointEvery, b.checkpointEvery);
     QCOMPARE(a.preciseBn, b.preciseBn);
 }

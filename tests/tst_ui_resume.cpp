@@ -6,6 +6,7 @@
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 #include "modal_answer.hpp"
+#include "train_config_compare.hpp"
 
 #include "charts/chart.hpp"
 #include "i18n/language.hpp"
@@ -39,42 +40,12 @@
 using namespace tbui;
 
 namespace {
-// "--name value ..." as trainbench-cli reads it: each name a training option, a value after each
-// option that takes one, applied by the table the CLI applies them with.
 tb::TrainSettings parseBack(const QStringList& args)
 {
-    std::map<std::string, std::string> given;
-    for (int i = 0; i < args.size(); ++i) {
-        const std::string name = args[i].mid(2).toStdString();
-        const tb::TrainOption* o = tb::findTrainOption(name);
-        if (!args[i].startsWith("--") || !o)
-            throw std::runtime_error("not a training option: " + args[i].toStdString());
-        given[name] = o->value.empty() ? "" : args.at(++i).toStdString();
-    }
-    tb::TrainSettings s;
-    tb::applyTrainOptions(s, given);
-    return s;
-}
-
-void compareConfigs(const tb::TrainConfig& x, const tb::TrainConfig& y)
-{
-    QCOMPARE(x.epochs, y.epochs);
-    QCOMPARE(x.batchSize, y.batchSize);
-    QCOMPARE(x.seed, y.seed);
-    QCOMPARE(int(x.optimizer.kind), int(y.optimizer.kind));
-    QCOMPARE(x.optimizer.learningRate, y.optimizer.learningRate);
-    QCOMPARE(x.optimizer.momentum, y.optimizer.momentum);
-    QCOMPARE(x.maxBatches, y.maxBatches);
-    QCOMPARE(x.sizeMultiplier, y.sizeMultiplier);
-    QCOMPARE(x.dropRemainder, y.dropRemainder);
-    QCOMPARE(x.validationSplit, y.validationSplit);
-    QCOMPARE(int(x.schedule.kind), int(y.schedule.kind));
-    QCOMPARE(tb::describeLrSchedule(x.schedule), tb::describeLrSchedule(y.schedule));
-    QCOMPARE(x.schedule.minLr, y.schedule.minLr);
-    QCOMPARE(tb::describeEarlyStopping(x.earlyStopping), tb::describeEarlyStopping(y.earlyStopping));
-    QCOMPARE(x.earlyStopping.patience, y.earlyStopping.patience);
-    QCOMPARE(x.earlyStopping.minDelta, y.earlyStopping.minDelta);
-    QCOMPARE(x.earlyStopping.restoreBestWeights, y.earlyStopping.restoreBestWeights);
+    std::vector<std::string> a;
+    for (const QString& arg : args)
+        a.push_back(arg.toStdString());
+    return fixtures::parseTrainArguments(a);
 }
 } // namespace
 
@@ -193,7 +164,7 @@ private slots:
                 QVERIFY2(args.contains(QString::fromLatin1(arg)), arg);
             // The line parsed back by the CLI's table gives the same settings.
             const tb::TrainSettings back = parseBack(args);
-            compareConfigs(back.config, c);
+            fixtures::compareTrainConfigs(back.config, c);
             QCOMPARE(back.checkpointEvery, 25);
 
             HyperparametersPanel again; // remembered (QSettings)
@@ -247,7 +218,7 @@ private slots:
         QStringList shown = o->cliArguments();
         for (const QString& a : shown)
             QVERIFY2(args.contains(a), qPrintable(a));
-        compareConfigs(parseBack(args).config, window.config);
+        fixtures::compareTrainConfigs(parseBack(args).config, window.config);
 
         const QString runs = m_tmp.filePath(QStringLiteral("roundtrip-runs"));
         const fixtures::CliResult r = fixtures::runCli(
@@ -257,7 +228,7 @@ private slots:
         const QJsonObject start = QJsonDocument::fromJson(r.out.section('\n', 0, 0).toUtf8()).object();
         QCOMPARE(start["event"].toString(), QString("start"));
         const tb::RunFolder folder = tb::RunFolder::open(start["run_folder"].toString().toStdString());
-        compareConfigs(tb::readCheckpoint(folder.checkpoint()).config, window.config);
+        fixtures::compareTrainConfigs(tb::readCheckpoint(folder.checkpoint()).config, window.config);
     }
 
     // A step schedule and early stopping that must stop after epoch 2 (nothing improves by 100): the
