@@ -8,7 +8,7 @@
 #include "core/errors.hpp"
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
-#include "device/kernel_cache.hpp"
+#include "environment.hpp"
 #include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
 #include "layers/lstm.hpp"
@@ -127,13 +127,14 @@ int main(int argc, char** argv)
     }
     const int threads = settings.config.device.threads, batch = settings.config.batchSize;
     try {
+        tb::env::applyToEngine(); // TRAINBENCH_ISA and the OpenCL settings
         const tb::ModelSpec spec = tb::loadModelSpec(model);
         tb::TextOptions textOptions;
         textOptions.sequenceLength = spec.sequenceLength > 0 ? spec.sequenceLength : 100;
         const tb::Dataset d = spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data);
         const int tokens = d.train.steps; // per sample
         tb::TrainConfig config = settings.config;
-        config.kernelCacheDir = tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+        config.kernelCacheDir = tb::env::kernelCacheDir();
         if (spec.isText()) { // the notebook's optimizer
             config.optimizer.kind = tb::OptimizerKind::RMSprop;
             config.optimizer.learningRate = 0.01f;

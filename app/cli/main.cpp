@@ -6,6 +6,7 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
+#include "environment.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -34,6 +35,7 @@ int main(int argc, char** argv)
             return tbcli::Ok;
         }
     try {
+        tb::env::applyToEngine(); // TRAINBENCH_ISA and the OpenCL settings
         return command->run(args);
     } catch (const tbcli::UsageError& e) {
         std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());

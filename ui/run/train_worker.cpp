@@ -3,6 +3,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
+#include "environment.hpp"
 #include "predict/text_generator.hpp"
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
@@ -63,7 +64,7 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
         cfg.device = r.device;
         auto session = std::make_unique<tb::TrainingSession>(r.spec, *data, cfg);
         // The CLI's folder name, so runs from either front end sort together.
-        session->enableCheckpoints(tb::RunFolder::create(r.runsDir.empty() ? tb::defaultRunsDir() : r.runsDir,
+        session->enableCheckpoints(tb::RunFolder::create(r.runsDir.empty() ? tb::env::runsDir() : r.runsDir,
                                                          r.spec.name + "-" + cfg.device.id()),
                                    r.checkpointEvery);
         return session;
