@@ -298,7 +298,8 @@ std::string commandUsage(const Command& c)
     const std::string head = "usage: trainbench-cli " + c.name + " ";
     std::string u =
         head + restoreSpaces(tb::wrapWords(keepOptionsWhole(synopsis(c)), head.size(), head.size(), kWidth));
-    u += "\n" + tb::wrapWords(c.description, 0, 0, kWidth);
+    u += '\n';
+    u += tb::wrapWords(c.description, 0, 0, kWidth);
     if (!c.options.empty()) {
         u += "\noptions:\n";
         for (const CommandOption& o : c.options)
@@ -309,9 +310,10 @@ std::string commandUsage(const Command& c)
         for (const tb::TrainOption& o : tb::trainOptions())
             if (!o.fixedOnResume)
                 placement += " --" + o.name;
-        u += "\n" + tb::wrapWords("With --resume, the run keeps its settings: besides --data, --save and --json, only" +
-                                      placement + " may be given.",
-                                  0, 0, kWidth);
+        u += '\n';
+        u += tb::wrapWords("With --resume, the run keeps its settings: besides --data, --save and --json, only" +
+                               placement + " may be given.",
+                           0, 0, kWidth);
     }
     return u;
 }

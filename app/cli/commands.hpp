@@ -11,6 +11,7 @@ namespace tbcli {
 
 enum ExitCode { Ok = 0, Usage = 2, DataOrModel = 3, Diverged = 4, FileError = 5, Interrupted = 130 };
 
+// Each in its own file, NAME_command.cpp; command_table.cpp lists them with their options.
 int summaryCommand(const std::vector<std::string>& args);
 int presetsCommand(const std::vector<std::string>& args);
 int trainCommand(const std::vector<std::string>& args);
@@ -18,10 +19,10 @@ int evaluateCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
-int predictCommand(const std::vector<std::string>& args);  // predict_command.cpp
-int runsCommand(const std::vector<std::string>& args);     // runs_command.cpp
-int reportCommand(const std::vector<std::string>& args);   // runs_command.cpp
-int generateCommand(const std::vector<std::string>& args); // generate_command.cpp
+int predictCommand(const std::vector<std::string>& args);
+int runsCommand(const std::vector<std::string>& args);
+int reportCommand(const std::vector<std::string>& args);
+int generateCommand(const std::vector<std::string>& args);
 
 // One --json event: a line of compact JSON on stdout, flushed.
 void printJson(const nlohmann::ordered_json& j);

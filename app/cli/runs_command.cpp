@@ -1,6 +1,6 @@
-// `trainbench-cli runs list|show|delete` and `trainbench-cli report`: the runs folder as a history,
-// and a run's self-contained HTML report. A damaged run is listed as such with the reason; it never
-// hides the others.
+// `trainbench-cli runs list|show|delete`: the runs folder as a history. A damaged run is listed as
+// such with the reason; it never hides the others.
+#include "cli_common.hpp"
 #include "command_table.hpp"
 #include "commands.hpp"
 
@@ -20,16 +20,6 @@
 namespace tbcli {
 
 namespace {
-// The leading argument that is not an option (the run), taken out of `args`.
-std::string takeRun(std::vector<std::string>& args, const char* usage)
-{
-    if (args.empty() || args.front().rfind("-", 0) == 0)
-        throw UsageError(usage);
-    std::string run = args.front();
-    args.erase(args.begin());
-    return run;
-}
-
 std::string percentText(double v)
 {
     if (v < 0)
@@ -157,29 +147,6 @@ int runsCommand(const std::vector<std::string>& args)
         return Ok;
     }
     throw UsageError("unknown action \"" + action + "\": give list, show RUN or delete RUN");
-}
-
-int reportCommand(const std::vector<std::string>& args)
-{
-    std::vector<std::string> rest = args;
-    const std::string run = takeRun(rest, "report needs the run: a folder name, a path or latest");
-    for (std::string& a : rest)
-        if (a == "-o")
-            a = "--out";
-    const Options o = commandOptions(*findCommand("report"), rest);
-    const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
-    const tb::ReportInput in = tb::readReportInput(path);
-    const std::string out = o.text("out", in.run.id + ".html");
-    tb::writeFileAtomically(out, tb::runReportHtml(in));
-    if (o.has("json"))
-        printJson({{"event", "report"}, {"run", path}, {"out", out}, {"test_evaluation", bool(in.test)}});
-    else {
-        std::printf("Wrote %s\n", out.c_str());
-        if (!in.test)
-            std::printf("Note: %s; the report has no confusion matrix or misclassified images.\n",
-                        in.testMissing.c_str());
-    }
-    return Ok;
 }
 
 } // namespace tbcli

@@ -1,0 +1,116 @@
+// What several of trainbench-cli's commands share: JSON lines, Ctrl-C, the training options and the
+// data and weights the options name.
+#include "cli_common.hpp"
+
+#include "commands.hpp"
+
+#include "core/errors.hpp"
+#include "data/text_dataset.hpp"
+#include "environment.hpp"
+#include "io/json_text.hpp"
+#include "io/weights_formats.hpp"
+#include "kernels/isa.hpp"
+#include "train/checkpoint.hpp"
+#include "train/run_folder.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+namespace tbcli {
+
+void printJson(const nlohmann::ordered_json& j)
+{
+    std::fputs((tb::jsonText(j) + "\n").c_str(), stdout);
+    std::fflush(stdout);
+}
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onSigint(int)
+{
+    g_interrupted.store(true);
+}
+
+// Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
+std::string kernelCacheFolder()
+{
+    return tb::env::kernelCacheDir();
+}
+
+// The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as
+// the window's fields), checked. Without --device the kernels' level is --isa, else TRAINBENCH_ISA,
+// else the best this CPU runs.
+tb::TrainSettings trainSettingsFrom(const Options& o)
+{
+    tb::TrainSettings s;
+    tb::applyTrainOptions(s, o.given());
+    if (!o.has("device") && !s.config.device.isa)
+        s.config.device.isa = tb::defaultIsa();
+    s.config.kernelCacheDir = kernelCacheFolder();
+    return s;
+}
+
+// --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
+// (--sequence-length, --vocabulary).
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
+{
+    const std::string path = o.text("data", tb::defaultDatasetDir());
+    if (!spec.isText()) {
+        if (o.has("sequence-length") || o.has("vocabulary"))
+            throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
+                             " is an image model");
+        return tb::loadDataset(path);
+    }
+    tb::TextOptions t;
+    t.sequenceLength =
+        int(o.integer("sequence-length", spec.sequenceLength > 0 ? spec.sequenceLength : 100, 1, 100000));
+    const std::string v = o.text("vocabulary", "bytes");
+    if (v != "bytes" && v != "characters")
+        throw UsageError("--vocabulary is bytes or characters (got \"" + v + "\")");
+    t.vocabulary = v == "bytes" ? tb::TextVocabularyKind::Bytes : tb::TextVocabularyKind::Characters;
+    return tb::loadTextDataset(path, t);
+}
+
+// The data for a trained model: a text cut as its run cut it (its sequence length and vocabulary are
+// the model's), or images.
+tb::Dataset loadDataFor(const std::string& path, const tb::WeightsFile& w)
+{
+    if (!w.spec.isText())
+        return tb::loadDataset(path);
+    tb::TextOptions t;
+    t.sequenceLength = w.input.h;
+    t.vocabulary = tb::TextVocabulary::fromClassNames(w.classNames).kind;
+    return tb::loadTextDataset(path, t);
+}
+
+// The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
+// program says nothing of its model: --model names it, and the dataset gives the input and classes.
+tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
+{
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required");
+    std::optional<tb::ModelSpec> spec;
+    tb::ModelHint hint;
+    if (o.has("model")) {
+        spec = tb::loadModelSpec(o.text("model", ""));
+        hint.spec = &*spec;
+    }
+    if (data) {
+        hint.input = tb::inputShapeOf(*data);
+        hint.classNames = data->classNames;
+    }
+    return tb::loadAnyWeights(o.text("weights", ""), &hint);
+}
+
+// The leading argument that is not an option (the run), taken out of `args`.
+std::string takeRun(std::vector<std::string>& args, const char* usage)
+{
+    if (args.empty() || args.front().rfind("-", 0) == 0)
+        throw UsageError(usage);
+    std::string run = args.front();
+    args.erase(args.begin());
+    return run;
+}
+
+} // namespace tbcli

@@ -1,0 +1,37 @@
+// What several of trainbench-cli's commands share: Ctrl-C, the training options (the table of
+// train/train_options.hpp) and the data and weights the options name. printJson is in commands.hpp.
+#pragma once
+
+#include "options.hpp"
+
+#include "data/dataset.hpp"
+#include "io/weights_file.hpp"
+#include "model/model_spec.hpp"
+#include "train/train_options.hpp"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace tbcli {
+
+// Set by onSigint, the SIGINT handler train and compare install while they run: they stop between
+// batches.
+extern std::atomic<bool> g_interrupted;
+extern "C" void onSigint(int);
+
+// Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
+std::string kernelCacheFolder();
+// The training options `o` gives, checked (train/train_options.hpp).
+tb::TrainSettings trainSettingsFrom(const Options& o);
+// --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
+// The data for trained weights: a text cut as their run cut it, or images.
+tb::Dataset loadDataFor(const std::string& path, const tb::WeightsFile& w);
+// --weights (with --model and the dataset for a safetensors file of another program).
+tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
+// The leading argument that is not an option (runs' and report's RUN), taken out of `args`; throws
+// UsageError(usage) when there is none.
+std::string takeRun(std::vector<std::string>& args, const char* usage);
+
+} // namespace tbcli

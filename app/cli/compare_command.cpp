@@ -1,0 +1,119 @@
+// `trainbench-cli compare`: the same model from the same initial weights on each device in turn,
+// as a table (and CSV or JSON lines).
+#include "cli_common.hpp"
+#include "command_table.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "core/thread_pool.hpp"
+#include "io/atomic_file.hpp"
+#include "train/compare.hpp"
+#include "train/progress_text.hpp"
+#include "train/train_options.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace tbcli {
+
+namespace {
+class CompareProgress : public tb::CompareObserver {
+public:
+    explicit CompareProgress(bool json) : m_json(json), m_tty(isatty(fileno(stdout))) {}
+
+    void deviceStarted(int row, int rows, const tb::CompareRow& r) override
+    {
+        if (m_json)
+            return;
+        std::printf("[%d/%d] %s%s: %s\n", row + 1, rows, r.device.id().c_str(),
+                    r.sweepValue ? (" (" + std::to_string(r.globalBatch) + " batch, size x" +
+                                    std::to_string(r.sizeMultiplier) + ")")
+                                       .c_str()
+                                 : "",
+                    r.description.c_str());
+        std::fflush(stdout);
+    }
+    void batchFinished(int, const tb::BatchProgress& p) override
+    {
+        if (m_json || !m_tty)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (p.step < p.steps && now - m_last < std::chrono::milliseconds(100))
+            return;
+        m_last = now;
+        std::printf("\r  epoch %d/%d %s", p.epoch, p.epochs, tb::progressLine(p).c_str());
+        std::fflush(stdout);
+    }
+    void deviceFinished(int, const tb::CompareRow& r) override
+    {
+        if (m_json) {
+            nlohmann::ordered_json j;
+            j["event"] = "device";
+            j["device"] = r.device.id();
+            j["description"] = r.description;
+            j["replicas"] = r.replicas;
+            j["global_batch"] = r.globalBatch;
+            j["size_multiplier"] = r.sizeMultiplier;
+            j["seconds_per_epoch"] = r.secondsPerEpoch;
+            j["samples_per_sec"] = r.samplesPerSec;
+            j["speedup"] = r.speedup;
+            j["test_loss"] = r.testLoss;
+            j["test_accuracy"] = r.testAccuracy;
+            j["weights_sha256"] = r.weightsSha256;
+            j["max_abs_diff"] = r.maxAbsDiff;
+            if (!r.skipped.empty())
+                j["skipped"] = r.skipped;
+            printJson(j);
+        } else if (m_tty) {
+            std::printf("\r\033[K");
+        }
+    }
+
+private:
+    bool m_json, m_tty;
+    std::chrono::steady_clock::time_point m_last{};
+};
+} // namespace
+
+int compareCommand(const std::vector<std::string>& args)
+{
+    const Options o = commandOptions(*findCommand("compare"), args);
+    tb::CompareConfig cfg;
+    cfg.train = trainSettingsFrom(o).config;
+    cfg.devices = tb::parseDeviceList(o.text("devices", "cpu:1,cpu:" + std::to_string(tb::hardwareThreads())));
+    cfg.scaleBatchWithReplicas = o.has("scale-batch");
+    cfg.sweep = tb::parseSweep(o.text("sweep", ""));
+    const std::string csvPath = o.text("csv", "");
+    const bool json = o.has("json");
+
+    const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+    const tb::Dataset data = loadData(o, spec);
+    if (!json) {
+        std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
+                    tb::describeDataset(data).c_str(), cfg.train.epochs,
+                    cfg.train.maxBatches ? (" of at most " + std::to_string(cfg.train.maxBatches) + " batches").c_str()
+                                         : "",
+                    static_cast<unsigned long long>(cfg.train.seed));
+        std::fflush(stdout);
+    }
+    CompareProgress progress(json);
+    std::signal(SIGINT, onSigint);
+    const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
+    std::signal(SIGINT, SIG_DFL);
+    if (!json)
+        std::printf("\n%s", tb::compareTable(rows).c_str());
+    if (!csvPath.empty()) {
+        tb::writeFileAtomically(csvPath, tb::compareCsv(rows));
+        if (!json)
+            std::printf("Saved %s\n", csvPath.c_str());
+    }
+    if (g_interrupted.load()) {
+        std::fprintf(stderr, "Stopped by the user; the rows above are the devices that finished.\n");
+        return Interrupted;
+    }
+    return Ok;
+}
+
+} // namespace tbcli

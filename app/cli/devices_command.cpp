@@ -1,0 +1,46 @@
+// `trainbench-cli devices`: what this machine has (CPU and its kernel levels, GPUs, OpenCL
+// devices, MPI), or why not.
+#include "command_table.hpp"
+#include "commands.hpp"
+
+#include "device/device.hpp"
+#include "kernels/isa.hpp"
+#include "kernels/kernels.hpp"
+#include "train/communicator.hpp"
+
+#include <cstdio>
+
+namespace tbcli {
+
+int devicesCommand(const std::vector<std::string>& args)
+{
+    commandOptions(*findCommand("devices"), args);
+    const tb::SystemInfo s = tb::detectSystem();
+    std::printf("cpu      %s, %d cores, %s, %.1f GB RAM\n", s.cpu.model.c_str(), s.cpu.logicalCores, s.cpu.simd.c_str(),
+                double(s.cpu.ramBytes) / 1e9);
+    std::printf("devices  cpu:1 .. cpu:%d (one replica per thread)\n", s.cpu.logicalCores);
+    std::string levels;
+    for (tb::Isa isa : s.cpu.isas)
+        levels += std::string(levels.empty() ? "" : ", ") + tb::isaName(isa);
+    std::printf("kernels  %s; this CPU runs %s (choose with cpu:N@LEVEL, --isa or TRAINBENCH_ISA)\n",
+                tb::describeKernels(tb::kernelsFor(tb::defaultIsa())).c_str(), levels.c_str());
+    if (s.gpus.empty())
+        std::printf("gpu      none usable: %s\n", s.gpuUnavailableReason.c_str());
+    for (const tb::GpuInfo& g : s.gpus)
+        std::printf("cuda:%d   %s, %.1f GB, compute %d.%d\n", g.index, g.name.c_str(), double(g.memoryBytes) / 1e9,
+                    g.computeMajor, g.computeMinor);
+    if (s.openclDevices.empty())
+        std::printf("opencl   none usable: %s\n", s.openclUnavailableReason.c_str());
+    for (const tb::OpenClDeviceInfo& d : s.openclDevices) {
+        std::printf(
+            "opencl:%d %s (%s, %s), %s, %d compute units at %d MHz, %.1f GB, about %.0f GFLOP/s FP32, driver %s%s%s\n",
+            d.index, d.name.c_str(), d.platform.c_str(), d.version.c_str(), d.type.c_str(), d.computeUnits, d.clockMHz,
+            double(d.memoryBytes) / 1e9, d.peakGflops, d.driver.c_str(),
+            d.unusableReason.empty() ? "" : "; unusable: ", d.unusableReason.c_str());
+    }
+    std::printf("mpi      %s\n", tb::mpiAvailability().c_str());
+    std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
+    return Ok;
+}
+
+} // namespace tbcli

@@ -1,0 +1,109 @@
+// `trainbench-cli evaluate`: the test loss and accuracy of trained weights, their predictions as
+// CSV, and BatchNorm's statistics recomputed first with --precise-bn.
+#include "cli_common.hpp"
+#include "command_table.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "core/thread_pool.hpp"
+#include "io/atomic_file.hpp"
+#include "io/weights_file.hpp"
+#include "io/weights_formats.hpp"
+#include "kernels/isa.hpp"
+#include "kernels/kernels.hpp"
+#include "model/network.hpp"
+#include "train/evaluation.hpp"
+#include "train/precise_bn.hpp"
+#include "train/progress_text.hpp"
+#include "train/train_options.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace tbcli {
+
+namespace {
+// index,label,predicted,p_0,...: what the model says of each evaluated test image.
+void writePredictions(const std::string& path, const tb::EvalResult& r, const tb::ImageSplit& split, int classes)
+{
+    std::string csv = "index,label,predicted";
+    for (int c = 0; c < classes; ++c)
+        csv += ",p_" + std::to_string(c);
+    csv += "\n";
+    char buf[32];
+    for (int i = 0; i < r.samples; ++i) {
+        csv += std::to_string(i) + "," + std::to_string(split.labels[size_t(i)]) + "," +
+               std::to_string(r.predicted[size_t(i)]);
+        for (int c = 0; c < classes; ++c) {
+            std::snprintf(buf, sizeof buf, ",%.9g", double(r.probs[size_t(i) * size_t(classes) + size_t(c)]));
+            csv += buf;
+        }
+        csv += "\n";
+    }
+    tb::writeFileAtomically(path, csv);
+}
+} // namespace
+
+int evaluateCommand(const std::vector<std::string>& args)
+{
+    const Options o = commandOptions(*findCommand("evaluate"), args);
+    // --threads, --device, --isa and --precise-bn's --batch and --seed: the training options' table,
+    // checked before any file is read.
+    tb::TrainSettings settings;
+    tb::applyTrainOptions(settings, o.given());
+    const tb::DeviceSpec device = settings.config.device;
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required");
+    if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
+        throw UsageError("--batch, --seed and --save go with --precise-bn N");
+    const std::string dataPath = o.text("data", tb::defaultDatasetDir());
+    // A text (a file: never an IDX folder) is cut as the text model's weights say.
+    std::error_code ec;
+    const bool text = std::filesystem::is_regular_file(dataPath, ec);
+    const tb::WeightsFile textWeights = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
+    const tb::Dataset base = text ? loadDataFor(dataPath, textWeights) : tb::loadDataset(dataPath);
+    tb::WeightsFile weights = text ? textWeights : loadWeightsOption(o, &base);
+    if (o.has("precise-bn")) {
+        // After training: the weights file's BatchNorm statistics recomputed over the training set,
+        // on the CPU engine, then evaluated (and saved with --save).
+        const int batches = settings.preciseBn;
+        if (batches < 1)
+            throw UsageError("--precise-bn takes a number of training batches, 1 or more");
+        const tb::Dataset d = tb::datasetForWeights(base, weights);
+        tb::Network net = weights.buildNetwork();
+        const bool cpu = device.kind == tb::DeviceKind::Cpu;
+        const tb::PreciseBnResult p =
+            tb::recomputeBatchNormStatistics(net, d.train, d.sizeMultiplier, batches, settings.config.batchSize,
+                                             settings.config.seed, cpu ? device.threads : tb::hardwareThreads(),
+                                             tb::kernelsFor(cpu && device.isa ? *device.isa : tb::defaultIsa()));
+        weights.state = net.state();
+        if (!o.has("json"))
+            std::printf("%s\n", tb::preciseBnText(p).c_str());
+        if (o.has("save")) {
+            tb::saveWeightsAs(o.text("save", ""), weights, tb::weightsFormatOfPath(o.text("save", "")));
+            if (!o.has("json"))
+                std::printf("Saved %s\n", o.text("save", "").c_str());
+        }
+    }
+    const tb::WeightsEvaluation e =
+        tb::evaluateWeights(weights, base, device, int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
+    const tb::EvalResult& r = e.result;
+    if (o.has("predictions"))
+        writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());
+    if (o.has("json")) {
+        nlohmann::ordered_json j;
+        j["event"] = "evaluate";
+        j["test_loss"] = r.loss;
+        j["test_accuracy"] = r.accuracy;
+        j["misclassified"] = e.misclassified;
+        j["images"] = r.samples;
+        j["weights_sha256"] = e.net.weightsSha256();
+        printJson(j);
+    } else {
+        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images - weights sha256: %s\n",
+                    r.loss, r.accuracy, e.misclassified, r.samples, e.net.weightsSha256().c_str());
+    }
+    return Ok;
+}
+
+} // namespace tbcli

@@ -1,0 +1,49 @@
+// `trainbench-cli export`: weights as ONNX, safetensors or Trainbench's own file.
+#include "cli_common.hpp"
+#include "command_table.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "io/weights_file.hpp"
+#include "io/weights_formats.hpp"
+#include "model/network.hpp"
+
+#include <cstdio>
+#include <optional>
+
+namespace tbcli {
+
+int exportCommand(const std::vector<std::string>& args)
+{
+    const Options o = commandOptions(*findCommand("export"), args);
+    if (!o.has("format") && !o.has("out"))
+        throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
+    tb::WeightsFormat format = tb::weightsFormatOfPath(o.text("out", ""));
+    if (o.has("format")) {
+        const auto f = tb::parseWeightsFormat(o.text("format", ""));
+        if (!f)
+            throw UsageError("--format must be onnx, safetensors or tbw (got \"" + o.text("format", "") + "\")");
+        format = *f;
+    }
+    // A safetensors file of another program takes its input size and classes from a dataset.
+    std::optional<tb::Dataset> data;
+    if (o.has("model"))
+        data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+    const tb::WeightsFile w = loadWeightsOption(o, data ? &*data : nullptr);
+    const std::string out = o.text("out", tb::withWeightsExtension(o.text("weights", ""), format));
+    tb::saveWeightsAs(out, w, format);
+    const std::string sha = w.buildNetwork().weightsSha256();
+    if (o.has("json")) {
+        nlohmann::ordered_json j;
+        j["event"] = "export";
+        j["format"] = tb::weightsFormatName(format);
+        j["path"] = out;
+        j["weights_sha256"] = sha;
+        printJson(j);
+    } else {
+        std::printf("Wrote %s (%s) - weights sha256: %s\n", out.c_str(), tb::weightsFormatName(format), sha.c_str());
+    }
+    return Ok;
+}
+
+} // namespace tbcli

@@ -1,0 +1,40 @@
+// `trainbench-cli report`: one self-contained HTML file of a run.
+#include "cli_common.hpp"
+#include "command_table.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "environment.hpp"
+#include "io/atomic_file.hpp"
+#include "report/run_report.hpp"
+#include "train/run_folder.hpp"
+#include "train/run_history.hpp"
+
+#include <cstdio>
+
+namespace tbcli {
+
+int reportCommand(const std::vector<std::string>& args)
+{
+    std::vector<std::string> rest = args;
+    const std::string run = takeRun(rest, "report needs the run: a folder name, a path or latest");
+    for (std::string& a : rest)
+        if (a == "-o")
+            a = "--out";
+    const Options o = commandOptions(*findCommand("report"), rest);
+    const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
+    const tb::ReportInput in = tb::readReportInput(path);
+    const std::string out = o.text("out", in.run.id + ".html");
+    tb::writeFileAtomically(out, tb::runReportHtml(in));
+    if (o.has("json"))
+        printJson({{"event", "report"}, {"run", path}, {"out", out}, {"test_evaluation", bool(in.test)}});
+    else {
+        std::printf("Wrote %s\n", out.c_str());
+        if (!in.test)
+            std::printf("Note: %s; the report has no confusion matrix or misclassified images.\n",
+                        in.testMissing.c_str());
+    }
+    return Ok;
+}
+
+} // namespace tbcli

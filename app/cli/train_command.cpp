@@ -1,0 +1,323 @@
+// `trainbench-cli train`: one run (or its resumption from a checkpoint) with Keras-like progress
+// on a terminal or JSON lines, then the test result, the weights' hash and the files written.
+#include "cli_common.hpp"
+#include "command_table.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+#include "core/errors.hpp"
+#include "data/text_dataset.hpp"
+#include "environment.hpp"
+#include "kernels/isa.hpp"
+#include "model/network.hpp"
+#include "predict/text_generator.hpp"
+#include "train/checkpoint.hpp"
+#include "train/communicator.hpp"
+#include "train/precise_bn.hpp"
+#include "train/progress_text.hpp"
+#include "train/run_folder.hpp"
+#include "train/session.hpp"
+#include "train/train_options.hpp"
+#include "train/trainer.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <unistd.h>
+
+namespace tbcli {
+
+namespace {
+// Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
+class TextProgress : public tb::TrainObserver {
+public:
+    // Shows the learning rate beside the metrics when a schedule moves it.
+    explicit TextProgress(const tb::Trainer& trainer)
+        : m_trainer(trainer), m_steps(trainer.stepsPerEpoch()),
+          m_showRate(trainer.config().schedule.kind != tb::ScheduleKind::Constant), m_tty(isatty(fileno(stdout)))
+    {
+    }
+
+    void batchFinished(const tb::BatchProgress& p) override
+    {
+        if (p.step == 1 && p.epoch != m_epoch) {
+            m_epoch = p.epoch;
+            std::printf("Epoch %d/%d\n", p.epoch, p.epochs);
+        }
+        const auto now = std::chrono::steady_clock::now();
+        const double dt = std::chrono::duration<double>(now - m_last).count();
+        if (p.step < p.steps && dt < (m_tty ? 0.1 : 5.0))
+            return;
+        m_last = now;
+        if (p.step == p.steps)
+            return; // the epoch line replaces it
+        if (m_tty) {
+            std::printf("\r%s", tb::progressLine(p).c_str());
+            m_pending = true;
+        } else {
+            std::printf("%s\n", tb::progressLine(p).c_str());
+        }
+        std::fflush(stdout);
+    }
+
+    // A text model: bits per character beside the loss, and a sample of its writing after each epoch.
+    void showText(const tb::Network& net, const tb::Dataset& data)
+    {
+        m_textNet = &net;
+        m_vocab = tb::vocabularyOf(data);
+    }
+
+    void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
+    {
+        std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
+        if (m_textNet)
+            std::printf(" - bpc: %.4f - val_bpc: %.4f", tb::bitsPerSymbol(r.loss), tb::bitsPerSymbol(r.valLoss));
+        if (m_showRate)
+            std::printf(" - learning_rate: %.4g", r.learningRate);
+        std::printf("\n");
+        if (m_textNet)
+            std::printf("Sample: %s\n", tb::printableSample(tb::epochSample(*m_textNet, m_vocab, r.epoch)).c_str());
+        // Keras' callbacks say what they did in the same words.
+        if (r.rateLowered)
+            std::printf("Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.\n", r.epoch,
+                        m_trainer.learningRate());
+        if (r.stopped)
+            std::printf("Epoch %d: early stopping\n", r.epoch);
+        std::fflush(stdout);
+        m_pending = false;
+    }
+
+private:
+    const tb::Trainer& m_trainer;
+    const tb::Network* m_textNet = nullptr;
+    tb::TextVocabulary m_vocab;
+    int m_steps;
+    bool m_showRate;
+    bool m_tty;
+    bool m_pending = false;
+    int m_epoch = 0;
+    std::chrono::steady_clock::time_point m_last{};
+};
+
+class JsonProgress : public tb::TrainObserver {
+public:
+    void batchFinished(const tb::BatchProgress& p) override
+    {
+        nlohmann::ordered_json j;
+        j["event"] = "batch";
+        j["epoch"] = p.epoch;
+        j["epochs"] = p.epochs;
+        j["step"] = p.step;
+        j["steps"] = p.steps;
+        j["loss"] = p.loss;
+        j["accuracy"] = p.accuracy;
+        j["batch_loss"] = p.batchLoss;
+        j["samples_per_sec"] = p.samplesPerSec;
+        j["eta_s"] = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
+        printJson(j);
+    }
+    void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
+    {
+        nlohmann::ordered_json j;
+        j["event"] = "epoch";
+        j["epoch"] = r.epoch;
+        j["loss"] = r.loss;
+        j["accuracy"] = r.accuracy;
+        j["val_loss"] = r.valLoss;
+        j["val_accuracy"] = r.valAccuracy;
+        j["seconds"] = r.seconds;
+        j["samples_per_sec"] = r.samplesPerSec;
+        j["learning_rate"] = r.learningRate;
+        j["best"] = r.best;
+        j["early_stopping"] = r.stopped;
+        j["learning_rate_lowered"] = r.rateLowered;
+        printJson(j);
+    }
+};
+
+tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
+{
+    return loadDataFor(path, tb::readCheckpoint(folder.checkpoint()).weights);
+}
+} // namespace
+
+int trainCommand(const std::vector<std::string>& args)
+{
+    const Options o = commandOptions(*findCommand("train"), args);
+    if (o.has("resume")) {
+        // The run goes on with its own settings; only where it runs and how it is watched can change.
+        std::vector<std::string> fixed = {"model", "runs-dir", "no-run-folder"};
+        for (const tb::TrainOption& t : tb::trainOptions())
+            if (t.fixedOnResume)
+                fixed.push_back(t.name);
+        for (const std::string& name : fixed)
+            if (o.has(name))
+                throw UsageError("--resume continues a run with its own settings; --" + name + " cannot change them");
+    }
+    const tb::TrainSettings settings = trainSettingsFrom(o);
+    const int preciseBn = settings.preciseBn;
+    const bool json = o.has("json");
+    // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
+    // the other ranks train silently (their errors still go to stderr).
+    const std::shared_ptr<tb::Communicator> comm = tb::processCommunicator(tb::env::processLaunch());
+    const bool lead = !comm || comm->rank() == 0;
+    if (!lead && !std::freopen("/dev/null", "w", stdout))
+        throw tb::IoError("cannot silence the standard output of MPI rank " + std::to_string(comm->rank()));
+    const std::string savePath = lead ? o.text("save", "") : "";
+    const int checkpointEvery = settings.checkpointEvery;
+    // A resumed run keeps its device unless one is given.
+    std::optional<tb::DeviceSpec> device;
+    if (o.has("device") || o.has("threads") || !o.has("resume"))
+        device = settings.config.device;
+
+    std::unique_ptr<tb::TrainingSession> owned;
+    if (o.has("resume")) {
+        const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
+        const std::string dataDir =
+            o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
+        owned = tb::TrainingSession::resume(folder, loadResumeData(dataDir, folder), device, checkpointEvery, comm,
+                                            kernelCacheFolder());
+    } else {
+        tb::TrainConfig cfg = settings.config;
+        cfg.communicator = comm;
+        const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+        owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
+        if (!o.has("no-run-folder")) {
+            if (lead) // the other ranks of an MPI run write nothing
+                owned->enableCheckpoints(
+                    tb::RunFolder::create(o.text("runs-dir", tb::env::runsDir()), spec.name + "-" + cfg.device.id()),
+                    checkpointEvery);
+        } else if (o.has("checkpoint-every"))
+            throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
+    }
+    tb::TrainingSession& session = *owned;
+    const tb::TrainConfig& cfg = session.config();
+    const tb::ModelSpec& spec = session.network().spec();
+    const tb::Dataset& data = session.data();
+
+    if (json) {
+        nlohmann::ordered_json j;
+        j["event"] = "start";
+        j["model"] = spec.name;
+        j["params"] = session.network().paramCount() + session.network().stateCount();
+        j["dataset"] = data.directory;
+        j["train_images"] = data.train.count;
+        j["test_images"] = data.test.count;
+        j["device"] = session.backend().device().id();
+        j["threads"] = session.backend().device().threads;
+        j["batch"] = cfg.batchSize;
+        j["steps_per_epoch"] = session.trainer().stepsPerEpoch();
+        j["seed"] = std::to_string(cfg.seed);
+        if (session.backend().device().isa)
+            j["isa"] = tb::isaName(*session.backend().device().isa);
+        j["kernels"] = session.backend().describe();
+        if (const std::string note = session.backend().setupNote(); !note.empty())
+            j["setup_note"] = note;
+        if (comm)
+            j["mpi_ranks"] = comm->size();
+        if (session.runFolder()) {
+            j["run_folder"] = session.runFolder()->path;
+            j["resumed_epoch"] = session.trainer().position().epoch;
+            j["resumed_step"] = session.trainer().position().step;
+        }
+        printJson(j);
+    } else {
+        std::printf("%s\n", session.header().c_str());
+        if (data.isText()) // what "learning" means for this text: below the symbols' own entropy
+            std::printf("Unigram entropy of the validation text: %.4f nats (%.4f bits) per symbol\n",
+                        tb::unigramEntropy(data.test.labels, data.numClasses),
+                        tb::bitsPerSymbol(tb::unigramEntropy(data.test.labels, data.numClasses)));
+        if (session.runFolder()) {
+            const tb::RunPosition& at = session.trainer().position();
+            std::string where;
+            if (at.epoch >= cfg.epochs || at.early.stoppedEpoch)
+                where = " (the run is complete)";
+            else if (at.epoch || at.step)
+                where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) +
+                        ")";
+            std::printf("Run folder %s%s\n", session.runFolder()->path.c_str(), where.c_str());
+        }
+        std::fflush(stdout);
+    }
+
+    TextProgress text(session.trainer());
+    if (data.isText())
+        text.showText(session.network(), data);
+    JsonProgress jsonOut;
+    std::signal(SIGINT, onSigint);
+    auto save = [&] {
+        if (!savePath.empty())
+            session.save(savePath);
+    };
+    tb::TrainStatus status;
+    try {
+        status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
+    } catch (const tb::DivergedError&) {
+        save(); // the last good weights, so the run is not lost
+        throw;
+    }
+    std::signal(SIGINT, SIG_DFL);
+    if (status == tb::TrainStatus::Cancelled) {
+        save();
+        std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
+        if (session.runFolder())
+            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n",
+                         session.runFolder()->path.c_str());
+        return Interrupted;
+    }
+    const tb::RunPosition& end = session.trainer().position();
+    if (!json && cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0)
+        std::printf("Restoring model weights from the end of the best epoch: %d.\n", end.early.bestEpoch);
+    if (preciseBn > 0) {
+        const tb::PreciseBnResult p = session.recomputeBatchNorm(preciseBn);
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "precise_bn";
+            j["batches"] = p.batches;
+            j["images"] = p.samples;
+            j["layers"] = p.layers;
+            printJson(j);
+        } else {
+            std::printf("%s\n", tb::preciseBnText(p).c_str());
+        }
+    } else if (const auto warmth = session.batchNormWarmth(); warmth && warmth->stillInitial()) {
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "batchnorm_still_initial";
+            j["steps"] = warmth->steps;
+            j["momentum"] = warmth->momentum;
+            j["initial_share"] = warmth->initialShare;
+            printJson(j);
+        } else {
+            std::printf("%s\n", tb::batchNormWarmthText(*warmth).c_str());
+        }
+    }
+    // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
+    // misclassified images for the Runs page and the report.
+    const tb::EvalResult test = session.evaluateTest(session.runFolder().has_value());
+    const std::string sha = session.weightsSha256();
+    save();
+    session.recordEnd(test);
+    if (json) {
+        nlohmann::ordered_json j;
+        j["event"] = "done";
+        j["test_loss"] = test.loss;
+        j["test_accuracy"] = test.accuracy;
+        j["weights_sha256"] = sha;
+        if (comm && session.backend().iterations() > 0)
+            j["mpi_bytes_per_step"] = comm->bytesCommunicated() / uint64_t(session.backend().iterations());
+        if (!savePath.empty())
+            j["saved"] = savePath;
+        printJson(j);
+    } else {
+        std::printf("Test loss: %.4f - test accuracy: %.4f - weights sha256: %s\n", test.loss, test.accuracy,
+                    sha.c_str());
+        if (!savePath.empty())
+            std::printf("Saved %s\n", savePath.c_str());
+    }
+    return Ok;
+}
+
+} // namespace tbcli
