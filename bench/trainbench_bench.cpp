@@ -6,10 +6,10 @@
 // and the recurrent products' GFLOP/s (the LSTM's h R, measured alone on one thread at the training
 // shard's shape; bench/pytorch_lstm_bench.py is the PyTorch side).
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
 #include "environment.hpp"
-#include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
 #include "layers/lstm.hpp"
 #include "model/network.hpp"

@@ -4,8 +4,8 @@
 // caller).
 #pragma once
 
-#include "train/early_stopping.hpp"
-#include "train/lr_schedule.hpp"
+#include "config/early_stopping.hpp"
+#include "config/lr_schedule.hpp"
 #include "train/train_options.hpp"
 #include "train/trainer.hpp"
 

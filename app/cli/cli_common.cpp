@@ -5,9 +5,9 @@
 #include "commands.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "data/text_dataset.hpp"
 #include "environment.hpp"
-#include "io/json_text.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
 #include "train/checkpoint.hpp"

@@ -5,8 +5,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/thread_pool.hpp"
-#include "io/atomic_file.hpp"
 #include "train/compare.hpp"
 #include "train/progress_text.hpp"
 #include "train/train_options.hpp"

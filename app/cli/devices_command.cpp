@@ -6,7 +6,7 @@
 #include "device/device.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
-#include "train/communicator.hpp"
+#include "mpi/communicator.hpp"
 
 #include <cstdio>
 

@@ -5,8 +5,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/thread_pool.hpp"
-#include "io/atomic_file.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"

@@ -4,8 +4,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "core/atomic_file.hpp"
 #include "environment.hpp"
-#include "io/atomic_file.hpp"
 #include "report/run_report.hpp"
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
