@@ -7,7 +7,7 @@
 // shard's shape; bench/pytorch_lstm_bench.py is the PyTorch side).
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
-#include "device/kernel_cache.hpp"
+#include "environment.hpp"
 #include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
 #include "layers/lstm.hpp"
@@ -72,6 +72,7 @@ int main(int argc, char** argv)
         }
     }
     try {
+        tb::env::applyToEngine(); // TRAINBENCH_ISA and the OpenCL settings
         const tb::ModelSpec spec = tb::loadModelSpec(model);
         tb::TextOptions textOptions;
         textOptions.sequenceLength = spec.sequenceLength > 0 ? spec.sequenceLength : 100;
@@ -87,7 +88,7 @@ int main(int argc, char** argv)
             config.device.isa = tb::parseIsa(isa);
         if (!device.empty())
             config.device = tb::parseDeviceSpec(device);
-        config.kernelCacheDir = tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+        config.kernelCacheDir = tb::env::kernelCacheDir();
         if (spec.isText()) { // the notebook's optimizer
             config.optimizer.kind = tb::OptimizerKind::RMSprop;
             config.optimizer.learningRate = 0.01f;

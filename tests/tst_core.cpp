@@ -4,11 +4,15 @@
 // level detection and overrides.
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "environment.hpp"
 #include "kernels/kernels.hpp"
 
 #include <QtTest>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
 #include <vector>
 
 using namespace tb;
@@ -180,32 +184,67 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseIsa("sse9"));
     }
 
-    // TRAINBENCH_ISA picks a lower level; an unknown one or one the CPU lacks is a clear error.
+    // TRAINBENCH_ISA, read by the front ends (app/environment), picks a lower level; an unknown one
+    // or one the CPU lacks is a clear error naming the variable, and leaves the level as it was.
     void environmentOverride()
     {
-        const QByteArray saved = qgetenv("TRAINBENCH_ISA");
-        qputenv("TRAINBENCH_ISA", "baseline");
+        const Isa before = defaultIsa();
+        const auto lookup = [](const char* isa) {
+            return [isa](const char* name) { return std::strcmp(name, "TRAINBENCH_ISA") == 0 ? isa : nullptr; };
+        };
+        env::applyToEngine(lookup("baseline"));
         QCOMPARE(defaultIsa(), Isa::Baseline);
-        qputenv("TRAINBENCH_ISA", "avx3");
         try {
-            defaultIsa();
+            env::applyToEngine(lookup("avx3"));
             QFAIL("an unknown level was accepted");
         } catch (const ConfigError& e) {
-            QVERIFY2(QString(e.what()).contains("TRAINBENCH_ISA") && QString(e.what()).contains("avx512"), e.what());
+            QVERIFY2(QString(e.what()).contains("TRAINBENCH_ISA=avx3") && QString(e.what()).contains("avx512"),
+                     e.what());
         }
+        QCOMPARE(defaultIsa(), Isa::Baseline);
         if (!isaSupported(Isa::Avx512)) {
-            qputenv("TRAINBENCH_ISA", "avx512");
             try {
-                defaultIsa();
+                env::applyToEngine(lookup("avx512"));
                 QFAIL("a level the CPU lacks was accepted");
             } catch (const ConfigError& e) {
-                QVERIFY2(QString(e.what()).contains("no AVX-512"), e.what());
+                QVERIFY2(QString(e.what()).contains("TRAINBENCH_ISA=avx512: this CPU has no AVX-512"), e.what());
             }
         }
-        if (saved.isNull())
-            qunsetenv("TRAINBENCH_ISA");
-        else
-            qputenv("TRAINBENCH_ISA", saved);
+        env::applyToEngine(lookup(nullptr)); // unset: the level stays as set
+        QCOMPARE(defaultIsa(), Isa::Baseline);
+        setDefaultIsa(before);
+    }
+
+    // The MPI launch and the folders, from the variables mpirun, srun and the XDG spec set.
+    void environmentOfTheProcess()
+    {
+        std::map<std::string, std::string> vars;
+        const env::Lookup lookup = [&vars](const char* name) {
+            const auto it = vars.find(name);
+            return it == vars.end() ? nullptr : it->second.c_str();
+        };
+        ProcessLaunch alone = env::processLaunch(lookup);
+        QVERIFY(!alone.byLauncher);
+        QCOMPARE(alone.mpiTimeoutSeconds, 60.0);
+        QVERIFY(processCommunicator(alone) == nullptr); // a single process never touches MPI
+        vars = {{"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_RANK", "3"}, {"TRAINBENCH_MPI_TIMEOUT", "2.5"}};
+        const ProcessLaunch ompi = env::processLaunch(lookup);
+        QVERIFY(ompi.byLauncher);
+        QCOMPARE(ompi.size, 4);
+        QCOMPARE(ompi.rank, 3);
+        QCOMPARE(ompi.mpiTimeoutSeconds, 2.5);
+        vars = {{"PMIX_RANK", "1"}};
+        QVERIFY(env::processLaunch(lookup).byLauncher);
+        QCOMPARE(env::processLaunch(lookup).rank, 1);
+        for (const char* bad : {"0", "-3", "soon", "1e999"}) {
+            vars = {{"TRAINBENCH_MPI_TIMEOUT", bad}};
+            QVERIFY_THROWS_EXCEPTION(ConfigError, env::processLaunch(lookup));
+        }
+        vars = {{"XDG_DATA_HOME", "/data"}, {"HOME", "/home/ana"}, {"XDG_CACHE_HOME", "/cache"}};
+        QCOMPARE(env::runsDir(lookup), std::string("/data/trainbench/runs"));
+        QCOMPARE(env::kernelCacheDir(lookup), std::string("/cache/trainbench"));
+        vars = {{"XDG_DATA_HOME", "relative"}, {"HOME", "/home/ana"}};
+        QCOMPARE(env::runsDir(lookup), std::string("/home/ana/.local/share/trainbench/runs"));
     }
 };
 

@@ -12,6 +12,7 @@
 #include "device/kernel_cache.hpp"
 #include "device/opencl/opencl_backend.hpp"
 #include "device/opencl/opencl_devices.hpp"
+#include "environment.hpp"
 #include "model/network.hpp"
 
 #include <QDir>
@@ -27,10 +28,25 @@ using namespace tb;
 
 namespace {
 // Sets an environment variable for one scope.
+// A variable set while in scope, handed to the engine as the front ends do (app/environment).
 struct ScopedEnv {
     const char* name;
-    ScopedEnv(const char* n, const char* value) : name(n) { setenv(n, value, 1); }
-    ~ScopedEnv() { unsetenv(name); }
+    ScopedEnv(const char* n, const char* value) : name(n)
+    {
+        setenv(n, value, 1);
+        tb::env::applyToEngine();
+    }
+    ~ScopedEnv()
+    {
+        unsetenv(name);
+        tb::env::applyToEngine();
+    }
+};
+
+// The test-only seam: OpenCL backends made while in scope lose their device at `step`.
+struct ScopedDeviceLoss {
+    explicit ScopedDeviceLoss(int64_t step) { loseOpenClDevicesAtStep(step); }
+    ~ScopedDeviceLoss() { loseOpenClDevicesAtStep(-1); }
 };
 
 float maxAbs(const std::vector<float>& v)
@@ -276,7 +292,7 @@ private slots:
     // the weights it last received.
     void deviceLostKeepsHostWeights()
     {
-        ScopedEnv lose("TRAINBENCH_OPENCL_LOSE_AT_STEP", "3");
+        ScopedDeviceLoss lose(3);
         Network net = network(fixtures::toyModelJson());
         auto cl = backend(net);
         std::vector<int> idx(32);

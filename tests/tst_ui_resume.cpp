@@ -7,6 +7,7 @@
 #include "modal_answer.hpp"
 
 #include "charts/chart.hpp"
+#include "environment.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -215,7 +216,7 @@ private slots:
         QVERIFY2(w->resultsPanel()->sourceText().contains(QStringLiteral("final weights on 120 test images")),
                  qPrintable(w->resultsPanel()->sourceText()));
         // Its run folder, in the runs folder, with the final weights, as the CLI leaves it.
-        QVERIFY(outcome.runFolder.startsWith(QString::fromStdString(tb::defaultRunsDir())));
+        QVERIFY(outcome.runFolder.startsWith(QString::fromStdString(tb::env::runsDir())));
         QVERIFY(QFile::exists(outcome.runFolder + QStringLiteral("/weights.tbw")));
         QVERIFY(QFile::exists(outcome.runFolder + QStringLiteral("/best.tbw")));
     }

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 ES = {
     "Could not write %1: %2": "No se pudo escribir %1: %2",
+    "A setting of the environment is not valid:\n%1": "Un ajuste del entorno no es válido:\n%1",
     "Could not encode the image for %1": "No se pudo codificar la imagen para %1",
     "Accelerator": "Acelerador",
     "GPU: none usable (%1)": "GPU: ninguna utilizable (%1)",

@@ -7,6 +7,7 @@
 #include "compare/compare_panel.hpp"
 #include "core/errors.hpp"
 #include "data/text_dataset.hpp"
+#include "environment.hpp"
 #include "export/export_dialog.hpp"
 #include "export/save_file.hpp"
 #include "i18n/language.hpp"
@@ -103,7 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_accelerator(new AcceleratorPanel(m_system)), m_hyper(new HyperparametersPanel), m_run(new RunPanel),
       m_charts(new ChartsPanel), m_results(new ResultsPanel),
       m_compare(new ComparePanel(m_system, [this](CompareRequest& r) { return compareRequest(r); })),
-      m_predict(new PredictPanel), m_runs(new RunsPanel(qs(tb::defaultRunsDir()))), m_write(new WritePanel),
+      m_predict(new PredictPanel), m_runs(new RunsPanel(qs(tb::env::runsDir()))), m_write(new WritePanel),
       m_controller(new RunController(this)), m_tabs(new QTabWidget), m_act(new Actions)
 {
     WheelGuard::install(); // before the fields are first shown (polished)
@@ -211,7 +212,7 @@ void MainWindow::buildMenus()
     });
     a.resumeRun = m_fileMenu->addAction(QString(), this, [this] {
         const QString folder =
-            QFileDialog::getExistingDirectory(this, tr("Resume a run from its folder"), qs(tb::defaultRunsDir()));
+            QFileDialog::getExistingDirectory(this, tr("Resume a run from its folder"), qs(tb::env::runsDir()));
         if (!folder.isEmpty())
             resumeRun(folder);
     });
@@ -467,7 +468,7 @@ void MainWindow::resumeRun(const QString& folder)
 
 void MainWindow::beginRun(TrainRequest req, const QString& name)
 {
-    req.runsDir = tb::defaultRunsDir();
+    req.runsDir = tb::env::runsDir();
     req.config.kernelCacheDir = m_kernelCacheDir; // a resumed run's too
     req.checkpointEvery = m_hyper->checkpointEvery();
     req.preciseBnBatches = m_hyper->preciseBnBatches();

@@ -7,7 +7,7 @@
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
 #include "device/device.hpp"
-#include "device/kernel_cache.hpp"
+#include "environment.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_text.hpp"
 #include "io/weights_file.hpp"
@@ -174,7 +174,7 @@ int intOption(const Options& o, const std::string& name, int def)
 // Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
 std::string kernelCacheFolder()
 {
-    return tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+    return tb::env::kernelCacheDir();
 }
 
 // The options train and compare share: epochs, batch, seed, optimizer, learning rate, limits. The
@@ -291,7 +291,7 @@ int trainCommand(const std::vector<std::string>& args)
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
     // the other ranks train silently (their errors still go to stderr).
-    const std::shared_ptr<tb::Communicator> comm = tb::processCommunicator();
+    const std::shared_ptr<tb::Communicator> comm = tb::processCommunicator(tb::env::processLaunch());
     const bool lead = !comm || comm->rank() == 0;
     if (!lead && !std::freopen("/dev/null", "w", stdout))
         throw tb::IoError("cannot silence the standard output of MPI rank " + std::to_string(comm->rank()));
@@ -364,7 +364,7 @@ int trainCommand(const std::vector<std::string>& args)
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing
-                owned->createRunFolder(o.text("runs-dir", tb::defaultRunsDir()), checkpointEvery);
+                owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
         } else if (o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }

@@ -4,6 +4,7 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
+#include "environment.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -88,6 +89,7 @@ int main(int argc, char** argv)
             return tbcli::Ok;
         }
     try {
+        tb::env::applyToEngine(); // TRAINBENCH_ISA and the OpenCL settings
         if (cmd == "summary")
             return tbcli::summaryCommand(args);
         if (cmd == "presets")

@@ -6,6 +6,7 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
+#include "environment.hpp"
 #include "io/atomic_file.hpp"
 #include "report/run_report.hpp"
 #include "report/svg_chart.hpp"
@@ -69,7 +70,7 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
 
 int listRuns(const Options& o)
 {
-    const tb::RunList list = tb::listRuns(o.text("runs-dir", tb::defaultRunsDir()));
+    const tb::RunList list = tb::listRuns(o.text("runs-dir", tb::env::runsDir()));
     if (o.has("json")) {
         nlohmann::ordered_json j;
         j["runs_dir"] = list.runsDir;
@@ -144,7 +145,7 @@ int runsCommand(const std::vector<std::string>& args)
         const std::string run =
             takeRun(rest, ("runs " + action + " needs the run: a folder name, a path or latest").c_str());
         const Options o(rest, {"runs-dir"}, {"json"});
-        const std::string path = tb::findRun(o.text("runs-dir", tb::defaultRunsDir()), run);
+        const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
         if (action == "show")
             return showRun(tb::readRun(path), o.has("json"));
         tb::deleteRun(path);
@@ -165,7 +166,7 @@ int reportCommand(const std::vector<std::string>& args)
         if (a == "-o")
             a = "--out";
     const Options o(rest, {"runs-dir", "out"}, {"json"});
-    const std::string path = tb::findRun(o.text("runs-dir", tb::defaultRunsDir()), run);
+    const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
     const tb::ReportInput in = tb::readReportInput(path);
     const std::string out = o.text("out", in.run.id + ".html");
     tb::writeFileAtomically(out, tb::runReportHtml(in));

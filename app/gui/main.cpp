@@ -1,6 +1,7 @@
 // trainbench: the desktop window. Optional arguments: a dataset folder to open, or
 // --screenshots DIR [--data DIR] [--compare-screenshot DEVICES] to render the README's screenshots and exit.
-#include "device/kernel_cache.hpp"
+#include "core/errors.hpp"
+#include "environment.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/dataset_panel.hpp"
@@ -9,9 +10,10 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QMessageBox>
 #include <QSettings>
 
-#include <cstdlib>
+#include <cstdio>
 
 int main(int argc, char** argv)
 {
@@ -62,8 +64,18 @@ int main(int argc, char** argv)
                                  QApplication::translate("main", "A dataset folder to open."));
     parser.process(app);
 
+    // TRAINBENCH_ISA and the OpenCL settings; a value that is not valid is said, not ignored.
+    try {
+        tb::env::applyToEngine();
+    } catch (const tb::ConfigError& e) {
+        std::fprintf(stderr, "trainbench: %s\n", e.what());
+        QMessageBox::critical(nullptr, QApplication::translate("main", "Trainbench"),
+                              QApplication::translate("main", "A setting of the environment is not valid:\n%1")
+                                  .arg(QString::fromStdString(e.what())));
+        return 2;
+    }
     tbui::MainWindow window;
-    window.setKernelCacheDir(tb::kernelCacheDir(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")));
+    window.setKernelCacheDir(tb::env::kernelCacheDir());
     if (parser.isSet(shots) && parser.isSet(runsShot))
         return runRunsScreenshot(window, parser.value(shots));
     if (parser.isSet(shots) && parser.isSet(writeShot))

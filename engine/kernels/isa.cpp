@@ -3,7 +3,7 @@
 #include "core/errors.hpp"
 #include "kernels/kernels.hpp"
 
-#include <cstdlib>
+#include <optional>
 
 namespace tb {
 
@@ -124,21 +124,19 @@ void requireIsa(Isa isa)
                           ")");
 }
 
+namespace {
+std::optional<Isa> g_chosenIsa; // setDefaultIsa's; written at start-up, before any pass reads it
+} // namespace
+
 Isa defaultIsa()
 {
-    const char* env = std::getenv("TRAINBENCH_ISA");
-    if (!env || !*env)
-        return detectIsa();
-    Isa isa;
-    try {
-        isa = parseIsa(env);
-    } catch (const ConfigError& e) {
-        throw ConfigError(std::string("TRAINBENCH_ISA: ") + e.what());
-    }
-    if (!isaSupported(isa))
-        throw ConfigError(std::string("TRAINBENCH_ISA=") + env + ": this CPU has no " + isaDescription(isa) +
-                          " (it supports " + supportedList() + ")");
-    return isa;
+    return g_chosenIsa ? *g_chosenIsa : detectIsa();
+}
+
+void setDefaultIsa(Isa isa)
+{
+    requireIsa(isa);
+    g_chosenIsa = isa;
 }
 
 const Kernels& kernelsFor(Isa isa)

@@ -1,7 +1,7 @@
 // Instruction-set levels of the engine's kernels. The engine is built for baseline x86-64-v2; its
 // hot loops (kernels/*.cpp) are compiled once more per level and one set is chosen at run time:
-// the best the CPU supports (one CPUID check), or a lower one asked for with TRAINBENCH_ISA, the
-// CLI's --isa or a device spec such as "cpu:2@avx2".
+// the best the CPU supports (one CPUID check), or a lower one a front end asks for (setDefaultIsa:
+// TRAINBENCH_ISA, read by app/environment), the CLI's --isa or a device spec such as "cpu:2@avx2".
 #pragma once
 
 #include <string>
@@ -28,9 +28,12 @@ bool isaSupported(Isa isa); // by this CPU and OS
 Isa detectIsa();            // the highest supported level
 std::vector<Isa> supportedIsas();
 
-// TRAINBENCH_ISA when it is set, else detectIsa(). Throws ConfigError when the variable names an
-// unknown level or one this CPU lacks.
+// The level setDefaultIsa chose, else detectIsa().
 Isa defaultIsa();
+// Makes `isa` the level of defaultIsa() and defaultKernels(): a front end's process-wide choice, made
+// at start-up before the first pass (defaultKernels() resolves once). Throws ConfigError, as
+// requireIsa, when this CPU lacks it.
+void setDefaultIsa(Isa isa);
 
 // The kernels compiled for `isa`; throws ConfigError when this CPU cannot run them.
 const Kernels& kernelsFor(Isa isa);

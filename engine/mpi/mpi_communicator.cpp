@@ -5,7 +5,6 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,16 +14,9 @@ namespace tb {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-double timeoutSeconds()
-{
-    const char* v = std::getenv("TRAINBENCH_MPI_TIMEOUT");
-    const double t = v ? std::atof(v) : 0.0;
-    return t > 0.0 ? t : 60.0;
-}
-
 class MpiCommunicator final : public Communicator {
 public:
-    MpiCommunicator() : m_timeout(timeoutSeconds())
+    explicit MpiCommunicator(double timeoutSeconds) : m_timeout(timeoutSeconds)
     {
         int provided = 0;
         MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
@@ -141,9 +133,9 @@ private:
 };
 } // namespace
 
-std::shared_ptr<Communicator> makeMpiCommunicator()
+std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds)
 {
-    return std::make_shared<MpiCommunicator>();
+    return std::make_shared<MpiCommunicator>(timeoutSeconds);
 }
 
 } // namespace tb

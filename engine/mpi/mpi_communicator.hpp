@@ -1,5 +1,5 @@
 // The Communicator over MPI's world (built only when CMake finds MPI; see engine/CMakeLists.txt).
-// Every wait is polled against a deadline, TRAINBENCH_MPI_TIMEOUT seconds (60 by default): a rank
+// Every wait is polled against a deadline (the front ends' TRAINBENCH_MPI_TIMEOUT, 60 s by default): a rank
 // that died or a node that was lost ends the job with a message naming what the rank waited for,
 // instead of a hang (mpirun also ends the job when it sees a rank die; the deadline covers what it
 // cannot see, such as a lost node or a stuck rank).
@@ -11,7 +11,8 @@
 
 namespace tb {
 
-// Initializes MPI (once per process) and returns the world; finalized when the last copy goes.
-std::shared_ptr<Communicator> makeMpiCommunicator();
+// Initializes MPI (once per process) and returns the world; finalized when the last copy goes. A wait
+// longer than `timeoutSeconds` ends the run with a message.
+std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds);
 
 } // namespace tb

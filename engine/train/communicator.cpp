@@ -2,28 +2,21 @@
 
 #include "core/errors.hpp"
 
-#include <cstdlib>
-
 #if TRAINBENCH_HAVE_MPI
 #include "mpi/mpi_communicator.hpp"
 #endif
 
 namespace tb {
 
-std::shared_ptr<Communicator> processCommunicator()
+std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch)
 {
-    // What mpirun (Open MPI), srun (PMIx, PMI-2) or MPICH's hydra give the processes they start; a
-    // process started otherwise (even inside a Slurm allocation) is a single process.
-    const char* ompiSize = std::getenv("OMPI_COMM_WORLD_SIZE");
-    const char* pmiSize = std::getenv("PMI_SIZE");
-    const char* pmixRank = std::getenv("PMIX_RANK");
-    if (!ompiSize && !pmiSize && !pmixRank)
+    // A process started otherwise (even inside a Slurm allocation) is a single process.
+    if (!launch.byLauncher)
         return nullptr;
 #if TRAINBENCH_HAVE_MPI
-    return makeMpiCommunicator();
+    return makeMpiCommunicator(launch.mpiTimeoutSeconds);
 #else
-    const int size = ompiSize ? std::atoi(ompiSize) : pmiSize ? std::atoi(pmiSize) : 0;
-    if (size > 1 || (pmixRank && std::atoi(pmixRank) > 0))
+    if (launch.size > 1 || launch.rank > 0)
         throw ConfigError("started by mpirun or srun as one of several ranks, but this build has no MPI: install "
                           "libopenmpi-dev and rebuild (scripts/setup-debian.sh), or run one process without mpirun");
     return nullptr;

@@ -42,10 +42,18 @@ public:
     virtual uint64_t bytesCommunicated() const = 0;
 };
 
+// How this process was started, as its front end read it from the environment (app/environment:
+// what mpirun (Open MPI), srun (PMIx, PMI-2) or MPICH's hydra set).
+struct ProcessLaunch {
+    bool byLauncher = false;         // started by mpirun or srun
+    int size = 0, rank = 0;          // as the launcher said (0 when it did not)
+    double mpiTimeoutSeconds = 60.0; // how long a rank waits for the others before it gives up
+};
+
 // The communicator of this process: the MPI world when the process was started by mpirun or srun and
 // the build has MPI; null otherwise (a single process, MPI untouched). Throws ConfigError when
 // started as one of several ranks by a build without MPI.
-std::shared_ptr<Communicator> processCommunicator();
+std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch);
 
 // What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
 std::string mpiAvailability();

@@ -3,7 +3,6 @@
 #include "core/errors.hpp"
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -22,11 +21,10 @@ std::string folderSafe(const std::string& s)
 }
 } // namespace
 
-std::string defaultRunsDir()
+std::string defaultRunsDir(const char* xdgDataHome, const char* home)
 {
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg == '/')
-        return std::string(xdg) + "/trainbench/runs";
-    const char* home = std::getenv("HOME");
+    if (xdgDataHome && *xdgDataHome == '/')
+        return std::string(xdgDataHome) + "/trainbench/runs";
     return std::string(home && *home ? home : "/tmp") + "/.local/share/trainbench/runs";
 }
 

@@ -7,8 +7,9 @@
 
 namespace tb {
 
-// $XDG_DATA_HOME/trainbench/runs, else ~/.local/share/trainbench/runs.
-std::string defaultRunsDir();
+// $XDG_DATA_HOME/trainbench/runs, else ~/.local/share/trainbench/runs, from those two variables'
+// values (null or empty when unset; the front ends read them: app/environment).
+std::string defaultRunsDir(const char* xdgDataHome, const char* home);
 
 struct RunFolder {
     std::string path;

@@ -3,6 +3,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "core/errors.hpp"
+#include "environment.hpp"
 #include "predict/text_generator.hpp"
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
@@ -62,7 +63,7 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
         tb::TrainConfig cfg = r.config;
         cfg.device = r.device;
         auto session = std::make_unique<tb::TrainingSession>(r.spec, *data, cfg);
-        session->createRunFolder(r.runsDir.empty() ? tb::defaultRunsDir() : r.runsDir, r.checkpointEvery);
+        session->createRunFolder(r.runsDir.empty() ? tb::env::runsDir() : r.runsDir, r.checkpointEvery);
         return session;
     }
     const tb::RunFolder folder = tb::RunFolder::open(r.resumeFolder);

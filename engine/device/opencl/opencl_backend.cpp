@@ -14,9 +14,9 @@
 #include <clblast.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 
 namespace tb {
@@ -60,12 +60,13 @@ ConvGeometry poolGeometry(const Layer& layer, const LayerSpec& spec)
     return g;
 }
 
-int64_t envInt(const char* name, int64_t otherwise)
-{
-    const char* v = std::getenv(name);
-    return v && *v ? std::atoll(v) : otherwise;
-}
+std::atomic<int64_t> g_loseAtStep{-1}; // loseOpenClDevicesAtStep's
 } // namespace
+
+void loseOpenClDevicesAtStep(int64_t step)
+{
+    g_loseAtStep = step;
+}
 
 // What one layer needs on the device beyond its activations.
 struct OpenClBackend::LayerPlan {
@@ -158,7 +159,7 @@ OpenClBackend::OpenClBackend(Network& net, const Dataset& data, const DeviceSpec
             std::to_string(data.inputWidth()) + " needs about " + humanBytes(uint64_t(need)) + " on " + device.id() +
             " (" + m_dev->name() + "), more than its " + humanBytes(uint64_t(m_dev->memoryBytes())) +
             (m_dev->limited() ? " (TRAINBENCH_OPENCL_MEMORY_LIMIT)" : "") + "; use a smaller batch or size multiplier");
-    m_loseAtStep = envInt("TRAINBENCH_OPENCL_LOSE_AT_STEP", -1);
+    m_loseAtStep = g_loseAtStep;
 
     ocl::Device& d = *m_dev;
     const int64_t P = net.paramCount(), S = net.stateCount();
@@ -539,7 +540,7 @@ BatchResult OpenClBackend::trainBatch(const int* indices, int count, uint64_t dr
         m_lost = true;
         throw DeviceError("the OpenCL device " + m_spec.id() + " (" + m_dev->name() + ") was lost at step " +
                           std::to_string(m_steps) +
-                          " (simulated: TRAINBENCH_OPENCL_LOSE_AT_STEP); the weights last copied to the host are kept");
+                          " (simulated for a test); the weights last copied to the host are kept");
     }
     try {
         ocl::Device& d = *m_dev;

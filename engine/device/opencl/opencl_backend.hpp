@@ -13,6 +13,10 @@
 
 namespace tb {
 
+// Fault injection for tests (no front end calls it): every OpenClBackend made afterwards loses its
+// device at its `step`-th training step (-1: never), as a GPU reset or an unplugged eGPU would.
+void loseOpenClDevicesAtStep(int64_t step);
+
 class OpenClBackend : public Backend {
 public:
     // Throws ConfigError when the device is missing or unusable or the model and a batch of
@@ -66,7 +70,7 @@ private:
     int m_capacity = 0;        // samples per batch the buffers hold
     int64_t m_colsCapacity = 0;
     int64_t m_steps = 0;       // trainBatch calls
-    int64_t m_loseAtStep = -1; // TRAINBENCH_OPENCL_LOSE_AT_STEP: simulate a lost device
+    int64_t m_loseAtStep = -1; // loseOpenClDevicesAtStep: simulate a lost device
     bool m_lost = false;
     std::unique_ptr<ocl::Device> m_dev;
     std::vector<std::unique_ptr<LayerPlan>> m_plans;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+#include <utility>
 
 #if TRAINBENCH_HAVE_OPENCL
 #include "device/opencl/opencl_runtime.hpp"
@@ -12,12 +12,22 @@
 
 namespace tb {
 
-int64_t openClMemoryLimit()
+namespace {
+OpenClSettings g_settings; // written at start-up, before a device opens
+} // namespace
+
+void setOpenClSettings(OpenClSettings settings)
 {
-    const char* env = std::getenv("TRAINBENCH_OPENCL_MEMORY_LIMIT");
-    if (!env || !*env)
-        return 0;
-    const std::string text = env;
+    g_settings = std::move(settings);
+}
+
+const OpenClSettings& openClSettings()
+{
+    return g_settings;
+}
+
+int64_t parseByteSize(const std::string& text)
+{
     size_t digits = 0;
     while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
         ++digits;
@@ -32,7 +42,7 @@ int64_t openClMemoryLimit()
     else if (unit == "G" || unit == "g")
         shift = 30;
     if (digits == 0 || digits > 12 || shift < 0)
-        throw ConfigError("TRAINBENCH_OPENCL_MEMORY_LIMIT=" + text + ": expected a size such as 64M, 2G or 1048576");
+        throw ConfigError("expected a size such as 64M, 2G or 1048576, not \"" + text + "\"");
     return std::atoll(text.substr(0, digits).c_str()) << shift;
 }
 
@@ -70,12 +80,7 @@ std::vector<OpenClDeviceInfo> listOpenClDevices(std::string& reason)
     }
     std::vector<cl_platform_id> platforms(platformCount);
     clGetPlatformIDs(platformCount, platforms.data(), nullptr);
-    int64_t limit = 0;
-    try {
-        limit = openClMemoryLimit();
-    } catch (const ConfigError&) {
-        limit = 0; // reported when a run asks for the device
-    }
+    const int64_t limit = openClSettings().memoryLimit;
     for (cl_platform_id p : platforms) {
         cl_uint count = 0;
         if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0)

@@ -216,22 +216,21 @@ Device::Device(int index, std::string cacheDir) : m_cacheDir(std::move(cacheDir)
         throw ConfigError("opencl:" + std::to_string(index) + " (" + m_name + ") " + why);
     m_memory = int64_t(deviceValue<cl_ulong>(m_device, CL_DEVICE_GLOBAL_MEM_SIZE));
     m_maxAlloc = int64_t(deviceValue<cl_ulong>(m_device, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
-    if (const int64_t limit = openClMemoryLimit(); limit > 0 && limit < m_memory) {
+    if (const int64_t limit = openClSettings().memoryLimit; limit > 0 && limit < m_memory) {
         m_memory = limit;
         m_limited = true;
     }
     cl_int err = CL_SUCCESS;
     m_context = clCreateContext(nullptr, 1, &m_device, nullptr, nullptr, &err);
     check(err, "clCreateContext");
-    const char* profile = std::getenv("TRAINBENCH_OPENCL_PROFILE");
-    m_profile = profile && *profile && std::string(profile) != "0";
+    m_profile = openClSettings().profile;
     m_queue = clCreateCommandQueue(m_context, m_device, m_profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     check(err, "clCreateCommandQueue");
 
-    // Extra options (TRAINBENCH_OPENCL_BUILD_OPTIONS) let the tests provoke a build failure.
+    // Extra options (OpenClSettings) let the tests provoke a build failure.
     m_options = "-cl-std=CL1.2";
-    if (const char* extra = std::getenv("TRAINBENCH_OPENCL_BUILD_OPTIONS"))
-        m_options += std::string(" ") + extra;
+    if (const std::string& extra = openClSettings().extraBuildOptions; !extra.empty())
+        m_options += " " + extra;
     // OpenCL calls are thread-safe (1.1 and later): the program builds while this thread allocates
     // and uploads on the same context. Only the builder touches m_program and m_origin until joined.
     m_builder = std::thread([this] {
