@@ -49,14 +49,21 @@ class TstRuns : public QObject {
     using Cli = fixtures::CliResult;
     static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
 
-    // A finished run in `runsDir`: two epochs at a rate too low to learn much, so that the test set
-    // has misclassified images to show.
-    std::string finishedRun(const std::string& runsDir, std::string* paramsSha = nullptr)
+    // Two epochs of batches of 10, seed 3.
+    static TrainConfig toyConfig()
     {
         TrainConfig c;
         c.epochs = 2;
         c.batchSize = 10;
         c.seed = 3;
+        return c;
+    }
+
+    // A finished run in `runsDir`: two epochs at a rate too low to learn much, so that the test set
+    // has misclassified images to show.
+    std::string finishedRun(const std::string& runsDir, std::string* paramsSha = nullptr)
+    {
+        TrainConfig c = toyConfig();
         c.optimizer.learningRate = 1e-5f;
         TrainingSession s(m_model, m_toy, c);
         s.enableCheckpoints(RunFolder::create(runsDir, "toy-cpu:1"));
@@ -122,10 +129,7 @@ private slots:
     // for and the run folder's end, returned as one value.
     void finishEndsACompletedRun()
     {
-        TrainConfig c;
-        c.epochs = 2;
-        c.batchSize = 10;
-        c.seed = 3;
+        TrainConfig c = toyConfig();
         TrainingSession s(m_model, m_toy, c);
         s.createRunFolder(m_tmp.path().toStdString() + "/finish");
         const RunFolder folder = *s.runFolder();
@@ -165,10 +169,7 @@ private slots:
     // window's also evaluates them and records them as stopped; a closing window skips what is left.
     void finishEndsAStoppedRun()
     {
-        TrainConfig c;
-        c.epochs = 2;
-        c.batchSize = 10;
-        c.seed = 3;
+        TrainConfig c = toyConfig();
         TrainingSession s(m_model, m_toy, c);
         s.createRunFolder(m_tmp.path().toStdString() + "/finish-stopped");
         std::atomic<bool> stop{false};
