@@ -5,10 +5,10 @@
 // file): training and generation tokens/s (--streams symbols side by side, --generate per stream),
 // and the recurrent products' GFLOP/s (the LSTM's h R, measured alone on one thread at the training
 // shard's shape; bench/pytorch_lstm_bench.py is the PyTorch side).
+#include "core/json_text.hpp"
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
 #include "environment.hpp"
-#include "io/json_text.hpp"
 #include "kernels/kernels.hpp"
 #include "layers/lstm.hpp"
 #include "model/network.hpp"

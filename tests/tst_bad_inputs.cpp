@@ -383,7 +383,7 @@ void TstBadInputs::buildCatalogue()
                            message});
     };
     // The JSON itself (nlohmann-json's messages; duplicates, deep nesting and overflowing numbers
-    // are refused by engine/io/json_text.cpp).
+    // are refused by engine/core/json_text.cpp).
     model(
         "model: not JSON", "{\"layers\": [",
         "{dir}/model.json: JSON error at line 1, column 13: unexpected end of input; expected '[', '{', or a literal");

@@ -3,11 +3,11 @@
 // reader's answers to files that lie. onnxruntime and PyTorch themselves run in tests/interop.
 #include "fixtures.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/rng.hpp"
 #include "data/dataset.hpp"
-#include "io/atomic_file.hpp"
-#include "io/json_text.hpp"
 #include "io/onnx_export.hpp"
 #include "io/safetensors.hpp"
 #include "io/torch_layout.hpp"

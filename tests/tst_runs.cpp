@@ -4,11 +4,11 @@
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/sha256.hpp"
 #include "data/dataset.hpp"
-#include "io/atomic_file.hpp"
-#include "io/json_text.hpp"
 #include "io/png_writer.hpp"
 #include "io/weights_file.hpp"
 #include "model/model_spec.hpp"

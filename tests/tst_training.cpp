@@ -3,9 +3,9 @@
 // handling, the weights file, and learning on real Fashion-MNIST images.
 #include "fixtures.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "data/dataset.hpp"
-#include "io/atomic_file.hpp"
 #include "io/weights_file.hpp"
 #include "kernels/kernels.hpp"
 #include "train/cpu_executor.hpp"
@@ -400,7 +400,7 @@ private slots:
         cfg.seed = 9;
         Trainer t(net, m_toy, cfg);
         t.run();
-        const WeightsFile w = WeightsFile::fromTraining(net, t, m_toy.classNames, m_toy.directory);
+        const WeightsFile w = trainedWeights(net, t, m_toy.classNames, m_toy.directory);
         const std::string path = m_tmp.path().toStdString() + "/toy.tbw";
         saveWeights(path, w);
         const WeightsFile back = loadWeights(path);
@@ -451,7 +451,7 @@ private slots:
         QCOMPARE(t.history().back().valLoss, reported.loss);
         QCOMPARE(t.history().back().valAccuracy, reported.accuracy);
         const std::string path = m_tmp.path().toStdString() + "/" + preset.toStdString() + ".tbw";
-        saveWeights(path, WeightsFile::fromTraining(net, t, d.classNames, d.directory));
+        saveWeights(path, trainedWeights(net, t, d.classNames, d.directory));
         Network loaded = loadWeights(path).buildNetwork();
         CpuExecutor other(loaded, 1);
         const EvalResult again = other.evaluate(d.test, 1, 0, true);

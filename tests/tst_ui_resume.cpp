@@ -7,6 +7,7 @@
 #include "modal_answer.hpp"
 
 #include "charts/chart.hpp"
+#include "config/lr_schedule.hpp"
 #include "environment.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -20,7 +21,6 @@
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
 #include "train/checkpoint.hpp"
-#include "train/lr_schedule.hpp"
 #include "train/run_folder.hpp"
 
 #include <QDir>

@@ -5,8 +5,8 @@
 // previous file complete: a clear IoError, never half a file.
 #include "fixtures.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "io/atomic_file.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 

@@ -2,9 +2,9 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "data/text_dataset.hpp"
-#include "io/atomic_file.hpp"
 #include "io/weights_file.hpp"
 #include "predict/text_generator.hpp"
 

@@ -1,8 +1,8 @@
 // PNG through libpng's simplified API, JPEG through libjpeg-turbo (picture_file.hpp).
 #include "picture_file.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "io/atomic_file.hpp"
 
 #include <csetjmp>
 #include <cstdio>

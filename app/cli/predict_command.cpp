@@ -8,7 +8,7 @@
 #include "io/weights_formats.hpp"
 #include "predict/predictor.hpp"
 
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -5,9 +5,9 @@
 
 #include "options.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "environment.hpp"
-#include "io/atomic_file.hpp"
 #include "report/run_report.hpp"
 #include "report/svg_chart.hpp"
 #include "train/run_folder.hpp"

@@ -12,7 +12,7 @@
 //                                   where run folders and compiled kernels go
 #pragma once
 
-#include "train/communicator.hpp"
+#include "mpi/communicator.hpp"
 
 #include <functional>
 #include <string>

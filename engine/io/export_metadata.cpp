@@ -1,6 +1,6 @@
 #include "io/export_metadata.hpp"
 
-#include "io/json_text.hpp"
+#include "core/json_text.hpp"
 
 namespace tb {
 

@@ -1,7 +1,7 @@
 #include "io/onnx_export.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "io/atomic_file.hpp"
 #include "io/export_metadata.hpp"
 #include "io/protobuf_writer.hpp"
 #include "layers/export_hooks.hpp"

@@ -1,9 +1,9 @@
 #include "io/safetensors.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "io/atomic_file.hpp"
+#include "core/json_text.hpp"
 #include "io/export_metadata.hpp"
-#include "io/json_text.hpp"
 #include "io/torch_layout.hpp"
 #include "layers/layer_type.hpp"
 

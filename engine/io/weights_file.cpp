@@ -1,9 +1,9 @@
 #include "io/weights_file.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/sha256.hpp"
-#include "io/atomic_file.hpp"
-#include "io/json_text.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -82,26 +82,6 @@ Network WeightsFile::buildNetwork() const
     net.params() = params;
     net.state() = state;
     return net;
-}
-
-WeightsFile WeightsFile::fromTraining(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
-                                      const std::string& datasetDir)
-{
-    trainer.syncToHost(); // an accelerator's weights come down
-    WeightsFile w;
-    w.spec = net.spec();
-    w.input = net.inputShape();
-    w.classNames = classNames;
-    w.params = net.params();
-    w.state = net.state();
-    OptimizerState optimizer = trainer.backend().optimizerState();
-    w.optimizer = optimizer.config;
-    w.optimizerIterations = optimizer.iterations;
-    w.optimizerSlots = std::move(optimizer.slotBuffer);
-    w.train = trainer.config();
-    w.history = trainer.history();
-    w.datasetDir = datasetDir;
-    return w;
 }
 
 void saveWeights(const std::string& path, const WeightsFile& w)

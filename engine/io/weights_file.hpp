@@ -4,9 +4,10 @@
 // the JSON header, the float32 blocks it describes, then the SHA-256 of everything before it.
 #pragma once
 
+#include "config/train_config.hpp"
+#include "data/dataset.hpp"
 #include "model/network.hpp"
 #include "optim/optimizer.hpp"
-#include "train/trainer.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -31,9 +32,6 @@ struct WeightsFile {
 
     // A network with these weights (throws ModelError if the file's parts disagree).
     Network buildNetwork() const;
-    // Everything a training run has produced so far.
-    static WeightsFile fromTraining(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
-                                    const std::string& datasetDir);
 };
 
 // `data` prepared for a model from a weights file: the size multiplier its input implies. Throws

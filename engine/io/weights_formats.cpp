@@ -1,7 +1,7 @@
 #include "io/weights_formats.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "io/atomic_file.hpp"
 #include "io/onnx_export.hpp"
 
 namespace tb {

@@ -9,10 +9,10 @@
 // the baseline separate multiplies and adds.
 #pragma once
 
+#include "kernels/activation_kind.hpp"
+#include "kernels/conv_geometry.hpp"
 #include "kernels/isa.hpp"
-#include "layers/activation_kind.hpp"
-#include "layers/conv_geometry.hpp"
-#include "layers/winograd.hpp"
+#include "kernels/winograd.hpp"
 
 #include <cstdint>
 
@@ -43,7 +43,7 @@ using RowBiasActivate = void(Activation a, float* y, int rows, int64_t ld, int j
 using Im2col = void(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
 using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
 
-// Winograd's transforms (layers/winograd.hpp says what each computes).
+// Winograd's transforms (kernels/winograd.hpp says what each computes).
 using WinogradInput = void(const winograd::TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
                            int fold);
 using WinogradOutput = void(const winograd::TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,

@@ -2,7 +2,7 @@
 #include "kernels/isa_kernels.hpp"
 
 #if TB_ISA_LEVEL == 0
-#include "core/gemm.hpp"
+#include "kernels/eigen_gemm.hpp"
 #endif
 
 namespace tb::TB_ISA {

@@ -1,4 +1,4 @@
-// Winograd's transforms (layers/winograd.hpp): one vector per matrix element over 16 or 8
+// Winograd's transforms (kernels/winograd.hpp): one vector per matrix element over 16 or 8
 // channels, read from zero-padded channels-last copies of the images.
 #include "kernels/isa_kernels.hpp"
 

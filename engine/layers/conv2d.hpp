@@ -1,15 +1,15 @@
 // Conv2D with Keras semantics: kernel (kh, kw), strides, "same"/"valid" padding placed as Keras
 // places it (the odd pixel goes bottom/right), optional bias and fused activation.
 // Computed as im2col + one GEMM per chunk of the shard: Y[Cout][n*Ho*Wo] = W[Cout][K] * cols[K][n*Ho*Wo],
-// except where Winograd applies (layers/winograd.hpp; channel counts multiples of 8):
+// except where Winograd applies (kernels/winograd.hpp; channel counts multiples of 8):
 // stride-1 "same" 5x5 convolutions use F(2x2, 5x5) (2.8x fewer multiplications), stride-1 "same"
 // 3x3 ones F(4x4, 3x3) (4x), and 6x6 stride-2 "same" ones on even-sized images F(4x4, 3x3) after a
 // space-to-depth fold (4x); same results within a few 1e-6 of the largest output.
 #pragma once
 
-#include "layers/conv_geometry.hpp"
+#include "kernels/conv_geometry.hpp"
+#include "kernels/winograd.hpp"
 #include "layers/layer.hpp"
-#include "layers/winograd.hpp"
 
 #include <vector>
 

@@ -1,7 +1,7 @@
 #include "layers/export_hooks.hpp"
 
 #include "core/errors.hpp"
-#include "layers/conv_geometry.hpp"
+#include "kernels/conv_geometry.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/shape.hpp"
-#include "layers/activation_kind.hpp"
+#include "kernels/activation_kind.hpp"
 #include "layers/layer.hpp"
 #include "layers/layer_spec.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "core/rng.hpp"
 #include "core/shape.hpp"
+#include "kernels/activation_kind.hpp"
 #include "kernels/kernels.hpp"
-#include "layers/activation_kind.hpp"
 
 #include <cstdint>
 #include <span>

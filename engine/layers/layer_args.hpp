@@ -3,7 +3,7 @@
 // (layers/layer_type.hpp) reads its arguments through this.
 #pragma once
 
-#include "layers/activation_kind.hpp"
+#include "kernels/activation_kind.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // writes them, its own build reads them), so a new kind adds nothing to this file.
 #pragma once
 
-#include "layers/activation_kind.hpp"
+#include "kernels/activation_kind.hpp"
 
 #include <map>
 #include <string>

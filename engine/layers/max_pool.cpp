@@ -1,6 +1,6 @@
 #include "layers/max_pool.hpp"
 
-#include "layers/conv_geometry.hpp"
+#include "kernels/conv_geometry.hpp"
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"

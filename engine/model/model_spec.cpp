@@ -1,7 +1,7 @@
 #include "model/model_spec.hpp"
 
 #include "core/errors.hpp"
-#include "io/json_text.hpp"
+#include "core/json_text.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
 

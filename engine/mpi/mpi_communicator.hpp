@@ -5,7 +5,7 @@
 // cannot see, such as a lost node or a stuck rank).
 #pragma once
 
-#include "train/communicator.hpp"
+#include "mpi/communicator.hpp"
 
 #include <memory>
 

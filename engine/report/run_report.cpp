@@ -1,8 +1,8 @@
 #include "report/run_report.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/sha256.hpp"
-#include "io/atomic_file.hpp"
 #include "io/png_writer.hpp"
 #include "report/svg_chart.hpp"
 

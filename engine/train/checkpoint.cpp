@@ -1,9 +1,9 @@
 #include "train/checkpoint.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/sha256.hpp"
 #include "io/json_number.hpp"
-#include "io/json_text.hpp"
 
 namespace tb {
 

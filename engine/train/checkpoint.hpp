@@ -1,7 +1,7 @@
 // Checkpoints: a weights file (weights, BatchNorm statistics, optimizer state, history) whose header
 // also holds where the run stands (RunPosition), every setting needed to continue it (TrainConfig)
 // and a fingerprint of the dataset, so that a run continues bit for bit and never on other data.
-// Written atomically (io/atomic_file.hpp): a checkpoint is the old one or the new one, never half.
+// Written atomically (core/atomic_file.hpp): a checkpoint is the old one or the new one, never half.
 #pragma once
 
 #include "data/dataset.hpp"

@@ -3,15 +3,15 @@
 // parallel on a thread pool; every cross-shard sum is taken in shard order on one thread, so the
 // result is bit-identical for any thread count. All buffers are allocated once and reused. With a
 // Communicator (MPI ranks), each rank runs its contiguous part of the shards and the sums over shards
-// go through the ranks in the same order (train/communicator.hpp), so the result is also the same
+// go through the ranks in the same order (mpi/communicator.hpp), so the result is also the same
 // for any rank count.
 #pragma once
 
 #include "core/thread_pool.hpp"
 #include "data/dataset.hpp"
 #include "model/network.hpp"
+#include "mpi/communicator.hpp"
 #include "train/backend.hpp"
-#include "train/communicator.hpp"
 
 #include <cstdint>
 #include <memory>

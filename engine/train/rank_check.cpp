@@ -1,8 +1,8 @@
 #include "train/rank_check.hpp"
 
+#include "config/early_stopping.hpp"
+#include "config/lr_schedule.hpp"
 #include "core/errors.hpp"
-#include "train/early_stopping.hpp"
-#include "train/lr_schedule.hpp"
 
 #include <cstring>
 #include <string>

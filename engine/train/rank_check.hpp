@@ -7,7 +7,7 @@
 #include "data/dataset.hpp"
 #include "kernels/isa.hpp"
 #include "model/network.hpp"
-#include "train/communicator.hpp"
+#include "mpi/communicator.hpp"
 #include "train/trainer.hpp"
 
 namespace tb {

@@ -1,8 +1,8 @@
 #include "train/run_history.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
-#include "io/atomic_file.hpp"
-#include "io/json_text.hpp"
+#include "core/json_text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
 #include "train/session.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/sha256.hpp"
 #include "data/text_dataset.hpp"
 #include "device/device.hpp"
-#include "io/atomic_file.hpp"
-#include "io/json_text.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
 #include "train/progress_text.hpp"
@@ -440,7 +440,7 @@ void TrainingSession::syncToHost()
 
 WeightsFile TrainingSession::weightsFile()
 {
-    return WeightsFile::fromTraining(m_net, *m_trainer, m_data.classNames, m_data.directory);
+    return trainedWeights(m_net, *m_trainer, m_data.classNames, m_data.directory);
 }
 
 std::string TrainingSession::weightsSha256()

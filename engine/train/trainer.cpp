@@ -241,4 +241,24 @@ EvalResult Trainer::evaluate(int limit, bool keepPredictions)
     return m_backend->evaluate(m_data.test, m_data.sizeMultiplier, limit, keepPredictions);
 }
 
+WeightsFile trainedWeights(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
+                           const std::string& datasetDir)
+{
+    trainer.syncToHost(); // an accelerator's weights come down
+    WeightsFile w;
+    w.spec = net.spec();
+    w.input = net.inputShape();
+    w.classNames = classNames;
+    w.params = net.params();
+    w.state = net.state();
+    OptimizerState optimizer = trainer.backend().optimizerState();
+    w.optimizer = optimizer.config;
+    w.optimizerIterations = optimizer.iterations;
+    w.optimizerSlots = std::move(optimizer.slotBuffer);
+    w.train = trainer.config();
+    w.history = trainer.history();
+    w.datasetDir = datasetDir;
+    return w;
+}
+
 } // namespace tb

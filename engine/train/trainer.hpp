@@ -3,14 +3,12 @@
 // keeps the last good weights.
 #pragma once
 
+#include "config/train_config.hpp"
 #include "data/dataset.hpp"
-#include "device/device.hpp"
+#include "io/weights_file.hpp"
 #include "model/network.hpp"
-#include "optim/optimizer.hpp"
+#include "mpi/communicator.hpp"
 #include "train/backend.hpp"
-#include "train/communicator.hpp"
-#include "train/early_stopping.hpp"
-#include "train/lr_schedule.hpp"
 
 #include <atomic>
 #include <functional>
@@ -20,33 +18,6 @@
 #include <vector>
 
 namespace tb {
-
-// A training run's settings. The initializers are the defaults of the CLI and the window alike (the
-// tutorials' 2 epochs and seed 200); run_limits.hpp holds the limits validateTrainConfig checks.
-struct TrainConfig {
-    int epochs = 2;
-    int batchSize = 128;
-    DeviceSpec device; // where the arithmetic runs: CPU threads and kernel level, or an accelerator
-    uint64_t seed = 200;
-    OptimizerConfig optimizer;
-    int maxBatches = 0;      // > 0: at most this many batches per epoch
-    int validationLimit = 0; // > 0: validate on the first N validation images only
-    // In (0, 1): the last fraction of the training images is held out and validates each epoch
-    // (Keras' validation_split), so the test set stays untouched until the end; 0: the test set
-    // validates each epoch, as the tutorials do.
-    double validationSplit = 0.0;
-    LrSchedule schedule;
-    EarlyStopping earlyStopping;
-    int sizeMultiplier = 1;     // images scaled up by this integer factor (nearest neighbour)
-    bool dropRemainder = false; // both splits cut to a multiple of the batch
-    int shardSize = 16;         // CPU: samples per shard, part of the numerics
-    // The ranks of a data-parallel run (train/communicator.hpp; null: one process). Not a setting of
-    // the run: checkpoints do not keep it, and a run resumes on any number of ranks.
-    std::shared_ptr<Communicator> communicator;
-    // Where an accelerator keeps the kernels it compiled (device/kernel_cache.hpp; the front ends pass
-    // kernelCacheDir() of the environment); empty: compile every run. Not a setting of the run either.
-    std::string kernelCacheDir;
-};
 
 // Throws ConfigError naming the first setting outside run_limits.hpp's limits.
 void validateTrainConfig(const TrainConfig& config);
@@ -60,32 +31,6 @@ struct BatchProgress {
     double samplesPerSec = 0.0;
     double epochElapsed = 0.0; // seconds of training in the epoch so far (time in the observer excluded)
     double learningRate = 0.0; // of this step
-};
-
-struct EpochRecord {
-    int epoch = 0;
-    double loss = 0.0, accuracy = 0.0;
-    double valLoss = 0.0, valAccuracy = 0.0;
-    double seconds = 0.0;       // training time of the epoch (validation and time in the observer excluded)
-    double samplesPerSec = 0.0; // training throughput
-    int64_t samples = 0;
-    double learningRate = 0.0; // of the epoch's last step
-    bool best = false;         // early stopping: the best epoch so far (its weights are kept)
-    bool stopped = false;      // early stopping ended training after this epoch
-    bool rateLowered = false;  // reduce-on-plateau lowered the rate after this epoch
-};
-
-// Where a run stands between two steps: with the weights, the BatchNorm statistics and the optimizer
-// state, all a checkpoint needs to continue bit for bit (the shuffles and dropout masks are pure
-// functions of the seed, the epoch and the step).
-struct RunPosition {
-    int epoch = 0;        // epochs finished
-    int step = 0;         // batches finished in the epoch under way
-    double lossSum = 0.0; // of the epoch under way so far
-    int64_t correct = 0, seen = 0;
-    double seconds = 0.0; // training time of the epoch under way so far
-    PlateauState plateau;
-    EarlyStoppingState early;
 };
 
 class TrainObserver {
@@ -172,6 +117,11 @@ private:
     std::optional<EvalResult> m_testResult;
     std::vector<float> m_bestParams, m_bestState; // (params), (state): early stopping's best epoch
 };
+
+// Everything a training run has produced so far, as a weights file (the backend's weights come to
+// the host first).
+WeightsFile trainedWeights(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
+                           const std::string& datasetDir);
 
 // The epoch's sample order: a Fisher-Yates shuffle keyed by (seed, epoch).
 std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch);

@@ -3,8 +3,8 @@
 #include "charts/chart.hpp"
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
+#include "core/json_text.hpp"
 #include "export/export_dialog.hpp"
-#include "io/json_text.hpp"
 #include "report/run_report.hpp"
 
 #include <QComboBox>

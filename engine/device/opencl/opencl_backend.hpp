@@ -6,8 +6,8 @@
 // Only built when the build has OpenCL (TRAINBENCH_HAVE_OPENCL).
 #pragma once
 
+#include "device/backend.hpp"
 #include "device/opencl/opencl_runtime.hpp"
-#include "train/backend.hpp"
 
 #include <memory>
 

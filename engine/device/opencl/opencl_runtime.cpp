@@ -1,12 +1,12 @@
 #include "device/opencl/opencl_runtime.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/sha256.hpp"
 #include "device/kernel_cache.hpp"
 #include "device/opencl/opencl_devices.hpp"
 #include "device/opencl/opencl_kernel_sources.hpp"
-#include "io/atomic_file.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "train/early_stopping.hpp"
+#include "config/early_stopping.hpp"
 
 #include <sstream>
 

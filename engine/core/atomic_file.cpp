@@ -1,4 +1,4 @@
-#include "io/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include "core/errors.hpp"
 #include "core/memory.hpp"

@@ -1,4 +1,4 @@
-#include "io/json_text.hpp"
+#include "core/json_text.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "train/communicator.hpp"
+#include "mpi/communicator.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,6 +1,6 @@
 // The space-to-depth fold that turns a 6x6 stride-2 convolution into a 3x3 stride-1 one over 4x the
-// channels (layers/winograd.hpp); the transforms themselves are kernels (kernels/winograd.cpp).
-#include "layers/winograd.hpp"
+// channels (kernels/winograd.hpp); the transforms themselves are kernels (kernels/winograd.cpp).
+#include "kernels/winograd.hpp"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "core/gemm.hpp"
+#include "kernels/eigen_gemm.hpp"
 
 #include <Eigen/Core>
 

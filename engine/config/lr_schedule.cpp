@@ -1,4 +1,4 @@
-#include "train/lr_schedule.hpp"
+#include "config/lr_schedule.hpp"
 
 #include "core/errors.hpp"
 

@@ -5,7 +5,7 @@
 // back when training ends.
 #pragma once
 
-#include "train/lr_schedule.hpp"
+#include "config/lr_schedule.hpp"
 
 #include <string>
 

@@ -1,0 +1,98 @@
+// Where a run's arithmetic happens. The Trainer (epochs, shuffles, observer, cancellation) and the
+// training session above it drive a Backend and never see what is inside it: the CPU engine
+// (train/cpu_backend.hpp) or an accelerator (OpenCL; a CUDA backend would be one more implementation
+// of this interface and one more case in makeBackend (train/backend.hpp), with nothing to change
+// above it).
+//
+// A backend owns the copy of the weights it trains, the optimizer's state and every buffer of a step.
+// The Network passed to it holds the host copy: a backend starts from the Network's weights and writes
+// its own back into it on syncToHost (the CPU backend trains the Network's buffers in place).
+#pragma once
+
+#include "data/dataset.hpp"
+#include "device/device.hpp"
+#include "optim/optimizer.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tb {
+
+class Network;
+
+struct StepResult {
+    double lossSum = 0.0; // over the batch's samples
+    int correct = 0;
+    int samples = 0;
+};
+
+struct EvalResult {
+    double loss = 0.0; // mean
+    double accuracy = 0.0;
+    int samples = 0;
+    std::vector<uint8_t> predicted; // (samples) when requested
+    std::vector<float> probs;       // (samples, classes) when requested
+};
+
+// What went non-finite in a step that was not applied.
+enum class Divergence { None, Loss, Gradient, Weights };
+
+struct BatchResult {
+    StepResult step;
+    Divergence diverged = Divergence::None;
+};
+
+// The optimizer's state as weights files and checkpoints keep it.
+struct OptimizerState {
+    OptimizerConfig config;
+    int64_t iterations = 0;
+    std::vector<float> slotBuffer; // Optimizer::slotBuffer()'s layout
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual const DeviceSpec& device() const = 0;
+    // What runs the arithmetic, for run headers: "CPU kernels: AVX-512 (...)", "OpenCL: NVIDIA H100 (...)".
+    virtual std::string describe() const = 0;
+
+    // One optimizer step on the training samples indices[0..count) of the dataset the backend was
+    // made for: forward, backward and the update, which stands only if the loss, the gradient and the
+    // updated weights are all finite; otherwise the weights, the BatchNorm statistics and the
+    // optimizer's state stay those from before the step. dropoutKey selects the step's dropout masks
+    // (the same counter-based hash on every backend).
+    virtual BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) = 0;
+
+    // Forward pass in inference mode over the first `limit` samples of `split` (all when limit <= 0).
+    virtual EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
+                                bool keepPredictions = false) = 0;
+
+    // Writes the backend's weights and BatchNorm statistics into the Network it was made with
+    // (nothing to do where they live there already).
+    virtual void syncToHost() = 0;
+    // The other way: the Network's weights and statistics become the backend's (restoring the best
+    // weights of a run, or weights set by hand between steps).
+    virtual void syncFromHost() = 0;
+
+    // The learning rate of the next steps (schedules change it between steps; positive and finite).
+    virtual void setLearningRate(float lr) = 0;
+    // Optimizer steps taken so far (the dropout masks and Adam's bias correction count them).
+    virtual int64_t iterations() const = 0;
+    virtual OptimizerState optimizerState() const = 0;
+    // Continues from a saved state (same configuration kind and parameter count; ConfigError if not).
+    virtual void setOptimizerState(const OptimizerState& state) = 0;
+
+    // Per-layer time of the last training step, forward and backward (seconds); empty where the
+    // backend does not measure it.
+    virtual std::vector<double> forwardSeconds() const { return {}; }
+    virtual std::vector<double> backwardSeconds() const { return {}; }
+
+    // What setting the device up did that a person may want to know, one line (an accelerator's
+    // compiled kernels loaded from the cache, or rebuilt and why); empty when nothing.
+    virtual std::string setupNote() const { return {}; }
+};
+
+} // namespace tb
