@@ -44,8 +44,10 @@ void writeIdx(const std::string& path, const std::vector<uint32_t>& dims, const 
         throw std::runtime_error("cannot write fixture " + path);
 }
 
-void writeToyDataset(const std::string& dir, int trainCount, int testCount, int side, int classes, bool gz,
-                     uint64_t seed)
+namespace {
+// Class bars on a background of pixels in [backgroundLo, backgroundLo + backgroundSpan).
+void writeBarDataset(const std::string& dir, int trainCount, int testCount, int side, int classes, bool gz,
+                     uint64_t seed, int backgroundLo, int backgroundSpan)
 {
     tb::Rng rng(seed);
     auto make = [&](const std::string& prefix, int count) {
@@ -55,7 +57,7 @@ void writeToyDataset(const std::string& dir, int trainCount, int testCount, int 
             labels[size_t(i)] = uint8_t(label);
             uint8_t* img = pixels.data() + size_t(i) * side * side;
             for (int p = 0; p < side * side; ++p)
-                img[p] = uint8_t(rng.below(60));
+                img[p] = uint8_t(backgroundLo + int(rng.below(uint64_t(backgroundSpan))));
             // A vertical bar whose column depends on the class, a little jitter.
             const int col = (label * side) / classes + int(rng.below(2));
             for (int y = 1; y < side - 1; ++y)
@@ -69,28 +71,17 @@ void writeToyDataset(const std::string& dir, int trainCount, int testCount, int 
     make("train", trainCount);
     make("t10k", testCount);
 }
+} // namespace
+
+void writeToyDataset(const std::string& dir, int trainCount, int testCount, int side, int classes, bool gz,
+                     uint64_t seed)
+{
+    writeBarDataset(dir, trainCount, testCount, side, classes, gz, seed, 0, 60);
+}
 
 void writeBrightToyDataset(const std::string& dir, int trainCount, int testCount, uint64_t seed)
 {
-    constexpr int side = 12, classes = 3;
-    tb::Rng rng(seed);
-    auto make = [&](const std::string& prefix, int count) {
-        std::vector<uint8_t> pixels(static_cast<size_t>(count) * side * side), labels(static_cast<size_t>(count));
-        for (int i = 0; i < count; ++i) {
-            const int label = int(rng.below(uint64_t(classes)));
-            labels[size_t(i)] = uint8_t(label);
-            uint8_t* img = pixels.data() + size_t(i) * side * side;
-            for (int p = 0; p < side * side; ++p)
-                img[p] = uint8_t(150 + rng.below(50));
-            const int col = (label * side) / classes + int(rng.below(2));
-            for (int y = 1; y < side - 1; ++y)
-                img[y * side + std::min(col, side - 1)] = uint8_t(200 + rng.below(55));
-        }
-        writeIdx(dir + "/" + prefix + "-images-idx3-ubyte", {uint32_t(count), uint32_t(side), uint32_t(side)}, pixels);
-        writeIdx(dir + "/" + prefix + "-labels-idx1-ubyte", {uint32_t(count)}, labels);
-    };
-    make("train", trainCount);
-    make("t10k", testCount);
+    writeBarDataset(dir, trainCount, testCount, 12, 3, false, seed, 150, 50);
 }
 
 std::string toyModelJson()

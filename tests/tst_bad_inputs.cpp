@@ -5,6 +5,7 @@
 //
 // TB_PRINT_MESSAGES=1 also prints what each case really gives (before comparing), to write a new row.
 #include "fixtures.hpp"
+#include "window_test.hpp"
 
 #include "core/memory.hpp"
 #include "data/idx.hpp"
@@ -118,11 +119,7 @@ class TstBadInputs : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_bad_inputs"));
-        QSettings().clear();
-        Language::apply(QStringLiteral("en"));
+        fixtures::beginWindowTest("tst_bad_inputs");
         m_toy = m_tmp.path() + "/toy";
         QDir().mkpath(m_toy);
         fixtures::writeToyDataset(m_toy.toStdString(), 40, 20, 12, 3, false);

@@ -4,6 +4,7 @@
 // the texts that reached the window in English. Each test drives the window as the user did: the
 // real dialog (the widget-based one, through a seam), the wheel event at the pointer, the buttons.
 #include "fixtures.hpp"
+#include "window_test.hpp"
 
 #include "charts/chart.hpp"
 #include "charts/probability_bars.hpp"
@@ -191,29 +192,16 @@ class TstUiNewUser : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_ui_new_user-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-        Language::apply(QStringLiteral("en"));
+        fixtures::beginWindowTest("tst_ui_new_user", m_tmp.filePath(QStringLiteral("data-home")));
         setNativeFileDialogs(false);
-        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
         m_data = m_tmp.filePath(QStringLiteral("toy"));
         QDir().mkpath(m_data);
         fixtures::writeToyDataset(m_data.toStdString(), 1024, 200, 12, 3);
         m_model = m_tmp.filePath(QStringLiteral("toy.json"));
-        QFile f(m_model);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(fixtures::toyModelJson()));
+        fixtures::writeRaw(m_model.toStdString(), fixtures::toyModelJson());
     }
 
-    void cleanupTestCase()
-    {
-        const QString file = QSettings().fileName();
-        QSettings().clear();
-        QFile::remove(file);
-    }
+    void cleanupTestCase() { fixtures::endWindowTest(); }
 
     // Item 1: File → Export weights, the safetensors filter chosen in the dialog, the proposed name
     // kept; then a name typed with its extension while the ONNX filter is left selected.

@@ -5,6 +5,7 @@
 // or another dataset is a message in the window.
 #include "fixtures.hpp"
 #include "modal_answer.hpp"
+#include "window_test.hpp"
 
 #include "charts/chart.hpp"
 #include "config/lr_schedule.hpp"
@@ -78,15 +79,8 @@ class TstUiResume : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_ui_resume-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-        Language::apply(QStringLiteral("en"));
         QVERIFY(m_tmp.isValid());
-        // The window's run folders go to defaultRunsDir(): here, not the user's data directory.
-        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
+        fixtures::beginWindowTest("tst_ui_resume", m_tmp.filePath(QStringLiteral("data-home")));
         m_data = m_tmp.filePath(QStringLiteral("toy"));
         m_otherData = m_tmp.filePath(QStringLiteral("toy-other"));
         QDir().mkpath(m_data);
@@ -94,17 +88,10 @@ private slots:
         fixtures::writeToyDataset(m_data.toStdString(), 512, 120, 12, 3);
         fixtures::writeToyDataset(m_otherData.toStdString(), 512, 120, 12, 3, false, 2);
         m_model = m_tmp.filePath(QStringLiteral("toy.json"));
-        QFile f(m_model);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(fixtures::toyModelJson()));
+        fixtures::writeRaw(m_model.toStdString(), fixtures::toyModelJson());
     }
 
-    void cleanupTestCase()
-    {
-        const QString file = QSettings().fileName();
-        QSettings().clear();
-        QFile::remove(file);
-    }
+    void cleanupTestCase() { fixtures::endWindowTest(); }
 
     // Every field reaches TrainConfig with the CLI's meaning: the panel's CLI line parses back to the
     // same settings, and a new panel (the next session) remembers them.

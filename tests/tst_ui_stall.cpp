@@ -4,6 +4,7 @@
 // for 50 ms at a stretch, and the stall a user sees must stay under 50 ms when the machine is not
 // over-committed; both figures and the load are printed ("longest event-loop stall").
 #include "fixtures.hpp"
+#include "window_test.hpp"
 
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -48,14 +49,7 @@ class TstUiStall : public QObject {
     QTemporaryDir m_tmp;
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_stall"));
-        QSettings().clear();
-        Language::apply(QStringLiteral("en"));
-    }
+    void initTestCase() { fixtures::beginWindowTest("tst_ui_stall"); }
 
     void eventLoopStaysResponsiveWhileTrainingOnAllCores()
     {

@@ -13,6 +13,7 @@
 #include "results/results_panel.hpp"
 #include "results/text_results.hpp"
 #include "run/run_controller.hpp"
+#include "window_test.hpp"
 #include "write/write_panel.hpp"
 
 #include <QComboBox>
@@ -79,12 +80,7 @@ class TstUiText : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_text-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-        Language::apply(QStringLiteral("en"));
-        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
+        fixtures::beginWindowTest("tst_ui_text", m_tmp.filePath(QStringLiteral("data-home")));
         QByteArray text;
         for (int i = 0; text.size() < 4000; ++i)
             text += QByteArray("the cat sat on the mat and the dog sat on the log, line ") + QByteArray::number(i % 7) +

@@ -3,6 +3,7 @@
 // the event loop's responsiveness, exports, evaluating a weights file, and Spanish.
 #include "fixtures.hpp"
 #include "modal_answer.hpp"
+#include "window_test.hpp"
 
 #include "charts/chart.hpp"
 #include "common/engine_text.hpp"
@@ -83,31 +84,15 @@ class TstUiWindow : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("TrainbenchTest"));
-        // One settings file per process: two runs at once (or other worktrees' runs) must not clear
-        // each other's remembered geometry or language.
-        QCoreApplication::setApplicationName(
-            QStringLiteral("tst_ui_window-%1").arg(QCoreApplication::applicationPid()));
-        QSettings().clear();
-        Language::apply(QStringLiteral("en"));
-        // Every window run makes a run folder in defaultRunsDir(): here, not the user's data directory.
-        qputenv("XDG_DATA_HOME", m_tmp.filePath(QStringLiteral("data-home")).toUtf8());
+        fixtures::beginWindowTest("tst_ui_window", m_tmp.filePath(QStringLiteral("data-home")));
         m_data = m_tmp.filePath(QStringLiteral("toy"));
         QDir().mkpath(m_data);
         fixtures::writeToyDataset(m_data.toStdString(), 1024, 200, 12, 3);
         m_model = m_tmp.filePath(QStringLiteral("toy.json"));
-        QFile f(m_model);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(fixtures::toyModelJson()));
+        fixtures::writeRaw(m_model.toStdString(), fixtures::toyModelJson());
     }
 
-    void cleanupTestCase()
-    {
-        const QString file = QSettings().fileName();
-        QSettings().clear();
-        QFile::remove(file);
-    }
+    void cleanupTestCase() { fixtures::endWindowTest(); }
 
     void datasetPanelShowsWhatWasFound()
     {

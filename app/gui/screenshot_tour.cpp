@@ -41,41 +41,58 @@ bool shoot(tbui::MainWindow& w, const QString& dir, const QString& name, int set
     std::fprintf(ok ? stdout : stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
     return ok;
 }
-// The window in English at the README's size, on one page, for a screenshot of that page alone.
-void showOnePage(tbui::MainWindow& w, const QString& outDir, tbui::MainWindow::Page page)
+// The window in English, shown at `size`, and outDir made.
+void prepare(tbui::MainWindow& w, const QString& outDir, QSize size)
 {
     QDir().mkpath(outDir);
     tbui::Language::apply(QStringLiteral("en"));
-    w.show();
-    w.resize(1360, 900);
+    w.show(); // placed inside the (offscreen) screen first; the README's pictures are larger
+    w.resize(size);
+}
+
+// The window in English at the README's size, on one page, for a screenshot of that page alone.
+void showOnePage(tbui::MainWindow& w, const QString& outDir, tbui::MainWindow::Page page)
+{
+    prepare(w, outDir, QSize(1360, 900));
     w.showPage(page);
+}
+
+// Loads `path` and waits for it; false, with the panel's error printed, when it did not load.
+bool loadAndWait(tbui::MainWindow& w, const QString& path, tbui::DatasetPanel::Kind kind)
+{
+    using tbui::DatasetPanel;
+    QEventLoop loaded;
+    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
+    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
+    w.datasetPanel()->load(path, kind);
+    loaded.exec();
+    if (w.datasetPanel()->dataset())
+        return true;
+    std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(w.datasetPanel()->errorText()));
+    return false;
+}
+
+// The notebooks' tpu-mnist-cnn with Adam, batches of 128 and seed 200: `epochs` epochs of at most
+// `maxBatches` batches.
+void setTpuMnistRun(tbui::MainWindow& w, int epochs, int maxBatches)
+{
+    w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
+    w.hyperparametersPanel()->setOptimizer(tb::OptimizerKind::Adam);
+    w.hyperparametersPanel()->setEpochs(epochs);
+    w.hyperparametersPanel()->setBatchSize(128);
+    w.hyperparametersPanel()->setSeed(200);
+    w.hyperparametersPanel()->setMaxBatches(maxBatches);
 }
 } // namespace
 
 int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString& dataDir)
 {
     using namespace tbui;
-    QDir().mkpath(outDir);
-    Language::apply(QStringLiteral("en"));
-    w.show(); // placed inside the (offscreen) screen first; the README's pictures are larger
-    w.resize(1360, 900);
+    prepare(w, outDir, QSize(1360, 900));
     bool ok = shoot(w, outDir, QStringLiteral("empty"));
-
-    QEventLoop loaded;
-    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
-    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
-    w.datasetPanel()->loadFolder(dataDir);
-    loaded.exec();
-    if (!w.datasetPanel()->dataset()) {
-        std::fprintf(stderr, "%s\n", qPrintable(w.datasetPanel()->errorText()));
+    if (!loadAndWait(w, dataDir, DatasetPanel::Kind::ByModel))
         return 1;
-    }
-    w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
-    w.hyperparametersPanel()->setOptimizer(tb::OptimizerKind::Adam);
-    w.hyperparametersPanel()->setEpochs(3);
-    w.hyperparametersPanel()->setBatchSize(128);
-    w.hyperparametersPanel()->setSeed(200);
-    w.hyperparametersPanel()->setMaxBatches(120);
+    setTpuMnistRun(w, 3, 120);
     tb::DeviceSpec all;
     all.threads = 2;
     w.acceleratorPanel()->selectDevice(all);
@@ -200,23 +217,12 @@ int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
 int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& textPath, const QString& weights)
 {
     using namespace tbui;
-    QDir().mkpath(outDir);
-    Language::apply(QStringLiteral("en"));
-    w.show();
-    w.resize(1280, 720);
+    prepare(w, outDir, QSize(1280, 720));
     w.showPage(MainWindow::SetupPage);
     w.modelPanel()->selectPreset(QStringLiteral("small-text-lstm"));
     w.datasetPanel()->setTextSequenceLength(64); // the preset's, so the text loads once
-    QEventLoop loaded;
-    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
-    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
-    w.datasetPanel()->load(textPath, tbui::DatasetPanel::Kind::Text);
-    loaded.exec();
-    if (!w.datasetPanel()->dataset() || !w.datasetPanel()->dataset()->isText()) {
-        std::fprintf(stderr, "%s is not a usable text: %s\n", qPrintable(textPath),
-                     qPrintable(w.datasetPanel()->errorText()));
+    if (!loadAndWait(w, textPath, DatasetPanel::Kind::Text))
         return 1;
-    }
     w.modelPanel()->selectPreset(QStringLiteral("small-text-lstm"));
     bool ok = shoot(w, outDir, QStringLiteral("text-setup"));
 
@@ -263,26 +269,11 @@ int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString
 int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& dataDir, const QString& devices)
 {
     using namespace tbui;
-    QDir().mkpath(outDir);
-    Language::apply(QStringLiteral("en"));
-    w.show();
-    w.resize(1280, 720);
-    QEventLoop loaded;
-    QObject::connect(w.datasetPanel(), &DatasetPanel::datasetLoaded, &loaded, &QEventLoop::quit);
-    QObject::connect(w.datasetPanel(), &DatasetPanel::loadFailed, &loaded, &QEventLoop::quit);
-    w.datasetPanel()->loadFolder(dataDir);
-    loaded.exec();
-    if (!w.datasetPanel()->dataset()) {
-        std::fprintf(stderr, "%s\n", qPrintable(w.datasetPanel()->errorText()));
+    prepare(w, outDir, QSize(1280, 720));
+    if (!loadAndWait(w, dataDir, DatasetPanel::Kind::ByModel))
         return 1;
-    }
-    w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
-    w.hyperparametersPanel()->setOptimizer(tb::OptimizerKind::Adam);
-    w.hyperparametersPanel()->setEpochs(1);
-    w.hyperparametersPanel()->setBatchSize(128);
-    w.hyperparametersPanel()->setSeed(200);
     // Few batches: PoCL runs the OpenCL code on the CPU tens of times slower than the CPU engine.
-    w.hyperparametersPanel()->setMaxBatches(20);
+    setTpuMnistRun(w, 1, 20);
     w.showPage(MainWindow::ComparePage);
     ComparePanel* compare = w.comparePanel();
     for (const tb::DeviceSpec& d : compare->selectedDevices())
