@@ -140,7 +140,7 @@ int main(int argc, char** argv)
             config.optimizer.learningRate = 0.01f;
         }
         tb::TrainingSession session(spec, d, config);
-        tb::Trainer& trainer = session.trainer();
+        const tb::RunInfo info = session.info();
         const tb::Network& net = session.network();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);
         int cursor = 0;
@@ -149,13 +149,16 @@ int main(int argc, char** argv)
         auto step = [&](bool record) {
             if (cursor + batch > d.train.count)
                 cursor = 0;
-            if (trainer.trainBatch(order.data() + cursor, batch).diverged != tb::Trainer::Divergence::None)
+            if (session.trainBatch(order.data() + cursor, batch).diverged != tb::Divergence::None)
                 throw std::runtime_error("training diverged");
             cursor += batch;
-            if (record && !trainer.backend().forwardSeconds().empty()) // only the CPU measures layers
+            if (!record)
+                return;
+            const std::vector<double> forward = session.forwardSeconds(), backward = session.backwardSeconds();
+            if (!forward.empty()) // only the CPU measures layers
                 for (int l = 0; l < L; ++l) {
-                    fwd[size_t(l)] += trainer.backend().forwardSeconds()[size_t(l)];
-                    bwd[size_t(l)] += trainer.backend().backwardSeconds()[size_t(l)];
+                    fwd[size_t(l)] += forward[size_t(l)];
+                    bwd[size_t(l)] += backward[size_t(l)];
                 }
         };
         for (int i = 0; i < warmup; ++i)
@@ -170,11 +173,11 @@ int main(int argc, char** argv)
         }
         std::sort(rates.begin(), rates.end());
         const double train = rates[rates.size() / 2];
-        trainer.evaluate(256); // warm-up
+        session.evaluateTest(false, 256); // warm-up
         std::vector<double> evalRates;
         for (int r = 0; r < repeats; ++r) {
             const auto t0 = Clock::now();
-            trainer.evaluate(evalImages);
+            session.evaluateTest(false, evalImages);
             evalRates.push_back(std::min(evalImages, d.test.count) /
                                 std::chrono::duration<double>(Clock::now() - t0).count());
         }
@@ -193,8 +196,7 @@ int main(int argc, char** argv)
             j["sequence_length"] = tokens;
             j["train_tokens_per_sec"] = train * tokens;
             tb::TextGenerator gen(net, tb::vocabularyOf(d),
-                                  trainer.backend().device().isa ? tb::kernelsFor(*trainer.backend().device().isa)
-                                                                 : tb::defaultKernels());
+                                  info.device.isa ? tb::kernelsFor(*info.device.isa) : tb::defaultKernels());
             tb::GenerateOptions g;
             g.length = generate;
             g.streams = streams;
@@ -213,7 +215,7 @@ int main(int argc, char** argv)
                 if (auto* lstm = dynamic_cast<const tb::Lstm*>(&net.layer(l))) {
                     const int H = lstm->units(), n = config.shardSize, reps = 200;
                     std::vector<float> h(size_t(n) * H, 0.5f), R(size_t(H) * 4 * H, 0.01f), z(size_t(n) * 4 * H, 0.0f);
-                    const tb::Kernels& k = tb::kernelsFor(*trainer.backend().device().isa);
+                    const tb::Kernels& k = tb::kernelsFor(*info.device.isa);
                     k.gemm(false, false, n, 4 * H, H, h.data(), H, R.data(), 4 * H, z.data(), 4 * H, true);
                     const auto t0 = Clock::now();
                     for (int r = 0; r < reps; ++r)
@@ -226,10 +228,10 @@ int main(int argc, char** argv)
                 }
         }
         j["peak_rss_mb"] = double(ru.ru_maxrss) / 1024.0;
-        j["device"] = trainer.backend().device().id();
-        if (trainer.backend().device().isa)
-            j["isa"] = tb::isaName(*trainer.backend().device().isa);
-        j["kernels"] = trainer.backend().describe();
+        j["device"] = info.device.id();
+        if (info.device.isa)
+            j["isa"] = tb::isaName(*info.device.isa);
+        j["kernels"] = info.kernels;
         if (profile) {
             nlohmann::ordered_json layers = nlohmann::ordered_json::array();
             const double n = double(steps) * repeats;

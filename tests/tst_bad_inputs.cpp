@@ -179,7 +179,7 @@ private slots:
             DatasetPanel panel;
             QSignalSpy failed(&panel, &DatasetPanel::loadFailed);
             panel.loadFolder(expand(c.args[2], dir));
-            QVERIFY(failed.wait(60000));
+            QVERIFY(failed.wait(fixtures::kHangGuardMs));
             shown = panel.errorText();
             expected = "Could not load the dataset: " + message;
         } else if (c.area == Area::Model) {
@@ -194,13 +194,13 @@ private slots:
             MainWindow w;
             QSignalSpy loaded(w.datasetPanel(), &DatasetPanel::datasetLoaded);
             w.datasetPanel()->loadFolder(expand(c.args[c.args.indexOf("--data") + 1], dir));
-            QVERIFY(loaded.wait(60000));
+            QVERIFY(loaded.wait(fixtures::kHangGuardMs));
             if (c.args.contains("--model"))
                 w.modelPanel()->openModelFile(expand(c.args[c.args.indexOf("--model") + 1], dir));
             QSignalSpy evaluated(&w, &MainWindow::evaluationFinished);
             const QString path = expand(c.args[c.args.indexOf("--weights") + 1], dir);
             w.openWeights(path);
-            QVERIFY(evaluated.wait(60000));
+            QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
             QCOMPARE(evaluated.first().first().toBool(), false);
             shown = w.statusBar()->currentMessage();
             expected = "Could not evaluate " + path + ": " + message;

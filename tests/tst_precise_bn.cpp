@@ -44,8 +44,8 @@ ShortRun shortRun(const Dataset& data, int threads, int preciseBn)
     }
     ShortRun out;
     out.testAccuracy = s.evaluateTest().accuracy;
-    out.trainAccuracy = s.backend().evaluate(s.data().train, s.data().sizeMultiplier).accuracy;
-    s.trainer().syncToHost();
+    out.trainAccuracy = s.evaluateTraining().accuracy;
+    s.syncToHost();
     out.state = s.network().state();
     return out;
 }

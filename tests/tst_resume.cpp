@@ -103,16 +103,16 @@ private slots:
             s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
             StopAt at(2, 3, &stop); // in the middle of the second epoch
             QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
-            QCOMPARE(s.trainer().position().epoch, 1);
-            QCOMPARE(s.trainer().position().step, 3);
+            QCOMPARE(s.position().epoch, 1);
+            QCOMPARE(s.position().step, 3);
         }
         DeviceSpec other;
         other.threads = resumeThreads;
         auto resumed = TrainingSession::resume(RunFolder::open(runFolderOf(runs).toStdString()), m_toy, other);
-        QCOMPARE(resumed->trainer().position().step, 3);
+        QCOMPARE(resumed->position().step, 3);
         QCOMPARE(resumed->run(), TrainStatus::Completed);
         QCOMPARE(resumed->weightsSha256(), expected);
-        QCOMPARE(int(resumed->trainer().history().size()), 3);
+        QCOMPARE(int(resumed->history().size()), 3);
     }
 
     // The CLI killed with SIGKILL in the middle of an epoch continues from its last checkpoint.
@@ -234,9 +234,9 @@ private slots:
         c.earlyStopping.restoreBestWeights = true;
         TrainingSession s(m_model, m_toy, c);
         s.run();
-        const RunPosition& end = s.trainer().position();
+        const RunPosition& end = s.position();
         QVERIFY2(end.early.stoppedEpoch > 0, "the run did not stop early; the test needs a noisier run");
-        const auto& h = s.trainer().history();
+        const auto& h = s.history();
         QCOMPARE(int(h.size()), end.early.stoppedEpoch);
         QVERIFY(h.back().stopped);
         const EvalResult now = s.evaluateTest();
@@ -257,8 +257,8 @@ private slots:
         c.validationSplit = 0.2;
         TrainingSession s(m_model, m_toy, c);
         s.run();
-        QCOMPARE(&s.trainer().validationSplit(), &s.data().validation);
-        QCOMPARE(s.trainer().history()[0].samples, int64_t(60));
+        QCOMPARE(&s.validationSplit(), &s.data().validation);
+        QCOMPARE(s.history()[0].samples, int64_t(60));
         o.validationSplit = 0.999;
         QVERIFY_THROWS_EXCEPTION(DataError, withOptions(m_toy, o));
     }

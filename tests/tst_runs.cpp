@@ -10,6 +10,7 @@
 #include "core/sha256.hpp"
 #include "data/dataset.hpp"
 #include "io/png_writer.hpp"
+#include "io/weights_file.hpp"
 #include "model/model_spec.hpp"
 #include "report/run_report.hpp"
 #include "report/svg_chart.hpp"
@@ -48,14 +49,21 @@ class TstRuns : public QObject {
     using Cli = fixtures::CliResult;
     static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
 
-    // A finished run in `runsDir`: two epochs at a rate too low to learn much, so that the test set
-    // has misclassified images to show.
-    std::string finishedRun(const std::string& runsDir, std::string* paramsSha = nullptr)
+    // Two epochs of batches of 10, seed 3.
+    static TrainConfig toyConfig()
     {
         TrainConfig c;
         c.epochs = 2;
         c.batchSize = 10;
         c.seed = 3;
+        return c;
+    }
+
+    // A finished run in `runsDir`: two epochs at a rate too low to learn much, so that the test set
+    // has misclassified images to show.
+    std::string finishedRun(const std::string& runsDir, std::string* paramsSha = nullptr)
+    {
+        TrainConfig c = toyConfig();
         c.optimizer.learningRate = 1e-5f;
         TrainingSession s(m_model, m_toy, c);
         s.enableCheckpoints(RunFolder::create(runsDir, "toy-cpu:1"));
@@ -115,6 +123,102 @@ private slots:
             sum += n;
         QCOMPARE(sum, int64_t(m_toy.test.count));
         QCOMPARE(test->accuracy, r.testAccuracy);
+    }
+
+    // finish() ends a run once for every front end: the test evaluation, the hash, the copy asked
+    // for and the run folder's end, returned as one value.
+    void finishEndsACompletedRun()
+    {
+        TrainConfig c = toyConfig();
+        TrainingSession s(m_model, m_toy, c);
+        s.createRunFolder(m_tmp.path().toStdString() + "/finish");
+        const RunFolder folder = *s.runFolder();
+        // The model and the device, as RunFolder::create spells them in a name (':' becomes '-').
+        const QString device = QString::fromStdString(c.device.id()).replace(QLatin1Char(':'), QLatin1Char('-'));
+        QVERIFY2(QString::fromStdString(folder.path).endsWith("-toy-" + device), folder.path.c_str());
+        struct Seen : TrainObserver {
+            int tests = 0;
+            void testStarted(int) override { ++tests; }
+        } seen;
+        QCOMPARE(s.run(&seen), TrainStatus::Completed);
+        FinishOptions o;
+        o.savePath = m_tmp.path().toStdString() + "/finish.tbw";
+        const RunResult r = s.finish(TrainStatus::Completed, o, &seen);
+        QCOMPARE(r.status, TrainStatus::Completed);
+        QVERIFY(r.evaluated && !r.abandoned);
+        QVERIFY(r.testWasLastValidation); // the test set validated the last epoch with these weights
+        QCOMPARE(seen.tests, 0);
+        QCOMPARE(r.test.samples, m_toy.test.count);
+        QCOMPARE(int(r.test.predicted.size()), m_toy.test.count); // for evaluation.json
+        QCOMPARE(r.weightsSha256, s.weightsSha256());
+        QCOMPARE(r.epochs, 2);
+        QCOMPARE(r.samples, int64_t(2 * m_toy.train.count));
+        QVERIFY(r.trainingSeconds > 0);
+        QVERIFY(!r.restoredBest && r.bestEpoch == 0);
+        QCOMPARE(r.files,
+                 (std::vector<std::string>{o.savePath, folder.weights(), folder.evaluation(), folder.record()}));
+        QCOMPARE(loadWeights(o.savePath).params, s.network().params());
+        const RunSummary rec = readRun(folder.path);
+        QCOMPARE(rec.status, std::string("completed"));
+        QVERIFY(rec.hasTest);
+        QCOMPARE(rec.testAccuracy, r.test.accuracy);
+        QCOMPARE(rec.weightsSha256, r.weightsSha256);
+    }
+
+    // A stopped run: the CLI's finish only saves the weights (the checkpoint stays for --resume); the
+    // window's also evaluates them and records them as stopped; a closing window skips what is left.
+    void finishEndsAStoppedRun()
+    {
+        TrainConfig c = toyConfig();
+        TrainingSession s(m_model, m_toy, c);
+        s.createRunFolder(m_tmp.path().toStdString() + "/finish-stopped");
+        std::atomic<bool> stop{false};
+        struct StopAtTwo : TrainObserver {
+            std::atomic<bool>* stop = nullptr;
+            int tests = 0;
+            void batchFinished(const BatchProgress& p) override
+            {
+                if (p.step == 2)
+                    stop->store(true);
+            }
+            void testStarted(int images) override { tests += images; }
+        } observer;
+        observer.stop = &stop;
+        QCOMPARE(s.run(&observer, &stop), TrainStatus::Cancelled);
+
+        FinishOptions cli;
+        cli.savePath = m_tmp.path().toStdString() + "/stopped.tbw";
+        const RunResult saved = s.finish(TrainStatus::Cancelled, cli, &observer);
+        QCOMPARE(saved.status, TrainStatus::Cancelled);
+        QVERIFY(!saved.evaluated && saved.weightsSha256.empty());
+        QCOMPARE(saved.files, std::vector<std::string>{cli.savePath});
+        QCOMPARE(observer.tests, 0);
+        QCOMPARE(readRun(s.runFolder()->path).status, std::string("stopped"));
+        QVERIFY(!readRun(s.runFolder()->path).hasTest);
+
+        std::atomic<bool> abandon{true};
+        FinishOptions closing;
+        closing.finishStopped = true;
+        closing.abandon = &abandon;
+        const RunResult skipped = s.finish(TrainStatus::Cancelled, closing, &observer);
+        QVERIFY(skipped.abandoned && !skipped.evaluated && skipped.files.empty());
+        QCOMPARE(observer.tests, 0);
+
+        FinishOptions window;
+        window.finishStopped = true;
+        window.keepPredictions = true; // a stopped run's evaluation keeps none: the Results page shows none
+        const RunResult r = s.finish(TrainStatus::Cancelled, window, &observer);
+        QVERIFY(r.evaluated && !r.testWasLastValidation);
+        QCOMPARE(observer.tests, m_toy.test.count);
+        QVERIFY(r.test.predicted.empty());
+        QCOMPARE(r.weightsSha256, s.weightsSha256());
+        QCOMPARE(r.files, std::vector<std::string>{s.runFolder()->record()});
+        const RunSummary rec = readRun(s.runFolder()->path);
+        QCOMPARE(rec.status, std::string("stopped"));
+        QVERIFY(rec.hasTest);
+        QCOMPARE(rec.testAccuracy, r.test.accuracy);
+        QVERIFY(rec.record.at("test").value("at_stop", false));
+        QVERIFY(!std::filesystem::exists(s.runFolder()->weights()));
     }
 
     // Numbers a damaged evaluation.json may hold where whole numbers belong (a cell of 1e90 was

@@ -231,7 +231,7 @@ private slots:
         two.threads = 2;
         auto resumed =
             TrainingSession::resume(RunFolder::open((tmp.path() + "/" + runs.first()).toStdString()), data, two);
-        QCOMPARE(resumed->trainer().position().step, 2);
+        QCOMPARE(resumed->position().step, 2);
         QCOMPARE(resumed->run(), TrainStatus::Completed);
         QCOMPARE(resumed->weightsSha256(), expected);
     }

@@ -169,7 +169,7 @@ class TstUiNewUser : public QObject {
         w->show();
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(m_data);
-        if (!loaded.wait(10000))
+        if (!loaded.wait(fixtures::kHangGuardMs))
             return nullptr;
         w->modelPanel()->openModelFile(m_model);
         w->hyperparametersPanel()->setEpochs(epochs);
@@ -186,7 +186,7 @@ class TstUiNewUser : public QObject {
     {
         QSignalSpy finished(w.runController(), &RunController::finished);
         w.startTraining();
-        return finished.wait(60000);
+        return finished.wait(fixtures::kHangGuardMs);
     }
 
 private slots:
@@ -255,7 +255,7 @@ private slots:
         onNextModal([](QWidget* d) { answerSaveDialog(d, QStringLiteral("HTML"), QStringLiteral("report")); });
         exportReport->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out.filePath(QStringLiteral("report.html"))),
-                                 30000); // written in the background
+                                 fixtures::kHangGuardMs); // written in the background
         QFile f(out.filePath(QStringLiteral("report.html")));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString html = QString::fromUtf8(f.readAll());
@@ -406,7 +406,7 @@ private slots:
         bw.close();
         QSignalSpy evaluated(w.get(), &MainWindow::evaluationFinished);
         w->openWeights(badWeights);
-        QVERIFY(evaluated.wait(10000));
+        QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
         QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("no es un archivo de pesos")),
                  qPrintable(w->statusBar()->currentMessage()));
         // The engine's messages without an id, by their English form.
@@ -433,7 +433,7 @@ private slots:
         fixtures::writeToyDataset(fashion.toStdString(), 400, 100, 12, 10);
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(fashion);
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         QCOMPARE(className(w->datasetPanel()->dataset()->classNames, 9), QStringLiteral("Botín"));
         QVERIFY(w->datasetPanel()->sampleGrid()->tile(0).caption == QStringLiteral("Camiseta/top"));
         const QString tenClasses = m_tmp.filePath(QStringLiteral("toy10.json"));
@@ -472,11 +472,11 @@ private slots:
                     w->runController()->setPaused(true);
             });
         w->startTraining();
-        QTRY_VERIFY_WITH_TIMEOUT(w->runController()->isPaused(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w->runController()->isPaused(), fixtures::kHangGuardMs);
         disconnect(pauser); // only this run: the one-epoch runs below must not pause at step 10 (they did under ASan)
         onNextModal([](QWidget* m) { m->findChild<QPushButton*>(QStringLiteral("stopAndKeep"))->click(); });
         QTest::mouseClick(w->runPanel()->stopButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const RunOutcome stopped = finished.first().first().value<RunOutcome>();
         QCOMPARE(int(stopped.status), int(RunStatus::Stopped));
         // Two one-epoch runs.
@@ -487,7 +487,7 @@ private slots:
         RunsPanel* runs = w->runsPanel();
         QSignalSpy listed(runs, &RunsPanel::listed);
         runs->refresh();
-        QVERIFY(listed.wait(10000));
+        QVERIFY(listed.wait(fixtures::kHangGuardMs));
         QTableWidget* table = runs->table();
         int row = -1;
         for (int r = 0; r < table->rowCount(); ++r)
@@ -558,7 +558,7 @@ private slots:
         QVERIFY(w->comparePanel()->chart()->shownAxisTitles().isEmpty());
         QSignalSpy done(w->comparePanel(), &ComparePanel::comparisonFinished);
         QCOMPARE(w->comparePanel()->start(), QString());
-        QVERIFY(done.wait(60000));
+        QVERIFY(done.wait(fixtures::kHangGuardMs));
         w->comparePanel()->chart()->flush();
         QTest::qWait(50);
         shot(w.get(), QStringLiteral("compare-chart"));
@@ -595,12 +595,12 @@ private slots:
         fixtures::writeBrightToyDataset(bright.toStdString(), 1024, 400);
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(bright);
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         w->hyperparametersPanel()->setMaxBatches(32);
         w->hyperparametersPanel()->setSeed(3);
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const RunOutcome plain = finished.first().first().value<RunOutcome>();
         QVERIFY2(w->resultsPanel()->noteText().contains(QStringLiteral("still near their initial values")),
                  qPrintable(w->resultsPanel()->noteText()));
@@ -621,7 +621,7 @@ private slots:
         shot(w.get(), QStringLiteral("setup-precise-bn"));
         QSignalSpy again(w->runController(), &RunController::finished);
         w->startTraining();
-        QVERIFY(again.wait(60000));
+        QVERIFY(again.wait(fixtures::kHangGuardMs));
         const RunOutcome precise = again.first().first().value<RunOutcome>();
         QVERIFY(precise.preciseBn);
         QCOMPARE(precise.preciseBn->batches, 30);
@@ -646,7 +646,7 @@ private slots:
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
-        QVERIFY(batches.wait(10000));
+        QVERIFY(batches.wait(fixtures::kHangGuardMs));
         w->runController()->setPaused(true); // cannot end on its own while the box is answered
         QStringList seen;
         onNextModal([&](QWidget* m) {
@@ -675,7 +675,7 @@ private slots:
         QVERIFY(w->runController()->isRunning());
         onNextModal([](QWidget* m) { m->findChild<QPushButton*>(QStringLiteral("stopAndKeep"))->click(); });
         QTest::mouseClick(w->runPanel()->stopButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         QCOMPARE(int(finished.first().first().value<RunOutcome>().status), int(RunStatus::Stopped));
     }
 
@@ -692,7 +692,7 @@ private slots:
         QVERIFY(!w->runPanel()->startButton()->isEnabled());
         QVERIFY(!menuAction(*w, QStringLiteral("Start"))->isEnabled());
         compare->stop();
-        QVERIFY(done.wait(30000));
+        QVERIFY(done.wait(fixtures::kHangGuardMs));
         QVERIFY(w->runPanel()->startButton()->isEnabled());
         QVERIFY(menuAction(*w, QStringLiteral("Start"))->isEnabled());
     }
@@ -717,7 +717,7 @@ private slots:
         QVERIFY(good.save(goodPath));
         QSignalSpy opened(page, &PredictPanel::pictureOpened);
         page->openPicture(goodPath);
-        QVERIFY(opened.wait(10000));
+        QVERIFY(opened.wait(fixtures::kHangGuardMs));
         QVERIFY(QTest::qWaitFor([&] { return page->idle() && page->bars()->barCount() > 0; }, 10000));
         const QString bad = m_tmp.filePath(QStringLiteral("bad.png"));
         QFile f(bad);
@@ -726,7 +726,7 @@ private slots:
         f.close();
         QSignalSpy openedBad(page, &PredictPanel::pictureOpened);
         page->openPicture(bad);
-        QVERIFY(openedBad.wait(10000));
+        QVERIFY(openedBad.wait(fixtures::kHangGuardMs));
         QCOMPARE(openedBad.first().first().toBool(), false);
         QVERIFY(QTest::qWaitFor([&] { return page->idle(); }, 10000));
         QCOMPARE(page->bars()->barCount(), 0);

@@ -1,5 +1,7 @@
 // The Predict page, offscreen: the preview and the bars while drawing, the same probabilities as
 // the engine's Predictor on the same picture, pictures opened from files, and bad files.
+#include "fixtures.hpp"
+
 #include "charts/probability_bars.hpp"
 #include "data/preprocess.hpp"
 #include "main_window.hpp"
@@ -130,7 +132,7 @@ private slots:
         QVERIFY(file.scaled(400, 400, Qt::IgnoreAspectRatio, Qt::SmoothTransformation).save(path));
         QSignalSpy opened(&page, &PredictPanel::pictureOpened);
         page.openPicture(path);
-        QVERIFY(opened.wait(10000));
+        QVERIFY(opened.wait(fixtures::kHangGuardMs));
         QVERIFY(opened.first().first().toBool());
         QVERIFY(settle(page));
         QCOMPARE(page.pad()->picture().size(), QSize(400, 400));
@@ -169,7 +171,7 @@ private slots:
         PredictPanel page;
         QSignalSpy opened(&page, &PredictPanel::pictureOpened);
         page.openPicture(writeBytes(QStringLiteral("bad.img"), bytes));
-        QVERIFY(opened.wait(10000));
+        QVERIFY(opened.wait(fixtures::kHangGuardMs));
         QVERIFY(!opened.first().first().toBool());
         QVERIFY(settle(page)); // the page's first preview, racing the file, does not hide the message
         QVERIFY2(page.statusText().contains(message), qPrintable(page.statusText()));
@@ -185,7 +187,7 @@ private slots:
         PredictPanel page;
         QSignalSpy opened(&page, &PredictPanel::pictureOpened);
         page.openPicture(writeBytes(QStringLiteral("anim.gif"), gif));
-        QVERIFY(opened.wait(10000));
+        QVERIFY(opened.wait(fixtures::kHangGuardMs));
         QVERIFY2(opened.first().first().toBool(), qPrintable(page.statusText()));
         QVERIFY(settle(page));
         QVERIFY2(page.statusText().contains(QStringLiteral("anim.gif is animated (2 frames): predicting on its first "

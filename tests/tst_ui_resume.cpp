@@ -62,7 +62,7 @@ class TstUiResume : public QObject {
         w->show();
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(data);
-        if (!loaded.wait(10000))
+        if (!loaded.wait(fixtures::kHangGuardMs))
             return nullptr;
         w->modelPanel()->openModelFile(m_model);
         HyperparametersPanel* h = w->hyperparametersPanel();
@@ -82,7 +82,7 @@ class TstUiResume : public QObject {
 
     static RunOutcome waitForRun(QSignalSpy& finished)
     {
-        if (!finished.wait(60000)) {
+        if (!finished.wait(fixtures::kHangGuardMs)) {
             RunOutcome none;
             none.status = RunStatus::Failed;
             none.message = QStringLiteral("no finished() within 60 s");
@@ -360,7 +360,7 @@ private slots:
         // The window has another dataset open: the run's own is loaded for it.
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(m_data);
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         const QString copy = m_tmp.filePath(QStringLiteral("copy-of-run"));
         QDir().mkpath(copy);
         for (const QString& name : QDir(folder).entryList(QDir::Files))
@@ -371,7 +371,8 @@ private slots:
         QVERIFY2(o.status == RunStatus::Completed, qPrintable(o.message));
         QVERIFY(w->runPanel()->logText().contains(m_otherData));
         // The Dataset panel follows the run to its dataset.
-        QTRY_VERIFY_WITH_TIMEOUT(!w->datasetPanel()->isLoading() && w->datasetPanel()->dataset(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->datasetPanel()->isLoading() && w->datasetPanel()->dataset(),
+                                 fixtures::kHangGuardMs);
         QCOMPARE(QDir::cleanPath(QString::fromStdString(w->datasetPanel()->dataset()->directory)),
                  QDir::cleanPath(m_otherData));
 
@@ -399,7 +400,7 @@ private slots:
             QVERIFY(QFile::copy(QDir(folder).filePath(name), QDir(again).filePath(name)));
         loaded.clear();
         w->datasetPanel()->loadFolder(m_data);
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         QVERIFY(QDir(m_otherData).removeRecursively());
         finished.clear();
         w->resumeRun(again);

@@ -55,7 +55,7 @@ class TstUiRuns : public QObject {
         auto w = std::make_unique<MainWindow>();
         QSignalSpy listed(w->runsPanel(), &RunsPanel::listed);
         w->show();
-        if (!listed.wait(10000))
+        if (!listed.wait(fixtures::kHangGuardMs))
             return nullptr;
         return w;
     }
@@ -145,7 +145,7 @@ private slots:
         const QString out = m_tmp.path() + QStringLiteral("/report.html");
         QSignalSpy exported(p, &RunsPanel::reportExported);
         p->exportReport(QString::fromStdString(m_runs[1]), out);
-        QVERIFY(exported.wait(20000));
+        QVERIFY(exported.wait(fixtures::kHangGuardMs));
         QCOMPARE(exported.first().at(1).toString(), QString());
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -154,7 +154,7 @@ private slots:
         // Open results: the run's weights on its own dataset (none loaded in the window).
         QSignalSpy evaluated(w.get(), &MainWindow::evaluationFinished);
         w->openRunResults(QString::fromStdString(m_runs[1]));
-        QVERIFY(evaluated.wait(30000));
+        QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
         QCOMPARE(evaluated.first().first().toBool(), true);
         QVERIFY(!w->resultsPanel()->model().isEmpty());
         QCOMPARE(w->tabs()->currentIndex(), int(MainWindow::ResultsPage));
@@ -166,14 +166,14 @@ private slots:
         QVERIFY(w);
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
         w->datasetPanel()->loadFolder(m_data);
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         w->modelPanel()->openModelFile(m_model);
         w->hyperparametersPanel()->setEpochs(1);
         w->hyperparametersPanel()->setBatchSize(10);
         QSignalSpy finished(w->runController(), &RunController::finished);
         QSignalSpy listed(w->runsPanel(), &RunsPanel::listed);
         w->startTraining();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
         // The listing that ends it: the page also relists when the run starts, and that listing runs on
         // the pool, so it can read run.json between the last epoch's checkpoint (status completed)
         // and the end's record (the test set's figures). The one after the run's end has both.
@@ -215,7 +215,7 @@ private slots:
         const int before = p->table()->rowCount();
         QSignalSpy listed(p, &RunsPanel::listed);
         QCOMPARE(p->deleteRun(QString::fromStdString(m_runs[0]), false), QString());
-        QVERIFY(listed.wait(10000));
+        QVERIFY(listed.wait(fixtures::kHangGuardMs));
         QCOMPARE(p->table()->rowCount(), before - 1);
         QCOMPARE(rowOf(p, m_runs[0]), -1);
         QVERIFY(!std::filesystem::exists(m_runs[0]));

@@ -63,7 +63,7 @@ private slots:
         w.show();
         QSignalSpy loaded(w.datasetPanel(), &DatasetPanel::datasetLoaded);
         w.datasetPanel()->loadFolder(data);
-        QVERIFY(loaded.wait(30000));
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
         w.modelPanel()->openModelFile(model);
         w.hyperparametersPanel()->setEpochs(12);
         w.hyperparametersPanel()->setBatchSize(64);
@@ -96,7 +96,7 @@ private slots:
         clock.start();
         lastCpu = threadCpuMs();
         probe.start();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, fixtures::kHangGuardMs);
         probe.stop();
         // The figure is about a run that trained: it must have completed, with its weights.
         const auto outcome = finished.first().first().value<tbui::RunOutcome>();

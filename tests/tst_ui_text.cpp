@@ -2,6 +2,8 @@
 // panel's text presets and its refusal of an image model on text, a short text training run from
 // the window (samples in the log, the text Results, the Write page), writing with a fixed seed
 // giving the engine's own text, and Stop while writing.
+#include "fixtures.hpp"
+
 #include "data/text_dataset.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -115,12 +117,13 @@ private slots:
         QVERIFY(w.modelPanel()->spec() && w.modelPanel()->spec()->isText());
         // The text is cut into the chosen model's sequence length.
         QTRY_COMPARE_WITH_TIMEOUT(panel.dataset() ? panel.dataset()->inputHeight() : 0,
-                                  w.modelPanel()->spec()->sequenceLength, 20000);
+                                  w.modelPanel()->spec()->sequenceLength, fixtures::kHangGuardMs);
         QVERIFY(w.startBlocker().isEmpty());
 
         // Character-level: the distinct characters of the text.
         panel.setTextVocabulary(true);
-        QTRY_VERIFY_WITH_TIMEOUT(!panel.isLoading() && panel.dataset()->textVocabulary == "characters", 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isLoading() && panel.dataset()->textVocabulary == "characters",
+                                 fixtures::kHangGuardMs);
         QCOMPARE(panel.dataset()->numClasses,
                  int(tb::TextVocabulary::characters(tb::readText(m_text.toStdString(), true)).size()));
     }
@@ -250,7 +253,7 @@ private slots:
         QVERIFY2(w.startBlocker().isEmpty(), qPrintable(w.startBlocker()));
         w.startTraining();
         QVERIFY(w.runController()->isRunning());
-        QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning() && w.hasWeights(), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runController()->isRunning() && w.hasWeights(), fixtures::kHangGuardMs);
         const QString log = w.runPanel()->logText();
         QVERIFY2(log.contains(QStringLiteral("Sample after epoch 1: ")), qPrintable(log));
         QVERIFY(log.contains(QStringLiteral("Sample after epoch 2: ")));
@@ -291,7 +294,7 @@ private slots:
         page.seedBox()->setValue(11);
         QSignalSpy done(&page, &WritePanel::writingFinished);
         page.writeButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, fixtures::kHangGuardMs);
         QCOMPARE(page.errorText(), QString());
         QCOMPARE(page.generatedSymbols(), 60);
 
@@ -312,7 +315,7 @@ private slots:
         QVERIFY(page.isWriting());
         QVERIFY(page.stopButton()->isEnabled());
         page.stopButton()->click();
-        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, fixtures::kHangGuardMs);
         QVERIFY(!page.isWriting());
         QVERIFY(page.generatedSymbols() < 20000);
         QVERIFY2(page.statusText().contains(QStringLiteral("Stopped")), qPrintable(page.statusText()));
@@ -323,7 +326,7 @@ private slots:
         QCOMPARE(w.saveWeights(saved), QString());
         QSignalSpy opened(&w, &MainWindow::evaluationFinished);
         w.openWeights(saved);
-        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, fixtures::kHangGuardMs);
         QCOMPARE(page.sourceText(), QStringLiteral("Model: weights file written.tbw"));
         Language::apply(QStringLiteral("es"));
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });

@@ -723,10 +723,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         Evaluation out;
         try {
             const DatasetPtr data = base ? base : std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
-            tb::ModelHint hint;
-            hint.spec = spec ? &*spec : nullptr;
-            hint.input = tb::Shape::image(data->inputHeight(), data->inputWidth(), 1);
-            hint.classNames = data->classNames;
+            const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data.get());
             auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
             tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));

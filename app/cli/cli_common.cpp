@@ -72,18 +72,6 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
     return tb::loadTextDataset(path, t);
 }
 
-// The data for a trained model: a text cut as its run cut it (its sequence length and vocabulary are
-// the model's), or images.
-tb::Dataset loadDataFor(const std::string& path, const tb::WeightsFile& w)
-{
-    if (!w.spec.isText())
-        return tb::loadDataset(path);
-    tb::TextOptions t;
-    t.sequenceLength = w.input.h;
-    t.vocabulary = tb::TextVocabulary::fromClassNames(w.classNames).kind;
-    return tb::loadTextDataset(path, t);
-}
-
 // The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
 // program says nothing of its model: --model names it, and the dataset gives the input and classes.
 tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
@@ -91,15 +79,9 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     std::optional<tb::ModelSpec> spec;
-    tb::ModelHint hint;
-    if (o.has("model")) {
+    if (o.has("model"))
         spec = tb::loadModelSpec(o.text("model", ""));
-        hint.spec = &*spec;
-    }
-    if (data) {
-        hint.input = tb::inputShapeOf(*data);
-        hint.classNames = data->classNames;
-    }
+    const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data);
     return tb::loadAnyWeights(o.text("weights", ""), &hint);
 }
 

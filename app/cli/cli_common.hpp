@@ -26,8 +26,6 @@ std::string kernelCacheFolder();
 tb::TrainSettings trainSettingsFrom(const Options& o);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
-// The data for trained weights: a text cut as their run cut it, or images.
-tb::Dataset loadDataFor(const std::string& path, const tb::WeightsFile& w);
 // --weights (with --model and the dataset for a safetensors file of another program).
 tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
 // The leading argument that is not an option (runs' and report's RUN), taken out of `args`; throws

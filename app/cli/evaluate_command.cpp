@@ -15,6 +15,7 @@
 #include "train/evaluation.hpp"
 #include "train/precise_bn.hpp"
 #include "train/progress_text.hpp"
+#include "train/session.hpp"
 #include "train/train_options.hpp"
 
 #include <cstdio>
@@ -61,7 +62,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     std::error_code ec;
     const bool text = std::filesystem::is_regular_file(dataPath, ec);
     const tb::WeightsFile textWeights = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
-    const tb::Dataset base = text ? loadDataFor(dataPath, textWeights) : tb::loadDataset(dataPath);
+    const tb::Dataset base = text ? tb::loadDatasetFor(dataPath, textWeights) : tb::loadDataset(dataPath);
     tb::WeightsFile weights = text ? textWeights : loadWeightsOption(o, &base);
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,

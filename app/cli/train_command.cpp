@@ -34,9 +34,9 @@ namespace {
 class TextProgress : public tb::TrainObserver {
 public:
     // Shows the learning rate beside the metrics when a schedule moves it.
-    explicit TextProgress(const tb::Trainer& trainer)
-        : m_trainer(trainer), m_steps(trainer.stepsPerEpoch()),
-          m_showRate(trainer.config().schedule.kind != tb::ScheduleKind::Constant), m_tty(isatty(fileno(stdout)))
+    explicit TextProgress(const tb::TrainingSession& session)
+        : m_schedule(session.config().schedule), m_steps(session.info().stepsPerEpoch),
+          m_showRate(session.config().schedule.kind != tb::ScheduleKind::Constant), m_tty(isatty(fileno(stdout)))
     {
     }
 
@@ -80,17 +80,14 @@ public:
         if (m_textNet)
             std::printf("Sample: %s\n", tb::printableSample(tb::epochSample(*m_textNet, m_vocab, r.epoch)).c_str());
         // Keras' callbacks say what they did in the same words.
-        if (r.rateLowered)
-            std::printf("Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.\n", r.epoch,
-                        m_trainer.learningRate());
-        if (r.stopped)
-            std::printf("Epoch %d: early stopping\n", r.epoch);
+        for (const std::string& line : tb::callbackLines(r, m_schedule))
+            std::printf("%s\n", line.c_str());
         std::fflush(stdout);
         m_pending = false;
     }
 
 private:
-    const tb::Trainer& m_trainer;
+    tb::LrSchedule m_schedule;
     const tb::Network* m_textNet = nullptr;
     tb::TextVocabulary m_vocab;
     int m_steps;
@@ -139,7 +136,7 @@ public:
 
 tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
 {
-    return loadDataFor(path, tb::readCheckpoint(folder.checkpoint()).weights);
+    return tb::loadDatasetFor(path, tb::readCheckpoint(folder.checkpoint()).weights);
 }
 } // namespace
 
@@ -186,9 +183,7 @@ int trainCommand(const std::vector<std::string>& args)
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing
-                owned->enableCheckpoints(
-                    tb::RunFolder::create(o.text("runs-dir", tb::env::runsDir()), spec.name + "-" + cfg.device.id()),
-                    checkpointEvery);
+                owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
         } else if (o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }
@@ -197,6 +192,7 @@ int trainCommand(const std::vector<std::string>& args)
     const tb::ModelSpec& spec = session.network().spec();
     const tb::Dataset& data = session.data();
 
+    const tb::RunInfo info = session.info();
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "start";
@@ -205,22 +201,22 @@ int trainCommand(const std::vector<std::string>& args)
         j["dataset"] = data.directory;
         j["train_images"] = data.train.count;
         j["test_images"] = data.test.count;
-        j["device"] = session.backend().device().id();
-        j["threads"] = session.backend().device().threads;
+        j["device"] = info.device.id();
+        j["threads"] = info.device.threads;
         j["batch"] = cfg.batchSize;
-        j["steps_per_epoch"] = session.trainer().stepsPerEpoch();
+        j["steps_per_epoch"] = info.stepsPerEpoch;
         j["seed"] = std::to_string(cfg.seed);
-        if (session.backend().device().isa)
-            j["isa"] = tb::isaName(*session.backend().device().isa);
-        j["kernels"] = session.backend().describe();
-        if (const std::string note = session.backend().setupNote(); !note.empty())
-            j["setup_note"] = note;
+        if (info.device.isa)
+            j["isa"] = tb::isaName(*info.device.isa);
+        j["kernels"] = info.kernels;
+        if (!info.setupNote.empty())
+            j["setup_note"] = info.setupNote;
         if (comm)
             j["mpi_ranks"] = comm->size();
         if (session.runFolder()) {
             j["run_folder"] = session.runFolder()->path;
-            j["resumed_epoch"] = session.trainer().position().epoch;
-            j["resumed_step"] = session.trainer().position().step;
+            j["resumed_epoch"] = info.position.epoch;
+            j["resumed_step"] = info.position.step;
         }
         printJson(j);
     } else {
@@ -230,7 +226,7 @@ int trainCommand(const std::vector<std::string>& args)
                         tb::unigramEntropy(data.test.labels, data.numClasses),
                         tb::bitsPerSymbol(tb::unigramEntropy(data.test.labels, data.numClasses)));
         if (session.runFolder()) {
-            const tb::RunPosition& at = session.trainer().position();
+            const tb::RunPosition& at = info.position;
             std::string where;
             if (at.epoch >= cfg.epochs || at.early.stoppedEpoch)
                 where = " (the run is complete)";
@@ -242,47 +238,46 @@ int trainCommand(const std::vector<std::string>& args)
         std::fflush(stdout);
     }
 
-    TextProgress text(session.trainer());
+    TextProgress text(session);
     if (data.isText())
         text.showText(session.network(), data);
     JsonProgress jsonOut;
     std::signal(SIGINT, onSigint);
-    auto save = [&] {
-        if (!savePath.empty())
-            session.save(savePath);
-    };
     tb::TrainStatus status;
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
     } catch (const tb::DivergedError&) {
-        save(); // the last good weights, so the run is not lost
+        if (!savePath.empty())
+            session.save(savePath); // the last good weights, so the run is not lost
         throw;
     }
     std::signal(SIGINT, SIG_DFL);
+    tb::FinishOptions finishing;
+    finishing.preciseBnBatches = preciseBn;
+    finishing.savePath = savePath;
+    const tb::RunResult result = session.finish(status, finishing);
     if (status == tb::TrainStatus::Cancelled) {
-        save();
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
         if (session.runFolder())
             std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n",
                          session.runFolder()->path.c_str());
         return Interrupted;
     }
-    const tb::RunPosition& end = session.trainer().position();
-    if (!json && cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0)
-        std::printf("Restoring model weights from the end of the best epoch: %d.\n", end.early.bestEpoch);
-    if (preciseBn > 0) {
-        const tb::PreciseBnResult p = session.recomputeBatchNorm(preciseBn);
+    if (!json && result.restoredBest)
+        std::printf("Restoring model weights from the end of the best epoch: %d.\n", result.bestEpoch);
+    if (const std::optional<tb::PreciseBnResult>& p = result.preciseBn) {
         if (json) {
             nlohmann::ordered_json j;
             j["event"] = "precise_bn";
-            j["batches"] = p.batches;
-            j["images"] = p.samples;
-            j["layers"] = p.layers;
+            j["batches"] = p->batches;
+            j["images"] = p->samples;
+            j["layers"] = p->layers;
             printJson(j);
         } else {
-            std::printf("%s\n", tb::preciseBnText(p).c_str());
+            std::printf("%s\n", tb::preciseBnText(*p).c_str());
         }
-    } else if (const auto warmth = session.batchNormWarmth(); warmth && warmth->stillInitial()) {
+    } else if (const std::optional<tb::BatchNormWarmth>& warmth = result.batchNormWarmth;
+               warmth && warmth->stillInitial()) {
         if (json) {
             nlohmann::ordered_json j;
             j["event"] = "batchnorm_still_initial";
@@ -294,26 +289,21 @@ int trainCommand(const std::vector<std::string>& args)
             std::printf("%s\n", tb::batchNormWarmthText(*warmth).c_str());
         }
     }
-    // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
-    // misclassified images for the Runs page and the report.
-    const tb::EvalResult test = session.evaluateTest(session.runFolder().has_value());
-    const std::string sha = session.weightsSha256();
-    save();
-    session.recordEnd(test);
+    const tb::EvalResult& test = result.test;
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "done";
         j["test_loss"] = test.loss;
         j["test_accuracy"] = test.accuracy;
-        j["weights_sha256"] = sha;
-        if (comm && session.backend().iterations() > 0)
-            j["mpi_bytes_per_step"] = comm->bytesCommunicated() / uint64_t(session.backend().iterations());
+        j["weights_sha256"] = result.weightsSha256;
+        if (comm && session.iterations() > 0)
+            j["mpi_bytes_per_step"] = comm->bytesCommunicated() / uint64_t(session.iterations());
         if (!savePath.empty())
             j["saved"] = savePath;
         printJson(j);
     } else {
         std::printf("Test loss: %.4f - test accuracy: %.4f - weights sha256: %s\n", test.loss, test.accuracy,
-                    sha.c_str());
+                    result.weightsSha256.c_str());
         if (!savePath.empty())
             std::printf("Saved %s\n", savePath.c_str());
     }

@@ -84,4 +84,15 @@ WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint)
     throw IoError(path + ": not a Trainbench weights file (.tbw) nor a safetensors file");
 }
 
+ModelHint modelHint(const ModelSpec* spec, const Dataset* data)
+{
+    ModelHint hint;
+    hint.spec = spec;
+    if (data) {
+        hint.input = inputShapeOf(*data);
+        hint.classNames = data->classNames;
+    }
+    return hint;
+}
+
 } // namespace tb

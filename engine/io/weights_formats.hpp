@@ -24,5 +24,8 @@ std::string withWeightsExtension(const std::string& path, WeightsFormat f);
 void saveWeightsAs(const std::string& path, const WeightsFile& w, WeightsFormat f);
 // A .tbw or safetensors file, told apart by their first bytes; an ONNX file is refused (export only).
 WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint = nullptr);
+// The hint a safetensors file written by another program is read with: the model the user chose
+// (--model, the window's Setup; null: none) and the input shape and classes of the dataset (null: none).
+ModelHint modelHint(const ModelSpec* spec, const Dataset* data);
 
 } // namespace tb

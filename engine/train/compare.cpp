@@ -107,18 +107,14 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             RowObserver rowObserver(observer, index);
             if (session.run(&rowObserver, cancel) == TrainStatus::Cancelled)
                 return rows;
-            double seconds = 0;
-            for (const EpochRecord& r : session.trainer().history()) {
-                seconds += r.seconds;
-                row.samples += r.samples;
-            }
-            row.epochs = int(session.trainer().history().size());
-            row.secondsPerEpoch = seconds / std::max(1, row.epochs);
-            row.samplesPerSec = double(row.samples) / std::max(seconds, 1e-9);
-            const EvalResult test = session.evaluateTest();
-            row.testLoss = test.loss;
-            row.testAccuracy = test.accuracy;
-            row.weightsSha256 = session.weightsSha256();
+            const RunResult result = session.finish(TrainStatus::Completed);
+            row.samples = result.samples;
+            row.epochs = result.epochs;
+            row.secondsPerEpoch = result.trainingSeconds / std::max(1, row.epochs);
+            row.samplesPerSec = double(row.samples) / std::max(result.trainingSeconds, 1e-9);
+            row.testLoss = result.test.loss;
+            row.testAccuracy = result.test.accuracy;
+            row.weightsSha256 = result.weightsSha256;
             const Network& net = session.network();
             if (reference.empty()) {
                 reference = net.params();

@@ -2,6 +2,7 @@
 
 #include "kernels/kernels.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace tb {
@@ -57,6 +58,26 @@ std::string epochLine(const EpochRecord& r, int steps)
                   " - %s %.0fms/step - loss: %.4f - accuracy: %.4f - val_loss: %.4f - val_accuracy: %.4f",
                   formatDuration(r.seconds).c_str(), msPerStep, r.loss, r.accuracy, r.valLoss, r.valAccuracy);
     return counter(steps, steps) + " " + bar(steps, steps) + buf;
+}
+
+double loweredRate(const EpochRecord& r, const LrSchedule& schedule)
+{
+    // updatePlateau's step from the rate the epoch ran at (scheduledRate's plateau.rate).
+    return std::max(r.learningRate * schedule.factor, schedule.minLr);
+}
+
+std::vector<std::string> callbackLines(const EpochRecord& r, const LrSchedule& schedule)
+{
+    std::vector<std::string> lines;
+    char buf[128];
+    if (r.rateLowered) {
+        std::snprintf(buf, sizeof buf, "Epoch %d: ReduceLROnPlateau reducing learning rate to %.4g.", r.epoch,
+                      loweredRate(r, schedule));
+        lines.push_back(buf);
+    }
+    if (r.stopped)
+        lines.push_back("Epoch " + std::to_string(r.epoch) + ": early stopping");
+    return lines;
 }
 
 std::string describeDataset(const Dataset& d)

@@ -6,12 +6,19 @@
 #include "train/trainer.hpp"
 
 #include <string>
+#include <vector>
 
 namespace tb {
 
 std::string progressLine(const BatchProgress& p);
 std::string epochLine(const EpochRecord& r, int steps);
 std::string formatDuration(double seconds); // "21s", "3m 05s", "1h 02m"
+// The callbacks' decisions after epoch r, in Keras' words: "Epoch 3: ReduceLROnPlateau reducing
+// learning rate to 0.0005." and "Epoch 5: early stopping". The CLI prints them; the window says the
+// same in its language, with loweredRate's figure.
+std::vector<std::string> callbackLines(const EpochRecord& r, const LrSchedule& schedule);
+// The rate reduce-on-plateau set after epoch r (r.rateLowered): the next epoch's.
+double loweredRate(const EpochRecord& r, const LrSchedule& schedule);
 
 // "60000 train / 10000 test images, 28x28, 10 classes (Fashion-MNIST)"; for a text:
 // "494 train / 54 validation sequences of 64 bytes (35,149 bytes of text), byte-level vocabulary of 256 symbols"

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "core/sha256.hpp"
+#include "data/text_dataset.hpp"
 #include "device/device.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
@@ -32,6 +33,16 @@ DatasetOptions datasetOptions(const TrainConfig& c)
 }
 } // namespace
 
+Dataset loadDatasetFor(const std::string& path, const WeightsFile& w)
+{
+    if (!w.spec.isText())
+        return loadDataset(path);
+    TextOptions t;
+    t.sequenceLength = w.input.h;
+    t.vocabulary = TextVocabulary::fromClassNames(w.classNames).kind;
+    return loadTextDataset(path, t);
+}
+
 TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config)
     : m_fingerprint(fingerprintOf(data)), m_data(withOptions(data, datasetOptions(validated(config)))),
       m_net(model, inputShapeOf(m_data), m_data.numClasses)
@@ -45,6 +56,70 @@ TrainingSession::~TrainingSession() = default;
 std::string TrainingSession::header() const
 {
     return runHeader(m_net, m_data, config(), m_trainer->backend());
+}
+
+RunInfo TrainingSession::info() const
+{
+    const Backend& backend = m_trainer->backend();
+    RunInfo i;
+    i.device = backend.device();
+    i.kernels = backend.describe();
+    i.setupNote = backend.setupNote();
+    i.stepsPerEpoch = m_trainer->stepsPerEpoch();
+    i.validationImages = m_trainer->validationSplit().count;
+    i.position = m_trainer->position();
+    i.history = m_trainer->history();
+    return i;
+}
+
+const RunPosition& TrainingSession::position() const
+{
+    return m_trainer->position();
+}
+
+const std::vector<EpochRecord>& TrainingSession::history() const
+{
+    return m_trainer->history();
+}
+
+const ImageSplit& TrainingSession::validationSplit() const
+{
+    return m_trainer->validationSplit();
+}
+
+double TrainingSession::learningRate() const
+{
+    return m_trainer->learningRate();
+}
+
+int64_t TrainingSession::iterations() const
+{
+    return m_trainer->backend().iterations();
+}
+
+void TrainingSession::setClock(std::function<double()> seconds)
+{
+    m_trainer->setClock(std::move(seconds));
+}
+
+BatchResult TrainingSession::trainBatch(const int* indices, int count)
+{
+    return m_trainer->trainBatch(indices, count);
+}
+
+std::vector<double> TrainingSession::forwardSeconds() const
+{
+    return m_trainer->backend().forwardSeconds();
+}
+
+std::vector<double> TrainingSession::backwardSeconds() const
+{
+    return m_trainer->backend().backwardSeconds();
+}
+
+void TrainingSession::createRunFolder(const std::string& runsDir, int everyBatches)
+{
+    enableCheckpoints(RunFolder::create(runsDir, m_net.spec().name + "-" + config().device.id()), everyBatches);
 }
 
 // Forwards the front end's callbacks and writes the checkpoints: the best epoch's weights when it is
@@ -114,11 +189,12 @@ void TrainingSession::writeRecord(const char* status)
         r["ended"] = m_ended.empty() ? now() : m_ended;
     r["model"] = m_net.spec().name;
     r["parameters"] = m_net.paramCount() + m_net.stateCount();
-    r["device"] = backend().device().id();
-    r["kernels"] = backend().describe();
+    const Backend& backend = m_trainer->backend();
+    r["device"] = backend.device().id();
+    r["kernels"] = backend.describe();
     if (m_hardware.is_null()) { // once: a record may be written every batch
         const CpuInfo cpu = detectCpu();
-        const DeviceSpec& device = backend().device();
+        const DeviceSpec& device = backend.device();
         m_hardware = {
             {"cpu", cpu.model}, {"logical_cores", cpu.logicalCores}, {"simd", cpu.simd}, {"ram_bytes", cpu.ramBytes}};
         if (device.kind == DeviceKind::Cpu)
@@ -225,8 +301,8 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
         throw ModelError(folder.checkpoint() + " holds weights of another shape than its model on this dataset");
     net.params() = c.weights.params;
     net.state() = c.weights.state;
-    session->backend().syncFromHost();
-    session->backend().setOptimizerState(
+    session->m_trainer->backend().syncFromHost();
+    session->m_trainer->backend().setOptimizerState(
         {c.weights.optimizer, c.weights.optimizerIterations, c.weights.optimizerSlots});
     session->m_trainer->restore(c.position, c.weights.history);
     if (config.earlyStopping.restoreBestWeights && c.position.early.bestEpoch > 0) {
@@ -271,15 +347,73 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
     return status;
 }
 
+RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, TrainObserver* observer)
+{
+    RunResult r;
+    r.status = status;
+    const bool completed = status == TrainStatus::Completed;
+    const RunPosition& end = m_trainer->position();
+    r.bestEpoch = end.early.bestEpoch;
+    r.restoredBest = completed && config().earlyStopping.restoreBestWeights && end.early.bestEpoch > 0;
+    for (const EpochRecord& e : m_trainer->history()) {
+        r.trainingSeconds += e.seconds;
+        r.samples += e.samples;
+    }
+    r.epochs = int(m_trainer->history().size());
+    auto abandoned = [&] { return o.abandon && o.abandon->load(); };
+    auto saveCopy = [&] {
+        if (!o.savePath.empty()) {
+            save(o.savePath);
+            r.files.push_back(o.savePath);
+        }
+    };
+    if (!completed && !o.finishStopped) {
+        saveCopy();
+        return r;
+    }
+    if (o.preciseBnBatches > 0 && !abandoned())
+        r.preciseBn = recomputeBatchNorm(o.preciseBnBatches);
+    else
+        r.batchNormWarmth = batchNormWarmth();
+    // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
+    // misclassified images for the Runs page and the report.
+    const bool keepPredictions = completed && (o.keepPredictions || m_folder);
+    r.testWasLastValidation = completed && m_trainer->testResultStands(keepPredictions);
+    if (!r.testWasLastValidation) {
+        if (abandoned()) {
+            r.abandoned = true;
+            return r;
+        }
+        if (observer)
+            observer->testStarted(m_data.test.count);
+    }
+    r.test = evaluateTest(keepPredictions);
+    r.evaluated = true;
+    r.weightsSha256 = weightsSha256();
+    saveCopy();
+    if (m_folder) {
+        if (completed) {
+            recordEnd(r.test);
+            r.files.push_back(m_folder->weights());
+            if (!r.test.predicted.empty())
+                r.files.push_back(m_folder->evaluation());
+        } else {
+            recordStop(r.test); // the Runs page shows the stopped weights' accuracy
+        }
+        r.files.push_back(m_folder->record());
+    }
+    return r;
+}
+
 PreciseBnResult TrainingSession::recomputeBatchNorm(int batches)
 {
-    const DeviceSpec& device = backend().device();
+    const DeviceSpec& device = m_trainer->backend().device();
     const bool cpu = device.kind == DeviceKind::Cpu;
     m_trainer->syncToHost();
     const PreciseBnResult r = recomputeBatchNormStatistics(
         m_net, m_data.train, m_data.sizeMultiplier, batches, config().batchSize, config().seed,
         cpu ? device.threads : 1, kernelsFor(cpu && device.isa ? *device.isa : defaultIsa()), config().shardSize);
-    backend().syncFromHost();
+    m_trainer->backend().syncFromHost();
     m_trainer->forgetTestResult();
     return r;
 }
@@ -289,9 +423,19 @@ std::optional<BatchNormWarmth> TrainingSession::batchNormWarmth() const
     return tb::batchNormWarmth(m_net, m_trainer->backend().iterations());
 }
 
-EvalResult TrainingSession::evaluateTest(bool keepPredictions)
+EvalResult TrainingSession::evaluateTest(bool keepPredictions, int limit)
 {
-    return m_trainer->evaluate(0, keepPredictions);
+    return m_trainer->evaluate(limit, keepPredictions);
+}
+
+EvalResult TrainingSession::evaluateTraining()
+{
+    return m_trainer->backend().evaluate(m_data.train, m_data.sizeMultiplier);
+}
+
+void TrainingSession::syncToHost()
+{
+    m_trainer->syncToHost();
 }
 
 WeightsFile TrainingSession::weightsFile()

@@ -1,9 +1,11 @@
 // One training run, whatever starts it: `trainbench-cli train`, the window's worker, each row of a
-// comparison and the benchmark all make a TrainingSession and drive or observe it. It owns what a run
-// is: the validated configuration, the dataset as the run sees it (size multiplier, dropped
-// remainder), the model built for it from the same seed on every device, the backend (through the
-// Trainer) and what the run leaves: the test-set evaluation, the weights and their hash, the weights
-// file. Features that continue a run (checkpoints, history, distributed training) attach here.
+// comparison and the benchmark all make a TrainingSession, configure it and observe it; none of them
+// reaches the Trainer or the Backend behind it. It owns what a run is: the validated configuration,
+// the dataset as the run sees it (size multiplier, dropped remainder), the model built for it from the
+// same seed on every device, the loop and the backend (through the Trainer), and the end of the run:
+// finish() runs precise BN or measures BatchNorm's warmth, evaluates the test set, hashes and saves the
+// weights and records the end in the run folder, once for every front end. Features that continue a
+// run (checkpoints, history, distributed training) attach here.
 #pragma once
 
 #include "data/dataset.hpp"
@@ -18,11 +20,65 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tb {
+
+// What a front end reads of a run when it starts (its JSON "start" line, the window's charts, the
+// benchmark's record): where it runs and where it stands.
+struct RunInfo {
+    DeviceSpec device;                // as the backend runs it (a CPU's threads and kernel level)
+    std::string kernels;              // Backend::describe(): "GEMM: AVX2 kernels", an accelerator's name
+    std::string setupNote;            // the device's set-up line (empty when it has none)
+    int stepsPerEpoch = 0;            // batches per epoch (config.maxBatches applied)
+    int validationImages = 0;         // of the split each epoch validates on (held-out images or the test set)
+    RunPosition position;             // a resumed run's; zero for a fresh one
+    std::vector<EpochRecord> history; // the epochs finished before (a resumed run's)
+};
+
+// How finish() ends a run.
+struct FinishOptions {
+    int preciseBnBatches = 0; // > 0: BatchNorm's statistics recomputed over N training batches first
+    std::string savePath;     // not empty: the weights also written there (.tbw or .safetensors)
+    // The test evaluation keeps per-image predictions (the window's Results page); with a run folder
+    // it always does (evaluation.json).
+    bool keepPredictions = false;
+    // A stopped run: also precise BN, the test evaluation and run.json's "stopped" block (the window);
+    // false: only the weights saved (the CLI: Ctrl-C ends at once; the checkpoint stays for --resume).
+    bool finishStopped = false;
+    // Set (the window is closing): whatever is left undone (precise BN, a test evaluation that is not
+    // the last validation's, the record) is skipped and the result says so.
+    const std::atomic<bool>* abandon = nullptr;
+};
+
+// What finish() did: one value for every front end.
+struct RunResult {
+    TrainStatus status = TrainStatus::Completed;
+    bool abandoned = false;             // FinishOptions::abandon was set before the test evaluation
+    bool evaluated = false;             // `test` holds the test-set evaluation (not for a stopped run the CLI ends)
+    EvalResult test;                    // of the final weights (with predictions when asked)
+    bool testWasLastValidation = false; // `test` is the last epoch's validation pass, not run again
+    std::string weightsSha256;          // of the parameters (empty when abandoned)
+    std::optional<PreciseBnResult> preciseBn;       // when precise BN ran
+    std::optional<BatchNormWarmth> batchNormWarmth; // when the model has BatchNorm and precise BN did not run
+    int bestEpoch = 0;                              // early stopping's best epoch (1-based), 0 if off or none
+    bool restoredBest = false;                      // the best epoch's weights were put back at the end
+    std::vector<std::string> files;                 // written by finish(): savePath, and the run folder's
+    // The epochs of the history (a resumed run's earlier ones included): their count, training
+    // images and training seconds (validation and the observer's time excluded).
+    int epochs = 0;
+    int64_t samples = 0;
+    double trainingSeconds = 0.0;
+};
+
+// The dataset at `path` as a trained model reads it: a text cut as its run cut it (the model's sequence
+// length and vocabulary), else a folder of IDX images. Resuming a run and evaluating a text model's
+// weights load their data so from every front end.
+Dataset loadDatasetFor(const std::string& path, const WeightsFile& w);
 
 class TrainingSession {
 public:
@@ -49,10 +105,28 @@ public:
     const Dataset& data() const { return m_data; }
     Network& network() { return m_net; }
     const Network& network() const { return m_net; }
-    Trainer& trainer() { return *m_trainer; }
-    Backend& backend() { return m_trainer->backend(); }
     // The two lines a run starts with (model, dataset; device, batch, optimizer, seed, kernels).
     std::string header() const;
+    RunInfo info() const;
+    // Where the run stands and what it did so far (read between callbacks or after run()).
+    const RunPosition& position() const;
+    const std::vector<EpochRecord>& history() const;
+    const ImageSplit& validationSplit() const; // held-out training images, else the test set
+    double learningRate() const;               // of the next step
+    int64_t iterations() const;                // optimizer steps so far (a resumed run's included)
+    // Epoch times are read from this clock (Trainer::setClock: the time the observer spends, a paused
+    // window waiting, is not training time). Tests inject a clock they advance themselves.
+    void setClock(std::function<double()> seconds);
+
+    // The benchmark's step: one optimizer step on the training samples indices[0..count), as run()
+    // takes it, and the seconds the last step spent in each layer (empty on accelerators).
+    BatchResult trainBatch(const int* indices, int count);
+    std::vector<double> forwardSeconds() const;
+    std::vector<double> backwardSeconds() const;
+
+    // A fresh run's folder in `runsDir`, named after the model and the device (RunFolder::create: the
+    // same name from every front end, so their runs sort together), checkpointed as enableCheckpoints.
+    void createRunFolder(const std::string& runsDir, int everyBatches = 0);
 
     // Checkpoints into `folder`: at every epoch end, every `everyBatches` batches (0: at epoch ends
     // only), and when the run is stopped; early stopping's best epoch goes to best.tbw, the record of
@@ -65,8 +139,19 @@ public:
     // Trains until config.epochs epochs are done (or early stopping ends the run), from where the run
     // stands. Throws DivergedError with the last good weights kept.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
-    // The whole test split, on the run's device.
-    EvalResult evaluateTest(bool keepPredictions = false);
+    // Ends the run after run() returned `status` (see FinishOptions and RunResult). Completed: precise
+    // BN if asked (else BatchNorm's warmth), the test evaluation (the last validation's when that was
+    // the whole test set with these weights), the hash, the weights saved, recordEnd. Stopped: the
+    // weights saved, and with finishStopped the same steps recorded by recordStop. `observer` hears
+    // testStarted before a test evaluation that is not the last validation's. Throws IoError.
+    RunResult finish(TrainStatus status, const FinishOptions& options = {}, TrainObserver* observer = nullptr);
+
+    // The whole test split (or its first `limit` images), on the run's device.
+    EvalResult evaluateTest(bool keepPredictions = false, int limit = 0);
+    // The training split as the run sees it, on the run's device (how far the test accuracy lags it).
+    EvalResult evaluateTraining();
+    // The backend's weights and BatchNorm statistics into network() (a device keeps its own copy).
+    void syncToHost();
     // Precise BN (train/precise_bn.hpp) over `batches` training batches of the run's batch size, with
     // the weights as they stand, on the CPU engine whatever the device (same threads and kernels for
     // a CPU device); the device then evaluates and saves with the new statistics.

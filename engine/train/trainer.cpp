@@ -236,7 +236,7 @@ BatchResult Trainer::trainBatch(const int* indices, int count)
 
 EvalResult Trainer::evaluate(int limit, bool keepPredictions)
 {
-    if (limit <= 0 && m_testResult && (!keepPredictions || !m_testResult->predicted.empty()))
+    if (limit <= 0 && testResultStands(keepPredictions))
         return *m_testResult;
     return m_backend->evaluate(m_data.test, m_data.sizeMultiplier, limit, keepPredictions);
 }

@@ -42,6 +42,9 @@ public:
     // After batchFinished and after epochFinished, with the trainer's position up to date: where a
     // checkpoint can be written.
     virtual void positionAdvanced(bool /*epochEnd*/) {}
+    // TrainingSession::finish: the test set (`images` of it) is being evaluated, a pass that takes a
+    // while on a slow device (not called when the last validation already was that pass).
+    virtual void testStarted(int /*images*/) {}
 };
 
 enum class TrainStatus { Completed, Cancelled };
@@ -86,6 +89,11 @@ public:
     void syncToHost() { m_backend->syncToHost(); }
     // The test split (or its first `limit` images), on the run's device.
     EvalResult evaluate(int limit = 0, bool keepPredictions = false);
+    // Whether evaluate(0, keepPredictions) returns the last validation without another pass.
+    bool testResultStands(bool keepPredictions) const
+    {
+        return m_testResult && (!keepPredictions || !m_testResult->predicted.empty());
+    }
     // The weights or statistics changed outside training (precise BN): the last validation no longer
     // stands for the test set.
     void forgetTestResult() { m_testResult.reset(); }

@@ -305,11 +305,11 @@ void RunPanel::epochFinished(const tb::EpochRecord& r)
         line += tr(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
     setProgressLine(line);
     m_progressLinePending = false;
-    // The callbacks' decisions, in Keras' words.
+    // The callbacks' decisions, in Keras' words (tb::callbackLines, the CLI's, in the window's language).
     if (r.rateLowered)
         appendLog(tr("Epoch %1: ReduceLROnPlateau reducing learning rate to %2.")
                       .arg(r.epoch)
-                      .arg(std::max(r.learningRate * m_config.schedule.factor, m_config.schedule.minLr), 0, 'g', 4));
+                      .arg(tb::loweredRate(r, m_config.schedule), 0, 'g', 4));
     if (r.best && m_config.earlyStopping.enabled) {
         const bool loss = m_config.earlyStopping.monitor == tb::Monitor::ValLoss;
         appendLog(tr("Epoch %1: %2 improved to %3, the best epoch so far.")

@@ -27,12 +27,13 @@ public:
 
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult& validation) override
     {
-        m_lastValidation = std::make_shared<const tb::EvalResult>(validation);
-        emit m_worker.epochFinished(r, m_lastValidation);
+        emit m_worker.epochFinished(r, std::make_shared<const tb::EvalResult>(validation));
         // On the training thread, between epochs: the network holds this epoch's weights. The CLI's sample.
         if (m_textNet)
             emit m_worker.textSampled(r.epoch, qs(tb::epochSample(*m_textNet, m_vocab, r.epoch)));
     }
+
+    void testStarted(int images) override { emit m_worker.evaluatingTestSet(images); }
 
     void showText(const tb::Network& net, const tb::Dataset& data)
     {
@@ -40,7 +41,6 @@ public:
         m_vocab = tb::vocabularyOf(data);
     }
 
-    EvalPtr m_lastValidation;
     const tb::Network* m_textNet = nullptr; // a text model's, for the samples
     tb::TextVocabulary m_vocab;
 
@@ -63,10 +63,7 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
         tb::TrainConfig cfg = r.config;
         cfg.device = r.device;
         auto session = std::make_unique<tb::TrainingSession>(r.spec, *data, cfg);
-        // The CLI's folder name, so runs from either front end sort together.
-        session->enableCheckpoints(tb::RunFolder::create(r.runsDir.empty() ? tb::env::runsDir() : r.runsDir,
-                                                         r.spec.name + "-" + cfg.device.id()),
-                                   r.checkpointEvery);
+        session->createRunFolder(r.runsDir.empty() ? tb::env::runsDir() : r.runsDir, r.checkpointEvery);
         return session;
     }
     const tb::RunFolder folder = tb::RunFolder::open(r.resumeFolder);
@@ -82,15 +79,8 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
             data.reset();
         }
     }
-    if (!data && saved.weights.spec.isText()) {
-        // The text as the run cut it: its sequence length and vocabulary are the model's (as the CLI).
-        tb::TextOptions t;
-        t.sequenceLength = saved.weights.input.h;
-        t.vocabulary = tb::TextVocabulary::fromClassNames(saved.weights.classNames).kind;
-        data = std::make_shared<const tb::Dataset>(tb::loadTextDataset(saved.data.directory, t));
-    }
     if (!data)
-        data = std::make_shared<const tb::Dataset>(tb::loadDataset(saved.data.directory));
+        data = std::make_shared<const tb::Dataset>(tb::loadDatasetFor(saved.data.directory, saved.weights));
     return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery, nullptr, r.config.kernelCacheDir);
 }
 
@@ -106,12 +96,12 @@ void TrainWorker::run()
     try {
         DatasetPtr data;
         session = makeSession(data);
-        session->trainer().setClock(m_request.clock); // a pause waits inside the observer: not training time
+        session->setClock(m_request.clock); // a pause waits inside the observer: not training time
         const tb::TrainConfig& cfg = session->config();
-        const tb::Trainer& trainer = session->trainer();
+        const tb::RunInfo run = session->info();
 
         RunStarted info;
-        info.stepsPerEpoch = trainer.stepsPerEpoch();
+        info.stepsPerEpoch = run.stepsPerEpoch;
         info.epochs = cfg.epochs;
         info.trainImages = session->data().train.count;
         info.replicas = cfg.device.replicas();
@@ -119,13 +109,13 @@ void TrainWorker::run()
         info.header = qs(session->header()); // the CLI's first lines
         info.config = cfg;
         info.data = data;
-        info.validationImages = trainer.validationSplit().count;
+        info.validationImages = run.validationImages;
         if (session->runFolder())
             info.runFolder = qs(session->runFolder()->path);
         info.resumed = !m_request.resumeFolder.empty();
-        info.resumedEpoch = trainer.position().epoch;
-        info.resumedStep = trainer.position().step;
-        info.history = trainer.history();
+        info.resumedEpoch = run.position.epoch;
+        info.resumedStep = run.position.step;
+        info.history = run.history;
         outcome.runFolder = info.runFolder;
         if (session->data().isText())
             observer.showText(session->network(), session->data());
@@ -133,40 +123,27 @@ void TrainWorker::run()
 
         const tb::TrainStatus status = session->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
-        if (m_request.preciseBnBatches > 0 && !abandonRequested())
-            outcome.preciseBn = session->recomputeBatchNorm(m_request.preciseBnBatches);
-        else
-            outcome.batchNormWarmth = session->batchNormWarmth();
-        const tb::RunPosition& end = trainer.position();
-        outcome.bestEpoch = end.early.bestEpoch;
-        outcome.restoredBest = cfg.earlyStopping.restoreBestWeights && end.early.bestEpoch > 0;
-        // The last validation is the test set's evaluation of the final weights only when the test set
-        // validated, whole, and no other epoch's weights were put back.
-        const bool lastValidationIsTest = cfg.validationSplit == 0 && cfg.validationLimit == 0 &&
-                                          !outcome.restoredBest && !outcome.preciseBn && observer.m_lastValidation;
-        if (outcome.status == RunStatus::Completed && lastValidationIsTest) {
-            outcome.testLoss = observer.m_lastValidation->loss;
-            outcome.testAccuracy = observer.m_lastValidation->accuracy;
-        } else if (abandonRequested()) {
+        tb::FinishOptions finishing;
+        finishing.preciseBnBatches = m_request.preciseBnBatches;
+        finishing.keepPredictions = true; // the Results page
+        finishing.finishStopped = true;   // the stopped weights' test accuracy, in the log and the Runs page
+        finishing.abandon = abandonFlag();
+        const tb::RunResult result = session->finish(status, finishing, &observer);
+        outcome.preciseBn = result.preciseBn;
+        outcome.batchNormWarmth = result.batchNormWarmth;
+        outcome.bestEpoch = result.bestEpoch;
+        outcome.restoredBest = result.restoredBest;
+        if (result.abandoned) {
             emit finished(outcome); // the window is closing: nothing will show the weights
             return;
-        } else {
-            emit evaluatingTestSet(session->data().test.count);
-            const bool completed = outcome.status == RunStatus::Completed;
-            auto test = std::make_shared<const tb::EvalResult>(session->evaluateTest(completed));
-            outcome.testLoss = test->loss;
-            outcome.testAccuracy = test->accuracy;
-            if (completed)
-                outcome.test = test; // the results pages show the test set, not the held-out images
-            else if (session->runFolder())
-                session->recordStop(*test); // the Runs page shows the stopped weights' accuracy
         }
-        outcome.weightsSha256 = qs(session->weightsSha256());
-        if (outcome.status == RunStatus::Completed && session->runFolder()) {
-            // As the CLI does: weights.tbw, evaluation.json and run.json's end (the evaluation with
-            // predictions is the last validation's when that was the test set, else computed above).
-            session->recordEnd(outcome.test ? *outcome.test : session->evaluateTest(true));
-        }
+        outcome.testLoss = result.test.loss;
+        outcome.testAccuracy = result.test.accuracy;
+        // The results pages show the final weights on the test set, unless the last epoch's validation
+        // already showed that very pass.
+        if (result.status == tb::TrainStatus::Completed && !result.testWasLastValidation)
+            outcome.test = std::make_shared<const tb::EvalResult>(result.test);
+        outcome.weightsSha256 = qs(result.weightsSha256);
         snapshot();
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;

@@ -34,6 +34,7 @@ protected:
     const std::atomic<bool>* stopFlag() const { return &m_stop; }
     bool stopRequested() const { return m_stop.load(); }
     bool abandonRequested() const { return m_abandon.load(); }
+    const std::atomic<bool>* abandonFlag() const { return &m_abandon; }
     void waitWhilePaused(); // called by the worker between batches
     bool pauseRequested();
     void countBatch() { m_batchesDone.fetch_add(1); }
