@@ -32,12 +32,6 @@ extern "C" void onSigint(int)
     g_interrupted.store(true);
 }
 
-// Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
-std::string kernelCacheFolder()
-{
-    return tb::env::kernelCacheDir();
-}
-
 // The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as
 // the window's fields), checked. Without --device the kernels' level is --isa, else TRAINBENCH_ISA,
 // else the best this CPU runs.
@@ -47,7 +41,7 @@ tb::TrainSettings trainSettingsFrom(const Options& o)
     tb::applyTrainOptions(s, o.given());
     if (!o.has("device") && !s.config.device.isa)
         s.config.device.isa = tb::defaultIsa();
-    s.config.kernelCacheDir = kernelCacheFolder();
+    s.config.kernelCacheDir = tb::env::kernelCacheDir();
     return s;
 }
 

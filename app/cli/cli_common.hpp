@@ -20,8 +20,6 @@ namespace tbcli {
 extern std::atomic<bool> g_interrupted;
 extern "C" void onSigint(int);
 
-// Where an accelerator keeps its compiled kernels: $XDG_CACHE_HOME/trainbench or ~/.cache/trainbench.
-std::string kernelCacheFolder();
 // The training options `o` gives, checked (train/train_options.hpp).
 tb::TrainSettings trainSettingsFrom(const Options& o);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.

@@ -175,7 +175,7 @@ int trainCommand(const std::vector<std::string>& args)
         const std::string dataDir =
             o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
         owned = tb::TrainingSession::resume(folder, loadResumeData(dataDir, folder), device, checkpointEvery, comm,
-                                            kernelCacheFolder());
+                                            tb::env::kernelCacheDir());
     } else {
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
