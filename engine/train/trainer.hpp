@@ -32,8 +32,7 @@ public:
     // backend is made for config.device (makeBackend); its errors are thrown from here. The config's
     // callbacks are attached: the learning-rate schedule, early stopping when enabled, and the best
     // weights when early stopping restores them (kept in bestWeightsFile() too when it gives a path).
-    Trainer(Network& net, const Dataset& data, TrainConfig config,
-            BestWeightsCallback::FilePath bestWeightsFile = {});
+    Trainer(Network& net, const Dataset& data, TrainConfig config, BestWeightsCallback::FilePath bestWeightsFile = {});
     ~Trainer();
 
     // Epoch times are read from this clock (seconds, monotonic; steady_clock by default). Time spent in
