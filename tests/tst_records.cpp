@@ -1,0 +1,251 @@
+// Files written by release 0.2.0 (tests/data/release-0.2.0: run folders, checkpoints, weights files)
+// still read through the public readers: the run history, a checkpoint, a weights file, a stored test
+// evaluation, and a stopped run's checkpoint resumed to the same weights as a run never stopped.
+#include "fixtures.hpp"
+
+#include "core/atomic_file.hpp"
+#include "data/dataset.hpp"
+#include "kernels/isa.hpp"
+#include "model/model_spec.hpp"
+#include "train/checkpoint.hpp"
+#include "train/run_folder.hpp"
+#include "train/run_history.hpp"
+#include "train/session.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace tb;
+
+namespace {
+// Copies the files of a fixture folder into `to` (resuming writes into its run folder).
+bool copyFolder(const QString& from, const QString& to)
+{
+    if (!QDir().mkpath(to))
+        return false;
+    for (const QString& f : QDir(from).entryList(QDir::Files))
+        if (!QFile::copy(from + "/" + f, to + "/" + f))
+            return false;
+    return true;
+}
+
+bool hasRow(const std::vector<std::pair<std::string, std::string>>& rows, const std::string& label,
+            const std::string& value)
+{
+    return std::find(rows.begin(), rows.end(), std::pair{label, value}) != rows.end();
+}
+} // namespace
+
+class TstRecords : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    std::string m_dataDir, m_completed, m_stopped;
+    ModelSpec m_tiny;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        const QString fixtures = QStringLiteral(TRAINBENCH_RELEASE_FIXTURES);
+        m_dataDir = m_tmp.path().toStdString() + "/toy";
+        QDir().mkpath(QString::fromStdString(m_dataDir));
+        fixtures::writeToyDataset(m_dataDir, 75, 30, 12, 3); // the bytes the fixtures were made on
+        m_completed = m_tmp.path().toStdString() + "/runs/completed";
+        m_stopped = m_tmp.path().toStdString() + "/runs/stopped";
+        QVERIFY(copyFolder(fixtures + "/completed-run", QString::fromStdString(m_completed)));
+        QVERIFY(copyFolder(fixtures + "/stopped-run", QString::fromStdString(m_stopped)));
+        m_tiny = parseModelSpec(readWholeFile((fixtures + "/tiny.json").toStdString()), "tiny.json");
+    }
+
+    // run.json of a completed 0.2.0 run (version 2) in the run history.
+    void completedRunRecord()
+    {
+        const RunSummary r = readRun(m_completed);
+        QVERIFY2(!r.damaged, r.damage.c_str());
+        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.model, std::string("tiny"));
+        QCOMPARE(r.device, std::string("cpu:1@avx2"));
+        QCOMPARE(r.started, std::string("2026-11-25T02:46:28Z"));
+        QCOMPARE(r.epochs, 8);
+        QCOMPARE(int(r.history.size()), 3); // early stopping ended it after epoch 3
+        QCOMPARE(r.history[0].epoch, 1);
+        QCOMPARE(r.history[0].loss, 0.37039342386069296);
+        QCOMPARE(r.history[0].valAccuracy, 0.6666666666666666);
+        QCOMPARE(r.history[2].valLoss, 0.8250536648355872);
+        QCOMPARE(r.history[2].learningRate, 0.02500000037252903); // halved by the plateau schedule
+        QVERIFY(r.hasTest);
+        QCOMPARE(r.testLoss, 0.5421734019986687);
+        QCOMPARE(r.testAccuracy, 0.6666666666666666);
+        QCOMPARE(r.finalAccuracy(), 0.6666666666666666);
+        QCOMPARE(r.weightsSha256, std::string("cfab4f2f3bc075d68afb8fd9068c17783a9c7746ac21d86c9957e11125cc9188"));
+        QCOMPARE(r.weightsFileSha256, std::string("f45e6763f9530e67408069d554401f55fe738368088fea79ee77cae7a6cc8b78"));
+        QCOMPARE(r.files.size(), size_t(5));
+        const auto rows = r.configurationRows();
+        QVERIFY(hasRow(rows, "Optimizer", "adam"));
+        QVERIFY(hasRow(rows, "Learning rate", "0.05"));
+        QVERIFY(hasRow(rows, "Batch size", "8"));
+        QVERIFY(hasRow(rows, "Seed", "11"));
+        QVERIFY(hasRow(rows, "Schedule", "reduce on plateau of val_loss: x0.5 after 1 epochs, minimum 0"));
+        QVERIFY(hasRow(rows, "Early stopping", "val_loss, patience 2, min_delta 0, restoring the best weights"));
+        QVERIFY(hasRow(rows, "Validation", "test set"));
+        QVERIFY(hasRow(rows, "Dataset images", "75 train, 30 test, 12x12, 3 classes"));
+        QVERIFY(hasRow(r.hardwareRows(), "Kernel ISA", "avx2"));
+
+        std::string why;
+        const std::optional<TestRecord> test = readTestRecord(r, why);
+        QVERIFY2(test, why.c_str());
+        QCOMPARE(test->samples, 30);
+        QCOMPARE(test->misclassifiedCount, 10);
+        QCOMPARE(test->classes(), 3);
+        QCOMPARE(test->accuracy, 0.6666666666666666);
+    }
+
+    // run.json of a run stopped mid-epoch, with the test result at the stop.
+    void stoppedRunRecord()
+    {
+        const RunSummary r = readRun(m_stopped);
+        QVERIFY2(!r.damaged, r.damage.c_str());
+        QCOMPARE(r.status, std::string("stopped"));
+        QCOMPARE(r.epochs, 4);
+        QCOMPARE(int(r.history.size()), 1);
+        QCOMPARE(r.history[0].loss, 0.6453139733339519);
+        QCOMPARE(r.partialEpoch, 2);
+        QCOMPARE(r.partialStep, 5);
+        QCOMPARE(r.stepsPerEpoch, 8);
+        QVERIFY(r.hasTest);
+        QCOMPARE(r.testAccuracy, 1.0);
+        QCOMPARE(r.weightsSha256, std::string("467a4bab994dfae45113d5300795210c840a18c95c57f1c5871bfcc2db2a137f"));
+        const auto rows = r.configurationRows();
+        QVERIFY(hasRow(rows, "Optimizer", "sgd"));
+        QVERIFY(hasRow(rows, "Momentum", "0.9"));
+        QVERIFY(hasRow(rows, "Nesterov", "yes"));
+        QVERIFY(hasRow(rows, "Schedule", "step decay x0.5 every 1 epochs"));
+        QVERIFY(hasRow(rows, "Early stopping", "off"));
+    }
+
+    // A 0.2.0 checkpoint (version 1): every setting, the position and the history with its flags.
+    void completedCheckpoint()
+    {
+        const Checkpoint c = readCheckpoint(m_completed + "/checkpoint.tbw");
+        const TrainConfig& t = c.config;
+        QCOMPARE(t.epochs, 8);
+        QCOMPARE(t.batchSize, 8);
+        QCOMPARE(t.seed, uint64_t(11));
+        QCOMPARE(t.device.id(), std::string("cpu:1@avx2"));
+        QCOMPARE(int(t.optimizer.kind), int(OptimizerKind::Adam));
+        QCOMPARE(t.optimizer.learningRate, 0.05f);
+        QCOMPARE(int(t.schedule.kind), int(ScheduleKind::Plateau));
+        QCOMPARE(t.schedule.factor, 0.5);
+        QCOMPARE(t.schedule.patience, 1);
+        QVERIFY(t.earlyStopping.enabled);
+        QCOMPARE(int(t.earlyStopping.monitor), int(Monitor::ValLoss));
+        QCOMPARE(t.earlyStopping.patience, 2);
+        QVERIFY(t.earlyStopping.restoreBestWeights);
+        QCOMPARE(t.validationSplit, 0.0);
+        QCOMPARE(t.shardSize, 16);
+        QCOMPARE(c.position.epoch, 3);
+        QCOMPARE(c.position.step, 0);
+        QCOMPARE(c.data.trainCount, 75);
+        QCOMPARE(c.data.testCount, 30);
+        QCOMPARE(c.data.classes, 3);
+        const std::vector<EpochRecord>& h = c.weights.history;
+        QCOMPARE(int(h.size()), 3);
+        QVERIFY(h[0].best && !h[0].stopped && !h[0].rateLowered);
+        QVERIFY(!h[1].best && !h[1].stopped && h[1].rateLowered);
+        QVERIFY(!h[2].best && h[2].stopped && h[2].rateLowered);
+        QCOMPARE(h[2].samples, int64_t(75));
+        // The checkpoint is of the run's own data.
+        requireSameDataset(c.data, loadDataset(m_dataDir), m_completed + "/checkpoint.tbw");
+    }
+
+    // The final weights of a 0.2.0 run: the model, the classes, the settings, the history, and the
+    // parameters whose hash the run recorded.
+    void weightsFile()
+    {
+        const WeightsFile w = loadWeights(m_completed + "/weights.tbw");
+        QCOMPARE(w.spec.name, std::string("tiny"));
+        QCOMPARE(w.input.h, 12);
+        QCOMPARE(w.input.w, 12);
+        QCOMPARE(int(w.classNames.size()), 3);
+        QVERIFY(w.resume.empty());
+        QCOMPARE(w.train.epochs, 8);
+        QCOMPARE(w.train.batchSize, 8);
+        QCOMPARE(w.train.seed, uint64_t(11));
+        QCOMPARE(w.train.device.threads, 1);
+        QCOMPARE(int(w.optimizer.kind), int(OptimizerKind::Adam));
+        QCOMPARE(w.optimizer.learningRate, 0.025f); // the optimizer's rate at the end: halved once
+        QCOMPARE(int(w.history.size()), 3);
+        QVERIFY(w.history[0].best);
+        QVERIFY(w.history[2].stopped);
+        QCOMPARE(w.history[1].valLoss, 0.551755119607482);
+        const Network net = w.buildNetwork();
+        QCOMPARE(net.paramCount() + net.stateCount(), int64_t(1191));
+        QCOMPARE(net.weightsSha256(), std::string("cfab4f2f3bc075d68afb8fd9068c17783a9c7746ac21d86c9957e11125cc9188"));
+        // best.tbw holds the same (restored) best epoch's weights.
+        QCOMPARE(loadWeights(m_completed + "/best.tbw").buildNetwork().weightsSha256(), net.weightsSha256());
+    }
+
+    // The stopped run's checkpoint: its settings, and resumed it ends with the weights of the same run
+    // never stopped (the first part trained by 0.2.0, the rest by this version).
+    void stoppedCheckpointResumes()
+    {
+        const Checkpoint c = readCheckpoint(m_stopped + "/checkpoint.tbw");
+        TrainConfig expected;
+        expected.epochs = 4;
+        expected.batchSize = 8;
+        expected.seed = 7;
+        expected.optimizer.kind = OptimizerKind::SGD;
+        expected.optimizer.learningRate = 0.05f;
+        expected.optimizer.momentum = 0.9f;
+        expected.optimizer.nesterov = true;
+        expected.validationSplit = 0.2;
+        expected.schedule = parseLrSchedule("step:1:0.5");
+        QCOMPARE(c.config.epochs, expected.epochs);
+        QCOMPARE(c.config.batchSize, expected.batchSize);
+        QCOMPARE(c.config.seed, expected.seed);
+        QCOMPARE(int(c.config.optimizer.kind), int(OptimizerKind::SGD));
+        QCOMPARE(c.config.optimizer.momentum, 0.9f);
+        QVERIFY(c.config.optimizer.nesterov);
+        QCOMPARE(c.config.validationSplit, 0.2);
+        QCOMPARE(int(c.config.schedule.kind), int(ScheduleKind::StepDecay));
+        QCOMPARE(c.config.schedule.everyEpochs, 1);
+        QVERIFY(!c.config.earlyStopping.enabled);
+        QCOMPARE(c.position.epoch, 1);
+        QCOMPARE(c.position.step, 5);
+        QCOMPARE(c.position.seen, int64_t(40));
+        QCOMPARE(int(c.weights.history.size()), 1);
+
+        // The first part ran on AVX2 kernels; the rest must too for the same bits.
+        if (!isaSupported(Isa::Avx2))
+            QSKIP("the fixture was trained with the avx2 kernels, which this CPU lacks");
+        expected.device = parseDeviceSpec("cpu:1@avx2");
+        const Dataset toy = loadDataset(m_dataDir);
+        std::string uninterrupted;
+        {
+            TrainingSession s(m_tiny, toy, expected);
+            QCOMPARE(s.run(), TrainStatus::Completed);
+            uninterrupted = s.weightsSha256();
+        }
+        auto resumed = TrainingSession::resume(RunFolder::open(m_stopped), toy, expected.device);
+        QCOMPARE(resumed->position().epoch, 1);
+        QCOMPARE(resumed->position().step, 5);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), uninterrupted);
+        QCOMPARE(int(resumed->history().size()), 4);
+        QCOMPARE(resumed->history()[0].loss, 0.6453139733339519); // epoch 1 as 0.2.0 recorded it
+
+        // The record the resumed run rewrote keeps its first start and reads as completed.
+        const RunSummary r = readRun(m_stopped);
+        QVERIFY2(!r.damaged, r.damage.c_str());
+        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.started, std::string("2026-11-25T02:46:34Z"));
+        QCOMPARE(int(r.history.size()), 4);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRecords)
+#include "tst_records.moc"
