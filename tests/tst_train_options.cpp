@@ -12,6 +12,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 
 namespace {
@@ -177,6 +178,38 @@ private slots:
         QVERIFY(tb::formatTrainOptions(cpu) == std::vector<std::string>({"--threads", "2", "--isa", "baseline"}) ||
                 tb::hardwareThreads() == 2);
         compareSettings(parsed(tb::formatTrainOptions(cpu)), cpu);
+    }
+
+    // An option's limits (which the window's field takes as its range) are the ones its parser
+    // checks: both ends read, a step past either is refused naming the option. The window's options
+    // have a label.
+    void limitsAreWhatTheParserChecks()
+    {
+        int withLimits = 0;
+        for (const tb::TrainOption& o : tb::trainOptions()) {
+            const bool window = o.name != "threads" && o.name != "device" && o.name != "isa" && o.name != "shard" &&
+                                o.name != "nesterov";
+            QVERIFY2(window == !o.label.empty(), o.name.c_str());
+            if (o.lo == o.hi)
+                continue;
+            ++withLimits;
+            const bool wholeNumber = o.lo == std::floor(o.lo) && o.hi == std::floor(o.hi) && o.hi > 1;
+            auto text = [&](double v) { return wholeNumber ? std::to_string((long long)v) : tb::formatReal(v); };
+            for (double v : {o.lo, o.hi}) {
+                tb::TrainSettings s;
+                o.parse(s, text(v), o);
+            }
+            for (double v : {o.lo - 1, o.hi + (wholeNumber ? 1 : o.hi + 1)}) {
+                tb::TrainSettings s;
+                try {
+                    o.parse(s, text(v), o);
+                    QFAIL(("--" + o.name + " " + text(v) + " was taken").c_str());
+                } catch (const tb::ConfigError& e) {
+                    QVERIFY2(std::string(e.what()).find("--" + o.name) != std::string::npos, e.what());
+                }
+            }
+        }
+        QVERIFY(withLimits >= 10);
     }
 
     // --help's lines: the option, its value, its help from the column on, wrapped within the width.

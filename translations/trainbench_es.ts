@@ -379,6 +379,77 @@
     </message>
 </context>
 <context>
+    <name>TrainOption</name>
+    <message>
+        <source>Epochs</source>
+        <translation>Épocas</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Tamaño del lote</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Semilla</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimizador</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Momentum (SGD)</source>
+        <translation>Momento (SGD)</translation>
+    </message>
+    <message>
+        <source>Image size ×</source>
+        <translation>Tamaño de imagen ×</translation>
+    </message>
+    <message>
+        <source>Batches per epoch</source>
+        <translation>Lotes por época</translation>
+    </message>
+    <message>
+        <source>Drop the remainder</source>
+        <translation>Descartar el resto</translation>
+    </message>
+    <message>
+        <source>Validation split</source>
+        <translation>Fracción de validación</translation>
+    </message>
+    <message>
+        <source>Learning-rate schedule</source>
+        <translation>Programación de la tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>Parada temprana</translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation>Paciencia (épocas)</translation>
+    </message>
+    <message>
+        <source>Minimum change</source>
+        <translation>Cambio mínimo</translation>
+    </message>
+    <message>
+        <source>Restore the best epoch's weights</source>
+        <translation>Restaurar los pesos de la mejor época</translation>
+    </message>
+    <message>
+        <source>Checkpoint every</source>
+        <translation>Punto de control cada</translation>
+    </message>
+    <message>
+        <source>Precise BN</source>
+        <translation>BN precisa</translation>
+    </message>
+</context>
+<context>
     <name>tbui::AcceleratorPanel</name>
     <message>
         <source>Accelerator</source>
@@ -859,38 +930,6 @@
         <translation>Hiperparámetros</translation>
     </message>
     <message>
-        <source>Optimizer</source>
-        <translation>Optimizador</translation>
-    </message>
-    <message>
-        <source>Learning rate</source>
-        <translation>Tasa de aprendizaje</translation>
-    </message>
-    <message>
-        <source>Momentum (SGD)</source>
-        <translation>Momento (SGD)</translation>
-    </message>
-    <message>
-        <source>Batch size</source>
-        <translation>Tamaño del lote</translation>
-    </message>
-    <message>
-        <source>Epochs</source>
-        <translation>Épocas</translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation>Semilla</translation>
-    </message>
-    <message>
-        <source>Batches per epoch</source>
-        <translation>Lotes por época</translation>
-    </message>
-    <message>
-        <source>Image size ×</source>
-        <translation>Tamaño de imagen ×</translation>
-    </message>
-    <message>
         <source>all</source>
         <translation>todos</translation>
     </message>
@@ -905,10 +944,6 @@
     <message>
         <source>Drop the remainder (both splits a multiple of the batch size, as the TPU needs)</source>
         <translation>Descartar el resto (ambas particiones múltiplo del tamaño del lote, como necesita la TPU)</translation>
-    </message>
-    <message>
-        <source>Drop the remainder</source>
-        <translation>Descartar el resto</translation>
     </message>
 </context>
 <context>
@@ -1502,14 +1537,6 @@
         <translation>Avanzado: validación, tasa, parada</translation>
     </message>
     <message>
-        <source>Validation split</source>
-        <translation>Fracción de validación</translation>
-    </message>
-    <message>
-        <source>Learning-rate schedule</source>
-        <translation>Programación de la tasa de aprendizaje</translation>
-    </message>
-    <message>
         <source>Drop every (epochs)</source>
         <translation>Bajar cada (épocas)</translation>
     </message>
@@ -1540,18 +1567,6 @@
     <message>
         <source>Minimum rate</source>
         <translation>Tasa mínima</translation>
-    </message>
-    <message>
-        <source>Early stopping</source>
-        <translation>Parada temprana</translation>
-    </message>
-    <message>
-        <source>Minimum change</source>
-        <translation>Cambio mínimo</translation>
-    </message>
-    <message>
-        <source>Checkpoint every</source>
-        <translation>Punto de control cada</translation>
     </message>
     <message>
         <source>0 (test set)</source>
@@ -1614,10 +1629,6 @@
         <translation>Un cambio menor que este no es una mejora</translation>
     </message>
     <message>
-        <source>Restore the best epoch's weights</source>
-        <translation>Restaurar los pesos de la mejor época</translation>
-    </message>
-    <message>
         <source>epoch ends</source>
         <translation>fin de cada época</translation>
     </message>
@@ -1632,10 +1643,6 @@
     <message>
         <source>As the CLI: %1</source>
         <translation>Como en la CLI: %1</translation>
-    </message>
-    <message>
-        <source>Precise BN</source>
-        <translation>BN precisa</translation>
     </message>
     <message>
         <source>After training, recompute BatchNorm's moving mean and variance over this many training batches. A short run's moving averages still hold much of their initial values, and its test accuracy falls far below its training accuracy; this fixes it (100 batches is plenty).</source>

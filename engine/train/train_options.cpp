@@ -13,6 +13,10 @@
 #include <limits>
 #include <type_traits>
 
+// The window's labels are marked for Qt's lupdate, which reads this file for the window's
+// translations (ui/CMakeLists.txt); the engine itself has no Qt.
+#define QT_TRANSLATE_NOOP(context, text) text
+
 namespace tb {
 
 TrainSettings::TrainSettings()
@@ -129,6 +133,12 @@ int whole(const char* name, const std::string& text, long long lo, long long hi)
     return int(parseWholeOption(name, text, lo, hi));
 }
 
+// The option's own number, within its limits.
+int whole(const TrainOption& o, const std::string& text)
+{
+    return whole(o.name.c_str(), text, (long long)o.lo, (long long)o.hi);
+}
+
 // A real number in [lo, hi], refused with the option's name and its limits.
 double real(const char* name, const std::string& text, double lo, double hi)
 {
@@ -137,6 +147,11 @@ double real(const char* name, const std::string& text, double lo, double hi)
         throw ConfigError("--" + std::string(name) + " must be between " + formatReal(lo) + " and " + formatReal(hi) +
                           " (got " + text + ")");
     return v;
+}
+
+double real(const TrainOption& o, const std::string& text)
+{
+    return real(o.name.c_str(), text, o.lo, o.hi);
 }
 
 // Another parser's ConfigError (a schedule, a device, a monitor) prefixed with the option's name.
@@ -194,18 +209,24 @@ std::vector<TrainOption> makeTable()
     std::vector<TrainOption> t;
     auto add = [&](TrainOption o) { t.push_back(std::move(o)); };
     add({"epochs", "N", "epochs to train, " + range(1, kMaxEpochs) + " (" + std::to_string(d.epochs) + ")", true, "",
-         [](TrainSettings& s, const std::string& v) { s.config.epochs = whole("epochs", v, 1, kMaxEpochs); },
-         [](const TrainSettings& s) { return unlessDefault(s.config.epochs, defaults().config.epochs); }});
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.epochs = whole(o, v); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.epochs, defaults().config.epochs); },
+         QT_TRANSLATE_NOOP("TrainOption", "Epochs"), 1, kMaxEpochs});
     add({"batch", "B", "images per batch, " + range(1, kMaxBatch) + " (" + std::to_string(d.batchSize) + ")", true, "",
-         [](TrainSettings& s, const std::string& v) { s.config.batchSize = whole("batch", v, 1, kMaxBatch); },
-         [](const TrainSettings& s) { return unlessDefault(s.config.batchSize, defaults().config.batchSize); }});
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.batchSize = whole(o, v); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.batchSize, defaults().config.batchSize); },
+         QT_TRANSLATE_NOOP("TrainOption", "Batch size"), 1, kMaxBatch});
     add({"seed", "S",
          "the seed of the initial weights, the shuffles and dropout, 0 to 2^64-1 (" + std::to_string(d.seed) + ")",
-         true, "", [](TrainSettings& s, const std::string& v) { s.config.seed = parseUnsignedOption("seed", v); },
-         [](const TrainSettings& s) { return unlessDefault(s.config.seed, defaults().config.seed); }});
+         true, "",
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
+             s.config.seed = parseUnsignedOption("seed", v);
+         },
+         [](const TrainSettings& s) { return unlessDefault(s.config.seed, defaults().config.seed); },
+         QT_TRANSLATE_NOOP("TrainOption", "Seed")});
     add({"optimizer", "adam|sgd|rmsprop",
          std::string("the optimizer, with Keras' defaults (") + optimizerName(d.optimizer.kind) + ")", true, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              s.config.optimizer.kind = named("optimizer", [&] { return parseOptimizer(v); });
              s.config.optimizer.learningRate = defaultLearningRate(s.config.optimizer.kind);
          },
@@ -213,13 +234,14 @@ std::vector<TrainOption> makeTable()
              if (s.config.optimizer.kind == defaults().config.optimizer.kind)
                  return std::nullopt;
              return optimizerName(s.config.optimizer.kind);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Optimizer")});
     add({"lr", "X",
          "the learning rate, above 0 (the optimizer's default: " +
              formatReal(defaultLearningRate(OptimizerKind::Adam), true) + " for adam and rmsprop, " +
              formatReal(defaultLearningRate(OptimizerKind::SGD), true) + " for sgd)",
          true, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              const double lr = parseRealOption("lr", v);
              if (!(float(lr) > 0))
                  throw ConfigError("--lr must be a positive, finite number (got " + v + ")");
@@ -227,45 +249,48 @@ std::vector<TrainOption> makeTable()
          },
          [](const TrainSettings& s) {
              return unlessDefault(s.config.optimizer.learningRate, defaultLearningRate(s.config.optimizer.kind));
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Learning rate")});
     add({"momentum", "M", "SGD's momentum, 0 to " + formatReal(kMaxMomentum) + " (0)", true, "",
-         [](TrainSettings& s, const std::string& v) {
-             s.config.optimizer.momentum = float(real("momentum", v, 0.0, kMaxMomentum));
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) {
+             s.config.optimizer.momentum = float(real(o, v));
          },
          [](const TrainSettings& s) {
              return unlessDefault(s.config.optimizer.momentum, defaults().config.optimizer.momentum);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Momentum (SGD)"), 0, kMaxMomentum});
     add({"nesterov", "", "SGD with Nesterov momentum", true, "",
-         [](TrainSettings& s, const std::string&) { s.config.optimizer.nesterov = true; },
+         [](TrainSettings& s, const std::string&, const TrainOption&) { s.config.optimizer.nesterov = true; },
          [](const TrainSettings& s) { return onOff(s.config.optimizer.nesterov); }});
     add({"size-multiplier", "K",
          "images scaled up K times (nearest neighbour) to make the work grow, " + range(1, kMaxSizeMultiplier) + " (1)",
          true, "",
-         [](TrainSettings& s, const std::string& v) {
-             s.config.sizeMultiplier = whole("size-multiplier", v, 1, kMaxSizeMultiplier);
-         },
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.sizeMultiplier = whole(o, v); },
          [](const TrainSettings& s) {
              return unlessDefault(s.config.sizeMultiplier, defaults().config.sizeMultiplier);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Image size ×"), 1, kMaxSizeMultiplier});
     add({"max-batches", "N",
          "at most N batches per epoch, for quick runs, " + range(0, kMaxBatchesPerEpoch) + " (0: all)", true, "",
-         [](TrainSettings& s, const std::string& v) {
-             s.config.maxBatches = whole("max-batches", v, 0, kMaxBatchesPerEpoch);
-         },
-         [](const TrainSettings& s) { return unlessDefault(s.config.maxBatches, defaults().config.maxBatches); }});
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.maxBatches = whole(o, v); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.maxBatches, defaults().config.maxBatches); },
+         QT_TRANSLATE_NOOP("TrainOption", "Batches per epoch"), 0, kMaxBatchesPerEpoch});
     add({"drop-remainder", "", "both splits cut to a multiple of the batch, as the TPU tutorials do", true, "",
-         [](TrainSettings& s, const std::string&) { s.config.dropRemainder = true; },
-         [](const TrainSettings& s) { return onOff(s.config.dropRemainder); }});
+         [](TrainSettings& s, const std::string&, const TrainOption&) { s.config.dropRemainder = true; },
+         [](const TrainSettings& s) { return onOff(s.config.dropRemainder); },
+         QT_TRANSLATE_NOOP("TrainOption", "Drop the remainder")});
     add({"shard", "N",
          "CPU: samples per shard, part of the numerics (the weights depend on it), " + range(1, kMaxShard) + " (" +
              std::to_string(d.shardSize) + ")",
-         true, "", [](TrainSettings& s, const std::string& v) { s.config.shardSize = whole("shard", v, 1, kMaxShard); },
-         [](const TrainSettings& s) { return unlessDefault(s.config.shardSize, defaults().config.shardSize); }});
+         true, "",
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.shardSize = whole(o, v); },
+         [](const TrainSettings& s) { return unlessDefault(s.config.shardSize, defaults().config.shardSize); }, "", 1,
+         kMaxShard});
     add({"validation-split", "F",
          "hold out the last fraction F of the training images to validate each epoch, as Keras does; 0 or 0.001 to "
          "0.999 (0: the test set validates)",
          true, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              const double f = parseRealOption("validation-split", v);
              if (f != 0 && !(f >= 0.001 && f <= 0.999))
                  throw ConfigError("--validation-split must be 0 or between 0.001 and 0.999 (got " + v + ")");
@@ -273,22 +298,24 @@ std::vector<TrainOption> makeTable()
          },
          [](const TrainSettings& s) {
              return unlessDefault(s.config.validationSplit, defaults().config.validationSplit);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Validation split"), 0, 0.999});
     add({"lr-schedule", "SCHEDULE",
          "constant, step:EVERY:FACTOR, exp:RATE:STEPS, cosine[:WARMUP[:ALPHA]] or "
          "plateau[:FACTOR[:PATIENCE[:MIN_LR]]] (constant)",
          true, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              s.config.schedule = named("lr-schedule", [&] { return parseLrSchedule(v); });
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (s.config.schedule.kind == ScheduleKind::Constant)
                  return std::nullopt;
              return scheduleText(s.config.schedule);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Learning-rate schedule")});
     add({"early-stopping", "val_loss|val_accuracy",
          "stop when the monitored value has not improved for --patience epochs (off)", true, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              s.config.earlyStopping.enabled = true;
              s.config.earlyStopping.monitor = named("early-stopping", [&] { return parseMonitor(v); });
          },
@@ -296,42 +323,49 @@ std::vector<TrainOption> makeTable()
              if (!s.config.earlyStopping.enabled)
                  return std::nullopt;
              return monitorName(s.config.earlyStopping.monitor);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Early stopping")});
     // Written whenever early stopping is on, 0 too: the line reads as Keras' arguments do.
     add({"patience", "N",
          "early stopping: epochs without improvement before it stops, " + range(0, kMaxEpochs) + " (0)", true,
          "early-stopping",
-         [](TrainSettings& s, const std::string& v) {
-             s.config.earlyStopping.patience = whole("patience", v, 0, kMaxEpochs);
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) {
+             s.config.earlyStopping.patience = whole(o, v);
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (!s.config.earlyStopping.enabled)
                  return std::nullopt;
              return std::to_string(s.config.earlyStopping.patience);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Patience (epochs)"), 0, kMaxEpochs});
     add({"min-delta", "X", "early stopping: a smaller change is no improvement, 0 to 1e9 (0)", true, "early-stopping",
-         [](TrainSettings& s, const std::string& v) {
-             s.config.earlyStopping.minDelta = real("min-delta", v, 0.0, 1e9);
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) {
+             s.config.earlyStopping.minDelta = real(o, v);
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (!s.config.earlyStopping.enabled)
                  return std::nullopt;
              return unlessDefault(s.config.earlyStopping.minDelta, defaults().config.earlyStopping.minDelta);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Minimum change"), 0, 1e9});
     add({"restore-best-weights", "", "early stopping: end with the best epoch's weights", true, "early-stopping",
-         [](TrainSettings& s, const std::string&) { s.config.earlyStopping.restoreBestWeights = true; },
+         [](TrainSettings& s, const std::string&, const TrainOption&) {
+             s.config.earlyStopping.restoreBestWeights = true;
+         },
          [](const TrainSettings& s) {
              return onOff(s.config.earlyStopping.enabled && s.config.earlyStopping.restoreBestWeights);
-         }});
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Restore the best epoch's weights")});
     add({"threads", "T", "CPU threads, one replica each, " + range(1, kMaxThreads) + " (every core)", false, "",
-         [](TrainSettings& s, const std::string& v) { s.config.device.threads = whole("threads", v, 1, kMaxThreads); },
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.device.threads = whole(o, v); },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (s.config.device.kind != DeviceKind::Cpu)
                  return std::nullopt;
              return unlessDefault(s.config.device.threads, defaults().config.device.threads);
-         }});
+         },
+         "", 1, kMaxThreads});
     add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, opencl:0 (cpu)", false, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              s.config.device = named("device", [&] { return parseDeviceSpec(v); });
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
@@ -344,7 +378,7 @@ std::vector<TrainOption> makeTable()
     // After --device: a device that names its level keeps it.
     add({"isa", "baseline|avx2|avx512",
          "the kernels of a lower instruction-set level than the CPU's best (TRAINBENCH_ISA too)", false, "",
-         [](TrainSettings& s, const std::string& v) {
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
              if (s.config.device.isa)
                  return;
              const Isa isa = named("isa", [&] { return parseIsa(v); });
@@ -360,17 +394,16 @@ std::vector<TrainOption> makeTable()
          "a checkpoint in the run folder also every N batches, " + range(0, kMaxBatchesPerEpoch) +
              " (0: at epoch ends)",
          false, "",
-         [](TrainSettings& s, const std::string& v) {
-             s.checkpointEvery = whole("checkpoint-every", v, 0, kMaxBatchesPerEpoch);
-         },
-         [](const TrainSettings& s) { return unlessDefault(s.checkpointEvery, defaults().checkpointEvery); }});
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.checkpointEvery = whole(o, v); },
+         [](const TrainSettings& s) { return unlessDefault(s.checkpointEvery, defaults().checkpointEvery); },
+         QT_TRANSLATE_NOOP("TrainOption", "Checkpoint every"), 0, kMaxBatchesPerEpoch});
     add({"precise-bn", "N",
          "after training, BatchNorm's moving statistics recomputed over N training batches (a short run's test "
          "accuracy then matches its training accuracy), " +
              range(0, kMaxBatchesPerEpoch) + " (0: off)",
-         false, "",
-         [](TrainSettings& s, const std::string& v) { s.preciseBn = whole("precise-bn", v, 0, kMaxBatchesPerEpoch); },
-         [](const TrainSettings& s) { return unlessDefault(s.preciseBn, defaults().preciseBn); }});
+         false, "", [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.preciseBn = whole(o, v); },
+         [](const TrainSettings& s) { return unlessDefault(s.preciseBn, defaults().preciseBn); },
+         QT_TRANSLATE_NOOP("TrainOption", "Precise BN"), 0, kMaxBatchesPerEpoch});
     return t;
 }
 } // namespace
@@ -401,7 +434,7 @@ void applyTrainOptions(TrainSettings& s, const std::map<std::string, std::string
             const TrainOption* needed = findTrainOption(o.needs);
             throw ConfigError("--" + o.name + " needs --" + o.needs + " " + (needed ? needed->value : std::string()));
         }
-        o.parse(s, it->second);
+        o.parse(s, it->second, o);
     }
     validateTrainConfig(s.config);
 }

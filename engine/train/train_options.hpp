@@ -1,7 +1,8 @@
 // The training options, declared once: each with its flag, the placeholder of its value, its help
 // text (default and limits from run_limits.hpp), how it is read from text into a TrainSettings and
-// how it is written back. trainbench-cli's parser and --help, the benchmark's parser and the window's
-// "As the CLI" line all read this table, so a new option is one entry here (docs/developing.md).
+// how it is written back, the window's label of it and a number's limits. trainbench-cli's parser and
+// --help, the benchmark's parser, the window's fields (labels, ranges) and its "As the CLI" line all
+// read this table, so a new option is one entry here (docs/developing.md).
 #pragma once
 
 #include "train/trainer.hpp"
@@ -32,11 +33,18 @@ struct TrainOption {
     // where and how the run goes (threads, device, checkpoints) and may change on resume.
     bool fixedOnResume = true;
     std::string needs; // the option this one only goes with ("early-stopping"); empty: none
-    // Reads `text` ("" for a switch) into s; throws ConfigError naming --name and its limits.
-    void (*parse)(TrainSettings& s, const std::string& text) = nullptr;
+    // Reads `text` ("" for a switch) into s; throws ConfigError naming --name and its limits. `self`
+    // is the option (its name and limits).
+    void (*parse)(TrainSettings& s, const std::string& text, const TrainOption& self) = nullptr;
     // The value that gives s's setting back (parse(format(s)) == s); nullopt where s has the
     // default (TrainSettings()), so the option is left out; "" for a switch that is on.
     std::optional<std::string> (*format)(const TrainSettings& s) = nullptr;
+    // The window's label of the option's field, in English: the window translates it in the context
+    // "TrainOption" (trainOptionLabel in ui/). Empty: the window sets it elsewhere (the device).
+    std::string label;
+    // A number's limits, which parse checks and the window's field takes as its range (both 0: not
+    // a number with limits).
+    double lo = 0, hi = 0;
 };
 
 // Every training option, in the order they are applied and written (--optimizer before --lr: an

@@ -5,6 +5,7 @@
 #include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "model/model_spec.hpp"
+#include "train/train_options.hpp"
 
 #include <QLocale>
 #include <QRegularExpression>
@@ -252,6 +253,30 @@ QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,
             .arg(double(warmth->momentum), 0, 'f', 2)
             .arg(100.0 * warmth->initialShare, 0, 'f', 0);
     return {};
+}
+
+namespace {
+const tb::TrainOption& option(const char* name)
+{
+    const tb::TrainOption* o = tb::findTrainOption(name);
+    Q_ASSERT_X(o, "option", name);
+    return *o;
+}
+} // namespace
+
+QString EngineText::optionLabel(const char* name)
+{
+    return QCoreApplication::translate("TrainOption", option(name).label.c_str());
+}
+
+void setOptionRange(QSpinBox* box, const char* name)
+{
+    box->setRange(int(option(name).lo), int(option(name).hi));
+}
+
+void setOptionRange(QDoubleSpinBox* box, const char* name)
+{
+    box->setRange(option(name).lo, option(name).hi);
 }
 
 } // namespace tbui

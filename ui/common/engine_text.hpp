@@ -7,6 +7,8 @@
 #include "train/precise_bn.hpp"
 
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
 #include <QString>
 
 #include <exception>
@@ -22,6 +24,10 @@ struct SystemInfo;
 
 namespace tbui {
 
+// A number field's range: the limits of training option `name` (tb::TrainOption's lo and hi).
+void setOptionRange(QSpinBox* box, const char* name);
+void setOptionRange(QDoubleSpinBox* box, const char* name);
+
 class EngineText {
     Q_DECLARE_TR_FUNCTIONS(EngineText)
 public:
@@ -35,6 +41,8 @@ public:
     // tb::deviceUnavailableReason in the window's language; empty when the device can be used.
     static QString deviceUnavailable(const tb::DeviceSpec& spec, const tb::SystemInfo& system);
     static QString presetDescription(const std::string& name);
+    // The window's label of training option `name` (tb::TrainOption::label) in the window's language.
+    static QString optionLabel(const char* name);
     // tb::describeKernels in the window's language.
     static QString kernels(const tb::Kernels& k);
     // What precise BN did, or that BatchNorm's statistics are still near their initial values (the

@@ -1,5 +1,6 @@
 #include "panels/hyperparameters_panel.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "panels/run_options_fields.hpp"
 #include "train/run_limits.hpp"
@@ -25,7 +26,7 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     for (tb::OptimizerKind k : {tb::OptimizerKind::Adam, tb::OptimizerKind::SGD, tb::OptimizerKind::RMSprop})
         m_optimizer->addItem(qs(tb::optimizerName(k)), int(k));
-    // The engine's limits and defaults (train/run_limits.hpp, TrainConfig), the CLI's too.
+    // The engine's limits and defaults (the option table, run_limits.hpp, TrainConfig), the CLI's too.
     using namespace tb::limits;
     const tb::TrainConfig defaults;
     m_lr->setObjectName(QStringLiteral("learningRate"));
@@ -33,13 +34,13 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
     m_lr->setRange(kMinLearningRate, kMaxLearningRate);
     m_lr->setSingleStep(1e-4);
     m_momentum->setDecimals(3);
-    m_momentum->setRange(0.0, kMaxMomentum);
+    setOptionRange(m_momentum, "momentum");
     m_momentum->setSingleStep(0.1);
-    m_batch->setRange(1, kMaxBatch);
-    m_epochs->setRange(1, kMaxEpochs);
+    setOptionRange(m_batch, "batch");
+    setOptionRange(m_epochs, "epochs");
     m_seed->setRange(0, std::numeric_limits<int>::max());
-    m_maxBatches->setRange(0, kMaxBatchesPerEpoch);
-    m_multiplier->setRange(1, kMaxSizeMultiplier);
+    setOptionRange(m_maxBatches, "max-batches");
+    setOptionRange(m_multiplier, "size-multiplier");
 
     const QSettings s;
     m_optimizer->setCurrentIndex(std::max(0, m_optimizer->findData(s.value("train/optimizer", 0).toInt())));
@@ -92,15 +93,15 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
 void HyperparametersPanel::retranslate()
 {
     m_title->setText(tr("Hyperparameters"));
-    const QStringList labels = {tr("Optimizer"), tr("Learning rate"), tr("Momentum (SGD)"),    tr("Batch size"),
-                                tr("Epochs"),    tr("Seed"),          tr("Batches per epoch"), tr("Image size ×")};
-    for (int i = 0; i < labels.size(); ++i)
-        m_labels[size_t(i)]->setText(labels[i]);
+    const char* options[] = {"optimizer", "lr",   "momentum",    "batch",
+                             "epochs",    "seed", "max-batches", "size-multiplier"};
+    for (size_t i = 0; i < std::size(options); ++i)
+        m_labels[i]->setText(EngineText::optionLabel(options[i]));
     m_maxBatches->setSpecialValueText(tr("all"));
     m_maxBatches->setToolTip(tr("Train on at most this many batches per epoch, for quick runs"));
     m_multiplier->setToolTip(tr("Scale the images by this factor to see the compute grow (the TPU tutorial's "
                                 "SIZE_MULTIPLIER)"));
-    m_drop->setText(tr("Drop the remainder"));
+    m_drop->setText(EngineText::optionLabel("drop-remainder"));
     m_drop->setToolTip(tr("Drop the remainder (both splits a multiple of the batch size, as the TPU needs)"));
 }
 

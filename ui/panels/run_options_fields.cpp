@@ -1,5 +1,6 @@
 #include "panels/run_options_fields.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "train/run_limits.hpp"
 #include "train/train_options.hpp"
@@ -41,7 +42,7 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
     // parseLrSchedule's and validateTrainConfig's limits (train/lr_schedule.cpp, train/trainer.cpp).
     using namespace tb::limits;
     m_split->setDecimals(3);
-    m_split->setRange(0.0, 0.999); // 0, or 0.001..0.999
+    setOptionRange(m_split, "validation-split"); // 0, or 0.001..0.999
     m_split->setSingleStep(0.05);
     for (tb::ScheduleKind k : {tb::ScheduleKind::Constant, tb::ScheduleKind::StepDecay, tb::ScheduleKind::Exponential,
                                tb::ScheduleKind::Cosine, tb::ScheduleKind::Plateau})
@@ -65,11 +66,11 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
     m_monitor->addItem(QString(), -1);
     for (tb::Monitor m : {tb::Monitor::ValLoss, tb::Monitor::ValAccuracy})
         m_monitor->addItem(qs(tb::monitorName(m)), int(m));
-    m_patience->setRange(0, kMaxEpochs);
+    setOptionRange(m_patience, "patience");
     m_minDelta->setDecimals(4);
-    m_minDelta->setRange(0.0, 1e9);
+    setOptionRange(m_minDelta, "min-delta");
     m_minDelta->setSingleStep(0.001);
-    m_checkpointEvery->setRange(0, kMaxBatchesPerEpoch);
+    setOptionRange(m_checkpointEvery, "checkpoint-every");
     m_cli->setWordWrap(true);
     m_cli->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_cli->setStyleSheet(QStringLiteral("color: palette(mid)"));
@@ -94,7 +95,7 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
     m_restore->setChecked(s.value("train/restoreBestWeights", d.earlyStopping.restoreBestWeights).toBool());
     m_checkpointEvery->setValue(s.value("train/checkpointEvery", 0).toInt());
     m_preciseBn->setObjectName(QStringLiteral("preciseBn"));
-    m_preciseBn->setRange(0, kMaxBatchesPerEpoch);
+    setOptionRange(m_preciseBn, "precise-bn");
     m_preciseBn->setValue(s.value("train/preciseBn", 0).toInt());
 
     auto* layout = new QVBoxLayout(this);
@@ -146,14 +147,22 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
 void RunOptionsFields::retranslate()
 {
     m_toggle->setText(tr("Advanced: validation, schedule, early stopping"));
-    const QStringList labels = {tr("Validation split"),    tr("Learning-rate schedule"),
-                                tr("Drop every (epochs)"), tr("Factor"),
-                                tr("Decay rate"),          tr("Decay steps"),
-                                tr("Warm-up steps"),       tr("Final rate (× initial)"),
-                                tr("Patience (epochs)"),   tr("Minimum rate"),
-                                tr("Early stopping"),      tr("Patience (epochs)"),
-                                tr("Minimum change"),      tr("Checkpoint every"),
-                                tr("Precise BN")};
+    // The options' own labels (the option table's), and the schedule's parameters.
+    const QStringList labels = {EngineText::optionLabel("validation-split"),
+                                EngineText::optionLabel("lr-schedule"),
+                                tr("Drop every (epochs)"),
+                                tr("Factor"),
+                                tr("Decay rate"),
+                                tr("Decay steps"),
+                                tr("Warm-up steps"),
+                                tr("Final rate (× initial)"),
+                                tr("Patience (epochs)"),
+                                tr("Minimum rate"),
+                                EngineText::optionLabel("early-stopping"),
+                                EngineText::optionLabel("patience"),
+                                EngineText::optionLabel("min-delta"),
+                                EngineText::optionLabel("checkpoint-every"),
+                                EngineText::optionLabel("precise-bn")};
     for (int i = 0; i < labels.size(); ++i)
         m_labels[size_t(i)]->setText(labels[i]);
     m_split->setSpecialValueText(tr("0 (test set)"));
@@ -173,7 +182,7 @@ void RunOptionsFields::retranslate()
     m_monitor->setItemText(0, tr("off"));
     m_monitor->setToolTip(tr("Stop when the monitored validation value has not improved for the patience"));
     m_minDelta->setToolTip(tr("A change smaller than this is not an improvement"));
-    m_restore->setText(tr("Restore the best epoch's weights"));
+    m_restore->setText(EngineText::optionLabel("restore-best-weights"));
     m_checkpointEvery->setSpecialValueText(tr("epoch ends"));
     m_checkpointEvery->setSuffix(tr(" batches"));
     m_checkpointEvery->setToolTip(tr("Every run writes a checkpoint into its run folder at each epoch end and on "
