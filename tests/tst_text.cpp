@@ -283,6 +283,40 @@ private slots:
         }
     }
 
+    // The generator asks every layer whether it can run step by step before it writes anything, and
+    // says which layer cannot and why.
+    void generatorRefusesWhatCannotStep()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        auto generatorFor = [&](const char* layers) {
+            const std::string json = std::string(R"({"name": "m", "sequence_length": 32, "layers": [)") + layers + "]}";
+            Network net(parseModelSpec(json, "m"), Shape::tokenIds(32), data.numClasses);
+            net.initialize(1);
+            TextGenerator g(net, vocabularyOf(data));
+        };
+        expectError<ModelError>(
+            [&] {
+                generatorFor(R"({"type": "Embedding", "input_dim": 256, "output_dim": 8},
+                    {"type": "LSTM", "units": 8},
+                    {"type": "Dense", "units": "classes", "activation": "softmax"})");
+            },
+            "layer 2 (lstm) needs \"return_sequences\": true to write one symbol per step");
+        expectError<ModelError>(
+            [&] {
+                generatorFor(R"({"type": "Embedding", "input_dim": 256, "output_dim": 8},
+                    {"type": "LSTM", "units": 8, "return_sequences": true},
+                    {"type": "Flatten"},
+                    {"type": "Dense", "units": "classes", "activation": "softmax"})");
+            },
+            "layer 3 (flatten) cannot generate text step by step");
+        // Dropout is the identity in inference; the last softmax is the generator's own.
+        generatorFor(R"({"type": "Embedding", "input_dim": 256, "output_dim": 8},
+            {"type": "LSTM", "units": 8, "return_sequences": true}, {"type": "Dropout", "rate": 0.2},
+            {"type": "Dense", "units": "classes", "activation": "softmax"})");
+    }
+
     // A text model's weights file keeps its (T) input; safetensors holds PyTorch's names and comes
     // back with the same weights; the ONNX export writes (the real checks: tests/interop).
     void textWeightsFileAndExports()

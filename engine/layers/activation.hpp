@@ -17,6 +17,11 @@ public:
     bool passThrough() const override { return m_fused || m_act == Activation::Linear || m_act == Activation::Softmax; }
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    // A softmax passes the logits on (the generator takes it with its temperature).
+    std::string stepRefusal(bool lastLayer) const override
+    {
+        return m_act == Activation::Softmax ? std::string() : Layer::stepRefusal(lastLayer);
+    }
 
 private:
     Activation m_act;

@@ -14,6 +14,7 @@ public:
     float rate() const { return m_rate; }
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    std::string stepRefusal(bool) const override { return {}; } // the identity in inference
 
 private:
     void apply(const PassContext& ctx, const ShardView& s, const float* in, float* out) const;

@@ -32,6 +32,15 @@ void Embedding::forward(const PassContext&, int, ShardView& s, float*)
         std::memcpy(s.y + r * E, row(int(s.x[r])), sizeof(float) * size_t(E));
 }
 
+void Embedding::stepForward(const Kernels&, const std::vector<float>& ids, int n, std::vector<float>& out,
+                            std::vector<float>&) const
+{
+    const int64_t E = m_outputDim;
+    out.resize(size_t(n) * size_t(E));
+    for (int i = 0; i < n; ++i)
+        std::memcpy(out.data() + i * E, row(int(ids[size_t(i)])), sizeof(float) * size_t(E));
+}
+
 void Embedding::backward(const PassContext&, int, ShardView& s, float*)
 {
     const int64_t T = m_in.size(), E = m_outputDim;

@@ -18,8 +18,11 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
-    // The vector of one id (for generation).
+    // The vector of one id.
     const float* row(int id) const;
+    std::string stepRefusal(bool) const override { return {}; }
+    void stepForward(const Kernels&, const std::vector<float>& ids, int n, std::vector<float>& out,
+                     std::vector<float>& carried) const override;
 
 private:
     int m_inputDim, m_outputDim;

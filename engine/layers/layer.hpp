@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace tb {
 
@@ -100,6 +101,23 @@ public:
     // A layer whose output is its input (an activation the layer before has taken over, or one that
     // does nothing here): the executor gives it its input's buffers and calls neither pass.
     virtual bool passThrough() const { return false; }
+
+    // Step-by-step inference (text generation): one time step of n sequences. `in` holds n rows of
+    // the layer before's step output (the first layer gets the n symbol ids, as floats), `out` gets
+    // this layer's n rows, `carried` the layer's state from one step to the next (empty before the
+    // first). What cannot run so says why from stepRefusal, which the generator asks for every layer
+    // before it starts ("" : it can); the default passes its input on (a layer that does nothing in
+    // inference).
+    virtual std::string stepRefusal(bool /*lastLayer*/) const
+    {
+        return "cannot generate text step by step: a text model for writing has an Embedding, LSTMs with "
+               "\"return_sequences\": true and a Dense per step";
+    }
+    virtual void stepForward(const Kernels&, const std::vector<float>& in, int /*n*/, std::vector<float>& out,
+                             std::vector<float>& /*carried*/) const
+    {
+        out = in;
+    }
 
 protected:
     std::string m_name;

@@ -148,22 +148,29 @@ void Lstm::forward(const PassContext& ctx, int, ShardView& s, float* ws)
             std::memcpy(s.y + int64_t(i) * H, h + (int64_t(i) * T + T - 1) * H, sizeof(float) * size_t(H));
 }
 
-void Lstm::step(const Kernels& k, const float* x, int n, LstmState& state) const
+void Lstm::stepForward(const Kernels& k, const std::vector<float>& x, int n, std::vector<float>& out,
+                       std::vector<float>& carried) const
 {
     const int F = m_in.c, H = m_units, G = 4 * H;
-    if (state.h.size() != size_t(n) * H || state.c.size() != size_t(n) * H) { // a fresh state: zeros
-        state.h.assign(size_t(n) * H, 0.0f);
-        state.c.assign(size_t(n) * H, 0.0f);
-    }
-    std::vector<float> z(size_t(n) * G), c(size_t(n) * H), h(size_t(n) * H);
-    k.gemm(false, false, n, G, F, x, F, m_params, G, z.data(), G, false);
+    const size_t nH = size_t(n) * H;
+    if (carried.size() != 2 * nH) // a fresh state: zeros
+        carried.assign(2 * nH, 0.0f);
+    std::vector<float> z(size_t(n) * G), c(nH), h(nH);
+    k.gemm(false, false, n, G, F, x.data(), F, m_params, G, z.data(), G, false);
     const float* b = m_params + int64_t(F + H) * G;
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < G; ++j)
             z[size_t(i) * G + j] += b[j];
-    runSteps(k, nullptr, z.data(), c.data(), h.data(), H, n, 1, state.h.data(), state.c.data());
-    state.h = std::move(h);
-    state.c = std::move(c);
+    runSteps(k, nullptr, z.data(), c.data(), h.data(), H, n, 1, carried.data(), carried.data() + nH);
+    std::copy(h.begin(), h.end(), carried.begin());
+    std::copy(c.begin(), c.end(), carried.begin() + int64_t(nH));
+    out = std::move(h);
+}
+
+std::string Lstm::stepRefusal(bool lastLayer) const
+{
+    return m_returnSequences || lastLayer ? std::string()
+                                          : "needs \"return_sequences\": true to write one symbol per step";
 }
 
 void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)

@@ -9,7 +9,7 @@
 // products h_{t-1} R step by step; both through the engine's GEMM kernels (PassContext::kernels).
 // Backward is exact backpropagation through time. Training starts every sequence from zero state
 // (the samples of a batch are unrelated windows of the text); `stateful` is kept for the model file
-// and is what generation does: it carries (h, c) from one call to the next (LstmState).
+// and is what generation does: it carries (h, c) from one call to the next (stepForward).
 #pragma once
 
 #include "layers/layer.hpp"
@@ -17,11 +17,6 @@
 #include <vector>
 
 namespace tb {
-
-// The recurrent state of n sequences, for step-by-step inference (generation).
-struct LstmState {
-    std::vector<float> h, c; // (n, H) each
-};
 
 class Lstm : public Layer {
 public:
@@ -38,9 +33,11 @@ public:
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 
-    // One step for n sequences from `state` (updated in place): x (n, F) -> h (n, H), which is also
-    // state.h. Same operations as forward's, so it gives forward's values to the bit.
-    void step(const Kernels& k, const float* x, int n, LstmState& state) const;
+    // One step for n sequences: x (n, F) -> h (n, H); `carried` is (h, c), (n, H) each. Same
+    // operations as forward's, so it gives forward's values to the bit.
+    std::string stepRefusal(bool lastLayer) const override;
+    void stepForward(const Kernels& k, const std::vector<float>& x, int n, std::vector<float>& out,
+                     std::vector<float>& carried) const override;
 
 private:
     // Rows [t] of a shard: z (n, T, 4H) -> gates in place, c (n, T, H), h with row stride hStride.

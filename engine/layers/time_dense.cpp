@@ -53,4 +53,11 @@ void TimeDense::backward(const PassContext& ctx, int, ShardView& s, float*)
         ctx.kernels->gemm(false, false, rows, F, U, s.dy, U, m_kernelT.data(), F, s.dx, F, false);
 }
 
+void TimeDense::stepForward(const Kernels& k, const std::vector<float>& x, int n, std::vector<float>& out,
+                            std::vector<float>&) const
+{
+    out.assign(size_t(n) * size_t(m_units), 0.0f);
+    applyRows(k, x.data(), n, out.data());
+}
+
 } // namespace tb

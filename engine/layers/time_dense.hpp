@@ -20,6 +20,9 @@ public:
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     // y (rows, units) = x (rows, F) K + b, then the activation (softmax: left to the caller), as forward.
     void applyRows(const Kernels& k, const float* x, int rows, float* y) const;
+    std::string stepRefusal(bool) const override { return {}; }
+    void stepForward(const Kernels& k, const std::vector<float>& x, int n, std::vector<float>& out,
+                     std::vector<float>& carried) const override;
 
 private:
     int m_units;

@@ -2,10 +2,6 @@
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
-#include "layers/activation.hpp"
-#include "layers/embedding.hpp"
-#include "layers/lstm.hpp"
-#include "layers/time_dense.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +10,7 @@ namespace tb {
 
 struct TextGenerator::State {
     int n = 0;
-    std::vector<LstmState> lstm; // (layers) empty for layers without state
+    std::vector<std::vector<float>> carried; // (layers) each layer's own (Layer::stepForward)
 };
 
 TextGenerator::TextGenerator(const Network& net, TextVocabulary vocabulary, const Kernels& kernels)
@@ -28,41 +24,19 @@ TextGenerator::TextGenerator(const Network& net, TextVocabulary vocabulary, cons
                          std::to_string(net.numClasses()));
     for (int l = 0; l < net.layerCount(); ++l) {
         const Layer& layer = net.layer(l);
-        const bool ok = dynamic_cast<const Embedding*>(&layer) || dynamic_cast<const Lstm*>(&layer) ||
-                        dynamic_cast<const TimeDense*>(&layer) || layer.kind() == LayerKind::Dropout ||
-                        (layer.kind() == LayerKind::Activation &&
-                         static_cast<const ActivationLayer&>(layer).activation() == Activation::Softmax);
-        if (!ok)
-            throw ModelError("layer " + std::to_string(l + 1) + " (" + layer.name() +
-                             ") cannot generate text step by step: a text model for writing has an Embedding, LSTMs "
-                             "with \"return_sequences\": true and a Dense per step");
-        if (auto* lstm = dynamic_cast<const Lstm*>(&layer);
-            lstm && !lstm->returnSequences() && l + 1 < net.layerCount())
-            throw ModelError("layer " + std::to_string(l + 1) + " (" + layer.name() +
-                             ") needs \"return_sequences\": true to write one symbol per step");
+        if (const std::string why = layer.stepRefusal(l + 1 == net.layerCount()); !why.empty())
+            throw ModelError("layer " + std::to_string(l + 1) + " (" + layer.name() + ") " + why);
     }
 }
 
 void TextGenerator::step(State& st, const std::vector<int>& ids, std::vector<float>& logits) const
 {
     const int n = st.n;
-    std::vector<float> cur, next;
+    std::vector<float> cur(ids.begin(), ids.end()), next; // the first layer reads the ids
     for (int l = 0; l < m_net.layerCount(); ++l) {
-        const Layer& layer = m_net.layer(l);
-        if (auto* e = dynamic_cast<const Embedding*>(&layer)) {
-            const int E = e->outputDim();
-            cur.assign(size_t(n) * E, 0.0f);
-            for (int i = 0; i < n; ++i)
-                std::copy_n(e->row(ids[size_t(i)]), E, cur.begin() + int64_t(i) * E);
-        } else if (auto* lstm = dynamic_cast<const Lstm*>(&layer)) {
-            lstm->step(*m_kernels, cur.data(), n, st.lstm[size_t(l)]);
-            cur = st.lstm[size_t(l)].h;
-        } else if (auto* d = dynamic_cast<const TimeDense*>(&layer)) {
-            next.assign(size_t(n) * d->units(), 0.0f);
-            d->applyRows(*m_kernels, cur.data(), n, next.data());
-            cur.swap(next);
-        } // Dropout: nothing in inference; the softmax is taken by the caller
-    }
+        m_net.layer(l).stepForward(*m_kernels, cur, n, next, st.carried[size_t(l)]);
+        cur.swap(next);
+    } // the softmax is taken by the caller
     logits = cur;
 }
 
@@ -86,7 +60,7 @@ std::vector<float> TextGenerator::probabilities(const std::vector<uint8_t>& ids)
     const int V = m_net.numClasses();
     State st;
     st.n = 1;
-    st.lstm.resize(size_t(m_net.layerCount()));
+    st.carried.resize(size_t(m_net.layerCount()));
     std::vector<float> logits, out;
     std::vector<double> p;
     for (uint8_t id : ids) {
@@ -115,7 +89,7 @@ std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
     }
     State st;
     st.n = n;
-    st.lstm.resize(size_t(m_net.layerCount()));
+    st.carried.resize(size_t(m_net.layerCount()));
     std::vector<float> logits;
     for (uint8_t id : prompt)
         step(st, std::vector<int>(size_t(n), int(id)), logits);
