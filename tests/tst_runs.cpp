@@ -99,7 +99,7 @@ private slots:
     {
         const RunSummary r = readRun(m_runPath);
         QVERIFY2(!r.damaged, r.damage.c_str());
-        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.status, RunStatus::Completed);
         QCOMPARE(r.model, std::string("toy"));
         QCOMPARE(r.epochs, 2);
         QCOMPARE(int(r.history.size()), 2);
@@ -159,7 +159,7 @@ private slots:
                  (std::vector<std::string>{o.savePath, folder.weights(), folder.evaluation(), folder.record()}));
         QCOMPARE(loadWeights(o.savePath).params, s.network().params());
         const RunSummary rec = readRun(folder.path);
-        QCOMPARE(rec.status, std::string("completed"));
+        QCOMPARE(rec.status, RunStatus::Completed);
         QVERIFY(rec.hasTest);
         QCOMPARE(rec.testAccuracy, r.test.accuracy);
         QCOMPARE(rec.weightsSha256, r.weightsSha256);
@@ -193,7 +193,7 @@ private slots:
         QVERIFY(!saved.evaluated && saved.weightsSha256.empty());
         QCOMPARE(saved.files, std::vector<std::string>{cli.savePath});
         QCOMPARE(observer.tests, 0);
-        QCOMPARE(readRun(s.runFolder()->path).status, std::string("stopped"));
+        QCOMPARE(readRun(s.runFolder()->path).status, RunStatus::Stopped);
         QVERIFY(!readRun(s.runFolder()->path).hasTest);
 
         std::atomic<bool> abandon{true};
@@ -214,7 +214,7 @@ private slots:
         QCOMPARE(r.weightsSha256, s.weightsSha256());
         QCOMPARE(r.files, std::vector<std::string>{s.runFolder()->record()});
         const RunSummary rec = readRun(s.runFolder()->path);
-        QCOMPARE(rec.status, std::string("stopped"));
+        QCOMPARE(rec.status, RunStatus::Stopped);
         QVERIFY(rec.hasTest);
         QCOMPARE(rec.testAccuracy, r.test.accuracy);
         QVERIFY(rec.record.at("test").value("at_stop", false));

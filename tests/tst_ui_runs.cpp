@@ -179,12 +179,12 @@ private slots:
         // and the end's record (the test set's figures). The one after the run's end has both.
         const auto ended = [&] {
             const auto& runs = w->runsPanel()->runs();
-            return runs.size() >= 4 && runs.front().status == "completed" && runs.front().hasTest;
+            return runs.size() >= 4 && runs.front().status == tb::RunStatus::Completed && runs.front().hasTest;
         };
         while (!ended())
             QVERIFY(listed.wait(fixtures::kHangGuardMs));
         const tb::RunSummary& r = w->runsPanel()->runs().front(); // newest first
-        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(int(r.status), int(tb::RunStatus::Completed));
         QVERIFY(r.hasTest);
         QVERIFY(std::find(r.files.begin(), r.files.end(), "evaluation.json") != r.files.end());
         // File > Export report names that run.

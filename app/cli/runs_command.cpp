@@ -39,7 +39,7 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
         j["reason"] = r.damage;
         return j;
     }
-    j["status"] = r.status;
+    j["status"] = tb::runStatusName(r.status);
     j["date"] = r.date();
     j["model"] = r.model;
     j["dataset"] = r.dataset;
@@ -82,8 +82,9 @@ int listRuns(const Options& o)
                 continue;
             }
             const std::string epochs = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
-            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(), r.status.c_str(),
-                        epochs.c_str(), percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
+            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
+                        tb::runStatusName(r.status), epochs.c_str(), percentText(r.finalAccuracy()).c_str(),
+                        r.trainingSeconds(), r.dataset.c_str());
         }
     }
     return list.problem.empty() ? Ok : FileError;
