@@ -1,7 +1,8 @@
 // The engine's own matrix products: a register-blocked kernel (12x32 with AVX-512, 6x16 with AVX2,
-// 6x8 at the baseline), no packing, and a left operand read through arbitrary row and column
-// strides, so a transposed operand costs nothing. BLAS pays for packing on every call, which
-// dominates at Winograd's sizes (tens to a few hundred rows and columns, 36 products per chunk).
+// 6x8 at the baseline) and a left operand read through arbitrary row and column strides, so a
+// transposed operand costs nothing. tileGemm reads B in place (BLAS pays for packing on every call,
+// which dominates at Winograd's sizes); gemm packs B's column panels when several row blocks read
+// them; gemmPacked takes B packed once by packB (an LSTM's recurrent matrix, constant for a batch).
 // Every C element sums its K products in order with madd (isa_kernels.hpp), so a product cut into
 // other row or column blocks gives the same bits.
 #include "kernels/isa_kernels.hpp"
@@ -108,11 +109,74 @@ void fullColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol
     }
 }
 
+// Rows [0, M) times packed panels (packB's layout) of N columns: each panel K x w contiguous, so
+// its rows stay in L1/L2 whatever B's row stride (a power-of-two stride such as an LSTM's 4H maps a
+// panel's rows to a handful of cache sets and streamed it from L3 on every row block). Row blocks
+// inside a panel: the panel is read once per block from L1/L2, A's rows from L2. A panel holding
+// the N % 8 tail goes through a zero-padded copy of C's rows: the same operations per element.
+void packedColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* P, float* C,
+                   int64_t ldc, bool accumulate, float* scratch)
+{
+    const int padded = (N + 7) / 8 * 8;
+    const int blocks = (M + kRows - 1) / kRows;
+    for (int j0 = 0; j0 < padded; j0 += kCols) {
+        const int w = padded - j0 < kCols ? padded - j0 : kCols, real = N - j0 < w ? N - j0 : w;
+        const RowTable& fns = blocksFor(w);
+        const float* panel = P + int64_t(K) * j0;
+        for (int b = 0; b < blocks; ++b) {
+            const int i0 = int(int64_t(M) * b / blocks);
+            const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
+            float* c = C + i0 * ldc + j0;
+            if (real == w) {
+                fns.fn[rows - 1](K, A + i0 * aRow, aRow, aCol, panel, w, c, ldc, accumulate);
+                continue;
+            }
+            for (int i = 0; i < rows; ++i)
+                for (int j = 0; j < w; ++j)
+                    scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
+            fns.fn[rows - 1](K, A + i0 * aRow, aRow, aCol, panel, w, scratch, w, accumulate);
+            for (int i = 0; i < rows; ++i)
+                for (int j = 0; j < real; ++j)
+                    c[i * ldc + j] = scratch[i * w + j];
+        }
+    }
+}
+
 thread_local Scratch<float> t_tailB, t_tailC;
 #if TB_ISA_LEVEL > 0
 thread_local Scratch<float> t_packedB;
 #endif
 } // namespace
+
+void packB(int K, int N, const float* B, int64_t ldb, bool transB, float* packed)
+{
+    const int padded = (N + 7) / 8 * 8;
+    for (int j0 = 0; j0 < padded; j0 += kCols) {
+        const int w = padded - j0 < kCols ? padded - j0 : kCols, real = N - j0 < w ? N - j0 : w;
+        float* panel = packed + int64_t(K) * j0;
+        if (transB) { // B[k][j] stored at B[j * ldb + k]: read along B's stored rows
+            for (int j = 0; j < w; ++j) {
+                const float* src = B + int64_t(j0 + j) * ldb;
+                for (int k = 0; k < K; ++k)
+                    panel[k * w + j] = j < real ? src[k] : 0.0f;
+            }
+        } else {
+            for (int k = 0; k < K; ++k) {
+                const float* src = B + int64_t(k) * ldb + j0;
+                for (int j = 0; j < w; ++j)
+                    panel[k * w + j] = j < real ? src[j] : 0.0f;
+            }
+        }
+    }
+}
+
+void gemmPacked(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* packed, float* C,
+                int64_t ldc, bool accumulate)
+{
+    if (M <= 0 || N <= 0)
+        return;
+    packedColumns(M, N, K, A, aRow, aCol, packed, C, ldc, accumulate, t_tailC.get(int64_t(kRows) * kCols));
+}
 
 void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,
               int64_t ldc, bool accumulate)
@@ -149,8 +213,22 @@ void gemm(bool transA, bool transB, int M, int N, int K, const float* A, int lda
                 std::memset(C + int64_t(i) * ldc, 0, sizeof(float) * size_t(N));
         return;
     }
-    // A transposed is a stride swap; B transposed is packed once into K x N.
+    // A transposed is a stride swap.
     const int64_t aRow = transA ? 1 : lda, aCol = transA ? lda : 1;
+    if (M > kRows) {
+        // More than one row block reads each column of B: B packed panel by panel, a few panels
+        // (about 128 KB, kept in L2) at a time, each then read by every row block.
+        const int panel = K * kCols >= 32768 ? kCols : 32768 / K / kCols * kCols;
+        float* packed = t_packedB.get(int64_t(K) * panel);
+        float* scratch = t_tailC.get(int64_t(kRows) * kCols);
+        for (int j0 = 0; j0 < N; j0 += panel) {
+            const int cols = N - j0 < panel ? N - j0 : panel;
+            packB(K, cols, transB ? B + int64_t(j0) * ldb : B + j0, ldb, transB, packed);
+            packedColumns(M, cols, K, A, aRow, aCol, packed, C + j0, ldc, accumulate, scratch);
+        }
+        return;
+    }
+    // One row block: B is read once, in place (B transposed: packed once into K x N).
     const float* b = B;
     int64_t bRow = ldb;
     if (transB) {
@@ -159,13 +237,7 @@ void gemm(bool transA, bool transB, int M, int N, int K, const float* A, int lda
         b = packed;
         bRow = N;
     }
-    // Column panels of B small enough (K x panel floats, about 128 KB) to stay in L2 while every
-    // row block of A passes over them.
-    const int panel = K * kCols > 32768 ? kCols : 32768 / K / kCols * kCols;
-    for (int j0 = 0; j0 < N; j0 += panel) {
-        const int cols = N - j0 < panel ? N - j0 : panel;
-        tileGemm(M, cols, K, A, aRow, aCol, b + j0, bRow, C + j0, ldc, accumulate);
-    }
+    tileGemm(M, N, K, A, aRow, aCol, b, bRow, C, ldc, accumulate);
 }
 #endif
 

@@ -20,6 +20,8 @@ namespace tb::TB_ISA {
 
 kernel::TileGemm tileGemm;
 kernel::Gemm gemm;
+kernel::PackB packB;
+kernel::GemmPacked gemmPacked;
 kernel::Transpose transposeMatrix;
 kernel::Activate activate;
 kernel::ActivationBackward activationBackward;

@@ -27,6 +27,18 @@ using TileGemm = void(int M, int N, int K, const float* A, int64_t aRow, int64_t
 // C (+)= op(A) op(B), row-major, op(A) M x K, op(B) K x N; lda/ldb/ldc are the stored row strides.
 using Gemm = void(bool transA, bool transB, int M, int N, int K, const float* A, int lda, const float* B, int ldb,
                   float* C, int ldc, bool accumulate);
+// B (K x N: B[k * ldb + j], or B[j * ldb + k] when transB) packed for GemmPacked into column panels
+// of this level's block width, each K x width contiguous, the columns zero-padded to a multiple of
+// 8: packedBFloats(K, N) floats. The layout is the level's own: pack and multiply with one table.
+using PackB = void(int K, int N, const float* B, int64_t ldb, bool transB, float* packed);
+inline int64_t packedBFloats(int K, int N)
+{
+    return int64_t(K) * ((N + 7) / 8 * 8);
+}
+// TileGemm's product with B packed by PackB (the same K and N): the same bits as TileGemm (and as
+// Gemm above the baseline, whose Gemm is Eigen's).
+using GemmPacked = void(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* packed, float* C,
+                        int64_t ldc, bool accumulate);
 // dst[j * ldd + i] = src[i * lds + j] for i < rows, j < cols.
 using Transpose = void(const float* src, int64_t rows, int64_t cols, int64_t lds, float* dst, int64_t ldd);
 
@@ -114,6 +126,8 @@ struct Kernels {
     const char* gemmName; // "Eigen 3.4.0", "own 12x32 FMA kernel", ...
     kernel::TileGemm* tileGemm;
     kernel::Gemm* gemm;
+    kernel::PackB* packB;
+    kernel::GemmPacked* gemmPacked;
     kernel::Transpose* transpose;
     kernel::Activate* activate;
     kernel::ActivationBackward* activationBackward;

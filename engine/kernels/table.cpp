@@ -22,6 +22,8 @@ const Kernels table = {
     .tileGemm = &tileGemm,
     .gemm = &gemm,
 #endif
+    .packB = &packB,
+    .gemmPacked = &gemmPacked,
     .transpose = &transposeMatrix,
     .activate = &activate,
     .activationBackward = &activationBackward,

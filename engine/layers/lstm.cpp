@@ -89,23 +89,33 @@ int64_t Lstm::workspaceFloats(int n) const
 void Lstm::beginPass(const Kernels& k)
 {
     const int F = m_in.c, H = m_units;
+    const float* R = m_params + int64_t(F) * 4 * H;
     m_kernelT.resize(size_t(4 * H) * size_t(F));
-    m_recurrentT.resize(size_t(4 * H) * size_t(H));
     k.transpose(m_params, F, 4 * H, 4 * H, m_kernelT.data(), F);
-    k.transpose(m_params + int64_t(F) * 4 * H, H, 4 * H, 4 * H, m_recurrentT.data(), H);
+    // Packed once per pass, not by every shard's every step: R is read 2T times per shard.
+    m_packedR.resize(size_t(kernel::packedBFloats(H, 4 * H)));
+    k.packB(H, 4 * H, R, 4 * H, false, m_packedR.data());
+    m_packedRT.resize(size_t(kernel::packedBFloats(4 * H, H)));
+    k.packB(4 * H, H, R, 4 * H, true, m_packedRT.data());
 }
 
-void Lstm::runSteps(const Kernels& k, float* z, float* c, float* h, int64_t hStride, int n, int T, const float* h0,
-                    const float* c0) const
+void Lstm::runSteps(const Kernels& k, const float* packedR, float* z, float* c, float* h, int64_t hStride, int n, int T,
+                    const float* h0, const float* c0) const
 {
     const int H = m_units, G = 4 * H;
     const float* R = m_params + int64_t(m_in.c) * G;
+    // z_t += h_{t-1} R: the packed and the in-place products give the same bits.
+    const auto recurrent = [&](const float* hPrev, int64_t stride, float* zt) {
+        if (packedR)
+            k.gemmPacked(n, G, H, hPrev, stride, 1, packedR, zt, int64_t(T) * G, true);
+        else
+            k.tileGemm(n, G, H, hPrev, stride, 1, R, G, zt, int64_t(T) * G, true);
+    };
     for (int t = 0; t < T; ++t) {
-        // z_t += h_{t-1} R (nothing at t = 0 from zero state)
         if (t > 0)
-            k.gemm(false, false, n, G, H, h + int64_t(t - 1) * H, int(hStride), R, G, z + int64_t(t) * G, T * G, true);
-        else if (h0)
-            k.gemm(false, false, n, G, H, h0, H, R, G, z, T * G, true);
+            recurrent(h + int64_t(t - 1) * H, hStride, z + int64_t(t) * G);
+        else if (h0) // nothing at t = 0 from a zero state
+            recurrent(h0, H, z);
         LstmStep st;
         st.n = n;
         st.units = H;
@@ -132,7 +142,7 @@ void Lstm::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     for (int64_t r = 0; r < rows; ++r)
         for (int j = 0; j < G; ++j)
             z[r * G + j] += b[j];
-    runSteps(k, z, c, h, int64_t(T) * H, s.n, T, nullptr, nullptr);
+    runSteps(k, m_packedR.data(), z, c, h, int64_t(T) * H, s.n, T, nullptr, nullptr);
     if (!m_returnSequences)
         for (int i = 0; i < s.n; ++i)
             std::memcpy(s.y + int64_t(i) * H, h + (int64_t(i) * T + T - 1) * H, sizeof(float) * size_t(H));
@@ -151,7 +161,7 @@ void Lstm::step(const Kernels& k, const float* x, int n, LstmState& state) const
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < G; ++j)
             z[size_t(i) * G + j] += b[j];
-    runSteps(k, z.data(), c.data(), h.data(), H, n, 1, state.h.data(), state.c.data());
+    runSteps(k, nullptr, z.data(), c.data(), h.data(), H, n, 1, state.h.data(), state.c.data());
     state.h = std::move(h);
     state.c = std::move(c);
 }
@@ -190,7 +200,7 @@ void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)
         }
         // dh_{t-1} = dZ_t R^T
         if (t > 0)
-            k.gemm(false, false, n, H, G, z + int64_t(t) * G, T * G, m_recurrentT.data(), H, dh, H, false);
+            k.gemmPacked(n, H, G, z + int64_t(t) * G, int64_t(T) * G, 1, m_packedRT.data(), dh, H, false);
     }
     float* gK = s.grad;
     float* gR = gK + int64_t(F) * G;

@@ -44,11 +44,14 @@ public:
 
 private:
     // Rows [t] of a shard: z (n, T, 4H) -> gates in place, c (n, T, H), h with row stride hStride.
-    void runSteps(const Kernels& k, float* z, float* c, float* h, int64_t hStride, int n, int T, const float* h0,
-                  const float* c0) const;
+    // packedR: R packed by beginPass; null: R read in place (one step of a few rows, generation).
+    void runSteps(const Kernels& k, const float* packedR, float* z, float* c, float* h, int64_t hStride, int n, int T,
+                  const float* h0, const float* c0) const;
     int m_units;
     bool m_returnSequences, m_stateful;
-    std::vector<float> m_recurrentT, m_kernelT; // (4H, H), (4H, F): for backward's products
+    // R (H, 4H) and R^T (4H, H) packed for the recurrent products (kernels' PackB), constant during a
+    // pass; the kernel transposed (4H, F) for backward's dX.
+    std::vector<float> m_packedR, m_packedRT, m_kernelT;
 };
 
 } // namespace tb

@@ -38,8 +38,9 @@ template <typename T> T get(const Json& o, const char* key, const std::string& p
     }
 }
 
-// Version 2 writes the schedule's kind as a name ("plateau"); version 1 (0.2.0) as a number, which
-// config/records.hpp still reads.
+// Version 2 keeps each callback's state under "callbacks" and writes the schedule's kind as a name
+// ("plateau"); version 1 (0.2.0) wrote it as a number, which config/records.hpp still reads (so do
+// the version 2 checkpoints written before the name).
 constexpr int kVersion = 2;
 
 TrainConfig configFrom(const Json& cfg, const std::string& path)
@@ -75,7 +76,7 @@ DatasetFingerprint fingerprintOf(const Dataset& d)
     return f;
 }
 
-std::string resumeJson(const TrainConfig& c, const RunPosition& p, const DatasetFingerprint& d)
+std::string resumeJson(const TrainConfig& c, const RunPosition& p, const DatasetFingerprint& d, const Json& callbacks)
 {
     Json pos;
     pos["epoch"] = p.epoch;
@@ -84,16 +85,7 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     pos["correct"] = p.correct;
     pos["seen"] = p.seen;
     pos["seconds"] = p.seconds;
-    pos["plateau"] = {{"best", p.plateau.best},
-                      {"has_best", p.plateau.hasBest},
-                      {"wait", p.plateau.wait},
-                      {"cooldown", p.plateau.cooldown},
-                      {"rate", p.plateau.rate}};
-    pos["early"] = {{"best", p.early.best},
-                    {"has_best", p.early.hasBest},
-                    {"best_epoch", p.early.bestEpoch},
-                    {"wait", p.early.wait},
-                    {"stopped_epoch", p.early.stoppedEpoch}};
+    pos["stopped_epoch"] = p.stoppedEpoch;
     Json data;
     data["directory"] = d.directory;
     data["train_images"] = d.trainCount;
@@ -107,6 +99,7 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     r["version"] = kVersion;
     r["config"] = c; // config/records.hpp
     r["position"] = pos;
+    r["callbacks"] = callbacks.is_null() ? Json::object() : callbacks;
     r["dataset"] = data;
     return jsonText(r);
 }
@@ -118,8 +111,10 @@ Checkpoint readCheckpoint(const std::string& path)
     if (c.weights.resume.empty())
         throw IoError(path + " is a weights file, not a checkpoint: it does not say where its run stands");
     const Json r = parseJson(c.weights.resume);
-    if (const int version = get<int>(r, "version", path);
-        get<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > kVersion)
+    // Version 1 (0.2.0) kept the plateau's and early stopping's state in "position"; version 2 keeps
+    // each callback's state under its name in "callbacks".
+    const int version = get<int>(r, "version", path);
+    if (get<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > kVersion)
         throw IoError(path + ": a checkpoint of another format or version");
     c.config = configFrom(need(r, "config", path), path);
 
@@ -131,20 +126,21 @@ Checkpoint readCheckpoint(const std::string& path)
     at.correct = get<int64_t>(p, "correct", path);
     at.seen = get<int64_t>(p, "seen", path);
     at.seconds = get<double>(p, "seconds", path);
-    const Json& pl = need(p, "plateau", path);
-    at.plateau.best = get<double>(pl, "best", path);
-    at.plateau.hasBest = get<bool>(pl, "has_best", path);
-    at.plateau.wait = get<int>(pl, "wait", path);
-    at.plateau.cooldown = get<int>(pl, "cooldown", path);
-    at.plateau.rate = get<double>(pl, "rate", path);
-    const Json& es = need(p, "early", path);
-    at.early.best = get<double>(es, "best", path);
-    at.early.hasBest = get<bool>(es, "has_best", path);
-    at.early.bestEpoch = get<int>(es, "best_epoch", path);
-    at.early.wait = get<int>(es, "wait", path);
-    at.early.stoppedEpoch = get<int>(es, "stopped_epoch", path);
-    if (at.epoch < 0 || at.epoch > c.config.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 ||
-        at.correct > at.seen || at.epoch != int(c.weights.history.size()))
+    if (version >= 2) {
+        at.stoppedEpoch = get<int>(p, "stopped_epoch", path);
+        c.callbacks = need(r, "callbacks", path);
+        if (!c.callbacks.is_object())
+            throw IoError(path + ": the checkpoint's \"callbacks\" is not an object; it is damaged");
+    } else {
+        const Json& early = need(p, "early", path);
+        at.stoppedEpoch = get<int>(early, "stopped_epoch", path);
+        const int bestEpoch = c.config.earlyStopping.restoreBestWeights ? get<int>(early, "best_epoch", path) : 0;
+        c.callbacks = {{"lr_schedule", need(p, "plateau", path)},
+                       {"early_stopping", early},
+                       {"best_weights", {{"epoch", bestEpoch}, {"file", "best.tbw"}}}};
+    }
+    if (at.epoch < 0 || at.epoch > c.config.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 || at.correct > at.seen ||
+        at.epoch != int(c.weights.history.size()) || at.stoppedEpoch < 0 || at.stoppedEpoch > at.epoch)
         throw IoError(path + ": the checkpoint's position (epoch " + std::to_string(at.epoch) + ", step " +
                       std::to_string(at.step) + ") does not fit its history; it is damaged");
 
