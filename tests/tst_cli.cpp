@@ -239,6 +239,8 @@ private slots:
         QCOMPARE(rows[1]["max_abs_diff"].toDouble(), 0.0);
         QVERIFY(rows[0]["samples_per_sec"].toDouble() > 0);
         QCOMPARE(rows[0]["speedup"].toDouble(), 1.0);
+        QCOMPARE(rows[0]["test"].toObject()["samples"].toInt(), 50); // the test result record
+        QCOMPARE(rows[1]["test"].toObject()["accuracy"].toDouble(), rows[0]["test"].toObject()["accuracy"].toDouble());
         QVERIFY(rows[3]["skipped"].toString().contains("built without CUDA"));
 
         QFile f(csv);

@@ -83,9 +83,12 @@ private slots:
         QCOMPARE(r.history[0].valAccuracy, 0.6666666666666666);
         QCOMPARE(r.history[2].valLoss, 0.8250536648355872);
         QCOMPARE(r.history[2].learningRate, 0.02500000037252903); // halved by the plateau schedule
-        QVERIFY(r.hasTest);
-        QCOMPARE(r.testLoss, 0.5421734019986687);
-        QCOMPARE(r.testAccuracy, 0.6666666666666666);
+        QVERIFY(r.test);
+        QCOMPARE(r.test->loss, 0.5421734019986687);
+        QCOMPARE(r.test->accuracy, 0.6666666666666666);
+        QCOMPARE(r.test->samples, 30);
+        QCOMPARE(r.test->misclassified, 10);
+        QVERIFY(!r.test->atStop);
         QCOMPARE(r.finalAccuracy(), 0.6666666666666666);
         QCOMPARE(r.weightsSha256, std::string("cfab4f2f3bc075d68afb8fd9068c17783a9c7746ac21d86c9957e11125cc9188"));
         QCOMPARE(r.weightsFileSha256, std::string("f45e6763f9530e67408069d554401f55fe738368088fea79ee77cae7a6cc8b78"));
@@ -122,8 +125,9 @@ private slots:
         QCOMPARE(r.partialEpoch, 2);
         QCOMPARE(r.partialStep, 5);
         QCOMPARE(r.stepsPerEpoch, 8);
-        QVERIFY(r.hasTest);
-        QCOMPARE(r.testAccuracy, 1.0);
+        QVERIFY(r.test);
+        QCOMPARE(r.test->accuracy, 1.0);
+        QVERIFY(r.test->atStop);
         QCOMPARE(r.weightsSha256, std::string("467a4bab994dfae45113d5300795210c840a18c95c57f1c5871bfcc2db2a137f"));
         const auto rows = r.configurationRows();
         QVERIFY(hasRow(rows, "Optimizer", "sgd"));
@@ -398,7 +402,7 @@ private slots:
             hasRow(r.configurationRows(), "Schedule", "reduce on plateau of val_loss: x0.5 after 1 epochs, minimum 0"));
         QVERIFY(hasRow(r.configurationRows(), "Batch size", "16"));
         QVERIFY(hasRow(r.configurationRows(), "Validation", "last 0.200000 of train"));
-        QVERIFY(r.hasTest);
+        QVERIFY(r.test);
 
         const Checkpoint cp = readCheckpoint(folder + "/checkpoint.tbw");
         QCOMPARE(parseJson(cp.weights.resume)["version"].get<int>(), 2);

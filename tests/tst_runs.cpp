@@ -105,7 +105,7 @@ private slots:
         QCOMPARE(int(r.history.size()), 2);
         QVERIFY(r.history[1].seconds > 0);
         QVERIFY(r.history[1].samplesPerSec > 0);
-        QVERIFY(r.hasTest);
+        QVERIFY(r.test);
         QCOMPARE(r.weightsSha256, m_paramsSha);
         QCOMPARE(r.weightsFileSha256, sha256Hex(readWholeFile(m_runPath + "/weights.tbw")));
         QVERIFY(!r.started.empty() && !r.ended.empty());
@@ -122,7 +122,7 @@ private slots:
         for (int64_t n : test->confusion)
             sum += n;
         QCOMPARE(sum, int64_t(m_toy.test.count));
-        QCOMPARE(test->accuracy, r.testAccuracy);
+        QCOMPARE(test->accuracy, r.test->accuracy);
     }
 
     // finish() ends a run once for every front end: the test evaluation, the hash, the copy asked
@@ -160,8 +160,8 @@ private slots:
         QCOMPARE(loadWeights(o.savePath).params, s.network().params());
         const RunSummary rec = readRun(folder.path);
         QCOMPARE(rec.status, RunStatus::Completed);
-        QVERIFY(rec.hasTest);
-        QCOMPARE(rec.testAccuracy, r.test.accuracy);
+        QVERIFY(rec.test);
+        QCOMPARE(rec.test->accuracy, r.test.accuracy);
         QCOMPARE(rec.weightsSha256, r.weightsSha256);
     }
 
@@ -194,7 +194,7 @@ private slots:
         QCOMPARE(saved.files, std::vector<std::string>{cli.savePath});
         QCOMPARE(observer.tests, 0);
         QCOMPARE(readRun(s.runFolder()->path).status, RunStatus::Stopped);
-        QVERIFY(!readRun(s.runFolder()->path).hasTest);
+        QVERIFY(!readRun(s.runFolder()->path).test);
 
         std::atomic<bool> abandon{true};
         FinishOptions closing;
@@ -215,8 +215,8 @@ private slots:
         QCOMPARE(r.files, std::vector<std::string>{s.runFolder()->record()});
         const RunSummary rec = readRun(s.runFolder()->path);
         QCOMPARE(rec.status, RunStatus::Stopped);
-        QVERIFY(rec.hasTest);
-        QCOMPARE(rec.testAccuracy, r.test.accuracy);
+        QVERIFY(rec.test);
+        QCOMPARE(rec.test->accuracy, r.test.accuracy);
         QVERIFY(rec.record.at("test").value("at_stop", false));
         QVERIFY(!std::filesystem::exists(s.runFolder()->weights()));
     }
@@ -511,6 +511,7 @@ private slots:
         QCOMPARE(int(j["runs"].size()), 1);
         QCOMPARE(j["runs"][0]["status"].get<std::string>(), std::string("completed"));
         QCOMPARE(j["runs"][0]["weights_sha256"].get<std::string>(), sha.toStdString());
+        QVERIFY(j["runs"][0]["test"]["samples"].get<int>() > 0); // the test result record, as run.json's
         const QString id = QString::fromStdString(j["runs"][0]["id"].get<std::string>());
 
         const Cli show = cli({"runs", "show", id, "--runs-dir", runs});

@@ -48,10 +48,8 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
     j["epochs"] = r.epochs;
     if (r.finalAccuracy() >= 0)
         j["final_accuracy"] = r.finalAccuracy();
-    if (r.hasTest) {
-        j["test_accuracy"] = r.testAccuracy;
-        j["test_loss"] = r.testLoss;
-    }
+    if (r.test)
+        j["test"] = *r.test;
     j["training_seconds"] = r.trainingSeconds();
     if (!r.weightsSha256.empty())
         j["weights_sha256"] = r.weightsSha256;
@@ -115,8 +113,8 @@ int showRun(const tb::RunSummary& r, bool json)
                     tb::shortNumber(e.accuracy).c_str(), tb::shortNumber(e.valLoss).c_str(),
                     tb::shortNumber(e.valAccuracy).c_str(), tb::shortNumber(e.learningRate).c_str(),
                     tb::shortNumber(e.seconds).c_str());
-    if (r.hasTest)
-        std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.testLoss, r.testAccuracy);
+    if (r.test)
+        std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.test->loss, r.test->accuracy);
     if (!r.weightsSha256.empty())
         std::printf("Weights sha256: %s\n", r.weightsSha256.c_str());
     std::string files;

@@ -191,8 +191,8 @@ std::string runReportHtml(const ReportInput& in)
          (run.date().empty() ? "" : ", " + htmlEscape(run.date()) + " UTC") + "</p>\n";
 
     h += "<div class=\"cards\">\n";
-    h += card("Test accuracy", run.hasTest ? percent(run.testAccuracy) : "–");
-    h += card("Test loss", run.hasTest ? shortNumber(run.testLoss) : "–");
+    h += card("Test accuracy", run.test ? percent(run.test->accuracy) : "–");
+    h += card("Test loss", run.test ? shortNumber(run.test->loss) : "–");
     h += card("Epochs", std::to_string(run.history.size()) + " of " + std::to_string(run.epochs));
     h += card("Training time", seconds(run.trainingSeconds()));
     h += "</div>\n";

@@ -160,10 +160,7 @@ void readRecord(RunSummary& s)
         }
         if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {
             try {
-                const TestResult test = t->get<TestResult>();
-                s.hasTest = true;
-                s.testLoss = test.loss;
-                s.testAccuracy = test.accuracy;
+                s.test = t->get<TestResult>();
             } catch (const RecordError& e) {
                 throw DataError(std::string("its test result is damaged: ") + e.what());
             }
@@ -178,8 +175,8 @@ void readRecord(RunSummary& s)
 
 double RunSummary::finalAccuracy() const
 {
-    if (hasTest && std::isfinite(testAccuracy))
-        return testAccuracy;
+    if (test && std::isfinite(test->accuracy))
+        return test->accuracy;
     if (!history.empty() && std::isfinite(history.back().valAccuracy))
         return history.back().valAccuracy;
     return -1.0;

@@ -33,8 +33,7 @@ struct RunSummary {
     // their training seconds; partialStep 0 when the run ended at an epoch's end.
     int partialEpoch = 0, partialStep = 0, stepsPerEpoch = 0;
     double partialSeconds = 0.0;
-    bool hasTest = false;
-    double testLoss = 0.0, testAccuracy = 0.0;
+    std::optional<TestResult> test; // the final test result (or a stopped run's, at the stop)
     std::string weightsSha256;      // of the parameters, as `train` prints it
     std::string weightsFileSha256;  // of weights.tbw when the run ended
     std::vector<std::string> files; // the run's files present now (checkpoint.tbw, weights.tbw, ...)
