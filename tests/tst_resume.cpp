@@ -5,6 +5,7 @@
 #include "fixtures.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "data/dataset.hpp"
 #include "model/model_spec.hpp"
 #include "train/checkpoint.hpp"
@@ -33,6 +34,20 @@ struct StopAt : TrainObserver {
     {
         if (p.epoch == epoch && p.step == step)
             flag->store(true);
+    }
+};
+
+// A callback of the test's own: each epoch's end halves the rate of the steps after it. Its state
+// (the epochs seen) must come back from the checkpoint, or a resumed run takes other rates.
+struct Halving : Callback {
+    int epochs = 0;
+    std::string name() const override { return "halving"; }
+    double stepRate(double rate, const StepPosition&) const override { return rate * std::ldexp(1.0, -epochs); }
+    void epochEnded(EpochEnd&) override { ++epochs; }
+    nlohmann::ordered_json saveState() const override { return {{"epochs", epochs}}; }
+    void restoreState(Trainer&, const nlohmann::ordered_json& s, const std::string&) override
+    {
+        epochs = s.at("epochs").get<int>();
     }
 };
 } // namespace
@@ -113,6 +128,87 @@ private slots:
         QCOMPARE(resumed->run(), TrainStatus::Completed);
         QCOMPARE(resumed->weightsSha256(), expected);
         QCOMPARE(int(resumed->history().size()), 3);
+    }
+
+    // A callback added to the session keeps its own state in the checkpoint under its name and gets it
+    // back on resume, without the trainer or the checkpoint knowing what it is.
+    void aCallbackKeepsItsStateInTheCheckpoint()
+    {
+        const TrainConfig c = config(2);
+        std::string expected;
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.addCallback(std::make_unique<Halving>());
+            s.run();
+            expected = s.weightsSha256();
+        }
+        QVERIFY(expected != uninterrupted(c)); // the callback changes the run
+        const QString runs = m_tmp.path() + "/halving";
+        std::atomic<bool> stop{false};
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.addCallback(std::make_unique<Halving>());
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(3, 2, &stop);
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
+        QCOMPARE(readCheckpoint(folder.checkpoint()).callbacks.at("halving").at("epochs").get<int>(), 2);
+        auto resumed = TrainingSession::resume(folder, m_toy);
+        resumed->addCallback(std::make_unique<Halving>());
+        QCOMPARE(resumed->learningRate(), double(c.optimizer.learningRate) / 4);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), expected);
+    }
+
+    // A checkpoint of version 1 (0.2.0) kept reduce-on-plateau's and early stopping's state in its
+    // position; it resumes to the same weights as a run never stopped.
+    void version1CheckpointsResume()
+    {
+        TrainConfig c = config(1);
+        c.epochs = 6;
+        c.optimizer.learningRate = 0.05f;
+        c.schedule = parseLrSchedule("plateau:0.5:1");
+        c.earlyStopping.enabled = true;
+        c.earlyStopping.patience = 3;
+        c.earlyStopping.restoreBestWeights = true;
+        std::vector<EpochRecord> history;
+        std::string expected;
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.run();
+            expected = s.weightsSha256();
+            history = s.history();
+        }
+        int lowered = 0, best = 0;
+        for (const EpochRecord& e : history) {
+            lowered += e.rateLowered && e.epoch < 4;
+            best += e.best && e.epoch < 4;
+        }
+        QVERIFY2(lowered > 0 && best > 0, "the run needs a lowered rate and a best epoch before the stop");
+        const QString runs = m_tmp.path() + "/version1";
+        std::atomic<bool> stop{false};
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(4, 3, &stop);
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
+        WeightsFile w = loadWeights(folder.checkpoint());
+        nlohmann::ordered_json r = parseJson(w.resume);
+        QCOMPARE(r["version"].get<int>(), 2);
+        nlohmann::ordered_json& pos = r["position"];
+        pos["plateau"] = r["callbacks"]["lr_schedule"];
+        pos["early"] = r["callbacks"]["early_stopping"];
+        pos.erase("stopped_epoch");
+        r.erase("callbacks");
+        r["version"] = 1;
+        w.resume = jsonText(r);
+        saveWeights(folder.checkpoint(), w);
+        auto resumed = TrainingSession::resume(folder, m_toy);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), expected);
     }
 
     // The CLI killed with SIGKILL in the middle of an epoch continues from its last checkpoint.
@@ -235,12 +331,17 @@ private slots:
         TrainingSession s(m_model, m_toy, c);
         s.run();
         const RunPosition& end = s.position();
-        QVERIFY2(end.early.stoppedEpoch > 0, "the run did not stop early; the test needs a noisier run");
+        QVERIFY2(end.stoppedEpoch > 0, "the run did not stop early; the test needs a noisier run");
         const auto& h = s.history();
-        QCOMPARE(int(h.size()), end.early.stoppedEpoch);
+        QCOMPARE(int(h.size()), end.stoppedEpoch);
         QVERIFY(h.back().stopped);
+        int bestEpoch = 0;
+        for (const EpochRecord& e : h)
+            if (e.best)
+                bestEpoch = e.epoch;
+        QVERIFY(bestEpoch > 0 && bestEpoch < end.stoppedEpoch);
         const EvalResult now = s.evaluateTest();
-        QCOMPARE(now.loss, h[size_t(end.early.bestEpoch - 1)].valLoss); // the weights of the best epoch
+        QCOMPARE(now.loss, h[size_t(bestEpoch - 1)].valLoss); // the weights of the best epoch
     }
 
     void validationSplitHoldsOutTheLastImages()

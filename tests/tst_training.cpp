@@ -400,7 +400,7 @@ private slots:
         cfg.seed = 9;
         Trainer t(net, m_toy, cfg);
         t.run();
-        const WeightsFile w = trainedWeights(net, t, m_toy.classNames, m_toy.directory);
+        const WeightsFile w = t.weightsFile();
         const std::string path = m_tmp.path().toStdString() + "/toy.tbw";
         saveWeights(path, w);
         const WeightsFile back = loadWeights(path);
@@ -451,7 +451,7 @@ private slots:
         QCOMPARE(t.history().back().valLoss, reported.loss);
         QCOMPARE(t.history().back().valAccuracy, reported.accuracy);
         const std::string path = m_tmp.path().toStdString() + "/" + preset.toStdString() + ".tbw";
-        saveWeights(path, trainedWeights(net, t, d.classNames, d.directory));
+        saveWeights(path, t.weightsFile());
         Network loaded = loadWeights(path).buildNetwork();
         CpuExecutor other(loaded, 1);
         const EvalResult again = other.evaluate(d.test, 1, 0, true);

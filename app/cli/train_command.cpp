@@ -228,7 +228,7 @@ int trainCommand(const std::vector<std::string>& args)
         if (session.runFolder()) {
             const tb::RunPosition& at = info.position;
             std::string where;
-            if (at.epoch >= cfg.epochs || at.early.stoppedEpoch)
+            if (at.finished(cfg.epochs))
                 where = " (the run is complete)";
             else if (at.epoch || at.step)
                 where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) +

@@ -65,8 +65,9 @@ struct RunPosition {
     double lossSum = 0.0; // of the epoch under way so far
     int64_t correct = 0, seen = 0;
     double seconds = 0.0; // training time of the epoch under way so far
-    PlateauState plateau;
-    EarlyStoppingState early;
+    int stoppedEpoch = 0; // 1-based epoch after which a callback (early stopping) ended the run; 0: none
+    // Whether the run has no step left.
+    bool finished(int epochs) const { return epoch >= epochs || stoppedEpoch > 0; }
 };
 
 } // namespace tb

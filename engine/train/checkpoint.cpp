@@ -82,7 +82,7 @@ DatasetFingerprint fingerprintOf(const Dataset& d)
     return f;
 }
 
-std::string resumeJson(const TrainConfig& c, const RunPosition& p, const DatasetFingerprint& d)
+std::string resumeJson(const TrainConfig& c, const RunPosition& p, const DatasetFingerprint& d, const Json& callbacks)
 {
     Json cfg;
     cfg["epochs"] = c.epochs;
@@ -122,16 +122,7 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     pos["correct"] = p.correct;
     pos["seen"] = p.seen;
     pos["seconds"] = p.seconds;
-    pos["plateau"] = {{"best", p.plateau.best},
-                      {"has_best", p.plateau.hasBest},
-                      {"wait", p.plateau.wait},
-                      {"cooldown", p.plateau.cooldown},
-                      {"rate", p.plateau.rate}};
-    pos["early"] = {{"best", p.early.best},
-                    {"has_best", p.early.hasBest},
-                    {"best_epoch", p.early.bestEpoch},
-                    {"wait", p.early.wait},
-                    {"stopped_epoch", p.early.stoppedEpoch}};
+    pos["stopped_epoch"] = p.stoppedEpoch;
     Json data;
     data["directory"] = d.directory;
     data["train_images"] = d.trainCount;
@@ -142,9 +133,10 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     data["labels_sha256"] = d.labelsSha256;
     Json r;
     r["format"] = "trainbench-checkpoint";
-    r["version"] = 1;
+    r["version"] = 2;
     r["config"] = cfg;
     r["position"] = pos;
+    r["callbacks"] = callbacks.is_null() ? Json::object() : callbacks;
     r["dataset"] = data;
     return jsonText(r);
 }
@@ -156,7 +148,10 @@ Checkpoint readCheckpoint(const std::string& path)
     if (c.weights.resume.empty())
         throw IoError(path + " is a weights file, not a checkpoint: it does not say where its run stands");
     const Json r = parseJson(c.weights.resume);
-    if (get<std::string>(r, "format", path) != "trainbench-checkpoint" || get<int>(r, "version", path) != 1)
+    // Version 1 (0.2.0) kept the plateau's and early stopping's state in "position"; version 2 keeps
+    // each callback's state under its name in "callbacks".
+    const int version = get<int>(r, "version", path);
+    if (get<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > 2)
         throw IoError(path + ": a checkpoint of another format or version");
     const Json& cfg = need(r, "config", path);
     TrainConfig& t = c.config;
@@ -214,20 +209,21 @@ Checkpoint readCheckpoint(const std::string& path)
     at.correct = get<int64_t>(p, "correct", path);
     at.seen = get<int64_t>(p, "seen", path);
     at.seconds = get<double>(p, "seconds", path);
-    const Json& pl = need(p, "plateau", path);
-    at.plateau.best = get<double>(pl, "best", path);
-    at.plateau.hasBest = get<bool>(pl, "has_best", path);
-    at.plateau.wait = get<int>(pl, "wait", path);
-    at.plateau.cooldown = get<int>(pl, "cooldown", path);
-    at.plateau.rate = get<double>(pl, "rate", path);
-    const Json& es = need(p, "early", path);
-    at.early.best = get<double>(es, "best", path);
-    at.early.hasBest = get<bool>(es, "has_best", path);
-    at.early.bestEpoch = get<int>(es, "best_epoch", path);
-    at.early.wait = get<int>(es, "wait", path);
-    at.early.stoppedEpoch = get<int>(es, "stopped_epoch", path);
+    if (version >= 2) {
+        at.stoppedEpoch = get<int>(p, "stopped_epoch", path);
+        c.callbacks = need(r, "callbacks", path);
+        if (!c.callbacks.is_object())
+            throw IoError(path + ": the checkpoint's \"callbacks\" is not an object; it is damaged");
+    } else {
+        const Json& early = need(p, "early", path);
+        at.stoppedEpoch = get<int>(early, "stopped_epoch", path);
+        const int bestEpoch = t.earlyStopping.restoreBestWeights ? get<int>(early, "best_epoch", path) : 0;
+        c.callbacks = {{"lr_schedule", need(p, "plateau", path)},
+                       {"early_stopping", early},
+                       {"best_weights", {{"epoch", bestEpoch}, {"file", "best.tbw"}}}};
+    }
     if (at.epoch < 0 || at.epoch > t.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 || at.correct > at.seen ||
-        at.epoch != int(c.weights.history.size()))
+        at.epoch != int(c.weights.history.size()) || at.stoppedEpoch < 0 || at.stoppedEpoch > at.epoch)
         throw IoError(path + ": the checkpoint's position (epoch " + std::to_string(at.epoch) + ", step " +
                       std::to_string(at.step) + ") does not fit its history; it is damaged");
 

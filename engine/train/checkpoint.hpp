@@ -26,10 +26,12 @@ struct Checkpoint {
     TrainConfig config;
     RunPosition position;
     DatasetFingerprint data;
+    nlohmann::ordered_json callbacks; // each callback's state by its name (Trainer::restoreCallbacks)
 };
 
 // The JSON text that goes into WeightsFile::resume.
-std::string resumeJson(const TrainConfig& config, const RunPosition& position, const DatasetFingerprint& data);
+std::string resumeJson(const TrainConfig& config, const RunPosition& position, const DatasetFingerprint& data,
+                       const nlohmann::ordered_json& callbacks);
 
 // Throws IoError for a file that is not a complete checkpoint (truncated, corrupt, a plain weights
 // file) and ModelError for parts that disagree.

@@ -43,12 +43,31 @@ Dataset loadDatasetFor(const std::string& path, const WeightsFile& w)
     return loadTextDataset(path, t);
 }
 
+// Writes the checkpoints (and run.json with them) at epoch ends and every N batches, when the session
+// has a run folder.
+class TrainingSession::Checkpointer : public Callback {
+public:
+    explicit Checkpointer(TrainingSession& s) : m_session(s) {}
+    std::string name() const override { return "checkpoints"; }
+    void positionAdvanced(bool epochEnd) override
+    {
+        const int every = m_session.m_checkpointEvery;
+        if (m_session.m_folder && (epochEnd || (every > 0 && m_session.m_trainer->position().step % every == 0)))
+            m_session.checkpoint();
+    }
+
+private:
+    TrainingSession& m_session;
+};
+
 TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config)
     : m_fingerprint(fingerprintOf(data)), m_data(withOptions(data, datasetOptions(validated(config)))),
       m_net(model, inputShapeOf(m_data), m_data.numClasses)
 {
     m_net.initialize(config.seed); // the same initial weights on every device
-    m_trainer = std::make_unique<Trainer>(m_net, m_data, config);
+    m_trainer = std::make_unique<Trainer>(m_net, m_data, config,
+                                          [this] { return m_folder ? m_folder->best() : std::string(); });
+    m_trainer->addCallback(std::make_unique<Checkpointer>(*this));
 }
 
 TrainingSession::~TrainingSession() = default;
@@ -122,39 +141,6 @@ void TrainingSession::createRunFolder(const std::string& runsDir, int everyBatch
     enableCheckpoints(RunFolder::create(runsDir, m_net.spec().name + "-" + config().device.id()), everyBatches);
 }
 
-// Forwards the front end's callbacks and writes the checkpoints: the best epoch's weights when it is
-// the best, the position at epoch ends and every N batches.
-class TrainingSession::Checkpointer : public TrainObserver {
-public:
-    Checkpointer(TrainingSession& s, TrainObserver* next) : m_session(s), m_next(next) {}
-    void batchFinished(const BatchProgress& p) override
-    {
-        if (m_next)
-            m_next->batchFinished(p);
-    }
-    void epochFinished(const EpochRecord& r, const EvalResult& validation) override
-    {
-        if (m_session.m_folder && r.best && m_session.config().earlyStopping.restoreBestWeights) {
-            WeightsFile best = m_session.weightsFile();
-            saveWeights(m_session.m_folder->best(), best);
-        }
-        if (m_next)
-            m_next->epochFinished(r, validation);
-    }
-    void positionAdvanced(bool epochEnd) override
-    {
-        const int every = m_session.m_checkpointEvery;
-        if (m_session.m_folder && (epochEnd || (every > 0 && m_session.m_trainer->position().step % every == 0)))
-            m_session.checkpoint();
-        if (m_next)
-            m_next->positionAdvanced(epochEnd);
-    }
-
-private:
-    TrainingSession& m_session;
-    TrainObserver* m_next;
-};
-
 void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
 {
     if (everyBatches < 0)
@@ -170,10 +156,9 @@ void TrainingSession::checkpoint()
     if (!m_folder)
         return;
     WeightsFile w = weightsFile();
-    w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint);
+    w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint, m_trainer->callbackStates());
     saveWeights(m_folder->checkpoint(), w);
-    writeRecord(m_trainer->position().epoch >= config().epochs || m_trainer->position().early.stoppedEpoch ? "completed"
-                                                                                                           : "running");
+    writeRecord(m_trainer->position().finished(config().epochs) ? "completed" : "running");
 }
 
 void TrainingSession::writeRecord(const char* status)
@@ -305,12 +290,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     session->m_trainer->backend().setOptimizerState(
         {c.weights.optimizer, c.weights.optimizerIterations, c.weights.optimizerSlots});
     session->m_trainer->restore(c.position, c.weights.history);
-    if (config.earlyStopping.restoreBestWeights && c.position.early.bestEpoch > 0) {
-        const WeightsFile best = loadWeights(folder.best());
-        if (best.params.size() != c.weights.params.size() || best.state.size() != c.weights.state.size())
-            throw ModelError(folder.best() + " holds weights of another model than the checkpoint");
-        session->m_trainer->setBest(best.params, best.state);
-    }
+    session->m_trainer->restoreCallbacks(c.callbacks, folder.checkpoint());
     if (!communicator || communicator->rank() == 0)
         session->m_folder = folder;
     session->m_checkpointEvery = checkpointEvery;
@@ -324,12 +304,16 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     return session;
 }
 
+void TrainingSession::addCallback(std::unique_ptr<Callback> callback)
+{
+    m_trainer->addCallback(std::move(callback));
+}
+
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
-    Checkpointer checkpointer(*this, observer);
     TrainStatus status;
     try {
-        status = m_trainer->run(&checkpointer, cancel);
+        status = m_trainer->run(observer, cancel);
     } catch (const DivergedError&) {
         if (m_folder) { // the history says so (the Runs page, `runs list`); the divergence is what matters
             try {
@@ -352,13 +336,13 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
     RunResult r;
     r.status = status;
     const bool completed = status == TrainStatus::Completed;
-    const RunPosition& end = m_trainer->position();
-    r.bestEpoch = end.early.bestEpoch;
-    r.restoredBest = completed && config().earlyStopping.restoreBestWeights && end.early.bestEpoch > 0;
     for (const EpochRecord& e : m_trainer->history()) {
+        if (e.best)
+            r.bestEpoch = e.epoch;
         r.trainingSeconds += e.seconds;
         r.samples += e.samples;
     }
+    r.restoredBest = completed && config().earlyStopping.restoreBestWeights && r.bestEpoch > 0;
     r.epochs = int(m_trainer->history().size());
     auto abandoned = [&] { return o.abandon && o.abandon->load(); };
     auto saveCopy = [&] {
@@ -440,7 +424,7 @@ void TrainingSession::syncToHost()
 
 WeightsFile TrainingSession::weightsFile()
 {
-    return trainedWeights(m_net, *m_trainer, m_data.classNames, m_data.directory);
+    return m_trainer->weightsFile();
 }
 
 std::string TrainingSession::weightsSha256()

@@ -136,6 +136,10 @@ public:
     // Writes the checkpoint and run.json now (atomically; IoError leaves the previous ones intact).
     void checkpoint();
 
+    // Attaches a callback to the run (Trainer::addCallback): a resumed run's callback starts from its
+    // state in the checkpoint, and its state goes into every checkpoint under its name.
+    void addCallback(std::unique_ptr<Callback> callback);
+
     // Trains until config.epochs epochs are done (or early stopping ends the run), from where the run
     // stands. Throws DivergedError with the last good weights kept.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);

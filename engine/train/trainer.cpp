@@ -1,6 +1,7 @@
 #include "train/trainer.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "train/run_limits.hpp"
 
 #include <chrono>
@@ -69,7 +70,7 @@ void validateTrainConfig(const TrainConfig& c)
     }
 }
 
-Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
+Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config, BestWeightsCallback::FilePath bestWeightsFile)
     : m_net(net), m_data(data), m_config(config), m_clock(steadySeconds)
 {
     if (config.epochs < 1 || config.batchSize < 1)
@@ -83,6 +84,19 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config)
                                 "last LSTM needs \"return_sequences\": true"
                               : "the model predicts a label at every step but the dataset has one per sample");
     m_backend = makeBackend(net, data, m_config);
+    addCallback(std::make_unique<LrScheduleCallback>(m_config.schedule, m_config.optimizer.learningRate));
+    if (m_config.earlyStopping.enabled) {
+        addCallback(std::make_unique<EarlyStoppingCallback>(m_config.earlyStopping));
+        if (m_config.earlyStopping.restoreBestWeights)
+            addCallback(std::make_unique<BestWeightsCallback>(std::move(bestWeightsFile)));
+    }
+}
+
+void Trainer::addCallback(std::unique_ptr<Callback> callback)
+{
+    if (const nlohmann::ordered_json* state = jsonMember(m_restoredStates, callback->name()))
+        callback->restoreState(*this, *state, m_restoredFrom);
+    m_callbacks.push_back(std::move(callback));
 }
 
 Trainer::~Trainer() = default;
@@ -114,17 +128,61 @@ void Trainer::restore(const RunPosition& position, std::vector<EpochRecord> hist
     m_history = std::move(history);
 }
 
-void Trainer::setBest(std::vector<float> params, std::vector<float> state)
+nlohmann::ordered_json Trainer::callbackStates() const
 {
-    m_bestParams = std::move(params);
-    m_bestState = std::move(state);
+    nlohmann::ordered_json states = nlohmann::ordered_json::object();
+    for (const auto& c : m_callbacks)
+        if (nlohmann::ordered_json state = c->saveState(); !state.is_null())
+            states[c->name()] = std::move(state);
+    return states;
+}
+
+void Trainer::restoreCallbacks(const nlohmann::ordered_json& states, const std::string& path)
+{
+    m_restoredStates = states;
+    m_restoredFrom = path;
+    for (const auto& c : m_callbacks)
+        if (const nlohmann::ordered_json* state = jsonMember(states, c->name()))
+            c->restoreState(*this, *state, path);
 }
 
 double Trainer::learningRate() const
 {
-    const int64_t total = int64_t(stepsPerEpoch()) * m_config.epochs;
-    return scheduledRate(m_config.schedule, m_config.optimizer.learningRate, m_backend->iterations(), m_position.epoch,
-                         total, m_position.plateau);
+    StepPosition at;
+    at.step = m_backend->iterations();
+    at.epoch = m_position.epoch;
+    at.totalSteps = int64_t(stepsPerEpoch()) * m_config.epochs;
+    double rate = m_config.optimizer.learningRate;
+    for (const auto& c : m_callbacks)
+        rate = c->stepRate(rate, at);
+    return rate;
+}
+
+void Trainer::putWeights(const std::vector<float>& params, const std::vector<float>& state)
+{
+    m_testResult.reset();
+    m_net.params() = params;
+    m_net.state() = state;
+    m_backend->syncFromHost();
+}
+
+WeightsFile Trainer::weightsFile()
+{
+    syncToHost(); // an accelerator's weights come down
+    WeightsFile w;
+    w.spec = m_net.spec();
+    w.input = m_net.inputShape();
+    w.classNames = m_data.classNames;
+    w.params = m_net.params();
+    w.state = m_net.state();
+    OptimizerState optimizer = m_backend->optimizerState();
+    w.optimizer = optimizer.config;
+    w.optimizerIterations = optimizer.iterations;
+    w.optimizerSlots = std::move(optimizer.slotBuffer);
+    w.train = m_config;
+    w.history = m_history;
+    w.datasetDir = m_data.directory;
+    return w;
 }
 
 TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cancel)
@@ -132,9 +190,14 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
     const int steps = stepsPerEpoch();
     const int B = m_config.batchSize;
     RunPosition& at = m_position;
-    if (at.plateau.rate == 0)
-        at.plateau.rate = m_config.optimizer.learningRate;
-    while (at.epoch < m_config.epochs && at.early.stoppedEpoch == 0) {
+    // The run's callbacks hear each hook before the front end's observer.
+    auto notify = [&](auto hook) {
+        for (const auto& c : m_callbacks)
+            hook(*c);
+        if (observer)
+            hook(*observer);
+    };
+    while (!at.finished(m_config.epochs)) {
         const int e = at.epoch;
         const std::vector<int> order = shuffledOrder(m_data.train.count, m_config.seed, e);
         // Epoch times leave out the observer's callbacks; a resumed epoch adds to its earlier part.
@@ -165,7 +228,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
             at.seen += r.samples;
             at.step = s + 1;
             at.seconds = m_clock() - t0;
-            if (observer) {
+            {
                 BatchProgress p;
                 p.epoch = e + 1;
                 p.epochs = m_config.epochs;
@@ -178,8 +241,8 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
                 p.samplesPerSec = double(at.seen) / std::max(p.epochElapsed, 1e-9);
                 p.learningRate = lr;
                 const double before = m_clock();
-                observer->batchFinished(p);
-                observer->positionAdvanced(false);
+                notify([&](TrainObserver& o) { o.batchFinished(p); });
+                notify([&](TrainObserver& o) { o.positionAdvanced(false); });
                 t0 += m_clock() - before;
             }
         }
@@ -198,32 +261,22 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         if (&validationSplit() == &m_data.test && m_config.validationLimit <= 0)
             m_testResult = val;
         // Keras' order: the epoch's callbacks see its metrics, then the next epoch starts.
-        rec.rateLowered = updatePlateau(m_config.schedule, at.plateau,
-                                        m_config.schedule.monitor == Monitor::ValLoss ? val.loss : val.accuracy);
-        const EarlyStopping& es = m_config.earlyStopping;
-        rec.best = updateEarlyStopping(es, at.early, e + 1, es.monitor == Monitor::ValLoss ? val.loss : val.accuracy);
-        rec.stopped = at.early.stoppedEpoch == e + 1;
-        if (rec.best && es.restoreBestWeights) {
-            m_backend->syncToHost();
-            setBest(m_net.params(), m_net.state());
-        }
+        EpochEnd end{*this, rec, val};
+        for (const auto& c : m_callbacks)
+            c->epochEnded(end);
         m_history.push_back(rec);
         at.epoch = e + 1;
         at.step = 0;
         at.lossSum = 0;
         at.correct = at.seen = 0;
         at.seconds = 0;
-        if (observer) {
-            observer->epochFinished(rec, val);
-            observer->positionAdvanced(true);
-        }
+        if (end.stop)
+            at.stoppedEpoch = e + 1;
+        notify([&](TrainObserver& o) { o.epochFinished(rec, val); });
+        notify([&](TrainObserver& o) { o.positionAdvanced(true); });
     }
-    if (m_config.earlyStopping.restoreBestWeights && !m_bestParams.empty()) {
-        m_testResult.reset();
-        m_net.params() = m_bestParams;
-        m_net.state() = m_bestState;
-        m_backend->syncFromHost();
-    }
+    for (const auto& c : m_callbacks)
+        c->runCompleted(*this);
     return TrainStatus::Completed;
 }
 
@@ -239,26 +292,6 @@ EvalResult Trainer::evaluate(int limit, bool keepPredictions)
     if (limit <= 0 && testResultStands(keepPredictions))
         return *m_testResult;
     return m_backend->evaluate(m_data.test, m_data.sizeMultiplier, limit, keepPredictions);
-}
-
-WeightsFile trainedWeights(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
-                           const std::string& datasetDir)
-{
-    trainer.syncToHost(); // an accelerator's weights come down
-    WeightsFile w;
-    w.spec = net.spec();
-    w.input = net.inputShape();
-    w.classNames = classNames;
-    w.params = net.params();
-    w.state = net.state();
-    OptimizerState optimizer = trainer.backend().optimizerState();
-    w.optimizer = optimizer.config;
-    w.optimizerIterations = optimizer.iterations;
-    w.optimizerSlots = std::move(optimizer.slotBuffer);
-    w.train = trainer.config();
-    w.history = trainer.history();
-    w.datasetDir = datasetDir;
-    return w;
 }
 
 } // namespace tb

@@ -9,6 +9,8 @@
 #include "model/network.hpp"
 #include "mpi/communicator.hpp"
 #include "train/backend.hpp"
+#include "train/callback.hpp"
+#include "train/run_callbacks.hpp"
 
 #include <atomic>
 #include <functional>
@@ -22,38 +24,15 @@ namespace tb {
 // Throws ConfigError naming the first setting outside run_limits.hpp's limits.
 void validateTrainConfig(const TrainConfig& config);
 
-struct BatchProgress {
-    int epoch = 0, epochs = 0; // 1-based epoch
-    int step = 0, steps = 0;   // 1-based step within the epoch
-    double loss = 0.0;         // running mean over the epoch so far
-    double accuracy = 0.0;
-    double batchLoss = 0.0;
-    double samplesPerSec = 0.0;
-    double epochElapsed = 0.0; // seconds of training in the epoch so far (time in the observer excluded)
-    double learningRate = 0.0; // of this step
-};
-
-class TrainObserver {
-public:
-    virtual ~TrainObserver() = default;
-    virtual void batchFinished(const BatchProgress&) {}
-    // validation holds per-image predictions and probabilities of the test split.
-    virtual void epochFinished(const EpochRecord&, const EvalResult& /*validation*/) {}
-    // After batchFinished and after epochFinished, with the trainer's position up to date: where a
-    // checkpoint can be written.
-    virtual void positionAdvanced(bool /*epochEnd*/) {}
-    // TrainingSession::finish: the test set (`images` of it) is being evaluated, a pass that takes a
-    // while on a slow device (not called when the last validation already was that pass).
-    virtual void testStarted(int /*images*/) {}
-};
-
 enum class TrainStatus { Completed, Cancelled };
 
 class Trainer {
 public:
     // The network keeps its current weights; call net.initialize(seed) first for a fresh run. The
-    // backend is made for config.device (makeBackend); its errors are thrown from here.
-    Trainer(Network& net, const Dataset& data, TrainConfig config);
+    // backend is made for config.device (makeBackend); its errors are thrown from here. The config's
+    // callbacks are attached: the learning-rate schedule, early stopping when enabled, and the best
+    // weights when early stopping restores them (kept in bestWeightsFile() too when it gives a path).
+    Trainer(Network& net, const Dataset& data, TrainConfig config, BestWeightsCallback::FilePath bestWeightsFile = {});
     ~Trainer();
 
     // Epoch times are read from this clock (seconds, monotonic; steady_clock by default). Time spent in
@@ -61,20 +40,26 @@ public:
     // is left out of epochElapsed, seconds and samples/s. Tests inject a clock they advance themselves.
     void setClock(std::function<double()> seconds);
 
-    // Trains from position() until config.epochs epochs are done or early stopping ends the run, then
-    // puts the best epoch's weights back if early stopping restores them. Cancelled leaves position()
-    // at the next step. Throws DivergedError (weights restored to the last good step), DataError,
-    // ConfigError.
+    // Attaches a callback after the others: it sees each hook after them (a schedule's rate from
+    // theirs, an epoch's record as they marked it), and before the run's observer. After
+    // restoreCallbacks it starts from its state in the checkpoint, if that has one.
+    void addCallback(std::unique_ptr<Callback> callback);
+
+    // Trains from position() until config.epochs epochs are done or a callback (early stopping) ends
+    // the run, then tells the callbacks it completed (the best weights are put back). Cancelled
+    // leaves position() at the next step. Throws DivergedError (weights restored to the last good
+    // step), DataError, ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
 
-    // Continuing a run: its position and history, and the best epoch's weights when early stopping
-    // keeps them. The network and the backend's optimizer state are set by the caller.
+    // Continuing a run: its position and history. The network and the backend's optimizer state are
+    // set by the caller, the callbacks' state by restoreCallbacks.
     const RunPosition& position() const { return m_position; }
     void restore(const RunPosition& position, std::vector<EpochRecord> history);
-    // The best epoch's weights (params then state), empty unless early stopping restores them.
-    const std::vector<float>& bestParams() const { return m_bestParams; }
-    const std::vector<float>& bestState() const { return m_bestState; }
-    void setBest(std::vector<float> params, std::vector<float> state);
+    // The callbacks' states by name (a checkpoint's "callbacks"), and back: a callback whose name is
+    // missing keeps its fresh state; one added later takes its state then. Throws IoError naming
+    // `path` for a damaged state.
+    nlohmann::ordered_json callbackStates() const;
+    void restoreCallbacks(const nlohmann::ordered_json& states, const std::string& path);
     // The rate of the next step.
     double learningRate() const;
     // The split each epoch validates on: the held-out part of the training images or the test set.
@@ -87,6 +72,12 @@ public:
 
     // The weights and BatchNorm statistics of the backend, in the Network (see Backend::syncToHost).
     void syncToHost() { m_backend->syncToHost(); }
+    Network& network() { return m_net; }
+    // Puts these weights and statistics into the network and the backend (the best epoch's).
+    void putWeights(const std::vector<float>& params, const std::vector<float>& state);
+    // Everything the run has produced so far, as a weights file (the backend's weights come to the
+    // host first).
+    WeightsFile weightsFile();
     // The test split (or its first `limit` images), on the run's device.
     EvalResult evaluate(int limit = 0, bool keepPredictions = false);
     // Whether evaluate(0, keepPredictions) returns the last validation without another pass.
@@ -115,13 +106,10 @@ private:
     // The last validation, when it ran over the whole test set with the current weights: the final
     // test evaluation is then the same pass and is not run twice (it is long on a slow device).
     std::optional<EvalResult> m_testResult;
-    std::vector<float> m_bestParams, m_bestState; // (params), (state): early stopping's best epoch
+    std::vector<std::unique_ptr<Callback>> m_callbacks;
+    nlohmann::ordered_json m_restoredStates; // restoreCallbacks's, for callbacks added after it
+    std::string m_restoredFrom;
 };
-
-// Everything a training run has produced so far, as a weights file (the backend's weights come to
-// the host first).
-WeightsFile trainedWeights(const Network& net, Trainer& trainer, const std::vector<std::string>& classNames,
-                           const std::string& datasetDir);
 
 // The epoch's sample order: a Fisher-Yates shuffle keyed by (seed, epoch).
 std::vector<int> shuffledOrder(int count, uint64_t seed, int epoch);
