@@ -25,7 +25,7 @@ enum class RunStatus {
     Diverged,  // the loss or the gradients became NaN or infinite
     Failed,    // another error ended it (the window's outcome; never written to run.json)
 };
-const char* runStatusName(RunStatus s); // "running", "completed", "stopped", "diverged", "failed"
+const char* runStatusName(RunStatus s);            // "running", "completed", "stopped", "diverged", "failed"
 RunStatus parseRunStatus(const std::string& text); // throws RecordError for another word
 
 // A member of a record that is missing, of the wrong kind, or a number out of range. member() is
@@ -48,9 +48,9 @@ private:
 // The final test evaluation as the records keep it (evaluation.json keeps the full one).
 struct TestResult {
     double loss = 0.0, accuracy = 0.0;
-    int samples = 0;         // test images evaluated
-    int misclassified = -1;  // -1: not counted
-    bool atStop = false;     // of a run stopped by the user, at the stop
+    int samples = 0;        // test images evaluated
+    int misclassified = -1; // -1: not counted
+    bool atStop = false;    // of a run stopped by the user, at the stop
 };
 
 // The optimizer's settings: {"name", "learning_rate", "beta_1", "beta_2", "epsilon", "momentum",

@@ -139,8 +139,9 @@ Checkpoint readCheckpoint(const std::string& path)
                        {"early_stopping", early},
                        {"best_weights", {{"epoch", bestEpoch}, {"file", "best.tbw"}}}};
     }
-    if (at.epoch < 0 || at.epoch > c.config.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 || at.correct > at.seen ||
-        at.epoch != int(c.weights.history.size()) || at.stoppedEpoch < 0 || at.stoppedEpoch > at.epoch)
+    if (at.epoch < 0 || at.epoch > c.config.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 ||
+        at.correct > at.seen || at.epoch != int(c.weights.history.size()) || at.stoppedEpoch < 0 ||
+        at.stoppedEpoch > at.epoch)
         throw IoError(path + ": the checkpoint's position (epoch " + std::to_string(at.epoch) + ", step " +
                       std::to_string(at.step) + ") does not fit its history; it is damaged");
 

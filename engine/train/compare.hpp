@@ -4,10 +4,10 @@
 // weights' SHA-256 and largest difference from the first device's.
 #pragma once
 
+#include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "model/model_spec.hpp"
-#include "config/records.hpp"
 #include "train/trainer.hpp"
 
 #include <atomic>
@@ -45,7 +45,7 @@ struct CompareRow {
     double secondsPerEpoch = 0; // training time, validation excluded
     double samplesPerSec = 0;
     double speedup = 0; // against the first device of the same sweep value
-    TestResult test; // of the final weights
+    TestResult test;    // of the final weights
     std::string weightsSha256;
     double maxAbsDiff = 0; // of the final weights from the first device's
     std::string skipped;   // why this device did not run (empty when it ran)
