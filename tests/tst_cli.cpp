@@ -99,6 +99,11 @@ private slots:
         for (const auto& o : a) {
             epochs += o["event"].toString() == "epoch";
             batches += o["event"].toString() == "batch";
+            if (o["event"].toString() == "epoch") { // the epoch record as run.json keeps it
+                QVERIFY(o.contains("stopped") && o.contains("rate_lowered") && o.contains("best"));
+                QCOMPARE(o["samples"].toInt(), 200);
+                QVERIFY(!o.contains("early_stopping") && !o.contains("learning_rate_lowered"));
+            }
         }
         QCOMPARE(epochs, 2);
         QCOMPARE(batches, 2 * 7); // ceil(200 / 32)
@@ -133,10 +138,14 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", w, "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject ev = jsonLines(r.out).last();
-        QCOMPARE(ev["test_accuracy"].toDouble(), done["test_accuracy"].toDouble());
+        // One spelling of a test result (config/records.hpp) in train's and evaluate's lines.
+        const QJsonObject evTest = ev["test"].toObject(), doneTest = done["test"].toObject();
+        QCOMPARE(evTest["accuracy"].toDouble(), doneTest["accuracy"].toDouble());
+        QCOMPARE(evTest["samples"].toInt(), 50);
+        QCOMPARE(doneTest["samples"].toInt(), 50);
         QCOMPARE(ev["weights_sha256"].toString(), done["weights_sha256"].toString());
-        const int wrong = ev["misclassified"].toInt();
-        QCOMPARE(wrong, qRound((1.0 - ev["test_accuracy"].toDouble()) * 50));
+        const int wrong = evTest["misclassified"].toInt();
+        QCOMPARE(wrong, qRound((1.0 - evTest["accuracy"].toDouble()) * 50));
         r = run({"evaluate", "--data", m_data, "--weights", w});
         QVERIFY(r.out.contains("misclassified: " + QString::number(wrong) + " of 50"));
     }
@@ -164,7 +173,7 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", st, "--limit", "30", "--predictions", b, "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject eb = jsonLines(r.out).last();
-        QCOMPARE(ea["images"].toInt(), 30);
+        QCOMPARE(ea["test"].toObject()["samples"].toInt(), 30);
         QCOMPARE(eb["weights_sha256"].toString(), ea["weights_sha256"].toString());
         QCOMPARE(ex["weights_sha256"].toString(), ea["weights_sha256"].toString());
         QFile fa(a), fb(b);
@@ -230,6 +239,8 @@ private slots:
         QCOMPARE(rows[1]["max_abs_diff"].toDouble(), 0.0);
         QVERIFY(rows[0]["samples_per_sec"].toDouble() > 0);
         QCOMPARE(rows[0]["speedup"].toDouble(), 1.0);
+        QCOMPARE(rows[0]["test"].toObject()["samples"].toInt(), 50); // the test result record
+        QCOMPARE(rows[1]["test"].toObject()["accuracy"].toDouble(), rows[0]["test"].toObject()["accuracy"].toDouble());
         QVERIFY(rows[3]["skipped"].toString().contains("built without CUDA"));
 
         QFile f(csv);

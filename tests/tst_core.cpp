@@ -145,31 +145,33 @@ private slots:
         QFETCH(int, isa);
         const Kernels& k = kernelsFor(Isa(isa));
         uint64_t seed = 100;
-        for (int M : {1, 5, 7, 13, 49})
-            for (int N : {1, 8, 10, 16, 24, 25, 40, 72})
-                for (bool transB : {false, true})
-                    for (bool accumulate : {false, true}) {
-                        const int K = 23, lda = K + 9, ldb = (transB ? K : N) + 3, ldc = N + 4;
-                        const auto A = randomMatrix(size_t(M * lda), ++seed);
-                        const auto B = randomMatrix(size_t((transB ? N : K) * ldb), ++seed);
-                        std::vector<float> Bkn(size_t(K * N)); // B as K x N for tileGemm
-                        for (int kk = 0; kk < K; ++kk)
-                            for (int j = 0; j < N; ++j)
-                                Bkn[size_t(kk * N + j)] = transB ? B[size_t(j * ldb + kk)] : B[size_t(kk * ldb + j)];
-                        const auto C0 = randomMatrix(size_t(M * ldc), ++seed);
-                        auto want = C0, packedC = C0, gemmC = C0;
-                        k.tileGemm(M, N, K, A.data(), lda, 1, Bkn.data(), N, want.data(), ldc, accumulate);
-                        std::vector<float> packed(size_t(kernel::packedBFloats(K, N)), std::nanf(""));
-                        k.packB(K, N, B.data(), ldb, transB, packed.data());
-                        k.gemmPacked(M, N, K, A.data(), lda, 1, packed.data(), packedC.data(), ldc, accumulate);
-                        const QString what =
-                            QString("M=%1 N=%2 transB=%3 acc=%4").arg(M).arg(N).arg(transB).arg(accumulate);
-                        QVERIFY2(packedC == want, qPrintable("gemmPacked " + what)); // C's padding untouched too
-                        if (Isa(isa) == Isa::Baseline)
-                            continue;
-                        k.gemm(false, transB, M, N, K, A.data(), lda, B.data(), ldb, gemmC.data(), ldc, accumulate);
-                        QVERIFY2(gemmC == want, qPrintable("gemm " + what));
-                    }
+        for (int K : {23, 300}) // 300: gemm's blocks of k (128, 128, 44) continue each sum
+            for (int M : {1, 5, 7, 13, 49})
+                for (int N : {1, 8, 10, 16, 24, 25, 40, 72})
+                    for (bool transB : {false, true})
+                        for (bool accumulate : {false, true}) {
+                            const int lda = K + 9, ldb = (transB ? K : N) + 3, ldc = N + 4;
+                            const auto A = randomMatrix(size_t(M * lda), ++seed);
+                            const auto B = randomMatrix(size_t((transB ? N : K) * ldb), ++seed);
+                            std::vector<float> Bkn(size_t(K * N)); // B as K x N for tileGemm
+                            for (int kk = 0; kk < K; ++kk)
+                                for (int j = 0; j < N; ++j)
+                                    Bkn[size_t(kk * N + j)] =
+                                        transB ? B[size_t(j * ldb + kk)] : B[size_t(kk * ldb + j)];
+                            const auto C0 = randomMatrix(size_t(M * ldc), ++seed);
+                            auto want = C0, packedC = C0, gemmC = C0;
+                            k.tileGemm(M, N, K, A.data(), lda, 1, Bkn.data(), N, want.data(), ldc, accumulate);
+                            std::vector<float> packed(size_t(kernel::packedBFloats(K, N)), std::nanf(""));
+                            k.packB(K, N, B.data(), ldb, transB, packed.data());
+                            k.gemmPacked(M, N, K, A.data(), lda, 1, packed.data(), packedC.data(), ldc, accumulate);
+                            const QString what =
+                                QString("M=%1 N=%2 transB=%3 acc=%4").arg(M).arg(N).arg(transB).arg(accumulate);
+                            QVERIFY2(packedC == want, qPrintable("gemmPacked " + what)); // C's padding untouched too
+                            if (Isa(isa) == Isa::Baseline)
+                                continue;
+                            k.gemm(false, transB, M, N, K, A.data(), lda, B.data(), ldb, gemmC.data(), ldc, accumulate);
+                            QVERIFY2(gemmC == want, qPrintable("gemm " + what));
+                        }
     }
 
     // Both levels fuse every multiply-add: the same bits at 8 and 16 lanes.

@@ -1,9 +1,14 @@
 // Files written by release 0.2.0 (tests/data/release-0.2.0: run folders, checkpoints, weights files)
 // still read through the public readers: the run history, a checkpoint, a weights file, a stored test
-// evaluation, and a stopped run's checkpoint resumed to the same weights as a run never stopped.
+// evaluation, and a stopped run's checkpoint resumed to the same weights as a run never stopped. And
+// the typed records (config/records.hpp) that every file and JSON line now writes: round trips, the
+// old spellings still read, damaged members named.
 #include "fixtures.hpp"
+#include "train_config_compare.hpp"
 
+#include "config/records.hpp"
 #include "core/atomic_file.hpp"
+#include "core/json_text.hpp"
 #include "data/dataset.hpp"
 #include "kernels/isa.hpp"
 #include "model/model_spec.hpp"
@@ -18,6 +23,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace tb;
 
@@ -66,7 +72,7 @@ private slots:
     {
         const RunSummary r = readRun(m_completed);
         QVERIFY2(!r.damaged, r.damage.c_str());
-        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.status, RunStatus::Completed);
         QCOMPARE(r.model, std::string("tiny"));
         QCOMPARE(r.device, std::string("cpu:1@avx2"));
         QCOMPARE(r.started, std::string("2026-11-25T02:46:28Z"));
@@ -77,9 +83,12 @@ private slots:
         QCOMPARE(r.history[0].valAccuracy, 0.6666666666666666);
         QCOMPARE(r.history[2].valLoss, 0.8250536648355872);
         QCOMPARE(r.history[2].learningRate, 0.02500000037252903); // halved by the plateau schedule
-        QVERIFY(r.hasTest);
-        QCOMPARE(r.testLoss, 0.5421734019986687);
-        QCOMPARE(r.testAccuracy, 0.6666666666666666);
+        QVERIFY(r.test);
+        QCOMPARE(r.test->loss, 0.5421734019986687);
+        QCOMPARE(r.test->accuracy, 0.6666666666666666);
+        QCOMPARE(r.test->samples, 30);
+        QCOMPARE(r.test->misclassified, 10);
+        QVERIFY(!r.test->atStop);
         QCOMPARE(r.finalAccuracy(), 0.6666666666666666);
         QCOMPARE(r.weightsSha256, std::string("cfab4f2f3bc075d68afb8fd9068c17783a9c7746ac21d86c9957e11125cc9188"));
         QCOMPARE(r.weightsFileSha256, std::string("f45e6763f9530e67408069d554401f55fe738368088fea79ee77cae7a6cc8b78"));
@@ -109,15 +118,16 @@ private slots:
     {
         const RunSummary r = readRun(m_stopped);
         QVERIFY2(!r.damaged, r.damage.c_str());
-        QCOMPARE(r.status, std::string("stopped"));
+        QCOMPARE(r.status, RunStatus::Stopped);
         QCOMPARE(r.epochs, 4);
         QCOMPARE(int(r.history.size()), 1);
         QCOMPARE(r.history[0].loss, 0.6453139733339519);
         QCOMPARE(r.partialEpoch, 2);
         QCOMPARE(r.partialStep, 5);
         QCOMPARE(r.stepsPerEpoch, 8);
-        QVERIFY(r.hasTest);
-        QCOMPARE(r.testAccuracy, 1.0);
+        QVERIFY(r.test);
+        QCOMPARE(r.test->accuracy, 1.0);
+        QVERIFY(r.test->atStop);
         QCOMPARE(r.weightsSha256, std::string("467a4bab994dfae45113d5300795210c840a18c95c57f1c5871bfcc2db2a137f"));
         const auto rows = r.configurationRows();
         QVERIFY(hasRow(rows, "Optimizer", "sgd"));
@@ -241,9 +251,170 @@ private slots:
         // The record the resumed run rewrote keeps its first start and reads as completed.
         const RunSummary r = readRun(m_stopped);
         QVERIFY2(!r.damaged, r.damage.c_str());
-        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.status, RunStatus::Completed);
         QCOMPARE(r.started, std::string("2026-11-25T02:46:34Z"));
         QCOMPARE(int(r.history.size()), 4);
+    }
+
+    // A configuration with every setting away from its default comes back the same.
+    void configRoundTrip()
+    {
+        const TrainSettings s = fixtures::parseTrainArguments({"--epochs",
+                                                               "7",
+                                                               "--batch",
+                                                               "33",
+                                                               "--seed",
+                                                               "18446744073709551615",
+                                                               "--optimizer",
+                                                               "sgd",
+                                                               "--lr",
+                                                               "0.02",
+                                                               "--momentum",
+                                                               "0.8",
+                                                               "--nesterov",
+                                                               "--size-multiplier",
+                                                               "2",
+                                                               "--max-batches",
+                                                               "9",
+                                                               "--drop-remainder",
+                                                               "--shard",
+                                                               "8",
+                                                               "--validation-split",
+                                                               "0.25",
+                                                               "--lr-schedule",
+                                                               "cosine:5:0.1",
+                                                               "--early-stopping",
+                                                               "val_accuracy",
+                                                               "--patience",
+                                                               "3",
+                                                               "--min-delta",
+                                                               "0.01",
+                                                               "--restore-best-weights",
+                                                               "--device",
+                                                               "cpu:3@baseline"});
+        const nlohmann::ordered_json j = s.config;
+        QCOMPARE(j["seed"].get<std::string>(), std::string("18446744073709551615"));
+        QCOMPARE(j["schedule"]["kind"].get<std::string>(), std::string("cosine"));
+        QCOMPARE(j["device"].get<std::string>(), std::string("cpu:3@baseline"));
+        const TrainConfig back = parseJson(jsonText(j)).get<TrainConfig>();
+        fixtures::compareTrainConfigs(back, s.config);
+        QCOMPARE(back.device.id(), s.config.device.id());
+        QCOMPARE(back.seed, s.config.seed);
+    }
+
+    // An epoch record: its one spelling, and the CLI's --json spellings of 0.2.0 read as the same marks.
+    void epochRecordSpellings()
+    {
+        EpochRecord r;
+        r.epoch = 4;
+        r.loss = 0.25;
+        r.samples = 60;
+        r.stopped = true;
+        r.rateLowered = true;
+        const nlohmann::ordered_json j = r;
+        QCOMPARE(jsonText(j), std::string(R"({"epoch":4,"loss":0.25,"accuracy":0.0,"val_loss":0.0,"val_accuracy":0.0,)"
+                                          R"("seconds":0.0,"samples_per_sec":0.0,"samples":60,"learning_rate":0.0,)"
+                                          R"("best":false,"stopped":true,"rate_lowered":true})"));
+        const EpochRecord old = parseJson(R"({"event":"epoch","epoch":2,"loss":null,"accuracy":0.5,)"
+                                          R"("early_stopping":true,"learning_rate_lowered":true,"best":false})")
+                                    .get<EpochRecord>();
+        QCOMPARE(old.epoch, 2);
+        QVERIFY(std::isnan(old.loss)); // NaN is written as null
+        QCOMPARE(old.accuracy, 0.5);
+        QVERIFY(old.stopped && old.rateLowered && !old.best);
+        try {
+            parseJson(R"({"epoch":2,"stopped":"yes"})").get<EpochRecord>();
+            QFAIL("a mark that is not true or false was read");
+        } catch (const RecordError& e) {
+            QCOMPARE(e.member(), std::string("stopped"));
+            QCOMPARE(std::string(e.what()), std::string("\"stopped\" is a string, not true or false"));
+        }
+        try {
+            parseJson(R"({"loss":1})").get<EpochRecord>();
+            QFAIL("an epoch without its number was read");
+        } catch (const RecordError& e) {
+            QVERIFY(e.problem() == RecordError::Problem::Missing);
+        }
+    }
+
+    // A test result, and the CLI's spellings of 0.2.0 (test_loss, test_accuracy, images).
+    void testResultSpellings()
+    {
+        TestResult t;
+        t.loss = 0.5;
+        t.accuracy = 0.75;
+        t.samples = 40;
+        QCOMPARE(jsonText(nlohmann::ordered_json(t)), std::string(R"({"loss":0.5,"accuracy":0.75,"samples":40})"));
+        t.misclassified = 10;
+        t.atStop = true;
+        QCOMPARE(jsonText(nlohmann::ordered_json(t)),
+                 std::string(R"({"loss":0.5,"accuracy":0.75,"samples":40,"misclassified":10,"at_stop":true})"));
+        const TestResult old =
+            parseJson(R"({"test_loss":0.5,"test_accuracy":0.75,"misclassified":10,"images":40})").get<TestResult>();
+        QCOMPARE(old.loss, 0.5);
+        QCOMPARE(old.accuracy, 0.75);
+        QCOMPARE(old.samples, 40);
+        QCOMPARE(old.misclassified, 10);
+        QVERIFY(!old.atStop);
+    }
+
+    // The run status: one word each way, and an unknown word refused.
+    void runStatusWords()
+    {
+        for (RunStatus s :
+             {RunStatus::Running, RunStatus::Completed, RunStatus::Stopped, RunStatus::Diverged, RunStatus::Failed})
+            QCOMPARE(parseRunStatus(runStatusName(s)), s);
+        QCOMPARE(std::string(runStatusName(RunStatus::Completed)), std::string("completed"));
+        QVERIFY_THROWS_EXCEPTION(RecordError, parseRunStatus("finished"));
+    }
+
+    // A run of this version writes run.json (version 3), a checkpoint (version 2) and weights (version 2)
+    // with the records; they read back as they were.
+    void currentFilesReadBack()
+    {
+        const Dataset toy = loadDataset(m_dataDir);
+        TrainConfig c;
+        c.epochs = 2;
+        c.batchSize = 16;
+        c.seed = 5;
+        c.schedule = parseLrSchedule("plateau:0.5:1");
+        c.validationSplit = 0.2;
+        const std::string runs = m_tmp.path().toStdString() + "/current";
+        std::string folder;
+        {
+            TrainingSession s(m_tiny, toy, c);
+            s.enableCheckpoints(RunFolder::create(runs, "tiny"));
+            QCOMPARE(s.run(), TrainStatus::Completed);
+            s.finish(TrainStatus::Completed);
+            folder = s.runFolder()->path;
+        }
+        const nlohmann::ordered_json record = parseJson(readWholeFile(folder + "/run.json"));
+        QCOMPARE(record["version"].get<int>(), 3);
+        QCOMPARE(record["config"]["schedule"]["kind"].get<std::string>(), std::string("plateau"));
+        QVERIFY(!record.contains("learning_rate") && !record.contains("batch_size")); // in "config" only
+        const RunSummary r = readRun(folder);
+        QVERIFY2(!r.damaged, r.damage.c_str());
+        QCOMPARE(r.status, RunStatus::Completed);
+        QCOMPARE(r.epochs, 2);
+        QVERIFY(r.config);
+        QCOMPARE(r.config->batchSize, 16);
+        QVERIFY(
+            hasRow(r.configurationRows(), "Schedule", "reduce on plateau of val_loss: x0.5 after 1 epochs, minimum 0"));
+        QVERIFY(hasRow(r.configurationRows(), "Batch size", "16"));
+        QVERIFY(hasRow(r.configurationRows(), "Validation", "last 0.200000 of train"));
+        QVERIFY(r.test);
+
+        const Checkpoint cp = readCheckpoint(folder + "/checkpoint.tbw");
+        QCOMPARE(parseJson(cp.weights.resume)["version"].get<int>(), 2);
+        c.device = cp.config.device; // as the session resolved it
+        fixtures::compareTrainConfigs(cp.config, c);
+
+        const WeightsFile w = loadWeights(folder + "/weights.tbw");
+        fixtures::compareTrainConfigs(w.train, cp.config); // the weights file keeps every setting now
+        QCOMPARE(w.train.device.id(), cp.config.device.id());
+        QCOMPARE(int(w.history.size()), 2);
+        QCOMPARE(w.history[1].loss, r.history[1].loss);
+        QCOMPARE(w.history[1].samples, r.history[1].samples);
     }
 };
 

@@ -99,13 +99,13 @@ private slots:
     {
         const RunSummary r = readRun(m_runPath);
         QVERIFY2(!r.damaged, r.damage.c_str());
-        QCOMPARE(r.status, std::string("completed"));
+        QCOMPARE(r.status, RunStatus::Completed);
         QCOMPARE(r.model, std::string("toy"));
         QCOMPARE(r.epochs, 2);
         QCOMPARE(int(r.history.size()), 2);
         QVERIFY(r.history[1].seconds > 0);
         QVERIFY(r.history[1].samplesPerSec > 0);
-        QVERIFY(r.hasTest);
+        QVERIFY(r.test);
         QCOMPARE(r.weightsSha256, m_paramsSha);
         QCOMPARE(r.weightsFileSha256, sha256Hex(readWholeFile(m_runPath + "/weights.tbw")));
         QVERIFY(!r.started.empty() && !r.ended.empty());
@@ -122,7 +122,7 @@ private slots:
         for (int64_t n : test->confusion)
             sum += n;
         QCOMPARE(sum, int64_t(m_toy.test.count));
-        QCOMPARE(test->accuracy, r.testAccuracy);
+        QCOMPARE(test->accuracy, r.test->accuracy);
     }
 
     // finish() ends a run once for every front end: the test evaluation, the hash, the copy asked
@@ -159,9 +159,9 @@ private slots:
                  (std::vector<std::string>{o.savePath, folder.weights(), folder.evaluation(), folder.record()}));
         QCOMPARE(loadWeights(o.savePath).params, s.network().params());
         const RunSummary rec = readRun(folder.path);
-        QCOMPARE(rec.status, std::string("completed"));
-        QVERIFY(rec.hasTest);
-        QCOMPARE(rec.testAccuracy, r.test.accuracy);
+        QCOMPARE(rec.status, RunStatus::Completed);
+        QVERIFY(rec.test);
+        QCOMPARE(rec.test->accuracy, r.test.accuracy);
         QCOMPARE(rec.weightsSha256, r.weightsSha256);
     }
 
@@ -193,8 +193,8 @@ private slots:
         QVERIFY(!saved.evaluated && saved.weightsSha256.empty());
         QCOMPARE(saved.files, std::vector<std::string>{cli.savePath});
         QCOMPARE(observer.tests, 0);
-        QCOMPARE(readRun(s.runFolder()->path).status, std::string("stopped"));
-        QVERIFY(!readRun(s.runFolder()->path).hasTest);
+        QCOMPARE(readRun(s.runFolder()->path).status, RunStatus::Stopped);
+        QVERIFY(!readRun(s.runFolder()->path).test);
 
         std::atomic<bool> abandon{true};
         FinishOptions closing;
@@ -214,9 +214,9 @@ private slots:
         QCOMPARE(r.weightsSha256, s.weightsSha256());
         QCOMPARE(r.files, std::vector<std::string>{s.runFolder()->record()});
         const RunSummary rec = readRun(s.runFolder()->path);
-        QCOMPARE(rec.status, std::string("stopped"));
-        QVERIFY(rec.hasTest);
-        QCOMPARE(rec.testAccuracy, r.test.accuracy);
+        QCOMPARE(rec.status, RunStatus::Stopped);
+        QVERIFY(rec.test);
+        QCOMPARE(rec.test->accuracy, r.test.accuracy);
         QVERIFY(rec.record.at("test").value("at_stop", false));
         QVERIFY(!std::filesystem::exists(s.runFolder()->weights()));
     }
@@ -511,6 +511,7 @@ private slots:
         QCOMPARE(int(j["runs"].size()), 1);
         QCOMPARE(j["runs"][0]["status"].get<std::string>(), std::string("completed"));
         QCOMPARE(j["runs"][0]["weights_sha256"].get<std::string>(), sha.toStdString());
+        QVERIFY(j["runs"][0]["test"]["samples"].get<int>() > 0); // the test result record, as run.json's
         const QString id = QString::fromStdString(j["runs"][0]["id"].get<std::string>());
 
         const Cli show = cli({"runs", "show", id, "--runs-dir", runs});

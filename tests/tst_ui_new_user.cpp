@@ -515,7 +515,7 @@ private slots:
         // The two one-epoch runs overlaid, on accuracy.
         int ticked = 0;
         for (const tb::RunSummary& r : runs->runs())
-            if (r.status == "completed" && r.history.size() == 1 && ticked < 2) {
+            if (r.status == tb::RunStatus::Completed && r.history.size() == 1 && ticked < 2) {
                 runs->setOverlaid(qs(r.path), true);
                 ++ticked;
             }

@@ -179,13 +179,13 @@ private slots:
         // and the end's record (the test set's figures). The one after the run's end has both.
         const auto ended = [&] {
             const auto& runs = w->runsPanel()->runs();
-            return runs.size() >= 4 && runs.front().status == "completed" && runs.front().hasTest;
+            return runs.size() >= 4 && runs.front().status == tb::RunStatus::Completed && runs.front().test.has_value();
         };
         while (!ended())
             QVERIFY(listed.wait(fixtures::kHangGuardMs));
         const tb::RunSummary& r = w->runsPanel()->runs().front(); // newest first
-        QCOMPARE(r.status, std::string("completed"));
-        QVERIFY(r.hasTest);
+        QCOMPARE(int(r.status), int(tb::RunStatus::Completed));
+        QVERIFY(r.test);
         QVERIFY(std::find(r.files.begin(), r.files.end(), "evaluation.json") != r.files.end());
         // File > Export report names that run.
         QCOMPARE(w->reportRun(), QString::fromStdString(r.path));

@@ -59,8 +59,7 @@ public:
             j["seconds_per_epoch"] = r.secondsPerEpoch;
             j["samples_per_sec"] = r.samplesPerSec;
             j["speedup"] = r.speedup;
-            j["test_loss"] = r.testLoss;
-            j["test_accuracy"] = r.testAccuracy;
+            j["test"] = r.test;
             j["weights_sha256"] = r.weightsSha256;
             j["max_abs_diff"] = r.maxAbsDiff;
             if (!r.skipped.empty())

@@ -16,6 +16,7 @@
 #include "train/precise_bn.hpp"
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
+#include "train/test_record.hpp"
 #include "train/train_options.hpp"
 
 #include <cstdio>
@@ -94,10 +95,9 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (o.has("json")) {
         nlohmann::ordered_json j;
         j["event"] = "evaluate";
-        j["test_loss"] = r.loss;
-        j["test_accuracy"] = r.accuracy;
-        j["misclassified"] = e.misclassified;
-        j["images"] = r.samples;
+        tb::TestResult test = tb::testResultOf(r);
+        test.misclassified = e.misclassified;
+        j["test"] = test;
         j["weights_sha256"] = e.net.weightsSha256();
         printJson(j);
     } else {

@@ -39,7 +39,7 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
         j["reason"] = r.damage;
         return j;
     }
-    j["status"] = r.status;
+    j["status"] = tb::runStatusName(r.status);
     j["date"] = r.date();
     j["model"] = r.model;
     j["dataset"] = r.dataset;
@@ -48,10 +48,8 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
     j["epochs"] = r.epochs;
     if (r.finalAccuracy() >= 0)
         j["final_accuracy"] = r.finalAccuracy();
-    if (r.hasTest) {
-        j["test_accuracy"] = r.testAccuracy;
-        j["test_loss"] = r.testLoss;
-    }
+    if (r.test)
+        j["test"] = *r.test;
     j["training_seconds"] = r.trainingSeconds();
     if (!r.weightsSha256.empty())
         j["weights_sha256"] = r.weightsSha256;
@@ -82,8 +80,9 @@ int listRuns(const Options& o)
                 continue;
             }
             const std::string epochs = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
-            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(), r.status.c_str(),
-                        epochs.c_str(), percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
+            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
+                        tb::runStatusName(r.status), epochs.c_str(), percentText(r.finalAccuracy()).c_str(),
+                        r.trainingSeconds(), r.dataset.c_str());
         }
     }
     return list.problem.empty() ? Ok : FileError;
@@ -114,8 +113,8 @@ int showRun(const tb::RunSummary& r, bool json)
                     tb::shortNumber(e.accuracy).c_str(), tb::shortNumber(e.valLoss).c_str(),
                     tb::shortNumber(e.valAccuracy).c_str(), tb::shortNumber(e.learningRate).c_str(),
                     tb::shortNumber(e.seconds).c_str());
-    if (r.hasTest)
-        std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.testLoss, r.testAccuracy);
+    if (r.test)
+        std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.test->loss, r.test->accuracy);
     if (!r.weightsSha256.empty())
         std::printf("Weights sha256: %s\n", r.weightsSha256.c_str());
     std::string files;

@@ -17,6 +17,7 @@
 #include "train/progress_text.hpp"
 #include "train/run_folder.hpp"
 #include "train/session.hpp"
+#include "train/test_record.hpp"
 #include "train/train_options.hpp"
 #include "train/trainer.hpp"
 
@@ -117,19 +118,8 @@ public:
     }
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
-        nlohmann::ordered_json j;
-        j["event"] = "epoch";
-        j["epoch"] = r.epoch;
-        j["loss"] = r.loss;
-        j["accuracy"] = r.accuracy;
-        j["val_loss"] = r.valLoss;
-        j["val_accuracy"] = r.valAccuracy;
-        j["seconds"] = r.seconds;
-        j["samples_per_sec"] = r.samplesPerSec;
-        j["learning_rate"] = r.learningRate;
-        j["best"] = r.best;
-        j["early_stopping"] = r.stopped;
-        j["learning_rate_lowered"] = r.rateLowered;
+        nlohmann::ordered_json j = {{"event", "epoch"}};
+        j.update(nlohmann::ordered_json(r)); // the epoch record as the files keep it (config/records.hpp)
         printJson(j);
     }
 };
@@ -293,8 +283,7 @@ int trainCommand(const std::vector<std::string>& args)
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "done";
-        j["test_loss"] = test.loss;
-        j["test_accuracy"] = test.accuracy;
+        j["test"] = tb::testResultOf(test);
         j["weights_sha256"] = result.weightsSha256;
         if (comm && session.iterations() > 0)
             j["mpi_bytes_per_step"] = comm->bytesCommunicated() / uint64_t(session.iterations());

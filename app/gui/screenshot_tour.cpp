@@ -315,7 +315,7 @@ int runRunsScreenshot(tbui::MainWindow& w, const QString& outDir)
     listed.exec();
     int ticked = 0;
     for (const tb::RunSummary& r : page->runs())
-        if (!r.damaged && r.status == "completed" && ticked < 2) {
+        if (!r.damaged && r.status == tb::RunStatus::Completed && ticked < 2) {
             page->setOverlaid(QString::fromStdString(r.path), true);
             if (++ticked == 1)
                 page->selectRun(QString::fromStdString(r.path));

@@ -1,5 +1,6 @@
 #include "io/weights_file.hpp"
 
+#include "config/records.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
@@ -70,6 +71,54 @@ int64_t whole(const Json& o, const char* key, const std::string& path, double lo
     return whole(num(o, key, path), key, path, lo, hi);
 }
 constexpr double kIntMax = 2147483647.0;
+
+// Version 2 keeps the whole training configuration (config/records.hpp); version 1 (0.2.0) kept
+// epochs, batch_size, threads, device, seed and max_batches only.
+constexpr int kVersion = 2;
+
+// A record of the header (config/records.hpp), its faults worded as this file's.
+template <typename T> T record(const Json& j, const std::string& path)
+{
+    try {
+        return j.get<T>();
+    } catch (const RecordError& e) {
+        if (e.problem() == RecordError::Problem::Missing)
+            throw IoError(path + ": the header lacks \"" + e.member() + "\"; the file is corrupt");
+        throw IoError(path + ": the header's " + e.what() + "; the file is corrupt");
+    } catch (const ConfigError& e) {
+        throw IoError(path + ": the header's settings are not valid (" + e.what() + "); the file is corrupt");
+    }
+}
+
+TrainConfig trainingOfVersion1(const Json& tr, const std::string& path)
+{
+    TrainConfig t;
+    t.epochs = int(whole(tr, "epochs", path, 0, kIntMax));
+    t.batchSize = int(whole(tr, "batch_size", path, 0, kIntMax));
+    t.device.threads = int(whole(tr, "threads", path, 0, kIntMax));
+    if (jsonMember(tr, "device")) {
+        const std::string device = text(tr, "device", path);
+        try {
+            const int threads = t.device.threads;
+            t.device = parseDeviceSpec(device);
+            t.device.threads = threads;
+        } catch (const ConfigError&) {
+            throw IoError(path + ": the header's device \"" + device + "\" is not a device; the file is corrupt");
+        }
+    }
+    t.maxBatches = int(whole(tr, "max_batches", path, 0, kIntMax));
+    if (jsonMember(tr, "seed")) {
+        const std::string seed = text(tr, "seed", path);
+        if (seed.empty() || seed.size() > 20 || seed.find_first_not_of("0123456789") != std::string::npos)
+            throw IoError(path + ": the header's seed \"" + seed + "\" is not a number; the file is corrupt");
+        try {
+            t.seed = std::stoull(seed);
+        } catch (const std::out_of_range&) {
+            throw IoError(path + ": the header's seed " + seed + " is out of range; the file is corrupt");
+        }
+    }
+    return t;
+}
 } // namespace
 
 Network WeightsFile::buildNetwork() const
@@ -88,33 +137,18 @@ void saveWeights(const std::string& path, const WeightsFile& w)
 {
     Json h;
     h["format"] = "trainbench-weights";
-    h["version"] = 1;
+    h["version"] = kVersion;
     h["model"] = w.spec.json.empty() ? Json() : parseJson(w.spec.json);
     h["input_shape"] = {w.input.h, w.input.w, w.input.c};
     h["class_names"] = w.classNames;
     h["params"] = int64_t(w.params.size());
     h["state"] = int64_t(w.state.size());
-    Json opt;
-    opt["name"] = optimizerName(w.optimizer.kind);
-    opt["learning_rate"] = double(w.optimizer.learningRate);
-    opt["beta_1"] = double(w.optimizer.beta1);
-    opt["beta_2"] = double(w.optimizer.beta2);
-    opt["epsilon"] = double(w.optimizer.epsilon);
-    opt["momentum"] = double(w.optimizer.momentum);
-    opt["nesterov"] = w.optimizer.nesterov;
-    opt["rho"] = double(w.optimizer.rho);
+    Json opt = w.optimizer; // config/records.hpp
     opt["iterations"] = w.optimizerIterations;
     opt["slots"] = int64_t(w.optimizerSlots.size());
     h["optimizer"] = opt;
-    Json tr;
-    tr["epochs"] = w.train.epochs;
-    tr["batch_size"] = w.train.batchSize;
-    tr["threads"] = w.train.device.threads;
-    tr["device"] = w.train.device.id();
-    tr["seed"] = std::to_string(w.train.seed);
-    tr["max_batches"] = w.train.maxBatches;
-    h["training"] = tr;
-    h["history"] = historyJson(w.history);
+    h["training"] = w.train;
+    h["history"] = w.history;
     h["dataset"] = w.datasetDir;
     if (!w.resume.empty())
         h["resume"] = parseJson(w.resume);
@@ -188,61 +222,22 @@ try {
     const Json* opt = jsonMember(h, "optimizer");
     if (!opt)
         throw IoError(path + ": the header lacks the optimizer");
-    w.optimizer.kind = parseOptimizer(jsonMember(*opt, "name") ? text(*opt, "name", path) : "");
-    w.optimizer.learningRate = float(num(*opt, "learning_rate", path));
-    w.optimizer.beta1 = float(num(*opt, "beta_1", path));
-    w.optimizer.beta2 = float(num(*opt, "beta_2", path));
-    w.optimizer.epsilon = float(num(*opt, "epsilon", path));
-    w.optimizer.momentum = float(num(*opt, "momentum", path));
-    w.optimizer.rho = float(num(*opt, "rho", path));
-    w.optimizer.nesterov =
-        jsonMember(*opt, "nesterov") && member(*opt, "nesterov", path, &Json::is_boolean, "true or false").get<bool>();
+    w.optimizer = record<OptimizerConfig>(*opt, path);
     w.optimizerIterations = whole(*opt, "iterations", path, 0, 9007199254740992.0);
+    const Json* version = jsonMember(h, "version");
+    if (version &&
+        !(version->is_number_integer() && version->get<int64_t>() >= 1 && version->get<int64_t>() <= kVersion))
+        throw IoError(path + ": a weights file of version " + jsonText(*version) +
+                      ", which this Trainbench does not read");
     if (const Json* tr = jsonMember(h, "training")) {
-        w.train.epochs = int(whole(*tr, "epochs", path, 0, kIntMax));
-        w.train.batchSize = int(whole(*tr, "batch_size", path, 0, kIntMax));
-        w.train.device.threads = int(whole(*tr, "threads", path, 0, kIntMax));
-        if (jsonMember(*tr, "device")) {
-            const std::string device = text(*tr, "device", path);
-            try {
-                const int threads = w.train.device.threads;
-                w.train.device = parseDeviceSpec(device);
-                w.train.device.threads = threads;
-            } catch (const ConfigError&) {
-                throw IoError(path + ": the header's device \"" + device + "\" is not a device; the file is corrupt");
-            }
-        }
-        w.train.maxBatches = int(whole(*tr, "max_batches", path, 0, kIntMax));
-        if (jsonMember(*tr, "seed")) {
-            const std::string seed = text(*tr, "seed", path);
-            if (seed.empty() || seed.size() > 20 || seed.find_first_not_of("0123456789") != std::string::npos)
-                throw IoError(path + ": the header's seed \"" + seed + "\" is not a number; the file is corrupt");
-            try {
-                w.train.seed = std::stoull(seed);
-            } catch (const std::out_of_range&) {
-                throw IoError(path + ": the header's seed " + seed + " is out of range; the file is corrupt");
-            }
-        }
+        if (version && version->get<int64_t>() >= 2)
+            w.train = record<TrainConfig>(*tr, path);
+        else
+            w.train = trainingOfVersion1(*tr, path);
     }
     if (jsonMember(h, "history"))
-        for (const Json& r : member(h, "history", path, &Json::is_array, "an array")) {
-            EpochRecord e;
-            e.epoch = int(whole(r, "epoch", path, 0, kIntMax));
-            e.loss = num(r, "loss", path);
-            e.accuracy = num(r, "accuracy", path);
-            e.valLoss = num(r, "val_loss", path);
-            e.valAccuracy = num(r, "val_accuracy", path);
-            e.seconds = num(r, "seconds", path);
-            e.samplesPerSec = num(r, "samples_per_sec", path);
-            e.samples = whole(r, "samples", path, 0, 9007199254740992.0);
-            if (jsonMember(r, "learning_rate"))
-                e.learningRate = num(r, "learning_rate", path);
-            for (auto [key, flag] :
-                 {std::pair{"best", &e.best}, {"stopped", &e.stopped}, {"rate_lowered", &e.rateLowered}})
-                if (jsonMember(r, key))
-                    *flag = member(r, key, path, &Json::is_boolean, "true or false").get<bool>();
-            w.history.push_back(e);
-        }
+        for (const Json& r : member(h, "history", path, &Json::is_array, "an array"))
+            w.history.push_back(record<EpochRecord>(r, path));
     if (jsonMember(h, "dataset"))
         w.datasetDir = text(h, "dataset", path);
     if (jsonMember(h, "resume"))
@@ -288,28 +283,6 @@ Dataset datasetForWeights(Dataset d, const WeightsFile& w)
     DatasetOptions options;
     options.sizeMultiplier = input.h / d.train.height;
     return withOptions(std::move(d), options);
-}
-
-nlohmann::ordered_json historyJson(const std::vector<EpochRecord>& h)
-{
-    Json a = Json::array();
-    for (const EpochRecord& r : h) {
-        Json o;
-        o["epoch"] = r.epoch;
-        o["loss"] = r.loss;
-        o["accuracy"] = r.accuracy;
-        o["val_loss"] = r.valLoss;
-        o["val_accuracy"] = r.valAccuracy;
-        o["seconds"] = r.seconds;
-        o["samples_per_sec"] = r.samplesPerSec;
-        o["samples"] = r.samples;
-        o["learning_rate"] = r.learningRate;
-        o["best"] = r.best;
-        o["stopped"] = r.stopped;
-        o["rate_lowered"] = r.rateLowered;
-        a.push_back(o);
-    }
-    return a;
 }
 
 } // namespace tb

@@ -9,8 +9,6 @@
 #include "model/network.hpp"
 #include "optim/optimizer.hpp"
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <string>
 #include <vector>
 
@@ -40,8 +38,5 @@ Dataset datasetForWeights(Dataset data, const WeightsFile& w);
 
 void saveWeights(const std::string& path, const WeightsFile& w); // atomic; throws IoError
 WeightsFile loadWeights(const std::string& path);                // throws IoError/ModelError
-
-// The per-epoch history as the weights file's header keeps it (run.json records the same list).
-nlohmann::ordered_json historyJson(const std::vector<EpochRecord>& history);
 
 } // namespace tb

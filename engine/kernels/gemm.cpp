@@ -111,33 +111,38 @@ void fullColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol
 
 // Rows [0, M) times packed panels (packB's layout) of N columns: each panel K x w contiguous, so
 // its rows stay in L1/L2 whatever B's row stride (a power-of-two stride such as an LSTM's 4H maps a
-// panel's rows to a handful of cache sets and streamed it from L3 on every row block). Row blocks
-// inside a panel: the panel is read once per block from L1/L2, A's rows from L2. A panel holding
-// the N % 8 tail goes through a zero-padded copy of C's rows: the same operations per element.
+// panel's rows to a handful of cache sets, and streamed them from L3 on every row block). The
+// panels go in groups of about 128 KB (kept in L2); each row block sweeps a group's panels while
+// its rows of A stay in L1. A panel holding the N % 8 tail goes through a zero-padded copy of C's
+// rows: the same operations per element.
 void packedColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* P, float* C,
                    int64_t ldc, bool accumulate, float* scratch)
 {
     const int padded = (N + 7) / 8 * 8;
     const int blocks = (M + kRows - 1) / kRows;
-    for (int j0 = 0; j0 < padded; j0 += kCols) {
-        const int w = padded - j0 < kCols ? padded - j0 : kCols, real = N - j0 < w ? N - j0 : w;
-        const RowTable& fns = blocksFor(w);
-        const float* panel = P + int64_t(K) * j0;
+    const int group = K * kCols >= 32768 ? kCols : 32768 / K / kCols * kCols;
+    for (int g0 = 0; g0 < padded; g0 += group) {
+        const int g1 = padded - g0 < group ? padded : g0 + group;
         for (int b = 0; b < blocks; ++b) {
             const int i0 = int(int64_t(M) * b / blocks);
             const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
-            float* c = C + i0 * ldc + j0;
-            if (real == w) {
-                fns.fn[rows - 1](K, A + i0 * aRow, aRow, aCol, panel, w, c, ldc, accumulate);
-                continue;
+            for (int j0 = g0; j0 < g1; j0 += kCols) {
+                const int w = g1 - j0 < kCols ? g1 - j0 : kCols, real = N - j0 < w ? N - j0 : w;
+                const BlockFn fn = blocksFor(w).fn[rows - 1];
+                const float* panel = P + int64_t(K) * j0;
+                float* c = C + i0 * ldc + j0;
+                if (real == w) {
+                    fn(K, A + i0 * aRow, aRow, aCol, panel, w, c, ldc, accumulate);
+                    continue;
+                }
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < w; ++j)
+                        scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
+                fn(K, A + i0 * aRow, aRow, aCol, panel, w, scratch, w, accumulate);
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < real; ++j)
+                        c[i * ldc + j] = scratch[i * w + j];
             }
-            for (int i = 0; i < rows; ++i)
-                for (int j = 0; j < w; ++j)
-                    scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
-            fns.fn[rows - 1](K, A + i0 * aRow, aRow, aCol, panel, w, scratch, w, accumulate);
-            for (int i = 0; i < rows; ++i)
-                for (int j = 0; j < real; ++j)
-                    c[i * ldc + j] = scratch[i * w + j];
         }
     }
 }
@@ -216,15 +221,21 @@ void gemm(bool transA, bool transB, int M, int N, int K, const float* A, int lda
     // A transposed is a stride swap.
     const int64_t aRow = transA ? 1 : lda, aCol = transA ? lda : 1;
     if (M > kRows) {
-        // More than one row block reads each column of B: B packed panel by panel, a few panels
-        // (about 128 KB, kept in L2) at a time, each then read by every row block.
-        const int panel = K * kCols >= 32768 ? kCols : 32768 / K / kCols * kCols;
-        float* packed = t_packedB.get(int64_t(K) * panel);
+        // More than one row block reads each column of B: B packed, a block of kc rows and about
+        // 128 KB at a time (kept in L2), each block then swept by every row block of A while that
+        // block's rows of A (kRows x kc) stay in L1. k blocks after the first continue C's sums
+        // (accumulate), in k order: the same bits as one pass.
+        const int kc = K <= 192 ? K : 128;
+        const int cols = kc * kCols >= 32768 ? kCols : 32768 / kc / kCols * kCols;
+        float* packed = t_packedB.get(int64_t(kc) * cols);
         float* scratch = t_tailC.get(int64_t(kRows) * kCols);
-        for (int j0 = 0; j0 < N; j0 += panel) {
-            const int cols = N - j0 < panel ? N - j0 : panel;
-            packB(K, cols, transB ? B + int64_t(j0) * ldb : B + j0, ldb, transB, packed);
-            packedColumns(M, cols, K, A, aRow, aCol, packed, C + j0, ldc, accumulate, scratch);
+        for (int j0 = 0; j0 < N; j0 += cols) {
+            const int nc = N - j0 < cols ? N - j0 : cols;
+            for (int k0 = 0; k0 < K; k0 += kc) {
+                const int kn = K - k0 < kc ? K - k0 : kc;
+                packB(kn, nc, transB ? B + int64_t(j0) * ldb + k0 : B + int64_t(k0) * ldb + j0, ldb, transB, packed);
+                packedColumns(M, nc, kn, A + k0 * aCol, aRow, aCol, packed, C + j0, ldc, accumulate || k0 > 0, scratch);
+            }
         }
         return;
     }

@@ -187,12 +187,12 @@ std::string runReportHtml(const ReportInput& in)
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Trainbench run " +
                     htmlEscape(run.id) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
     h += "<h1>Trainbench run " + htmlEscape(run.id) + "</h1>\n<p class=\"sub\">" + htmlEscape(run.model) + " on " +
-         htmlEscape(run.dataset) + ", " + htmlEscape(run.device) + " — " + htmlEscape(run.status) +
+         htmlEscape(run.dataset) + ", " + htmlEscape(run.device) + " — " + htmlEscape(runStatusName(run.status)) +
          (run.date().empty() ? "" : ", " + htmlEscape(run.date()) + " UTC") + "</p>\n";
 
     h += "<div class=\"cards\">\n";
-    h += card("Test accuracy", run.hasTest ? percent(run.testAccuracy) : "–");
-    h += card("Test loss", run.hasTest ? shortNumber(run.testLoss) : "–");
+    h += card("Test accuracy", run.test ? percent(run.test->accuracy) : "–");
+    h += card("Test loss", run.test ? shortNumber(run.test->loss) : "–");
     h += card("Epochs", std::to_string(run.history.size()) + " of " + std::to_string(run.epochs));
     h += card("Training time", seconds(run.trainingSeconds()));
     h += "</div>\n";

@@ -1,5 +1,6 @@
 #include "train/checkpoint.hpp"
 
+#include "config/records.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "core/sha256.hpp"
@@ -37,32 +38,25 @@ template <typename T> T get(const Json& o, const char* key, const std::string& p
     }
 }
 
-Json optimizerJson(const OptimizerConfig& o)
-{
-    Json j;
-    j["name"] = optimizerName(o.kind);
-    j["learning_rate"] = o.learningRate;
-    j["beta_1"] = o.beta1;
-    j["beta_2"] = o.beta2;
-    j["epsilon"] = o.epsilon;
-    j["momentum"] = o.momentum;
-    j["nesterov"] = o.nesterov;
-    j["rho"] = o.rho;
-    return j;
-}
+// Version 2 keeps each callback's state under "callbacks" and writes the schedule's kind as a name
+// ("plateau"); version 1 (0.2.0) wrote it as a number, which config/records.hpp still reads (so do
+// the version 2 checkpoints written before the name).
+constexpr int kVersion = 2;
 
-OptimizerConfig optimizerFrom(const Json& j, const std::string& path)
+TrainConfig configFrom(const Json& cfg, const std::string& path)
 {
-    OptimizerConfig o;
-    o.kind = parseOptimizer(get<std::string>(j, "name", path));
-    o.learningRate = get<float>(j, "learning_rate", path);
-    o.beta1 = get<float>(j, "beta_1", path);
-    o.beta2 = get<float>(j, "beta_2", path);
-    o.epsilon = get<float>(j, "epsilon", path);
-    o.momentum = get<float>(j, "momentum", path);
-    o.nesterov = get<bool>(j, "nesterov", path);
-    o.rho = get<float>(j, "rho", path);
-    return o;
+    TrainConfig t;
+    try {
+        t = cfg.get<TrainConfig>();
+        validateTrainConfig(t);
+    } catch (const RecordError& e) {
+        if (e.problem() == RecordError::Problem::Missing)
+            throw IoError(path + ": the checkpoint lacks \"" + e.member() + "\"; it is damaged or not a checkpoint");
+        throw IoError(path + ": the checkpoint's settings are damaged (" + e.what() + ")");
+    } catch (const ConfigError& e) {
+        throw IoError(path + ": the checkpoint's settings are damaged (" + e.what() + ")");
+    }
+    return t;
 }
 } // namespace
 
@@ -84,37 +78,6 @@ DatasetFingerprint fingerprintOf(const Dataset& d)
 
 std::string resumeJson(const TrainConfig& c, const RunPosition& p, const DatasetFingerprint& d, const Json& callbacks)
 {
-    Json cfg;
-    cfg["epochs"] = c.epochs;
-    cfg["batch_size"] = c.batchSize;
-    cfg["device"] = c.device.id();
-    cfg["seed"] = std::to_string(c.seed);
-    cfg["optimizer"] = optimizerJson(c.optimizer);
-    cfg["max_batches"] = c.maxBatches;
-    cfg["validation_limit"] = c.validationLimit;
-    cfg["validation_split"] = c.validationSplit;
-    cfg["size_multiplier"] = c.sizeMultiplier;
-    cfg["drop_remainder"] = c.dropRemainder;
-    cfg["shard_size"] = c.shardSize;
-    const LrSchedule& s = c.schedule;
-    cfg["schedule"] = {{"kind", int(s.kind)},
-                       {"factor", s.factor},
-                       {"every_epochs", s.everyEpochs},
-                       {"decay_rate", s.decayRate},
-                       {"decay_steps", s.decaySteps},
-                       {"warmup_steps", s.warmupSteps},
-                       {"alpha", s.alpha},
-                       {"monitor", monitorName(s.monitor)},
-                       {"patience", s.patience},
-                       {"min_delta", s.minDelta},
-                       {"cooldown", s.cooldown},
-                       {"min_lr", s.minLr}};
-    const EarlyStopping& e = c.earlyStopping;
-    cfg["early_stopping"] = {{"enabled", e.enabled},
-                             {"monitor", monitorName(e.monitor)},
-                             {"patience", e.patience},
-                             {"min_delta", e.minDelta},
-                             {"restore_best_weights", e.restoreBestWeights}};
     Json pos;
     pos["epoch"] = p.epoch;
     pos["step"] = p.step;
@@ -133,8 +96,8 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     data["labels_sha256"] = d.labelsSha256;
     Json r;
     r["format"] = "trainbench-checkpoint";
-    r["version"] = 2;
-    r["config"] = cfg;
+    r["version"] = kVersion;
+    r["config"] = c; // config/records.hpp
     r["position"] = pos;
     r["callbacks"] = callbacks.is_null() ? Json::object() : callbacks;
     r["dataset"] = data;
@@ -151,55 +114,9 @@ Checkpoint readCheckpoint(const std::string& path)
     // Version 1 (0.2.0) kept the plateau's and early stopping's state in "position"; version 2 keeps
     // each callback's state under its name in "callbacks".
     const int version = get<int>(r, "version", path);
-    if (get<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > 2)
+    if (get<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > kVersion)
         throw IoError(path + ": a checkpoint of another format or version");
-    const Json& cfg = need(r, "config", path);
-    TrainConfig& t = c.config;
-    t.epochs = get<int>(cfg, "epochs", path);
-    t.batchSize = get<int>(cfg, "batch_size", path);
-    try {
-        t.device = parseDeviceSpec(get<std::string>(cfg, "device", path));
-        t.seed = std::stoull(get<std::string>(cfg, "seed", path));
-        t.optimizer = optimizerFrom(need(cfg, "optimizer", path), path);
-        const Json& s = need(cfg, "schedule", path);
-        LrSchedule& l = t.schedule;
-        const int kind = get<int>(s, "kind", path);
-        if (kind < 0 || kind > int(ScheduleKind::Plateau))
-            throw IoError(path + ": the checkpoint names an unknown learning-rate schedule");
-        l.kind = ScheduleKind(kind);
-        l.factor = get<double>(s, "factor", path);
-        l.everyEpochs = get<int>(s, "every_epochs", path);
-        l.decayRate = get<double>(s, "decay_rate", path);
-        l.decaySteps = get<int>(s, "decay_steps", path);
-        l.warmupSteps = get<int>(s, "warmup_steps", path);
-        l.alpha = get<double>(s, "alpha", path);
-        l.monitor = parseMonitor(get<std::string>(s, "monitor", path));
-        l.patience = get<int>(s, "patience", path);
-        l.minDelta = get<double>(s, "min_delta", path);
-        l.cooldown = get<int>(s, "cooldown", path);
-        l.minLr = get<double>(s, "min_lr", path);
-        const Json& e = need(cfg, "early_stopping", path);
-        t.earlyStopping.enabled = get<bool>(e, "enabled", path);
-        t.earlyStopping.monitor = parseMonitor(get<std::string>(e, "monitor", path));
-        t.earlyStopping.patience = get<int>(e, "patience", path);
-        t.earlyStopping.minDelta = get<double>(e, "min_delta", path);
-        t.earlyStopping.restoreBestWeights = get<bool>(e, "restore_best_weights", path);
-    } catch (const ConfigError& e) {
-        throw IoError(path + ": the checkpoint's settings are damaged (" + e.what() + ")");
-    } catch (const std::logic_error&) {
-        throw IoError(path + ": the checkpoint's seed is not a number; it is damaged");
-    }
-    t.maxBatches = get<int>(cfg, "max_batches", path);
-    t.validationLimit = get<int>(cfg, "validation_limit", path);
-    t.validationSplit = get<double>(cfg, "validation_split", path);
-    t.sizeMultiplier = get<int>(cfg, "size_multiplier", path);
-    t.dropRemainder = get<bool>(cfg, "drop_remainder", path);
-    t.shardSize = get<int>(cfg, "shard_size", path);
-    try {
-        validateTrainConfig(t);
-    } catch (const ConfigError& e) {
-        throw IoError(path + ": the checkpoint's settings are damaged (" + e.what() + ")");
-    }
+    c.config = configFrom(need(r, "config", path), path);
 
     const Json& p = need(r, "position", path);
     RunPosition& at = c.position;
@@ -217,13 +134,14 @@ Checkpoint readCheckpoint(const std::string& path)
     } else {
         const Json& early = need(p, "early", path);
         at.stoppedEpoch = get<int>(early, "stopped_epoch", path);
-        const int bestEpoch = t.earlyStopping.restoreBestWeights ? get<int>(early, "best_epoch", path) : 0;
+        const int bestEpoch = c.config.earlyStopping.restoreBestWeights ? get<int>(early, "best_epoch", path) : 0;
         c.callbacks = {{"lr_schedule", need(p, "plateau", path)},
                        {"early_stopping", early},
                        {"best_weights", {{"epoch", bestEpoch}, {"file", "best.tbw"}}}};
     }
-    if (at.epoch < 0 || at.epoch > t.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 || at.correct > at.seen ||
-        at.epoch != int(c.weights.history.size()) || at.stoppedEpoch < 0 || at.stoppedEpoch > at.epoch)
+    if (at.epoch < 0 || at.epoch > c.config.epochs || at.step < 0 || at.seen < 0 || at.correct < 0 ||
+        at.correct > at.seen || at.epoch != int(c.weights.history.size()) || at.stoppedEpoch < 0 ||
+        at.stoppedEpoch > at.epoch)
         throw IoError(path + ": the checkpoint's position (epoch " + std::to_string(at.epoch) + ", step " +
                       std::to_string(at.step) + ") does not fit its history; it is damaged");
 

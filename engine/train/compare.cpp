@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "model/network.hpp"
 #include "train/session.hpp"
+#include "train/test_record.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -112,8 +113,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             row.epochs = result.epochs;
             row.secondsPerEpoch = result.trainingSeconds / std::max(1, row.epochs);
             row.samplesPerSec = double(row.samples) / std::max(result.trainingSeconds, 1e-9);
-            row.testLoss = result.test.loss;
-            row.testAccuracy = result.test.accuracy;
+            row.test = testResultOf(result.test);
             row.weightsSha256 = result.weightsSha256;
             const Network& net = session.network();
             if (reference.empty()) {
@@ -147,7 +147,7 @@ std::string compareCsv(const std::vector<CompareRow>& rows)
         char nums[512];
         std::snprintf(nums, sizeof nums, "%d,%d,%d,%d,%d,%lld,%.6g,%.6g,%.6g,%.8g,%.8g", r.sweepValue, r.replicas,
                       r.globalBatch, r.sizeMultiplier, r.epochs, static_cast<long long>(r.samples), r.secondsPerEpoch,
-                      r.samplesPerSec, r.speedup, r.testLoss, r.testAccuracy);
+                      r.samplesPerSec, r.speedup, r.test.loss, r.test.accuracy);
         char diff[64];
         std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
         out += r.device.id() + "," + quoted(r.description) + "," + nums + "," + r.weightsSha256 + "," + diff + "," +
@@ -168,7 +168,7 @@ std::string compareTable(const std::vector<CompareRow>& rows)
         }
         cells.push_back({r.device.id(), std::to_string(r.replicas), std::to_string(r.globalBatch),
                          std::to_string(r.sizeMultiplier), fixed(r.secondsPerEpoch, 2), fixed(r.samplesPerSec, 0),
-                         fixed(r.speedup, 2) + "x", fixed(r.testLoss, 4), fixed(r.testAccuracy, 4),
+                         fixed(r.speedup, 2) + "x", fixed(r.test.loss, 4), fixed(r.test.accuracy, 4),
                          r.maxAbsDiff == 0 ? "0" : fixed(r.maxAbsDiff, 6), r.weightsSha256});
     }
     std::vector<size_t> width(cells[0].size(), 0);

@@ -4,6 +4,7 @@
 // weights' SHA-256 and largest difference from the first device's.
 #pragma once
 
+#include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "model/model_spec.hpp"
@@ -44,7 +45,7 @@ struct CompareRow {
     double secondsPerEpoch = 0; // training time, validation excluded
     double samplesPerSec = 0;
     double speedup = 0; // against the first device of the same sweep value
-    double testLoss = 0, testAccuracy = 0;
+    TestResult test;    // of the final weights
     std::string weightsSha256;
     double maxAbsDiff = 0; // of the final weights from the first device's
     std::string skipped;   // why this device did not run (empty when it ran)

@@ -60,20 +60,42 @@ std::vector<EpochRecord> parseHistory(const nlohmann::ordered_json& h)
     for (const auto& e : h) {
         if (!e.is_object())
             throw DataError("an epoch of its history is " + std::string(jsonTypeName(e)) + ", not an object");
-        EpochRecord r;
-        if (!std::isfinite(number(e, "epoch")))
+        if (!jsonMember(e, "epoch"))
             throw DataError("an epoch of its history has no epoch number");
-        r.epoch = count(e, "epoch");
-        r.loss = number(e, "loss");
-        r.accuracy = number(e, "accuracy");
-        r.valLoss = number(e, "val_loss");
-        r.valAccuracy = number(e, "val_accuracy");
-        r.seconds = number(e, "seconds");
-        r.learningRate = number(e, "learning_rate");
-        r.samplesPerSec = number(e, "samples_per_sec");
-        out.push_back(r);
+        try {
+            out.push_back(e.get<EpochRecord>());
+        } catch (const RecordError& x) {
+            throw DataError(std::string("an epoch of its history is damaged: ") + x.what());
+        }
     }
     return out;
+}
+
+// The flat summary of the settings that run.json of versions 1 and 2 kept, in their words, from the
+// settings a version 3 record keeps: what configurationRows shows for every version.
+nlohmann::ordered_json settingsRows(const TrainConfig& c)
+{
+    nlohmann::ordered_json r;
+    r["seed"] = std::to_string(c.seed);
+    r["epochs"] = c.epochs;
+    r["batch_size"] = c.batchSize;
+    r["optimizer"] = optimizerName(c.optimizer.kind);
+    r["learning_rate"] = c.optimizer.learningRate;
+    if (c.optimizer.kind == OptimizerKind::SGD) {
+        r["momentum"] = c.optimizer.momentum;
+        r["nesterov"] = c.optimizer.nesterov;
+    }
+    if (c.maxBatches > 0)
+        r["max_batches"] = c.maxBatches;
+    if (c.sizeMultiplier != 1)
+        r["size_multiplier"] = c.sizeMultiplier;
+    if (c.dropRemainder)
+        r["drop_remainder"] = true;
+    r["schedule"] = describeLrSchedule(c.schedule);
+    r["early_stopping"] = describeEarlyStopping(c.earlyStopping);
+    r["validation"] =
+        c.validationSplit > 0 ? "last " + std::to_string(c.validationSplit) + " of train" : std::string("test set");
+    return r;
 }
 
 // Fills `s` from its run.json; what cannot be read marks it damaged with the reason.
@@ -100,16 +122,34 @@ void readRecord(RunSummary& s)
         const nlohmann::ordered_json& r = s.record;
         if (!r.is_object() || text(r, "format") != "trainbench-run")
             throw DataError("it is not a Trainbench run record");
-        if (const double v = number(r, "version"); !(v >= 1 && v <= 2))
+        const double version = number(r, "version");
+        if (!(version >= 1 && version <= 3))
             throw DataError("its version (" + text(r, "version") + ") is not one this Trainbench reads");
-        s.status = text(r, "status");
+        const nlohmann::ordered_json* status = jsonMember(r, "status");
+        if (status && !status->is_string())
+            throw DataError("its status is " + std::string(jsonTypeName(*status)) + ", not a word");
+        s.status = status ? parseRunStatus(status->get<std::string>()) : RunStatus::Running;
         s.started = text(r, "started");
         s.ended = text(r, "ended");
         s.model = text(r, "model");
         s.dataset = text(r, "dataset");
         s.device = text(r, "device");
         s.kernels = text(r, "kernels");
-        s.epochs = count(r, "epochs");
+        if (version >= 3) {
+            const nlohmann::ordered_json* config = jsonMember(r, "config");
+            if (!config)
+                throw DataError("it lacks its settings (\"config\")");
+            try {
+                s.config = config->get<TrainConfig>();
+            } catch (const ConfigError& e) {
+                throw DataError(std::string("its settings are damaged: ") + e.what());
+            } catch (const RecordError& e) {
+                throw DataError(std::string("its settings are damaged: ") + e.what());
+            }
+            s.epochs = s.config->epochs;
+        } else {
+            s.epochs = count(r, "epochs");
+        }
         if (const auto* h = jsonMember(r, "history"))
             s.history = parseHistory(*h);
         if (const auto* p = jsonMember(r, "position"); p && p->is_object()) {
@@ -119,9 +159,11 @@ void readRecord(RunSummary& s)
             s.partialSeconds = number(*p, "seconds");
         }
         if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {
-            s.hasTest = true;
-            s.testLoss = number(*t, "loss");
-            s.testAccuracy = number(*t, "accuracy");
+            try {
+                s.test = t->get<TestResult>();
+            } catch (const RecordError& e) {
+                throw DataError(std::string("its test result is damaged: ") + e.what());
+            }
         }
         s.weightsSha256 = text(r, "weights_sha256");
         s.weightsFileSha256 = text(r, "weights_file_sha256");
@@ -133,8 +175,8 @@ void readRecord(RunSummary& s)
 
 double RunSummary::finalAccuracy() const
 {
-    if (hasTest && std::isfinite(testAccuracy))
-        return testAccuracy;
+    if (test && std::isfinite(test->accuracy))
+        return test->accuracy;
     if (!history.empty() && std::isfinite(history.back().valAccuracy))
         return history.back().valAccuracy;
     return -1.0;
@@ -187,9 +229,13 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
         {"ended", "Ended"},
         {"status", "Status"},
     };
+    // Version 3 keeps the settings typed; they are shown in the words of the flat summary before it.
+    nlohmann::ordered_json flat = record;
+    if (config)
+        flat.update(settingsRows(*config));
     std::vector<std::pair<std::string, std::string>> rows;
     for (const auto& [key, label] : kRows)
-        if (std::string v = text(record, key); !v.empty())
+        if (std::string v = text(flat, key); !v.empty())
             rows.emplace_back(label, v);
     if (const auto* f = jsonMember(record, "dataset_fingerprint"); f && f->is_object())
         rows.emplace_back("Dataset images", text(*f, "train_images") + " train, " + text(*f, "test_images") +

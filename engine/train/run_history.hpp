@@ -5,6 +5,7 @@
 // damaged with the reason, and the other runs are still listed.
 #pragma once
 
+#include "config/records.hpp"
 #include "train/test_record.hpp"
 #include "train/trainer.hpp"
 
@@ -23,8 +24,8 @@ struct RunSummary {
     bool damaged = false;
     std::string damage; // why it cannot be read, when damaged
 
-    std::string status;         // "running" (or ended by a crash), "stopped", "diverged", "completed"
-    std::string started, ended; // UTC, ISO 8601; empty in version 1 records
+    RunStatus status = RunStatus::Running; // Running also for a run ended by a crash
+    std::string started, ended;            // UTC, ISO 8601; empty in version 1 records
     std::string model, dataset, device, kernels;
     int epochs = 0; // planned
     std::vector<EpochRecord> history;
@@ -32,12 +33,14 @@ struct RunSummary {
     // their training seconds; partialStep 0 when the run ended at an epoch's end.
     int partialEpoch = 0, partialStep = 0, stepsPerEpoch = 0;
     double partialSeconds = 0.0;
-    bool hasTest = false;
-    double testLoss = 0.0, testAccuracy = 0.0;
+    std::optional<TestResult> test; // the final test result (or a stopped run's, at the stop)
     std::string weightsSha256;      // of the parameters, as `train` prints it
     std::string weightsFileSha256;  // of weights.tbw when the run ended
     std::vector<std::string> files; // the run's files present now (checkpoint.tbw, weights.tbw, ...)
     nlohmann::ordered_json record;  // run.json as read
+    // Version 3: the settings (TrainConfig) as run.json keeps them; earlier versions kept a flat
+    // summary of some, which configurationRows reads.
+    std::optional<TrainConfig> config;
 
     // The test accuracy, else the last epoch's validation accuracy, else a negative number.
     double finalAccuracy() const;

@@ -148,7 +148,7 @@ void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
     m_folder = std::move(folder);
     m_checkpointEvery = everyBatches;
     m_started = now();
-    writeRecord("running");
+    writeRecord(RunStatus::Running);
 }
 
 void TrainingSession::checkpoint()
@@ -158,19 +158,21 @@ void TrainingSession::checkpoint()
     WeightsFile w = weightsFile();
     w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint, m_trainer->callbackStates());
     saveWeights(m_folder->checkpoint(), w);
-    writeRecord(m_trainer->position().finished(config().epochs) ? "completed" : "running");
+    writeRecord(m_trainer->position().finished(config().epochs) ? RunStatus::Completed : RunStatus::Running);
 }
 
-void TrainingSession::writeRecord(const char* status)
+void TrainingSession::writeRecord(RunStatus status)
 {
-    // Version 2 added the times, hardware, dataset fingerprint, per-epoch throughput, test block, weights
-    // hash and file list; readers take version 1 records (run_history.hpp) without them.
+    // Version 3 keeps the settings as the checkpoint does ("config", config/records.hpp) where version 2
+    // had a flat summary of some (seed, epochs, batch_size, optimizer, learning_rate, ..., schedule and
+    // early_stopping as text); version 2 added the times, hardware, dataset fingerprint, per-epoch
+    // throughput, test block, weights hash and file list. run_history.hpp reads all three.
     nlohmann::ordered_json r;
     r["format"] = "trainbench-run";
-    r["version"] = 2;
-    r["status"] = status;
+    r["version"] = 3;
+    r["status"] = runStatusName(status);
     r["started"] = m_started;
-    if (std::string(status) != "running")
+    if (status != RunStatus::Running)
         r["ended"] = m_ended.empty() ? now() : m_ended;
     r["model"] = m_net.spec().name;
     r["parameters"] = m_net.paramCount() + m_net.stateCount();
@@ -191,33 +193,15 @@ void TrainingSession::writeRecord(const char* status)
         {"train_images", m_fingerprint.trainCount}, {"test_images", m_fingerprint.testCount},
         {"height", m_fingerprint.height},           {"width", m_fingerprint.width},
         {"classes", m_fingerprint.classes},         {"labels_sha256", m_fingerprint.labelsSha256}};
-    r["seed"] = std::to_string(config().seed);
-    r["epochs"] = config().epochs;
-    r["batch_size"] = config().batchSize;
-    r["optimizer"] = optimizerName(config().optimizer.kind);
-    r["learning_rate"] = config().optimizer.learningRate;
-    if (config().optimizer.kind == OptimizerKind::SGD) {
-        r["momentum"] = config().optimizer.momentum;
-        r["nesterov"] = config().optimizer.nesterov;
-    }
-    if (config().maxBatches > 0)
-        r["max_batches"] = config().maxBatches;
-    if (config().sizeMultiplier != 1)
-        r["size_multiplier"] = config().sizeMultiplier;
-    if (config().dropRemainder)
-        r["drop_remainder"] = true;
-    r["schedule"] = describeLrSchedule(config().schedule);
-    r["early_stopping"] = describeEarlyStopping(config().earlyStopping);
-    r["validation"] = config().validationSplit > 0 ? "last " + std::to_string(config().validationSplit) + " of train"
-                                                   : std::string("test set");
-    r["history"] = historyJson(m_trainer->history());
+    r["config"] = config();
+    r["history"] = m_trainer->history();
     if (const RunPosition& at = m_trainer->position(); at.step > 0) {
         // An epoch under way (a run stopped or killed mid-epoch): the Runs page shows how far it got.
         r["position"] = {
             {"epoch", at.epoch + 1}, {"step", at.step}, {"steps", m_trainer->stepsPerEpoch()}, {"seconds", at.seconds}};
     }
-    if (!m_testBlock.is_null()) {
-        r["test"] = m_testBlock;
+    if (m_test) {
+        r["test"] = *m_test;
         r["weights_sha256"] = m_weightsSha256; // of the parameters, as `train` prints it
         if (!m_weightsFileSha256.empty())
             r["weights_file_sha256"] = m_weightsFileSha256; // of weights.tbw
@@ -247,14 +231,14 @@ void TrainingSession::recordEnd(const EvalResult& test)
     save(m_folder->weights());
     m_weightsSha256 = weightsSha256();
     m_weightsFileSha256 = sha256Hex(readWholeFile(m_folder->weights()));
-    m_testBlock = {{"loss", test.loss}, {"accuracy", test.accuracy}, {"samples", test.samples}};
+    m_test = testResultOf(test);
     if (!test.predicted.empty()) {
         const TestRecord record = makeTestRecord(test, m_data.test, m_data.classNames);
         writeFileAtomically(m_folder->evaluation(), jsonText(testRecordJson(record)) + "\n");
-        m_testBlock["misclassified"] = record.misclassifiedCount;
+        m_test->misclassified = record.misclassifiedCount;
     }
     m_ended = now();
-    writeRecord("completed");
+    writeRecord(RunStatus::Completed);
 }
 
 void TrainingSession::recordStop(const EvalResult& test)
@@ -262,9 +246,10 @@ void TrainingSession::recordStop(const EvalResult& test)
     if (!m_folder)
         return;
     m_weightsSha256 = weightsSha256();
-    m_testBlock = {{"loss", test.loss}, {"accuracy", test.accuracy}, {"samples", test.samples}, {"at_stop", true}};
+    m_test = testResultOf(test);
+    m_test->atStop = true;
     m_ended = now();
-    writeRecord("stopped");
+    writeRecord(RunStatus::Stopped);
 }
 
 std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
@@ -317,7 +302,7 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
     } catch (const DivergedError&) {
         if (m_folder) { // the history says so (the Runs page, `runs list`); the divergence is what matters
             try {
-                writeRecord("diverged");
+                writeRecord(RunStatus::Diverged);
             } catch (const Error&) {
             }
         }
@@ -326,7 +311,7 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
     if (m_folder) {
         checkpoint(); // a stopped run continues from here; a finished one records its end
         if (status == TrainStatus::Cancelled)
-            writeRecord("stopped");
+            writeRecord(RunStatus::Stopped);
     }
     return status;
 }

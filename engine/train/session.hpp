@@ -8,6 +8,7 @@
 // run (checkpoints, history, distributed training) attach here.
 #pragma once
 
+#include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "io/weights_file.hpp"
 #include "model/model_spec.hpp"
@@ -178,7 +179,7 @@ public:
 
 private:
     class Checkpointer;
-    void writeRecord(const char* status);
+    void writeRecord(RunStatus status);
     static std::string now(); // UTC, ISO 8601
 
     DatasetFingerprint m_fingerprint; // of the dataset as loaded
@@ -188,7 +189,7 @@ private:
     std::optional<RunFolder> m_folder;
     int m_checkpointEvery = 0;
     std::string m_started, m_ended;                   // run.json's times (UTC, ISO 8601)
-    nlohmann::ordered_json m_testBlock;               // run.json's "test" once recordEnd ran (null before)
+    std::optional<TestResult> m_test;                 // run.json's "test" once recordEnd ran
     std::string m_weightsSha256, m_weightsFileSha256; // likewise
     nlohmann::ordered_json m_hardware;                // run.json's "hardware", detected on the first write
 };

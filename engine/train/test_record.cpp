@@ -51,6 +51,15 @@ TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, cons
     return r;
 }
 
+TestResult testResultOf(const EvalResult& result)
+{
+    TestResult t;
+    t.loss = result.loss;
+    t.accuracy = result.accuracy;
+    t.samples = result.samples;
+    return t;
+}
+
 nlohmann::ordered_json testRecordJson(const TestRecord& r)
 {
     nlohmann::ordered_json j;

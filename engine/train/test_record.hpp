@@ -4,6 +4,7 @@
 // misclassified images the model was surest of, most confident first (the window's order).
 #pragma once
 
+#include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "train/backend.hpp"
 
@@ -37,6 +38,10 @@ struct TestRecord {
 // Of an evaluation with predictions (EvalResult::predicted and probs) of `test`'s first images.
 TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, const std::vector<std::string>& classNames,
                           int keepImages = 100);
+
+// The metrics of an evaluation as the records keep them (run.json's "test", the CLI's --json lines);
+// misclassified stays -1 (uncounted).
+TestResult testResultOf(const EvalResult& result);
 
 nlohmann::ordered_json testRecordJson(const TestRecord& r);
 // Throws DataError saying which member is missing or wrong.

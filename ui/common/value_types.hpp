@@ -1,6 +1,7 @@
 // Value types that cross from the training thread to the window through queued signals.
 #pragma once
 
+#include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "io/weights_file.hpp"
@@ -56,7 +57,9 @@ struct RunStarted {
     std::vector<tb::EpochRecord> history;
 };
 
-enum class RunStatus { Completed, Stopped, Failed };
+// The engine's run status (config/records.hpp): an outcome is Completed, Stopped or Failed (an error,
+// a divergence included, with its message).
+using RunStatus = tb::RunStatus;
 
 struct RunOutcome {
     RunStatus status = RunStatus::Completed;

@@ -378,8 +378,8 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
     cell(SecondsPerEpoch, done ? QString::number(r.secondsPerEpoch, 'f', 2) : QString());
     cell(SamplesPerSec, done ? QString::number(r.samplesPerSec, 'f', 0) : QString());
     cell(Speedup, done ? QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2) : QString());
-    cell(TestLoss, done ? QString::number(r.testLoss, 'f', 4) : QString());
-    cell(TestAccuracy, done ? QString::number(r.testAccuracy, 'f', 4) : QString());
+    cell(TestLoss, done ? QString::number(r.test.loss, 'f', 4) : QString());
+    cell(TestAccuracy, done ? QString::number(r.test.accuracy, 'f', 4) : QString());
     cell(MaxDiff, done ? QString::number(r.maxAbsDiff, 'g', 3) : QString());
     cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(qs(r.skipped)) : done ? qs(r.weightsSha256) : tr("running…"));
     if (row < m_table->rowCount())

@@ -350,8 +350,11 @@ void RunPanel::runFinished(const RunOutcome& o)
         });
         break;
     case RunStatus::Failed:
+    case RunStatus::Diverged:
         appendLog(tr("Error: %1").arg(o.message));
         setStatus([m = o.message] { return tr("Failed: %1").arg(m); });
+        break;
+    case RunStatus::Running: // not an outcome
         break;
     }
     m_last = {};

@@ -239,11 +239,11 @@ void RunsPanel::fill()
         QString status;
         if (r.damaged)
             status = tr("damaged: %1").arg(EngineText::english(qs(r.damage)));
-        else if (r.status == "completed")
+        else if (r.status == tb::RunStatus::Completed)
             status = tr("completed");
-        else if (r.status == "stopped")
+        else if (r.status == tb::RunStatus::Stopped)
             status = tr("stopped");
-        else if (r.status == "diverged")
+        else if (r.status == tb::RunStatus::Diverged)
             status = tr("diverged");
         else
             status = tr("running or interrupted");
@@ -377,7 +377,7 @@ void RunsPanel::updateButtons()
         return usable && std::find(r->files.begin(), r->files.end(), file) != r->files.end();
     };
     m_open->setEnabled(has("weights.tbw"));
-    m_resume->setEnabled(has("checkpoint.tbw") && r->status != "completed");
+    m_resume->setEnabled(has("checkpoint.tbw") && r->status != tb::RunStatus::Completed);
     m_delete->setEnabled(r != nullptr);
     m_report->setEnabled(usable);
 }
