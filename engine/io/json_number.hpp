@@ -38,25 +38,4 @@ template <typename T> T jsonWhole(const nlohmann::ordered_json& v, const std::st
     throw DataError(what + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
 }
 
-// The member `key` of `o` as a T (whole numbers through jsonWhole), for a file's reader: throws
-// IoError("PATH: the FILEKIND lacks "key"" or "...holds the wrong kind") when it is missing or
-// not a T, since a file of this version always has it.
-template <typename T>
-T jsonField(const nlohmann::ordered_json& o, const char* key, const std::string& path, const char* fileKind)
-{
-    const auto it = o.is_object() ? o.find(key) : o.end();
-    if (it == o.end())
-        throw IoError(path + ": the " + fileKind + " lacks \"" + key + "\"; it is damaged");
-    try {
-        if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-            return jsonWhole<T>(*it, key);
-        else
-            return it->template get<T>();
-    } catch (const DataError&) {
-        throw IoError(path + ": the " + fileKind + "'s \"" + key + "\" is not a whole number in range; it is damaged");
-    } catch (const nlohmann::json::exception&) {
-        throw IoError(path + ": the " + fileKind + "'s \"" + key + "\" is of the wrong kind; it is damaged");
-    }
-}
-
 } // namespace tb

@@ -8,35 +8,17 @@
 
 namespace tb {
 
-namespace {
-using Json = nlohmann::ordered_json;
-
-// A member of the resume object, which must be there with the right type; a checkpoint that lacks
-// one was not written by this version or was damaged.
-const Json& need(const Json& o, const char* key, const std::string& path)
+const nlohmann::ordered_json& checkpointMember(const nlohmann::ordered_json& o, const char* key,
+                                               const std::string& path)
 {
-    const Json* v = jsonMember(o, key);
+    const nlohmann::ordered_json* v = jsonMember(o, key);
     if (!v)
         throw IoError(path + ": the checkpoint lacks \"" + std::string(key) + "\"; it is damaged or not a checkpoint");
     return *v;
 }
 
-template <typename T> T get(const Json& o, const char* key, const std::string& path)
-{
-    const Json& v = need(o, key, path);
-    try {
-        if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-            return jsonWhole<T>(v, key);
-        else
-            return v.get<T>();
-    } catch (const DataError&) {
-        throw IoError(path + ": the checkpoint's \"" + std::string(key) +
-                      "\" is not a whole number in range; it is damaged");
-    } catch (const nlohmann::json::exception&) {
-        throw IoError(path + ": the checkpoint's \"" + std::string(key) + "\" holds " + jsonTypeName(v) +
-                      " of the wrong kind; it is damaged");
-    }
-}
+namespace {
+using Json = nlohmann::ordered_json;
 
 // Version 2 keeps each callback's state under "callbacks" and writes the schedule's kind as a name
 // ("plateau"); version 1 (0.2.0) wrote it as a number, which config/records.hpp still reads (so do
@@ -113,29 +95,30 @@ Checkpoint readCheckpoint(const std::string& path)
     const Json r = parseJson(c.weights.resume);
     // Version 1 (0.2.0) kept the plateau's and early stopping's state in "position"; version 2 keeps
     // each callback's state under its name in "callbacks".
-    const int version = get<int>(r, "version", path);
-    if (get<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > kVersion)
+    const int version = checkpointField<int>(r, "version", path);
+    if (checkpointField<std::string>(r, "format", path) != "trainbench-checkpoint" || version < 1 || version > kVersion)
         throw IoError(path + ": a checkpoint of another format or version");
-    c.config = configFrom(need(r, "config", path), path);
+    c.config = configFrom(checkpointMember(r, "config", path), path);
 
-    const Json& p = need(r, "position", path);
+    const Json& p = checkpointMember(r, "position", path);
     RunPosition& at = c.position;
-    at.epoch = get<int>(p, "epoch", path);
-    at.step = get<int>(p, "step", path);
-    at.lossSum = get<double>(p, "loss_sum", path);
-    at.correct = get<int64_t>(p, "correct", path);
-    at.seen = get<int64_t>(p, "seen", path);
-    at.seconds = get<double>(p, "seconds", path);
+    at.epoch = checkpointField<int>(p, "epoch", path);
+    at.step = checkpointField<int>(p, "step", path);
+    at.lossSum = checkpointField<double>(p, "loss_sum", path);
+    at.correct = checkpointField<int64_t>(p, "correct", path);
+    at.seen = checkpointField<int64_t>(p, "seen", path);
+    at.seconds = checkpointField<double>(p, "seconds", path);
     if (version >= 2) {
-        at.stoppedEpoch = get<int>(p, "stopped_epoch", path);
-        c.callbacks = need(r, "callbacks", path);
+        at.stoppedEpoch = checkpointField<int>(p, "stopped_epoch", path);
+        c.callbacks = checkpointMember(r, "callbacks", path);
         if (!c.callbacks.is_object())
             throw IoError(path + ": the checkpoint's \"callbacks\" is not an object; it is damaged");
     } else {
-        const Json& early = need(p, "early", path);
-        at.stoppedEpoch = get<int>(early, "stopped_epoch", path);
-        const int bestEpoch = c.config.earlyStopping.restoreBestWeights ? get<int>(early, "best_epoch", path) : 0;
-        c.callbacks = {{"lr_schedule", need(p, "plateau", path)},
+        const Json& early = checkpointMember(p, "early", path);
+        at.stoppedEpoch = checkpointField<int>(early, "stopped_epoch", path);
+        const int bestEpoch =
+            c.config.earlyStopping.restoreBestWeights ? checkpointField<int>(early, "best_epoch", path) : 0;
+        c.callbacks = {{"lr_schedule", checkpointMember(p, "plateau", path)},
                        {"early_stopping", early},
                        {"best_weights", {{"epoch", bestEpoch}, {"file", "best.tbw"}}}};
     }
@@ -145,14 +128,14 @@ Checkpoint readCheckpoint(const std::string& path)
         throw IoError(path + ": the checkpoint's position (epoch " + std::to_string(at.epoch) + ", step " +
                       std::to_string(at.step) + ") does not fit its history; it is damaged");
 
-    const Json& d = need(r, "dataset", path);
-    c.data.directory = get<std::string>(d, "directory", path);
-    c.data.trainCount = get<int>(d, "train_images", path);
-    c.data.testCount = get<int>(d, "test_images", path);
-    c.data.height = get<int>(d, "height", path);
-    c.data.width = get<int>(d, "width", path);
-    c.data.classes = get<int>(d, "classes", path);
-    c.data.labelsSha256 = get<std::string>(d, "labels_sha256", path);
+    const Json& d = checkpointMember(r, "dataset", path);
+    c.data.directory = checkpointField<std::string>(d, "directory", path);
+    c.data.trainCount = checkpointField<int>(d, "train_images", path);
+    c.data.testCount = checkpointField<int>(d, "test_images", path);
+    c.data.height = checkpointField<int>(d, "height", path);
+    c.data.width = checkpointField<int>(d, "width", path);
+    c.data.classes = checkpointField<int>(d, "classes", path);
+    c.data.labelsSha256 = checkpointField<std::string>(d, "labels_sha256", path);
     return c;
 }
 

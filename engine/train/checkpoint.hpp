@@ -4,11 +4,15 @@
 // Written atomically (core/atomic_file.hpp): a checkpoint is the old one or the new one, never half.
 #pragma once
 
+#include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "data/dataset.hpp"
+#include "io/json_number.hpp"
 #include "io/weights_file.hpp"
 #include "train/trainer.hpp"
 
 #include <string>
+#include <type_traits>
 
 namespace tb {
 
@@ -36,6 +40,28 @@ std::string resumeJson(const TrainConfig& config, const RunPosition& position, c
 // Throws IoError for a file that is not a complete checkpoint (truncated, corrupt, a plain weights
 // file) and ModelError for parts that disagree.
 Checkpoint readCheckpoint(const std::string& path);
+
+// A member of a checkpoint's resume JSON, which a checkpoint of this version always has (a callback's
+// state too): IoError naming `path` when it is missing ("...lacks "key"; it is damaged or not a
+// checkpoint"), not a T ("...holds a string of the wrong kind") or a whole number out of range.
+const nlohmann::ordered_json& checkpointMember(const nlohmann::ordered_json& o, const char* key,
+                                               const std::string& path);
+template <typename T> T checkpointField(const nlohmann::ordered_json& o, const char* key, const std::string& path)
+{
+    const nlohmann::ordered_json& v = checkpointMember(o, key, path);
+    try {
+        if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+            return jsonWhole<T>(v, key);
+        else
+            return v.get<T>();
+    } catch (const DataError&) {
+        throw IoError(path + ": the checkpoint's \"" + std::string(key) +
+                      "\" is not a whole number in range; it is damaged");
+    } catch (const nlohmann::json::exception&) {
+        throw IoError(path + ": the checkpoint's \"" + std::string(key) + "\" holds " + jsonTypeName(v) +
+                      " of the wrong kind; it is damaged");
+    }
+}
 
 // Throws DataError naming the difference when `loaded` is not the dataset the checkpoint was made on.
 void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path);

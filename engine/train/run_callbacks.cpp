@@ -1,8 +1,8 @@
 #include "train/run_callbacks.hpp"
 
 #include "core/errors.hpp"
-#include "io/json_number.hpp"
 #include "io/weights_file.hpp"
+#include "train/checkpoint.hpp"
 #include "train/trainer.hpp"
 
 #include <filesystem>
@@ -11,11 +11,6 @@ namespace tb {
 
 namespace {
 using Json = nlohmann::ordered_json;
-
-template <typename T> T field(const Json& o, const char* key, const std::string& path)
-{
-    return jsonField<T>(o, key, path, "checkpoint");
-}
 
 double monitored(Monitor m, const EvalResult& validation)
 {
@@ -53,11 +48,11 @@ void LrScheduleCallback::restoreState(Trainer&, const Json& s, const std::string
 {
     if (m_schedule.kind != ScheduleKind::Plateau)
         return;
-    m_plateau.best = field<double>(s, "best", path);
-    m_plateau.hasBest = field<bool>(s, "has_best", path);
-    m_plateau.wait = field<int>(s, "wait", path);
-    m_plateau.cooldown = field<int>(s, "cooldown", path);
-    m_plateau.rate = field<double>(s, "rate", path);
+    m_plateau.best = checkpointField<double>(s, "best", path);
+    m_plateau.hasBest = checkpointField<bool>(s, "has_best", path);
+    m_plateau.wait = checkpointField<int>(s, "wait", path);
+    m_plateau.cooldown = checkpointField<int>(s, "cooldown", path);
+    m_plateau.rate = checkpointField<double>(s, "rate", path);
     if (!(m_plateau.rate > 0))
         throw IoError(path + ": the checkpoint's plateau rate is not positive; it is damaged");
 }
@@ -80,11 +75,11 @@ Json EarlyStoppingCallback::saveState() const
 
 void EarlyStoppingCallback::restoreState(Trainer&, const Json& s, const std::string& path)
 {
-    m_state.best = field<double>(s, "best", path);
-    m_state.hasBest = field<bool>(s, "has_best", path);
-    m_state.bestEpoch = field<int>(s, "best_epoch", path);
-    m_state.wait = field<int>(s, "wait", path);
-    m_state.stoppedEpoch = field<int>(s, "stopped_epoch", path);
+    m_state.best = checkpointField<double>(s, "best", path);
+    m_state.hasBest = checkpointField<bool>(s, "has_best", path);
+    m_state.bestEpoch = checkpointField<int>(s, "best_epoch", path);
+    m_state.wait = checkpointField<int>(s, "wait", path);
+    m_state.stoppedEpoch = checkpointField<int>(s, "stopped_epoch", path);
 }
 
 void BestWeightsCallback::epochEnded(EpochEnd& e)
@@ -92,23 +87,22 @@ void BestWeightsCallback::epochEnded(EpochEnd& e)
     if (!e.record.best)
         return;
     m_epoch = e.record.epoch;
-    e.run.syncToHost();
-    m_params = e.run.network().params();
-    m_state = e.run.network().state();
-    m_run = &e.run;
+    m_run.syncToHost();
+    m_params = m_run.network().params();
+    m_state = m_run.network().state();
 }
 
 void BestWeightsCallback::epochFinished(const EpochRecord& r, const EvalResult&)
 {
     // Here, not in epochEnded: the file's history holds the epoch it was the best of.
-    if (const std::string file = m_file ? m_file() : std::string(); r.best && m_run && !file.empty())
-        saveWeights(file, m_run->weightsFile());
+    if (const std::string file = m_file ? m_file() : std::string(); r.best && !file.empty())
+        saveWeights(file, m_run.weightsFile());
 }
 
-void BestWeightsCallback::runCompleted(Trainer& run)
+void BestWeightsCallback::runCompleted(Trainer&)
 {
     if (m_epoch > 0)
-        run.putWeights(m_params, m_state);
+        m_run.putWeights(m_params, m_state);
 }
 
 Json BestWeightsCallback::saveState() const
@@ -119,17 +113,17 @@ Json BestWeightsCallback::saveState() const
     return state;
 }
 
-void BestWeightsCallback::restoreState(Trainer& run, const Json& s, const std::string& path)
+void BestWeightsCallback::restoreState(Trainer&, const Json& s, const std::string& path)
 {
-    m_epoch = field<int>(s, "epoch", path);
+    m_epoch = checkpointField<int>(s, "epoch", path);
     if (m_epoch <= 0)
         return;
-    const std::string name = field<std::string>(s, "file", path);
+    const std::string name = checkpointField<std::string>(s, "file", path);
     if (name.empty() || name != std::filesystem::path(name).filename().string())
         throw IoError(path + ": the checkpoint's best-weights file \"" + name + "\" is not a file name; it is damaged");
     const std::string file = (std::filesystem::path(path).parent_path() / name).string();
     const WeightsFile best = loadWeights(file);
-    const Network& net = run.network();
+    const Network& net = m_run.network();
     if (int64_t(best.params.size()) != net.paramCount() || int64_t(best.state.size()) != net.stateCount())
         throw ModelError(file + " holds weights of another model than the checkpoint");
     m_params = best.params;

@@ -52,20 +52,19 @@ public:
     // `file` gives the path of the best weights' file ("" : memory only); it is asked at each best
     // epoch and checkpoint, since a session's run folder may come after the callback.
     using FilePath = std::function<std::string()>;
-    explicit BestWeightsCallback(FilePath file = {}) : m_file(std::move(file)) {}
+    BestWeightsCallback(Trainer& run, FilePath file = {}) : m_run(run), m_file(std::move(file)) {}
     std::string name() const override { return "best_weights"; }
     void epochEnded(EpochEnd& e) override;
     void epochFinished(const EpochRecord& r, const EvalResult& validation) override;
-    void runCompleted(Trainer& run) override;
+    void runCompleted(Trainer&) override;
     nlohmann::ordered_json saveState() const override;
-    void restoreState(Trainer& run, const nlohmann::ordered_json& state, const std::string& path) override;
-    int epoch() const { return m_epoch; } // 1-based; 0: none yet
+    void restoreState(Trainer&, const nlohmann::ordered_json& state, const std::string& path) override;
 
 private:
+    Trainer& m_run;
     FilePath m_file;
-    int m_epoch = 0;
+    int m_epoch = 0; // 1-based; 0: none yet
     std::vector<float> m_params, m_state;
-    Trainer* m_run = nullptr; // of the last epochEnded
 };
 
 } // namespace tb

@@ -88,7 +88,7 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config, BestWeig
     if (m_config.earlyStopping.enabled) {
         addCallback(std::make_unique<EarlyStoppingCallback>(m_config.earlyStopping));
         if (m_config.earlyStopping.restoreBestWeights)
-            addCallback(std::make_unique<BestWeightsCallback>(std::move(bestWeightsFile)));
+            addCallback(std::make_unique<BestWeightsCallback>(*this, std::move(bestWeightsFile)));
     }
 }
 
