@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """One PyTorch row for compare.py: the same two seed models, same batch, Adam, on the CPU
 (or with --device cuda on an NVIDIA GPU: the splits go up once, as Trainbench's OpenCL device does).
+The peer at its best: padding inside Conv2d (no separate ZeroPad2d), evaluation under
+torch.inference_mode() in batches of --eval-batch, --memory-format channels_last on request (compare.py
+runs both layouts and keeps the faster), and --precision bf16 for torch.autocast("cpu", bfloat16).
 
 Prints a JSON object with training samples/s (median of repeats after warm-up), evaluation
 samples/s and peak RSS. Run with Debian's python3-torch: /usr/bin/python3 bench/pytorch_bench.py
 """
-import argparse, gzip, json, resource, struct, time
+import argparse, contextlib, gzip, json, resource, struct, time
 
 import numpy as np
 import torch
@@ -40,8 +43,8 @@ def tpu_mnist_cnn():
         return nn.BatchNorm2d(c, eps=1e-3, momentum=0.01, affine=True)
     return nn.Sequential(
         nn.Conv2d(1, 12, 3, padding=1, bias=False), bn2(12), nn.ReLU(),
-        nn.ZeroPad2d((2, 2, 2, 2)), nn.Conv2d(12, 24, 6, stride=2, bias=False), bn2(24), nn.ReLU(),
-        nn.ZeroPad2d((2, 2, 2, 2)), nn.Conv2d(24, 64, 6, stride=2, bias=False), bn2(64), nn.ReLU(),
+        nn.Conv2d(12, 24, 6, stride=2, padding=2, bias=False), bn2(24), nn.ReLU(),
+        nn.Conv2d(24, 64, 6, stride=2, padding=2, bias=False), bn2(64), nn.ReLU(),
         nn.Flatten(), nn.Linear(3136, 200, bias=False), nn.BatchNorm1d(200, eps=1e-3, momentum=0.01),
         nn.ReLU(), nn.Dropout(0.4), nn.Linear(200, 10)), 1.0 / 255.0
 
@@ -66,7 +69,11 @@ def main():
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--eval-images", type=int, default=2048)
+    ap.add_argument("--eval-batch", type=int, default=256)
     ap.add_argument("--device", default="cpu", help="cpu, or cuda (the splits stay on the GPU)")
+    ap.add_argument("--memory-format", default="contiguous", choices=["contiguous", "channels_last"])
+    ap.add_argument("--precision", default="fp32", choices=["fp32", "bf16"],
+                    help="bf16: torch.autocast(device, dtype=torch.bfloat16) around the forward pass and the loss")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(1)
@@ -74,7 +81,11 @@ def main():
     y = load_labels(a.data + "/train-labels-idx1-ubyte.gz")
     xt = load_images(a.data + "/t10k-images-idx3-ubyte.gz")
     model, scale = MODELS[a.model]()
+    fmt = torch.channels_last if a.memory_format == "channels_last" else torch.contiguous_format
+    model = model.to(memory_format=fmt)
     dev = torch.device(a.device)
+    autocast = (lambda: torch.autocast(dev.type, dtype=torch.bfloat16)) if a.precision == "bf16" else \
+        (lambda: contextlib.nullcontext())
     gpu = dev.type != "cpu"
     if gpu:
         model = model.to(dev)
@@ -98,7 +109,8 @@ def main():
             yb = torch.from_numpy(y[cursor:cursor + a.batch])
         cursor += a.batch
         opt.zero_grad()
-        loss = loss_fn(model(xb), yb)
+        with autocast():
+            loss = loss_fn(model(xb.contiguous(memory_format=fmt)), yb)
         loss.backward()
         opt.step()
 
@@ -115,22 +127,23 @@ def main():
         rates.append(a.steps * a.batch / (time.perf_counter() - t0))
     model.eval()
     evals = []
-    batch_of = (lambda i, n: xt_dev[i:i + n].float() * scale) if gpu else \
-        (lambda i, n: torch.from_numpy(xt[i:i + n].astype(np.float32) * scale))
-    with torch.no_grad():
+    batch_of = (lambda i, n: (xt_dev[i:i + n].float() * scale).contiguous(memory_format=fmt)) if gpu else \
+        (lambda i, n: torch.from_numpy(xt[i:i + n].astype(np.float32) * scale).contiguous(memory_format=fmt))
+    with torch.inference_mode(), autocast():
         model(batch_of(0, 256))
         sync()
         for _ in range(a.repeats):
             t0 = time.perf_counter()
-            for i in range(0, a.eval_images, 64):
-                model(batch_of(i, 64))
+            for i in range(0, a.eval_images, a.eval_batch):
+                model(batch_of(i, min(a.eval_batch, a.eval_images - i)))
             sync()
             evals.append(a.eval_images / (time.perf_counter() - t0))
     rates.sort()
     evals.sort()
     print(json.dumps({"framework": "pytorch " + torch.__version__, "model": a.model, "threads": a.threads,
                       "device": a.device + (" (" + torch.cuda.get_device_name() + ")" if gpu else ""),
-                      "batch": a.batch, "train_samples_per_sec": rates[len(rates) // 2],
+                      "batch": a.batch, "eval_batch": a.eval_batch, "memory_format": a.memory_format,
+                      "precision": a.precision, "train_samples_per_sec": rates[len(rates) // 2],
                       "seconds_per_epoch": 59904 / rates[len(rates) // 2],
                       "eval_samples_per_sec": evals[len(evals) // 2],
                       "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))

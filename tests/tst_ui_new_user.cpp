@@ -116,6 +116,10 @@ void answerSaveDialog(QWidget* modal, const QString& filterStart, const QString&
         if (dialog->isVisible())
             dialog->reject();
     });
+    // Typed text keeps its place only in an active dialog: while the line edit lacks focus, a folder
+    // listing that arrives late selects the file the dialog was opened with and writes its name over
+    // the typed one (a busy machine, then an overwrite question that held the test until its timeout).
+    QVERIFY(QTest::qWaitForWindowActive(dialog));
     types->setFocus();
     QTest::keyClick(types, Qt::Key_Home); // the first filter, then down to the one wanted
     for (int k = 0; k < types->count() && !types->currentText().startsWith(filterStart); ++k)
@@ -132,7 +136,21 @@ void answerSaveDialog(QWidget* modal, const QString& filterStart, const QString&
                      (name.isNull() ? QString() : QStringLiteral("-typed")));
     auto* buttons = dialog->findChild<QDialogButtonBox*>(QStringLiteral("buttonBox"));
     QVERIFY(buttons);
+    // A box the dialog opens over itself (asking to replace a file) is answered No and reported.
+    QString asked;
+    QTimer nested;
+    nested.setInterval(10);
+    QObject::connect(&nested, &QTimer::timeout, [&asked] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (box && box->isVisible()) {
+            asked = box->text();
+            box->reject();
+        }
+    });
+    nested.start();
     QTest::mouseClick(buttons->button(QDialogButtonBox::Save), Qt::LeftButton);
+    nested.stop();
+    QVERIFY2(asked.isEmpty(), qPrintable(QStringLiteral("the save dialog asked: ") + asked));
 }
 
 // A wheel notch at `pos` of `window` as the platform delivers it: to the widget under the pointer,
