@@ -71,7 +71,8 @@ def main():
     rows = []
     for model in a.models.split(","):
         for t, prec in [(t, prec) for t in a.threads.split(",") for prec in a.precision.split(",")]:
-            ours = run_ours([bench, "--model", model, "--threads", t, "--precision", prec] + common + ours_extra)
+            prec_arg = [] if prec == "fp32" else ["--precision", prec]
+            ours = run_ours([bench, "--model", model, "--threads", t] + prec_arg + common + ours_extra)
             ours.setdefault("model", model)
             ours.setdefault("threads", t)
             ours["precision"] = prec
