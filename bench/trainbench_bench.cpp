@@ -131,15 +131,17 @@ int main(int argc, char** argv)
         const tb::ModelSpec spec = tb::loadModelSpec(model);
         tb::TextOptions textOptions;
         textOptions.sequenceLength = spec.sequenceLength > 0 ? spec.sequenceLength : 100;
-        const tb::Dataset d = spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data);
-        const int tokens = d.train.steps; // per sample
         tb::TrainConfig config = settings.config;
         config.kernelCacheDir = tb::env::kernelCacheDir();
         if (spec.isText()) { // the notebook's optimizer
             config.optimizer.kind = tb::OptimizerKind::RMSprop;
             config.optimizer.learningRate = 0.01f;
         }
-        tb::TrainingSession session(spec, d, config);
+        // The session keeps the dataset: moved in, not copied, as the CLI's train does.
+        tb::TrainingSession session(spec, spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data),
+                                    config);
+        const tb::Dataset& d = session.data();
+        const int tokens = d.train.steps; // per sample
         const tb::RunInfo info = session.info();
         const tb::Network& net = session.network();
         const std::vector<int> order = tb::shuffledOrder(d.train.count, 1, 0);

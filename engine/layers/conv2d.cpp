@@ -15,9 +15,6 @@ namespace tb {
 namespace {
 // Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
 constexpr int64_t kColsBudget = int64_t(6) << 20;
-// Per-sample im2col size up to which training keeps the columns for backward (a batch of 128
-// then holds at most 128 MiB of them per layer) instead of recomputing them.
-constexpr int64_t kCacheColumnsPerSample = int64_t(256) << 10;
 // Winograd works on chunks of samples whose transformed tiles (36 x tiles x channels) stay within
 // this many floats, so they are still in L2 when the products and the output transform read them.
 constexpr int64_t kWinogradBudget = int64_t(96) << 10;
@@ -26,11 +23,6 @@ constexpr int kWinogradMaxChunk = 16;
 constexpr int64_t kKernelReuse = 2;
 constexpr int kElems = winograd::kElems;
 } // namespace
-
-bool Conv2D::cachesColumns() const
-{
-    return columnsPerSample() <= kCacheColumnsPerSample;
-}
 
 void kerasPadding(bool same, int in, int kernel, int stride, int& out, int& padBefore)
 {
@@ -83,12 +75,6 @@ int Conv2D::winogradChunk() const
     const int64_t perSample = tiles * (m_wcin + m_g.cout);
     const int64_t byReuse = (kKernelReuse * m_g.cout * m_wcin + perSample - 1) / perSample;
     return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
-}
-
-int64_t Conv2D::cacheFloats(int n) const
-{
-    // Winograd recomputes its input tiles in backward: cheaper than keeping them out of cache.
-    return !m_winograd && cachesColumns() ? columnsPerSample() * n : 0;
 }
 
 void Conv2D::beginPass(const Kernels& kern)
@@ -153,10 +139,11 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     for (int s0 = 0; s0 < s.n; s0 += chunk) {
         const int cn = std::min(chunk, s.n - s0);
         const int64_t cols = int64_t(cn) * ohw;
-        // Columns go to the cache (kept for backward) in training, else to the workspace.
-        float* b = s.cache && cachesColumns() ? s.cache + s0 * columnsPerSample() : ws;
-        kern.im2col(m_g, s.x, s.n, s0, cn, b);
-        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), b, int(cols), s.y + s0 * ohw, int(ldy), false);
+        // Backward makes the columns again: keeping them cost a batch tens of megabytes (the first
+        // layer of colab-fashion-cnn: 10 MB at batch 128) and made no step measurably faster. Winograd
+        // recomputes its input tiles too.
+        kern.im2col(m_g, s.x, s.n, s0, cn, ws);
+        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), s.y + s0 * ohw, int(ldy), false);
     }
     biasAndActivation(kern, s);
 }
@@ -195,10 +182,7 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
         const int cn = std::min(chunk, s.n - s0);
         const int64_t cols = int64_t(cn) * ohw;
         const float* colsK = ws;
-        if (cachesColumns())
-            colsK = s.cache + s0 * columnsPerSample();
-        else
-            kern.im2col(m_g, s.x, s.n, s0, cn, ws);
+        kern.im2col(m_g, s.x, s.n, s0, cn, ws);
         const float* dyChunk = s.dy + s0 * ohw;
         // dW[Cout][K] += dY[Cout][cols] * cols[K][cols]^T
         kern.gemm(false, true, m_g.cout, int(k), int(cols), dyChunk, int(ldy), colsK, int(cols), s.grad, int(k), true);

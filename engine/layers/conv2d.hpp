@@ -28,7 +28,6 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t workspaceFloats(int n) const override;
     // Training keeps forward's im2col columns for backward when they are small enough per sample.
-    int64_t cacheFloats(int n) const override;
     void beginPass(const Kernels& k) override;
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
@@ -43,8 +42,6 @@ private:
     int winogradChunk() const; // samples per chunk
     static void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C);
     int chunkSamples(int n) const;
-    int64_t columnsPerSample() const { return m_g.k() * m_g.ho * m_g.wo; }
-    bool cachesColumns() const;
     ConvGeometry m_g;
     bool m_bias;
     Activation m_act;

@@ -3,6 +3,7 @@
 #include "train/loss.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 
@@ -14,8 +15,25 @@ double since(Clock::time_point t)
 {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
-constexpr int kEvalShard = 64;
 constexpr int64_t kReduceChunk = 1 << 15;
+
+// Per sample, the floats each of backward's two activation-gradient buffers holds at most: they take
+// turns as a layer's dy and dx from the last layer down, the loss's gradient in the first.
+std::array<int64_t, 2> gradientBufferFloats(const Network& net)
+{
+    std::array<int64_t, 2> floats{1, 1};
+    int cur = 0;
+    for (int l = net.layerCount() - 1; l >= 0; --l) {
+        const Layer& layer = net.layer(l);
+        if (layer.passThrough()) // dy passes on as dx: same buffer
+            continue;
+        floats[size_t(cur)] = std::max(floats[size_t(cur)], layer.outShape().size());
+        if (l > 0)
+            floats[size_t(1 - cur)] = std::max(floats[size_t(1 - cur)], layer.inShape().size());
+        cur = 1 - cur;
+    }
+    return floats;
+}
 } // namespace
 
 // Everything one shard keeps during a training step.
@@ -24,16 +42,18 @@ struct CpuExecutor::Shard {
     int firstSample = 0;
     std::vector<float> acts;            // all layer inputs/outputs, back to back
     std::vector<int64_t> actOffset;     // (layers + 1)
-    std::vector<float> cache;           // per-layer caches
+    std::vector<float> cache;           // per-layer caches (training only, as the four below)
     std::vector<int64_t> cacheOffset;   // (layers)
+    int64_t cacheFloats = 0;
     std::vector<double> partial;        // per-layer reduction partials
     std::vector<int64_t> partialOffset; // (layers)
-    std::vector<float> grad;            // (params) this shard's gradient
-    std::vector<float> dbuf[2];         // ping-pong activation gradients
+    int64_t partialDoubles = 0;
+    std::vector<float> grad;            // this shard's gradient of the layers that sum it per shard
+    std::vector<float> dbuf[2];         // ping-pong activation gradients (gradientBufferFloats)
     std::vector<uint8_t> labels;        // (n)
     LossSums loss;
 
-    ShardView view(Network& net, int l, int cur)
+    ShardView view(int l, int cur, int64_t gradOffset)
     {
         ShardView v;
         v.n = n;
@@ -43,7 +63,7 @@ struct CpuExecutor::Shard {
         v.dy = dbuf[cur].data();
         v.dx = l > 0 ? dbuf[1 - cur].data() : nullptr;
         v.cache = cache.data() + cacheOffset[size_t(l)];
-        v.grad = grad.data() + net.paramOffset(l);
+        v.grad = gradOffset >= 0 ? grad.data() + gradOffset : nullptr;
         v.partial = partial.data() + partialOffset[size_t(l)];
         return v;
     }
@@ -54,19 +74,22 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
     // Mirrors the constructor and prepare(): the workspaces per thread, then per shard its
     // activations, cache, partial sums, gradient and the two activation-gradient buffers.
     const int n = std::max(1, shardSize);
-    const uint64_t shards = uint64_t((int64_t(batch) + n - 1) / n);
-    int64_t ws = 0, a = int64_t(n) * net.inputShape().size(), c = 0, p = 0;
+    // Evaluation runs on the training's shards, one per thread at least.
+    const uint64_t shards = uint64_t(std::max<int64_t>((int64_t(batch) + n - 1) / n, std::max(1, threads)));
+    int64_t ws = 0, a = int64_t(n) * net.inputShape().size(), c = 0, p = 0, g = 0;
     for (int l = 0; l < net.layerCount(); ++l) {
         const Layer& layer = net.layer(l);
-        ws = std::max({ws, layer.workspaceFloats(n), layer.workspaceFloats(kEvalShard)});
+        if (layer.usesShardGradient())
+            g += layer.paramCount();
+        ws = std::max(ws, layer.workspaceFloats(n));
         if (!layer.passThrough())
             a += int64_t(n) * layer.outShape().size();
         c += layer.cacheFloats(n);
         p += layer.partialDoubles();
     }
-    ws += 2 * int64_t(kEvalShard) * net.maxActivationSize();
+    const std::array<int64_t, 2> d = gradientBufferFloats(net);
     const uint64_t perShard =
-        uint64_t(a + std::max<int64_t>(c, 1) + net.paramCount() + 2 * int64_t(n) * net.maxActivationSize()) *
+        uint64_t(a + std::max<int64_t>(c, 1) + std::max<int64_t>(g, 1) + int64_t(n) * (d[0] + d[1])) *
             sizeof(float) +
         uint64_t(std::max<int64_t>(p, 1)) * sizeof(double);
     return uint64_t(net.paramCount()) * sizeof(float) + uint64_t(std::max(1, threads)) * uint64_t(ws) * sizeof(float) +
@@ -80,18 +103,19 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels
     m_net.bindGradient(m_grad.data());
     int64_t ws = 0;
     for (int l = 0; l < net.layerCount(); ++l)
-        ws = std::max({ws, net.layer(l).workspaceFloats(m_shardSize), net.layer(l).workspaceFloats(kEvalShard)});
-    // Evaluation ping-pong buffers live in the workspace too.
-    ws += 2 * int64_t(kEvalShard) * net.maxActivationSize();
+        ws = std::max(ws, net.layer(l).workspaceFloats(m_shardSize));
     m_workspace.resize(size_t(m_pool.threads()));
     for (auto& w : m_workspace)
         w.assign(size_t(ws), 0.0f);
+    m_shardGradOffset.assign(size_t(net.layerCount()), -1);
     for (int l = 0; l < net.layerCount(); ++l) {
         if (!net.layer(l).usesShardGradient())
             continue;
-        const int64_t end = net.paramOffset(l) + net.layer(l).paramCount();
-        for (int64_t lo = net.paramOffset(l); lo < end; lo += kReduceChunk)
-            m_reduceChunks.emplace_back(lo, std::min(end, lo + kReduceChunk));
+        m_shardGradOffset[size_t(l)] = m_shardGradFloats;
+        const int64_t begin = net.paramOffset(l), end = begin + net.layer(l).paramCount();
+        for (int64_t lo = begin; lo < end; lo += kReduceChunk)
+            m_reduceChunks.push_back({lo, std::min(end, lo + kReduceChunk), m_shardGradFloats + (lo - begin)});
+        m_shardGradFloats += end - begin;
     }
     m_fwdSec.assign(size_t(net.layerCount()), 0.0);
     m_bwdSec.assign(size_t(net.layerCount()), 0.0);
@@ -102,13 +126,14 @@ CpuExecutor::~CpuExecutor()
     m_net.bindGradient(nullptr);
 }
 
-// This rank's shards of a batch: `count` of them from global shard `firstShard` (all on one process).
-void CpuExecutor::prepare(int batch, int firstShard, int count)
+// At least `count` shards, each with what a forward pass needs (its activations); `training` adds
+// what backward needs (caches, partial sums, gradient, activation gradients) to the first `count`.
+void CpuExecutor::allocateShards(int count, bool training)
 {
     const int L = m_net.layerCount();
+    const int n = m_shardSize;
     while (int(m_shards.size()) < count) {
         auto s = std::make_unique<Shard>();
-        const int n = m_shardSize;
         int64_t a = 0, c = 0, p = 0;
         s->actOffset.push_back(0);
         a += int64_t(n) * m_net.inputShape().size();
@@ -126,14 +151,30 @@ void CpuExecutor::prepare(int batch, int firstShard, int count)
             p += layer.partialDoubles();
         }
         s->acts.assign(size_t(a), 0.0f);
-        s->cache.assign(size_t(std::max<int64_t>(c, 1)), 0.0f);
-        s->partial.assign(size_t(std::max<int64_t>(p, 1)), 0.0);
-        s->grad.assign(size_t(m_net.paramCount()), 0.0f);
-        for (auto& d : s->dbuf)
-            d.assign(size_t(int64_t(n) * m_net.maxActivationSize()), 0.0f);
+        s->cacheFloats = c;
+        s->partialDoubles = p;
         s->labels.assign(size_t(n) * size_t(m_net.outputSteps()), 0);
         m_shards.push_back(std::move(s));
     }
+    if (!training)
+        return;
+    const std::array<int64_t, 2> d = gradientBufferFloats(m_net);
+    for (int k = 0; k < count; ++k) {
+        Shard& s = *m_shards[size_t(k)];
+        if (!s.grad.empty())
+            continue;
+        s.cache.assign(size_t(std::max<int64_t>(s.cacheFloats, 1)), 0.0f);
+        s.partial.assign(size_t(std::max<int64_t>(s.partialDoubles, 1)), 0.0);
+        s.grad.assign(size_t(std::max<int64_t>(m_shardGradFloats, 1)), 0.0f);
+        for (size_t b = 0; b < 2; ++b)
+            s.dbuf[b].assign(size_t(int64_t(n) * d[b]), 0.0f);
+    }
+}
+
+// This rank's shards of a batch: `count` of them from global shard `firstShard` (all on one process).
+void CpuExecutor::prepare(int batch, int firstShard, int count)
+{
+    allocateShards(count, true);
     for (int k = 0; k < count; ++k) {
         m_shards[size_t(k)]->firstSample = (firstShard + k) * m_shardSize;
         m_shards[size_t(k)]->n = std::min(m_shardSize, batch - (firstShard + k) * m_shardSize);
@@ -189,14 +230,15 @@ void CpuExecutor::reduceAcrossRanks(int shards)
     const int rank = m_comm->rank(), last = m_comm->size() - 1, L = m_net.layerCount();
     const int parts = m_pool.threads();
     for (size_t c = 0; c < m_reduceChunks.size(); ++c) {
-        // Not a structured binding: the lambda below captures them, which clang 14 refuses.
-        const int64_t lo = m_reduceChunks[c].first, hi = m_reduceChunks[c].second;
+        const int64_t lo = m_reduceChunks[c].lo, hi = m_reduceChunks[c].hi;
+        float* dst = m_grad.data() + (lo - m_reduceChunks[c].shardLo); // shard index i is whole index dst + i
         if (rank > 0)
             m_comm->receiveFromPrevious(m_grad.data() + lo, hi - lo, L + int(c));
         m_pool.run(parts, [&](int p, int) { // elementwise: any split gives the same sums
-            const int64_t a = lo + (hi - lo) * p / parts, b = lo + (hi - lo) * (p + 1) / parts;
+            const int64_t shardLo = m_reduceChunks[c].shardLo, n = hi - lo;
+            const int64_t a = shardLo + n * p / parts, b = shardLo + n * (p + 1) / parts;
             for (int k = 0; k < shards; ++k)
-                m_kernels->accumulateAndClear(m_grad.data(), m_shards[size_t(k)]->grad.data(), a, b);
+                m_kernels->accumulateAndClear(dst, m_shards[size_t(k)]->grad.data(), a, b);
         });
         if (rank < last)
             m_comm->sendToNext(m_grad.data() + lo, hi - lo, L + int(c));
@@ -268,7 +310,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
             continue;
         layer.beginPass(*m_kernels);
         for (int k = 0; k < S; ++k)
-            views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, 0);
+            views[size_t(k)] = m_shards[size_t(k)]->view(l, 0, m_shardGradOffset[size_t(l)]);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             m_pool.run(S,
                        [&](int k, int w) { layer.forward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
@@ -304,7 +346,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         if (layer.passThrough()) // dy passes on as dx: same buffer
             continue;
         for (int k = 0; k < S; ++k)
-            views[size_t(k)] = m_shards[size_t(k)]->view(m_net, l, cur);
+            views[size_t(k)] = m_shards[size_t(k)]->view(l, cur, m_shardGradOffset[size_t(l)]);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             m_pool.run(S,
                        [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
@@ -339,9 +381,10 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     }
     // grad[i] += shard0[i] + shard1[i] + ... in shard order; chunks of i run in parallel.
     m_pool.run(int(m_reduceChunks.size()), [&](int c, int) {
-        const auto [lo, hi] = m_reduceChunks[size_t(c)];
+        const ReduceChunk& r = m_reduceChunks[size_t(c)];
+        float* dst = m_grad.data() + (r.lo - r.shardLo);
         for (int k = 0; k < S; ++k)
-            m_kernels->accumulateAndClear(m_grad.data(), m_shards[size_t(k)]->grad.data(), lo, hi);
+            m_kernels->accumulateAndClear(dst, m_shards[size_t(k)]->grad.data(), r.shardLo, r.shardLo + (r.hi - r.lo));
     });
     for (int k = 0; k < S; ++k) {
         r.lossSum += m_shards[size_t(k)]->loss.loss;
@@ -353,10 +396,9 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
 EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, bool keep)
 {
     const int total = limit > 0 ? std::min(limit, split.count) : split.count;
-    const int S = (total + kEvalShard - 1) / kEvalShard;
+    const int S = (total + m_shardSize - 1) / m_shardSize;
     const int L = m_net.layerCount();
     const int classes = m_net.numClasses();
-    const int64_t maxAct = m_net.maxActivationSize();
     std::vector<LossSums> sums(static_cast<size_t>(S));
     const int steps = m_net.outputSteps(); // a text model: one prediction per step
     EvalResult r;
@@ -370,27 +412,27 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     ctx.kernels = m_kernels;
     for (int l = 0; l < L; ++l)
         m_net.layer(l).beginPass(*m_kernels);
+    // Each worker runs its samples through the activations of a training shard of its own, in shards of
+    // the training's size: the same forward pass as training's, and no memory of its own.
+    allocateShards(m_pool.threads(), false);
     m_pool.run(S, [&](int k, int w) {
-        const int first = k * kEvalShard;
-        const int n = std::min(kEvalShard, total - first);
-        float* ws = m_workspace[size_t(w)].data();
-        float* bufs[2] = {ws, ws + int64_t(kEvalShard) * maxAct};
-        float* layerWs = ws + 2 * int64_t(kEvalShard) * maxAct;
-        loadInput(split, mult, nullptr, first, n, bufs[0]);
-        int cur = 0;
+        Shard& s = *m_shards[size_t(w)];
+        const int first = k * m_shardSize;
+        const int n = std::min(m_shardSize, total - first);
+        loadInput(split, mult, nullptr, first, n, s.acts.data());
         for (int l = 0; l < L; ++l) {
             if (m_net.layer(l).passThrough())
                 continue;
             ShardView v;
             v.n = n;
             v.firstSample = first;
-            v.x = bufs[cur];
-            v.y = bufs[1 - cur];
-            m_net.layer(l).forward(ctx, 0, v, layerWs);
-            cur = 1 - cur;
+            v.x = s.acts.data() + s.actOffset[size_t(l)];
+            v.y = s.acts.data() + s.actOffset[size_t(l) + 1];
+            m_net.layer(l).forward(ctx, 0, v, m_workspace[size_t(w)].data());
         }
+        const float* logits = s.acts.data() + s.actOffset[size_t(L)];
         const int64_t row0 = int64_t(first) * steps;
-        sums[size_t(k)] = softmaxCrossEntropy(bufs[cur], split.labels.data() + row0, n * steps, classes, 0.0f, nullptr,
+        sums[size_t(k)] = softmaxCrossEntropy(logits, split.labels.data() + row0, n * steps, classes, 0.0f, nullptr,
                                               keep ? r.probs.data() + row0 * classes : nullptr);
         if (keep)
             for (int64_t i = row0; i < row0 + int64_t(n) * steps; ++i) {

@@ -54,6 +54,7 @@ public:
 
 private:
     struct Shard;
+    void allocateShards(int count, bool training);
     void prepare(int batch, int firstShard, int count);
     // The views a layer's reduction folds: the local ones on one process; with ranks, every shard of
     // the batch, their partials gathered from all ranks (only `partial`, `n`, `firstSample` are set).
@@ -76,8 +77,16 @@ private:
     std::vector<ShardView> m_allViews;                 // (shards)
     std::vector<std::vector<float>> m_workspace;       // per worker
     std::vector<float> m_grad;                         // (params) reduced gradient
-    // Pieces [first, last) of the parameters whose gradient is summed over the shards, in chunks.
-    std::vector<std::pair<int64_t, int64_t>> m_reduceChunks;
+    // A shard's gradient holds only the layers that sum it per shard (usesShardGradient), back to
+    // back: layer l's at m_shardGradOffset[l] (-1 for the others), m_shardGradFloats in all.
+    std::vector<int64_t> m_shardGradOffset;
+    int64_t m_shardGradFloats = 0;
+    // Pieces of those layers' parameters, summed over the shards in chunks: [lo, hi) of the whole
+    // gradient, and where lo is in a shard's gradient.
+    struct ReduceChunk {
+        int64_t lo, hi, shardLo;
+    };
+    std::vector<ReduceChunk> m_reduceChunks;
     std::vector<double> m_fwdSec, m_bwdSec;
     bool m_profile = true;
 };

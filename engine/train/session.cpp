@@ -60,8 +60,8 @@ private:
     TrainingSession& m_session;
 };
 
-TrainingSession::TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config)
-    : m_fingerprint(fingerprintOf(data)), m_data(withOptions(data, datasetOptions(validated(config)))),
+TrainingSession::TrainingSession(const ModelSpec& model, Dataset data, const TrainConfig& config)
+    : m_fingerprint(fingerprintOf(data)), m_data(withOptions(std::move(data), datasetOptions(validated(config)))),
       m_net(model, inputShapeOf(m_data), m_data.numClasses)
 {
     m_net.initialize(config.seed); // the same initial weights on every device
@@ -252,7 +252,7 @@ void TrainingSession::recordStop(const EvalResult& test)
     writeRecord(RunStatus::Stopped);
 }
 
-std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, const Dataset& data,
+std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, Dataset data,
                                                          const std::optional<DeviceSpec>& device, int checkpointEvery,
                                                          std::shared_ptr<Communicator> communicator,
                                                          const std::string& kernelCacheDir)
@@ -264,7 +264,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
         config.device = *device;
     config.communicator = communicator;
     config.kernelCacheDir = kernelCacheDir;
-    auto session = std::make_unique<TrainingSession>(c.weights.spec, data, config);
+    auto session = std::make_unique<TrainingSession>(c.weights.spec, std::move(data), config);
     Network& net = session->m_net;
     if (net.inputShape().h != c.weights.input.h || net.inputShape().w != c.weights.input.w ||
         net.paramCount() != int64_t(c.weights.params.size()) || net.stateCount() != int64_t(c.weights.state.size()))

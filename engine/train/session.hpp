@@ -83,17 +83,18 @@ Dataset loadDatasetFor(const std::string& path, const WeightsFile& w);
 
 class TrainingSession {
 public:
-    // `data` is the dataset as loaded; the session keeps its own copy with config's options applied.
+    // `data` is the dataset as loaded; the session keeps it with config's options applied (pass it
+    // with std::move where the caller no longer needs it: the training images are not copied then).
     // The network is built for the dataset's image size and classes and initialized from config.seed.
     // Throws ConfigError (validateTrainConfig, the device, memory), ModelError (a model that does not
     // fit the data).
-    TrainingSession(const ModelSpec& model, const Dataset& data, const TrainConfig& config);
+    TrainingSession(const ModelSpec& model, Dataset data, const TrainConfig& config);
     // Continues the run whose checkpoint is in `folder`, on `data` (the dataset it was made on; DataError
     // if not), optionally on another device (the CPU gives the same weights on any thread count).
     // Checkpoints go on into the same folder, every `checkpointEvery` batches as enableCheckpoints
     // (by rank 0 only when `communicator` makes it a data-parallel run). kernelCacheDir: as
     // TrainConfig's (checkpoints do not keep it).
-    static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, const Dataset& data,
+    static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, Dataset data,
                                                    const std::optional<DeviceSpec>& device = std::nullopt,
                                                    int checkpointEvery = 0,
                                                    std::shared_ptr<Communicator> communicator = nullptr,
