@@ -138,8 +138,8 @@ int main(int argc, char** argv)
             config.optimizer.learningRate = 0.01f;
         }
         // The session keeps the dataset: moved in, not copied, as the CLI's train does.
-        tb::TrainingSession session(spec, spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data),
-                                    config);
+        tb::TrainingSession session(
+            spec, spec.isText() ? tb::loadTextDataset(data, textOptions) : tb::loadDataset(data), config);
         const tb::Dataset& d = session.data();
         const int tokens = d.train.steps; // per sample
         const tb::RunInfo info = session.info();

@@ -40,17 +40,17 @@ std::array<int64_t, 2> gradientBufferFloats(const Network& net)
 struct CpuExecutor::Shard {
     int n = 0;
     int firstSample = 0;
-    std::vector<float> acts;            // all layer inputs/outputs, back to back
-    std::vector<int64_t> actOffset;     // (layers + 1)
-    std::vector<float> cache;           // per-layer caches (training only, as the four below)
-    std::vector<int64_t> cacheOffset;   // (layers)
+    std::vector<float> acts;          // all layer inputs/outputs, back to back
+    std::vector<int64_t> actOffset;   // (layers + 1)
+    std::vector<float> cache;         // per-layer caches (training only, as the four below)
+    std::vector<int64_t> cacheOffset; // (layers)
     int64_t cacheFloats = 0;
     std::vector<double> partial;        // per-layer reduction partials
     std::vector<int64_t> partialOffset; // (layers)
     int64_t partialDoubles = 0;
-    std::vector<float> grad;            // this shard's gradient of the layers that sum it per shard
-    std::vector<float> dbuf[2];         // ping-pong activation gradients (gradientBufferFloats)
-    std::vector<uint8_t> labels;        // (n)
+    std::vector<float> grad;     // this shard's gradient of the layers that sum it per shard
+    std::vector<float> dbuf[2];  // ping-pong activation gradients (gradientBufferFloats)
+    std::vector<uint8_t> labels; // (n)
     LossSums loss;
 
     ShardView view(int l, int cur, int64_t gradOffset)
@@ -89,8 +89,7 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
     }
     const std::array<int64_t, 2> d = gradientBufferFloats(net);
     const uint64_t perShard =
-        uint64_t(a + std::max<int64_t>(c, 1) + std::max<int64_t>(g, 1) + int64_t(n) * (d[0] + d[1])) *
-            sizeof(float) +
+        uint64_t(a + std::max<int64_t>(c, 1) + std::max<int64_t>(g, 1) + int64_t(n) * (d[0] + d[1])) * sizeof(float) +
         uint64_t(std::max<int64_t>(p, 1)) * sizeof(double);
     return uint64_t(net.paramCount()) * sizeof(float) + uint64_t(std::max(1, threads)) * uint64_t(ws) * sizeof(float) +
            shards * perShard;
