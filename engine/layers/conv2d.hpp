@@ -27,7 +27,6 @@ public:
     int64_t paramCount() const override { return int64_t(m_g.cout) * m_g.k() + (m_bias ? m_g.cout : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t workspaceFloats(int n) const override;
-    // Training keeps forward's im2col columns for backward when they are small enough per sample.
     void beginPass(const Kernels& k) override;
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;

@@ -71,8 +71,9 @@ struct CpuExecutor::Shard {
 
 uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, int shardSize)
 {
-    // Mirrors the constructor and prepare(): the workspaces per thread, then per shard its
-    // activations, cache, partial sums, gradient and the two activation-gradient buffers.
+    // Mirrors the constructor and allocateShards(): the workspaces per thread, then per shard its
+    // activations, cache, partial sums, gradient and the two activation-gradient buffers (an
+    // evaluation-only shard beyond the batch's has only activations: counted whole, an upper bound).
     const int n = std::max(1, shardSize);
     // Evaluation runs on the training's shards, one per thread at least.
     const uint64_t shards = uint64_t(std::max<int64_t>((int64_t(batch) + n - 1) / n, std::max(1, threads)));
