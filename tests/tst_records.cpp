@@ -17,6 +17,9 @@
 #include "train/run_history.hpp"
 #include "train/session.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -234,17 +237,31 @@ private slots:
             QSKIP("the fixture was trained with the avx2 kernels, which this CPU lacks");
         expected.device = parseDeviceSpec("cpu:1@avx2");
         const Dataset toy = loadDataset(m_dataDir);
-        std::string uninterrupted;
+        std::vector<float> uninterrupted;
         {
             TrainingSession s(m_tiny, toy, expected);
             QCOMPARE(s.run(), TrainStatus::Completed);
-            uninterrupted = s.weightsSha256();
+            uninterrupted = s.weightsFile().params;
         }
         auto resumed = TrainingSession::resume(RunFolder::open(m_stopped), toy, expected.device);
         QCOMPARE(resumed->position().epoch, 1);
         QCOMPARE(resumed->position().step, 5);
         QCOMPARE(resumed->run(), TrainStatus::Completed);
-        QCOMPARE(resumed->weightsSha256(), uninterrupted);
+        // 0.2.0 computed the loss's softmax with libm's double exp, this version with its own float
+        // one: the first part's weights differ in their last bits, so the two runs end within that
+        // rounding, not to the bit. A lost optimizer state, learning rate or shuffle position would
+        // move them by orders of magnitude more (tst_resume checks this version's resume to the bit).
+        const std::vector<float> weights = resumed->weightsFile().params;
+        QCOMPARE(weights.size(), uninterrupted.size());
+        float largest = 0.0f, moved = 0.0f;
+        for (size_t i = 0; i < weights.size(); ++i) {
+            largest = std::max(largest, std::abs(weights[i] - uninterrupted[i]));
+            moved = std::max(moved, std::abs(weights[i] - c.weights.params[i]));
+        }
+        qInfo("largest difference from the run never stopped: %g; from the checkpoint: %g", double(largest),
+              double(moved));
+        QVERIFY2(largest <= 1e-5f, "the resumed run does not continue the 0.2.0 checkpoint's training");
+        QVERIFY2(moved > 1e-3f, "the resumed run did not train");
         QCOMPARE(int(resumed->history().size()), 4);
         QCOMPARE(resumed->history()[0].loss, 0.6453139733339519); // epoch 1 as 0.2.0 recorded it
 
