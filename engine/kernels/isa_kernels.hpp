@@ -45,6 +45,8 @@ kernel::Update sgd;
 kernel::Update rmsprop;
 kernel::AllFinite allFinite;
 kernel::AccumulateAndClear accumulateAndClear;
+kernel::LstmCell lstmCell;
+kernel::LstmCellBackward lstmCellBackward;
 
 // Eight-lane vectors (GCC vector extensions): one AVX register, or two SSE ones at the baseline.
 typedef float Floats8 __attribute__((vector_size(8 * sizeof(float))));

@@ -118,6 +118,21 @@ using Update = void(const UpdateRule& r, const float* p, const float* g, const f
 using AllFinite = bool(const float* v, int64_t n);
 // dst[i] += src[i]; src[i] = 0 for i in [lo, hi).
 using AccumulateAndClear = void(float* dst, float* src, int64_t lo, int64_t hi);
+// The LSTM cell's elementwise work (layers/lstm.hpp), one time step over n rows. Forward: the gate
+// pre-activations z (i, f, c, o; H each) become the activations in place, c = f * cPrev + i * g
+// (cPrev null: zero state), h = o * tanh(c). Backward: dh (n, H) from the step after plus dy (row
+// stride dyStride; null: none) at this step, dc (n, H) likewise; the gates in z become dZ in place;
+// dc becomes dc * f for the step before (dh is left for the caller's dZ R^T). Elementwise operations
+// only, exp from kernels/exp_poly.hpp: the same bits at every level.
+struct LstmStep {
+    int n = 0, units = 0;
+    int64_t zStride = 0, cStride = 0, hStride = 0; // row strides of z, c and h
+    const float* cPrev = nullptr;
+    int64_t cPrevStride = 0;
+};
+using LstmCell = void(const LstmStep& s, float* z, float* c, float* h);
+using LstmCellBackward = void(const LstmStep& s, float* z, const float* c, const float* dy, int64_t dyStride, float* dh,
+                              float* dc);
 
 } // namespace kernel
 
@@ -151,6 +166,8 @@ struct Kernels {
     kernel::Update* rmsprop;
     kernel::AllFinite* allFinite;
     kernel::AccumulateAndClear* accumulateAndClear;
+    kernel::LstmCell* lstmCell;
+    kernel::LstmCellBackward* lstmCellBackward;
 };
 
 // "avx512 (AVX-512; matrix products: own 12x32 FMA kernel)": for run headers and the About box.

@@ -47,6 +47,8 @@ const Kernels table = {
     .rmsprop = &rmsprop,
     .allFinite = &allFinite,
     .accumulateAndClear = &accumulateAndClear,
+    .lstmCell = &lstmCell,
+    .lstmCellBackward = &lstmCellBackward,
 };
 
 } // namespace tb::TB_ISA

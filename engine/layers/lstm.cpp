@@ -3,7 +3,6 @@
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
-#include "layers/lstm_cell.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -116,7 +115,7 @@ void Lstm::runSteps(const Kernels& k, const float* packedR, float* z, float* c, 
             recurrent(h + int64_t(t - 1) * H, hStride, z + int64_t(t) * G);
         else if (h0) // nothing at t = 0 from a zero state
             recurrent(h0, H, z);
-        LstmStep st;
+        kernel::LstmStep st;
         st.n = n;
         st.units = H;
         st.zStride = int64_t(T) * G;
@@ -124,7 +123,7 @@ void Lstm::runSteps(const Kernels& k, const float* packedR, float* z, float* c, 
         st.hStride = hStride;
         st.cPrev = t > 0 ? c + int64_t(t - 1) * H : c0;
         st.cPrevStride = t > 0 ? int64_t(T) * H : H;
-        lstmCell(st, z + int64_t(t) * G, c + int64_t(t) * H, h + int64_t(t) * H);
+        k.lstmCell(st, z + int64_t(t) * G, c + int64_t(t) * H, h + int64_t(t) * H);
     }
 }
 
@@ -187,7 +186,7 @@ void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     std::fill(dh, dh + 2 * int64_t(n) * H, 0.0f);
 
     for (int t = T - 1; t >= 0; --t) {
-        LstmStep st;
+        kernel::LstmStep st;
         st.n = n;
         st.units = H;
         st.zStride = int64_t(T) * G;
@@ -195,8 +194,8 @@ void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)
         st.cPrev = t > 0 ? c + int64_t(t - 1) * H : nullptr;
         st.cPrevStride = int64_t(T) * H;
         const float* dyt = m_returnSequences ? s.dy + int64_t(t) * H : (t == T - 1 ? s.dy : nullptr);
-        lstmCellBackward(st, z + int64_t(t) * G, c + int64_t(t) * H, dyt, m_returnSequences ? int64_t(T) * H : H, dh,
-                         dc);
+        k.lstmCellBackward(st, z + int64_t(t) * G, c + int64_t(t) * H, dyt, m_returnSequences ? int64_t(T) * H : H, dh,
+                           dc);
         for (int i = 0; i < n; ++i) {
             const int64_t row = int64_t(i) * T + t;
             float* hp = hPrev + row * H;

@@ -1,8 +1,9 @@
-#include "layers/lstm_cell.hpp"
-
+// The LSTM cell (kernels/kernels.hpp): loops over a row's H units that the compiler vectorizes at
+// this level's width.
 #include "kernels/exp_poly.hpp"
+#include "kernels/isa_kernels.hpp"
 
-namespace tb {
+namespace tb::TB_ISA {
 
 namespace {
 inline float sigmoid(float x)
@@ -54,7 +55,7 @@ void cellBackwardRow(int H, float* __restrict zi, float* __restrict zf, float* _
 }
 } // namespace
 
-void lstmCell(const LstmStep& s, float* z, float* c, float* h)
+void lstmCell(const kernel::LstmStep& s, float* z, float* c, float* h)
 {
     const int H = s.units;
     for (int i = 0; i < s.n; ++i) {
@@ -68,7 +69,7 @@ void lstmCell(const LstmStep& s, float* z, float* c, float* h)
     }
 }
 
-void lstmCellBackward(const LstmStep& s, float* z, const float* c, const float* dy, int64_t dyStride, float* dh,
+void lstmCellBackward(const kernel::LstmStep& s, float* z, const float* c, const float* dy, int64_t dyStride, float* dh,
                       float* dc)
 {
     const int H = s.units;
@@ -82,4 +83,4 @@ void lstmCellBackward(const LstmStep& s, float* z, const float* c, const float* 
     }
 }
 
-} // namespace tb
+} // namespace tb::TB_ISA
