@@ -1,4 +1,4 @@
-// The engine's own matrix products: a register-blocked kernel (12x32 with AVX-512, 6x16 with AVX2,
+// The engine's own matrix products: a register-blocked kernel (12x32 with AVX-512, 4x24 with AVX2,
 // 6x8 at the baseline) and a left operand read through arbitrary row and column strides, so a
 // transposed operand costs nothing. tileGemm reads B in place (BLAS pays for packing on every call,
 // which dominates at Winograd's sizes); gemm packs B's column panels when several row blocks read
@@ -15,14 +15,20 @@ namespace {
 #if TB_ISA_LEVEL >= 2
 constexpr int kLanes = 16;
 constexpr int kRows = 12; // 12 x 2 accumulators + 2 B vectors + a broadcast: 27 of 32 registers
+constexpr int kVectors = 2;
 #elif TB_ISA_LEVEL == 1
 constexpr int kLanes = 8;
-constexpr int kRows = 6; // 6 x 2 accumulators + 2 + 1: 15 of 16 registers
+// 4 x 3 accumulators + 3 B vectors + a broadcast: 16 of 16 registers. Four broadcasts of A per
+// twelve FMAs, not 6x16's six: on AMD's first Zen a 256-bit broadcast shares the FMA pipes, and
+// 6x16 reached 27 GFLOP/s where 4x24 reaches 33 on the same core (packed B, K = 256).
+constexpr int kRows = 4;
+constexpr int kVectors = 3;
 #else
 constexpr int kLanes = 4;
-constexpr int kRows = 6; // the same with SSE registers
+constexpr int kRows = 6; // 6 x 2 accumulators + 2 + 1 SSE registers: 15 of 16
+constexpr int kVectors = 2;
 #endif
-constexpr int kCols = 2 * kLanes;
+constexpr int kCols = kVectors * kLanes;
 typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
 typedef float Half __attribute__((vector_size(8 * sizeof(float)))); // an 8-column tail with AVX-512
 
@@ -42,6 +48,7 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
     for (int k = 0; k < K; ++k) {
         const float* b = B + k * ldb;
         Vec bv[F > 0 ? F : 1];
+#pragma GCC unroll 4
         for (int f = 0; f < F; ++f)
             bv[f] = load<Vec>(b + f * kLanes);
         Half bh{};
@@ -51,6 +58,7 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
             const float ar = a[r * aRow];
+#pragma GCC unroll 4
             for (int f = 0; f < F; ++f)
                 c[r][f] = madd(Vec{} + ar, bv[f], c[r][f]);
             if constexpr (H)
@@ -81,13 +89,16 @@ template <int F, bool H> constexpr RowTable kBlocks = rowTable<F, H>(std::make_i
 const RowTable& blocksFor(int cols)
 {
     if (cols == kCols)
-        return kBlocks<2, false>;
+        return kBlocks<kVectors, false>;
     if constexpr (kLanes == 16) {
         if (cols == 16)
             return kBlocks<1, false>;
         if (cols == 24)
             return kBlocks<1, true>;
         return kBlocks<0, true>; // 8
+    } else if constexpr (kVectors == 3) {
+        if (cols == 16)
+            return kBlocks<2, false>;
     }
     return kBlocks<1, false>; // 8 lanes: 8 columns
 }

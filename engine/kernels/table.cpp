@@ -18,7 +18,7 @@ const Kernels table = {
     .tileGemm = &tileGemm,
     .gemm = &eigenGemm,
 #else
-    .gemmName = TB_ISA_LEVEL == 2 ? "own 12x32 FMA kernel" : "own 6x16 FMA kernel",
+    .gemmName = TB_ISA_LEVEL == 2 ? "own 12x32 FMA kernel" : "own 4x24 FMA kernel",
     .tileGemm = &tileGemm,
     .gemm = &gemm,
 #endif
