@@ -49,7 +49,9 @@ class TstUiStall : public QObject {
     QTemporaryDir m_tmp;
 
 private slots:
-    void initTestCase() { fixtures::beginWindowTest("tst_ui_stall"); }
+    // Run folders in a data directory of its own: the Runs page refills its list at a run's start and
+    // end, so the runs other tests (or earlier runs of this one) left would be part of the figure.
+    void initTestCase() { fixtures::beginWindowTest("tst_ui_stall", m_tmp.filePath(QStringLiteral("data-home"))); }
 
     void eventLoopStaysResponsiveWhileTrainingOnAllCores()
     {
