@@ -19,8 +19,9 @@ constexpr int kVectors = 2;
 #elif TB_ISA_LEVEL == 1
 constexpr int kLanes = 8;
 // 4 x 3 accumulators + 3 B vectors + a broadcast: 16 of 16 registers. Four broadcasts of A per
-// twelve FMAs, not 6x16's six: on AMD's first Zen a 256-bit broadcast shares the FMA pipes, and
-// 6x16 reached 27 GFLOP/s where 4x24 reaches 33 on the same core (packed B, K = 256).
+// twelve FMAs, not 6x16's six: each broadcast is a scalar add and a register broadcast (`Vec{} + ar`
+// below; adding zero is not an identity for -0), and on the development VM 6x16 reached 27 GFLOP/s
+// where 4x24 reaches 33 (packed B, K = 256).
 constexpr int kRows = 4;
 constexpr int kVectors = 3;
 #else
