@@ -4,7 +4,7 @@
 // bench/compare.py runs the rows and PyTorch side by side. With a text model and --data TEXT (a text
 // file): training and generation tokens/s (--streams symbols side by side, --generate per stream),
 // and the recurrent products' GFLOP/s (the LSTM's h R, measured alone on one thread at the training
-// shard's shape; bench/pytorch_lstm_bench.py is the PyTorch side).
+// shard's shape) beside one core's measured FMA peak; bench/pytorch_lstm_bench.py is the PyTorch side.
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "data/dataset.hpp"
@@ -18,6 +18,7 @@
 #include "train/train_options.hpp"
 
 #include <algorithm>
+#include <immintrin.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +61,53 @@ std::string benchUsage()
         u += tb::optionHelpLine(o->name, o->value, o->help + (std::string(name) == "threads" ? " (here 1)" : ""));
     }
     return u;
+}
+
+// One core's measured FMA peak at the dispatch level's width, in GFLOP/s: twelve independent
+// accumulator chains (enough to cover the FMA latency on every core we know) in registers. The
+// chains start from different run-time values: chains that start equal and take the same updates
+// are one chain to the compiler, and GCC merges them (a loop of one FMA, measured at twice the
+// hardware's peak on a Zen 1). The baseline level has no FMA: a multiply and an add count as one.
+#define TB_PEAK_LOOP(SET1, STEP)                                                                                       \
+    decltype(SET1(0.0f)) a[12];                                                                                        \
+    for (int c = 0; c < 12; ++c)                                                                                       \
+        a[c] = SET1(seed + 0.37f * float(c));                                                                          \
+    const auto x = SET1(0.9999f), y = SET1(seed * 1e-4f);                                                              \
+    for (long i = 0; i < n; ++i)                                                                                       \
+        _Pragma("GCC unroll 12") for (int c = 0; c < 12; ++c) a[c] = STEP;                                            \
+    double s = 0;                                                                                                      \
+    for (int c = 0; c < 12; ++c)                                                                                       \
+        s += double(a[c][0]);                                                                                          \
+    return s
+[[gnu::target("sse4.2"), gnu::noinline]] double peakBaseline(float seed, long n)
+{
+    TB_PEAK_LOOP(_mm_set1_ps, _mm_add_ps(_mm_mul_ps(a[c], x), y));
+}
+[[gnu::target("avx2,fma"), gnu::noinline]] double peakAvx2(float seed, long n)
+{
+    TB_PEAK_LOOP(_mm256_set1_ps, _mm256_fmadd_ps(a[c], x, y));
+}
+[[gnu::target("avx512f"), gnu::noinline]] double peakAvx512(float seed, long n)
+{
+    TB_PEAK_LOOP(_mm512_set1_ps, _mm512_fmadd_ps(a[c], x, y));
+}
+#undef TB_PEAK_LOOP
+
+// The best of five timed runs of about 0.1 s each.
+double fmaPeakGflops(tb::Isa isa, float seed)
+{
+    const int lanes = isa == tb::Isa::Avx512 ? 16 : isa == tb::Isa::Avx2 ? 8 : 4;
+    const long n = 10000000;
+    double best = 0, sink = 0;
+    for (int r = 0; r < 5; ++r) {
+        const auto t0 = Clock::now();
+        sink += isa == tb::Isa::Avx512 ? peakAvx512(seed, n) : isa == tb::Isa::Avx2 ? peakAvx2(seed, n) : peakBaseline(seed, n);
+        const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+        best = std::max(best, 12.0 * lanes * 2 * double(n) / s / 1e9);
+    }
+    if (sink == 12345.678) // keeps the loops' results alive
+        std::puts("");
+    return best;
 }
 
 const BenchOption* ownOption(const std::string& name)
@@ -231,6 +279,7 @@ int main(int argc, char** argv)
                     j["recurrent_gemm_shape"] = std::to_string(n) + "x" + std::to_string(H) + " * " +
                                                 std::to_string(H) + "x" + std::to_string(G);
                     j["recurrent_gemm_gflops_one_thread"] = 2.0 * n * H * G * reps / sec / 1e9;
+                    j["fma_peak_gflops_one_thread"] = fmaPeakGflops(*info.device.isa, float(argc) * 0.5f);
                     break;
                 }
         }
