@@ -18,11 +18,11 @@
 #include "train/train_options.hpp"
 
 #include <algorithm>
-#include <immintrin.h>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <immintrin.h>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -74,7 +74,7 @@ std::string benchUsage()
         a[c] = SET1(seed + 0.37f * float(c));                                                                          \
     const auto x = SET1(0.9999f), y = SET1(seed * 1e-4f);                                                              \
     for (long i = 0; i < n; ++i)                                                                                       \
-        _Pragma("GCC unroll 12") for (int c = 0; c < 12; ++c) a[c] = STEP;                                            \
+        _Pragma("GCC unroll 12") for (int c = 0; c < 12; ++c) a[c] = STEP;                                             \
     double s = 0;                                                                                                      \
     for (int c = 0; c < 12; ++c)                                                                                       \
         s += double(a[c][0]);                                                                                          \
@@ -101,7 +101,9 @@ double fmaPeakGflops(tb::Isa isa, float seed)
     double best = 0, sink = 0;
     for (int r = 0; r < 5; ++r) {
         const auto t0 = Clock::now();
-        sink += isa == tb::Isa::Avx512 ? peakAvx512(seed, n) : isa == tb::Isa::Avx2 ? peakAvx2(seed, n) : peakBaseline(seed, n);
+        sink += isa == tb::Isa::Avx512 ? peakAvx512(seed, n)
+                : isa == tb::Isa::Avx2 ? peakAvx2(seed, n)
+                                       : peakBaseline(seed, n);
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
         best = std::max(best, 12.0 * lanes * 2 * double(n) / s / 1e9);
     }
