@@ -676,6 +676,82 @@ private slots:
         gradientCheck(last, 2, 121);
     }
 
+    // An LSTM reading the Embedding's ids and table itself (Lstm::readEmbedding, what a text model
+    // does) against the two layers apart: the same outputs to the bit (each row of E K is the sum X K
+    // makes), and the same gradients of the table and the kernel within rounding (summed by id, not
+    // by step). One id of the vocabulary is not used; its gradient stays zero.
+    void lstmReadingTheEmbeddingMatchesTheTwoLayers()
+    {
+        const int V = 6, F = 3, H = 4, T = 5, n = 2;
+        const Shape ids = Shape::tokenIds(T);
+        Embedding e1("embedding", ids, V, F), e2("embedding", ids, V, F);
+        Lstm l1("lstm", e1.outShape(), H, true, false), l2("lstm", e2.outShape(), H, true, false);
+        l2.readEmbedding(e2);
+        QVERIFY(e2.passThrough() && !e2.usesShardGradient());
+        QCOMPARE(l2.gradientBefore(), e2.paramCount());
+        const int64_t pe = e1.paramCount(), pl = l1.paramCount();
+        std::vector<float> params = randomVector(size_t(pe + pl), 130, 0.5f), none(1);
+        e1.bind(params.data(), none.data(), none.data());
+        e2.bind(params.data(), none.data(), none.data());
+        l1.bind(params.data() + pe, none.data(), none.data());
+        l2.bind(params.data() + pe, none.data(), none.data());
+        const std::vector<float> x = {0, 3, 3, 1, 2, 4, 0, 0, 1, 3}; // id 5 unused
+        const std::vector<float> dy = randomVector(size_t(n * T * H), 131);
+        PassContext ctx;
+        ctx.training = true;
+        ctx.batchSize = n;
+        const auto workspace = [&](const Layer& l) {
+            return std::vector<float>(size_t(std::max<int64_t>(1, l.workspaceFloats(n))));
+        };
+
+        // Apart: the Embedding's output is the LSTM's input; its gradient the Embedding's dY.
+        std::vector<float> emb(size_t(n * T * F)), y1(size_t(n * T * H)), cache1(size_t(l1.cacheFloats(n)));
+        std::vector<float> grad1(size_t(pe + pl), 0.0f), dEmb(emb.size()), dy1 = dy, ws1 = workspace(l1);
+        ShardView ve;
+        ve.n = n;
+        ve.x = x.data();
+        ve.y = emb.data();
+        ve.dy = dEmb.data();
+        ve.grad = grad1.data();
+        ShardView v1;
+        v1.n = n;
+        v1.x = emb.data();
+        v1.y = y1.data();
+        v1.dy = dy1.data();
+        v1.dx = dEmb.data();
+        v1.cache = cache1.data();
+        v1.grad = grad1.data() + pe;
+        e1.forward(ctx, 0, ve, nullptr);
+        l1.beginPass(*ctx.kernels);
+        l1.forward(ctx, 0, v1, ws1.data());
+        l1.backward(ctx, 0, v1, ws1.data());
+        e1.backward(ctx, 0, ve, nullptr);
+
+        // Together: the LSTM reads the ids and writes both gradients.
+        std::vector<float> y2(y1.size()), cache2(size_t(l2.cacheFloats(n))), grad2(grad1.size(), 0.0f), dy2 = dy;
+        std::vector<float> ws2 = workspace(l2);
+        ShardView v2;
+        v2.n = n;
+        v2.x = x.data();
+        v2.y = y2.data();
+        v2.dy = dy2.data();
+        v2.cache = cache2.data();
+        v2.grad = grad2.data() + pe;
+        l2.beginPass(*ctx.kernels);
+        l2.forward(ctx, 0, v2, ws2.data());
+        QCOMPARE(y2, y1);
+        l2.backward(ctx, 0, v2, ws2.data());
+        double largest = 0;
+        for (size_t i = 0; i < grad1.size(); ++i) {
+            QVERIFY2(std::fabs(grad2[i] - grad1[i]) <= 1e-5 * std::max(1.0f, std::fabs(grad1[i])),
+                     qPrintable(QString("gradient %1: %2 apart, %3 together").arg(i).arg(grad1[i]).arg(grad2[i])));
+            largest = std::max(largest, double(std::fabs(grad1[i])));
+        }
+        QVERIFY(largest > 1e-3); // the gradients are not all zero
+        for (int f = 0; f < F; ++f)
+            QCOMPARE(grad2[size_t(5 * F + f)], 0.0f);
+    }
+
     void timeDenseForwardAndGradient()
     {
         TimeDense d("dense", Shape::seq(2, 2), 3, true, Activation::Linear);

@@ -7,6 +7,8 @@
 
 #include "layers/layer.hpp"
 
+#include <algorithm>
+
 namespace tb {
 
 class Embedding : public Layer {
@@ -18,14 +20,23 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    // The table's row for an id as the executor's float input holds it (clamped to the table).
+    int index(float id) const { return std::clamp(int(id), 0, m_inputDim - 1); }
     // The vector of one id.
     const float* row(int id) const;
+    const float* table() const { return m_params; } // (input_dim, output_dim)
+    // The LSTM after it reads the ids and this table itself (Lstm::readEmbedding): the executor gives
+    // that LSTM the ids, and the LSTM writes this layer's gradient.
+    void setFusedIntoNext() { m_fused = true; }
+    bool passThrough() const override { return m_fused; }
+    bool usesShardGradient() const override { return !m_fused; }
     std::string stepRefusal(bool) const override { return {}; }
     void stepForward(const Kernels&, const std::vector<float>& ids, int n, std::vector<float>& out,
                      std::vector<float>& carried) const override;
 
 private:
     int m_inputDim, m_outputDim;
+    bool m_fused = false;
 };
 
 } // namespace tb

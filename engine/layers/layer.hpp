@@ -98,6 +98,10 @@ public:
     // then sums in shard order. Layers that write the batch-wide gradient themselves (in
     // reduceBackward or batchBackward) say no, and the executor skips their range.
     virtual bool usesShardGradient() const { return paramCount() > 0; }
+    // Parameters right before this layer's own (the layer before's, when that layer is fused into
+    // this one) whose shard gradient this layer's backward writes too, at s.grad - gradientBefore():
+    // the executor gives the two layers one contiguous shard gradient and sums it in shard order.
+    virtual int64_t gradientBefore() const { return 0; }
     // A layer whose output is its input (an activation the layer before has taken over, or one that
     // does nothing here): the executor gives it its input's buffers and calls neither pass.
     virtual bool passThrough() const { return false; }

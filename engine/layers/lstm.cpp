@@ -1,5 +1,6 @@
 #include "layers/lstm.hpp"
 
+#include "layers/embedding.hpp"
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
@@ -77,12 +78,25 @@ int64_t Lstm::cacheFloats(int n) const
     return int64_t(n) * T * (4 * H + H + (m_returnSequences ? 0 : H));
 }
 
-// Backward: dh and dc carried between steps (n, H) each, and h_{t-1} for every step (n, T, H).
+// Backward: dh and dc carried between steps (n, H) each, and h_{t-1} for every step (n, T, H); when
+// it reads an Embedding, dZ's sums by id (V, 4H) and the used ids' rows of E and of dE (V, F) each.
 // Inference (no cache): what the cache would hold.
 int64_t Lstm::workspaceFloats(int n) const
 {
-    const int64_t T = m_in.h, H = m_units;
-    return std::max(int64_t(n) * H * (2 + T), cacheFloats(n));
+    const int64_t T = m_in.h, H = m_units, F = m_in.c;
+    const int64_t V = m_embedding ? m_embedding->inputDim() : 0;
+    return std::max(int64_t(n) * H * (2 + T) + V * (4 * H + 2 * F), cacheFloats(n));
+}
+
+void Lstm::readEmbedding(Embedding& e)
+{
+    m_embedding = &e;
+    e.setFusedIntoNext();
+}
+
+int64_t Lstm::gradientBefore() const
+{
+    return m_embedding ? m_embedding->paramCount() : 0;
 }
 
 void Lstm::beginPass(const Kernels& k)
@@ -96,6 +110,11 @@ void Lstm::beginPass(const Kernels& k)
     k.packB(H, 4 * H, R, 4 * H, false, m_packedR.data());
     m_packedRT.resize(size_t(kernel::packedBFloats(4 * H, H)));
     k.packB(4 * H, H, R, 4 * H, true, m_packedRT.data());
+    if (m_embedding) { // every id's input projection: E K
+        const int V = m_embedding->inputDim();
+        m_table.resize(size_t(V) * size_t(4 * H));
+        k.gemm(false, false, V, 4 * H, F, m_embedding->table(), F, m_params, 4 * H, m_table.data(), 4 * H, false);
+    }
 }
 
 void Lstm::runSteps(const Kernels& k, const float* packedR, float* z, float* c, float* h, int64_t hStride, int n, int T,
@@ -135,12 +154,21 @@ void Lstm::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     float* z = s.cache ? s.cache : ws;                 // (n, T, 4H)
     float* c = z + rows * G;                           // (n, T, H)
     float* h = m_returnSequences ? s.y : c + rows * H; // (n, T, H)
-    // The input projections of every step at once, then the bias.
-    k.gemm(false, false, int(rows), G, F, s.x, F, m_params, G, z, G, false);
+    // The input projections of every step at once (or their rows of E K, s.x holding the ids), then
+    // the bias.
     const float* b = m_params + int64_t(F + H) * G;
-    for (int64_t r = 0; r < rows; ++r)
-        for (int j = 0; j < G; ++j)
-            z[r * G + j] += b[j];
+    if (m_embedding) {
+        for (int64_t r = 0; r < rows; ++r) {
+            const float* p = m_table.data() + int64_t(m_embedding->index(s.x[r])) * G;
+            for (int j = 0; j < G; ++j)
+                z[r * G + j] = p[j] + b[j];
+        }
+    } else {
+        k.gemm(false, false, int(rows), G, F, s.x, F, m_params, G, z, G, false);
+        for (int64_t r = 0; r < rows; ++r)
+            for (int j = 0; j < G; ++j)
+                z[r * G + j] += b[j];
+    }
     runSteps(k, m_packedR.data(), z, c, h, int64_t(T) * H, s.n, T, nullptr, nullptr);
     if (!m_returnSequences)
         for (int i = 0; i < s.n; ++i)
@@ -211,13 +239,55 @@ void Lstm::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     float* gK = s.grad;
     float* gR = gK + int64_t(F) * G;
     float* gb = gR + int64_t(H) * G;
-    k.gemm(true, false, F, G, int(rows), s.x, F, z, G, gK, G, true);   // dK += X^T dZ
     k.gemm(true, false, H, G, int(rows), hPrev, H, z, G, gR, G, true); // dR += H_{t-1}^T dZ
     for (int64_t r = 0; r < rows; ++r)
         for (int j = 0; j < G; ++j)
             gb[j] += z[r * G + j];
-    if (s.dx) // dX = dZ K^T
+    if (m_embedding) {
+        embeddingBackward(k, s, z, hPrev + rows * H);
+        return;
+    }
+    k.gemm(true, false, F, G, int(rows), s.x, F, z, G, gK, G, true); // dK += X^T dZ
+    if (s.dx)                                                        // dX = dZ K^T
         k.gemm(false, false, int(rows), F, G, z, G, m_kernelT.data(), F, s.dx, F, false);
+}
+
+// readEmbedding's backward, from dZ (the shard's rows, n x T): S's row u sums dZ's rows of the u-th
+// used id (in row order), then dK += E_used^T S and dE's used rows += S K^T. ws: (V, 4H + 2F).
+void Lstm::embeddingBackward(const Kernels& k, ShardView& s, const float* dz, float* ws) const
+{
+    const int T = m_in.h, F = m_in.c, G = 4 * m_units, V = m_embedding->inputDim();
+    const int64_t rows = int64_t(s.n) * T;
+    std::vector<int> slot(size_t(V), -1), used;
+    for (int64_t r = 0; r < rows; ++r)
+        slot[size_t(m_embedding->index(s.x[r]))] = 0;
+    for (int v = 0; v < V; ++v)
+        if (slot[size_t(v)] == 0) {
+            slot[size_t(v)] = int(used.size());
+            used.push_back(v);
+        }
+    const int U = int(used.size());
+    float* S = ws;                          // (U, G)
+    float* eUsed = S + int64_t(V) * G;      // (U, F)
+    float* dEUsed = eUsed + int64_t(V) * F; // (U, F)
+    std::fill(S, S + int64_t(U) * G, 0.0f);
+    for (int64_t r = 0; r < rows; ++r) {
+        float* d = S + int64_t(slot[size_t(m_embedding->index(s.x[r]))]) * G;
+        const float* src = dz + r * G;
+        for (int j = 0; j < G; ++j)
+            d[j] += src[j];
+    }
+    for (int u = 0; u < U; ++u)
+        std::memcpy(eUsed + int64_t(u) * F, m_embedding->row(used[size_t(u)]), sizeof(float) * size_t(F));
+    k.gemm(true, false, F, G, U, eUsed, F, S, G, s.grad, G, true);              // dK += E_used^T S
+    k.gemm(false, false, U, F, G, S, G, m_kernelT.data(), F, dEUsed, F, false); // S K^T
+    float* dE = s.grad - gradientBefore();
+    for (int u = 0; u < U; ++u) {
+        float* d = dE + int64_t(used[size_t(u)]) * F;
+        const float* src = dEUsed + int64_t(u) * F;
+        for (int f = 0; f < F; ++f)
+            d[f] += src[f];
+    }
 }
 
 // ---- The LSTM kind (layers/layer_type.hpp) ----

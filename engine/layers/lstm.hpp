@@ -18,6 +18,8 @@
 
 namespace tb {
 
+class Embedding;
+
 class Lstm : public Layer {
 public:
     Lstm(std::string name, Shape in, int units, bool returnSequences, bool stateful);
@@ -32,6 +34,14 @@ public:
     void beginPass(const Kernels& k) override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    // Reads the ids and `e`'s table itself (the model's first layer, right before it): the input
+    // projections of a vocabulary of V ids are the V rows of E K, made once per pass, so forward
+    // looks the rows up instead of multiplying every step by K (the same bits: each row of E K is
+    // the sum X K makes for that id). Backward sums dZ's rows by id (S, the used ids' rows) and
+    // makes both gradients from the sums: dK += E_used^T S and dE_used += S K^T, instead of
+    // X^T dZ and dZ K^T over every step of the shard.
+    void readEmbedding(Embedding& e);
+    int64_t gradientBefore() const override;
 
     // One step for n sequences: x (n, F) -> h (n, H); `carried` is (h, c), (n, H) each. Same
     // operations as forward's, so it gives forward's values to the bit.
@@ -44,11 +54,14 @@ private:
     // packedR: R packed by beginPass; null: R read in place (one step of a few rows, generation).
     void runSteps(const Kernels& k, const float* packedR, float* z, float* c, float* h, int64_t hStride, int n, int T,
                   const float* h0, const float* c0) const;
+    void embeddingBackward(const Kernels& k, ShardView& s, const float* dz, float* ws) const;
     int m_units;
     bool m_returnSequences, m_stateful;
     // R (H, 4H) and R^T (4H, H) packed for the recurrent products (kernels' PackB), constant during a
     // pass; the kernel transposed (4H, F) for backward's dX.
     std::vector<float> m_packedR, m_packedRT, m_kernelT;
+    const Embedding* m_embedding = nullptr; // readEmbedding
+    std::vector<float> m_table;             // E K (V, 4H), made by beginPass when m_embedding
 };
 
 } // namespace tb

@@ -5,7 +5,9 @@
 #include "core/sha256.hpp"
 #include "layers/activation.hpp"
 #include "layers/batch_norm.hpp"
+#include "layers/embedding.hpp"
 #include "layers/layer_type.hpp"
+#include "layers/lstm.hpp"
 
 #include <cstdio>
 #include <map>
@@ -55,6 +57,10 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
                 bn->fuseRelu();
                 act->setFusedIntoPrevious();
             }
+        // An LSTM right after the Embedding reads the ids and the table itself (Lstm::readEmbedding).
+        if (auto* lstm = dynamic_cast<Lstm*>(layer.get()); lstm && m_layers.size() == 1)
+            if (auto* e = dynamic_cast<Embedding*>(m_layers.back().get()))
+                lstm->readEmbedding(*e);
         m_layers.push_back(std::move(layer));
     }
     const LayerSpec& lastSpec = m_spec.layers.back();

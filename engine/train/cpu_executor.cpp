@@ -81,7 +81,7 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
     for (int l = 0; l < net.layerCount(); ++l) {
         const Layer& layer = net.layer(l);
         if (layer.usesShardGradient())
-            g += layer.paramCount();
+            g += layer.gradientBefore() + layer.paramCount();
         ws = std::max(ws, layer.workspaceFloats(n));
         if (!layer.passThrough())
             a += int64_t(n) * layer.outShape().size();
@@ -111,8 +111,10 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels
     for (int l = 0; l < net.layerCount(); ++l) {
         if (!net.layer(l).usesShardGradient())
             continue;
-        m_shardGradOffset[size_t(l)] = m_shardGradFloats;
-        const int64_t begin = net.paramOffset(l), end = begin + net.layer(l).paramCount();
+        // A layer that writes the gradient of the one before too (Layer::gradientBefore) gets both.
+        const int64_t before = net.layer(l).gradientBefore();
+        m_shardGradOffset[size_t(l)] = m_shardGradFloats + before;
+        const int64_t begin = net.paramOffset(l) - before, end = net.paramOffset(l) + net.layer(l).paramCount();
         for (int64_t lo = begin; lo < end; lo += kReduceChunk)
             m_reduceChunks.push_back({lo, std::min(end, lo + kReduceChunk), m_shardGradFloats + (lo - begin)});
         m_shardGradFloats += end - begin;
