@@ -4,6 +4,9 @@
 # same weights hash.
 set -euo pipefail
 cli=$1
+XDG_DATA_HOME=$(mktemp -d) # the runs' folders: here, not in the user's data
+export XDG_DATA_HOME
+trap 'rm -rf "$XDG_DATA_HOME"' EXIT
 run() {
   "$cli" train --data /usr/share/datasets/fashion-mnist --model tpu-mnist-cnn --epochs 2 --batch 128 \
     --seed 200 --threads "$1" | tee /dev/stderr | tail -n 1

@@ -7,6 +7,9 @@
 # numbers are the same on every CPU that runs it.)
 set -euo pipefail
 cli=$1
+XDG_DATA_HOME=$(mktemp -d) # the runs' folders: here, not in the user's data
+export XDG_DATA_HOME
+trap 'rm -rf "$XDG_DATA_HOME"' EXIT
 levels=$("$cli" devices | sed -n 's/.*this CPU runs \(.*\) (choose.*/\1/p' | tr -d ',')
 declare -A acc sha
 for level in $levels; do

@@ -15,6 +15,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/data"
+export XDG_DATA_HOME=$tmp/data-home # the runs' folders: here, not in the user's data
 "$make_dataset" "$tmp/data"
 unset TRAINBENCH_ISA
 train="train --data $tmp/data --model tpu-mnist-cnn --batch 16 --max-batches 2 --threads 2 --seed 3"

@@ -10,6 +10,7 @@ cli=$1 data=$2 work=$3
 py=${TRAINBENCH_PYTHON:-/usr/bin/python3}
 "$here/install.sh"
 rm -rf "$work" && mkdir -p "$work"
+export XDG_DATA_HOME=$work/data-home # the runs' folders: here, not in the user's data
 models=$("$cli" presets --kind image | cut -d' ' -f1)
 for model in $models "$here/mixed_model.json"; do
   stem=$work/$(basename "$model" .json)
