@@ -704,23 +704,23 @@ private slots:
             return std::vector<float>(size_t(std::max<int64_t>(1, l.workspaceFloats(n))));
         };
 
+        const auto view = [&](const float* in, float* out, float* dOut, float* dIn, float* cache, float* grad) {
+            ShardView v;
+            v.n = n;
+            v.x = in;
+            v.y = out;
+            v.dy = dOut;
+            v.dx = dIn;
+            v.cache = cache;
+            v.grad = grad;
+            return v;
+        };
+
         // Apart: the Embedding's output is the LSTM's input; its gradient the Embedding's dY.
         std::vector<float> emb(size_t(n * T * F)), y1(size_t(n * T * H)), cache1(size_t(l1.cacheFloats(n)));
         std::vector<float> grad1(size_t(pe + pl), 0.0f), dEmb(emb.size()), dy1 = dy, ws1 = workspace(l1);
-        ShardView ve;
-        ve.n = n;
-        ve.x = x.data();
-        ve.y = emb.data();
-        ve.dy = dEmb.data();
-        ve.grad = grad1.data();
-        ShardView v1;
-        v1.n = n;
-        v1.x = emb.data();
-        v1.y = y1.data();
-        v1.dy = dy1.data();
-        v1.dx = dEmb.data();
-        v1.cache = cache1.data();
-        v1.grad = grad1.data() + pe;
+        ShardView ve = view(x.data(), emb.data(), dEmb.data(), nullptr, nullptr, grad1.data());
+        ShardView v1 = view(emb.data(), y1.data(), dy1.data(), dEmb.data(), cache1.data(), grad1.data() + pe);
         e1.forward(ctx, 0, ve, nullptr);
         l1.beginPass(*ctx.kernels);
         l1.forward(ctx, 0, v1, ws1.data());
@@ -730,13 +730,7 @@ private slots:
         // Together: the LSTM reads the ids and writes both gradients.
         std::vector<float> y2(y1.size()), cache2(size_t(l2.cacheFloats(n))), grad2(grad1.size(), 0.0f), dy2 = dy;
         std::vector<float> ws2 = workspace(l2);
-        ShardView v2;
-        v2.n = n;
-        v2.x = x.data();
-        v2.y = y2.data();
-        v2.dy = dy2.data();
-        v2.cache = cache2.data();
-        v2.grad = grad2.data() + pe;
+        ShardView v2 = view(x.data(), y2.data(), dy2.data(), nullptr, cache2.data(), grad2.data() + pe);
         l2.beginPass(*ctx.kernels);
         l2.forward(ctx, 0, v2, ws2.data());
         QCOMPARE(y2, y1);
