@@ -22,7 +22,7 @@ void Embedding::initParams(float* params, float*, Rng& rng) const
 
 const float* Embedding::row(int id) const
 {
-    return m_params + int64_t(index(float(id))) * m_outputDim;
+    return m_params + int64_t(index(id)) * m_outputDim;
 }
 
 void Embedding::forward(const PassContext&, int, ShardView& s, float*)
@@ -45,7 +45,7 @@ void Embedding::backward(const PassContext&, int, ShardView& s, float*)
 {
     const int64_t T = m_in.size(), E = m_outputDim;
     for (int64_t r = 0; r < int64_t(s.n) * T; ++r) {
-        float* g = s.grad + int64_t(index(s.x[r])) * E;
+        float* g = s.grad + int64_t(index(int(s.x[r]))) * E;
         const float* d = s.dy + r * E;
         for (int64_t j = 0; j < E; ++j)
             g[j] += d[j];

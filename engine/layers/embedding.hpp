@@ -20,8 +20,8 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
-    // The table's row for an id as the executor's float input holds it (clamped to the table).
-    int index(float id) const { return std::clamp(int(id), 0, m_inputDim - 1); }
+    // The table's row for an id (clamped to the table).
+    int index(int id) const { return std::clamp(id, 0, m_inputDim - 1); }
     // The vector of one id.
     const float* row(int id) const;
     const float* table() const { return m_params; } // (input_dim, output_dim)

@@ -156,19 +156,16 @@ void Lstm::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     float* h = m_returnSequences ? s.y : c + rows * H; // (n, T, H)
     // The input projections of every step at once (or their rows of E K, s.x holding the ids), then
     // the bias.
-    const float* b = m_params + int64_t(F + H) * G;
-    if (m_embedding) {
-        for (int64_t r = 0; r < rows; ++r) {
-            const float* p = m_table.data() + int64_t(m_embedding->index(s.x[r])) * G;
-            for (int j = 0; j < G; ++j)
-                z[r * G + j] = p[j] + b[j];
-        }
-    } else {
-        k.gemm(false, false, int(rows), G, F, s.x, F, m_params, G, z, G, false);
+    if (m_embedding)
         for (int64_t r = 0; r < rows; ++r)
-            for (int j = 0; j < G; ++j)
-                z[r * G + j] += b[j];
-    }
+            std::memcpy(z + r * G, m_table.data() + int64_t(m_embedding->index(int(s.x[r]))) * G,
+                        sizeof(float) * size_t(G));
+    else
+        k.gemm(false, false, int(rows), G, F, s.x, F, m_params, G, z, G, false);
+    const float* b = m_params + int64_t(F + H) * G;
+    for (int64_t r = 0; r < rows; ++r)
+        for (int j = 0; j < G; ++j)
+            z[r * G + j] += b[j];
     runSteps(k, m_packedR.data(), z, c, h, int64_t(T) * H, s.n, T, nullptr, nullptr);
     if (!m_returnSequences)
         for (int i = 0; i < s.n; ++i)
@@ -260,7 +257,7 @@ void Lstm::embeddingBackward(const Kernels& k, ShardView& s, const float* dz, fl
     const int64_t rows = int64_t(s.n) * T;
     std::vector<int> slot(size_t(V), -1), used;
     for (int64_t r = 0; r < rows; ++r)
-        slot[size_t(m_embedding->index(s.x[r]))] = 0;
+        slot[size_t(m_embedding->index(int(s.x[r])))] = 0;
     for (int v = 0; v < V; ++v)
         if (slot[size_t(v)] == 0) {
             slot[size_t(v)] = int(used.size());
@@ -272,7 +269,7 @@ void Lstm::embeddingBackward(const Kernels& k, ShardView& s, const float* dz, fl
     float* dEUsed = eUsed + int64_t(V) * F; // (U, F)
     std::fill(S, S + int64_t(U) * G, 0.0f);
     for (int64_t r = 0; r < rows; ++r) {
-        float* d = S + int64_t(slot[size_t(m_embedding->index(s.x[r]))]) * G;
+        float* d = S + int64_t(slot[size_t(m_embedding->index(int(s.x[r])))]) * G;
         const float* src = dz + r * G;
         for (int j = 0; j < G; ++j)
             d[j] += src[j];
