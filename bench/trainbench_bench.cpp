@@ -36,8 +36,8 @@ struct BenchOption {
     const char* value; // "" for a switch
     const char* help;
 };
-// The benchmark's own options; --threads, --batch, --isa and --device are the training options'
-// (train/train_options.hpp): read and checked as trainbench-cli reads them.
+// The benchmark's own options; --threads, --batch, --isa, --device and --precision are the
+// training options' (train/train_options.hpp): read and checked as trainbench-cli reads them.
 const BenchOption kOwn[] = {
     {"model", "M", "a preset or a model file (tpu-mnist-cnn)"},
     {"data", "DIR", "the dataset; for a text model a text file"},
@@ -49,7 +49,7 @@ const BenchOption kOwn[] = {
     {"streams", "K", "text models: streams generated side by side, 1 to 1024 (1)"},
     {"profile", "", "the time per layer, forward and backward"},
 };
-const char* const kTraining[] = {"threads", "batch", "isa", "device"};
+const char* const kTraining[] = {"threads", "batch", "isa", "device", "precision"};
 
 std::string benchUsage()
 {
@@ -257,8 +257,7 @@ int main(int argc, char** argv)
         if (spec.isText()) {
             j["sequence_length"] = tokens;
             j["train_tokens_per_sec"] = train * tokens;
-            tb::TextGenerator gen(net, tb::vocabularyOf(d),
-                                  info.device.isa ? tb::kernelsFor(*info.device.isa) : tb::defaultKernels());
+            tb::TextGenerator gen(net, tb::vocabularyOf(d), tb::cpuKernels(info.device));
             tb::GenerateOptions g;
             g.length = generate;
             g.streams = streams;
@@ -279,7 +278,7 @@ int main(int argc, char** argv)
                     const int H = lstm->units(), G = 4 * H, n = config.shardSize, reps = 200;
                     const int64_t hRow = int64_t(tokens) * H, zRow = int64_t(tokens) * G;
                     std::vector<float> h(size_t(n * hRow), 0.5f), R(size_t(H) * G, 0.01f), z(size_t(n * zRow), 0.0f);
-                    const tb::Kernels& k = tb::kernelsFor(*info.device.isa);
+                    const tb::Kernels& k = tb::cpuKernels(info.device);
                     std::vector<float> packed(size_t(tb::kernel::packedBFloats(H, G)));
                     k.packB(H, G, R.data(), G, false, packed.data());
                     k.gemmPacked(n, G, H, h.data(), hRow, 1, packed.data(), z.data(), zRow, true);
@@ -300,6 +299,7 @@ int main(int argc, char** argv)
         if (info.device.isa)
             j["isa"] = tb::isaName(*info.device.isa);
         j["kernels"] = info.kernels;
+        j["precision"] = tb::precisionName(info.device.precision);
         if (profile) {
             nlohmann::ordered_json layers = nlohmann::ordered_json::array();
             const double n = double(steps) * repeats;

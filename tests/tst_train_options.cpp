@@ -147,6 +147,7 @@ private slots:
             {"restore-best-weights", ""},
             {"threads", std::to_string(tb::hardwareThreads() == 3 ? 2 : 3)},
             {"isa", tb::isaName(tb::Isa::Baseline)},
+            {"precision", "bf16"},
             {"checkpoint-every", "25"},
             {"precise-bn", "100"},
         };
@@ -178,6 +179,11 @@ private slots:
         QVERIFY(tb::formatTrainOptions(cpu) == std::vector<std::string>({"--threads", "2", "--isa", "baseline"}) ||
                 tb::hardwareThreads() == 2);
         compareSettings(parsed(tb::formatTrainOptions(cpu)), cpu);
+        const tb::TrainSettings bf16 = parsed({"--device", "cpu:2+bf16"});
+        QCOMPARE(bf16.config.device.precision, tb::Precision::Bf16);
+        QVERIFY(tb::formatTrainOptions(bf16) == std::vector<std::string>({"--threads", "2", "--precision", "bf16"}) ||
+                tb::hardwareThreads() == 2);
+        compareSettings(parsed(tb::formatTrainOptions(bf16)), bf16);
     }
 
     // An option's limits (which the window's field takes as its range) are the ones its parser

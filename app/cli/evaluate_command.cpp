@@ -74,10 +74,9 @@ int evaluateCommand(const std::vector<std::string>& args)
         const tb::Dataset d = tb::datasetForWeights(base, weights);
         tb::Network net = weights.buildNetwork();
         const bool cpu = device.kind == tb::DeviceKind::Cpu;
-        const tb::PreciseBnResult p =
-            tb::recomputeBatchNormStatistics(net, d.train, d.sizeMultiplier, batches, settings.config.batchSize,
-                                             settings.config.seed, cpu ? device.threads : tb::hardwareThreads(),
-                                             tb::kernelsFor(cpu && device.isa ? *device.isa : tb::defaultIsa()));
+        const tb::PreciseBnResult p = tb::recomputeBatchNormStatistics(
+            net, d.train, d.sizeMultiplier, batches, settings.config.batchSize, settings.config.seed,
+            cpu ? device.threads : tb::hardwareThreads(), cpu ? tb::cpuKernels(device) : tb::defaultKernels());
         weights.state = net.state();
         if (!o.has("json"))
             std::printf("%s\n", tb::preciseBnText(p).c_str());

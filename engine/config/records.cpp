@@ -238,6 +238,7 @@ void to_json(Json& j, const TrainConfig& c)
     j["epochs"] = c.epochs;
     j["batch_size"] = c.batchSize;
     j["device"] = c.device.id();
+    j["precision"] = precisionName(c.device.precision); // also in the device's id; read from there
     j["seed"] = std::to_string(c.seed);
     j["optimizer"] = c.optimizer;
     j["max_batches"] = c.maxBatches;

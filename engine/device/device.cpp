@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/thread_pool.hpp"
 #include "device/opencl/opencl_devices.hpp"
+#include "kernels/kernels.hpp"
 
 #include <cctype>
 #include <fstream>
@@ -79,14 +80,17 @@ std::string DeviceSpec::id() const
         return "opencl:" + std::to_string(index);
     if (kind == DeviceKind::Cuda)
         return "cuda:" + std::to_string(index);
-    return "cpu:" + std::to_string(threads) + (isa ? std::string("@") + isaName(*isa) : "");
+    return "cpu:" + std::to_string(threads) + (isa ? std::string("@") + isaName(*isa) : "") +
+           (precision == Precision::Fp32 ? "" : std::string("+") + precisionName(precision));
 }
 
 DeviceSpec parseDeviceSpec(const std::string& raw)
 {
     const std::string text = trim(raw);
-    const size_t at = text.find('@');
-    const std::string base = text.substr(0, at);
+    const size_t plus = text.find('+');
+    const std::string head = text.substr(0, plus);
+    const size_t at = head.find('@');
+    const std::string base = head.substr(0, at);
     const size_t colon = base.find(':');
     const std::string kind = base.substr(0, colon);
     const std::string arg = colon == std::string::npos ? "" : base.substr(colon + 1);
@@ -95,7 +99,16 @@ DeviceSpec parseDeviceSpec(const std::string& raw)
         if (kind != "cpu")
             throw ConfigError("device '" + text + "': only CPU devices take an instruction set (cpu:2@avx2)");
         try {
-            d.isa = parseIsa(text.substr(at + 1));
+            d.isa = parseIsa(head.substr(at + 1));
+        } catch (const ConfigError& e) {
+            throw ConfigError("device '" + text + "': " + e.what());
+        }
+    }
+    if (plus != std::string::npos) {
+        if (kind != "cpu")
+            throw ConfigError("device '" + text + "': only CPU devices take a precision (cpu:2+bf16)");
+        try {
+            d.precision = parsePrecision(text.substr(plus + 1));
         } catch (const ConfigError& e) {
             throw ConfigError("device '" + text + "': " + e.what());
         }
@@ -113,7 +126,8 @@ DeviceSpec parseDeviceSpec(const std::string& raw)
         d.index = arg.empty() ? 0 : parseCount(arg, "OpenCL device index");
     } else {
         throw ConfigError("unknown device '" + text +
-                          "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels), opencl:K "
+                          "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels), cpu:N+bf16 (bfloat16 "
+                          "products), opencl:K "
                           "(OpenCL device K) or cuda:K (GPU K)");
     }
     return d;
@@ -175,13 +189,20 @@ std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system)
     return std::nullopt;
 }
 
+const Kernels& cpuKernels(const DeviceSpec& spec)
+{
+    return kernelsFor(spec.isa.value_or(defaultIsa()), spec.precision);
+}
+
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system)
 {
     if (spec.kind == DeviceKind::Cpu) {
         if (spec.isa && !isaSupported(*spec.isa))
             return std::string("this CPU has no ") + isaDescription(*spec.isa);
-        return {};
+        return precisionUnavailableReason(spec.precision, spec.isa.value_or(defaultIsa()));
     }
+    if (spec.precision != Precision::Fp32)
+        return spec.id() + " computes in FP32 only: " + precisionName(spec.precision) + " is for the CPU";
     if (spec.kind == DeviceKind::OpenCl) {
         for (const OpenClDeviceInfo& d : system.openclDevices)
             if (d.index == spec.index)
@@ -208,7 +229,9 @@ std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system)
     if (spec.kind == DeviceKind::Cpu) {
         const Isa isa = spec.isa.value_or(system.cpu.isa);
         return "CPU, " + std::to_string(spec.threads) + (spec.threads == 1 ? " thread" : " threads") + " (" +
-               system.cpu.model + ", " + isaName(isa) + " kernels)";
+               system.cpu.model + ", " + isaName(isa) + " kernels" +
+               (spec.precision == Precision::Fp32 ? "" : std::string(", ") + precisionDescription(spec.precision)) +
+               ")";
     }
     if (spec.kind == DeviceKind::OpenCl) {
         for (const OpenClDeviceInfo& d : system.openclDevices)

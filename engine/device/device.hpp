@@ -1,7 +1,8 @@
 // The devices a run can train on and what this machine has: CPU model, cores, SIMD level and RAM,
 // and GPUs when the build and the machine have them (else the reason they cannot be used).
-// A DeviceSpec ("cpu:1", "cpu:2", "cpu:2@avx2", "opencl:0", "cuda:0") decides the replicas that
-// train in sync and, for the CPU, the instruction-set level of the kernels.
+// A DeviceSpec ("cpu:1", "cpu:2", "cpu:2@avx2", "cpu:2+bf16", "opencl:0", "cuda:0") decides the
+// replicas that train in sync and, for the CPU, the instruction-set level of the kernels and the
+// precision of the matrix products.
 #pragma once
 
 #include "core/errors.hpp"
@@ -18,17 +19,18 @@ enum class DeviceKind { Cpu, Cuda, OpenCl };
 
 struct DeviceSpec {
     DeviceKind kind = DeviceKind::Cpu;
-    int threads = 1;        // Cpu: worker threads, one replica each
-    int index = 0;          // Cuda, OpenCl: device ordinal (OpenCL: over every platform, in order)
-    std::optional<Isa> isa; // Cpu: the kernels' level ("@avx2"); unset: defaultIsa()
+    int threads = 1;                       // Cpu: worker threads, one replica each
+    int index = 0;                         // Cuda, OpenCl: device ordinal (OpenCL: over every platform, in order)
+    std::optional<Isa> isa;                // Cpu: the kernels' level ("@avx2"); unset: defaultIsa()
+    Precision precision = Precision::Fp32; // Cpu: the products' arithmetic ("+bf16")
 
     int replicas() const { return kind == DeviceKind::Cpu ? threads : 1; }
-    std::string id() const; // "cpu:2", "cpu:2@avx2", "opencl:0", "cuda:0"
+    std::string id() const; // "cpu:2", "cpu:2@avx2", "cpu:2+bf16", "opencl:0", "cuda:0"
     bool operator==(const DeviceSpec&) const = default;
 };
 
-// "cpu" (all cores), "cpu:N", either with "@baseline", "@avx2" or "@avx512", "opencl", "opencl:K",
-// "cuda", "cuda:K".
+// "cpu" (all cores), "cpu:N", either with "@baseline", "@avx2" or "@avx512", then "+bf16" or
+// "+fp32", "opencl", "opencl:K", "cuda", "cuda:K".
 // Throws ConfigError with the accepted forms.
 DeviceSpec parseDeviceSpec(const std::string& text);
 // A comma-separated list of specs ("cpu:1,cpu:2,cuda:0").
@@ -85,6 +87,10 @@ CpuInfo detectCpu();
 // The accelerator the window offers beside the CPU: CUDA GPU 0, else the first usable OpenCL GPU,
 // else the first usable OpenCL device (PoCL runs OpenCL on the CPU); none when there is none.
 std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system);
+
+// The kernels a CPU device runs: its level (defaultIsa() when unset) in its precision. Throws
+// ConfigError when this CPU cannot run them (deviceUnavailableReason says why beforehand).
+const Kernels& cpuKernels(const DeviceSpec& spec);
 
 // Why `spec` cannot run on this machine, or empty when it can.
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system);

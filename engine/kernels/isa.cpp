@@ -1,6 +1,7 @@
 #include "kernels/isa.hpp"
 
 #include "core/errors.hpp"
+#include "kernels/bf16_reference.hpp"
 #include "kernels/kernels.hpp"
 
 #include <optional>
@@ -17,6 +18,13 @@ extern const Kernels table;
 namespace isa_avx512 {
 extern const Kernels table;
 }
+// AVX-512's level built once more with AVX512_BF16, for its products alone (kernels/gemm_bf16.cpp).
+namespace isa_avx512bf16 {
+kernel::TileGemm tileGemm;
+kernel::Gemm gemm;
+kernel::PackB packB;
+kernel::GemmPacked gemmPacked;
+} // namespace isa_avx512bf16
 
 namespace {
 constexpr Isa kLevels[] = {Isa::Baseline, Isa::Avx2, Isa::Avx512};
@@ -157,6 +165,85 @@ std::string describeKernels(const Kernels& k)
 {
     return std::string(isaName(k.isa)) + " kernels (" + isaDescription(k.isa) + "; matrix products: " + k.gemmName +
            ")";
+}
+
+const char* precisionName(Precision p)
+{
+    return p == Precision::Bf16 ? "bf16" : "fp32";
+}
+
+const char* precisionDescription(Precision p)
+{
+    return p == Precision::Bf16 ? "bfloat16 products, FP32 accumulation" : "FP32";
+}
+
+Precision parsePrecision(std::string_view text)
+{
+    for (Precision p : {Precision::Fp32, Precision::Bf16})
+        if (text == precisionName(p))
+            return p;
+    throw ConfigError("unknown precision \"" + std::string(text) + "\" (use fp32 or bf16)");
+}
+
+namespace {
+bool cpuHasAvx512Bf16()
+{
+    __builtin_cpu_init();
+    return isaSupported(Isa::Avx512) && __builtin_cpu_supports("avx512bf16");
+}
+
+// `base` with `products`' four products.
+Kernels withProducts(const Kernels& base, const char* name, kernel::TileGemm* tileGemm, kernel::Gemm* gemm,
+                     kernel::PackB* packB, kernel::GemmPacked* gemmPacked)
+{
+    Kernels k = base;
+    k.precision = Precision::Bf16;
+    k.gemmName = name;
+    k.tileGemm = tileGemm;
+    k.gemm = gemm;
+    k.packB = packB;
+    k.gemmPacked = gemmPacked;
+    return k;
+}
+} // namespace
+
+std::string precisionUnavailableReason(Precision p, Isa isa)
+{
+    if (p == Precision::Fp32)
+        return isaSupported(isa) ? std::string() : std::string("this CPU has no ") + isaDescription(isa);
+    if (!cpuHasAvx512Bf16())
+        return "this CPU has no AVX512_BF16, which bf16 needs (AMD Zen 4 and later, Intel Cooper Lake, Sapphire "
+               "Rapids and later); it is not emulated";
+    if (isa != Isa::Avx512)
+        return std::string("bf16 runs on the avx512 kernels, not on ") + isaName(isa);
+    return {};
+}
+
+const Kernels& kernelsFor(Isa isa, Precision p)
+{
+    if (p == Precision::Fp32)
+        return kernelsFor(isa);
+    const std::string why = precisionUnavailableReason(p, isa);
+    if (!why.empty())
+        throw ConfigError(why);
+    static const Kernels bf16 = withProducts(isa_avx512::table, "own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)",
+                                             &isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm, &isa_avx512bf16::packB,
+                                             &isa_avx512bf16::gemmPacked);
+    return bf16;
+}
+
+const Kernels& bf16ReferenceKernels(Isa isa)
+{
+    requireIsa(isa);
+    static const Kernels tables[] = {
+        withProducts(isa_baseline::table, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
+                     &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked),
+        withProducts(isa_avx2::table, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
+                     &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked),
+        withProducts(isa_avx512::table, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
+                     &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked),
+    };
+    return tables[int(isa)];
 }
 
 const Kernels& defaultKernels()

@@ -43,4 +43,25 @@ const Kernels& defaultKernels();
 // Throws ConfigError ("this CPU has no AVX-512 (it supports baseline, avx2)") unless supported.
 void requireIsa(Isa isa);
 
+// The arithmetic of the matrix products (convolutions, Winograd's tile products, Dense, LSTM).
+// Bf16: inputs rounded to bfloat16 (round to nearest even, by the engine's own code), products
+// accumulated in FP32; everything else (weights, optimizer state, BatchNorm, the loss, reductions)
+// stays FP32. Only the AVX512_BF16 kernels run it: on other CPUs it is refused, never emulated.
+enum class Precision { Fp32, Bf16 };
+
+const char* precisionName(Precision p);        // "fp32", "bf16": what --precision takes
+const char* precisionDescription(Precision p); // "FP32", "bfloat16 products, FP32 accumulation"
+// Accepts the names above; throws ConfigError listing them.
+Precision parsePrecision(std::string_view text);
+// Why kernels of level `isa` cannot run products in `p` on this CPU ("this CPU has no AVX512_BF16
+// (bf16 needs it: ...)"), or empty when they can.
+std::string precisionUnavailableReason(Precision p, Isa isa);
+// The kernels of `isa` with their products in `p`; throws ConfigError with the reason above.
+const Kernels& kernelsFor(Isa isa, Precision p);
+// The kernels of `isa` with bf16 products computed one element at a time in plain C++: the same
+// bits as the AVX512_BF16 kernels (vdpbf16ps: pairs of products, DAZ/FTZ, RNE), on any CPU. For the
+// tests, which check bf16 numerics everywhere and the fast kernels against it where they run; slow,
+// and never offered as a device.
+const Kernels& bf16ReferenceKernels(Isa isa);
+
 } // namespace tb

@@ -138,6 +138,7 @@ using LstmCellBackward = void(const LstmStep& s, float* z, const float* c, const
 
 struct Kernels {
     Isa isa;
+    Precision precision;  // of the four products below; the other kernels are FP32
     const char* gemmName; // "Eigen 3.4.0", "own 12x32 FMA kernel", ...
     kernel::TileGemm* tileGemm;
     kernel::Gemm* gemm;

@@ -10,6 +10,7 @@ namespace tb::TB_ISA {
 extern const Kernels table;
 const Kernels table = {
     .isa = Isa(TB_ISA_LEVEL),
+    .precision = Precision::Fp32,
 #if TB_ISA_LEVEL == 0
     // Eigen's packed SSE product for the general GEMM (im2col convolutions, the small classifier's
     // dX); Eigen cannot also be built for the wider levels in one binary (its templates would be

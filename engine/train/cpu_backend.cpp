@@ -24,7 +24,7 @@ DeviceSpec resolved(DeviceSpec d)
 } // namespace
 
 CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& config)
-    : m_net(net), m_data(data), m_device(resolved(config.device)), m_kernels(&kernelsFor(*m_device.isa)),
+    : m_net(net), m_data(data), m_device(resolved(config.device)), m_kernels(&cpuKernels(m_device)),
       m_optimizer(config.optimizer, net.paramCount(), *m_kernels), m_comm(config.communicator)
 {
     // A batch whose buffers could not fit is refused before anything is allocated.

@@ -66,6 +66,7 @@ void requireSameRunOnEveryRank(Communicator& comm, const Network& net, const Dat
         {"size multiplier and drop-remainder", Hash().value(c.sizeMultiplier).value(c.dropRemainder).get()},
         {"shard size", Hash().value(c.shardSize).get()},
         {"kernel level (give every rank the same --isa)", Hash().value(isa).get()},
+        {"precision (give every rank the same --precision)", Hash().value(c.device.precision).get()},
     };
     const int n = int(fields.size());
     std::vector<uint64_t> mine(static_cast<size_t>(n)), all(static_cast<size_t>(n) * size_t(comm.size()));

@@ -381,7 +381,7 @@ PreciseBnResult TrainingSession::recomputeBatchNorm(int batches)
     m_trainer->syncToHost();
     const PreciseBnResult r = recomputeBatchNormStatistics(
         m_net, m_data.train, m_data.sizeMultiplier, batches, config().batchSize, config().seed,
-        cpu ? device.threads : 1, kernelsFor(cpu && device.isa ? *device.isa : defaultIsa()), config().shardSize);
+        cpu ? device.threads : 1, cpu ? cpuKernels(device) : defaultKernels(), config().shardSize);
     m_trainer->backend().syncFromHost();
     m_trainer->forgetTestResult();
     return r;

@@ -372,7 +372,8 @@ std::vector<TrainOption> makeTable()
              if (s.config.device.kind == DeviceKind::Cpu)
                  return std::nullopt;
              DeviceSpec d = s.config.device;
-             d.isa.reset(); // --isa writes it
+             d.isa.reset();                 // --isa writes it
+             d.precision = Precision::Fp32; // --precision too
              return d.id();
          }});
     // After --device: a device that names its level keeps it.
@@ -390,6 +391,26 @@ std::vector<TrainOption> makeTable()
                  return std::nullopt;
              return isaName(*s.config.device.isa);
          }});
+    // After --device: a device that names its precision ("cpu:2+bf16") keeps it.
+    add({"precision", "fp32|bf16",
+         "the matrix products' arithmetic: bf16 rounds their inputs to bfloat16 and sums in FP32 (CPUs with "
+         "AVX512_BF16 only; weights, optimizer and loss stay FP32) (fp32)",
+         false, "",
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
+             const Precision p = named("precision", [&] { return parsePrecision(v); });
+             if (s.config.device.precision != Precision::Fp32)
+                 return;
+             if (s.config.device.kind != DeviceKind::Cpu && p != Precision::Fp32)
+                 throw ConfigError("--precision " + std::string(precisionName(p)) + " is for the CPU, not " +
+                                   s.config.device.id());
+             s.config.device.precision = p;
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (s.config.device.precision == Precision::Fp32)
+                 return std::nullopt;
+             return precisionName(s.config.device.precision);
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Precision")});
     add({"checkpoint-every", "N",
          "a checkpoint in the run folder also every N batches, " + range(0, kMaxBatchesPerEpoch) +
              " (0: at epoch ends)",

@@ -1,0 +1,14 @@
+// The bf16 products in plain C++, one element at a time (kernels/bf16_reference.cpp): the products
+// of bf16ReferenceKernels (kernels/isa.hpp).
+#pragma once
+
+#include "kernels/kernels.hpp"
+
+namespace tb::bf16_reference {
+
+kernel::TileGemm tileGemm;
+kernel::Gemm gemm;
+kernel::PackB packB;
+kernel::GemmPacked gemmPacked;
+
+} // namespace tb::bf16_reference

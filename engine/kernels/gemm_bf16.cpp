@@ -1,0 +1,301 @@
+// The matrix products in bfloat16 (kernels/isa.hpp's Precision::Bf16) with AVX512_BF16's vdpbf16ps:
+// each instruction multiplies 16 pairs of bf16 values and adds both products to 16 FP32 sums. Built
+// only for the AVX-512 level with -mavx512bf16, into tb::isa_avx512bf16; the table of that
+// precision (kernels/isa.cpp) is AVX-512's with these four products in place of its own.
+//
+// Both operands are rounded to bf16 by the engine's own integer code (round to nearest even,
+// subnormals to a signed zero, NaN kept quiet), not by the CPU's conversion instructions, and
+// packed as pairs of consecutive k: a 32-bit word holds bf16(x[2p]) in its low half and
+// bf16(x[2p + 1]) in its high half (an odd K ends with a zero). Every C element is one chain over
+// the pairs in k order, each pair adding the odd product then the even one, each addition rounded
+// to nearest even with subnormals flushed (what vdpbf16ps does); so a product cut into other row,
+// column or k blocks gives the same bits, and kernels/bf16_reference.cpp gives them on any CPU.
+#include "kernels/isa_kernels.hpp"
+
+#include <utility>
+
+namespace tb::TB_ISA {
+
+namespace {
+constexpr int kLanes = 16;
+constexpr int kRows = 12; // 12 x 2 accumulators + 2 B vectors + a broadcast: 27 of 32 registers
+constexpr int kVectors = 2;
+constexpr int kCols = kVectors * kLanes;
+
+int pairsOf(int K)
+{
+    return (K + 1) / 2;
+}
+
+// bf16's bits of x in the low 16 bits.
+uint32_t bf16Bits(float x)
+{
+    uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0)
+        return (u >> 16) | 0x40u; // NaN: keep the sign and top payload, quiet
+    if ((u & 0x7f800000u) == 0)
+        return (u >> 16) & 0x8000u; // zero or subnormal: a signed zero
+    return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+}
+
+uint32_t pairBits(float even, float odd)
+{
+    return bf16Bits(even) | bf16Bits(odd) << 16;
+}
+
+// The same rounding on 16 lanes: bf16 bits in each 32-bit lane's low half.
+__m512i bf16Lanes(__m512 v)
+{
+    const __m512i x = _mm512_castps_si512(v);
+    const __m512i exponent = _mm512_set1_epi32(0x7f800000);
+    const __mmask16 tiny = _mm512_testn_epi32_mask(x, exponent);
+    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    const __m512i top = _mm512_srli_epi32(x, 16);
+    __m512i r =
+        _mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), _mm512_and_si512(top, _mm512_set1_epi32(1))));
+    r = _mm512_srli_epi32(r, 16);
+    r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(top, _mm512_set1_epi32(0x40)));
+    return _mm512_mask_mov_epi32(r, tiny, _mm512_and_si512(top, _mm512_set1_epi32(0x8000)));
+}
+
+void store32(uint32_t* p, uint32_t v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
+
+// A (M x K, a[i * aRow + k * aCol]) as rows of P pairs: out[i * P + p].
+void packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t* out)
+{
+    const int P = pairsOf(K);
+    for (int i = 0; i < M; ++i) {
+        const float* a = A + i * aRow;
+        uint32_t* o = out + int64_t(i) * P;
+        int p = 0;
+        if (aCol == 1) { // a contiguous row: its bf16 values in order are the pairs
+            for (; 2 * p + 32 <= K; p += 16) {
+                const __m512i lo = bf16Lanes(_mm512_loadu_ps(a + 2 * p));
+                const __m512i hi = bf16Lanes(_mm512_loadu_ps(a + 2 * p + 16));
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + p), _mm512_cvtepi32_epi16(lo));
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + p + 8), _mm512_cvtepi32_epi16(hi));
+            }
+        }
+        for (; p < P; ++p)
+            store32(o + p, pairBits(a[2 * p * aCol], 2 * p + 1 < K ? a[(2 * p + 1) * aCol] : 0.0f));
+    }
+}
+
+// One R-row block of C over P pairs: F full vectors wide plus an 8-column half vector when H.
+// A: R rows of pairs, aRow words apart; B: P rows of ldb words.
+template <int R, int F, bool H>
+void block(int P, const uint32_t* A, int64_t aRow, const uint32_t* B, int64_t ldb, float* C, int64_t ldc,
+           bool accumulate)
+{
+    __m512 c[R][F > 0 ? F : 1];
+    __m256 h[R];
+    for (int r = 0; r < R; ++r) {
+        for (int f = 0; f < F; ++f)
+            c[r][f] = accumulate ? _mm512_loadu_ps(C + r * ldc + f * kLanes) : _mm512_setzero_ps();
+        if constexpr (H)
+            h[r] = accumulate ? _mm256_loadu_ps(C + r * ldc + F * kLanes) : _mm256_setzero_ps();
+    }
+    for (int p = 0; p < P; ++p) {
+        const uint32_t* b = B + int64_t(p) * ldb;
+        __m512bh bv[F > 0 ? F : 1];
+#pragma GCC unroll 4
+        for (int f = 0; f < F; ++f)
+            bv[f] = (__m512bh)_mm512_loadu_si512(b + f * kLanes);
+        __m256bh bh{};
+        if constexpr (H)
+            bh = (__m256bh)_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + F * kLanes));
+        const uint32_t* a = A + p;
+#pragma GCC unroll 12
+        for (int r = 0; r < R; ++r) {
+            int ar;
+            std::memcpy(&ar, a + r * aRow, sizeof ar);
+#pragma GCC unroll 4
+            for (int f = 0; f < F; ++f)
+                c[r][f] = _mm512_dpbf16_ps(c[r][f], (__m512bh)_mm512_set1_epi32(ar), bv[f]);
+            if constexpr (H)
+                h[r] = _mm256_dpbf16_ps(h[r], (__m256bh)_mm256_set1_epi32(ar), bh);
+        }
+    }
+    for (int r = 0; r < R; ++r) {
+        for (int f = 0; f < F; ++f)
+            _mm512_storeu_ps(C + r * ldc + f * kLanes, c[r][f]);
+        if constexpr (H)
+            _mm256_storeu_ps(C + r * ldc + F * kLanes, h[r]);
+    }
+}
+
+using BlockFn = void (*)(int, const uint32_t*, int64_t, const uint32_t*, int64_t, float*, int64_t, bool);
+struct RowTable {
+    BlockFn fn[kRows];
+};
+template <int F, bool H, size_t... I> constexpr RowTable rowTable(std::index_sequence<I...>)
+{
+    return {{&block<int(I) + 1, F, H>...}};
+}
+template <int F, bool H> constexpr RowTable kBlocks = rowTable<F, H>(std::make_index_sequence<kRows>{});
+
+// The kernel for a panel `cols` wide (a multiple of 8, at most kCols).
+const RowTable& blocksFor(int cols)
+{
+    if (cols == kCols)
+        return kBlocks<kVectors, false>;
+    if (cols == 16)
+        return kBlocks<1, false>;
+    if (cols == 24)
+        return kBlocks<1, true>;
+    return kBlocks<0, true>; // 8
+}
+
+// Rows [0, M) of A's pairs (aRow words a row) times the packed panels of N columns over P pairs
+// (packB's layout): panels in groups of about 128 KB (kept in L2), each swept by every row block
+// while its rows of A stay in L1. A panel holding the N % 8 tail goes through a zero-padded copy of
+// C's rows: the same operations per element.
+void packedColumns(int M, int N, int P, const uint32_t* A, int64_t aRow, const uint32_t* packed, float* C, int64_t ldc,
+                   bool accumulate, float* scratch)
+{
+    const int padded = (N + 7) / 8 * 8;
+    const int blocks = (M + kRows - 1) / kRows;
+    const int group = P * kCols >= 32768 ? kCols : 32768 / P / kCols * kCols;
+    for (int g0 = 0; g0 < padded; g0 += group) {
+        const int g1 = padded - g0 < group ? padded : g0 + group;
+        for (int b = 0; b < blocks; ++b) {
+            const int i0 = int(int64_t(M) * b / blocks);
+            const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
+            for (int j0 = g0; j0 < g1; j0 += kCols) {
+                const int w = g1 - j0 < kCols ? g1 - j0 : kCols, real = N - j0 < w ? N - j0 : w;
+                const BlockFn fn = blocksFor(w).fn[rows - 1];
+                const uint32_t* panel = packed + int64_t(P) * j0;
+                float* c = C + i0 * ldc + j0;
+                if (real == w) {
+                    fn(P, A + i0 * aRow, aRow, panel, w, c, ldc, accumulate);
+                    continue;
+                }
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < w; ++j)
+                        scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
+                fn(P, A + i0 * aRow, aRow, panel, w, scratch, w, accumulate);
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < real; ++j)
+                        c[i * ldc + j] = scratch[i * w + j];
+            }
+        }
+    }
+}
+
+// C's rows zeroed (accumulate off) or kept: a product over K = 0.
+void emptyProduct(int M, int N, float* C, int64_t ldc, bool accumulate)
+{
+    if (!accumulate)
+        for (int i = 0; i < M; ++i)
+            std::memset(C + i * ldc, 0, sizeof(float) * size_t(N));
+}
+
+thread_local Scratch<uint32_t> t_packedA, t_packedB;
+thread_local Scratch<float> t_tailC;
+} // namespace
+
+// Panels of kCols columns (the last one the rest, padded to a multiple of 8), each P x w words:
+// panel[p * w + j] = the pair (B[2p][j0 + j], B[2p + 1][j0 + j]), zero past N and past K.
+void packB(int K, int N, const float* B, int64_t ldb, bool transB, float* packedFloats)
+{
+    uint32_t* packed = reinterpret_cast<uint32_t*>(packedFloats);
+    const int P = pairsOf(K), padded = (N + 7) / 8 * 8;
+    for (int j0 = 0; j0 < padded; j0 += kCols) {
+        const int w = padded - j0 < kCols ? padded - j0 : kCols, real = N - j0 < w ? N - j0 : w;
+        uint32_t* panel = packed + int64_t(P) * j0;
+        if (transB) { // B[k][j] at B[j * ldb + k]: column j's k run along a stored row
+            for (int j = 0; j < w; ++j) {
+                const float* src = B + int64_t(j0 + j) * ldb;
+                for (int p = 0; p < P; ++p)
+                    store32(panel + p * w + j,
+                            j < real ? pairBits(src[2 * p], 2 * p + 1 < K ? src[2 * p + 1] : 0.0f) : 0u);
+            }
+            continue;
+        }
+        for (int p = 0; p < P; ++p) {
+            const float* even = B + int64_t(2 * p) * ldb + j0;
+            const float* odd = 2 * p + 1 < K ? even + ldb : nullptr;
+            uint32_t* dst = panel + p * w;
+            int j = 0;
+            for (; odd && j + kLanes <= real; j += kLanes) {
+                const __m512i lo = bf16Lanes(_mm512_loadu_ps(even + j));
+                const __m512i hi = bf16Lanes(_mm512_loadu_ps(odd + j));
+                _mm512_storeu_si512(dst + j, _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16)));
+            }
+            for (; j < w; ++j)
+                store32(dst + j, j < real ? pairBits(even[j], odd ? odd[j] : 0.0f) : 0u);
+        }
+    }
+}
+
+namespace {
+// C (+)= A B with A's rows packed (packA, P pairs a row) and B (K x N, B[k * ldb + j], or
+// B[j * ldb + k] when transB) packed here a block of kc rows (an even count: a pair never straddles
+// two blocks) and about 128 KB at a time, kept in L2; blocks after the first continue C's sums in k
+// order: the same bits as one pass.
+void packingProduct(int M, int N, int K, const uint32_t* a, const float* B, int64_t ldb, bool transB, float* C,
+                    int64_t ldc, bool accumulate)
+{
+    const int P = pairsOf(K);
+    float* scratch = t_tailC.get(int64_t(kRows) * kCols);
+    const int kc = K <= 384 ? K : 256;
+    const int cols = kc * kCols >= 65536 ? kCols : 65536 / kc / kCols * kCols;
+    uint32_t* packed = t_packedB.get(int64_t(pairsOf(kc)) * ((cols + 7) / 8 * 8));
+    for (int j0 = 0; j0 < N; j0 += cols) {
+        const int nc = N - j0 < cols ? N - j0 : cols;
+        for (int k0 = 0; k0 < K; k0 += kc) {
+            const int kn = K - k0 < kc ? K - k0 : kc;
+            packB(kn, nc, transB ? B + j0 * ldb + k0 : B + k0 * ldb + j0, ldb, transB,
+                  reinterpret_cast<float*>(packed));
+            packedColumns(M, nc, pairsOf(kn), a + k0 / 2, P, packed, C + j0, ldc, accumulate || k0 > 0, scratch);
+        }
+    }
+}
+
+uint32_t* packedRows(int M, int K, const float* A, int64_t aRow, int64_t aCol)
+{
+    uint32_t* a = t_packedA.get(int64_t(M) * pairsOf(K));
+    packA(M, K, A, aRow, aCol, a);
+    return a;
+}
+} // namespace
+
+void gemmPacked(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* packed, float* C,
+                int64_t ldc, bool accumulate)
+{
+    if (M <= 0 || N <= 0)
+        return;
+    if (K <= 0)
+        return emptyProduct(M, N, C, ldc, accumulate);
+    const int P = pairsOf(K);
+    packedColumns(M, N, P, packedRows(M, K, A, aRow, aCol), P, reinterpret_cast<const uint32_t*>(packed), C, ldc,
+                  accumulate, t_tailC.get(int64_t(kRows) * kCols));
+}
+
+// The FP32 kernels read B in place; here it is rounded and packed first, as in gemm.
+void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,
+              int64_t ldc, bool accumulate)
+{
+    if (M <= 0 || N <= 0)
+        return;
+    if (K <= 0)
+        return emptyProduct(M, N, C, ldc, accumulate);
+    packingProduct(M, N, K, packedRows(M, K, A, aRow, aCol), B, ldb, false, C, ldc, accumulate);
+}
+
+void gemm(bool transA, bool transB, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
+          int ldc, bool accumulate)
+{
+    if (M <= 0 || N <= 0)
+        return;
+    if (K <= 0)
+        return emptyProduct(M, N, C, ldc, accumulate);
+    packingProduct(M, N, K, packedRows(M, K, A, transA ? 1 : lda, transA ? lda : 1), B, ldb, transB, C, ldc,
+                   accumulate);
+}
+
+} // namespace tb::TB_ISA

@@ -1,0 +1,319 @@
+// bf16 mixed precision (Precision::Bf16): the engine's rounding to bfloat16 by hand-computed values;
+// the reference products (plain C++, any CPU) against a double-precision sum of the rounded inputs;
+// on a CPU with AVX512_BF16, the fast kernels against the reference to the bit (edge values, every
+// shape the blocking cuts differently) and a training run on 1, 2 and 3 threads; everywhere, a
+// training step through the reference kernels gives one gradient on 1 and 2 threads; and bf16 is
+// refused with its reason where it cannot run.
+#include "core/errors.hpp"
+#include "core/rng.hpp"
+#include "data/dataset.hpp"
+#include "device/device.hpp"
+#include "fixtures.hpp"
+#include "kernels/bf16.hpp"
+#include "kernels/kernels.hpp"
+#include "model/model_spec.hpp"
+#include "model/network.hpp"
+#include "train/cpu_executor.hpp"
+#include "train/trainer.hpp"
+
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+using namespace tb;
+
+namespace {
+std::vector<float> randomMatrix(size_t n, uint64_t seed)
+{
+    Rng r(seed);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = 2.0f * r.uniform() - 1.0f;
+    return v;
+}
+
+bool sameBits(float a, float b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// The first element whose bits differ (NaNs of any payload count as equal), or -1.
+long firstDifference(const std::vector<float>& a, const std::vector<float>& b)
+{
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!sameBits(a[i], b[i]) && !(std::isnan(a[i]) && std::isnan(b[i])))
+            return long(i);
+    return -1;
+}
+
+bool fastBf16Here()
+{
+    return precisionUnavailableReason(Precision::Bf16, Isa::Avx512).empty();
+}
+
+// The four products of `k` on one problem, each against `want` (computed by the reference).
+void expectProducts(const Kernels& k, const Kernels& ref, bool transA, bool transB, int M, int N, int K,
+                    const std::vector<float>& A, const std::vector<float>& B, const std::vector<float>& C0,
+                    bool accumulate, const QString& what)
+{
+    const int lda = transA ? M : K, ldb = transB ? K : N;
+    std::vector<float> want = C0, got = C0;
+    ref.gemm(transA, transB, M, N, K, A.data(), lda, B.data(), ldb, want.data(), N, accumulate);
+    k.gemm(transA, transB, M, N, K, A.data(), lda, B.data(), ldb, got.data(), N, accumulate);
+    long at = firstDifference(got, want);
+    QVERIFY2(at < 0, qPrintable(QString("gemm %1: element %2 is %3, the reference %4")
+                                    .arg(what)
+                                    .arg(at)
+                                    .arg(double(got[size_t(std::max(at, 0L))]), 0, 'g', 9)
+                                    .arg(double(want[size_t(std::max(at, 0L))]), 0, 'g', 9)));
+    const int64_t aRow = transA ? 1 : lda, aCol = transA ? lda : 1;
+    std::vector<float> packed(size_t(kernel::packedBFloats(K, N)));
+    k.packB(K, N, B.data(), ldb, transB, packed.data());
+    got = C0;
+    k.gemmPacked(M, N, K, A.data(), aRow, aCol, packed.data(), got.data(), N, accumulate);
+    at = firstDifference(got, want);
+    QVERIFY2(at < 0, qPrintable(QString("gemmPacked %1: element %2").arg(what).arg(at)));
+    if (transB)
+        return;
+    got = C0;
+    k.tileGemm(M, N, K, A.data(), aRow, aCol, B.data(), N, got.data(), N, accumulate);
+    at = firstDifference(got, want);
+    QVERIFY2(at < 0, qPrintable(QString("tileGemm %1: element %2").arg(what).arg(at)));
+}
+
+struct Step {
+    std::vector<float> gradient;
+    double loss = 0;
+};
+
+// One training step of the toy model (every layer kind) on `kernels`.
+Step trainingStep(const Dataset& d, const Kernels& kernels, int threads)
+{
+    Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(d.inputHeight(), d.inputWidth(), 1),
+                d.numClasses);
+    net.initialize(7);
+    CpuExecutor exec(net, threads, 16, kernels);
+    std::vector<int> indices(40);
+    std::iota(indices.begin(), indices.end(), 0);
+    const StepResult r = exec.trainStep(d.train, 1, indices.data(), int(indices.size()), 99);
+    return {exec.gradient(), r.lossSum};
+}
+} // namespace
+
+class TstBf16 : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+    Dataset m_toy;
+
+private slots:
+    void initTestCase()
+    {
+        qInfo("bf16 here: %s",
+              fastBf16Here() ? "yes (AVX512_BF16)" : precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
+        fixtures::writeToyDataset(m_tmp.path().toStdString(), 120, 40, 12, 3);
+        m_toy = loadDataset(m_tmp.path().toStdString());
+    }
+
+    // Round to nearest, ties to even, by hand: bf16 keeps 8 bits of significand (7 stored).
+    void roundingIsNearestEven()
+    {
+        QCOMPARE(bf16FromFloat(1.0f), uint16_t(0x3f80));
+        QCOMPARE(bf16FromFloat(-2.0f), uint16_t(0xc000));
+        QCOMPARE(bf16FromFloat(1.00390625f), uint16_t(0x3f80)); // 1 + 2^-8: halfway, to the even 1.0
+        QCOMPARE(bf16FromFloat(1.01171875f), uint16_t(0x3f82)); // 1 + 3 * 2^-8: halfway, up to even
+        QCOMPARE(bf16FromFloat(std::nextafter(1.00390625f, 2.0f)), uint16_t(0x3f81)); // past halfway: up
+        QCOMPARE(bf16FromFloat(std::nextafter(1.00390625f, 0.0f)), uint16_t(0x3f80)); // short of it: down
+        QCOMPARE(roundToBf16(3.14159265f), 3.140625f);
+        QCOMPARE(bf16FromFloat(std::numeric_limits<float>::infinity()), uint16_t(0x7f80));
+        QCOMPARE(bf16FromFloat(-std::numeric_limits<float>::infinity()), uint16_t(0xff80));
+        QCOMPARE(bf16FromFloat(std::numeric_limits<float>::max()), uint16_t(0x7f80)); // rounds past the top
+        const uint16_t nan = bf16FromFloat(std::nanf(""));
+        QVERIFY(std::isnan(floatFromBf16(nan)));
+        QVERIFY(nan & 0x40); // quiet
+        // A NaN whose payload sits in the low bits alone would round to infinity if treated as a number.
+        uint32_t lowNan = 0x7f800001u;
+        float f;
+        std::memcpy(&f, &lowNan, sizeof f);
+        QVERIFY(std::isnan(roundToBf16(f)));
+        // Subnormals become a zero of their sign; the smallest normal stays.
+        QCOMPARE(bf16FromFloat(1e-39f), uint16_t(0x0000));
+        QCOMPARE(bf16FromFloat(-1e-39f), uint16_t(0x8000));
+        QCOMPARE(bf16FromFloat(std::numeric_limits<float>::min()), uint16_t(0x0080));
+    }
+
+    // The reference: each element the sum of the rounded inputs' products, within FP32's rounding of
+    // the sum (the products are exact); different from the FP32 product where inputs need rounding.
+    void referenceSumsTheRoundedProducts()
+    {
+        const Kernels& ref = bf16ReferenceKernels(Isa::Baseline);
+        QCOMPARE(ref.precision, Precision::Bf16);
+        const int M = 9, N = 13, K = 37;
+        const auto A = randomMatrix(size_t(M * K), 1), B = randomMatrix(size_t(K * N), 2);
+        std::vector<float> C(size_t(M * N)), fp32(size_t(M * N));
+        ref.tileGemm(M, N, K, A.data(), K, 1, B.data(), N, C.data(), N, false);
+        kernelsFor(Isa::Baseline).tileGemm(M, N, K, A.data(), K, 1, B.data(), N, fp32.data(), N, false);
+        int differ = 0;
+        for (int i = 0; i < M; ++i)
+            for (int j = 0; j < N; ++j) {
+                double want = 0, scale = 0;
+                for (int k = 0; k < K; ++k) {
+                    const double p = double(roundToBf16(A[size_t(i * K + k)])) * roundToBf16(B[size_t(k * N + j)]);
+                    want += p;
+                    scale += std::fabs(p);
+                }
+                const float got = C[size_t(i * N + j)];
+                QVERIFY2(std::fabs(got - want) <= K * 6e-8 * scale,
+                         qPrintable(QString("(%1, %2): %3, expected %4").arg(i).arg(j).arg(got).arg(want)));
+                differ += !sameBits(got, fp32[size_t(i * N + j)]);
+            }
+        QVERIFY2(differ > M * N / 2, "the bf16 products are hardly different from FP32's: are the inputs rounded?");
+    }
+
+    // The AVX512_BF16 kernels against the reference to the bit: every product, transposed operands,
+    // accumulation, K odd and even, N with and without a tail of 8, M across row blocks, K across the
+    // kernels' k blocks (384 and more).
+    void fastKernelsGiveTheReferenceBits()
+    {
+        if (!fastBf16Here())
+            QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
+        const Kernels &k = kernelsFor(Isa::Avx512, Precision::Bf16), &ref = bf16ReferenceKernels(Isa::Avx512);
+        QCOMPARE(k.precision, Precision::Bf16);
+        uint64_t seed = 10;
+        const int shapes[][3] = {{1, 1, 1},   {3, 5, 2},      {12, 32, 64},  {13, 33, 65}, {25, 100, 3},
+                                 {5, 8, 513}, {40, 17, 1000}, {7, 200, 400}, {30, 72, 9}};
+        for (const auto& s : shapes)
+            for (bool transA : {false, true})
+                for (bool transB : {false, true})
+                    for (bool accumulate : {false, true}) {
+                        const int M = s[0], N = s[1], K = s[2];
+                        const auto A = randomMatrix(size_t(M * K), ++seed), B = randomMatrix(size_t(K * N), ++seed);
+                        const auto C0 = randomMatrix(size_t(M * N), ++seed);
+                        expectProducts(k, ref, transA, transB, M, N, K, A, B, C0, accumulate,
+                                       QString("M=%1 N=%2 K=%3 transA=%4 transB=%5 acc=%6")
+                                           .arg(M)
+                                           .arg(N)
+                                           .arg(K)
+                                           .arg(transA)
+                                           .arg(transB)
+                                           .arg(accumulate));
+                    }
+    }
+
+    // The edges of the range: zeros of both signs, subnormal inputs and sums (flushed), overflow to
+    // infinity, infinities and NaNs, ties in the rounding.
+    void fastKernelsGiveTheReferenceBitsAtTheEdges()
+    {
+        if (!fastBf16Here())
+            QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
+        const Kernels &k = kernelsFor(Isa::Avx512, Precision::Bf16), &ref = bf16ReferenceKernels(Isa::Avx512);
+        const float edges[] = {0.0f,   -0.0f, 1e-39f, -1e-39f, 1.2e-38f, 3e38f,  -3e38f,   1.00390625f, 1.01171875f,
+                               1e-20f, 1e20f, 1.5f,   -2.75f,  1e-19f,   6e-39f, INFINITY, -INFINITY,   NAN};
+        Rng r(5);
+        for (int trial = 0; trial < 300; ++trial) {
+            const int M = 1 + int(r.next() % 14), N = 1 + int(r.next() % 40), K = 1 + int(r.next() % 9);
+            auto pick = [&](float normal) {
+                return r.next() % 3 ? edges[r.next() % std::size(edges)] * (r.next() % 2 ? 1.0f : -1.0f) : normal;
+            };
+            std::vector<float> A(size_t(M * K)), B(size_t(K * N)), C(size_t(M * N));
+            for (float& x : A)
+                x = pick(2.0f * r.uniform() - 1.0f);
+            for (float& x : B)
+                x = pick(1e-19f * r.uniform());
+            for (float& x : C)
+                x = pick(r.uniform());
+            expectProducts(k, ref, false, false, M, N, K, A, B, C, true, QString("trial %1").arg(trial));
+        }
+    }
+
+    // A training step of a model with every layer kind through the reference products: one gradient
+    // on 1 and 2 threads, on any CPU; where AVX512_BF16 runs, the fast kernels give that gradient.
+    void trainingStepIsTheSameOnAnyThreadCountAndKernel()
+    {
+        const Step one = trainingStep(m_toy, bf16ReferenceKernels(Isa::Baseline), 1);
+        const Step two = trainingStep(m_toy, bf16ReferenceKernels(Isa::Baseline), 2);
+        QVERIFY(std::isfinite(one.loss));
+        QCOMPARE(firstDifference(two.gradient, one.gradient), -1L);
+        const Step fp32 = trainingStep(m_toy, kernelsFor(Isa::Baseline), 1);
+        QVERIFY(firstDifference(fp32.gradient, one.gradient) >= 0); // bf16 changes the numbers
+        if (!fastBf16Here())
+            return;
+        const Step fast = trainingStep(m_toy, kernelsFor(Isa::Avx512, Precision::Bf16), 2);
+        const Step ref = trainingStep(m_toy, bf16ReferenceKernels(Isa::Avx512), 1);
+        QCOMPARE(firstDifference(fast.gradient, ref.gradient), -1L);
+        QCOMPARE(fast.loss, ref.loss);
+    }
+
+    // Whole runs on a bf16 device (cpu:N+bf16): the same weights on 1, 2 and 3 threads, other
+    // weights than FP32's, and they learn.
+    void bf16RunsGiveTheSameWeightsOnAnyThreadCount()
+    {
+        if (!fastBf16Here())
+            QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
+        auto train = [&](int threads, Precision p) {
+            Network net(parseModelSpec(fixtures::toyModelJson(), "toy"),
+                        Shape::image(m_toy.inputHeight(), m_toy.inputWidth(), 1), m_toy.numClasses);
+            net.initialize(42);
+            TrainConfig cfg;
+            cfg.epochs = 3;
+            cfg.batchSize = 50;
+            cfg.seed = 42;
+            cfg.device = parseDeviceSpec("cpu:" + std::to_string(threads) + "+" + precisionName(p));
+            Trainer t(net, m_toy, cfg);
+            t.run();
+            return std::make_pair(net.weightsSha256(), t.history());
+        };
+        const auto one = train(1, Precision::Bf16);
+        QCOMPARE(train(2, Precision::Bf16).first, one.first);
+        QCOMPARE(train(3, Precision::Bf16).first, one.first);
+        const auto fp32 = train(1, Precision::Fp32);
+        QVERIFY(fp32.first != one.first);
+        for (const auto& e : one.second)
+            qInfo("epoch %d: bf16 loss %.4f accuracy %.3f, fp32 loss %.4f accuracy %.3f", e.epoch, e.loss, e.accuracy,
+                  fp32.second[size_t(e.epoch - 1)].loss, fp32.second[size_t(e.epoch - 1)].accuracy);
+        QVERIFY2(one.second.back().loss < one.second.front().loss, "the bf16 run's loss did not go down");
+        QVERIFY2(std::fabs(one.second.back().loss - fp32.second.back().loss) < 0.02 * fp32.second.back().loss,
+                 "the bf16 run's loss is more than 2% from FP32's");
+    }
+
+    // Names, parsing, the device syntax, and the refusals with their reasons.
+    void precisionIsNamedParsedAndRefused()
+    {
+        QCOMPARE(parsePrecision("bf16"), Precision::Bf16);
+        QCOMPARE(parsePrecision("fp32"), Precision::Fp32);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parsePrecision("fp16"));
+        const DeviceSpec d = parseDeviceSpec("cpu:2@avx512+bf16");
+        QCOMPARE(d.precision, Precision::Bf16);
+        QCOMPARE(d.isa, std::optional<Isa>(Isa::Avx512));
+        QCOMPARE(d.id(), std::string("cpu:2@avx512+bf16"));
+        QCOMPARE(parseDeviceSpec("cpu:2").id(), std::string("cpu:2"));
+        QCOMPARE(parseDeviceSpec("cpu:1+bf16").id(), std::string("cpu:1+bf16"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseDeviceSpec("opencl:0+bf16"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseDeviceSpec("cpu:2+int8"));
+        // Never on a level below AVX-512, whatever the CPU.
+        const std::string why = precisionUnavailableReason(Precision::Bf16, Isa::Avx2);
+        QVERIFY(!why.empty());
+        try {
+            kernelsFor(Isa::Avx2, Precision::Bf16);
+            QFAIL("bf16 on the avx2 kernels was not refused");
+        } catch (const ConfigError& e) {
+            QCOMPARE(std::string(e.what()), why);
+        }
+        SystemInfo system;
+        system.cpu = detectCpu();
+        QCOMPARE(deviceUnavailableReason(parseDeviceSpec("cpu:1@avx2+bf16"), system), why);
+        if (fastBf16Here()) {
+            QVERIFY(deviceUnavailableReason(parseDeviceSpec("cpu:1+bf16"), system).empty() ||
+                    defaultIsa() != Isa::Avx512);
+            QVERIFY(describeKernels(kernelsFor(Isa::Avx512, Precision::Bf16)).find("AVX512_BF16") != std::string::npos);
+        } else {
+            QVERIFY(why.find("AVX512_BF16") != std::string::npos);
+            QVERIFY_THROWS_EXCEPTION(ConfigError, kernelsFor(Isa::Avx512, Precision::Bf16));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstBf16)
+#include "tst_bf16.moc"
