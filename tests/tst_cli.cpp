@@ -3,6 +3,7 @@
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 
+#include "kernels/isa.hpp"
 #include "train/train_options.hpp"
 
 #include <QJsonDocument>
@@ -219,6 +220,11 @@ private slots:
         QVERIFY(r.out.contains("built without CUDA")); // this build has no CUDA backend
         // Every OpenCL device (PoCL in CI) as opencl:K, or why there is none.
         QVERIFY(r.out.contains("opencl:0 ") || r.out.contains("opencl   none usable: "));
+        // bf16: how to ask for it, or why this CPU cannot.
+        const std::string why = tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512);
+        QVERIFY2(r.out.contains(why.empty() ? QString("cpu:N+bf16 or --precision bf16")
+                                            : "bf16     not on this CPU: " + QString::fromStdString(why)),
+                 qPrintable(r.out));
     }
 
     void compareGivesIdenticalHashesOnCpuDevices()
@@ -289,6 +295,65 @@ private slots:
         QCOMPARE(bad.code, 2);
         QVERIFY2(bad.err.contains("unknown instruction set \"avx3\" (use baseline, avx2 or avx512)"),
                  qPrintable(bad.err));
+    }
+
+    // --precision on train, evaluate and compare, and per device (cpu:1+bf16): bf16 runs where the
+    // CPU has AVX512_BF16 and is refused with the reason elsewhere (never emulated); cpu:1@avx2+bf16
+    // is refused on every CPU. An FP32 run prints what it always printed.
+    void precisionOnTrainEvaluateAndCompare()
+    {
+        const QStringList model = {"--data", m_data, "--model", m_data + "/toy.json", "--seed", "5"};
+        const Result avx2 =
+            run(QStringList{"train", "--max-batches", "1", "--device", "cpu:1@avx2+bf16", "--no-run-folder"} + model);
+        QCOMPARE(avx2.code, 2);
+        QVERIFY2(avx2.err.contains("bf16"), qPrintable(avx2.err));
+        const Result fp32 = run(QStringList{"train", "--max-batches", "1", "--no-run-folder"} + model);
+        QCOMPARE(fp32.code, 0);
+        QVERIFY2(!fp32.out.contains("bf16") && !fp32.out.contains("bfloat16"), qPrintable(fp32.out));
+
+        const QString why =
+            QString::fromStdString(tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512));
+        const QString w = m_tmp.filePath("bf16.tbw"), runs = m_tmp.filePath("bf16-runs");
+        const Result bf16 = run(QStringList{"train", "--epochs", "1", "--batch", "32", "--precision", "bf16", "--save",
+                                            w, "--runs-dir", runs} +
+                                model);
+        // cpu:2+fp32 names its precision and keeps it; cpu:1 takes --precision's.
+        const Result compare = run(QStringList{"compare", "--devices", "cpu:1,cpu:2+fp32,cpu:1+bf16", "--precision",
+                                               "bf16", "--epochs", "1", "--batch", "32", "--json"} +
+                                   model);
+        QCOMPARE(compare.code, 0);
+        const QList<QJsonObject> rows = jsonLines(compare.out);
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[1]["device"].toString(), QString("cpu:2"));
+        QVERIFY(!rows[1].contains("skipped"));
+        if (!why.isEmpty()) {
+            QCOMPARE(bf16.code, 2);
+            QVERIFY2(bf16.err.contains(why), qPrintable(bf16.err));
+            QCOMPARE(rows[0]["skipped"].toString(), why);
+            QCOMPARE(rows[2]["skipped"].toString(), why);
+            QSKIP(qPrintable("bf16 is refused on this CPU, as it should be: " + why));
+        }
+        QCOMPARE(bf16.code, 0);
+        QVERIFY2(bf16.out.contains(", bf16 (bfloat16 products, FP32 accumulation), batch 32"), qPrintable(bf16.out));
+        QVERIFY2(bf16.out.contains("AVX512_BF16 kernel"), qPrintable(bf16.out));
+        QDir runDir(runs);
+        const QStringList folders = runDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(folders.size(), 1);
+        QFile record(runDir.filePath(folders.first() + "/run.json"));
+        QVERIFY(record.open(QIODevice::ReadOnly));
+        const QJsonObject config = QJsonDocument::fromJson(record.readAll()).object()["config"].toObject();
+        QCOMPARE(config["precision"].toString(), QString("bf16"));
+        QVERIFY2(config["device"].toString().endsWith("+bf16"), qPrintable(config["device"].toString()));
+        // evaluate in the run's precision prints the run's test result, to the bit.
+        const QString test = bf16.out.section("Test loss: ", 1).section(" - weights", 0, 0);
+        const Result ev = run({"evaluate", "--data", m_data, "--weights", w, "--precision", "bf16"});
+        QCOMPARE(ev.code, 0);
+        QVERIFY2(ev.out.startsWith("Test loss: " + test), qPrintable(ev.out + " / " + test));
+
+        QCOMPARE(rows[0]["device"].toString(), QString("cpu:1+bf16"));
+        QVERIFY2(rows[0]["description"].toString().contains("bfloat16"), qPrintable(rows[0]["description"].toString()));
+        QCOMPARE(rows[2]["weights_sha256"].toString(), rows[0]["weights_sha256"].toString());
+        QVERIFY(rows[1]["weights_sha256"].toString() != rows[0]["weights_sha256"].toString());
     }
 
     void compareRejectsBadDevicesAndSweeps()

@@ -43,8 +43,8 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"format", {"onnx|safetensors|tbw", "what to write (by default, what --out's extension says)"}},
         {"out", {"FILE", "the file to write"}},
         {"devices",
-         {"LIST", "the devices in turn, as `devices` lists them: cpu:1,cpu:2,cpu:2@avx2,opencl:0 (cpu:1 and every "
-                  "core)"}},
+         {"LIST", "the devices in turn, as `devices` lists them: cpu:1,cpu:2,cpu:2@avx2,cpu:2+bf16,opencl:0 (cpu:1 "
+                  "and every core)"}},
         {"scale-batch", {"", "the batch grows with the replicas (each replica keeps --batch images)"}},
         {"sweep", {"batch=32,64|size=1,2", "one row per batch size or size multiplier on each device"}},
         {"csv", {"FILE", "the table as CSV too"}},
@@ -65,11 +65,13 @@ const std::map<std::string, OwnOption>& ownOptions()
     return own;
 }
 
-std::vector<CommandOption> names(std::initializer_list<const char*> list)
+// Options by name, then `more` (those with a help of their own).
+std::vector<CommandOption> names(std::initializer_list<const char*> list, std::vector<CommandOption> more = {})
 {
     std::vector<CommandOption> v;
     for (const char* n : list)
         v.push_back({n});
+    v.insert(v.end(), more.begin(), more.end());
     return v;
 }
 
@@ -106,6 +108,7 @@ std::vector<Command> makeTable()
                         "threads",
                         "device",
                         "isa",
+                        "precision",
                         "checkpoint-every",
                         "precise-bn",
                         "save",
@@ -128,6 +131,7 @@ std::vector<Command> makeTable()
                   {"threads"},
                   {"device"},
                   {"isa"},
+                  {"precision"},
                   {"limit"},
                   {"predictions"},
                   {"precise-bn", false, "",
@@ -152,7 +156,11 @@ std::vector<Command> makeTable()
                  names({"data",     "model",           "devices",         "epochs",         "max-batches",
                         "seed",     "batch",           "scale-batch",     "sweep",          "csv",
                         "json",     "sequence-length", "vocabulary",      "optimizer",      "lr",
-                        "momentum", "nesterov",        "size-multiplier", "drop-remainder", "isa"}),
+                        "momentum", "nesterov",        "size-multiplier", "drop-remainder", "isa"},
+                       {{"precision", false, "",
+                         "the products' arithmetic of every device in --devices that names none of its own: fp32 or "
+                         "bf16 (CPUs with AVX512_BF16 only; a device that cannot is skipped with the reason); "
+                         "--devices cpu:2,cpu:2+bf16 compares both on the same seed (fp32)"}}),
                  "the same model from the same initial weights on each device in turn, as a table", compareCommand});
     t.push_back({"devices", "", {}, "what this machine has: CPU, OpenCL devices, GPUs or why none", devicesCommand});
     t.push_back({"predict",

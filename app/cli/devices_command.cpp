@@ -1,4 +1,4 @@
-// `trainbench-cli devices`: what this machine has (CPU and its kernel levels, GPUs, OpenCL
+// `trainbench-cli devices`: what this machine has (CPU, its kernel levels and bf16, GPUs, OpenCL
 // devices, MPI), or why not.
 #include "command_table.hpp"
 #include "commands.hpp"
@@ -24,6 +24,12 @@ int devicesCommand(const std::vector<std::string>& args)
         levels += std::string(levels.empty() ? "" : ", ") + tb::isaName(isa);
     std::printf("kernels  %s; this CPU runs %s (choose with cpu:N@LEVEL, --isa or TRAINBENCH_ISA)\n",
                 tb::describeKernels(tb::kernelsFor(tb::defaultIsa())).c_str(), levels.c_str());
+    const std::string bf16 = tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512);
+    if (bf16.empty())
+        std::printf("bf16     cpu:N+bf16 or --precision bf16: %s\n",
+                    tb::kernelsFor(tb::Isa::Avx512, tb::Precision::Bf16).gemmName);
+    else
+        std::printf("bf16     not on this CPU: %s\n", bf16.c_str());
     if (s.gpus.empty())
         std::printf("gpu      none usable: %s\n", s.gpuUnavailableReason.c_str());
     for (const tb::GpuInfo& g : s.gpus)

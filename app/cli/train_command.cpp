@@ -198,6 +198,7 @@ int trainCommand(const std::vector<std::string>& args)
         j["seed"] = std::to_string(cfg.seed);
         if (info.device.isa)
             j["isa"] = tb::isaName(*info.device.isa);
+        j["precision"] = tb::precisionName(info.device.precision);
         j["kernels"] = info.kernels;
         if (!info.setupNote.empty())
             j["setup_note"] = info.setupNote;
