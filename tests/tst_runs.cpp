@@ -266,6 +266,7 @@ private slots:
         QVERIFY(html.contains("<tr><th>Model</th><td>toy</td></tr>"));
         QVERIFY(html.contains("<tr><th>Optimizer</th><td>adam</td></tr>"));
         QVERIFY(html.contains("<tr><th>Epochs</th><td>2</td></tr>"));
+        QVERIFY(html.contains("<tr><th>Precision</th><td>FP32</td></tr>"));
         QVERIFY(html.contains("<th>CPU</th>"));
         // The weights' hashes: weights.tbw's and the parameters' (as train prints it).
         const std::string fileSha = sha256Hex(readWholeFile(m_runPath + "/weights.tbw"));
@@ -301,6 +302,22 @@ private slots:
         }
         QCOMPARE(images, int(test->misclassified.size()));
         QCOMPARE(test->misclassifiedCount, int(std::lround((1 - test->accuracy) * test->samples)));
+    }
+
+    // A bf16 run's report names its precision, in the heading's device and in the configuration
+    // (read from run.json: this CPU need not be able to run bf16).
+    void reportNamesTheRunsPrecision()
+    {
+        const std::string path = finishedRun(m_tmp.path().toStdString() + "/bf16");
+        nlohmann::ordered_json record = parseJson(readWholeFile(path + "/run.json"));
+        record["device"] = "cpu:1@avx512+bf16";
+        record["config"]["device"] = "cpu:1@avx512+bf16";
+        record["config"]["precision"] = "bf16";
+        write(path + "/run.json", record.dump(1));
+        const QString html = QString::fromStdString(runReportHtml(readReportInput(path)));
+        QVERIFY2(html.contains("<tr><th>Precision</th><td>bf16 (bfloat16 products, FP32 accumulation)</td></tr>"),
+                 qPrintable(html.section("id=\"configuration\"", 1).left(1500)));
+        QVERIFY(html.contains("toy on ") && html.contains(", cpu:1@avx512+bf16 — "));
     }
 
     void reportWithoutEvaluationSaysWhy()

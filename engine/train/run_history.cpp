@@ -3,6 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
+#include "kernels/isa.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -79,6 +80,9 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
     r["seed"] = std::to_string(c.seed);
     r["epochs"] = c.epochs;
     r["batch_size"] = c.batchSize;
+    r["precision"] = c.device.precision == Precision::Fp32 ? std::string("FP32")
+                                                           : std::string(precisionName(c.device.precision)) + " (" +
+                                                                 precisionDescription(c.device.precision) + ")";
     r["optimizer"] = optimizerName(c.optimizer.kind);
     r["learning_rate"] = c.optimizer.learningRate;
     if (c.optimizer.kind == OptimizerKind::SGD) {
@@ -212,6 +216,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
         {"dataset", "Dataset"},
         {"device", "Device"},
         {"kernels", "Kernels"},
+        {"precision", "Precision"},
         {"epochs", "Epochs"},
         {"batch_size", "Batch size"},
         {"optimizer", "Optimizer"},
