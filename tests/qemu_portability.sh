@@ -3,7 +3,8 @@
 # start, pick the baseline kernels, refuse AVX2 with a clear message and train; on a Haswell
 # (AVX2+FMA, no AVX-512) pick avx2. Each emulated run's weights must equal, to the bit, those of
 # the same level run natively: nothing outside the chosen level executed an instruction the
-# emulated CPU lacks, and the level's arithmetic is the same on any CPU that has it.
+# emulated CPU lacks, and the level's arithmetic is the same on any CPU that has it. bf16 is refused
+# there with its reason.
 # usage: qemu_portability.sh TRAINBENCH_CLI MAKE_TOY_DATASET
 set -eu
 cli=$1
@@ -45,3 +46,11 @@ TRAINBENCH_ISA=avx512 qemu-x86_64 -cpu Haswell "$cli" $train >/dev/null 2>"$tmp/
 [ $status -eq 2 ] && grep -q "TRAINBENCH_ISA=avx512: this CPU has no AVX-512" "$tmp/err" ||
     fail "Haswell TRAINBENCH_ISA=avx512: exit $status, $(cat "$tmp/err")"
 echo "unsupported levels refused with exit code 2 and a message"
+
+# bf16 on a CPU without AVX512_BF16 (the emulated Haswell): refused before training, with the
+# reason; never emulated.
+status=0
+qemu-x86_64 -cpu Haswell "$cli" $train --precision bf16 >/dev/null 2>"$tmp/err" || status=$?
+[ $status -eq 2 ] && grep -q "this CPU has no AVX512_BF16" "$tmp/err" ||
+    fail "Haswell --precision bf16: exit $status, $(cat "$tmp/err")"
+echo "bf16 refused on a CPU without AVX512_BF16: $(tail -n 1 "$tmp/err")"

@@ -64,31 +64,68 @@ void store32(uint32_t* p, uint32_t v)
     std::memcpy(p, &v, sizeof v);
 }
 
-// A (M x K, a[i * aRow + k * aCol]) as rows of P pairs: out[i * P + p].
-void packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t* out)
+// The pairs of K contiguous values: out[p] = (a[2p], a[2p + 1]), the bf16 values in order.
+void contiguousPairs(const float* a, int K, uint32_t* out)
 {
     const int P = pairsOf(K);
+    int p = 0;
+    for (; 2 * p + 32 <= K; p += 16) {
+        const __m512i lo = bf16Lanes(_mm512_loadu_ps(a + 2 * p));
+        const __m512i hi = bf16Lanes(_mm512_loadu_ps(a + 2 * p + 16));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + p), _mm512_cvtepi32_epi16(lo));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + p + 8), _mm512_cvtepi32_epi16(hi));
+    }
+    for (; p < P; ++p)
+        store32(out + p, pairBits(a[2 * p], 2 * p + 1 < K ? a[2 * p + 1] : 0.0f));
+}
+
+// A (M x K, A[i * aRow + k * aCol]) as pairs: pair p of row i at data[i * row + p * col].
+struct PackedA {
+    const uint32_t* data;
+    int64_t row, col;
+    PackedA rows(int i0) const { return {data + i0 * row, row, col}; }
+    PackedA pairs(int p0) const { return {data + p0 * col, row, col}; }
+};
+
+// A's rows contiguous (aCol 1): each row's bf16 values in order are its pairs, rows of P words. A's
+// columns contiguous (aRow 1, a transposed operand): pair p of 16 rows at once from columns 2p and
+// 2p + 1, stored pair-major (P rows of M words). Else one pair at a time.
+PackedA packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t* out)
+{
+    const int P = pairsOf(K);
+    if (aRow == 1 && aCol != 1) {
+        for (int p = 0; p < P; ++p) {
+            const float* even = A + 2 * p * aCol;
+            const float* odd = 2 * p + 1 < K ? even + aCol : nullptr;
+            uint32_t* o = out + int64_t(p) * M;
+            int i = 0;
+            for (; odd && i + kLanes <= M; i += kLanes) {
+                const __m512i lo = bf16Lanes(_mm512_loadu_ps(even + i));
+                const __m512i hi = bf16Lanes(_mm512_loadu_ps(odd + i));
+                _mm512_storeu_si512(o + i, _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16)));
+            }
+            for (; i < M; ++i)
+                store32(o + i, pairBits(even[i], odd ? odd[i] : 0.0f));
+        }
+        return {out, 1, M};
+    }
     for (int i = 0; i < M; ++i) {
         const float* a = A + i * aRow;
         uint32_t* o = out + int64_t(i) * P;
-        int p = 0;
-        if (aCol == 1) { // a contiguous row: its bf16 values in order are the pairs
-            for (; 2 * p + 32 <= K; p += 16) {
-                const __m512i lo = bf16Lanes(_mm512_loadu_ps(a + 2 * p));
-                const __m512i hi = bf16Lanes(_mm512_loadu_ps(a + 2 * p + 16));
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + p), _mm512_cvtepi32_epi16(lo));
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + p + 8), _mm512_cvtepi32_epi16(hi));
-            }
+        if (aCol == 1) {
+            contiguousPairs(a, K, o);
+            continue;
         }
-        for (; p < P; ++p)
+        for (int p = 0; p < P; ++p)
             store32(o + p, pairBits(a[2 * p * aCol], 2 * p + 1 < K ? a[(2 * p + 1) * aCol] : 0.0f));
     }
+    return {out, P, 1};
 }
 
 // One R-row block of C over P pairs: F full vectors wide plus an 8-column half vector when H.
-// A: R rows of pairs, aRow words apart; B: P rows of ldb words.
+// A: R rows of pairs (PackedA's strides); B: P rows of ldb words.
 template <int R, int F, bool H>
-void block(int P, const uint32_t* A, int64_t aRow, const uint32_t* B, int64_t ldb, float* C, int64_t ldc,
+void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t* B, int64_t ldb, float* C, int64_t ldc,
            bool accumulate)
 {
     __m512 c[R][F > 0 ? F : 1];
@@ -108,7 +145,7 @@ void block(int P, const uint32_t* A, int64_t aRow, const uint32_t* B, int64_t ld
         __m256bh bh{};
         if constexpr (H)
             bh = (__m256bh)_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + F * kLanes));
-        const uint32_t* a = A + p;
+        const uint32_t* a = A + p * aCol;
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
             int ar;
@@ -128,7 +165,7 @@ void block(int P, const uint32_t* A, int64_t aRow, const uint32_t* B, int64_t ld
     }
 }
 
-using BlockFn = void (*)(int, const uint32_t*, int64_t, const uint32_t*, int64_t, float*, int64_t, bool);
+using BlockFn = void (*)(int, const uint32_t*, int64_t, int64_t, const uint32_t*, int64_t, float*, int64_t, bool);
 struct RowTable {
     BlockFn fn[kRows];
 };
@@ -150,11 +187,11 @@ const RowTable& blocksFor(int cols)
     return kBlocks<0, true>; // 8
 }
 
-// Rows [0, M) of A's pairs (aRow words a row) times the packed panels of N columns over P pairs
+// Rows [0, M) of A's pairs times the packed panels of N columns over P pairs
 // (packB's layout): panels in groups of about 128 KB (kept in L2), each swept by every row block
 // while its rows of A stay in L1. A panel holding the N % 8 tail goes through a zero-padded copy of
 // C's rows: the same operations per element.
-void packedColumns(int M, int N, int P, const uint32_t* A, int64_t aRow, const uint32_t* packed, float* C, int64_t ldc,
+void packedColumns(int M, int N, int P, PackedA A, const uint32_t* packed, float* C, int64_t ldc,
                    bool accumulate, float* scratch)
 {
     const int padded = (N + 7) / 8 * 8;
@@ -171,13 +208,13 @@ void packedColumns(int M, int N, int P, const uint32_t* A, int64_t aRow, const u
                 const uint32_t* panel = packed + int64_t(P) * j0;
                 float* c = C + i0 * ldc + j0;
                 if (real == w) {
-                    fn(P, A + i0 * aRow, aRow, panel, w, c, ldc, accumulate);
+                    fn(P, A.rows(i0).data, A.row, A.col, panel, w, c, ldc, accumulate);
                     continue;
                 }
                 for (int i = 0; i < rows; ++i)
                     for (int j = 0; j < w; ++j)
                         scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
-                fn(P, A + i0 * aRow, aRow, panel, w, scratch, w, accumulate);
+                fn(P, A.rows(i0).data, A.row, A.col, panel, w, scratch, w, accumulate);
                 for (int i = 0; i < rows; ++i)
                     for (int j = 0; j < real; ++j)
                         c[i * ldc + j] = scratch[i * w + j];
@@ -194,7 +231,7 @@ void emptyProduct(int M, int N, float* C, int64_t ldc, bool accumulate)
             std::memset(C + i * ldc, 0, sizeof(float) * size_t(N));
 }
 
-thread_local Scratch<uint32_t> t_packedA, t_packedB;
+thread_local Scratch<uint32_t> t_packedA, t_packedB, t_column;
 thread_local Scratch<float> t_tailC;
 } // namespace
 
@@ -208,11 +245,12 @@ void packB(int K, int N, const float* B, int64_t ldb, bool transB, float* packed
         const int w = padded - j0 < kCols ? padded - j0 : kCols, real = N - j0 < w ? N - j0 : w;
         uint32_t* panel = packed + int64_t(P) * j0;
         if (transB) { // B[k][j] at B[j * ldb + k]: column j's k run along a stored row
+            uint32_t* column = t_column.get(P);
             for (int j = 0; j < w; ++j) {
-                const float* src = B + int64_t(j0 + j) * ldb;
+                if (j < real)
+                    contiguousPairs(B + int64_t(j0 + j) * ldb, K, column);
                 for (int p = 0; p < P; ++p)
-                    store32(panel + p * w + j,
-                            j < real ? pairBits(src[2 * p], 2 * p + 1 < K ? src[2 * p + 1] : 0.0f) : 0u);
+                    panel[p * w + j] = j < real ? column[p] : 0u;
             }
             continue;
         }
@@ -233,14 +271,13 @@ void packB(int K, int N, const float* B, int64_t ldb, bool transB, float* packed
 }
 
 namespace {
-// C (+)= A B with A's rows packed (packA, P pairs a row) and B (K x N, B[k * ldb + j], or
+// C (+)= A B with A packed (packA) and B (K x N, B[k * ldb + j], or
 // B[j * ldb + k] when transB) packed here a block of kc rows (an even count: a pair never straddles
 // two blocks) and about 128 KB at a time, kept in L2; blocks after the first continue C's sums in k
 // order: the same bits as one pass.
-void packingProduct(int M, int N, int K, const uint32_t* a, const float* B, int64_t ldb, bool transB, float* C,
+void packingProduct(int M, int N, int K, PackedA a, const float* B, int64_t ldb, bool transB, float* C,
                     int64_t ldc, bool accumulate)
 {
-    const int P = pairsOf(K);
     float* scratch = t_tailC.get(int64_t(kRows) * kCols);
     const int kc = K <= 384 ? K : 256;
     const int cols = kc * kCols >= 65536 ? kCols : 65536 / kc / kCols * kCols;
@@ -251,16 +288,14 @@ void packingProduct(int M, int N, int K, const uint32_t* a, const float* B, int6
             const int kn = K - k0 < kc ? K - k0 : kc;
             packB(kn, nc, transB ? B + j0 * ldb + k0 : B + k0 * ldb + j0, ldb, transB,
                   reinterpret_cast<float*>(packed));
-            packedColumns(M, nc, pairsOf(kn), a + k0 / 2, P, packed, C + j0, ldc, accumulate || k0 > 0, scratch);
+            packedColumns(M, nc, pairsOf(kn), a.pairs(k0 / 2), packed, C + j0, ldc, accumulate || k0 > 0, scratch);
         }
     }
 }
 
-uint32_t* packedRows(int M, int K, const float* A, int64_t aRow, int64_t aCol)
+PackedA packedRows(int M, int K, const float* A, int64_t aRow, int64_t aCol)
 {
-    uint32_t* a = t_packedA.get(int64_t(M) * pairsOf(K));
-    packA(M, K, A, aRow, aCol, a);
-    return a;
+    return packA(M, K, A, aRow, aCol, t_packedA.get(int64_t(M) * pairsOf(K)));
 }
 } // namespace
 
@@ -271,8 +306,7 @@ void gemmPacked(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol,
         return;
     if (K <= 0)
         return emptyProduct(M, N, C, ldc, accumulate);
-    const int P = pairsOf(K);
-    packedColumns(M, N, P, packedRows(M, K, A, aRow, aCol), P, reinterpret_cast<const uint32_t*>(packed), C, ldc,
+    packedColumns(M, N, pairsOf(K), packedRows(M, K, A, aRow, aCol), reinterpret_cast<const uint32_t*>(packed), C, ldc,
                   accumulate, t_tailC.get(int64_t(kRows) * kCols));
 }
 
