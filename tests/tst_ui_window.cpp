@@ -18,6 +18,7 @@
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
+#include "panels/run_options_fields.hpp"
 #include "panels/run_panel.hpp"
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
@@ -734,6 +735,99 @@ private slots:
                      ->text()
                      .contains(QStringLiteral("unavailable: opencl:2 (Old GPU) has no FP32 support")),
                  qPrintable(all.at(QStringLiteral("opencl:2"))->text()));
+    }
+
+    // The precision beside the accelerator: bf16 gives a DeviceSpec in bf16 and --precision bf16 on
+    // the CLI line where the CPU has AVX512_BF16, and is disabled with the reason (tooltip and a
+    // visible line) where it cannot run: on an OpenCL device always, on a CPU without AVX512_BF16.
+    // The Compare page offers cpu:N+bf16 beside cpu:N, unticked, so both can run on the same seed.
+    void acceleratorOffersBf16BesideTheDevice()
+    {
+        const auto forget = qScopeGuard([] {
+            QSettings().remove(QStringLiteral("accelerator/device"));
+            QSettings().remove(QStringLiteral("accelerator/precision"));
+        });
+        auto radio = [](QWidget* w, const QString& text) -> QRadioButton* {
+            for (QRadioButton* r : w->findChildren<QRadioButton*>())
+                if (r->text() == text)
+                    return r;
+            return nullptr;
+        };
+        auto note = [](QWidget* w) -> const QLabel* { // the visible line that says why
+            for (const QLabel* l : w->findChildren<QLabel*>())
+                if (!l->isHidden() && l->text().startsWith(QStringLiteral("bf16 ")))
+                    return l;
+            return nullptr;
+        };
+        const QString why =
+            QString::fromStdString(tb::precisionUnavailableReason(tb::Precision::Bf16, tb::defaultIsa()));
+        auto w = makeWindow(1, 0, 32);
+        QVERIFY(w);
+        AcceleratorPanel* panel = w->acceleratorPanel();
+        QRadioButton* bf16 = radio(panel, QStringLiteral("bfloat16 (bf16)"));
+        QRadioButton* fp32 = radio(panel, QStringLiteral("FP32"));
+        QVERIFY(bf16 && fp32);
+        QVERIFY(fp32->isChecked());
+        QCOMPARE(panel->device().precision, tb::Precision::Fp32);
+        QCOMPARE(bf16->isEnabled(), why.isEmpty());
+        const QString cpu = QString::fromStdString(panel->device().id());
+        const std::map<QString, const QCheckBox*> boxes = [&] {
+            std::map<QString, const QCheckBox*> out;
+            for (const QCheckBox* b : w->comparePanel()->findChildren<QCheckBox*>())
+                out[b->text().section(QLatin1Char(' '), 0, 0)] = b;
+            return out;
+        }();
+        const QCheckBox* compareBf16 = boxes.at(cpu + QStringLiteral("+bf16"));
+        QVERIFY(!compareBf16->isChecked()); // offered unticked, beside the FP32 row
+        QCOMPARE(compareBf16->isEnabled(), why.isEmpty());
+        if (why.isEmpty()) {
+            QCOMPARE(note(panel), nullptr);
+            bf16->click();
+            QCOMPARE(panel->device().precision, tb::Precision::Bf16);
+            QCOMPARE(QString::fromStdString(panel->device().id()), cpu + QStringLiteral("+bf16"));
+            const QString line = w->hyperparametersPanel()->runOptions()->cliArguments().join(QLatin1Char(' '));
+            QVERIFY2(line.contains(QStringLiteral("--precision bf16")), qPrintable(line));
+            QVERIFY(w->startBlocker().isEmpty());
+            w->comparePanel()->setDeviceChecked(cpu + QStringLiteral("+bf16"), true);
+            QStringList ids;
+            for (const tb::DeviceSpec& d : w->comparePanel()->selectedDevices())
+                ids << QString::fromStdString(d.id());
+            QVERIFY2(ids.contains(cpu) && ids.contains(cpu + QStringLiteral("+bf16")), qPrintable(ids.join(' ')));
+        } else {
+            QCOMPARE(bf16->toolTip(), QStringLiteral("bf16 unavailable: ") + why);
+            QVERIFY(note(panel) && note(panel)->text().contains(why));
+            QVERIFY2(compareBf16->toolTip().contains(why), qPrintable(compareBf16->toolTip()));
+            QVERIFY(note(w->comparePanel()) && note(w->comparePanel())->text().contains(why));
+        }
+        fp32->click();
+        QCOMPARE(panel->device().precision, tb::Precision::Fp32);
+        QVERIFY(!w->hyperparametersPanel()->runOptions()->cliArguments().contains(QStringLiteral("--precision")));
+
+        // An OpenCL device computes in FP32 only: bf16 is disabled with the reason, in English and Spanish.
+        tb::SystemInfo system;
+        system.cpu.model = "Test CPU";
+        system.cpu.logicalCores = 2;
+        tb::OpenClDeviceInfo pocl;
+        pocl.name = "pthread-Test CPU";
+        pocl.platform = "Portable Computing Language";
+        pocl.type = "CPU";
+        system.openclDevices = {pocl};
+        AcceleratorPanel other(system);
+        if (why.isEmpty())
+            radio(&other, QStringLiteral("bfloat16 (bf16)"))->click();
+        other.selectDevice(tb::parseDeviceSpec("opencl:0"));
+        QCOMPARE(other.device().id(), std::string("opencl:0"));
+        QCOMPARE(other.device().precision, tb::Precision::Fp32);
+        QRadioButton* otherBf16 = radio(&other, QStringLiteral("bfloat16 (bf16)"));
+        QVERIFY(!otherBf16->isEnabled() && !otherBf16->isChecked());
+        const QString reason = QStringLiteral("bf16 unavailable: opencl:0 computes in FP32 only: bf16 is for the CPU");
+        QCOMPARE(otherBf16->toolTip(), reason);
+        QVERIFY(note(&other) && note(&other)->text() == reason);
+        Language::apply(QStringLiteral("es"));
+        QCOMPARE(otherBf16->toolTip(),
+                 QStringLiteral("bf16 no disponible: opencl:0 calcula solo en FP32: bf16 es para la CPU"));
+        Language::apply(QStringLiteral("en"));
+        QCOMPARE(otherBf16->toolTip(), reason);
     }
 
     void comparePageFillsItsTable()

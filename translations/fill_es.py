@@ -583,6 +583,30 @@ ES = {
     "evaluation.json is damaged: %1": "evaluation.json está dañado: %1",
     "%1 of %2, stopped at step %3/%4 of epoch %5": "%1 de %2, detenida en el paso %3/%4 de la época %5",
     "%1: not a Trainbench weights file (.tbw) nor a safetensors file": "%1: no es un archivo de pesos de Trainbench (.tbw) ni un archivo safetensors",
+    # bf16 (issue 31): the accelerator panel's precision, the Compare page's bf16 devices, the engine's reasons.
+    "this CPU has no AVX512_BF16, which bf16 needs (%1); it is not emulated":
+        "esta CPU no tiene AVX512_BF16, que bf16 necesita (%1); no se emula",
+    "AMD Zen 4 and later, Intel Cooper Lake, Sapphire Rapids and later":
+        "AMD Zen 4 y posteriores, Intel Cooper Lake, Sapphire Rapids y posteriores",
+    "bf16 runs on the avx512 kernels, not on %1": "bf16 funciona con los kernels avx512, no con %1",
+    "%1 computes in FP32 only: bf16 is for the CPU": "%1 calcula solo en FP32: bf16 es para la CPU",
+    "own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)": "kernel AVX512_BF16 propio de %1 (entradas bf16, sumas FP32)",
+    "Precision": "Precisión",
+    "Precision:": "Precisión:",
+    "FP32": "FP32",
+    "Every matrix product in 32-bit floating point (the default).":
+        "Todos los productos de matrices en coma flotante de 32 bits (lo predeterminado).",
+    "bfloat16 (bf16)": "bfloat16 (bf16)",
+    "The matrix products (convolutions, Dense, LSTM) take their inputs rounded to bfloat16 and sum in FP32; weights, optimizer and loss stay FP32. Only CPUs with AVX512_BF16 run it; the weights differ a little from FP32's.":
+        "Los productos de matrices (convoluciones, Dense, LSTM) toman sus entradas redondeadas a bfloat16 y suman en FP32; los pesos, el optimizador y la pérdida siguen en FP32. Solo lo ejecutan las CPU con AVX512_BF16; los pesos difieren un poco de los de FP32.",
+    "bf16 unavailable: %1": "bf16 no disponible: %1",
+    "The bf16 devices round the products' inputs to bfloat16 (CPUs with AVX512_BF16 only): their weights differ from FP32's, by the largest difference the table shows.":
+        "Los dispositivos bf16 redondean las entradas de los productos a bfloat16 (solo CPU con AVX512_BF16): sus pesos difieren de los de FP32, en la mayor diferencia que muestra la tabla.",
+    "%1 — bfloat16 products, FP32 sums": "%1 — productos en bfloat16, sumas en FP32",
+    "%1 — unavailable": "%1 — no disponible",
+    "The same cores with the matrix products' inputs rounded to bfloat16 and summed in FP32 (AVX512_BF16)":
+        "Los mismos núcleos con las entradas de los productos de matrices redondeadas a bfloat16 y sumadas en FP32 (AVX512_BF16)",
+
 }
 
 

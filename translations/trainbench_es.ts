@@ -338,6 +338,26 @@
         <source>the model was trained on %1x%2 images but %3 holds %4x%5 images</source>
         <translation>el modelo se entrenó con imágenes de %1×%2 pero %3 tiene imágenes de %4×%5</translation>
     </message>
+    <message>
+        <source>this CPU has no AVX512_BF16, which bf16 needs (%1); it is not emulated</source>
+        <translation>esta CPU no tiene AVX512_BF16, que bf16 necesita (%1); no se emula</translation>
+    </message>
+    <message>
+        <source>AMD Zen 4 and later, Intel Cooper Lake, Sapphire Rapids and later</source>
+        <translation>AMD Zen 4 y posteriores, Intel Cooper Lake, Sapphire Rapids y posteriores</translation>
+    </message>
+    <message>
+        <source>bf16 runs on the avx512 kernels, not on %1</source>
+        <translation>bf16 funciona con los kernels avx512, no con %1</translation>
+    </message>
+    <message>
+        <source>%1 computes in FP32 only: bf16 is for the CPU</source>
+        <translation>%1 calcula solo en FP32: bf16 es para la CPU</translation>
+    </message>
+    <message>
+        <source>own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)</source>
+        <translation>kernel AVX512_BF16 propio de %1 (entradas bf16, sumas FP32)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -448,6 +468,10 @@
         <source>Precise BN</source>
         <translation>BN precisa</translation>
     </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precisión</translation>
+    </message>
 </context>
 <context>
     <name>tbui::AcceleratorPanel</name>
@@ -518,6 +542,30 @@
     <message>
         <source>CUDA: none usable (%1)</source>
         <translation>CUDA: ninguna utilizable (%1)</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>Precisión:</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>Every matrix product in 32-bit floating point (the default).</source>
+        <translation>Todos los productos de matrices en coma flotante de 32 bits (lo predeterminado).</translation>
+    </message>
+    <message>
+        <source>bfloat16 (bf16)</source>
+        <translation>bfloat16 (bf16)</translation>
+    </message>
+    <message>
+        <source>bf16 unavailable: %1</source>
+        <translation>bf16 no disponible: %1</translation>
+    </message>
+    <message>
+        <source>The matrix products (convolutions, Dense, LSTM) take their inputs rounded to bfloat16 and sum in FP32; weights, optimizer and loss stay FP32. Only CPUs with AVX512_BF16 run it; the weights differ a little from FP32's.</source>
+        <translation>Los productos de matrices (convoluciones, Dense, LSTM) toman sus entradas redondeadas a bfloat16 y suman en FP32; los pesos, el optimizador y la pérdida siguen en FP32. Solo lo ejecutan las CPU con AVX512_BF16; los pesos difieren un poco de los de FP32.</translation>
     </message>
 </context>
 <context>
@@ -804,6 +852,26 @@
     <message>
         <source>Seconds</source>
         <translation>Segundos</translation>
+    </message>
+    <message>
+        <source>The bf16 devices round the products' inputs to bfloat16 (CPUs with AVX512_BF16 only): their weights differ from FP32's, by the largest difference the table shows.</source>
+        <translation>Los dispositivos bf16 redondean las entradas de los productos a bfloat16 (solo CPU con AVX512_BF16): sus pesos difieren de los de FP32, en la mayor diferencia que muestra la tabla.</translation>
+    </message>
+    <message>
+        <source>%1 — bfloat16 products, FP32 sums</source>
+        <translation>%1 — productos en bfloat16, sumas en FP32</translation>
+    </message>
+    <message>
+        <source>%1 — unavailable</source>
+        <translation>%1 — no disponible</translation>
+    </message>
+    <message>
+        <source>The same cores with the matrix products' inputs rounded to bfloat16 and summed in FP32 (AVX512_BF16)</source>
+        <translation>Los mismos núcleos con las entradas de los productos de matrices redondeadas a bfloat16 y sumadas en FP32 (AVX512_BF16)</translation>
+    </message>
+    <message>
+        <source>bf16 unavailable: %1</source>
+        <translation>bf16 no disponible: %1</translation>
     </message>
 </context>
 <context>

@@ -18,6 +18,7 @@
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
+#include "panels/run_options_fields.hpp"
 #include "panels/run_panel.hpp"
 #include "predict/predict_panel.hpp"
 #include "results/confusion_matrix.hpp"
@@ -156,8 +157,12 @@ MainWindow::MainWindow(QWidget* parent)
             onDatasetLoaded(data); // the size multiplier changes the model's input
         updateStartState();
     });
-    connect(m_accelerator, &AcceleratorPanel::deviceChanged, this, &MainWindow::updateStartState);
+    connect(m_accelerator, &AcceleratorPanel::deviceChanged, this, [this] {
+        m_hyper->runOptions()->setPrecision(m_accelerator->device().precision);
+        updateStartState();
+    });
     m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
+    m_hyper->runOptions()->setPrecision(m_accelerator->device().precision);
 
     connect(m_run, &RunPanel::startRequested, this, &MainWindow::startTraining);
     connect(m_run, &RunPanel::pauseRequested, m_controller, &RunController::setPaused);

@@ -172,6 +172,16 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "it cannot be read: %1")},
         {QRegularExpression(QStringLiteral("^evaluation\\.json is damaged: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "evaluation.json is damaged: %1")},
+        // Devices that cannot compute in bf16 (kernels/isa.cpp, device/device.cpp).
+        {QRegularExpression(QStringLiteral("^this CPU has no AVX512_BF16, which bf16 needs \\((.+)\\); it is not "
+                                           "emulated$")),
+         QT_TRANSLATE_NOOP("EngineText", "this CPU has no AVX512_BF16, which bf16 needs (%1); it is not emulated")},
+        {QRegularExpression(QStringLiteral("^AMD Zen 4 and later, Intel Cooper Lake, Sapphire Rapids and later$")),
+         QT_TRANSLATE_NOOP("EngineText", "AMD Zen 4 and later, Intel Cooper Lake, Sapphire Rapids and later")},
+        {QRegularExpression(QStringLiteral("^bf16 runs on the avx512 kernels, not on (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "bf16 runs on the avx512 kernels, not on %1")},
+        {QRegularExpression(QStringLiteral("^(.+) computes in FP32 only: bf16 is for the CPU$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 computes in FP32 only: bf16 is for the CPU")},
     };
     return all;
 }
@@ -211,7 +221,7 @@ QString EngineText::deviceUnavailable(const tb::DeviceSpec& spec, const tb::Syst
         return {};
     if (spec.kind == tb::DeviceKind::Cuda && system.gpus.empty()) // an OpenCL device's reason is its own
         return tr("no GPU available: %1").arg(gpuUnavailable(system));
-    return qs(english);
+    return EngineText::english(qs(english)); // bf16's reasons have their translation
 }
 
 QString EngineText::presetDescription(const std::string& name)
@@ -232,9 +242,14 @@ QString EngineText::kernels(const tb::Kernels& k)
     const QString gemm = qs(k.gemmName);
     static const QRegularExpression own(QStringLiteral("^own (\\d+x\\d+) FMA kernel$"));
     const QRegularExpressionMatch m = own.match(gemm);
+    static const QRegularExpression bf16(
+        QStringLiteral("^own (\\d+x\\d+) AVX512_BF16 kernel \\(bf16 inputs, FP32 sums\\)$"));
+    const QRegularExpressionMatch b = bf16.match(gemm);
     return tr("%1 kernels (%2; matrix products: %3)")
         .arg(QString::fromLatin1(tb::isaName(k.isa)), QString::fromLatin1(tb::isaDescription(k.isa)),
-             m.hasMatch() ? tr("own %1 FMA kernel").arg(m.captured(1)) : gemm);
+             m.hasMatch()   ? tr("own %1 FMA kernel").arg(m.captured(1))
+             : b.hasMatch() ? tr("own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)").arg(b.captured(1))
+                            : gemm);
 }
 
 QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,

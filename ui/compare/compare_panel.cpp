@@ -47,11 +47,12 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
       m_sweepValues(new QLineEdit(this)), m_run(new QPushButton(this)), m_stop(new QPushButton(this)),
       m_exportCsv(new QPushButton(this)), m_exportPng(new QPushButton(this)), m_progress(new QProgressBar(this)),
       m_status(new QLabel(this)), m_table(new QTableWidget(0, Columns, this)),
-      m_chart(new Chart(Chart::Kind::BarsAndLine, this))
+      m_chart(new Chart(Chart::Kind::BarsAndLine, this)), m_bf16Note(new QLabel(this))
 {
     qRegisterMetaType<tb::CompareRow>();
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_help->setWordWrap(true);
+    m_bf16Note->setWordWrap(true);
     auto* devices = new QHBoxLayout;
     std::vector<tb::DeviceSpec> specs;
     tb::DeviceSpec one;
@@ -86,6 +87,15 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
             lower.isa = isa;
             specs.push_back(lower);
         }
+    // One CPU core and all cores again in bf16 ("cpu:2+bf16"), on a row of their own and unticked:
+    // beside the FP32 rows on the same seed, what bfloat16 products buy and how far the weights move.
+    // Shown unavailable with the reason on a CPU without AVX512_BF16.
+    auto* precisions = new QHBoxLayout;
+    for (size_t i = 0, cpus = specs.size() > 1 && specs[1].kind == tb::DeviceKind::Cpu ? 2 : 1; i < cpus; ++i) {
+        tb::DeviceSpec bf16 = specs[i];
+        bf16.precision = tb::Precision::Bf16;
+        specs.push_back(bf16);
+    }
     // One accelerator beside the CPU rows; more (several OpenCL platforms) on a row of their own, so
     // long device names do not widen the window.
     auto* more = new QHBoxLayout;
@@ -96,14 +106,26 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
         box->setEnabled(why.empty());
         // An OpenCL device that is not a GPU (PoCL on this CPU) is offered unticked: it runs the GPU's
         // code tens of times slower than the CPU engine.
-        box->setChecked(why.empty() && !d.isa && !DeviceText::isOpenClNotGpu(d, system));
+        box->setChecked(why.empty() && !d.isa && d.precision == tb::Precision::Fp32 &&
+                        !DeviceText::isOpenClNotGpu(d, system));
         const bool accelerator = d.kind != tb::DeviceKind::Cpu;
-        (d.isa ? levels : accelerator && accelerators++ > 0 ? more : devices)->addWidget(box);
+        (d.precision != tb::Precision::Fp32  ? precisions
+         : d.isa                             ? levels
+         : accelerator && accelerators++ > 0 ? more
+                                             : devices)
+            ->addWidget(box);
         m_devices.emplace_back(box, d);
     }
     devices->addStretch();
     more->addStretch();
     levels->addStretch();
+    // On a CPU that cannot run bf16, the reason once, wrapped, beside the unavailable boxes (a check
+    // box does not wrap).
+    const std::string bf16Why = tb::deviceUnavailableReason(specs.back(), system);
+    if (specs.back().precision != tb::Precision::Fp32 && !bf16Why.empty())
+        precisions->addWidget(m_bf16Note, 1);
+    else
+        precisions->addStretch();
     m_sweepKind->addItem(QString(), int(tb::SweepKind::None));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Batch));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Size));
@@ -142,6 +164,7 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
     else
         delete more;
     layout->addLayout(levels);
+    layout->addLayout(precisions);
     layout->addLayout(sweep);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
@@ -186,10 +209,21 @@ void ComparePanel::retranslate()
                        "device in turn, with the same seed, epochs, batch and batches per epoch. CPU devices give "
                        "identical weights (same SHA-256) on any number of cores, and AVX2 and AVX-512 kernels agree; "
                        "the SSE4.2 baseline rounds differently, and the table shows its largest weight difference, "
-                       "as for a GPU."));
+                       "as for a GPU.") +
+                    QLatin1Char(' ') +
+                    tr("The bf16 devices round the products' inputs to bfloat16 (CPUs with AVX512_BF16 only): their "
+                       "weights differ from FP32's, by the largest difference the table shows."));
     for (auto& [box, spec] : m_devices) {
         const QString why = EngineText::deviceUnavailable(spec, m_system);
-        if (spec.kind == tb::DeviceKind::Cpu && spec.isa)
+        box->setToolTip(QString());
+        if (spec.kind == tb::DeviceKind::Cpu && spec.precision != tb::Precision::Fp32) {
+            box->setText(why.isEmpty() ? tr("%1 — bfloat16 products, FP32 sums").arg(qs(spec.id()))
+                                       : tr("%1 — unavailable").arg(qs(spec.id())));
+            box->setToolTip(why.isEmpty() ? tr("The same cores with the matrix products' inputs rounded to bfloat16 "
+                                               "and summed in FP32 (AVX512_BF16)")
+                                          : tr("bf16 unavailable: %1").arg(why));
+            m_bf16Note->setText(why.isEmpty() ? QString() : tr("bf16 unavailable: %1").arg(why));
+        } else if (spec.kind == tb::DeviceKind::Cpu && spec.isa)
             box->setText(tr("%1 — the same cores with %2 kernels")
                              .arg(qs(spec.id()), QString::fromLatin1(tb::isaDescription(*spec.isa))));
         else if (spec.kind == tb::DeviceKind::Cpu)

@@ -1,6 +1,6 @@
-// The Compare page: tick the devices, run the same model from the same initial weights on each in
-// turn (optionally sweeping the batch or the image size), and read the table and the chart of
-// time per epoch and speed-up. Stop keeps the rows that finished; both export (CSV, PNG).
+// The Compare page: tick the devices (cpu:N in FP32 beside cpu:N+bf16 too), run the same model from
+// the same initial weights on each in turn (optionally sweeping the batch or the image size), and read
+// the table and the chart of time per epoch and speed-up. Stop keeps the rows that finished; both export (CSV, PNG).
 #pragma once
 
 #include "compare/compare_worker.hpp"
@@ -78,6 +78,7 @@ private:
     QLabel* m_status;
     QTableWidget* m_table;
     Chart* m_chart;
+    QLabel* m_bf16Note; // why the bf16 devices are unavailable, when they are
     WorkerThread m_thread;
     std::vector<tb::CompareRow> m_rows;
     int m_totalRows = 0;

@@ -7,6 +7,7 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QRadioButton>
 #include <QSettings>
@@ -18,18 +19,25 @@ namespace {
 enum Choice { OneCore = 0, AllCores = 1, Gpu = 2, Tpu = 3 };
 const char* kDeviceKey = "accelerator/device";
 const char* kScaleKey = "accelerator/scaleBatch";
+const char* kPrecisionKey = "accelerator/precision"; // "fp32" or "bf16", as --precision takes it
 } // namespace
 
 AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent)
     : QWidget(parent), m_system(system), m_title(new QLabel(this)), m_detected(new QLabel(this)),
       m_oneCore(new QRadioButton(this)), m_allCores(new QRadioButton(this)), m_gpu(new QRadioButton(this)),
-      m_tpu(new QRadioButton(this)), m_group(new QButtonGroup(this)), m_scale(new QCheckBox(this)),
-      m_replicas(new QLabel(this))
+      m_tpu(new QRadioButton(this)), m_group(new QButtonGroup(this)), m_precisionLabel(new QLabel(this)),
+      m_fp32(new QRadioButton(this)), m_bf16(new QRadioButton(this)), m_precisionNote(new QLabel(this)),
+      m_scale(new QCheckBox(this)), m_replicas(new QLabel(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_detected->setWordWrap(true);
     m_detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_replicas->setWordWrap(true);
+    m_precisionNote->setWordWrap(true);
+    // A group of its own: the precision is a choice beside the device's, not one of them.
+    auto* precision = new QButtonGroup(this);
+    precision->addButton(m_fp32);
+    precision->addButton(m_bf16);
     m_group->addButton(m_oneCore, OneCore);
     m_group->addButton(m_allCores, AllCores);
     m_group->addButton(m_gpu, Gpu);
@@ -44,6 +52,13 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     layout->addWidget(m_allCores);
     layout->addWidget(m_gpu);
     layout->addWidget(m_tpu);
+    auto* precisionRow = new QHBoxLayout;
+    precisionRow->addWidget(m_precisionLabel);
+    precisionRow->addWidget(m_fp32);
+    precisionRow->addWidget(m_bf16);
+    precisionRow->addStretch();
+    layout->addLayout(precisionRow);
+    layout->addWidget(m_precisionNote);
     layout->addWidget(m_scale);
     layout->addWidget(m_replicas);
     layout->addStretch();
@@ -53,11 +68,21 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     QAbstractButton* initial = m_group->button(saved);
     (initial && initial->isEnabled() ? initial : m_allCores)->setChecked(true);
     m_scale->setChecked(settings.value(kScaleKey, false).toBool());
+    m_fp32->setChecked(true);
+    m_bf16->setChecked(settings.value(kPrecisionKey).toString() ==
+                           QLatin1String(tb::precisionName(tb::Precision::Bf16)) &&
+                       bf16Unavailable().isEmpty());
     connect(m_group, &QButtonGroup::idToggled, this, [this](int id, bool on) {
         if (!on)
             return;
         QSettings().setValue(kDeviceKey, id);
+        updatePrecision();
         updateBatch();
+        emit deviceChanged();
+    });
+    connect(m_bf16, &QRadioButton::toggled, this, [this](bool on) {
+        QSettings().setValue(kPrecisionKey,
+                             QLatin1String(tb::precisionName(on ? tb::Precision::Bf16 : tb::Precision::Fp32)));
         emit deviceChanged();
     });
     connect(m_scale, &QCheckBox::toggled, this, [this](bool on) {
@@ -114,7 +139,35 @@ void AcceleratorPanel::retranslate()
     m_scale->setText(tr("Scale the batch with the replicas"));
     m_scale->setToolTip(
         tr("Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)"));
+    m_precisionLabel->setText(tr("Precision:"));
+    m_fp32->setText(tr("FP32"));
+    m_fp32->setToolTip(tr("Every matrix product in 32-bit floating point (the default)."));
+    m_bf16->setText(tr("bfloat16 (bf16)"));
+    updatePrecision();
     updateBatch();
+}
+
+QString AcceleratorPanel::bf16Unavailable() const
+{
+    tb::DeviceSpec spec = device();
+    spec.precision = tb::Precision::Bf16;
+    // Not EngineText::deviceUnavailable: a GPU that cannot be used would give its own reason, not the precision's.
+    return EngineText::english(qs(tb::deviceUnavailableReason(spec, m_system)));
+}
+
+void AcceleratorPanel::updatePrecision()
+{
+    const QString why = bf16Unavailable();
+    if (!why.isEmpty() && m_bf16->isChecked())
+        m_fp32->setChecked(true); // a device that cannot run bf16 trains in FP32
+    m_bf16->setEnabled(why.isEmpty());
+    m_bf16->setToolTip(why.isEmpty()
+                           ? tr("The matrix products (convolutions, Dense, LSTM) take their inputs rounded to "
+                                "bfloat16 and sum in FP32; weights, optimizer and loss stay FP32. Only CPUs "
+                                "with AVX512_BF16 run it; the weights differ a little from FP32's.")
+                           : tr("bf16 unavailable: %1").arg(why));
+    m_precisionNote->setText(why.isEmpty() ? QString() : tr("bf16 unavailable: %1").arg(why));
+    m_precisionNote->setVisible(!why.isEmpty());
 }
 
 void AcceleratorPanel::changeEvent(QEvent* event)
@@ -140,6 +193,8 @@ tb::DeviceSpec AcceleratorPanel::device() const
     default:
         d.threads = std::max(1, m_system.cpu.logicalCores);
     }
+    if (m_bf16->isChecked() && m_bf16->isEnabled())
+        d.precision = tb::Precision::Bf16;
     return d;
 }
 
@@ -149,6 +204,7 @@ void AcceleratorPanel::selectDevice(const tb::DeviceSpec& spec)
         m_gpu->setChecked(m_gpu->isEnabled());
     else
         (spec.threads == 1 ? m_oneCore : m_allCores)->setChecked(true);
+    (spec.precision == tb::Precision::Bf16 && m_bf16->isEnabled() ? m_bf16 : m_fp32)->setChecked(true);
 }
 
 bool AcceleratorPanel::scaleBatchWithReplicas() const

@@ -1,6 +1,7 @@
 // Accelerator: what this machine has (CPU model, cores, SIMD, RAM; CUDA GPUs and OpenCL devices, or why
-// there are none; the TPU as a cloud-only device), the choice of device, the replicas that train in sync and the
-// global batch = per-replica batch x replicas when the batch scales with them.
+// there are none; the TPU as a cloud-only device), the choice of device and, for the CPU, of the products'
+// precision (FP32 or bf16, which only CPUs with AVX512_BF16 run: else shown unavailable with the reason), the
+// replicas that train in sync and the global batch = per-replica batch x replicas when the batch scales with them.
 #pragma once
 
 #include "device/device.hpp"
@@ -25,6 +26,9 @@ public:
     void setPerReplicaBatch(int batch);
     void selectDevice(const tb::DeviceSpec& spec);
     QString detectedText() const;
+    // Why the chosen device cannot compute in bf16 (this CPU, or not a CPU), in the window's language;
+    // empty when it can.
+    QString bf16Unavailable() const;
 
 signals:
     void deviceChanged();
@@ -35,6 +39,7 @@ protected:
 private:
     void retranslate();
     void updateBatch();
+    void updatePrecision();
 
     tb::SystemInfo m_system;
     QLabel* m_title;
@@ -44,6 +49,10 @@ private:
     QRadioButton* m_gpu;
     QRadioButton* m_tpu;
     QButtonGroup* m_group;
+    QLabel* m_precisionLabel;
+    QRadioButton* m_fp32;
+    QRadioButton* m_bf16;
+    QLabel* m_precisionNote; // why bf16 is unavailable, when it is
     QCheckBox* m_scale;
     QLabel* m_replicas;
     int m_perReplicaBatch = 128;

@@ -305,10 +305,17 @@ QStringList RunOptionsFields::cliArguments() const
     apply(settings.config);
     settings.checkpointEvery = checkpointEvery();
     settings.preciseBn = preciseBnBatches();
+    settings.config.device.precision = m_precision;
     QStringList a;
     for (const std::string& arg : tb::formatTrainOptions(settings))
         a << qs(arg);
     return a;
+}
+
+void RunOptionsFields::setPrecision(tb::Precision precision)
+{
+    m_precision = precision;
+    showScheduleFields(); // the CLI line
 }
 
 bool RunOptionsFields::isExpanded() const

@@ -40,6 +40,9 @@ public:
     void setEarlyStopping(const tb::EarlyStopping& es);
     void setCheckpointEvery(int batches);
     void setPreciseBnBatches(int batches);
+    // The accelerator panel's precision, for the CLI line (--precision bf16): the device is not this
+    // panel's, but the line would not train the same run without it.
+    void setPrecision(tb::Precision precision);
 
 signals:
     void changed();
@@ -73,6 +76,7 @@ private:
     QSpinBox* m_checkpointEvery;
     QSpinBox* m_preciseBn;
     QLabel* m_cli;
+    tb::Precision m_precision = tb::Precision::Fp32;
     std::vector<QLabel*> m_labels; // one per form row with a label, in order
 };
 
