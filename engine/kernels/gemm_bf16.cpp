@@ -44,19 +44,28 @@ uint32_t pairBits(float even, float odd)
     return bf16Bits(even) | bf16Bits(odd) << 16;
 }
 
-// The same rounding on 16 lanes: bf16 bits in each 32-bit lane's low half.
-__m512i bf16Lanes(__m512 v)
+// The same rounding on 16 lanes, bf16's bits in each lane's high half (the low half is left over).
+// NaNs and subnormals, rare in training, are found by one class test and fixed on a slow path.
+__m512i roundedHigh(__m512 v)
 {
     const __m512i x = _mm512_castps_si512(v);
-    const __m512i exponent = _mm512_set1_epi32(0x7f800000);
-    const __mmask16 tiny = _mm512_testn_epi32_mask(x, exponent);
-    const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    const __m512i top = _mm512_srli_epi32(x, 16);
-    __m512i r =
-        _mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7fff), _mm512_and_si512(top, _mm512_set1_epi32(1))));
-    r = _mm512_srli_epi32(r, 16);
-    r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(top, _mm512_set1_epi32(0x40)));
-    return _mm512_mask_mov_epi32(r, tiny, _mm512_and_si512(top, _mm512_set1_epi32(0x8000)));
+    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+    __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb);
+    const __mmask16 special = _mm512_fpclass_ps_mask(v, 0x01 | 0x80 | 0x20); // quiet NaN, signalling NaN, subnormal
+    if (__builtin_expect(special != 0, 0)) {
+        const __mmask16 nan = _mm512_fpclass_ps_mask(v, 0x01 | 0x80);
+        r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(x, _mm512_set1_epi32(0x00400000)));
+        r = _mm512_mask_mov_epi32(r, special & ~nan, _mm512_and_si512(x, _mm512_set1_epi32(int(0x80000000u))));
+    }
+    return r;
+}
+
+// 16 pairs: bf16(even[j]) in the low half, bf16(odd[j]) in the high half of lane j.
+__m512i pairLanes(__m512 even, __m512 odd)
+{
+    const __m512i lo = _mm512_srli_epi32(roundedHigh(even), 16);
+    // (high & 0xffff0000) | lo in one ternary logic instruction
+    return _mm512_ternarylogic_epi32(roundedHigh(odd), _mm512_set1_epi32(int(0xffff0000u)), lo, 0xEA);
 }
 
 void store32(uint32_t* p, uint32_t v)
@@ -69,11 +78,12 @@ void contiguousPairs(const float* a, int K, uint32_t* out)
 {
     const int P = pairsOf(K);
     int p = 0;
+    // The high halves of 32 rounded values, in order: 16 pairs.
+    const __m512i odd = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27, 25,
+                                         23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
     for (; 2 * p + 32 <= K; p += 16) {
-        const __m512i lo = bf16Lanes(_mm512_loadu_ps(a + 2 * p));
-        const __m512i hi = bf16Lanes(_mm512_loadu_ps(a + 2 * p + 16));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + p), _mm512_cvtepi32_epi16(lo));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + p + 8), _mm512_cvtepi32_epi16(hi));
+        const __m512i lo = roundedHigh(_mm512_loadu_ps(a + 2 * p)), hi = roundedHigh(_mm512_loadu_ps(a + 2 * p + 16));
+        _mm512_storeu_si512(out + p, _mm512_permutex2var_epi16(lo, odd, hi));
     }
     for (; p < P; ++p)
         store32(out + p, pairBits(a[2 * p], 2 * p + 1 < K ? a[2 * p + 1] : 0.0f));
@@ -99,11 +109,8 @@ PackedA packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t
             const float* odd = 2 * p + 1 < K ? even + aCol : nullptr;
             uint32_t* o = out + int64_t(p) * M;
             int i = 0;
-            for (; odd && i + kLanes <= M; i += kLanes) {
-                const __m512i lo = bf16Lanes(_mm512_loadu_ps(even + i));
-                const __m512i hi = bf16Lanes(_mm512_loadu_ps(odd + i));
-                _mm512_storeu_si512(o + i, _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16)));
-            }
+            for (; odd && i + kLanes <= M; i += kLanes)
+                _mm512_storeu_si512(o + i, pairLanes(_mm512_loadu_ps(even + i), _mm512_loadu_ps(odd + i)));
             for (; i < M; ++i)
                 store32(o + i, pairBits(even[i], odd ? odd[i] : 0.0f));
         }
@@ -191,8 +198,8 @@ const RowTable& blocksFor(int cols)
 // (packB's layout): panels in groups of about 128 KB (kept in L2), each swept by every row block
 // while its rows of A stay in L1. A panel holding the N % 8 tail goes through a zero-padded copy of
 // C's rows: the same operations per element.
-void packedColumns(int M, int N, int P, PackedA A, const uint32_t* packed, float* C, int64_t ldc,
-                   bool accumulate, float* scratch)
+void packedColumns(int M, int N, int P, PackedA A, const uint32_t* packed, float* C, int64_t ldc, bool accumulate,
+                   float* scratch)
 {
     const int padded = (N + 7) / 8 * 8;
     const int blocks = (M + kRows - 1) / kRows;
@@ -259,11 +266,8 @@ void packB(int K, int N, const float* B, int64_t ldb, bool transB, float* packed
             const float* odd = 2 * p + 1 < K ? even + ldb : nullptr;
             uint32_t* dst = panel + p * w;
             int j = 0;
-            for (; odd && j + kLanes <= real; j += kLanes) {
-                const __m512i lo = bf16Lanes(_mm512_loadu_ps(even + j));
-                const __m512i hi = bf16Lanes(_mm512_loadu_ps(odd + j));
-                _mm512_storeu_si512(dst + j, _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16)));
-            }
+            for (; odd && j + kLanes <= real; j += kLanes)
+                _mm512_storeu_si512(dst + j, pairLanes(_mm512_loadu_ps(even + j), _mm512_loadu_ps(odd + j)));
             for (; j < w; ++j)
                 store32(dst + j, j < real ? pairBits(even[j], odd ? odd[j] : 0.0f) : 0u);
         }
@@ -275,8 +279,8 @@ namespace {
 // B[j * ldb + k] when transB) packed here a block of kc rows (an even count: a pair never straddles
 // two blocks) and about 128 KB at a time, kept in L2; blocks after the first continue C's sums in k
 // order: the same bits as one pass.
-void packingProduct(int M, int N, int K, PackedA a, const float* B, int64_t ldb, bool transB, float* C,
-                    int64_t ldc, bool accumulate)
+void packingProduct(int M, int N, int K, PackedA a, const float* B, int64_t ldb, bool transB, float* C, int64_t ldc,
+                    bool accumulate)
 {
     float* scratch = t_tailC.get(int64_t(kRows) * kCols);
     const int kc = K <= 384 ? K : 256;
