@@ -87,11 +87,19 @@ void Conv2D::beginPass(const Kernels& kern)
         winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
         w = m_folded.data();
     }
-    const size_t size = size_t(kElems) * m_g.cout * m_wcin;
-    m_U.resize(size);
-    m_Ut.resize(size);
-    kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, false, m_U.data());
-    kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, true, m_Ut.data());
+    // The 36 transformed kernels of each direction, packed once for the pass's products (in the
+    // kernels' own layout: bf16 pairs when the products are bf16).
+    const int cin = m_wcin, cout = m_g.cout;
+    std::vector<float> transformed(size_t(kElems) * cout * cin);
+    const int64_t per = kernel::packedBFloats(cin, cout), perT = kernel::packedBFloats(cout, cin);
+    m_U.resize(size_t(kElems * per));
+    m_Ut.resize(size_t(kElems * perT));
+    kern.winogradKernel(m_grid.kind, w, cout, cin, false, transformed.data());
+    for (int e = 0; e < kElems; ++e)
+        kern.packB(cin, cout, transformed.data() + int64_t(e) * cin * cout, cout, false, m_U.data() + e * per);
+    kern.winogradKernel(m_grid.kind, w, cout, cin, true, transformed.data());
+    for (int e = 0; e < kElems; ++e)
+        kern.packB(cout, cin, transformed.data() + int64_t(e) * cout * cin, cin, false, m_Ut.data() + e * perT);
 }
 
 void Conv2D::initParams(float* params, float*, Rng& rng) const
@@ -195,12 +203,13 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     }
 }
 
-// The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), all densely packed.
+// The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), A and C densely packed,
+// B[e] packed by packB (beginPass), packedBFloats(K, N) floats each.
 void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B, float* C)
 {
+    const int64_t per = kernel::packedBFloats(K, N);
     for (int e = 0; e < kElems; ++e)
-        kern.tileGemm(rows, N, K, A + int64_t(e) * rows * K, K, 1, B + int64_t(e) * K * N, N, C + int64_t(e) * rows * N,
-                      N, false);
+        kern.gemmPacked(rows, N, K, A + int64_t(e) * rows * K, K, 1, B + e * per, C + int64_t(e) * rows * N, N, false);
 }
 
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)

@@ -50,8 +50,8 @@ private:
     int m_wcin = 0; // input channels the Winograd convolution sees (cin * fold^2)
     winograd::TileGrid m_grid;
     std::vector<float> m_folded; // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
-    std::vector<float> m_U;      // (36, Cin', Cout) transformed kernels for forward
-    std::vector<float> m_Ut;     // (36, Cout, Cin') transformed rotated kernels for dX
+    std::vector<float> m_U;      // (36, Cin', Cout) transformed kernels for forward, each packed (packB)
+    std::vector<float> m_Ut;     // (36, Cout, Cin') transformed rotated kernels for dX, each packed
 };
 
 } // namespace tb
