@@ -47,6 +47,13 @@ def run_torch(cmd, formats):
     return best
 
 
+def reference_blas():
+    """Whether Debian's torch would run on the reference BLAS: it links the generic libblas.so.3, which
+    is the slow reference implementation unless OpenBLAS is installed (the peer would not be at its
+    best)."""
+    return "/blas/libblas" in os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(here, "..", "build"))
@@ -94,6 +101,9 @@ def main():
             rows.append((ours, torch))
             print(f"measured {model} on {a.device}", file=sys.stderr, flush=True)
     kernels = next((o["kernels"] for o, _ in rows if "kernels" in o), "refused")
+    if reference_blas():
+        print("warning: PyTorch ran on the reference BLAS (slow, not the peer at its best): "
+              "apt-get install libopenblas0-openmp")
     print(f"Trainbench ({kernels}) vs {rows[0][1]['framework']}, batch 128, PyTorch evaluation batch "
           f"{rows[0][1].get('eval_batch', 64)}, {a.steps} steps x {a.repeats} repeats (median), same machine, "
           f"one run\n")

@@ -10,15 +10,21 @@ models=${2:-tpu-mnist-cnn colab-fashion-cnn}
 XDG_DATA_HOME=$(mktemp -d) # the runs' folders: here, not in the user's data
 export XDG_DATA_HOME
 trap 'rm -rf "$XDG_DATA_HOME"' EXIT
+logs=$XDG_DATA_HOME/logs
+mkdir "$logs"
 if ! why=$("$cli" train --data /usr/share/datasets/fashion-mnist --model tpu-mnist-cnn --epochs 1 --max-batches 1 \
     --precision bf16 --threads 1 --no-run-folder 2>&1); then
   echo "SKIP: bf16 cannot run here: ${why##*$'\n'}"
   exit 77
 fi
-run() { # model precision: prints the test accuracy
-  "$cli" train --data /usr/share/datasets/fashion-mnist --model "$1" --epochs 2 --batch 128 --seed 200 \
-    --threads 2 --precision "$2" --no-run-folder | tee /dev/stderr | tail -n 1 |
-    sed -E 's/.*test accuracy: ([0-9.]+).*/\1/'
+run() { # model precision: prints the test accuracy; the run's last lines go to stderr
+  if ! "$cli" train --data /usr/share/datasets/fashion-mnist --model "$1" --epochs 2 --batch 128 --seed 200 \
+    --threads 2 --precision "$2" --no-run-folder >"$logs/$1-$2" 2>&1; then
+    tail -n 20 "$logs/$1-$2" >&2
+    return 1
+  fi
+  tail -n 3 "$logs/$1-$2" >&2
+  tail -n 1 "$logs/$1-$2" | sed -E 's/.*test accuracy: ([0-9.]+).*/\1/'
 }
 status=0
 for model in $models; do

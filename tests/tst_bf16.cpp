@@ -292,6 +292,12 @@ private slots:
         QCOMPARE(parseDeviceSpec("cpu:1+bf16").id(), std::string("cpu:1+bf16"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseDeviceSpec("opencl:0+bf16"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseDeviceSpec("cpu:2+int8"));
+        // A list's --precision goes to the devices that name none.
+        const std::vector<DeviceSpec> list = parseDeviceList("cpu:1, cpu:2+fp32,opencl:0", Precision::Bf16);
+        QCOMPARE(list.size(), size_t(3));
+        QCOMPARE(list[0].id(), std::string("cpu:1+bf16"));
+        QCOMPARE(list[1].id(), std::string("cpu:2"));
+        QCOMPARE(list[2].precision, Precision::Bf16);
         // Never on a level below AVX-512, whatever the CPU.
         const std::string why = precisionUnavailableReason(Precision::Bf16, Isa::Avx2);
         QVERIFY(!why.empty());

@@ -11,12 +11,9 @@
 #include "train/progress_text.hpp"
 #include "train/train_options.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <sstream>
 #include <unistd.h>
 
 namespace tbcli {
@@ -78,22 +75,6 @@ private:
     std::chrono::steady_clock::time_point m_last{};
 };
 
-// --precision: every device of the list that names no precision of its own ("cpu:2+bf16", "cpu:2+fp32"
-// keep theirs). A device that cannot compute in it (an OpenCL device, cpu:2@avx2 in bf16) is a
-// skipped row with the reason, as every device that cannot run here is.
-void applyPrecision(std::vector<tb::DeviceSpec>& devices, const std::string& list, tb::Precision precision)
-{
-    std::stringstream ss(list);
-    std::string item;
-    size_t i = 0;
-    while (std::getline(ss, item, ',') && i < devices.size()) {
-        if (std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isspace(c); }))
-            continue; // parseDeviceList skips it too
-        if (item.find('+') == std::string::npos)
-            devices[i].precision = precision;
-        ++i;
-    }
-}
 } // namespace
 
 int compareCommand(const std::vector<std::string>& args)
@@ -101,10 +82,10 @@ int compareCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("compare"), args);
     tb::CompareConfig cfg;
     cfg.train = trainSettingsFrom(o).config;
-    const std::string devices = o.text("devices", "cpu:1,cpu:" + std::to_string(tb::hardwareThreads()));
-    cfg.devices = tb::parseDeviceList(devices);
-    if (o.has("precision"))
-        applyPrecision(cfg.devices, devices, cfg.train.device.precision);
+    // --precision: every device of the list that names no precision of its own ("cpu:2+fp32" keeps
+    // its); one that cannot compute in it is a skipped row with the reason.
+    cfg.devices = tb::parseDeviceList(o.text("devices", "cpu:1,cpu:" + std::to_string(tb::hardwareThreads())),
+                                      cfg.train.device.precision);
     cfg.scaleBatchWithReplicas = o.has("scale-batch");
     cfg.sweep = tb::parseSweep(o.text("sweep", ""));
     const std::string csvPath = o.text("csv", "");

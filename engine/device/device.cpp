@@ -84,7 +84,7 @@ std::string DeviceSpec::id() const
            (precision == Precision::Fp32 ? "" : std::string("+") + precisionName(precision));
 }
 
-DeviceSpec parseDeviceSpec(const std::string& raw)
+DeviceSpec parseDeviceSpec(const std::string& raw, Precision unnamed)
 {
     const std::string text = trim(raw);
     const size_t plus = text.find('+');
@@ -95,6 +95,7 @@ DeviceSpec parseDeviceSpec(const std::string& raw)
     const std::string kind = base.substr(0, colon);
     const std::string arg = colon == std::string::npos ? "" : base.substr(colon + 1);
     DeviceSpec d;
+    d.precision = unnamed;
     if (at != std::string::npos) {
         if (kind != "cpu")
             throw ConfigError("device '" + text + "': only CPU devices take an instruction set (cpu:2@avx2)");
@@ -133,14 +134,14 @@ DeviceSpec parseDeviceSpec(const std::string& raw)
     return d;
 }
 
-std::vector<DeviceSpec> parseDeviceList(const std::string& text)
+std::vector<DeviceSpec> parseDeviceList(const std::string& text, Precision unnamed)
 {
     std::vector<DeviceSpec> out;
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ','))
         if (!trim(item).empty())
-            out.push_back(parseDeviceSpec(item));
+            out.push_back(parseDeviceSpec(item, unnamed));
     if (out.empty())
         throw ConfigError("no devices given: use e.g. cpu:1,cpu:2");
     return out;

@@ -32,9 +32,11 @@ struct DeviceSpec {
 // "cpu" (all cores), "cpu:N", either with "@baseline", "@avx2" or "@avx512", then "+bf16" or
 // "+fp32", "opencl", "opencl:K", "cuda", "cuda:K".
 // Throws ConfigError with the accepted forms.
-DeviceSpec parseDeviceSpec(const std::string& text);
+// `unnamed`: the precision of a spec that names none ("cpu:2" with Bf16 is cpu:2+bf16; an OpenCL
+// device gets it too, and deviceUnavailableReason then says it computes in FP32 only).
+DeviceSpec parseDeviceSpec(const std::string& text, Precision unnamed = Precision::Fp32);
 // A comma-separated list of specs ("cpu:1,cpu:2,cuda:0").
-std::vector<DeviceSpec> parseDeviceList(const std::string& text);
+std::vector<DeviceSpec> parseDeviceList(const std::string& text, Precision unnamed = Precision::Fp32);
 
 struct CpuInfo {
     std::string model;       // "AMD EPYC 9R14"

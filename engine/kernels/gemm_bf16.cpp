@@ -74,6 +74,12 @@ void store32(uint32_t* p, uint32_t v)
 }
 
 // The pairs of K contiguous values: out[p] = (a[2p], a[2p + 1]), the bf16 values in order.
+// The first `count` of 16 lanes (none when count <= 0).
+__mmask16 lanes(int count)
+{
+    return count >= kLanes ? __mmask16(0xffff) : count <= 0 ? __mmask16(0) : __mmask16((1u << count) - 1);
+}
+
 void contiguousPairs(const float* a, int K, uint32_t* out)
 {
     const int P = pairsOf(K);
@@ -85,8 +91,24 @@ void contiguousPairs(const float* a, int K, uint32_t* out)
         const __m512i lo = roundedHigh(_mm512_loadu_ps(a + 2 * p)), hi = roundedHigh(_mm512_loadu_ps(a + 2 * p + 16));
         _mm512_storeu_si512(out + p, _mm512_permutex2var_epi16(lo, odd, hi));
     }
-    for (; p < P; ++p)
-        store32(out + p, pairBits(a[2 * p], 2 * p + 1 < K ? a[2 * p + 1] : 0.0f));
+    if (p == P)
+        return;
+    // The last fewer than 32 values through masks (masked-off lanes read as zero, never touched).
+    const int left = K - 2 * p;
+    const __m512i lo = roundedHigh(_mm512_maskz_loadu_ps(lanes(left), a + 2 * p));
+    const __m512i hi = roundedHigh(_mm512_maskz_loadu_ps(lanes(left - kLanes), a + 2 * p + kLanes));
+    _mm512_mask_storeu_epi32(out + p, lanes(P - p), _mm512_permutex2var_epi16(lo, odd, hi));
+}
+
+// out[j] = the pair (even[j], odd[j]) for j < n (odd null: zero), then zero up to width (>= n).
+void rowPairs(const float* even, const float* odd, int n, int width, uint32_t* out)
+{
+    for (int j = 0; j < width; j += kLanes) {
+        const __mmask16 load = lanes(n - j);
+        const __m512 e = _mm512_maskz_loadu_ps(load, even + j);
+        const __m512 o = odd ? _mm512_maskz_loadu_ps(load, odd + j) : _mm512_setzero_ps();
+        _mm512_mask_storeu_epi32(out + j, lanes(width - j), pairLanes(e, o));
+    }
 }
 
 // A (M x K, A[i * aRow + k * aCol]) as pairs: pair p of row i at data[i * row + p * col].
@@ -106,13 +128,7 @@ PackedA packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t
     if (aRow == 1 && aCol != 1) {
         for (int p = 0; p < P; ++p) {
             const float* even = A + 2 * p * aCol;
-            const float* odd = 2 * p + 1 < K ? even + aCol : nullptr;
-            uint32_t* o = out + int64_t(p) * M;
-            int i = 0;
-            for (; odd && i + kLanes <= M; i += kLanes)
-                _mm512_storeu_si512(o + i, pairLanes(_mm512_loadu_ps(even + i), _mm512_loadu_ps(odd + i)));
-            for (; i < M; ++i)
-                store32(o + i, pairBits(even[i], odd ? odd[i] : 0.0f));
+            rowPairs(even, 2 * p + 1 < K ? even + aCol : nullptr, M, M, out + int64_t(p) * M);
         }
         return {out, 1, M};
     }
@@ -263,13 +279,7 @@ void packB(int K, int N, const float* B, int64_t ldb, bool transB, float* packed
         }
         for (int p = 0; p < P; ++p) {
             const float* even = B + int64_t(2 * p) * ldb + j0;
-            const float* odd = 2 * p + 1 < K ? even + ldb : nullptr;
-            uint32_t* dst = panel + p * w;
-            int j = 0;
-            for (; odd && j + kLanes <= real; j += kLanes)
-                _mm512_storeu_si512(dst + j, pairLanes(_mm512_loadu_ps(even + j), _mm512_loadu_ps(odd + j)));
-            for (; j < w; ++j)
-                store32(dst + j, j < real ? pairBits(even[j], odd ? odd[j] : 0.0f) : 0u);
+            rowPairs(even, 2 * p + 1 < K ? even + ldb : nullptr, real, w, panel + p * w);
         }
     }
 }

@@ -77,7 +77,7 @@ int Conv2D::winogradChunk() const
     return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
 }
 
-void Conv2D::beginPass(const Kernels& kern)
+void Conv2D::beginPass(const Kernels& kern, bool)
 {
     if (!m_winograd)
         return;

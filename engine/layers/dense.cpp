@@ -48,6 +48,17 @@ void Dense::biasAndActivation(const Kernels& k, float* y, int n, int j0, int j1)
     k.rowBiasActivate(m_act, y, n, m_units, j0, j1, m_bias ? m_params + m_in.size() * m_units : nullptr);
 }
 
+// The passes whose forward runs per shard get the kernel packed once, not read (FP32) or rounded
+// and packed (bf16) again by every shard's product.
+void Dense::beginPass(const Kernels& k, bool training)
+{
+    if (training && batchWide())
+        return; // batchForward reads the kernel in column blocks
+    const int F = int(m_in.size());
+    m_packed.resize(size_t(kernel::packedBFloats(F, m_units)));
+    k.packB(F, m_units, m_params, m_units, false, m_packed.data());
+}
+
 // Evaluation, and training when the units are not a multiple of 8: the shard's rows at once. Each
 // output sums its inputs in order with the same operations as batchForward, so evaluation's
 // outputs equal training's to the bit.
@@ -56,7 +67,7 @@ void Dense::forward(const PassContext& ctx, int, ShardView& s, float*)
     if (ctx.training && batchWide())
         return; // batchForward computes it
     const int F = int(m_in.size());
-    ctx.kernels->tileGemm(s.n, m_units, F, s.x, F, 1, m_params, m_units, s.y, m_units, false);
+    ctx.kernels->gemmPacked(s.n, m_units, F, s.x, F, 1, m_packed.data(), s.y, m_units, false);
     biasAndActivation(*ctx.kernels, s.y, s.n, 0, m_units);
 }
 

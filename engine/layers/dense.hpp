@@ -20,6 +20,7 @@ public:
     Activation activation() const { return m_act; }
     int64_t paramCount() const override { return m_in.size() * m_units + (m_bias ? m_units : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
+    void beginPass(const Kernels& k, bool training) override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     int batchForwardTasks() const override;
@@ -39,6 +40,7 @@ private:
     void inputGradient(const Kernels& k, std::span<const ShardView> shards, int task);
     void biasAndActivation(const Kernels& k, float* y, int n, int j0, int j1) const; // columns [j0, j1) of y[n][units]
     std::vector<float> m_kernelT; // (units, F) the kernel transposed, for dX; written by batchForward
+    std::vector<float> m_packed;  // (F, units) the kernel packed (packB) for forward, by beginPass
     int m_units;
     bool m_bias;
     Activation m_act;

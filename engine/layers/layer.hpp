@@ -71,9 +71,9 @@ public:
     virtual int64_t workspaceFloats(int /*n*/) const { return 0; }
     virtual int64_t partialDoubles() const { return 0; }
     virtual int phases(bool /*training*/) const { return 1; }
-    // Called once, on one thread, before each training step and each evaluation, with the current
-    // parameters (e.g. to transform convolution kernels once instead of once per shard).
-    virtual void beginPass(const Kernels&) {}
+    // Called once, on one thread, before each training step (training) and each evaluation, with the
+    // current parameters (e.g. to transform convolution kernels once instead of once per shard).
+    virtual void beginPass(const Kernels&, bool /*training*/) {}
 
     virtual void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
     virtual void reduceForward(const PassContext&, int /*phase*/, std::span<ShardView>) {}
