@@ -84,6 +84,15 @@ void writeBrightToyDataset(const std::string& dir, int trainCount, int testCount
     writeBarDataset(dir, trainCount, testCount, 12, 3, false, seed, 150, 50);
 }
 
+std::vector<float> randomMatrix(size_t n, uint64_t seed)
+{
+    tb::Rng r(seed);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = 2.0f * r.uniform() - 1.0f;
+    return v;
+}
+
 std::string toyModelJson()
 {
     return R"({"name": "toy", "input_scale": 0.00392156862745098, "layers": [

@@ -27,6 +27,8 @@ void writeToyDataset(const std::string& dir, int trainCount, int testCount, int 
 // averages still hold (precise BN, issue 30).
 void writeBrightToyDataset(const std::string& dir, int trainCount, int testCount, uint64_t seed = 1);
 
+// n values uniform in [-1, 1) from the engine's counter RNG (the kernels' tests' operands).
+std::vector<float> randomMatrix(size_t n, uint64_t seed);
 // A tiny model using every layer kind, for determinism and CLI tests.
 std::string toyModelJson();
 

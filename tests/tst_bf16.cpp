@@ -26,14 +26,7 @@
 using namespace tb;
 
 namespace {
-std::vector<float> randomMatrix(size_t n, uint64_t seed)
-{
-    Rng r(seed);
-    std::vector<float> v(n);
-    for (auto& x : v)
-        x = 2.0f * r.uniform() - 1.0f;
-    return v;
-}
+using fixtures::randomMatrix;
 
 bool sameBits(float a, float b)
 {

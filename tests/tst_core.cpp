@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "environment.hpp"
+#include "fixtures.hpp"
 #include "kernels/kernels.hpp"
 
 #include <QtTest>
@@ -18,14 +19,7 @@
 using namespace tb;
 
 namespace {
-std::vector<float> randomMatrix(size_t n, uint64_t seed)
-{
-    Rng r(seed);
-    std::vector<float> v(n);
-    for (auto& x : v)
-        x = 2.0f * r.uniform() - 1.0f;
-    return v;
-}
+using fixtures::randomMatrix;
 
 // C = alpha op(A) op(B) + beta C in double, row-major with the given strides.
 std::vector<double> referenceGemm(bool ta, bool tb, int M, int N, int K, double alpha, const std::vector<float>& A,

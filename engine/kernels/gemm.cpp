@@ -6,6 +6,7 @@
 // Every C element sums its K products in order with madd (isa_kernels.hpp), so a product cut into
 // other row or column blocks gives the same bits.
 #include "kernels/isa_kernels.hpp"
+#include "kernels/panel_sweep.hpp"
 
 #include <utility>
 
@@ -123,42 +124,11 @@ void fullColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol
     }
 }
 
-// Rows [0, M) times packed panels (packB's layout) of N columns: each panel K x w contiguous, so
-// its rows stay in L1/L2 whatever B's row stride (a power-of-two stride such as an LSTM's 4H maps a
-// panel's rows to a handful of cache sets, and streamed them from L3 on every row block). The
-// panels go in groups of about 128 KB (kept in L2); each row block sweeps a group's panels while
-// its rows of A stay in L1. A panel holding the N % 8 tail goes through a zero-padded copy of C's
-// rows: the same operations per element.
+// Rows [0, M) times packed panels (packB's layout) of N columns: kernels/panel_sweep.hpp.
 void packedColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* P, float* C,
                    int64_t ldc, bool accumulate, float* scratch)
 {
-    const int padded = (N + 7) / 8 * 8;
-    const int blocks = (M + kRows - 1) / kRows;
-    const int group = K * kCols >= 32768 ? kCols : 32768 / K / kCols * kCols;
-    for (int g0 = 0; g0 < padded; g0 += group) {
-        const int g1 = padded - g0 < group ? padded : g0 + group;
-        for (int b = 0; b < blocks; ++b) {
-            const int i0 = int(int64_t(M) * b / blocks);
-            const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
-            for (int j0 = g0; j0 < g1; j0 += kCols) {
-                const int w = g1 - j0 < kCols ? g1 - j0 : kCols, real = N - j0 < w ? N - j0 : w;
-                const BlockFn fn = blocksFor(w).fn[rows - 1];
-                const float* panel = P + int64_t(K) * j0;
-                float* c = C + i0 * ldc + j0;
-                if (real == w) {
-                    fn(K, A + i0 * aRow, aRow, aCol, panel, w, c, ldc, accumulate);
-                    continue;
-                }
-                for (int i = 0; i < rows; ++i)
-                    for (int j = 0; j < w; ++j)
-                        scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
-                fn(K, A + i0 * aRow, aRow, aCol, panel, w, scratch, w, accumulate);
-                for (int i = 0; i < rows; ++i)
-                    for (int j = 0; j < real; ++j)
-                        c[i * ldc + j] = scratch[i * w + j];
-            }
-        }
-    }
+    sweepPanels<kRows, kCols>(M, N, K, A, aRow, aCol, P, C, ldc, accumulate, scratch, blocksFor);
 }
 
 thread_local Scratch<float> t_tailB, t_tailC;

@@ -11,6 +11,7 @@
 // to nearest even with subnormals flushed (what vdpbf16ps does); so a product cut into other row,
 // column or k blocks gives the same bits, and kernels/bf16_reference.cpp gives them on any CPU.
 #include "kernels/isa_kernels.hpp"
+#include "kernels/panel_sweep.hpp"
 
 #include <utility>
 
@@ -115,7 +116,6 @@ void rowPairs(const float* even, const float* odd, int n, int width, uint32_t* o
 struct PackedA {
     const uint32_t* data;
     int64_t row, col;
-    PackedA rows(int i0) const { return {data + i0 * row, row, col}; }
     PackedA pairs(int p0) const { return {data + p0 * col, row, col}; }
 };
 
@@ -210,40 +210,12 @@ const RowTable& blocksFor(int cols)
     return kBlocks<0, true>; // 8
 }
 
-// Rows [0, M) of A's pairs times the packed panels of N columns over P pairs
-// (packB's layout): panels in groups of about 128 KB (kept in L2), each swept by every row block
-// while its rows of A stay in L1. A panel holding the N % 8 tail goes through a zero-padded copy of
-// C's rows: the same operations per element.
+// Rows [0, M) of A's pairs times the packed panels of N columns over P pairs (packB's layout):
+// kernels/panel_sweep.hpp.
 void packedColumns(int M, int N, int P, PackedA A, const uint32_t* packed, float* C, int64_t ldc, bool accumulate,
                    float* scratch)
 {
-    const int padded = (N + 7) / 8 * 8;
-    const int blocks = (M + kRows - 1) / kRows;
-    const int group = P * kCols >= 32768 ? kCols : 32768 / P / kCols * kCols;
-    for (int g0 = 0; g0 < padded; g0 += group) {
-        const int g1 = padded - g0 < group ? padded : g0 + group;
-        for (int b = 0; b < blocks; ++b) {
-            const int i0 = int(int64_t(M) * b / blocks);
-            const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
-            for (int j0 = g0; j0 < g1; j0 += kCols) {
-                const int w = g1 - j0 < kCols ? g1 - j0 : kCols, real = N - j0 < w ? N - j0 : w;
-                const BlockFn fn = blocksFor(w).fn[rows - 1];
-                const uint32_t* panel = packed + int64_t(P) * j0;
-                float* c = C + i0 * ldc + j0;
-                if (real == w) {
-                    fn(P, A.rows(i0).data, A.row, A.col, panel, w, c, ldc, accumulate);
-                    continue;
-                }
-                for (int i = 0; i < rows; ++i)
-                    for (int j = 0; j < w; ++j)
-                        scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
-                fn(P, A.rows(i0).data, A.row, A.col, panel, w, scratch, w, accumulate);
-                for (int i = 0; i < rows; ++i)
-                    for (int j = 0; j < real; ++j)
-                        c[i * ldc + j] = scratch[i * w + j];
-            }
-        }
-    }
+    sweepPanels<kRows, kCols>(M, N, P, A.data, A.row, A.col, packed, C, ldc, accumulate, scratch, blocksFor);
 }
 
 // C's rows zeroed (accumulate off) or kept: a product over K = 0.

@@ -1,0 +1,57 @@
+// The sweep of a product's packed column panels, shared by the FP32 and the bf16 kernels
+// (kernels/gemm.cpp, kernels/gemm_bf16.cpp), which differ in their register block and in what a
+// packed element is (a float, or a pair of bf16 values). Private to the kernel sources: inside
+// their level's namespace, in an anonymous one, so no two levels share a symbol
+// (kernels/isa_kernels.hpp).
+#pragma once
+
+#include <cstdint>
+
+namespace tb::TB_ISA {
+namespace {
+
+// Rows [0, M) of A (A[i * aRow + d * aCol] for d < depth) times packed panels of N columns: each
+// panel depth x w elements contiguous (w = kCols, the last one N's rest padded to a multiple of 8),
+// so its rows stay in L1/L2 whatever B's row stride (a power-of-two stride such as an LSTM's 4H
+// maps a panel's rows to a handful of cache sets, and streamed them from L3 on every row block).
+// The panels go in groups of about 128 KB (kept in L2); each row block sweeps a group's panels
+// while its rows of A stay in L1. Blocks are balanced (49 rows: 10+10+10+10+9, not 12+12+12+12+1):
+// a thin block wastes most of its loads. A panel holding the N % 8 tail goes through a zero-padded
+// copy of C's rows (scratch, kRows x kCols): the same operations per element. `blocksFor(w)` gives
+// the row table of the register blocks w columns wide: `.fn[rows - 1](depth, A, aRow, aCol, panel,
+// w, C, ldc, accumulate)`.
+template <int kRows, int kCols, class T, class BlocksFor>
+void sweepPanels(int M, int N, int depth, const T* A, int64_t aRow, int64_t aCol, const T* packed, float* C,
+                 int64_t ldc, bool accumulate, float* scratch, BlocksFor blocksFor)
+{
+    const int padded = (N + 7) / 8 * 8;
+    const int blocks = (M + kRows - 1) / kRows;
+    const int group = depth * kCols >= 32768 ? kCols : 32768 / depth / kCols * kCols;
+    for (int g0 = 0; g0 < padded; g0 += group) {
+        const int g1 = padded - g0 < group ? padded : g0 + group;
+        for (int b = 0; b < blocks; ++b) {
+            const int i0 = int(int64_t(M) * b / blocks);
+            const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
+            for (int j0 = g0; j0 < g1; j0 += kCols) {
+                const int w = g1 - j0 < kCols ? g1 - j0 : kCols, real = N - j0 < w ? N - j0 : w;
+                const auto fn = blocksFor(w).fn[rows - 1];
+                const T* panel = packed + int64_t(depth) * j0;
+                float* c = C + i0 * ldc + j0;
+                if (real == w) {
+                    fn(depth, A + i0 * aRow, aRow, aCol, panel, w, c, ldc, accumulate);
+                    continue;
+                }
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < w; ++j)
+                        scratch[i * w + j] = accumulate && j < real ? c[i * ldc + j] : 0.0f;
+                fn(depth, A + i0 * aRow, aRow, aCol, panel, w, scratch, w, accumulate);
+                for (int i = 0; i < rows; ++i)
+                    for (int j = 0; j < real; ++j)
+                        c[i * ldc + j] = scratch[i * w + j];
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace tb::TB_ISA
