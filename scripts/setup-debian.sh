@@ -13,6 +13,7 @@ packages=(
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   dataset-fashion-mnist
   python3-onnx python3-torch python3-numpy
+  libopenblas0-openmp  # PyTorch's BLAS: Debian's torch on the reference BLAS is not the peer at its best
   curl
   ca-certificates
 )
