@@ -177,6 +177,13 @@ const char* precisionDescription(Precision p)
     return p == Precision::Bf16 ? "bfloat16 products, FP32 accumulation" : "FP32";
 }
 
+std::string describePrecision(Precision p)
+{
+    if (p == Precision::Fp32)
+        return precisionDescription(p);
+    return std::string(precisionName(p)) + " (" + precisionDescription(p) + ")";
+}
+
 Precision parsePrecision(std::string_view text)
 {
     for (Precision p : {Precision::Fp32, Precision::Bf16})
@@ -192,7 +199,7 @@ bool cpuHasAvx512Bf16()
     return isaSupported(Isa::Avx512) && __builtin_cpu_supports("avx512bf16");
 }
 
-// `base` with `products`' four products.
+// `base` with the four bf16 products given.
 Kernels withProducts(const Kernels& base, const char* name, kernel::TileGemm* tileGemm, kernel::Gemm* gemm,
                      kernel::PackB* packB, kernel::GemmPacked* gemmPacked)
 {
@@ -235,14 +242,12 @@ const Kernels& kernelsFor(Isa isa, Precision p)
 const Kernels& bf16ReferenceKernels(Isa isa)
 {
     requireIsa(isa);
-    static const Kernels tables[] = {
-        withProducts(isa_baseline::table, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
-                     &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked),
-        withProducts(isa_avx2::table, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
-                     &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked),
-        withProducts(isa_avx512::table, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
-                     &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked),
+    const auto reference = [](const Kernels& base) {
+        return withProducts(base, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
+                            &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked);
     };
+    static const Kernels tables[] = {reference(isa_baseline::table), reference(isa_avx2::table),
+                                     reference(isa_avx512::table)};
     return tables[int(isa)];
 }
 

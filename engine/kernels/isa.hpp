@@ -51,6 +51,8 @@ enum class Precision { Fp32, Bf16 };
 
 const char* precisionName(Precision p);        // "fp32", "bf16": what --precision takes
 const char* precisionDescription(Precision p); // "FP32", "bfloat16 products, FP32 accumulation"
+// "FP32", or "bf16 (bfloat16 products, FP32 accumulation)": the run header's and the report's words.
+std::string describePrecision(Precision p);
 // Accepts the names above; throws ConfigError listing them.
 Precision parsePrecision(std::string_view text);
 // Why kernels of level `isa` cannot run products in `p` on this CPU ("this CPU has no AVX512_BF16

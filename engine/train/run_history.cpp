@@ -80,9 +80,7 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
     r["seed"] = std::to_string(c.seed);
     r["epochs"] = c.epochs;
     r["batch_size"] = c.batchSize;
-    r["precision"] = c.device.precision == Precision::Fp32 ? std::string("FP32")
-                                                           : std::string(precisionName(c.device.precision)) + " (" +
-                                                                 precisionDescription(c.device.precision) + ")";
+    r["precision"] = describePrecision(c.device.precision);
     r["optimizer"] = optimizerName(c.optimizer.kind);
     r["learning_rate"] = c.optimizer.learningRate;
     if (c.optimizer.kind == OptimizerKind::SGD) {
