@@ -364,7 +364,8 @@ std::vector<TrainOption> makeTable()
              return unlessDefault(s.config.device.threads, defaults().config.device.threads);
          },
          "", 1, kMaxThreads});
-    add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, opencl:0 (cpu)", false, "",
+    add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, cpu:2+bf16, opencl:0 (cpu)",
+         false, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
              s.config.device = named("device", [&] { return parseDeviceSpec(v); });
          },
