@@ -76,7 +76,7 @@ int evaluateCommand(const std::vector<std::string>& args)
         const bool cpu = device.kind == tb::DeviceKind::Cpu;
         const tb::PreciseBnResult p = tb::recomputeBatchNormStatistics(
             net, d.train, d.sizeMultiplier, batches, settings.config.batchSize, settings.config.seed,
-            cpu ? device.threads : tb::hardwareThreads(), cpu ? tb::cpuKernels(device) : tb::defaultKernels());
+            cpu ? device.threads : tb::hardwareThreads(), tb::cpuKernels(device));
         weights.state = net.state();
         if (!o.has("json"))
             std::printf("%s\n", tb::preciseBnText(p).c_str());

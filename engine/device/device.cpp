@@ -192,6 +192,8 @@ std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system)
 
 const Kernels& cpuKernels(const DeviceSpec& spec)
 {
+    if (spec.kind != DeviceKind::Cpu)
+        return defaultKernels();
     return kernelsFor(spec.isa.value_or(defaultIsa()), spec.precision);
 }
 

@@ -90,8 +90,10 @@ CpuInfo detectCpu();
 // else the first usable OpenCL device (PoCL runs OpenCL on the CPU); none when there is none.
 std::optional<DeviceSpec> preferredAccelerator(const SystemInfo& system);
 
-// The kernels a CPU device runs: its level (defaultIsa() when unset) in its precision. Throws
-// ConfigError when this CPU cannot run them (deviceUnavailableReason says why beforehand).
+// The kernels a pass on this machine's CPU runs for `spec`: a CPU device's level (defaultIsa() when
+// unset) in its precision; for another device (a host-side pass after a GPU run, such as precise
+// BN's), defaultKernels(). Throws ConfigError when this CPU cannot run them
+// (deviceUnavailableReason says why beforehand).
 const Kernels& cpuKernels(const DeviceSpec& spec);
 
 // Why `spec` cannot run on this machine, or empty when it can.

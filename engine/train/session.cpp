@@ -379,9 +379,9 @@ PreciseBnResult TrainingSession::recomputeBatchNorm(int batches)
     const DeviceSpec& device = m_trainer->backend().device();
     const bool cpu = device.kind == DeviceKind::Cpu;
     m_trainer->syncToHost();
-    const PreciseBnResult r = recomputeBatchNormStatistics(
-        m_net, m_data.train, m_data.sizeMultiplier, batches, config().batchSize, config().seed,
-        cpu ? device.threads : 1, cpu ? cpuKernels(device) : defaultKernels(), config().shardSize);
+    const PreciseBnResult r =
+        recomputeBatchNormStatistics(m_net, m_data.train, m_data.sizeMultiplier, batches, config().batchSize,
+                                     config().seed, cpu ? device.threads : 1, cpuKernels(device), config().shardSize);
     m_trainer->backend().syncFromHost();
     m_trainer->forgetTestResult();
     return r;
