@@ -11,6 +11,7 @@
 #include "fixtures.hpp"
 #include "kernels/bf16.hpp"
 #include "kernels/kernels.hpp"
+#include "layers/conv2d.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
 #include "train/cpu_executor.hpp"
@@ -82,11 +83,27 @@ struct Step {
     double loss = 0;
 };
 
-// One training step of the toy model (every layer kind) on `kernels`.
-Step trainingStep(const Dataset& d, const Kernels& kernels, int threads)
+// Four convolutions on 12x12 images, three through Winograd: F(2x2, 5x5) from 8 channels, F(4x4,
+// 3x3) on 16, and a 6x6 stride-2 one folded to F(4x4, 3x3) on 64 (8- and 16-channel groups both
+// ways), so the bf16 input transform and the products on its rows run forward and for dX.
+const char* kWinogradModel = R"({"name": "winograd", "input_scale": 0.00392156862745098, "layers": [
+  {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "relu"},
+  {"type": "Conv2D", "filters": 16, "kernel_size": 5, "padding": "same", "activation": "relu"},
+  {"type": "Conv2D", "filters": 16, "kernel_size": 3, "padding": "same", "activation": "relu"},
+  {"type": "Conv2D", "filters": 24, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
+  {"type": "Flatten"},
+  {"type": "Dense", "units": 3, "activation": "softmax"}]})";
+
+Network makeNetwork(const Dataset& d, const std::string& json)
 {
-    Network net(parseModelSpec(fixtures::toyModelJson(), "toy"), Shape::image(d.inputHeight(), d.inputWidth(), 1),
-                d.numClasses);
+    return Network(parseModelSpec(json, "model"), Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
+}
+
+// One training step of `json` (by default the toy model, every layer kind) on `kernels`.
+Step trainingStep(const Dataset& d, const Kernels& kernels, int threads,
+                  const std::string& json = fixtures::toyModelJson())
+{
+    Network net = makeNetwork(d, json);
     net.initialize(7);
     CpuExecutor exec(net, threads, 16, kernels);
     std::vector<int> indices(40);
@@ -239,6 +256,27 @@ private slots:
         QCOMPARE(fast.loss, ref.loss);
     }
 
+    // The same through Winograd's convolutions, whose bf16 input transform rounds and pairs the
+    // products' left operand as it writes it (kernels/winograd_bf16.cpp).
+    void winogradTrainingStepGivesTheReferenceBits()
+    {
+        Network net = makeNetwork(m_toy, kWinogradModel);
+        QVERIFY(!dynamic_cast<const Conv2D&>(net.layer(0)).usesWinograd());
+        for (int i = 1; i <= 3; ++i)
+            QVERIFY2(dynamic_cast<const Conv2D&>(net.layer(i)).usesWinograd(), net.layer(i).name().c_str());
+        QCOMPARE(dynamic_cast<const Conv2D&>(net.layer(3)).winogradFold(), 2);
+        const Step one = trainingStep(m_toy, bf16ReferenceKernels(Isa::Baseline), 1, kWinogradModel);
+        QVERIFY(std::isfinite(one.loss));
+        const Step fp32 = trainingStep(m_toy, kernelsFor(Isa::Baseline), 1, kWinogradModel);
+        QVERIFY(firstDifference(fp32.gradient, one.gradient) >= 0);
+        if (!fastBf16Here())
+            QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
+        const Step fast = trainingStep(m_toy, kernelsFor(Isa::Avx512, Precision::Bf16), 2, kWinogradModel);
+        const Step ref = trainingStep(m_toy, bf16ReferenceKernels(Isa::Avx512), 1, kWinogradModel);
+        QCOMPARE(firstDifference(fast.gradient, ref.gradient), -1L);
+        QCOMPARE(fast.loss, ref.loss);
+    }
+
     // Whole runs on a bf16 device (cpu:N+bf16): the same weights on 1, 2 and 3 threads, other
     // weights than FP32's, and they learn.
     void bf16RunsGiveTheSameWeightsOnAnyThreadCount()
@@ -246,8 +284,7 @@ private slots:
         if (!fastBf16Here())
             QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
         auto train = [&](int threads, Precision p) {
-            Network net(parseModelSpec(fixtures::toyModelJson(), "toy"),
-                        Shape::image(m_toy.inputHeight(), m_toy.inputWidth(), 1), m_toy.numClasses);
+            Network net = makeNetwork(m_toy, fixtures::toyModelJson());
             net.initialize(42);
             TrainConfig cfg;
             cfg.epochs = 3;

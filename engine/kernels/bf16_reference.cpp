@@ -73,4 +73,11 @@ void gemmPacked(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol,
     product(M, N, K, A, aRow, aCol, packed, N, 1, C, ldc, accumulate);
 }
 
+// This table's rows are FP32 rows, rounded as they are multiplied.
+void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const float* packed, float* C, int64_t ldc,
+                    bool accumulate)
+{
+    product(M, N, K, A, aRow, 1, packed, N, 1, C, ldc, accumulate);
+}
+
 } // namespace tb::bf16_reference

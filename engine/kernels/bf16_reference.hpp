@@ -10,5 +10,6 @@ kernel::TileGemm tileGemm;
 kernel::Gemm gemm;
 kernel::PackB packB;
 kernel::GemmPacked gemmPacked;
+kernel::GemmPackedRows gemmPackedRows;
 
 } // namespace tb::bf16_reference

@@ -167,6 +167,12 @@ void gemmPacked(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol,
     packedColumns(M, N, K, A, aRow, aCol, packed, C, ldc, accumulate, t_tailC.get(int64_t(kRows) * kCols));
 }
 
+void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const float* packed, float* C, int64_t ldc,
+                    bool accumulate)
+{
+    gemmPacked(M, N, K, A, aRow, 1, packed, C, ldc, accumulate);
+}
+
 void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,
               int64_t ldc, bool accumulate)
 {

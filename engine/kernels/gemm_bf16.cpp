@@ -10,6 +10,7 @@
 // the pairs in k order, each pair adding the odd product then the even one, each addition rounded
 // to nearest even with subnormals flushed (what vdpbf16ps does); so a product cut into other row,
 // column or k blocks gives the same bits, and kernels/bf16_reference.cpp gives them on any CPU.
+#include "kernels/bf16_avx512.hpp"
 #include "kernels/isa_kernels.hpp"
 #include "kernels/panel_sweep.hpp"
 
@@ -43,22 +44,6 @@ uint32_t bf16Bits(float x)
 uint32_t pairBits(float even, float odd)
 {
     return bf16Bits(even) | bf16Bits(odd) << 16;
-}
-
-// The same rounding on 16 lanes, bf16's bits in each lane's high half (the low half is left over).
-// NaNs and subnormals, rare in training, are found by one class test and fixed on a slow path.
-__m512i roundedHigh(__m512 v)
-{
-    const __m512i x = _mm512_castps_si512(v);
-    const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
-    __m512i r = _mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb);
-    const __mmask16 special = _mm512_fpclass_ps_mask(v, 0x01 | 0x80 | 0x20); // quiet NaN, signalling NaN, subnormal
-    if (__builtin_expect(special != 0, 0)) {
-        const __mmask16 nan = _mm512_fpclass_ps_mask(v, 0x01 | 0x80);
-        r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(x, _mm512_set1_epi32(0x00400000)));
-        r = _mm512_mask_mov_epi32(r, special & ~nan, _mm512_and_si512(x, _mm512_set1_epi32(int(0x80000000u))));
-    }
-    return r;
 }
 
 // 16 pairs: bf16(even[j]) in the low half, bf16(odd[j]) in the high half of lane j.
@@ -294,6 +279,18 @@ void gemmPacked(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol,
         return emptyProduct(M, N, C, ldc, accumulate);
     packedColumns(M, N, pairsOf(K), packedRows(M, K, A, aRow, aCol), reinterpret_cast<const uint32_t*>(packed), C, ldc,
                   accumulate, t_tailC.get(int64_t(kRows) * kCols));
+}
+
+// A's rows are already pairs (winogradInputRows, kernels/winograd_bf16.cpp).
+void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const float* packed, float* C, int64_t ldc,
+                    bool accumulate)
+{
+    if (M <= 0 || N <= 0)
+        return;
+    if (K <= 0)
+        return emptyProduct(M, N, C, ldc, accumulate);
+    packedColumns(M, N, pairsOf(K), PackedA{reinterpret_cast<const uint32_t*>(A), aRow, 1},
+                  reinterpret_cast<const uint32_t*>(packed), C, ldc, accumulate, t_tailC.get(int64_t(kRows) * kCols));
 }
 
 // The FP32 kernels read B in place; here it is rounded and packed first, as in gemm.

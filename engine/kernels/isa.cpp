@@ -18,12 +18,15 @@ extern const Kernels table;
 namespace isa_avx512 {
 extern const Kernels table;
 }
-// AVX-512's level built once more with AVX512_BF16, for its products alone (kernels/gemm_bf16.cpp).
+// AVX-512's level built once more with AVX512_BF16, for its products (kernels/gemm_bf16.cpp) and
+// the input transform that feeds them (kernels/winograd_bf16.cpp).
 namespace isa_avx512bf16 {
 kernel::TileGemm tileGemm;
 kernel::Gemm gemm;
 kernel::PackB packB;
 kernel::GemmPacked gemmPacked;
+kernel::GemmPackedRows gemmPackedRows;
+kernel::WinogradInput winogradInputRows;
 } // namespace isa_avx512bf16
 
 namespace {
@@ -199,17 +202,29 @@ bool cpuHasAvx512Bf16()
     return isaSupported(Isa::Avx512) && __builtin_cpu_supports("avx512bf16");
 }
 
-// `base` with the four bf16 products given.
-Kernels withProducts(const Kernels& base, const char* name, kernel::TileGemm* tileGemm, kernel::Gemm* gemm,
-                     kernel::PackB* packB, kernel::GemmPacked* gemmPacked)
+// The bf16 products, and the input transform that writes their left operand's rows.
+struct Bf16Products {
+    const char* name;
+    kernel::TileGemm* tileGemm;
+    kernel::Gemm* gemm;
+    kernel::PackB* packB;
+    kernel::GemmPacked* gemmPacked;
+    kernel::GemmPackedRows* gemmPackedRows;
+    kernel::WinogradInput* winogradInputRows;
+};
+
+// `base` with the bf16 products given.
+Kernels withProducts(const Kernels& base, const Bf16Products& p)
 {
     Kernels k = base;
     k.precision = Precision::Bf16;
-    k.gemmName = name;
-    k.tileGemm = tileGemm;
-    k.gemm = gemm;
-    k.packB = packB;
-    k.gemmPacked = gemmPacked;
+    k.gemmName = p.name;
+    k.tileGemm = p.tileGemm;
+    k.gemm = p.gemm;
+    k.packB = p.packB;
+    k.gemmPacked = p.gemmPacked;
+    k.gemmPackedRows = p.gemmPackedRows;
+    k.winogradInputRows = p.winogradInputRows;
     return k;
 }
 } // namespace
@@ -233,9 +248,10 @@ const Kernels& kernelsFor(Isa isa, Precision p)
     const std::string why = precisionUnavailableReason(p, isa);
     if (!why.empty())
         throw ConfigError(why);
-    static const Kernels bf16 = withProducts(isa_avx512::table, "own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)",
-                                             &isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm, &isa_avx512bf16::packB,
-                                             &isa_avx512bf16::gemmPacked);
+    static const Kernels bf16 = withProducts(
+        isa_avx512::table, {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm,
+                            &isa_avx512bf16::gemm, &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked,
+                            &isa_avx512bf16::gemmPackedRows, &isa_avx512bf16::winogradInputRows});
     return bf16;
 }
 
@@ -243,8 +259,10 @@ const Kernels& bf16ReferenceKernels(Isa isa)
 {
     requireIsa(isa);
     const auto reference = [](const Kernels& base) {
-        return withProducts(base, "bf16 reference (one element at a time)", &bf16_reference::tileGemm,
-                            &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked);
+        // The reference's rows are FP32 (it rounds as it multiplies), so its input transform is FP32's.
+        return withProducts(base, {"bf16 reference (one element at a time)", &bf16_reference::tileGemm,
+                                   &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked,
+                                   &bf16_reference::gemmPackedRows, base.winogradInput});
     };
     static const Kernels tables[] = {reference(isa_baseline::table), reference(isa_avx2::table),
                                      reference(isa_avx512::table)};

@@ -39,6 +39,11 @@ inline int64_t packedBFloats(int K, int N)
 // Gemm above the baseline, whose Gemm is Eigen's).
 using GemmPacked = void(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* packed, float* C,
                         int64_t ldc, bool accumulate);
+// GemmPacked with A's M rows `aRow` floats apart in the products' own row format, as
+// Kernels::winogradInputRows writes them: FP32 rows as they are; the bf16 kernels' rows start with
+// the K values rounded and paired ((K + 1) / 2 words). The same bits as GemmPacked on FP32 rows.
+using GemmPackedRows = void(int M, int N, int K, const float* A, int64_t aRow, const float* packed, float* C,
+                            int64_t ldc, bool accumulate);
 // dst[j * ldd + i] = src[i * lds + j] for i < rows, j < cols.
 using Transpose = void(const float* src, int64_t rows, int64_t cols, int64_t lds, float* dst, int64_t ldd);
 
@@ -138,12 +143,13 @@ using LstmCellBackward = void(const LstmStep& s, float* z, const float* c, const
 
 struct Kernels {
     Isa isa;
-    Precision precision;  // of the four products below; the other kernels are FP32
+    Precision precision;  // of the five products below and winogradInputRows; the other kernels are FP32
     const char* gemmName; // "Eigen 3.4.0", "own 12x32 FMA kernel", ...
     kernel::TileGemm* tileGemm;
     kernel::Gemm* gemm;
     kernel::PackB* packB;
     kernel::GemmPacked* gemmPacked;
+    kernel::GemmPackedRows* gemmPackedRows;
     kernel::Transpose* transpose;
     kernel::Activate* activate;
     kernel::ActivationBackward* activationBackward;
@@ -152,6 +158,9 @@ struct Kernels {
     kernel::Im2col* im2col;
     kernel::Col2im* col2im;
     kernel::WinogradInput* winogradInput;
+    // winogradInput's V as gemmPackedRows's left operand: its rows (of `channels` floats) in the
+    // products' own row format. The table's products and this transform go together.
+    kernel::WinogradInput* winogradInputRows;
     kernel::WinogradOutput* winogradOutput;
     kernel::WinogradOutputGradient* winogradOutputGradient;
     kernel::WinogradKernel* winogradKernel;

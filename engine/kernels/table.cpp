@@ -25,6 +25,7 @@ const Kernels table = {
 #endif
     .packB = &packB,
     .gemmPacked = &gemmPacked,
+    .gemmPackedRows = &gemmPackedRows,
     .transpose = &transposeMatrix,
     .activate = &activate,
     .activationBackward = &activationBackward,
@@ -33,6 +34,7 @@ const Kernels table = {
     .im2col = &im2col,
     .col2im = &col2im,
     .winogradInput = &winogradInput,
+    .winogradInputRows = &winogradInput, // FP32 rows are the products' own
     .winogradOutput = &winogradOutput,
     .winogradOutputGradient = &winogradOutputGradient,
     .winogradKernel = &winogradKernel,

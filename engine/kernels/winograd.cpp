@@ -1,227 +1,29 @@
 // Winograd's transforms (kernels/winograd.hpp): one vector per matrix element over 16 or 8
-// channels, read from zero-padded channels-last copies of the images.
+// channels, read from zero-padded channels-last copies of the images (kernels/winograd_tiles.hpp).
 #include "kernels/isa_kernels.hpp"
-
-#include <algorithm>
-#include <type_traits>
+#include "kernels/winograd_tiles.hpp"
 
 namespace tb::TB_ISA {
 
-using winograd::kElems;
-using winograd::Kind;
-using winograd::kTile;
-using winograd::TileGrid;
-
 namespace {
-// Both variants use the points 0, 1, -1, 2, -2 and infinity, so they share B; the transforms are
-// exact in binary except G's sixths.
-constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
-                            {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
-
-template <int R, int C> struct Mat {
-    float v[R][C];
-};
-template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
+// The first `count` (1 to 8) floats of v to p: one store when all 8, else masked where the level
+// has masked stores. A memcpy of a variable length was a call into libc for every 8 channels of an
+// image narrower than 8 pixels (4% of tpu-mnist-cnn's evaluation).
+inline void storeFirst(float* p, Floats8 v, int count)
 {
-    Mat<C, R> t{};
-    for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c)
-            t.v[c][r] = m[r][c];
-    return t;
-}
-
-struct F2x2_5x5 {
-    static constexpr int kOut = 2, kKernel = 5, kPad = 2;
-    static constexpr float G[6][5] = {{1.0f / 4, 0, 0, 0, 0},
-                                      {-1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6},
-                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6, 1.0f / 6, -1.0f / 6},
-                                      {1.0f / 24, 1.0f / 12, 1.0f / 6, 1.0f / 3, 2.0f / 3},
-                                      {1.0f / 24, -1.0f / 12, 1.0f / 6, -1.0f / 3, 2.0f / 3},
-                                      {0, 0, 0, 0, 1}};
-    static constexpr float AT[2][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 1}};
-};
-struct F4x4_3x3 {
-    static constexpr int kOut = 4, kKernel = 3, kPad = 1;
-    static constexpr float G[6][3] = {{1.0f / 4, 0, 0},
-                                      {-1.0f / 6, -1.0f / 6, -1.0f / 6},
-                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6},
-                                      {1.0f / 24, 1.0f / 12, 1.0f / 6},
-                                      {1.0f / 24, -1.0f / 12, 1.0f / 6},
-                                      {0, 0, 1}};
-    static constexpr float AT[4][6] = {
-        {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
-};
-
-// Calls fn(variant, lanes) with the algorithm of `kind` and the widest channel group that divides
-// `channels` (16 or 8), both as types.
-template <typename Fn> void dispatch(Kind kind, int channels, Fn&& fn)
-{
-    using L16 = std::integral_constant<int, 16>;
-    using L8 = std::integral_constant<int, 8>;
-    if (kind == Kind::F2x2_5x5)
-        channels % 16 == 0 ? fn(F2x2_5x5{}, L16{}) : fn(F2x2_5x5{}, L8{});
-    else
-        channels % 16 == 0 ? fn(F4x4_3x3{}, L16{}) : fn(F4x4_3x3{}, L8{});
-}
-
-// One matrix element's channels: 16 or 8 lanes (two or one AVX2 registers, one AVX-512 register).
-template <int Lanes> struct LaneVec {
-    typedef float type __attribute__((vector_size(Lanes * sizeof(float))));
-};
-
-// out[r][s] = sum_k sum_t L[r][k] in[k][t] Rm[s][t], for `Lanes` independent lanes:
-// in is [K][T][Lanes], out is [R][S][Lanes]. Written on vector types so that every step is one
-// vector operation whatever the optimizer makes of the unrolled loops.
-template <int Lanes, int R, int K, int S, int T>
-[[gnu::always_inline]] inline void sandwich(const float (&L)[R][K], const float (&Rm)[S][T], const float* in,
-                                            float* out)
-{
-    using V = typename LaneVec<Lanes>::type;
-    // Fully unrolled, so the constant coefficients become immediates and the zeros drop out.
-    V x[K][T];
-#pragma GCC unroll 8
-    for (int k = 0; k < K; ++k)
-#pragma GCC unroll 8
-        for (int t = 0; t < T; ++t)
-            std::memcpy(&x[k][t], in + (k * T + t) * Lanes, sizeof(V));
-    V tmp[R][T];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-#pragma GCC unroll 8
-        for (int t = 0; t < T; ++t) {
-            V acc = {};
-#pragma GCC unroll 8
-            for (int k = 0; k < K; ++k)
-                if (L[r][k] != 0.0f)
-                    acc += L[r][k] * x[k][t];
-            tmp[r][t] = acc;
-        }
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-#pragma GCC unroll 8
-        for (int s = 0; s < S; ++s) {
-            V acc = {};
-#pragma GCC unroll 8
-            for (int t = 0; t < T; ++t)
-                if (Rm[s][t] != 0.0f)
-                    acc += Rm[s][t] * tmp[r][t];
-            std::memcpy(out + (r * S + s) * Lanes, &acc, sizeof(V));
-        }
-}
-
-// Where channel c of a (possibly folded) image lives in a [C/fold^2][n][fold h][fold w] tensor:
-// offset[c] to add to sample * (fold h)(fold w) + (fold y) * (fold w) + fold x.
-// Per thread, one set at a time (a transform computes its offsets and then uses them).
-const int64_t* channelOffsets(const TileGrid& g, int channels, int n, int fold)
-{
-    thread_local Scratch<int64_t> offsets;
-    int64_t* off = offsets.get(channels);
-    const int real = channels / (fold * fold);
-    const int64_t W = int64_t(g.w) * fold, hw = int64_t(g.h) * fold * W;
-    for (int c = 0; c < channels; ++c) {
-        const int phase = c / real, py = phase / fold, px = phase % fold;
-        off[c] = int64_t(c % real) * n * hw + py * W + px;
+    if (count == 8) {
+        std::memcpy(p, &v, sizeof v);
+        return;
     }
-    return off;
-}
-
-// 8 pixels of one row, p[0], p[fold], ..., p[7 * fold] (fold 1 or 2).
-inline Floats8 loadPixels(const float* p, int fold)
-{
-    Floats8 a;
-    std::memcpy(&a, p, sizeof a);
-    if (fold == 1)
-        return a;
-    // p[7..14], not p[8..15]: p[15] is not needed and may lie past the end of the buffer (ASan
-    // found the overread). A 7-float copy went through the stack and stalled every load.
-    Floats8 b;
-    std::memcpy(&b, p + 7, sizeof b);
-    return __builtin_shufflevector(a, b, 0, 2, 4, 6, 9, 11, 13, 15);
-}
-
-// A zero-padded channels-last copy of one image: [rows][cols][C] with `pad` zero pixels before
-// and enough after that every tile reads inside it. Per thread, allocated once.
-struct Hwc {
-    int cols = 0, channels = 0;
-    float* data = nullptr;
-    const float* at(int y, int x) const { return data + (int64_t(y) * cols + x) * channels; }
-};
-Hwc toHwc(const TileGrid& g, int outTile, const float* x, const int64_t* offsets, int channels, int fold, int sample,
-          int pad)
-{
-    thread_local Scratch<float> buffer;
-    thread_local Scratch<const float*> planeScratch;
-    Hwc h;
-    // Every tile reads rows ty*out .. ty*out+5; the image itself sits at (pad, pad).
-    const int rows = (g.tilesH - 1) * outTile + kTile;
-    h.cols = (g.tilesW - 1) * outTile + kTile;
-    h.channels = channels;
-    h.data = buffer.get(int64_t(rows) * h.cols * channels);
-    const int64_t W = int64_t(g.w) * fold;
-    const int64_t base = int64_t(sample) * g.h * fold * W;
-    const float** planes = planeScratch.get(channels);
-    for (int c = 0; c < channels; ++c)
-        planes[c] = x + base + offsets[c];
-    const int64_t rowFloats = int64_t(h.cols) * channels;
-    for (int y = 0; y < rows; ++y) {
-        float* row = h.data + y * rowFloats;
-        const int iy = y - pad;
-        if (iy < 0 || iy >= g.h) {
-            std::memset(row, 0, sizeof(float) * size_t(rowFloats));
-            continue;
-        }
-        std::memset(row, 0, sizeof(float) * size_t(pad) * size_t(channels));
-        std::memset(row + int64_t(pad + g.w) * channels, 0, sizeof(float) * size_t(rowFloats - (pad + g.w) * channels));
-        const int64_t rowOff = iy * fold * W;
-        float* dst = row + int64_t(pad) * channels;
-        if (g.w >= 8 && channels % 8 == 0) {
-            // 8 pixels x 8 channels at a time, transposed in registers; a row whose width is not a
-            // multiple of 8 ends with a block that overlaps the one before.
-            for (int ix0 = 0; ix0 < g.w; ix0 += 8) {
-                const int x0 = std::min(ix0, g.w - 8);
-                for (int c0 = 0; c0 < channels; c0 += 8) {
-                    Floats8 r[8];
-                    for (int k = 0; k < 8; ++k)
-                        r[k] = loadPixels(planes[c0 + k] + rowOff + int64_t(x0) * fold, fold);
-                    transpose8(r);
-                    for (int k = 0; k < 8; ++k)
-                        std::memcpy(dst + int64_t(x0 + k) * channels + c0, &r[k], sizeof(Floats8));
-                }
-            }
-            continue;
-        }
-        // Pixel by pixel, channels innermost: contiguous writes, one read stream per channel plane.
-        for (int ix = 0; ix < g.w; ++ix, dst += channels) {
-            const int64_t at = rowOff + ix * fold;
-            for (int c = 0; c < channels; ++c)
-                dst[c] = planes[c][at];
-        }
-    }
-    return h;
-}
-
-template <class F, int Lanes>
-void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
-{
-    const int64_t P = g.tiles(cn);
-    const int64_t* offsets = channelOffsets(g, channels, n, fold);
-    float d[kElems * Lanes];
-    float v[kElems * Lanes];
-    int64_t p = 0;
-    for (int s = 0; s < cn; ++s) {
-        const Hwc img = toHwc(g, F::kOut, x, offsets, channels, fold, s0 + s, F::kPad);
-        for (int ty = 0; ty < g.tilesH; ++ty)
-            for (int tx = 0; tx < g.tilesW; ++tx, ++p)
-                for (int c0 = 0; c0 < channels; c0 += Lanes) {
-                    for (int i = 0; i < kTile; ++i)
-                        for (int j = 0; j < kTile; ++j)
-                            std::memcpy(d + (i * kTile + j) * Lanes, img.at(ty * F::kOut + i, tx * F::kOut + j) + c0,
-                                        sizeof(float) * Lanes);
-                    sandwich<Lanes>(BT, BT, d, v);
-                    for (int e = 0; e < kElems; ++e)
-                        std::memcpy(V + (int64_t(e) * P + p) * channels + c0, v + e * Lanes, sizeof(float) * Lanes);
-                }
-    }
+#if TB_ISA_LEVEL == 2
+    _mm256_mask_storeu_ps(p, __mmask8((1u << count) - 1), __m256(v));
+#elif TB_ISA_LEVEL == 1
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    _mm256_maskstore_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(count), lane), __m256(v));
+#else
+    for (int i = 0; i < count; ++i)
+        p[i] = v[i];
+#endif
 }
 
 template <class F, int Lanes>
@@ -261,14 +63,14 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                         // The last block may overlap the one before, or (narrow images) reach past
                         // the image into the stage's padding, which is not stored.
                         const int x0 = std::max(0, std::min(ix0, g.w - 8));
-                        const size_t bytes = sizeof(float) * size_t(std::min(8, g.w - x0));
+                        const int count = std::min(8, g.w - x0);
                         for (int c0 = 0; c0 < channels; c0 += 8) {
                             Floats8 r[8];
                             for (int k = 0; k < 8; ++k)
                                 std::memcpy(&r[k], row + int64_t(x0 + k) * channels + c0, sizeof(Floats8));
                             transpose8(r);
                             for (int k = 0; k < 8; ++k)
-                                std::memcpy(out + offsets[c0 + k] + x0, &r[k], bytes);
+                                storeFirst(out + offsets[c0 + k] + x0, r[k], count);
                         }
                     }
                     continue;
@@ -362,9 +164,7 @@ template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, 
 
 void winogradInput(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
 {
-    dispatch(g.kind, channels, [&](auto f, auto lanes) {
-        inputTiles<decltype(f), decltype(lanes)::value>(g, x, channels, n, s0, cn, V, fold);
-    });
+    winogradInputAs<StoreFloats>(g, x, channels, n, s0, cn, V, fold);
 }
 
 void winogradOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold)

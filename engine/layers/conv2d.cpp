@@ -218,13 +218,14 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     }
 }
 
-// The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), A and C densely packed,
-// B[e] packed by packB (beginPass), packedBFloats(K, N) floats each.
+// The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), A's rows K floats apart
+// in the products' row format (winogradInputRows), C dense, B[e] packed by packB (beginPass),
+// packedBFloats(K, N) floats each.
 void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B, float* C)
 {
     const int64_t per = kernel::packedBFloats(K, N);
     for (int e = 0; e < kElems; ++e)
-        kern.gemmPacked(rows, N, K, A + int64_t(e) * rows * K, K, 1, B + e * per, C + int64_t(e) * rows * N, N, false);
+        kern.gemmPackedRows(rows, N, K, A + int64_t(e) * rows * K, K, B + e * per, C + int64_t(e) * rows * N, N, false);
 }
 
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
@@ -236,7 +237,7 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
-        kern.winogradInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
+        kern.winogradInputRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         winogradProducts(kern, P, cout, cin, V, m_U.data(), M); // M[e] = V[e] U[e]
         kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1);
     }
@@ -265,7 +266,7 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
         float* Vdy = Z;
         float* Mdx = V;
-        kern.winogradInput(m_grid, s.dy, cout, s.n, s0, cn, Vdy, 1);
+        kern.winogradInputRows(m_grid, s.dy, cout, s.n, s0, cn, Vdy, 1);
         winogradProducts(kern, P, cin, cout, Vdy, m_Ut.data(), Mdx); // Mdx[e] = Vdy[e] Ut[e]
         kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold);
     }
