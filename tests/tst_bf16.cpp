@@ -1,9 +1,10 @@
 // bf16 mixed precision (Precision::Bf16): the engine's rounding to bfloat16 by hand-computed values;
 // the reference products (plain C++, any CPU) against a double-precision sum of the rounded inputs;
 // on a CPU with AVX512_BF16, the fast kernels against the reference to the bit (edge values, every
-// shape the blocking cuts differently) and a training run on 1, 2 and 3 threads; everywhere, a
-// training step through the reference kernels gives one gradient on 1 and 2 threads; and bf16 is
-// refused with its reason where it cannot run.
+// shape the blocking cuts differently), Winograd's bf16 transforms through the products that read
+// them, and a training run on 1, 2 and 3 threads; everywhere, a training step through the reference
+// kernels gives one gradient on 1 and 2 threads (the toy model, and one whose convolutions go
+// through each Winograd variant); and bf16 is refused with its reason where it cannot run.
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "data/dataset.hpp"
@@ -11,6 +12,7 @@
 #include "fixtures.hpp"
 #include "kernels/bf16.hpp"
 #include "kernels/kernels.hpp"
+#include "kernels/winograd.hpp"
 #include "layers/conv2d.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
@@ -18,6 +20,7 @@
 #include "train/trainer.hpp"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -275,6 +278,83 @@ private slots:
         const Step ref = trainingStep(m_toy, bf16ReferenceKernels(Isa::Avx512), 1, kWinogradModel);
         QCOMPARE(firstDifference(fast.gradient, ref.gradient), -1L);
         QCOMPARE(fast.loss, ref.loss);
+    }
+
+    // Winograd's bf16 transforms against the reference's FP32 ones, through the products that read
+    // them: the input transform as gemmPackedRows's rows (forward, dX), both transforms as
+    // gemmKRows's k-rows (dW). Both variants, the fold on an image wide enough for its 8-pixel reads,
+    // 8- and 16-channel groups, odd and even tile counts, and edge values (a NaN, infinities,
+    // subnormal transformed values).
+    void winogradTransformsGiveTheReferenceProducts_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("fold");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("cout");
+        QTest::addColumn<int>("samples");
+        const int f25 = int(winograd::Kind::F2x2_5x5), f43 = int(winograd::Kind::F4x4_3x3);
+        QTest::newRow("F(2x2,5x5) 14x14, 16 -> 24, 3 samples (147 tiles)") << f25 << 14 << 14 << 1 << 16 << 24 << 3;
+        QTest::newRow("F(2x2,5x5) 5x5, 8 -> 32, 1 sample (9 tiles)") << f25 << 5 << 5 << 1 << 8 << 32 << 1;
+        QTest::newRow("F(4x4,3x3) 9x11, 24 -> 16, 2 samples") << f43 << 9 << 11 << 1 << 24 << 16 << 2;
+        QTest::newRow("fold 14x14 (28x28), 48 -> 24, 1 sample") << f43 << 14 << 14 << 2 << 48 << 24 << 1;
+        QTest::newRow("fold 7x9 (14x18), 96 -> 40, 3 samples") << f43 << 7 << 9 << 2 << 96 << 40 << 3;
+    }
+    void winogradTransformsGiveTheReferenceProducts()
+    {
+        if (!fastBf16Here())
+            QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
+        QFETCH(int, kind);
+        QFETCH(int, h);
+        QFETCH(int, w);
+        QFETCH(int, fold);
+        QFETCH(int, cin);
+        QFETCH(int, cout);
+        QFETCH(int, samples);
+        const Kernels& fast = kernelsFor(Isa::Avx512, Precision::Bf16);
+        const Kernels& ref = bf16ReferenceKernels(Isa::Avx512);
+        const winograd::TileGrid g(winograd::Kind(kind), h, w);
+        const int64_t P = g.tiles(samples), pixels = int64_t(h) * w * fold * fold;
+        // x: [cin / fold^2][samples][h fold][w fold]; dy: [cout][samples][h][w].
+        std::vector<float> x = randomMatrix(size_t(cin * samples * pixels / (fold * fold)), 3);
+        std::vector<float> dy = randomMatrix(size_t(int64_t(cout) * samples * h * w), 4);
+        x[5] = std::numeric_limits<float>::quiet_NaN();
+        x[x.size() / 2] = std::numeric_limits<float>::infinity();
+        dy[dy.size() / 3] = -std::numeric_limits<float>::infinity();
+        for (size_t i = x.size() / 4; i < x.size() / 2; ++i)
+            x[i] *= 1e-38f; // transformed values around the subnormal range
+        const std::vector<float> B = randomMatrix(size_t(cin) * cout, 5);
+        const size_t tiles = size_t(winograd::kElems * P);
+        auto rowsProduct = [&](const Kernels& k) {
+            std::vector<float> V(tiles * size_t(cin), std::numeric_limits<float>::quiet_NaN());
+            std::vector<float> packed(size_t(kernel::packedBFloats(cin, cout)));
+            std::vector<float> C(tiles * size_t(cout));
+            k.winogradInputRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
+            k.packB(cin, cout, B.data(), cout, false, packed.data());
+            for (int e = 0; e < winograd::kElems; ++e)
+                k.gemmPackedRows(int(P), cout, cin, V.data() + e * P * cin, cin, packed.data(), C.data() + e * P * cout,
+                                 cout, false);
+            return C;
+        };
+        auto kRowsProduct = [&](const Kernels& k) {
+            // NaN wherever a transform leaves something unwritten that the product would read.
+            const float junk = std::numeric_limits<float>::quiet_NaN();
+            std::vector<float> V(tiles * size_t(cin), junk), Z(tiles * size_t(cout), junk);
+            std::vector<float> dU(size_t(winograd::kElems) * cout * cin, 0.25f);
+            k.winogradInputKRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
+            k.winogradOutputGradientKRows(g, dy.data(), cout, samples, 0, samples, Z.data());
+            for (int e = 0; e < winograd::kElems; ++e)
+                k.gemmKRows(cout, cin, int(P), Z.data() + e * P * cout, V.data() + e * P * cin,
+                            dU.data() + int64_t(e) * cout * cin, cin, e % 2 == 1);
+            return dU;
+        };
+        const std::vector<float> rows = rowsProduct(fast), rowsWant = rowsProduct(ref);
+        QCOMPARE(firstDifference(rows, rowsWant), -1L);
+        const std::vector<float> kRows = kRowsProduct(fast), kRowsWant = kRowsProduct(ref);
+        QCOMPARE(firstDifference(kRows, kRowsWant), -1L);
+        QVERIFY(std::any_of(kRows.begin(), kRows.end(), [](float v) { return std::isnan(v); }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](float v) { return std::isfinite(v) && v != 0.0f; }));
     }
 
     // Whole runs on a bf16 device (cpu:N+bf16): the same weights on 1, 2 and 3 threads, other

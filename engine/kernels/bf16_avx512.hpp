@@ -4,9 +4,18 @@
 // anonymous one (kernels/isa_kernels.hpp).
 #pragma once
 
+#include "kernels/isa_kernels.hpp"
+
 #include <immintrin.h>
 
 namespace tb::TB_ISA {
+
+// The bf16 kernels' Winograd transforms (kernels/winograd_bf16.cpp); the FP32 tables use the
+// FP32 transforms in their place.
+kernel::WinogradInput winogradInputRows;
+kernel::WinogradInput winogradInputKRows;
+kernel::WinogradOutputGradient winogradOutputGradientKRows;
+
 namespace {
 
 // The rounding of 16 lanes, bf16's bits in each lane's high half (the low half is left over).

@@ -80,4 +80,10 @@ void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const flo
     product(M, N, K, A, aRow, 1, packed, N, 1, C, ldc, accumulate);
 }
 
+// And its k-rows are FP32 rows.
+void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate)
+{
+    product(M, N, K, A, 1, M, B, N, 1, C, ldc, accumulate);
+}
+
 } // namespace tb::bf16_reference

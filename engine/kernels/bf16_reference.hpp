@@ -11,5 +11,6 @@ kernel::Gemm gemm;
 kernel::PackB packB;
 kernel::GemmPacked gemmPacked;
 kernel::GemmPackedRows gemmPackedRows;
+kernel::GemmKRows gemmKRows;
 
 } // namespace tb::bf16_reference

@@ -1,7 +1,8 @@
 // The matrix products in bfloat16 (kernels/isa.hpp's Precision::Bf16) with AVX512_BF16's vdpbf16ps:
 // each instruction multiplies 16 pairs of bf16 values and adds both products to 16 FP32 sums. Built
 // only for the AVX-512 level with -mavx512bf16, into tb::isa_avx512bf16; the table of that
-// precision (kernels/isa.cpp) is AVX-512's with these four products in place of its own.
+// precision (kernels/isa.cpp) is AVX-512's with these products in place of its own, and with
+// Winograd transforms that write their operands already rounded and paired (winograd_bf16.cpp).
 //
 // Both operands are rounded to bf16 by the engine's own integer code (round to nearest even,
 // subnormals to a signed zero, NaN kept quiet), not by the CPU's conversion instructions, and
@@ -291,6 +292,28 @@ void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const flo
         return emptyProduct(M, N, C, ldc, accumulate);
     packedColumns(M, N, pairsOf(K), PackedA{reinterpret_cast<const uint32_t*>(A), aRow, 1},
                   reinterpret_cast<const uint32_t*>(packed), C, ldc, accumulate, t_tailC.get(int64_t(kRows) * kCols));
+}
+
+// A and B as pairs of k-rows (winogradInputKRows, winogradOutputGradientKRows): A's pairs of 12 rows
+// of C are 12 consecutive words of a pair row, B's pair rows are read in place, N words apart
+// (about 100 KB for Winograd's dW products, in L2 across the row blocks). Blocks balanced as in the
+// panel sweep; N is a multiple of 8, so every block is a full 8, 16, 24 or 32 columns.
+void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate)
+{
+    if (M <= 0 || N <= 0)
+        return;
+    if (K <= 0)
+        return emptyProduct(M, N, C, ldc, accumulate);
+    const int P = pairsOf(K), blocks = (M + kRows - 1) / kRows;
+    const uint32_t* a = reinterpret_cast<const uint32_t*>(A);
+    const uint32_t* b = reinterpret_cast<const uint32_t*>(B);
+    for (int blk = 0; blk < blocks; ++blk) {
+        const int i0 = int(int64_t(M) * blk / blocks), rows = int(int64_t(M) * (blk + 1) / blocks) - i0;
+        for (int j0 = 0; j0 < N; j0 += kCols) {
+            const int w = N - j0 < kCols ? N - j0 : kCols;
+            blocksFor(w).fn[rows - 1](P, a + i0, 1, M, b + j0, N, C + i0 * ldc + j0, ldc, accumulate);
+        }
+    }
 }
 
 // The FP32 kernels read B in place; here it is rounded and packed first, as in gemm.

@@ -19,14 +19,17 @@ namespace isa_avx512 {
 extern const Kernels table;
 }
 // AVX-512's level built once more with AVX512_BF16, for its products (kernels/gemm_bf16.cpp) and
-// the input transform that feeds them (kernels/winograd_bf16.cpp).
+// the transforms that feed them (kernels/winograd_bf16.cpp).
 namespace isa_avx512bf16 {
 kernel::TileGemm tileGemm;
 kernel::Gemm gemm;
 kernel::PackB packB;
 kernel::GemmPacked gemmPacked;
 kernel::GemmPackedRows gemmPackedRows;
+kernel::GemmKRows gemmKRows;
 kernel::WinogradInput winogradInputRows;
+kernel::WinogradInput winogradInputKRows;
+kernel::WinogradOutputGradient winogradOutputGradientKRows;
 } // namespace isa_avx512bf16
 
 namespace {
@@ -202,7 +205,7 @@ bool cpuHasAvx512Bf16()
     return isaSupported(Isa::Avx512) && __builtin_cpu_supports("avx512bf16");
 }
 
-// The bf16 products, and the input transform that writes their left operand's rows.
+// The bf16 products, and the transforms that write their operands in their formats.
 struct Bf16Products {
     const char* name;
     kernel::TileGemm* tileGemm;
@@ -210,7 +213,10 @@ struct Bf16Products {
     kernel::PackB* packB;
     kernel::GemmPacked* gemmPacked;
     kernel::GemmPackedRows* gemmPackedRows;
+    kernel::GemmKRows* gemmKRows;
     kernel::WinogradInput* winogradInputRows;
+    kernel::WinogradInput* winogradInputKRows;
+    kernel::WinogradOutputGradient* winogradOutputGradientKRows;
 };
 
 // `base` with the bf16 products given.
@@ -224,7 +230,10 @@ Kernels withProducts(const Kernels& base, const Bf16Products& p)
     k.packB = p.packB;
     k.gemmPacked = p.gemmPacked;
     k.gemmPackedRows = p.gemmPackedRows;
+    k.gemmKRows = p.gemmKRows;
     k.winogradInputRows = p.winogradInputRows;
+    k.winogradInputKRows = p.winogradInputKRows;
+    k.winogradOutputGradientKRows = p.winogradOutputGradientKRows;
     return k;
 }
 } // namespace
@@ -248,10 +257,12 @@ const Kernels& kernelsFor(Isa isa, Precision p)
     const std::string why = precisionUnavailableReason(p, isa);
     if (!why.empty())
         throw ConfigError(why);
-    static const Kernels bf16 = withProducts(
-        isa_avx512::table, {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm,
-                            &isa_avx512bf16::gemm, &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked,
-                            &isa_avx512bf16::gemmPackedRows, &isa_avx512bf16::winogradInputRows});
+    static const Kernels bf16 =
+        withProducts(isa_avx512::table,
+                     {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm,
+                      &isa_avx512bf16::gemm, &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked,
+                      &isa_avx512bf16::gemmPackedRows, &isa_avx512bf16::gemmKRows, &isa_avx512bf16::winogradInputRows,
+                      &isa_avx512bf16::winogradInputKRows, &isa_avx512bf16::winogradOutputGradientKRows});
     return bf16;
 }
 
@@ -259,10 +270,11 @@ const Kernels& bf16ReferenceKernels(Isa isa)
 {
     requireIsa(isa);
     const auto reference = [](const Kernels& base) {
-        // The reference's rows are FP32 (it rounds as it multiplies), so its input transform is FP32's.
+        // The reference's rows are FP32 (it rounds as it multiplies), so its transforms are FP32's.
         return withProducts(base, {"bf16 reference (one element at a time)", &bf16_reference::tileGemm,
                                    &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked,
-                                   &bf16_reference::gemmPackedRows, base.winogradInput});
+                                   &bf16_reference::gemmPackedRows, &bf16_reference::gemmKRows, base.winogradInput,
+                                   base.winogradInput, base.winogradOutputGradient});
     };
     static const Kernels tables[] = {reference(isa_baseline::table), reference(isa_avx2::table),
                                      reference(isa_avx512::table)};

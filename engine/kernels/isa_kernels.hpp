@@ -1,7 +1,8 @@
 // Private to the kernel sources, which CMake compiles once per level with that level's -march and
-// TB_ISA set to its namespace (isa_baseline, isa_avx2, isa_avx512). Everything a kernel source
-// defines lives in that namespace, helpers included: a function with the same name in two levels
-// would be merged by the linker, and the baseline could end up running AVX-512 code.
+// TB_ISA set to its namespace (isa_baseline, isa_avx2, isa_avx512, and isa_avx512bf16 for the bf16
+// kernels: kernels/bf16_avx512.hpp). Everything a kernel source defines lives in that namespace,
+// helpers included: a function with the same name in two levels would be merged by the linker,
+// and the baseline could end up running AVX-512 code.
 // (tests/check_isa_leaks.sh checks the binaries for such leaks.)
 #pragma once
 
@@ -23,6 +24,7 @@ kernel::Gemm gemm;
 kernel::PackB packB;
 kernel::GemmPacked gemmPacked;
 kernel::GemmPackedRows gemmPackedRows;
+kernel::GemmKRows gemmKRows;
 kernel::Transpose transposeMatrix;
 kernel::Activate activate;
 kernel::ActivationBackward activationBackward;
@@ -31,7 +33,6 @@ kernel::RowBiasActivate rowBiasActivate;
 kernel::Im2col im2col;
 kernel::Col2im col2im;
 kernel::WinogradInput winogradInput;
-kernel::WinogradInput winogradInputRows;
 kernel::WinogradOutput winogradOutput;
 kernel::WinogradOutputGradient winogradOutputGradient;
 kernel::WinogradKernel winogradKernel;

@@ -44,6 +44,12 @@ using GemmPacked = void(int M, int N, int K, const float* A, int64_t aRow, int64
 // the K values rounded and paired ((K + 1) / 2 words). The same bits as GemmPacked on FP32 rows.
 using GemmPackedRows = void(int M, int N, int K, const float* A, int64_t aRow, const float* packed, float* C,
                             int64_t ldc, bool accumulate);
+// C (M x N) (+)= A^T B over K, A (K x M) and B (K x N) given as rows over k in the products' own
+// k-row format, as Kernels::winogradInputKRows and winogradOutputGradientKRows write them: FP32
+// rows as they are (M and N floats long); the bf16 kernels' as pairs of consecutive rows, word i
+// of row q holding rows 2q and 2q + 1 of column i (an odd K's last row paired with zero). N is a
+// multiple of 8. The same bits as TileGemm(M, N, K, A, 1, M, B, N, C, ldc, accumulate).
+using GemmKRows = void(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate);
 // dst[j * ldd + i] = src[i * lds + j] for i < rows, j < cols.
 using Transpose = void(const float* src, int64_t rows, int64_t cols, int64_t lds, float* dst, int64_t ldd);
 
@@ -143,13 +149,14 @@ using LstmCellBackward = void(const LstmStep& s, float* z, const float* c, const
 
 struct Kernels {
     Isa isa;
-    Precision precision;  // of the five products below and winogradInputRows; the other kernels are FP32
+    Precision precision;  // of the six products below and the *Rows transforms; the other kernels are FP32
     const char* gemmName; // "Eigen 3.4.0", "own 12x32 FMA kernel", ...
     kernel::TileGemm* tileGemm;
     kernel::Gemm* gemm;
     kernel::PackB* packB;
     kernel::GemmPacked* gemmPacked;
     kernel::GemmPackedRows* gemmPackedRows;
+    kernel::GemmKRows* gemmKRows;
     kernel::Transpose* transpose;
     kernel::Activate* activate;
     kernel::ActivationBackward* activationBackward;
@@ -161,8 +168,12 @@ struct Kernels {
     // winogradInput's V as gemmPackedRows's left operand: its rows (of `channels` floats) in the
     // products' own row format. The table's products and this transform go together.
     kernel::WinogradInput* winogradInputRows;
+    // winogradInput's V and winogradOutputGradient's Z as gemmKRows's operands (dW's products): in
+    // the products' own k-row format.
+    kernel::WinogradInput* winogradInputKRows;
     kernel::WinogradOutput* winogradOutput;
     kernel::WinogradOutputGradient* winogradOutputGradient;
+    kernel::WinogradOutputGradient* winogradOutputGradientKRows;
     kernel::WinogradKernel* winogradKernel;
     kernel::WinogradKernelGradient* winogradKernelGradient;
     kernel::Dropout* dropout;

@@ -85,33 +85,6 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
         }
 }
 
-template <class F, int Lanes>
-void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
-{
-    constexpr int kOut = F::kOut;
-    constexpr auto A = transpose(F::AT);
-    const int64_t P = g.tiles(cn);
-    const int64_t* offsets = channelOffsets(g, channels, n, 1);
-    float d[kOut * kOut * Lanes];
-    float z[kElems * Lanes];
-    int64_t p = 0;
-    for (int s = 0; s < cn; ++s) {
-        // No padding: a tile's outputs start at its corner; past the edge the copy is zero.
-        const Hwc img = toHwc(g, kOut, dy, offsets, channels, 1, s0 + s, 0);
-        for (int ty = 0; ty < g.tilesH; ++ty)
-            for (int tx = 0; tx < g.tilesW; ++tx, ++p)
-                for (int c0 = 0; c0 < channels; c0 += Lanes) {
-                    for (int i = 0; i < kOut; ++i)
-                        for (int j = 0; j < kOut; ++j)
-                            std::memcpy(d + (i * kOut + j) * Lanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
-                                        sizeof(float) * Lanes);
-                    sandwich<Lanes>(A.v, A.v, d, z);
-                    for (int e = 0; e < kElems; ++e)
-                        std::memcpy(Z + (int64_t(e) * P + p) * channels + c0, z + e * Lanes, sizeof(float) * Lanes);
-                }
-    }
-}
-
 constexpr int kKernelLanes = 16;
 
 template <class F> void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
@@ -176,9 +149,7 @@ void winogradOutput(const TileGrid& g, const float* M, int channels, int n, int 
 
 void winogradOutputGradient(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
 {
-    dispatch(g.kind, channels, [&](auto f, auto lanes) {
-        outputGradientTiles<decltype(f), decltype(lanes)::value>(g, dy, channels, n, s0, cn, Z);
-    });
+    winogradOutputGradientAs<StoreFloats>(g, dy, channels, n, s0, cn, Z);
 }
 
 void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)

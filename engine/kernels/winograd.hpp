@@ -60,6 +60,9 @@ inline bool supportsChannels(int cin, int cout)
 //   image are dropped). With fold 2, y is [channels/4][n][2h][2w], written depth-to-space.
 //   Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
 //   dW[co][ci] += G^T dU[.][co][ci] G.
+// Kernels::winogradInputRows, winogradInputKRows and winogradOutputGradientKRows compute V and Z
+// in the formats the table's products read (kernels.hpp's GemmPackedRows, GemmKRows): FP32 rows as
+// above, or rounded bf16 pairs (kernels/winograd_bf16.cpp).
 
 // The fold's kernel rearrangement: w [Cout][Cin][6][6] <-> wf [Cout][4 Cin][3][3].
 void foldKernel(const float* w, int cout, int cin, float* wf);

@@ -1,8 +1,12 @@
-// Winograd's input transform for the bf16 products (Kernels::winogradInputRows): the FP32 transform
-// of kernels/winograd_tiles.hpp, each matrix element's channels rounded to bf16 and paired as it is
-// stored, in the layout gemmPackedRows (kernels/gemm_bf16.cpp) reads. The products' left operand
-// is then written once, half as large, instead of written in FP32 and read back to be packed:
-// the same values in the same pairs, so the same bits.
+// Winograd's transforms for the bf16 products: the FP32 transforms of kernels/winograd_tiles.hpp,
+// each matrix element's channels rounded to bf16 and paired as they are stored, in the layouts the
+// bf16 products read (kernels/gemm_bf16.cpp). The products' operands are then written once, half
+// as large, instead of written in FP32 and read back to be rounded and packed: the same values in
+// the same pairs, so the same bits.
+//   winogradInputRows            V as gemmPackedRows's left operand: a tile's channels in pairs
+//                                (row p: (c0, c1), (c2, c3), ... in its first channels / 2 words);
+//   winogradInputKRows and       V and Z as gemmKRows's operands: consecutive tiles in pairs
+//   winogradOutputGradientKRows  (row q: word c = (tile 2q, tile 2q + 1) of channel c).
 #include "kernels/bf16_avx512.hpp"
 #include "kernels/isa_kernels.hpp"
 #include "kernels/winograd_tiles.hpp"
@@ -10,20 +14,51 @@
 namespace tb::TB_ISA {
 
 namespace {
-// Channels c0 .. c0 + Lanes - 1 (c0 a multiple of 8) as the words c0 / 2 ..: word w holds
-// bf16(channel 2w) in its low half and bf16(channel 2w + 1) in its high half, which is the
-// channels' bf16 values in order.
+// 16 (or the first 8) lanes' bf16 values in order, as 16 (8) 16-bit words.
+template <int Lanes> __m256i bf16Halves(const float* lanes)
+{
+    static_assert(Lanes == 8 || Lanes == 16);
+    const __m512 v = Lanes == 16 ? _mm512_loadu_ps(lanes) : _mm512_maskz_loadu_ps(0xff, lanes);
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(roundedHigh(v), 16));
+}
+
+// Channels c0 .. c0 + Lanes - 1 (c0 a multiple of 8) of tile p as the words c0 / 2 .. of row p:
+// word w holds bf16(channel 2w) in its low half and bf16(channel 2w + 1) in its high half, which is
+// the channels' bf16 values in order.
 struct StorePairs {
-    template <int Lanes> static void put(float* row, int c0, const float* lanes)
+    template <int Lanes> static void put(float* block, int64_t p, int channels, int c0, const float* lanes)
     {
-        static_assert(Lanes == 8 || Lanes == 16);
-        const __m512 v = Lanes == 16 ? _mm512_loadu_ps(lanes) : _mm512_maskz_loadu_ps(0xff, lanes);
-        const __m256i halves = _mm512_cvtepi32_epi16(_mm512_srli_epi32(roundedHigh(v), 16));
-        void* out = reinterpret_cast<uint32_t*>(row) + c0 / 2;
+        void* out = reinterpret_cast<uint32_t*>(block + p * channels) + c0 / 2;
+        const __m256i halves = bf16Halves<Lanes>(lanes);
         if constexpr (Lanes == 16)
             _mm256_storeu_si256(static_cast<__m256i*>(out), halves);
         else
             _mm_storeu_si128(static_cast<__m128i*>(out), _mm256_castsi256_si128(halves));
+    }
+    static void finish(float*, int64_t, int) {}
+};
+
+// Channels c0 .. of tile p into the low (p even) or high (p odd) halves of words c0 .. of row p / 2.
+// An odd tile count leaves the last row's high halves to finish(), which zeroes them: the products
+// read a whole last pair, and a zero there adds nothing.
+struct StoreTilePairs {
+    template <int Lanes> static void put(float* block, int64_t p, int channels, int c0, const float* lanes)
+    {
+        void* out = reinterpret_cast<uint32_t*>(block) + (p / 2) * channels + c0;
+        // Each 16-bit value to its own 32-bit word, in the half that p's parity names.
+        __m512i words = _mm512_cvtepu16_epi32(bf16Halves<Lanes>(lanes));
+        if (p % 2)
+            words = _mm512_slli_epi32(words, 16);
+        const __mmask32 half = p % 2 ? 0xaaaaaaaau : 0x55555555u;
+        _mm512_mask_storeu_epi16(out, Lanes == 16 ? half : half & 0xffffu, words);
+    }
+    static void finish(float* block, int64_t P, int channels)
+    {
+        if (P % 2 == 0)
+            return;
+        uint32_t* last = reinterpret_cast<uint32_t*>(block) + (P / 2) * channels;
+        for (int c = 0; c < channels; c += 16)
+            _mm512_mask_storeu_epi16(last + c, channels - c >= 16 ? 0xaaaaaaaau : 0xaaaau, _mm512_setzero_si512());
     }
 };
 } // namespace
@@ -31,6 +66,16 @@ struct StorePairs {
 void winogradInputRows(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
 {
     winogradInputAs<StorePairs>(g, x, channels, n, s0, cn, V, fold);
+}
+
+void winogradInputKRows(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
+{
+    winogradInputAs<StoreTilePairs>(g, x, channels, n, s0, cn, V, fold);
+}
+
+void winogradOutputGradientKRows(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
+{
+    winogradOutputGradientAs<StoreTilePairs>(g, dy, channels, n, s0, cn, Z);
 }
 
 } // namespace tb::TB_ISA

@@ -1,6 +1,6 @@
 // Winograd's shared pieces (kernels/winograd.hpp): the transform matrices, the vector sandwich,
-// the channels-last image copy and the input transform, used by the FP32 transforms
-// (kernels/winograd.cpp) and by the bf16 kernels' input transform, which writes rounded pairs
+// the channels-last image copy, and the input and output-gradient transforms, used by the FP32
+// transforms (kernels/winograd.cpp) and by the bf16 kernels' transforms, which write rounded pairs
 // (kernels/winograd_bf16.cpp). Private to the kernel sources: inside their level's namespace, in an
 // anonymous one, so no two levels share a symbol (kernels/isa_kernels.hpp).
 #pragma once
@@ -207,10 +207,20 @@ Hwc toHwc(const TileGrid& g, int outTile, const float* x, const int64_t* offsets
     return h;
 }
 
-// V[e][p] for every input tile p of samples [s0, s0 + cn) (winograd.hpp's winogradInput), rows of
-// `channels` floats apart. `Store` writes one matrix element's `Lanes` channels from c0 on:
-// Store::put(float* row, int c0, const float* lanes), row = V[e][p]'s start. FP32 copies them
-// (StoreFloats); the bf16 kernels write rounded pairs (kernels/winograd_bf16.cpp).
+// How a transform stores its matrices (V, Z: [36][P][channels]): `Store::put(block, p, channels,
+// c0, lanes)` writes element e's `Lanes` channels c0.. of tile p, block = the start of matrix e
+// (P * channels floats, whatever part of it the format uses), and `Store::finish(block, P,
+// channels)` completes matrix e after its last tile. StoreFloats keeps FP32 rows; the bf16
+// kernels' formats are in kernels/winograd_bf16.cpp.
+struct StoreFloats {
+    template <int Lanes> static void put(float* block, int64_t p, int channels, int c0, const float* lanes)
+    {
+        std::memcpy(block + p * channels + c0, lanes, sizeof(float) * Lanes);
+    }
+    static void finish(float*, int64_t, int) {}
+};
+
+// V[e][p] for every input tile p of samples [s0, s0 + cn) (winograd.hpp's winogradInput).
 template <class F, int Lanes, class Store>
 void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
 {
@@ -230,25 +240,58 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
                                         sizeof(float) * Lanes);
                     sandwich<Lanes>(BT, BT, d, v);
                     for (int e = 0; e < kElems; ++e)
-                        Store::template put<Lanes>(V + (int64_t(e) * P + p) * channels, c0, v + e * Lanes);
+                        Store::template put<Lanes>(V + e * P * channels, p, channels, c0, v + e * Lanes);
                 }
     }
+    for (int e = 0; e < kElems; ++e)
+        Store::finish(V + e * P * channels, P, channels);
 }
 
-struct StoreFloats {
-    template <int Lanes> static void put(float* row, int c0, const float* lanes)
-    {
-        std::memcpy(row + c0, lanes, sizeof(float) * Lanes);
+// Z[e][p] = (A dy A^T)[e] for every output tile p of samples [s0, s0 + cn) (winogradOutputGradient).
+template <class F, int Lanes, class Store>
+void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
+{
+    constexpr int kOut = F::kOut;
+    constexpr auto A = transpose(F::AT);
+    const int64_t P = g.tiles(cn);
+    const int64_t* offsets = channelOffsets(g, channels, n, 1);
+    float d[kOut * kOut * Lanes];
+    float z[kElems * Lanes];
+    int64_t p = 0;
+    for (int s = 0; s < cn; ++s) {
+        // No padding: a tile's outputs start at its corner; past the edge the copy is zero.
+        const Hwc img = toHwc(g, kOut, dy, offsets, channels, 1, s0 + s, 0);
+        for (int ty = 0; ty < g.tilesH; ++ty)
+            for (int tx = 0; tx < g.tilesW; ++tx, ++p)
+                for (int c0 = 0; c0 < channels; c0 += Lanes) {
+                    for (int i = 0; i < kOut; ++i)
+                        for (int j = 0; j < kOut; ++j)
+                            std::memcpy(d + (i * kOut + j) * Lanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
+                                        sizeof(float) * Lanes);
+                    sandwich<Lanes>(A.v, A.v, d, z);
+                    for (int e = 0; e < kElems; ++e)
+                        Store::template put<Lanes>(Z + e * P * channels, p, channels, c0, z + e * Lanes);
+                }
     }
-};
+    for (int e = 0; e < kElems; ++e)
+        Store::finish(Z + e * P * channels, P, channels);
+}
 
-// winogradInput with the image's channels `Store`d (above), for the variant and channel group
-// that `g` and `channels` call for.
+// The two transforms with their matrices `Store`d (above), for the variant and channel group that
+// `g` and `channels` call for.
 template <class Store>
 void winogradInputAs(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
 {
     dispatch(g.kind, channels, [&](auto f, auto lanes) {
         inputTiles<decltype(f), decltype(lanes)::value, Store>(g, x, channels, n, s0, cn, V, fold);
+    });
+}
+
+template <class Store>
+void winogradOutputGradientAs(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
+{
+    dispatch(g.kind, channels, [&](auto f, auto lanes) {
+        outputGradientTiles<decltype(f), decltype(lanes)::value, Store>(g, dy, channels, n, s0, cn, Z);
     });
 }
 

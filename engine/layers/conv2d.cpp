@@ -256,11 +256,11 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
         // dU[e] (Cout, Cin') += Z[e]^T V[e], summed over the shard's chunks in order.
-        kern.winogradInput(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
-        kern.winogradOutputGradient(m_grid, s.dy, cout, s.n, s0, cn, Z);
+        kern.winogradInputKRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
+        kern.winogradOutputGradientKRows(m_grid, s.dy, cout, s.n, s0, cn, Z);
         for (int e = 0; e < kElems; ++e)
-            kern.tileGemm(cout, cin, P, Z + int64_t(e) * P * cout, 1, cout, V + int64_t(e) * P * cin, cin,
-                          dU + int64_t(e) * cout * cin, cin, k > 0);
+            kern.gemmKRows(cout, cin, P, Z + int64_t(e) * P * cout, V + int64_t(e) * P * cin,
+                           dU + int64_t(e) * cout * cin, cin, k > 0);
         if (!s.dx)
             continue;
         // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
