@@ -107,21 +107,11 @@ const RowTable& blocksFor(int cols)
     return kBlocks<1, false>; // 8 lanes: 8 columns
 }
 
-// Columns [0, N) with N a multiple of 8. Row blocks outside: a block's rows of A (R x K) stay in L1
-// while B streams past. Blocks are balanced (49 rows: 10+10+10+10+9, not 12+12+12+12+1): a thin
-// block wastes most of its loads.
+// Columns [0, N) with N a multiple of 8, B read in place: kernels/panel_sweep.hpp.
 void fullColumns(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,
                  int64_t ldc, bool accumulate)
 {
-    const int blocks = (M + kRows - 1) / kRows;
-    for (int b = 0; b < blocks; ++b) {
-        const int i0 = int(int64_t(M) * b / blocks);
-        const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
-        for (int j0 = 0; j0 < N; j0 += kCols) {
-            const int cols = N - j0 < kCols ? N - j0 : kCols;
-            blocksFor(cols).fn[rows - 1](K, A + i0 * aRow, aRow, aCol, B + j0, ldb, C + i0 * ldc + j0, ldc, accumulate);
-        }
-    }
+    sweepColumns<kRows, kCols>(M, N, K, A, aRow, aCol, B, ldb, C, ldc, accumulate, blocksFor);
 }
 
 // Rows [0, M) times packed panels (packB's layout) of N columns: kernels/panel_sweep.hpp.

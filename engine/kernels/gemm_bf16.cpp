@@ -294,26 +294,18 @@ void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const flo
                   reinterpret_cast<const uint32_t*>(packed), C, ldc, accumulate, t_tailC.get(int64_t(kRows) * kCols));
 }
 
-// A and B as pairs of k-rows (winogradInputKRows, winogradOutputGradientKRows): A's pairs of 12 rows
-// of C are 12 consecutive words of a pair row, B's pair rows are read in place, N words apart
-// (about 100 KB for Winograd's dW products, in L2 across the row blocks). Blocks balanced as in the
-// panel sweep; N is a multiple of 8, so every block is a full 8, 16, 24 or 32 columns.
+// A and B as pairs of k-rows (winogradInputKRows, winogradOutputGradientKRows): A's pairs for 12
+// rows of C are 12 consecutive words of a pair row (aRow 1, aCol M), B's pair rows are read in place,
+// N words apart (about 100 KB for Winograd's dW products, in L2 across the row blocks).
+// kernels/panel_sweep.hpp; N is a multiple of 8, so every block is a full 8, 16, 24 or 32 columns.
 void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate)
 {
     if (M <= 0 || N <= 0)
         return;
     if (K <= 0)
         return emptyProduct(M, N, C, ldc, accumulate);
-    const int P = pairsOf(K), blocks = (M + kRows - 1) / kRows;
-    const uint32_t* a = reinterpret_cast<const uint32_t*>(A);
-    const uint32_t* b = reinterpret_cast<const uint32_t*>(B);
-    for (int blk = 0; blk < blocks; ++blk) {
-        const int i0 = int(int64_t(M) * blk / blocks), rows = int(int64_t(M) * (blk + 1) / blocks) - i0;
-        for (int j0 = 0; j0 < N; j0 += kCols) {
-            const int w = N - j0 < kCols ? N - j0 : kCols;
-            blocksFor(w).fn[rows - 1](P, a + i0, 1, M, b + j0, N, C + i0 * ldc + j0, ldc, accumulate);
-        }
-    }
+    sweepColumns<kRows, kCols>(M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, M,
+                               reinterpret_cast<const uint32_t*>(B), N, C, ldc, accumulate, blocksFor);
 }
 
 // The FP32 kernels read B in place; here it is rounded and packed first, as in gemm.

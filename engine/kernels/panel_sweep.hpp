@@ -1,6 +1,6 @@
-// The sweep of a product's packed column panels, shared by the FP32 and the bf16 kernels
-// (kernels/gemm.cpp, kernels/gemm_bf16.cpp), which differ in their register block and in what a
-// packed element is (a float, or a pair of bf16 values). Private to the kernel sources: inside
+// The sweeps of a product's columns, read in place or from packed panels, shared by the FP32 and
+// the bf16 kernels (kernels/gemm.cpp, kernels/gemm_bf16.cpp), which differ in their register block
+// and in what an element is (a float, or a pair of bf16 values). Private to the kernel sources: inside
 // their level's namespace, in an anonymous one, so no two levels share a symbol
 // (kernels/isa_kernels.hpp).
 #pragma once
@@ -9,6 +9,26 @@
 
 namespace tb::TB_ISA {
 namespace {
+
+// Rows [0, M) of A (A[i * aRow + d * aCol] for d < depth) times B read in place (B[d * ldb + j]),
+// N a multiple of 8. Row blocks outside: a block's rows of A stay in L1 while B streams past. Blocks
+// are balanced (49 rows: 10+10+10+10+9, not 12+12+12+12+1): a thin block wastes most of its loads.
+// `blocksFor` as below.
+template <int kRows, int kCols, class T, class BlocksFor>
+void sweepColumns(int M, int N, int depth, const T* A, int64_t aRow, int64_t aCol, const T* B, int64_t ldb, float* C,
+                  int64_t ldc, bool accumulate, BlocksFor blocksFor)
+{
+    const int blocks = (M + kRows - 1) / kRows;
+    for (int b = 0; b < blocks; ++b) {
+        const int i0 = int(int64_t(M) * b / blocks);
+        const int rows = int(int64_t(M) * (b + 1) / blocks) - i0;
+        for (int j0 = 0; j0 < N; j0 += kCols) {
+            const int w = N - j0 < kCols ? N - j0 : kCols;
+            blocksFor(w).fn[rows - 1](depth, A + i0 * aRow, aRow, aCol, B + j0, ldb, C + i0 * ldc + j0, ldc,
+                                      accumulate);
+        }
+    }
+}
 
 // Rows [0, M) of A (A[i * aRow + d * aCol] for d < depth) times packed panels of N columns: each
 // panel depth x w elements contiguous (w = kCols, the last one N's rest padded to a multiple of 8),
