@@ -88,7 +88,7 @@ def main():
                              common + ours_extra)
                 ours["native_train"] = native["train_samples_per_sec"]
                 ours["native_eval"] = native["eval_samples_per_sec"]
-            torch = run_torch(["/usr/bin/python3", os.path.join(here, "pytorch_bench.py"), "--model", model,
+            torch = run_torch([sys.executable, os.path.join(here, "pytorch_bench.py"), "--model", model,
                                "--threads", t, "--precision", prec] + common, formats)
             rows.append((ours, torch))
             print(f"measured {model} threads={t} {prec}", file=sys.stderr, flush=True)
@@ -96,7 +96,7 @@ def main():
             ours = run([bench, "--model", model, "--device", a.device] + common)
             ours["threads"] = a.device
             ours["precision"] = "fp32"
-            torch = run_torch(["/usr/bin/python3", os.path.join(here, "pytorch_bench.py"), "--model", model,
+            torch = run_torch([sys.executable, os.path.join(here, "pytorch_bench.py"), "--model", model,
                                "--device", a.torch_device, "--threads", a.threads.split(",")[-1]] + common, formats)
             rows.append((ours, torch))
             print(f"measured {model} on {a.device}", file=sys.stderr, flush=True)

@@ -417,6 +417,11 @@ private slots:
         } catch (const ConfigError& e) {
             QCOMPARE(std::string(e.what()), why);
         }
+        // On an Intel CPU bf16 runs with a note on its speed (vdpbf16ps at half FMA's rate there); never for FP32.
+        QVERIFY(precisionSpeedNote(Precision::Bf16, true).find("slower than FP32") != std::string::npos);
+        QVERIFY(precisionSpeedNote(Precision::Bf16, false).empty());
+        QVERIFY(precisionSpeedNote(Precision::Fp32, true).empty());
+        QVERIFY(precisionSpeedNote(Precision::Fp32).empty());
         SystemInfo system;
         system.cpu = detectCpu();
         QCOMPARE(deviceUnavailableReason(parseDeviceSpec("cpu:1@avx2+bf16"), system), why);

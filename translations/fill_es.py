@@ -590,6 +590,12 @@ ES = {
         "AMD Zen 4 y posteriores, Intel Cooper Lake, Sapphire Rapids y posteriores",
     "bf16 runs on the avx512 kernels, not on %1": "bf16 funciona con los kernels avx512, no con %1",
     "%1 computes in FP32 only: bf16 is for the CPU": "%1 calcula solo en FP32: bf16 es para la CPU",
+    "bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so bf16 "
+    "trains slower than FP32 where the matrix products dominate (colab-fashion-cnn) and faster only where they do "
+    "not; AMX-BF16 is not used":
+        "bf16 en esta CPU Intel: sus núcleos ejecutan vdpbf16ps a la mitad de multiplicaciones-sumas por ciclo que el "
+        "FMA de FP32, así que bf16 entrena más despacio que FP32 donde dominan los productos de matrices "
+        "(colab-fashion-cnn) y más deprisa solo donde no; AMX-BF16 no se usa",
     "own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)": "kernel AVX512_BF16 propio de %1 (entradas bf16, sumas FP32)",
     "Precision": "Precisión",
     "Precision:": "Precisión:",

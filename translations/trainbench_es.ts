@@ -358,6 +358,10 @@
         <source>own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)</source>
         <translation>kernel AVX512_BF16 propio de %1 (entradas bf16, sumas FP32)</translation>
     </message>
+    <message>
+        <source>bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so bf16 trains slower than FP32 where the matrix products dominate (colab-fashion-cnn) and faster only where they do not; AMX-BF16 is not used</source>
+        <translation>bf16 en esta CPU Intel: sus núcleos ejecutan vdpbf16ps a la mitad de multiplicaciones-sumas por ciclo que el FMA de FP32, así que bf16 entrena más despacio que FP32 donde dominan los productos de matrices (colab-fashion-cnn) y más deprisa solo donde no; AMX-BF16 no se usa</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

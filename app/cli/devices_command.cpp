@@ -25,10 +25,12 @@ int devicesCommand(const std::vector<std::string>& args)
     std::printf("kernels  %s; this CPU runs %s (choose with cpu:N@LEVEL, --isa or TRAINBENCH_ISA)\n",
                 tb::describeKernels(tb::kernelsFor(tb::defaultIsa())).c_str(), levels.c_str());
     const std::string bf16 = tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512);
-    if (bf16.empty())
+    if (bf16.empty()) {
         std::printf("bf16     cpu:N+bf16 or --precision bf16: %s\n",
                     tb::kernelsFor(tb::Isa::Avx512, tb::Precision::Bf16).gemmName);
-    else
+        if (const std::string note = tb::precisionSpeedNote(tb::Precision::Bf16); !note.empty())
+            std::printf("         %s\n", note.c_str());
+    } else
         std::printf("bf16     not on this CPU: %s\n", bf16.c_str());
     if (s.gpus.empty())
         std::printf("gpu      none usable: %s\n", s.gpuUnavailableReason.c_str());

@@ -58,6 +58,12 @@ Precision parsePrecision(std::string_view text);
 // Why kernels of level `isa` cannot run products in `p` on this CPU ("this CPU has no AVX512_BF16
 // (bf16 needs it: ...)"), or empty when they can.
 std::string precisionUnavailableReason(Precision p, Isa isa);
+// What `p` does to speed on this CPU when it is not what the name promises, one sentence, else empty.
+// Bf16 on Intel's cores: vdpbf16ps does half as many multiply-adds per cycle as FP32's FMA there
+// (measured on a Xeon, Emerald Rapids: docs/benchmarks.md), so bf16 is slower than FP32 where the
+// products dominate. `intelCpu` says whose CPU it is; the one-argument form asks this CPU.
+std::string precisionSpeedNote(Precision p, bool intelCpu);
+std::string precisionSpeedNote(Precision p);
 // The kernels of `isa` with their products in `p`; throws ConfigError with the reason above.
 const Kernels& kernelsFor(Isa isa, Precision p);
 // The kernels of `isa` with bf16 products computed one element at a time in plain C++: the same

@@ -182,6 +182,15 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "bf16 runs on the avx512 kernels, not on %1")},
         {QRegularExpression(QStringLiteral("^(.+) computes in FP32 only: bf16 is for the CPU$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 computes in FP32 only: bf16 is for the CPU")},
+        // What bf16 does to speed on an Intel CPU (kernels/isa.cpp's precisionSpeedNote).
+        {QRegularExpression(QStringLiteral(
+             "^bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so "
+             "bf16 trains slower than FP32 where the matrix products dominate \\(colab-fashion-cnn\\) and faster "
+             "only where they do not; AMX-BF16 is not used$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of "
+                           "FP32's FMA, so bf16 trains slower than FP32 where the matrix products dominate "
+                           "(colab-fashion-cnn) and faster only where they do not; AMX-BF16 is not used")},
     };
     return all;
 }

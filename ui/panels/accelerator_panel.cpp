@@ -83,6 +83,7 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     connect(m_bf16, &QRadioButton::toggled, this, [this](bool on) {
         QSettings().setValue(kPrecisionKey,
                              QLatin1String(tb::precisionName(on ? tb::Precision::Bf16 : tb::Precision::Fp32)));
+        updatePrecision();
         emit deviceChanged();
     });
     connect(m_scale, &QCheckBox::toggled, this, [this](bool on) {
@@ -161,13 +162,20 @@ void AcceleratorPanel::updatePrecision()
     if (!why.isEmpty() && m_bf16->isChecked())
         m_fp32->setChecked(true); // a device that cannot run bf16 trains in FP32
     m_bf16->setEnabled(why.isEmpty());
-    m_bf16->setToolTip(why.isEmpty()
-                           ? tr("The matrix products (convolutions, Dense, LSTM) take their inputs rounded to "
-                                "bfloat16 and sum in FP32; weights, optimizer and loss stay FP32. Only CPUs "
-                                "with AVX512_BF16 run it; the weights differ a little from FP32's.")
-                           : tr("bf16 unavailable: %1").arg(why));
-    m_precisionNote->setText(why.isEmpty() ? QString() : tr("bf16 unavailable: %1").arg(why));
-    m_precisionNote->setVisible(!why.isEmpty());
+    // Where bf16 runs but is no faster than its name promises (an Intel CPU), the tooltip says so, and
+    // so does the note while bf16 is chosen.
+    const QString speed =
+        why.isEmpty() ? EngineText::english(qs(tb::precisionSpeedNote(tb::Precision::Bf16))) : QString();
+    QString tip = why.isEmpty() ? tr("The matrix products (convolutions, Dense, LSTM) take their inputs rounded to "
+                                     "bfloat16 and sum in FP32; weights, optimizer and loss stay FP32. Only CPUs "
+                                     "with AVX512_BF16 run it; the weights differ a little from FP32's.")
+                                : tr("bf16 unavailable: %1").arg(why);
+    if (!speed.isEmpty())
+        tip += QLatin1Char('\n') + speed;
+    m_bf16->setToolTip(tip);
+    const QString note = !why.isEmpty() ? tr("bf16 unavailable: %1").arg(why) : m_bf16->isChecked() ? speed : QString();
+    m_precisionNote->setText(note);
+    m_precisionNote->setVisible(!note.isEmpty());
 }
 
 void AcceleratorPanel::changeEvent(QEvent* event)
