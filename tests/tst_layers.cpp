@@ -15,6 +15,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -269,6 +270,18 @@ private slots:
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
               kernel == 5 ? "F(2x2,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
+        // The activation is applied as each tile is written: the same bits as applying it to the
+        // linear layer's output afterwards.
+        for (Activation act : {Activation::ReLU, Activation::ELU}) {
+            Conv2D activated("wino_act", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, true,
+                             act);
+            Harness ha(activated, n);
+            ha.params = hs.params;
+            activated.bind(ha.params.data(), ha.state.data(), ha.globalGrad.data());
+            std::vector<float> expected = y;
+            ha.ctx.kernels->activate(act, expected.data(), int64_t(expected.size()));
+            QVERIFY(std::memcmp(ha.forward(x).data(), expected.data(), expected.size() * sizeof(float)) == 0);
+        }
         // The layer is linear, so a wide step is exact but for rounding, which a narrow one lets
         // dominate here: one input feeds every output channel of its tiles, and the baseline
         // (no FMA) rounds each of those sums a little differently at x + eps and x - eps.

@@ -70,7 +70,7 @@ using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int
 using WinogradInput = void(const winograd::TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
                            int fold);
 using WinogradOutput = void(const winograd::TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,
-                            int fold);
+                            int fold, const float* bias, Activation act);
 using WinogradOutputGradient = void(const winograd::TileGrid& g, const float* dy, int channels, int n, int s0, int cn,
                                     float* Z);
 using WinogradKernel = void(winograd::Kind kind, const float* w, int cout, int cin, bool transposed, float* U);

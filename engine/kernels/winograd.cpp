@@ -27,7 +27,8 @@ inline void storeFirst(float* p, Floats8 v, int count)
 }
 
 template <class F, int Lanes>
-void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold)
+void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold,
+                 const float* bias, Activation act)
 {
     constexpr int kOut = F::kOut;
     const int64_t P = g.tiles(cn);
@@ -54,6 +55,16 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                             std::memcpy(stage + (int64_t(i) * stageW + tx * kOut + j) * channels + c0,
                                         o + (i * kOut + j) * Lanes, sizeof(float) * Lanes);
                 }
+            if (bias || act != Activation::Linear) {
+                // channelBiasActivate's arithmetic on the staged row of tiles, instead of another
+                // pass over y (its padding past the image's edge goes along and is not stored).
+                const int64_t pixels = int64_t(kOut) * stageW;
+                if (bias)
+                    for (int64_t q = 0; q < pixels; ++q)
+                        for (int c = 0; c < channels; ++c)
+                            stage[q * channels + c] += bias[c];
+                activate(act, stage, pixels * channels);
+            }
             float* base = y + (s0 + s) * hw;
             for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i) {
                 const float* row = stage + int64_t(i) * stageW * channels;
@@ -140,10 +151,11 @@ void winogradInput(const TileGrid& g, const float* x, int channels, int n, int s
     winogradInputAs<StoreFloats>(g, x, channels, n, s0, cn, V, fold);
 }
 
-void winogradOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold)
+void winogradOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold,
+                    const float* bias, Activation act)
 {
     dispatch(g.kind, channels, [&](auto f, auto lanes) {
-        outputTiles<decltype(f), decltype(lanes)::value>(g, M, channels, n, s0, cn, y, fold);
+        outputTiles<decltype(f), decltype(lanes)::value>(g, M, channels, n, s0, cn, y, fold, bias, act);
     });
 }
 

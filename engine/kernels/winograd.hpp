@@ -56,8 +56,10 @@ inline bool supportsChannels(int cin, int cout)
 //   With fold 2, x is [channels/4][n][2h][2w] and is read space-to-depth (see above).
 //   U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
 //   (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k].
-//   y[c][s0+i] = A^T M A for every tile of M [36][P][C] (overwrites; the parts of edge tiles outside the
-//   image are dropped). With fold 2, y is [channels/4][n][2h][2w], written depth-to-space.
+//   y[c][s0+i] = act(A^T M A + bias[c]) for every tile of M [36][P][C] (overwrites; the parts of edge
+//   tiles outside the image are dropped; no bias when null): channelBiasActivate's arithmetic, done as
+//   each row of tiles is written instead of in another pass. With fold 2 (dX, which passes no bias
+//   and Linear), y is [channels/4][n][2h][2w], written depth-to-space.
 //   Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
 //   dW[co][ci] += G^T dU[.][co][ci] G.
 // Kernels::winogradInputRows, winogradInputKRows and winogradOutputGradientKRows compute V and Z

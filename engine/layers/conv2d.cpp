@@ -155,8 +155,7 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
 {
     const Kernels& kern = *ctx.kernels;
     if (m_winograd) {
-        forwardWinograd(kern, s, ws);
-        biasAndActivation(kern, s);
+        forwardWinograd(kern, s, ws); // with the bias and the activation
         return;
     }
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
@@ -179,7 +178,7 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
 void Conv2D::biasAndActivation(const Kernels& kern, ShardView& s)
 {
     const int64_t ldy = int64_t(s.n) * m_g.ho * m_g.wo;
-    kern.channelBiasActivate(m_act, s.y, m_g.cout, ldy, m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr);
+    kern.channelBiasActivate(m_act, s.y, m_g.cout, ldy, bias());
 }
 
 void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
@@ -239,7 +238,7 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         const int P = int(m_grid.tiles(cn));
         kern.winogradInputRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         winogradProducts(kern, P, cout, cin, V, m_U.data(), M); // M[e] = V[e] U[e]
-        kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1);
+        kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1, bias(), m_act);
     }
 }
 
@@ -268,7 +267,7 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         float* Mdx = V;
         kern.winogradInputRows(m_grid, s.dy, cout, s.n, s0, cn, Vdy, 1);
         winogradProducts(kern, P, cin, cout, Vdy, m_Ut.data(), Mdx); // Mdx[e] = Vdy[e] Ut[e]
-        kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold);
+        kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold, nullptr, Activation::Linear);
     }
     // dW = G^T dU G, through the fold when there is one.
     if (m_fold == 2) {
