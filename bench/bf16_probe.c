@@ -28,23 +28,29 @@ static double now(void)
 __attribute__((noinline)) static float fmaLoop(long iters)
 {
     __m512 acc[ACCUMULATORS];
-    for (int i = 0; i < ACCUMULATORS; ++i) acc[i] = _mm512_set1_ps((float)i);
+    for (int i = 0; i < ACCUMULATORS; ++i)
+        acc[i] = _mm512_set1_ps((float)i);
     const __m512 a = _mm512_set1_ps(1.0001f), b = _mm512_set1_ps(0.9999f);
     for (long it = 0; it < iters; ++it)
 #pragma GCC unroll 24
-        for (int i = 0; i < ACCUMULATORS; ++i) acc[i] = _mm512_fmadd_ps(a, b, acc[i]);
-    for (int i = 1; i < ACCUMULATORS; ++i) acc[0] = _mm512_add_ps(acc[0], acc[i]);
+        for (int i = 0; i < ACCUMULATORS; ++i)
+            acc[i] = _mm512_fmadd_ps(a, b, acc[i]);
+    for (int i = 1; i < ACCUMULATORS; ++i)
+        acc[0] = _mm512_add_ps(acc[0], acc[i]);
     return _mm512_reduce_add_ps(acc[0]);
 }
 __attribute__((noinline)) static float dotLoop(long iters)
 {
     __m512 acc[ACCUMULATORS];
-    for (int i = 0; i < ACCUMULATORS; ++i) acc[i] = _mm512_set1_ps((float)i);
+    for (int i = 0; i < ACCUMULATORS; ++i)
+        acc[i] = _mm512_set1_ps((float)i);
     const __m512bh a = (__m512bh)_mm512_set1_epi32(0x3f803f80), b = (__m512bh)_mm512_set1_epi32(0x3f7f3f7f);
     for (long it = 0; it < iters; ++it)
 #pragma GCC unroll 24
-        for (int i = 0; i < ACCUMULATORS; ++i) acc[i] = _mm512_dpbf16_ps(acc[i], a, b);
-    for (int i = 1; i < ACCUMULATORS; ++i) acc[0] = _mm512_add_ps(acc[0], acc[i]);
+        for (int i = 0; i < ACCUMULATORS; ++i)
+            acc[i] = _mm512_dpbf16_ps(acc[i], a, b);
+    for (int i = 1; i < ACCUMULATORS; ++i)
+        acc[0] = _mm512_add_ps(acc[0], acc[i]);
     return _mm512_reduce_add_ps(acc[0]);
 }
 
@@ -54,7 +60,10 @@ static uint32_t bitsOf(float f)
     memcpy(&u, &f, 4);
     return u;
 }
-static float flushed(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.f, f) : f; }
+static float flushed(float f)
+{
+    return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.f, f) : f;
+}
 static float widen(uint16_t h) // bfloat16 to float, denormals as zero
 {
     const uint32_t u = (uint32_t)h << 16;
@@ -62,7 +71,10 @@ static float widen(uint16_t h) // bfloat16 to float, denormals as zero
     memcpy(&f, &u, 4);
     return flushed(f);
 }
-static float nearest(Exact x) { return flushed((float)x); }
+static float nearest(Exact x)
+{
+    return flushed((float)x);
+}
 static float towardZero(Exact x)
 {
     float f = (float)x;
@@ -119,9 +131,11 @@ static void models(float c, const uint16_t* a, const uint16_t (*b)[2], int pairs
         sum = nearest((Exact)sum + rounded[k]);
         halves[k >= (pairs + 1) / 2] = nearest((Exact)halves[k >= (pairs + 1) / 2] + rounded[k]);
     }
-    for (int k = pairs - 1; k >= 0; --k) reverse = nearest((Exact)reverse + rounded[k]);
+    for (int k = pairs - 1; k >= 0; --k)
+        reverse = nearest((Exact)reverse + rounded[k]);
     for (int width = pairs; width > 1; width /= 2)
-        for (int i = 0; i < width / 2; ++i) rounded[i] = nearest((Exact)rounded[2 * i] + rounded[2 * i + 1]);
+        for (int i = 0; i < width / 2; ++i)
+            rounded[i] = nearest((Exact)rounded[2 * i] + rounded[2 * i + 1]);
     const float o[MODELS] = {evenOdd,
                              oddEven,
                              zero,
@@ -168,44 +182,51 @@ static void compare(const char* instruction, void (*run)(int), int pairs)
     long mismatches[MODELS] = {0}, total = 0;
     for (int trial = 0; trial < 400; ++trial) {
         for (int m = 0; m < 16; ++m)
-            for (int k = 0; k < 2 * pairs; ++k) A[m][k] = randomBf16();
+            for (int k = 0; k < 2 * pairs; ++k)
+                A[m][k] = randomBf16();
         for (int k = 0; k < pairs; ++k)
-            for (int n = 0; n < 16; ++n) B[k][n][0] = randomBf16(), B[k][n][1] = randomBf16();
+            for (int n = 0; n < 16; ++n)
+                B[k][n][0] = randomBf16(), B[k][n][1] = randomBf16();
         for (int m = 0; m < 16; ++m)
-            for (int n = 0; n < 16; ++n) C0[m][n] = widen(randomBf16());
+            for (int n = 0; n < 16; ++n)
+                C0[m][n] = widen(randomBf16());
         run(pairs);
         for (int m = 0; m < 16; ++m)
             for (int n = 0; n < 16; ++n) {
                 uint16_t column[16][2];
-                for (int k = 0; k < pairs; ++k) column[k][0] = B[k][n][0], column[k][1] = B[k][n][1];
+                for (int k = 0; k < pairs; ++k)
+                    column[k][0] = B[k][n][0], column[k][1] = B[k][n][1];
                 float out[MODELS];
                 models(C0[m][n], A[m], (const uint16_t(*)[2])column, pairs, out);
-                for (int i = 0; i < MODELS; ++i) mismatches[i] += bitsOf(out[i]) != bitsOf(C[m][n]);
+                for (int i = 0; i < MODELS; ++i)
+                    mismatches[i] += bitsOf(out[i]) != bitsOf(C[m][n]);
                 ++total;
             }
     }
-    printf("%s, %d pair(s) per call, exponents within +-%d: outputs differing from each model, of %ld:\n", instruction,
-           pairs, spread, total);
-    for (int i = 0; i < MODELS; ++i) printf("  %7ld  %s\n", mismatches[i], modelNames[i]);
+    printf("%s, %d pair(s) per output (%s), exponents within +-%d: outputs differing from each model, of %ld:\n",
+           instruction, pairs, run == byVdpbf16ps ? "one pair per instruction" : "one instruction", spread, total);
+    for (int i = 0; i < MODELS; ++i)
+        printf("  %7ld  %s\n", mismatches[i], modelNames[i]);
 }
 
 int main(void)
 {
     const long iters = 20000000;
-    fmaLoop(iters / 10), dotLoop(iters / 10);
+    volatile float sink = fmaLoop(iters / 10) + dotLoop(iters / 10); // warm-up
     const double t0 = now();
-    volatile float sink = fmaLoop(iters);
+    sink = fmaLoop(iters);
     const double t1 = now();
     sink = dotLoop(iters);
     const double t2 = now();
     (void)sink;
-    const double fma = (double)iters * ACCUMULATORS * 16 / (t1 - t0), dot = (double)iters * ACCUMULATORS * 32 / (t2 - t1);
+    const double fma = (double)iters * ACCUMULATORS * 16 / (t1 - t0),
+                 dot = (double)iters * ACCUMULATORS * 32 / (t2 - t1);
     printf("one core: FP32 FMA %.1f GMAC/s, VDPBF16PS %.1f GMAC/s (%.2fx FMA)\n", fma / 1e9, dot / 1e9, dot / fma);
     for (spread = 3; spread <= 20; spread += 17)
         compare("VDPBF16PS", byVdpbf16ps, 16);
 
-    if (!__builtin_cpu_supports("amx-bf16") || syscall(SYS_arch_prctl, 0x1023 /* ARCH_REQ_XCOMP_PERM */,
-                                                        18 /* XFEATURE_XTILEDATA */) != 0) {
+    if (!__builtin_cpu_supports("amx-bf16") ||
+        syscall(SYS_arch_prctl, 0x1023 /* ARCH_REQ_XCOMP_PERM */, 18 /* XFEATURE_XTILEDATA */) != 0) {
         printf("AMX-BF16: not on this CPU, or not granted by the OS\n");
         return 0;
     }
@@ -217,15 +238,16 @@ int main(void)
     for (int pairs = 1; pairs <= 16; pairs += 15) {
         memset(&config, 0, sizeof config);
         config.palette = 1;
-        config.bytesPerRow[0] = 64, config.rows[0] = 16;            // C
-        config.bytesPerRow[1] = 4 * pairs, config.rows[1] = 16;     // A
+        config.bytesPerRow[0] = 64, config.rows[0] = 16;             // C
+        config.bytesPerRow[1] = 4 * pairs, config.rows[1] = 16;      // A
         config.bytesPerRow[2] = 64, config.rows[2] = (uint8_t)pairs; // B
         _tile_loadconfig(&config);
         for (spread = 3; spread <= 20; spread += 17)
             compare("TDPBF16PS", byTdpbf16ps, pairs);
     }
-    // Throughput: four accumulator tiles, two A and two B.
-    for (int t = 0; t < 8; ++t) config.bytesPerRow[t] = 64, config.rows[t] = 16;
+    // Throughput: four accumulator tiles, two A and two B (four chains only, so a lower bound).
+    for (int t = 0; t < 8; ++t)
+        config.bytesPerRow[t] = 64, config.rows[t] = 16;
     _tile_loadconfig(&config);
     _tile_zero(0);
     _tile_zero(1);

@@ -9,7 +9,8 @@
 torch.autocast("cpu", dtype=torch.bfloat16) for bf16; a CPU without AVX512_BF16 refuses our bf16
 and the row says why. PyTorch runs once per --torch-formats layout (fresh processes) and each of its
 columns keeps that layout's best (fastest training, fastest evaluation, smallest peak RSS); the
-layout of each is printed under the table.
+layout of each is printed under the table. PyTorch runs under the Python that runs this script
+(Debian's /usr/bin/python3 with python3-torch; on another machine, the one that has torch).
 
 Each row runs in fresh processes (so peak RSS is per row), ours then PyTorch's, in one run.
 --native DIR also runs a -DTRAINBENCH_NATIVE=ON build's bench on each row, right after the

@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -46,7 +47,7 @@ def main():
             common = ["--steps", str(a.steps), "--repeats", str(a.repeats), "--batch", batch, "--threads", t,
                       "--model", model, "--data", a.data]
             ours = run([bench, *common, "--warmup", "2", "--eval-images", "16", "--generate", "200"])
-            theirs = run(["/usr/bin/python3", os.path.join(here, "pytorch_lstm_bench.py"), *common, "--warmup", "2",
+            theirs = run([sys.executable, os.path.join(here, "pytorch_lstm_bench.py"), *common, "--warmup", "2",
                           "--generate", "200"])
             peak = ours["fma_peak_gflops_one_thread"]
             g = ours["recurrent_gemm_gflops_one_thread"]

@@ -270,17 +270,26 @@ private slots:
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
               kernel == 5 ? "F(2x2,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
-        // The activation is applied as each tile is written: the same bits as applying it to the
-        // linear layer's output afterwards.
-        for (Activation act : {Activation::ReLU, Activation::ELU}) {
-            Conv2D activated("wino_act", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, true,
-                             act);
-            Harness ha(activated, n);
-            ha.params = hs.params;
-            activated.bind(ha.params.data(), ha.state.data(), ha.globalGrad.data());
-            std::vector<float> expected = y;
-            ha.ctx.kernels->activate(act, expected.data(), int64_t(expected.size()));
-            QVERIFY(std::memcmp(ha.forward(x).data(), expected.data(), expected.size() * sizeof(float)) == 0);
+        // The bias and the activation are applied as the tiles are written: the same bits as applying
+        // the activation to the linear layer's output afterwards, with and without a bias (the kernel
+        // comes first in the parameters, so the layer without one takes a prefix of them).
+        for (bool bias : {true, false}) {
+            Conv2D linear("wino_lin", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, bias,
+                          Activation::Linear);
+            Harness hl(linear, n);
+            hl.params.assign(hs.params.begin(), hs.params.begin() + std::ptrdiff_t(hl.params.size()));
+            linear.bind(hl.params.data(), hl.state.data(), hl.globalGrad.data());
+            const std::vector<float> linearY = hl.forward(x);
+            for (Activation act : {Activation::ReLU, Activation::ELU}) {
+                Conv2D activated("wino_act", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, bias,
+                                 act);
+                Harness ha(activated, n);
+                ha.params = hl.params;
+                activated.bind(ha.params.data(), ha.state.data(), ha.globalGrad.data());
+                std::vector<float> expected = linearY;
+                ha.ctx.kernels->activate(act, expected.data(), int64_t(expected.size()));
+                QVERIFY(std::memcmp(ha.forward(x).data(), expected.data(), expected.size() * sizeof(float)) == 0);
+            }
         }
         // The layer is linear, so a wide step is exact but for rounding, which a narrow one lets
         // dominate here: one input feeds every output channel of its tiles, and the baseline

@@ -30,8 +30,9 @@ int devicesCommand(const std::vector<std::string>& args)
                     tb::kernelsFor(tb::Isa::Avx512, tb::Precision::Bf16).gemmName);
         if (const std::string note = tb::precisionSpeedNote(tb::Precision::Bf16); !note.empty())
             std::printf("         %s\n", note.c_str());
-    } else
+    } else {
         std::printf("bf16     not on this CPU: %s\n", bf16.c_str());
+    }
     if (s.gpus.empty())
         std::printf("gpu      none usable: %s\n", s.gpuUnavailableReason.c_str());
     for (const tb::GpuInfo& g : s.gpus)

@@ -4,6 +4,7 @@
 #include "kernels/bf16_reference.hpp"
 #include "kernels/kernels.hpp"
 
+#include <cpuid.h>
 #include <optional>
 
 namespace tb {
@@ -250,9 +251,9 @@ std::string precisionUnavailableReason(Precision p, Isa isa)
     return {};
 }
 
-std::string precisionSpeedNote(Precision p, bool intelCpu)
+std::string precisionSpeedNote(Precision p, bool intelAmx)
 {
-    if (p != Precision::Bf16 || !intelCpu)
+    if (p != Precision::Bf16 || !intelAmx)
         return {};
     return "bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so "
            "bf16 trains slower than FP32 where the matrix products dominate (colab-fashion-cnn) and faster only "
@@ -261,9 +262,12 @@ std::string precisionSpeedNote(Precision p, bool intelCpu)
 
 std::string precisionSpeedNote(Precision p)
 {
+    if (!precisionUnavailableReason(p, Isa::Avx512).empty())
+        return {};
     __builtin_cpu_init();
-    return precisionUnavailableReason(p, Isa::Avx512).empty() ? precisionSpeedNote(p, __builtin_cpu_is("intel"))
-                                                              : std::string();
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool amxBf16 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx >> 22 & 1u); // CPUID.7.0:EDX[22]
+    return precisionSpeedNote(p, __builtin_cpu_is("intel") && amxBf16);
 }
 
 const Kernels& kernelsFor(Isa isa, Precision p)

@@ -59,10 +59,11 @@ Precision parsePrecision(std::string_view text);
 // (bf16 needs it: ...)"), or empty when they can.
 std::string precisionUnavailableReason(Precision p, Isa isa);
 // What `p` does to speed on this CPU when it is not what the name promises, one sentence, else empty.
-// Bf16 on Intel's cores: vdpbf16ps does half as many multiply-adds per cycle as FP32's FMA there
-// (measured on a Xeon, Emerald Rapids: docs/benchmarks.md), so bf16 is slower than FP32 where the
-// products dominate. `intelCpu` says whose CPU it is; the one-argument form asks this CPU.
-std::string precisionSpeedNote(Precision p, bool intelCpu);
+// Bf16 on Intel's cores with AMX (Sapphire Rapids and later): vdpbf16ps does half as many
+// multiply-adds per cycle as FP32's FMA there (measured on a Xeon, Emerald Rapids:
+// docs/benchmarks.md), so bf16 is slower than FP32 where the products dominate. `intelAmx` says
+// whether the CPU is such a one; the one-argument form asks this CPU (Intel's, with AMX-BF16).
+std::string precisionSpeedNote(Precision p, bool intelAmx);
 std::string precisionSpeedNote(Precision p);
 // The kernels of `isa` with their products in `p`; throws ConfigError with the reason above.
 const Kernels& kernelsFor(Isa isa, Precision p);

@@ -38,8 +38,9 @@ private:
     void forwardWinograd(const Kernels& k, ShardView& s, float* ws);
     void backwardWinograd(const Kernels& k, ShardView& s, float* ws);
     void biasAndActivation(const Kernels& k, ShardView& s);
-    const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; } // or null
-    int winogradChunk() const;                                                                      // samples per chunk
+    // The biases, or null.
+    const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; }
+    int winogradChunk() const; // samples per chunk
     static void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C);
     int chunkSamples(int n) const;
     ConvGeometry m_g;

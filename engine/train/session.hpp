@@ -34,7 +34,7 @@ namespace tb {
 struct RunInfo {
     DeviceSpec device;                // as the backend runs it (a CPU's threads and kernel level)
     std::string kernels;              // Backend::describe(): "GEMM: AVX2 kernels", an accelerator's name
-    std::string setupNote;            // the device's set-up line (empty when it has none)
+    std::string setupNote;            // Backend::setupNote (empty when it has none)
     int stepsPerEpoch = 0;            // batches per epoch (config.maxBatches applied)
     int validationImages = 0;         // of the split each epoch validates on (held-out images or the test set)
     RunPosition position;             // a resumed run's; zero for a fresh one

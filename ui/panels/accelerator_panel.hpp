@@ -52,7 +52,7 @@ private:
     QLabel* m_precisionLabel;
     QRadioButton* m_fp32;
     QRadioButton* m_bf16;
-    QLabel* m_precisionNote; // why bf16 is unavailable, when it is
+    QLabel* m_precisionNote; // why bf16 is unavailable, or what it does to speed while chosen (Intel)
     QCheckBox* m_scale;
     QLabel* m_replicas;
     int m_perReplicaBatch = 128;
