@@ -55,16 +55,11 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                             std::memcpy(stage + (int64_t(i) * stageW + tx * kOut + j) * channels + c0,
                                         o + (i * kOut + j) * Lanes, sizeof(float) * Lanes);
                 }
-            if (bias || act != Activation::Linear) {
-                // channelBiasActivate's arithmetic on the staged row of tiles, instead of another
-                // pass over y (its padding past the image's edge goes along and is not stored).
-                const int64_t pixels = int64_t(kOut) * stageW;
-                if (bias)
-                    for (int64_t q = 0; q < pixels; ++q)
-                        for (int c = 0; c < channels; ++c)
-                            stage[q * channels + c] += bias[c];
-                activate(act, stage, pixels * channels);
-            }
+            // The bias and the activation on the staged row of tiles (channels-last: a row per pixel),
+            // instead of channelBiasActivate's pass over y afterwards; the same arithmetic. The
+            // padding past the image's edge goes along and is not stored.
+            if (bias || act != Activation::Linear)
+                rowBiasActivate(act, stage, kOut * stageW, channels, 0, channels, bias);
             float* base = y + (s0 + s) * hw;
             for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i) {
                 const float* row = stage + int64_t(i) * stageW * channels;
