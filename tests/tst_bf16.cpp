@@ -86,7 +86,7 @@ struct Step {
     double loss = 0;
 };
 
-// Four convolutions on 12x12 images, three through Winograd: F(2x2, 5x5) from 8 channels, F(4x4,
+// Four convolutions on 12x12 images, three through Winograd: F(4x4, 5x5) from 8 channels, F(4x4,
 // 3x3) on 16, and a 6x6 stride-2 one folded to F(4x4, 3x3) on 64 (8- and 16-channel groups both
 // ways), so the bf16 input transform and the products on its rows run forward and for dX.
 const char* kWinogradModel = R"({"name": "winograd", "input_scale": 0.00392156862745098, "layers": [
@@ -294,9 +294,9 @@ private slots:
         QTest::addColumn<int>("cin");
         QTest::addColumn<int>("cout");
         QTest::addColumn<int>("samples");
-        const int f25 = int(winograd::Kind::F2x2_5x5), f43 = int(winograd::Kind::F4x4_3x3);
-        QTest::newRow("F(2x2,5x5) 14x14, 16 -> 24, 3 samples (147 tiles)") << f25 << 14 << 14 << 1 << 16 << 24 << 3;
-        QTest::newRow("F(2x2,5x5) 5x5, 8 -> 32, 1 sample (9 tiles)") << f25 << 5 << 5 << 1 << 8 << 32 << 1;
+        const int f45 = int(winograd::Kind::F4x4_5x5), f43 = int(winograd::Kind::F4x4_3x3);
+        QTest::newRow("F(4x4,5x5) 14x14, 16 -> 24, 3 samples (48 tiles)") << f45 << 14 << 14 << 1 << 16 << 24 << 3;
+        QTest::newRow("F(4x4,5x5) 9x10, 8 -> 32, 1 sample (9 tiles)") << f45 << 9 << 10 << 1 << 8 << 32 << 1;
         QTest::newRow("F(4x4,3x3) 9x11, 24 -> 16, 2 samples") << f43 << 9 << 11 << 1 << 24 << 16 << 2;
         QTest::newRow("fold 14x14 (28x28), 48 -> 24, 1 sample") << f43 << 14 << 14 << 2 << 48 << 24 << 1;
         QTest::newRow("fold 7x9 (14x18), 96 -> 40, 3 samples") << f43 << 7 << 9 << 2 << 96 << 40 << 3;
@@ -325,14 +325,15 @@ private slots:
         for (size_t i = x.size() / 4; i < x.size() / 2; ++i)
             x[i] *= 1e-38f; // transformed values around the subnormal range
         const std::vector<float> B = randomMatrix(size_t(cin) * cout, 5);
-        const size_t tiles = size_t(winograd::kElems * P);
+        const int kElems = g.elems();
+        const size_t tiles = size_t(kElems * P);
         auto rowsProduct = [&](const Kernels& k) {
             std::vector<float> V(tiles * size_t(cin), std::numeric_limits<float>::quiet_NaN());
             std::vector<float> packed(size_t(kernel::packedBFloats(cin, cout)));
             std::vector<float> C(tiles * size_t(cout));
             k.winogradInputRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
             k.packB(cin, cout, B.data(), cout, false, packed.data());
-            for (int e = 0; e < winograd::kElems; ++e)
+            for (int e = 0; e < kElems; ++e)
                 k.gemmPackedRows(int(P), cout, cin, V.data() + e * P * cin, cin, packed.data(), C.data() + e * P * cout,
                                  cout, false);
             return C;
@@ -341,10 +342,10 @@ private slots:
             // NaN wherever a transform leaves something unwritten that the product would read.
             const float junk = std::numeric_limits<float>::quiet_NaN();
             std::vector<float> V(tiles * size_t(cin), junk), Z(tiles * size_t(cout), junk);
-            std::vector<float> dU(size_t(winograd::kElems) * cout * cin, 0.25f);
+            std::vector<float> dU(size_t(kElems) * cout * cin, 0.25f);
             k.winogradInputKRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
             k.winogradOutputGradientKRows(g, dy.data(), cout, samples, 0, samples, Z.data());
-            for (int e = 0; e < winograd::kElems; ++e)
+            for (int e = 0; e < kElems; ++e)
                 k.gemmKRows(cout, cin, int(P), Z.data() + e * P * cout, V.data() + e * P * cin,
                             dU.data() + int64_t(e) * cout * cin, cin, e % 2 == 1);
             return dU;

@@ -268,7 +268,7 @@ private slots:
                         scale = std::max(scale, std::fabs(acc));
                     }
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
-              kernel == 5 ? "F(2x2,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
+              kernel == 5 ? "F(4x4,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
         // The bias and the activation are applied as the tiles are written: the same bits as applying
         // the activation to the linear layer's output afterwards, with and without a bias (the kernel

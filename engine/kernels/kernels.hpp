@@ -21,7 +21,7 @@ namespace tb {
 namespace kernel {
 
 // C[i][j] (+)= sum_k A[i * aRow + k * aCol] * B[k * ldb + j] for i < M, j < N, each element summed
-// in k order: the register-blocked product with no packing (Winograd's 36 products, Dense).
+// in k order: the register-blocked product with no packing (Winograd's products, Dense).
 using TileGemm = void(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb,
                       float* C, int64_t ldc, bool accumulate);
 // C (+)= op(A) op(B), row-major, op(A) M x K, op(B) K x N; lda/ldb/ldc are the stored row strides.

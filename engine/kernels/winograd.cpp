@@ -30,7 +30,7 @@ template <class F, int Lanes>
 void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold,
                  const float* bias, Activation act)
 {
-    constexpr int kOut = F::kOut;
+    constexpr int kOut = F::kOut, kElems = F::kElems;
     const int64_t P = g.tiles(cn);
     const int64_t* offsets = channelOffsets(g, channels, n, fold);
     const int64_t W = int64_t(g.w) * fold, hw = int64_t(g.h) * fold * W;
@@ -95,7 +95,7 @@ constexpr int kKernelLanes = 16;
 
 template <class F> void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
 {
-    constexpr int kk = F::kKernel * F::kKernel;
+    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems;
     float gk[kk * kKernelLanes];
     float u[kElems * kKernelLanes];
     for (int co = 0; co < cout; ++co)
@@ -120,7 +120,7 @@ template <class F> void kernelTiles(const float* w, int cout, int cin, bool tran
 
 template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
 {
-    constexpr int kk = F::kKernel * F::kKernel;
+    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems;
     constexpr auto GT = transpose(F::G);
     float u[kElems * kKernelLanes];
     float gk[kk * kKernelLanes];
@@ -161,16 +161,16 @@ void winogradOutputGradient(const TileGrid& g, const float* dy, int channels, in
 
 void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
 {
-    if (kind == Kind::F2x2_5x5)
-        kernelTiles<F2x2_5x5>(w, cout, cin, transposed, U);
+    if (kind == Kind::F4x4_5x5)
+        kernelTiles<F4x4_5x5>(w, cout, cin, transposed, U);
     else
         kernelTiles<F4x4_3x3>(w, cout, cin, transposed, U);
 }
 
 void winogradKernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW)
 {
-    if (kind == Kind::F2x2_5x5)
-        kernelGradientTiles<F2x2_5x5>(dU, cout, cin, dW);
+    if (kind == Kind::F4x4_5x5)
+        kernelGradientTiles<F4x4_5x5>(dU, cout, cin, dW);
     else
         kernelGradientTiles<F4x4_3x3>(dU, cout, cin, dW);
 }

@@ -1,19 +1,20 @@
-// Winograd convolutions on 6x6 input tiles, in two variants:
-//   F(2x2, 5x5)  stride-1 "same" 5x5 convolutions (the colab-fashion-cnn's): 36 multiplications
-//                per 2x2 output tile and channel pair instead of 100;
-//   F(4x4, 3x3)  stride-1 "same" 3x3 convolutions: 36 per 4x4 tile instead of 144. A 6x6 stride-2
+// Winograd convolutions with 4x4 output tiles, in two variants:
+//   F(4x4, 5x5)  stride-1 "same" 5x5 convolutions (the colab-fashion-cnn's): 8x8 input tiles, 64
+//                multiplications per tile and channel pair instead of 400 (the points 0, +-1, +-2,
+//                +-1/2 and infinity, those of Lavin and Gray's F(6x6, 3x3));
+//   F(4x4, 3x3)  stride-1 "same" 3x3 convolutions: 6x6 input tiles, 36 instead of 144. A 6x6 stride-2
 //                "same" convolution on an even-sized image (the tpu-mnist-cnn's) is one of these
 //                after a space-to-depth fold: phase (py, px) of the input, x[2i+py][2j+px], becomes
 //                channel block (py*2+px) of a half-size image, and kernel tap (2a+py, 2b+px) tap
 //                (a, b) of a 3x3 kernel over 4x the channels.
-// The convolution becomes 36 GEMMs over transformed tiles:
+// The convolution becomes 64 or 36 GEMMs over transformed tiles (one per input tile element):
 //   forward   Y  = A^T [ (G g G^T) . (B^T d B) ] A
 //   dX        the same with the kernel rotated by 180 degrees and transposed
 //   dW        dU[e] = sum over tiles of (A dY A^T)[e] . V[e], then dW = G^T dU G
 // Transforms work on 16 (or 8) channels at a time, one vector per matrix element, read from a
 // zero-padded channels-last copy of each image, so every load is a contiguous vector.
-// Tensors: images [C][n][H][W]; transformed tiles V/M/Z [36][P][C] with P = tiles of the chunk;
-// transformed kernels U [36][Cin][Cout] (the right-hand side of V's product). Channel counts must be
+// Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 64 or 36 elements and
+// P = tiles of the chunk; transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts must be
 // multiples of 8.
 #pragma once
 
@@ -21,27 +22,33 @@
 
 namespace tb::winograd {
 
-constexpr int kTile = 6; // input tile side
-constexpr int kElems = kTile * kTile;
+enum class Kind { F4x4_5x5, F4x4_3x3 };
 
-enum class Kind { F2x2_5x5, F4x4_3x3 };
+constexpr int kOutputTile = 4; // output tile side, both variants
+constexpr int kMaxElems = 64;  // input tile elements, at most
 
-constexpr int outputTile(Kind k)
+// The input tile's side and element count.
+constexpr int inputTile(Kind k)
 {
-    return k == Kind::F2x2_5x5 ? 2 : 4;
+    return k == Kind::F4x4_5x5 ? 8 : 6;
+}
+constexpr int elems(Kind k)
+{
+    return inputTile(k) * inputTile(k);
 }
 
 struct TileGrid {
-    Kind kind = Kind::F2x2_5x5;
+    Kind kind = Kind::F4x4_5x5;
     int h = 0, w = 0; // image (= output) size, after any fold
     int tilesH = 0, tilesW = 0;
     TileGrid() = default;
     TileGrid(Kind k, int h_, int w_)
-        : kind(k), h(h_), w(w_), tilesH((h_ + outputTile(k) - 1) / outputTile(k)),
-          tilesW((w_ + outputTile(k) - 1) / outputTile(k))
+        : kind(k), h(h_), w(w_), tilesH((h_ + kOutputTile - 1) / kOutputTile),
+          tilesW((w_ + kOutputTile - 1) / kOutputTile)
     {
     }
     int64_t tiles(int n) const { return int64_t(n) * tilesH * tilesW; }
+    int elems() const { return winograd::elems(kind); }
 };
 
 // Whether Winograd applies: 8-channel groups on both sides (after any fold).
@@ -52,11 +59,11 @@ inline bool supportsChannels(int cin, int cout)
 
 // The transforms (Kernels::winogradInput, winogradOutput, winogradOutputGradient, winogradKernel,
 // winogradKernelGradient; kernels/winograd.cpp):
-//   V[e][p][c] = (B^T d B)[e] for the 6x6 input tile p of channel c, samples [s0, s0+cn) of x.
+//   V[e][p][c] = (B^T d B)[e] for the input tile p of channel c, samples [s0, s0+cn) of x.
 //   With fold 2, x is [channels/4][n][2h][2w] and is read space-to-depth (see above).
 //   U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
 //   (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k].
-//   y[c][s0+i] = act(A^T M A + bias[c]) for every tile of M [36][P][C] (overwrites; the parts of edge
+//   y[c][s0+i] = act(A^T M A + bias[c]) for every tile of M [E][P][C] (overwrites; the parts of edge
 //   tiles outside the image are dropped; no bias when null): channelBiasActivate's arithmetic, done as
 //   each row of tiles is written instead of in another pass. With fold 2 (dX, which passes no bias
 //   and Linear), y is [channels/4][n][2h][2w], written depth-to-space.

@@ -14,17 +14,10 @@
 
 namespace tb::TB_ISA {
 
-using winograd::kElems;
 using winograd::Kind;
-using winograd::kTile;
 using winograd::TileGrid;
 
 namespace {
-// Both variants use the points 0, 1, -1, 2, -2 and infinity, so they share B; the transforms are
-// exact in binary except G's sixths.
-constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
-                            {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
-
 template <int R, int C> struct Mat {
     float v[R][C];
 };
@@ -37,18 +30,39 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
     return t;
 }
 
-struct F2x2_5x5 {
-    static constexpr int kOut = 2, kKernel = 5, kPad = 2;
-    static constexpr float G[6][5] = {{1.0f / 4, 0, 0, 0, 0},
-                                      {-1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6},
-                                      {-1.0f / 6, 1.0f / 6, -1.0f / 6, 1.0f / 6, -1.0f / 6},
-                                      {1.0f / 24, 1.0f / 12, 1.0f / 6, 1.0f / 3, 2.0f / 3},
-                                      {1.0f / 24, -1.0f / 12, 1.0f / 6, -1.0f / 3, 2.0f / 3},
+// Each variant: its input tile side kTile (kElems = kTile^2 transformed elements), the output tile
+// kOut, the kernel side and the image's padding; B^T (input), G (kernel) and A^T (output). B^T and
+// A^T are exact in binary; G's fractions are rounded.
+struct F4x4_5x5 {
+    static constexpr int kTile = 8, kElems = 64, kOut = 4, kKernel = 5, kPad = 2;
+    // The points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity: Lavin and Gray's F(6x6, 3x3) B^T, which
+    // depends on the points only.
+    static constexpr float BT[8][8] = {{1, 0, -21.0f / 4, 0, 21.0f / 4, 0, -1, 0},
+                                       {0, 1, 1, -17.0f / 4, -17.0f / 4, 1, 1, 0},
+                                       {0, -1, 1, 17.0f / 4, -17.0f / 4, -1, 1, 0},
+                                       {0, 1.0f / 2, 1.0f / 4, -5.0f / 2, -5.0f / 4, 2, 1, 0},
+                                       {0, -1.0f / 2, 1.0f / 4, 5.0f / 2, -5.0f / 4, -2, 1, 0},
+                                       {0, 2, 4, -5.0f / 2, -5, 1.0f / 2, 1, 0},
+                                       {0, -2, 4, 5.0f / 2, -5, -1.0f / 2, 1, 0},
+                                       {0, -1, 0, 21.0f / 4, 0, -21.0f / 4, 0, 1}};
+    static constexpr float G[8][5] = {{1, 0, 0, 0, 0},
+                                      {-2.0f / 9, -2.0f / 9, -2.0f / 9, -2.0f / 9, -2.0f / 9},
+                                      {-2.0f / 9, 2.0f / 9, -2.0f / 9, 2.0f / 9, -2.0f / 9},
+                                      {1.0f / 90, 1.0f / 45, 2.0f / 45, 4.0f / 45, 8.0f / 45},
+                                      {1.0f / 90, -1.0f / 45, 2.0f / 45, -4.0f / 45, 8.0f / 45},
+                                      {32.0f / 45, 16.0f / 45, 8.0f / 45, 4.0f / 45, 2.0f / 45},
+                                      {32.0f / 45, -16.0f / 45, 8.0f / 45, -4.0f / 45, 2.0f / 45},
                                       {0, 0, 0, 0, 1}};
-    static constexpr float AT[2][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 1}};
+    static constexpr float AT[4][8] = {{1, 1, 1, 1, 1, 1, 1, 0},
+                                       {0, 1, -1, 2, -2, 1.0f / 2, -1.0f / 2, 0},
+                                       {0, 1, 1, 4, 4, 1.0f / 4, 1.0f / 4, 0},
+                                       {0, 1, -1, 8, -8, 1.0f / 8, -1.0f / 8, 1}};
 };
 struct F4x4_3x3 {
-    static constexpr int kOut = 4, kKernel = 3, kPad = 1;
+    static constexpr int kTile = 6, kElems = 36, kOut = 4, kKernel = 3, kPad = 1;
+    // The points 0, 1, -1, 2, -2 and infinity.
+    static constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+                                       {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
     static constexpr float G[6][3] = {{1.0f / 4, 0, 0},
                                       {-1.0f / 6, -1.0f / 6, -1.0f / 6},
                                       {-1.0f / 6, 1.0f / 6, -1.0f / 6},
@@ -65,8 +79,8 @@ template <typename Fn> void dispatch(Kind kind, int channels, Fn&& fn)
 {
     using L16 = std::integral_constant<int, 16>;
     using L8 = std::integral_constant<int, 8>;
-    if (kind == Kind::F2x2_5x5)
-        channels % 16 == 0 ? fn(F2x2_5x5{}, L16{}) : fn(F2x2_5x5{}, L8{});
+    if (kind == Kind::F4x4_5x5)
+        channels % 16 == 0 ? fn(F4x4_5x5{}, L16{}) : fn(F4x4_5x5{}, L8{});
     else
         channels % 16 == 0 ? fn(F4x4_3x3{}, L16{}) : fn(F4x4_3x3{}, L8{});
 }
@@ -153,15 +167,15 @@ struct Hwc {
     float* data = nullptr;
     const float* at(int y, int x) const { return data + (int64_t(y) * cols + x) * channels; }
 };
-Hwc toHwc(const TileGrid& g, int outTile, const float* x, const int64_t* offsets, int channels, int fold, int sample,
-          int pad)
+Hwc toHwc(const TileGrid& g, int outTile, int inTile, const float* x, const int64_t* offsets, int channels, int fold,
+          int sample, int pad)
 {
     thread_local Scratch<float> buffer;
     thread_local Scratch<const float*> planeScratch;
     Hwc h;
-    // Every tile reads rows ty*out .. ty*out+5; the image itself sits at (pad, pad).
-    const int rows = (g.tilesH - 1) * outTile + kTile;
-    h.cols = (g.tilesW - 1) * outTile + kTile;
+    // Every tile reads rows ty*out .. ty*out+inTile-1; the image itself sits at (pad, pad).
+    const int rows = (g.tilesH - 1) * outTile + inTile;
+    h.cols = (g.tilesW - 1) * outTile + inTile;
     h.channels = channels;
     h.data = buffer.get(int64_t(rows) * h.cols * channels);
     const int64_t W = int64_t(g.w) * fold;
@@ -207,7 +221,7 @@ Hwc toHwc(const TileGrid& g, int outTile, const float* x, const int64_t* offsets
     return h;
 }
 
-// How a transform stores its matrices (V, Z: [36][P][channels]): `Store::put(block, p, channels,
+// How a transform stores its matrices (V, Z: [E][P][channels]): `Store::put(block, p, channels,
 // c0, lanes)` writes element e's `Lanes` channels c0.. of tile p, block = the start of matrix e
 // (P * channels floats, whatever part of it the format uses), and `Store::finish(block, P,
 // channels)` completes matrix e after its last tile. StoreFloats keeps FP32 rows; the bf16
@@ -226,11 +240,12 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
 {
     const int64_t P = g.tiles(cn);
     const int64_t* offsets = channelOffsets(g, channels, n, fold);
+    constexpr int kTile = F::kTile, kElems = F::kElems;
     float d[kElems * Lanes];
     float v[kElems * Lanes];
     int64_t p = 0;
     for (int s = 0; s < cn; ++s) {
-        const Hwc img = toHwc(g, F::kOut, x, offsets, channels, fold, s0 + s, F::kPad);
+        const Hwc img = toHwc(g, F::kOut, kTile, x, offsets, channels, fold, s0 + s, F::kPad);
         for (int ty = 0; ty < g.tilesH; ++ty)
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
                 for (int c0 = 0; c0 < channels; c0 += Lanes) {
@@ -238,7 +253,7 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
                         for (int j = 0; j < kTile; ++j)
                             std::memcpy(d + (i * kTile + j) * Lanes, img.at(ty * F::kOut + i, tx * F::kOut + j) + c0,
                                         sizeof(float) * Lanes);
-                    sandwich<Lanes>(BT, BT, d, v);
+                    sandwich<Lanes>(F::BT, F::BT, d, v);
                     for (int e = 0; e < kElems; ++e)
                         Store::template put<Lanes>(V + e * P * channels, p, channels, c0, v + e * Lanes);
                 }
@@ -251,7 +266,7 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
 template <class F, int Lanes, class Store>
 void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
 {
-    constexpr int kOut = F::kOut;
+    constexpr int kOut = F::kOut, kElems = F::kElems;
     constexpr auto A = transpose(F::AT);
     const int64_t P = g.tiles(cn);
     const int64_t* offsets = channelOffsets(g, channels, n, 1);
@@ -260,7 +275,7 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
     int64_t p = 0;
     for (int s = 0; s < cn; ++s) {
         // No padding: a tile's outputs start at its corner; past the edge the copy is zero.
-        const Hwc img = toHwc(g, kOut, dy, offsets, channels, 1, s0 + s, 0);
+        const Hwc img = toHwc(g, kOut, kOut, dy, offsets, channels, 1, s0 + s, 0);
         for (int ty = 0; ty < g.tilesH; ++ty)
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
                 for (int c0 = 0; c0 < channels; c0 += Lanes) {

@@ -15,13 +15,12 @@ namespace tb {
 namespace {
 // Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
 constexpr int64_t kColsBudget = int64_t(6) << 20;
-// Winograd works on chunks of samples whose transformed tiles (36 x tiles x channels) stay within
+// Winograd works on chunks of samples whose transformed tiles (64 or 36 x tiles x channels) stay within
 // this many floats, so they are still in L2 when the products and the output transform read them.
 constexpr int64_t kWinogradBudget = int64_t(96) << 10;
 constexpr int kWinogradMaxChunk = 16;
 // Minimum ratio of a chunk's tile floats to the kernel-side floats its products stream (below).
 constexpr int64_t kKernelReuse = 2;
-constexpr int kElems = winograd::kElems;
 
 // The sum of v[0, n) in 16 independent lanes (lane l takes the elements j = l mod 16), then the
 // lanes pairwise: independent additions the compiler vectorizes, where one running sum waits on
@@ -77,7 +76,7 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
     const bool evenInput = in.h % 2 == 0 && in.w % 2 == 0;
     if (same && sh == 1 && sw == 1 && kh == kw && (kh == 5 || kh == 3)) {
         m_winograd = winograd::supportsChannels(in.c, filters);
-        m_grid = winograd::TileGrid(kh == 5 ? Kind::F2x2_5x5 : Kind::F4x4_3x3, in.h, in.w);
+        m_grid = winograd::TileGrid(kh == 5 ? Kind::F4x4_5x5 : Kind::F4x4_3x3, in.h, in.w);
     } else if (same && sh == 2 && sw == 2 && kh == 6 && kw == 6 && evenInput) {
         m_winograd = winograd::supportsChannels(4 * in.c, filters);
         m_fold = m_winograd ? 2 : 1;
@@ -89,8 +88,8 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
 int Conv2D::winogradChunk() const
 {
     const int64_t tiles = m_grid.tiles(1);
-    const int64_t byCache = kWinogradBudget / (kElems * tiles * std::max(m_wcin, m_g.cout));
-    // Each chunk's 36 products stream all of U (36 x Cin' x Cout), and backward reads and writes all
+    const int64_t byCache = kWinogradBudget / (m_grid.elems() * tiles * std::max(m_wcin, m_g.cout));
+    // Each chunk's E products stream all of U (E x Cin' x Cout), and backward reads and writes all
     // of dU, so chunks get at least kKernelReuse times as many tiles' floats as that.
     const int64_t perSample = tiles * (m_wcin + m_g.cout);
     const int64_t byReuse = (kKernelReuse * m_g.cout * m_wcin + perSample - 1) / perSample;
@@ -107,9 +106,9 @@ void Conv2D::beginPass(const Kernels& kern, bool)
         winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
         w = m_folded.data();
     }
-    // The 36 transformed kernels of each direction, packed once for the pass's products (in the
+    // The E transformed kernels of each direction, packed once for the pass's products (in the
     // kernels' own layout: bf16 pairs when the products are bf16).
-    const int cin = m_wcin, cout = m_g.cout;
+    const int cin = m_wcin, cout = m_g.cout, kElems = m_grid.elems();
     std::vector<float> transformed(size_t(kElems) * cout * cin);
     const int64_t per = kernel::packedBFloats(cin, cout), perT = kernel::packedBFloats(cout, cin);
     m_U.resize(size_t(kElems * per));
@@ -146,7 +145,8 @@ int64_t Conv2D::workspaceFloats(int n) const
     if (m_winograd) {
         // V or M(dX), M or Z or V(dY), dU and the folded dW.
         const int64_t P = m_grid.tiles(std::min(n, winogradChunk()));
-        return kElems * P * (m_g.cout + m_wcin) + int64_t(kElems) * m_g.cout * m_wcin + foldedKernelFloats();
+        const int64_t E = m_grid.elems();
+        return E * P * (m_g.cout + m_wcin) + E * m_g.cout * m_wcin + foldedKernelFloats();
     }
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
@@ -217,21 +217,22 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     }
 }
 
-// The 36 products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), A's rows K floats apart
+// The E products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), A's rows K floats apart
 // in the products' row format (winogradInputRows), C dense, B[e] packed by packB (beginPass),
 // packedBFloats(K, N) floats each.
-void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B, float* C)
+void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B,
+                               float* C) const
 {
     const int64_t per = kernel::packedBFloats(K, N);
-    for (int e = 0; e < kElems; ++e)
+    for (int e = 0; e < m_grid.elems(); ++e)
         kern.gemmPackedRows(rows, N, K, A + int64_t(e) * rows * K, K, B + e * per, C + int64_t(e) * rows * N, N, false);
 }
 
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
-    float* V = ws;                                                    // (36, P, Cin')
-    float* M = V + kElems * m_grid.tiles(std::min(s.n, chunk)) * cin; // (36, P, Cout)
+    float* V = ws;                                                              // (E, P, Cin')
+    float* M = V + m_grid.elems() * m_grid.tiles(std::min(s.n, chunk)) * cin; // (E, P, Cout)
     const int chunks = (s.n + chunk - 1) / chunk;
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
@@ -244,11 +245,11 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 
 void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
-    const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
+    const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk(), kElems = m_grid.elems();
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
-    float* V = ws;                                  // (36, P, Cin'), then M(dX)
-    float* Z = V + kElems * Pmax * cin;             // (36, P, Cout), then V(dY)
-    float* dU = Z + kElems * Pmax * cout;           // (36, Cout, Cin')
+    float* V = ws;                                  // (E, P, Cin'), then M(dX)
+    float* Z = V + kElems * Pmax * cin;             // (E, P, Cout), then V(dY)
+    float* dU = Z + kElems * Pmax * cout;           // (E, Cout, Cin')
     float* dWf = dU + int64_t(kElems) * cout * cin; // (Cout, Cin', 3, 3) when folded
     const int chunks = (s.n + chunk - 1) / chunk;   // balanced, as in forward
     for (int k = 0; k < chunks; ++k) {

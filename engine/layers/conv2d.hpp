@@ -2,9 +2,9 @@
 // places it (the odd pixel goes bottom/right), optional bias and fused activation.
 // Computed as im2col + one GEMM per chunk of the shard: Y[Cout][n*Ho*Wo] = W[Cout][K] * cols[K][n*Ho*Wo],
 // except where Winograd applies (kernels/winograd.hpp; channel counts multiples of 8):
-// stride-1 "same" 5x5 convolutions use F(2x2, 5x5) (2.8x fewer multiplications), stride-1 "same"
+// stride-1 "same" 5x5 convolutions use F(4x4, 5x5) (6.25x fewer multiplications), stride-1 "same"
 // 3x3 ones F(4x4, 3x3) (4x), and 6x6 stride-2 "same" ones on even-sized images F(4x4, 3x3) after a
-// space-to-depth fold (4x); same results within a few 1e-6 of the largest output.
+// space-to-depth fold (4x); same results within about 1e-5 of the largest output.
 #pragma once
 
 #include "kernels/conv_geometry.hpp"
@@ -41,7 +41,7 @@ private:
     // The biases, or null.
     const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; }
     int winogradChunk() const; // samples per chunk
-    static void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C);
+    void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C) const;
     int chunkSamples(int n) const;
     ConvGeometry m_g;
     bool m_bias;
@@ -52,8 +52,8 @@ private:
     int m_wcin = 0; // input channels the Winograd convolution sees (cin * fold^2)
     winograd::TileGrid m_grid;
     std::vector<float> m_folded; // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
-    std::vector<float> m_U;      // (36, Cin', Cout) transformed kernels for forward, each packed (packB)
-    std::vector<float> m_Ut;     // (36, Cout, Cin') transformed rotated kernels for dX, each packed
+    std::vector<float> m_U;      // (E, Cin', Cout) transformed kernels for forward, each packed (packB)
+    std::vector<float> m_Ut;     // (E, Cout, Cin') transformed rotated kernels for dX, each packed
 };
 
 } // namespace tb
