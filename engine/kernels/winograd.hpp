@@ -14,8 +14,8 @@
 // Transforms work on 16 (or 8) channels at a time, one vector per matrix element, read from a
 // zero-padded channels-last copy of each image, so every load is a contiguous vector.
 // Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 64 or 36 elements and
-// P = tiles of the chunk; transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts must be
-// multiples of 8.
+// P = tiles of the chunk; transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts
+// must be multiples of 8.
 #pragma once
 
 #include <cstdint>

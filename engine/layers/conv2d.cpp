@@ -221,7 +221,7 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
 // in the products' row format (winogradInputRows), C dense, B[e] packed by packB (beginPass),
 // packedBFloats(K, N) floats each.
 void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B,
-                               float* C) const
+                              float* C) const
 {
     const int64_t per = kernel::packedBFloats(K, N);
     for (int e = 0; e < m_grid.elems(); ++e)
@@ -231,7 +231,7 @@ void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
-    float* V = ws;                                                              // (E, P, Cin')
+    float* V = ws;                                                            // (E, P, Cin')
     float* M = V + m_grid.elems() * m_grid.tiles(std::min(s.n, chunk)) * cin; // (E, P, Cout)
     const int chunks = (s.n + chunk - 1) / chunk;
     for (int k = 0; k < chunks; ++k) {
