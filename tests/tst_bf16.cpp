@@ -325,28 +325,29 @@ private slots:
         for (size_t i = x.size() / 4; i < x.size() / 2; ++i)
             x[i] *= 1e-38f; // transformed values around the subnormal range
         const std::vector<float> B = randomMatrix(size_t(cin) * cout, 5);
+        // The transforms' matrices lie winograd::matrixStride apart.
         const int kElems = g.elems();
-        const size_t tiles = size_t(kElems * P);
+        const int64_t strideIn = winograd::matrixStride(P, cin), strideOut = winograd::matrixStride(P, cout);
         auto rowsProduct = [&](const Kernels& k) {
-            std::vector<float> V(tiles * size_t(cin), std::numeric_limits<float>::quiet_NaN());
+            std::vector<float> V(size_t(kElems * strideIn), std::numeric_limits<float>::quiet_NaN());
             std::vector<float> packed(size_t(kernel::packedBFloats(cin, cout)));
-            std::vector<float> C(tiles * size_t(cout));
+            std::vector<float> C(size_t(kElems * strideOut));
             k.winogradInputRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
             k.packB(cin, cout, B.data(), cout, false, packed.data());
             for (int e = 0; e < kElems; ++e)
-                k.gemmPackedRows(int(P), cout, cin, V.data() + e * P * cin, cin, packed.data(), C.data() + e * P * cout,
-                                 cout, false);
+                k.gemmPackedRows(int(P), cout, cin, V.data() + e * strideIn, cin, packed.data(),
+                                 C.data() + e * strideOut, cout, false);
             return C;
         };
         auto kRowsProduct = [&](const Kernels& k) {
             // NaN wherever a transform leaves something unwritten that the product would read.
             const float junk = std::numeric_limits<float>::quiet_NaN();
-            std::vector<float> V(tiles * size_t(cin), junk), Z(tiles * size_t(cout), junk);
+            std::vector<float> V(size_t(kElems * strideIn), junk), Z(size_t(kElems * strideOut), junk);
             std::vector<float> dU(size_t(kElems) * cout * cin, 0.25f);
             k.winogradInputKRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
             k.winogradOutputGradientKRows(g, dy.data(), cout, samples, 0, samples, Z.data());
             for (int e = 0; e < kElems; ++e)
-                k.gemmKRows(cout, cin, int(P), Z.data() + e * P * cout, V.data() + e * P * cin,
+                k.gemmKRows(cout, cin, int(P), Z.data() + e * strideOut, V.data() + e * strideIn,
                             dU.data() + int64_t(e) * cout * cin, cin, e % 2 == 1);
             return dU;
         };

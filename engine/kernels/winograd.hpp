@@ -14,7 +14,8 @@
 // Transforms work on 16 (or 8) channels at a time, one vector per matrix element, read from a
 // zero-padded channels-last copy of each image, so every load is a contiguous vector.
 // Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 64 or 36 elements and
-// P = tiles of the chunk; transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts
+// P = tiles of the chunk, matrixStride(P, C) floats from one element's matrix to the next;
+// transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts
 // must be multiples of 8.
 #pragma once
 
@@ -51,6 +52,15 @@ struct TileGrid {
     int elems() const { return winograd::elems(kind); }
 };
 
+// Floats from one of the E transformed matrices to the next (V, M and Z: [P][channels] each; dU:
+// [Cout][Cin']): a cache line more than a matrix holds. A transform reads or writes one vector in each
+// of the E matrices per tile; with P * channels a power of two (64 tiles of 128 channels), those all
+// fell in the same cache set, and the first level of cache kept only a few of them.
+constexpr int64_t matrixStride(int64_t rows, int64_t cols)
+{
+    return rows * cols + 16;
+}
+
 // Whether Winograd applies: 8-channel groups on both sides (after any fold).
 inline bool supportsChannels(int cin, int cout)
 {
@@ -68,7 +78,7 @@ inline bool supportsChannels(int cin, int cout)
 //   each row of tiles is written instead of in another pass. With fold 2 (dX, which passes no bias
 //   and Linear), y is [channels/4][n][2h][2w], written depth-to-space.
 //   Z[e][p][c] = (A dy A^T)[e]: the gradient reaching the transformed products (zero outside the image).
-//   dW[co][ci] += G^T dU[.][co][ci] G.
+//   dW[co][ci] += G^T dU[.][co][ci] G, dU's matrices matrixStride(Cout, Cin) floats apart.
 // Kernels::winogradInputRows, winogradInputKRows and winogradOutputGradientKRows compute V and Z
 // in the formats the table's products read (kernels.hpp's GemmPackedRows, GemmKRows): FP32 rows as
 // above, or rounded bf16 pairs (kernels/winograd_bf16.cpp).

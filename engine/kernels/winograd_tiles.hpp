@@ -223,7 +223,7 @@ Hwc toHwc(const TileGrid& g, int outTile, int inTile, const float* x, const int6
 
 // How a transform stores its matrices (V, Z: [E][P][channels]): `Store::put(block, p, channels,
 // c0, lanes)` writes element e's `Lanes` channels c0.. of tile p, block = the start of matrix e
-// (P * channels floats, whatever part of it the format uses), and `Store::finish(block, P,
+// (P * channels floats, matrixStride apart, whatever part of it the format uses), and `Store::finish(block, P,
 // channels)` completes matrix e after its last tile. StoreFloats keeps FP32 rows; the bf16
 // kernels' formats are in kernels/winograd_bf16.cpp.
 struct StoreFloats {
@@ -241,6 +241,7 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
     const int64_t P = g.tiles(cn);
     const int64_t* offsets = channelOffsets(g, channels, n, fold);
     constexpr int kTile = F::kTile, kElems = F::kElems;
+    const int64_t stride = winograd::matrixStride(P, channels);
     float d[kElems * Lanes];
     float v[kElems * Lanes];
     int64_t p = 0;
@@ -255,11 +256,11 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
                                         sizeof(float) * Lanes);
                     sandwich<Lanes>(F::BT, F::BT, d, v);
                     for (int e = 0; e < kElems; ++e)
-                        Store::template put<Lanes>(V + e * P * channels, p, channels, c0, v + e * Lanes);
+                        Store::template put<Lanes>(V + e * stride, p, channels, c0, v + e * Lanes);
                 }
     }
     for (int e = 0; e < kElems; ++e)
-        Store::finish(V + e * P * channels, P, channels);
+        Store::finish(V + e * stride, P, channels);
 }
 
 // Z[e][p] = (A dy A^T)[e] for every output tile p of samples [s0, s0 + cn) (winogradOutputGradient).
@@ -270,6 +271,7 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
     constexpr auto A = transpose(F::AT);
     const int64_t P = g.tiles(cn);
     const int64_t* offsets = channelOffsets(g, channels, n, 1);
+    const int64_t stride = winograd::matrixStride(P, channels);
     float d[kOut * kOut * Lanes];
     float z[kElems * Lanes];
     int64_t p = 0;
@@ -285,11 +287,11 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
                                         sizeof(float) * Lanes);
                     sandwich<Lanes>(A.v, A.v, d, z);
                     for (int e = 0; e < kElems; ++e)
-                        Store::template put<Lanes>(Z + e * P * channels, p, channels, c0, z + e * Lanes);
+                        Store::template put<Lanes>(Z + e * stride, p, channels, c0, z + e * Lanes);
                 }
     }
     for (int e = 0; e < kElems; ++e)
-        Store::finish(Z + e * P * channels, P, channels);
+        Store::finish(Z + e * stride, P, channels);
 }
 
 // The two transforms with their matrices `Store`d (above), for the variant and channel group that

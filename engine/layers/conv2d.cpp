@@ -144,9 +144,11 @@ int64_t Conv2D::workspaceFloats(int n) const
 {
     if (m_winograd) {
         // V or M(dX), M or Z or V(dY), dU and the folded dW.
+        using winograd::matrixStride;
         const int64_t P = m_grid.tiles(std::min(n, winogradChunk()));
         const int64_t E = m_grid.elems();
-        return E * P * (m_g.cout + m_wcin) + E * m_g.cout * m_wcin + foldedKernelFloats();
+        return E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin) + matrixStride(m_g.cout, m_wcin)) +
+               foldedKernelFloats();
     }
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
@@ -224,15 +226,17 @@ void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const
                               float* C) const
 {
     const int64_t per = kernel::packedBFloats(K, N);
+    const int64_t strideA = winograd::matrixStride(rows, K), strideC = winograd::matrixStride(rows, N);
     for (int e = 0; e < m_grid.elems(); ++e)
-        kern.gemmPackedRows(rows, N, K, A + int64_t(e) * rows * K, K, B + e * per, C + int64_t(e) * rows * N, N, false);
+        kern.gemmPackedRows(rows, N, K, A + e * strideA, K, B + e * per, C + e * strideC, N, false);
 }
 
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk();
-    float* V = ws;                                                            // (E, P, Cin')
-    float* M = V + m_grid.elems() * m_grid.tiles(std::min(s.n, chunk)) * cin; // (E, P, Cout)
+    const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
+    float* V = ws;                                                     // (E, P, Cin')
+    float* M = V + m_grid.elems() * winograd::matrixStride(Pmax, cin); // (E, P, Cout)
     const int chunks = (s.n + chunk - 1) / chunk;
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
@@ -247,11 +251,12 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk(), kElems = m_grid.elems();
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
-    float* V = ws;                                  // (E, P, Cin'), then M(dX)
-    float* Z = V + kElems * Pmax * cin;             // (E, P, Cout), then V(dY)
-    float* dU = Z + kElems * Pmax * cout;           // (E, Cout, Cin')
-    float* dWf = dU + int64_t(kElems) * cout * cin; // (Cout, Cin', 3, 3) when folded
-    const int chunks = (s.n + chunk - 1) / chunk;   // balanced, as in forward
+    using winograd::matrixStride;
+    float* V = ws;                                      // (E, P, Cin'), then M(dX)
+    float* Z = V + kElems * matrixStride(Pmax, cin);    // (E, P, Cout), then V(dY)
+    float* dU = Z + kElems * matrixStride(Pmax, cout);  // (E, Cout, Cin')
+    float* dWf = dU + kElems * matrixStride(cout, cin); // (Cout, Cin', 3, 3) when folded
+    const int chunks = (s.n + chunk - 1) / chunk;       // balanced, as in forward
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
@@ -259,8 +264,8 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         kern.winogradInputKRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         kern.winogradOutputGradientKRows(m_grid, s.dy, cout, s.n, s0, cn, Z);
         for (int e = 0; e < kElems; ++e)
-            kern.gemmKRows(cout, cin, P, Z + int64_t(e) * P * cout, V + int64_t(e) * P * cin,
-                           dU + int64_t(e) * cout * cin, cin, k > 0);
+            kern.gemmKRows(cout, cin, P, Z + e * matrixStride(P, cout), V + e * matrixStride(P, cin),
+                           dU + e * matrixStride(cout, cin), cin, k > 0);
         if (!s.dx)
             continue;
         // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
