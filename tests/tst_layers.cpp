@@ -505,6 +505,11 @@ private slots:
              },
              true},
             {[] {
+                 return std::make_unique<Conv2D>("wino5", Shape::image(9, 7, 16), 8, 5, 5, 1, 1, true, true,
+                                                 Activation::ELU);
+             },
+             true},
+            {[] {
                  return std::make_unique<Conv2D>("fold6", Shape::image(12, 12, 8), 16, 6, 6, 2, 2, true, false,
                                                  Activation::Linear);
              },
