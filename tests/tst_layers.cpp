@@ -270,6 +270,51 @@ private slots:
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
               kernel == 5 ? "F(4x4,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
+        // Backward: dX, dW and the bias gradient against the direct convolution's, in double
+        // precision, at every level (the baseline has no FMA). dW sums over every tile of the batch,
+        // so its error is larger than the forward's (up to about 9e-6 at avx512).
+        const std::vector<float> dy = randomVector(y.size(), 5, 1.0f);
+        const size_t kernelFloats = size_t(cout) * cin * kk;
+        std::vector<double> dW(kernelFloats + size_t(cout), 0.0), dX(x.size(), 0.0);
+        for (int co = 0; co < cout; ++co)
+            for (int s = 0; s < n; ++s)
+                for (int oy = 0; oy < g.ho; ++oy)
+                    for (int ox = 0; ox < g.wo; ++ox) {
+                        const double d = dy[((size_t(co) * n + s) * g.ho + oy) * g.wo + ox];
+                        dW[kernelFloats + size_t(co)] += d;
+                        for (int ci = 0; ci < cin; ++ci)
+                            for (int ky = 0; ky < kernel; ++ky)
+                                for (int kx = 0; kx < kernel; ++kx) {
+                                    const int iy = oy * stride + ky - g.padTop, ix = ox * stride + kx - g.padLeft;
+                                    if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+                                        continue;
+                                    const size_t at = ((size_t(ci) * n + s) * h + iy) * w + ix;
+                                    const size_t tap = (size_t(co) * cin + ci) * kk + size_t(ky) * kernel + kx;
+                                    dW[tap] += d * x[at];
+                                    dX[at] += d * hs.params[tap];
+                                }
+                    }
+        auto relativeError = [](const std::vector<float>& got, const std::vector<double>& want) {
+            double err = 0, big = 0;
+            for (size_t i = 0; i < want.size(); ++i) {
+                err = std::max(err, std::fabs(got[i] - want[i]));
+                big = std::max(big, std::fabs(want[i]));
+            }
+            return err / big;
+        };
+        for (Isa isa : supportedIsas()) {
+            Harness hb(conv, n);
+            hb.ctx.kernels = &kernelsFor(isa);
+            hb.params = hs.params;
+            conv.bind(hb.params.data(), hb.state.data(), hb.globalGrad.data());
+            hb.forward(x);
+            const std::vector<float> dp = hb.backward(x, dy);
+            const double dwError = relativeError(dp, dW), dxError = relativeError(hb.dx, dX);
+            qInfo("  backward at %s: dW (with the bias) relative error %.3g, dX %.3g", isaName(isa), dwError, dxError);
+            QVERIFY(dwError <= 3e-5);
+            QVERIFY(dxError <= 3e-5);
+        }
+        conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         // The bias and the activation are applied as the tiles are written: the same bits as applying
         // the activation to the linear layer's output afterwards, with and without a bias (the kernel
         // comes first in the parameters, so the layer without one takes a prefix of them).
