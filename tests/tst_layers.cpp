@@ -246,27 +246,37 @@ private slots:
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         const std::vector<float> x = randomVector(size_t(n) * h * w * cin, 4, 2.0f);
         const std::vector<float> y = hs.forward(x);
-        // The direct convolution in double precision, [C][n][H][W] layout, Keras padding.
-        const size_t kk = size_t(kernel) * kernel;
+        // The direct convolution in double precision, [C][n][H][W] layout, Keras padding:
+        // forEachTap calls fn(out, at, tap) for every output element, input element it reads and
+        // kernel tap joining them.
+        const size_t kk = size_t(kernel) * kernel, kernelFloats = size_t(cout) * cin * kk;
+        const size_t perChannel = size_t(n) * g.ho * g.wo;
+        auto forEachTap = [&](auto&& fn) {
+            for (int co = 0; co < cout; ++co)
+                for (int s = 0; s < n; ++s)
+                    for (int oy = 0; oy < g.ho; ++oy)
+                        for (int ox = 0; ox < g.wo; ++ox) {
+                            const size_t out = ((size_t(co) * n + s) * g.ho + oy) * g.wo + ox;
+                            for (int ci = 0; ci < cin; ++ci)
+                                for (int ky = 0; ky < kernel; ++ky)
+                                    for (int kx = 0; kx < kernel; ++kx) {
+                                        const int iy = oy * stride + ky - g.padTop, ix = ox * stride + kx - g.padLeft;
+                                        if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+                                            continue;
+                                        fn(out, ((size_t(ci) * n + s) * h + iy) * w + ix,
+                                           (size_t(co) * cin + ci) * kk + size_t(ky) * kernel + kx);
+                                    }
+                        }
+        };
+        std::vector<double> direct(y.size());
+        for (size_t out = 0; out < y.size(); ++out)
+            direct[out] = hs.params[kernelFloats + out / perChannel]; // the bias
+        forEachTap([&](size_t out, size_t at, size_t tap) { direct[out] += double(hs.params[tap]) * x[at]; });
         double worst = 0, scale = 0;
-        for (int co = 0; co < cout; ++co)
-            for (int s = 0; s < n; ++s)
-                for (int oy = 0; oy < g.ho; ++oy)
-                    for (int ox = 0; ox < g.wo; ++ox) {
-                        double acc = hs.params[size_t(cout) * cin * kk + co];
-                        for (int ci = 0; ci < cin; ++ci)
-                            for (int ky = 0; ky < kernel; ++ky)
-                                for (int kx = 0; kx < kernel; ++kx) {
-                                    const int iy = oy * stride + ky - g.padTop, ix = ox * stride + kx - g.padLeft;
-                                    if (iy < 0 || iy >= h || ix < 0 || ix >= w)
-                                        continue;
-                                    acc += double(hs.params[(size_t(co) * cin + ci) * kk + size_t(ky) * kernel + kx]) *
-                                           x[((size_t(ci) * n + s) * h + iy) * w + ix];
-                                }
-                        const double got = y[((size_t(co) * n + s) * g.ho + oy) * g.wo + ox];
-                        worst = std::max(worst, std::fabs(got - acc));
-                        scale = std::max(scale, std::fabs(acc));
-                    }
+        for (size_t out = 0; out < y.size(); ++out) {
+            worst = std::max(worst, std::fabs(y[out] - direct[out]));
+            scale = std::max(scale, std::fabs(direct[out]));
+        }
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
               kernel == 5 ? "F(4x4,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
@@ -274,26 +284,13 @@ private slots:
         // precision, at every level (the baseline has no FMA). dW sums over every tile of the batch,
         // so its error is larger than the forward's (up to about 9e-6 at avx512).
         const std::vector<float> dy = randomVector(y.size(), 5, 1.0f);
-        const size_t kernelFloats = size_t(cout) * cin * kk;
         std::vector<double> dW(kernelFloats + size_t(cout), 0.0), dX(x.size(), 0.0);
-        for (int co = 0; co < cout; ++co)
-            for (int s = 0; s < n; ++s)
-                for (int oy = 0; oy < g.ho; ++oy)
-                    for (int ox = 0; ox < g.wo; ++ox) {
-                        const double d = dy[((size_t(co) * n + s) * g.ho + oy) * g.wo + ox];
-                        dW[kernelFloats + size_t(co)] += d;
-                        for (int ci = 0; ci < cin; ++ci)
-                            for (int ky = 0; ky < kernel; ++ky)
-                                for (int kx = 0; kx < kernel; ++kx) {
-                                    const int iy = oy * stride + ky - g.padTop, ix = ox * stride + kx - g.padLeft;
-                                    if (iy < 0 || iy >= h || ix < 0 || ix >= w)
-                                        continue;
-                                    const size_t at = ((size_t(ci) * n + s) * h + iy) * w + ix;
-                                    const size_t tap = (size_t(co) * cin + ci) * kk + size_t(ky) * kernel + kx;
-                                    dW[tap] += d * x[at];
-                                    dX[at] += d * hs.params[tap];
-                                }
-                    }
+        for (size_t out = 0; out < y.size(); ++out)
+            dW[kernelFloats + out / perChannel] += dy[out];
+        forEachTap([&](size_t out, size_t at, size_t tap) {
+            dW[tap] += double(dy[out]) * x[at];
+            dX[at] += double(dy[out]) * hs.params[tap];
+        });
         auto relativeError = [](const std::vector<float>& got, const std::vector<double>& want) {
             double err = 0, big = 0;
             for (size_t i = 0; i < want.size(); ++i) {

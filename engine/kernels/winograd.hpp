@@ -26,7 +26,6 @@ namespace tb::winograd {
 enum class Kind { F4x4_5x5, F4x4_3x3 };
 
 constexpr int kOutputTile = 4; // output tile side, both variants
-constexpr int kMaxElems = 64;  // input tile elements, at most
 
 // The input tile's side and element count.
 constexpr int inputTile(Kind k)
