@@ -30,11 +30,12 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
     return t;
 }
 
-// Each variant: its input tile side kTile (kElems = kTile^2 transformed elements), the output tile
-// kOut, the kernel side and the image's padding; B^T (input), G (kernel) and A^T (output). B^T and
-// A^T are exact in binary; G's fractions are rounded.
+// Each variant: its input tile side kTile (kElems = kTile^2 transformed elements) and output tile
+// kOut, as winograd.hpp gives them; the kernel side and the image's padding; B^T (input), G (kernel)
+// and A^T (output). B^T and A^T are exact in binary; G's fractions are rounded.
 struct F4x4_5x5 {
-    static constexpr int kTile = 8, kElems = 64, kOut = 4, kKernel = 5, kPad = 2;
+    static constexpr int kTile = winograd::inputTile(Kind::F4x4_5x5), kElems = kTile * kTile;
+    static constexpr int kOut = winograd::kOutputTile, kKernel = 5, kPad = 2;
     // The points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity: Lavin and Gray's F(6x6, 3x3) B^T, which
     // depends on the points only.
     static constexpr float BT[8][8] = {{1, 0, -21.0f / 4, 0, 21.0f / 4, 0, -1, 0},
@@ -45,6 +46,7 @@ struct F4x4_5x5 {
                                        {0, 2, 4, -5.0f / 2, -5, 1.0f / 2, 1, 0},
                                        {0, -2, 4, 5.0f / 2, -5, -1.0f / 2, 1, 0},
                                        {0, -1, 0, 21.0f / 4, 0, -21.0f / 4, 0, 1}};
+    static_assert(std::extent_v<decltype(BT)> == kTile);
     static constexpr float G[8][5] = {{1, 0, 0, 0, 0},
                                       {-2.0f / 9, -2.0f / 9, -2.0f / 9, -2.0f / 9, -2.0f / 9},
                                       {-2.0f / 9, 2.0f / 9, -2.0f / 9, 2.0f / 9, -2.0f / 9},
@@ -59,10 +61,12 @@ struct F4x4_5x5 {
                                        {0, 1, -1, 8, -8, 1.0f / 8, -1.0f / 8, 1}};
 };
 struct F4x4_3x3 {
-    static constexpr int kTile = 6, kElems = 36, kOut = 4, kKernel = 3, kPad = 1;
+    static constexpr int kTile = winograd::inputTile(Kind::F4x4_3x3), kElems = kTile * kTile;
+    static constexpr int kOut = winograd::kOutputTile, kKernel = 3, kPad = 1;
     // The points 0, 1, -1, 2, -2 and infinity.
     static constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
                                        {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+    static_assert(std::extent_v<decltype(BT)> == kTile);
     static constexpr float G[6][3] = {{1.0f / 4, 0, 0},
                                       {-1.0f / 6, -1.0f / 6, -1.0f / 6},
                                       {-1.0f / 6, 1.0f / 6, -1.0f / 6},
