@@ -6,6 +6,7 @@
 #include "layers/layer_type.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -96,29 +97,38 @@ int Conv2D::winogradChunk() const
     return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
 }
 
-void Conv2D::beginPass(const Kernels& kern, bool)
+void Conv2D::beginPass(const Kernels& kern, bool, float* ws)
 {
     if (!m_winograd)
         return;
-    const float* w = m_params;
     if (m_fold == 2) {
         m_folded.resize(size_t(foldedKernelFloats()));
         winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
-        w = m_folded.data();
     }
-    // The E transformed kernels of each direction, packed once for the pass's products (in the
-    // kernels' own layout: bf16 pairs when the products are bf16).
-    const int cin = m_wcin, cout = m_g.cout, kElems = m_grid.elems();
-    std::vector<float> transformed(size_t(kElems) * cout * cin);
-    const int64_t per = kernel::packedBFloats(cin, cout), perT = kernel::packedBFloats(cout, cin);
-    m_U.resize(size_t(kElems * per));
-    m_Ut.resize(size_t(kElems * perT));
-    kern.winogradKernel(m_grid.kind, w, cout, cin, false, transformed.data());
-    for (int e = 0; e < kElems; ++e)
-        kern.packB(cin, cout, transformed.data() + int64_t(e) * cin * cout, cout, false, m_U.data() + e * per);
-    kern.winogradKernel(m_grid.kind, w, cout, cin, true, transformed.data());
-    for (int e = 0; e < kElems; ++e)
-        kern.packB(cout, cin, transformed.data() + int64_t(e) * cout * cin, cin, false, m_Ut.data() + e * perT);
+    packTransformedKernels(kern, false, ws);
+}
+
+// Backward's kernels replace forward's, which the step no longer needs: the two directions' never
+// take memory at once (10 MB in FP32 for colab-fashion-cnn's last two convolutions).
+void Conv2D::beginBackward(const Kernels& kern, float* ws)
+{
+    if (m_winograd)
+        packTransformedKernels(kern, true, ws);
+}
+
+// The E transformed kernels of one direction into m_packed, in the kernels' own layout (bf16 pairs
+// when the products are bf16). The E matrices before packing go to `ws`, which workspaceFloats
+// makes large enough (its dU), rather than to a temporary as large as a layer's kernels.
+void Conv2D::packTransformedKernels(const Kernels& kern, bool forBackward, float* ws)
+{
+    const float* w = m_fold == 2 ? m_folded.data() : m_params;
+    const int rows = forBackward ? m_g.cout : m_wcin, cols = forBackward ? m_wcin : m_g.cout;
+    const int64_t per = kernel::packedBFloats(rows, cols);
+    m_packed.resize(size_t(m_grid.elems() * per));
+    kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, forBackward, ws);
+    for (int e = 0; e < m_grid.elems(); ++e)
+        kern.packB(rows, cols, ws + int64_t(e) * rows * cols, cols, false, m_packed.data() + e * per);
+    m_packedForBackward = forBackward;
 }
 
 void Conv2D::initParams(float* params, float*, Rng& rng) const
@@ -220,8 +230,8 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
 }
 
 // The E products of one chunk: C[e] (rows, N) = A[e] (rows, K) B[e] (K, N), A's rows K floats apart
-// in the products' row format (winogradInputRows), C dense, B[e] packed by packB (beginPass),
-// packedBFloats(K, N) floats each.
+// in the products' row format (winogradInputRows), C dense, B[e] packed by packB
+// (packTransformedKernels), packedBFloats(K, N) floats each.
 void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const float* A, const float* B,
                               float* C) const
 {
@@ -242,7 +252,8 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
         kern.winogradInputRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
-        winogradProducts(kern, P, cout, cin, V, m_U.data(), M); // M[e] = V[e] U[e]
+        assert(!m_packedForBackward);
+        winogradProducts(kern, P, cout, cin, V, m_packed.data(), M); // M[e] = V[e] U[e]
         kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1, bias(), m_act);
     }
 }
@@ -272,7 +283,8 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         float* Vdy = Z;
         float* Mdx = V;
         kern.winogradInputRows(m_grid, s.dy, cout, s.n, s0, cn, Vdy, 1);
-        winogradProducts(kern, P, cin, cout, Vdy, m_Ut.data(), Mdx); // Mdx[e] = Vdy[e] Ut[e]
+        assert(m_packedForBackward);
+        winogradProducts(kern, P, cin, cout, Vdy, m_packed.data(), Mdx); // Mdx[e] = Vdy[e] Ut[e]
         kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold, nullptr, Activation::Linear);
     }
     // dW = G^T dU G, through the fold when there is one.

@@ -27,7 +27,8 @@ public:
     int64_t paramCount() const override { return int64_t(m_g.cout) * m_g.k() + (m_bias ? m_g.cout : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t workspaceFloats(int n) const override;
-    void beginPass(const Kernels& k, bool training) override;
+    void beginPass(const Kernels& k, bool training, float* ws) override;
+    void beginBackward(const Kernels& k, float* ws) override;
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
@@ -43,6 +44,7 @@ private:
     int winogradChunk() const; // samples per chunk
     void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C) const;
     int chunkSamples(int n) const;
+    void packTransformedKernels(const Kernels& k, bool forBackward, float* ws);
     ConvGeometry m_g;
     bool m_bias;
     Activation m_act;
@@ -52,8 +54,10 @@ private:
     int m_wcin = 0; // input channels the Winograd convolution sees (cin * fold^2)
     winograd::TileGrid m_grid;
     std::vector<float> m_folded; // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
-    std::vector<float> m_U;      // (E, Cin', Cout) transformed kernels for forward, each packed (packB)
-    std::vector<float> m_Ut;     // (E, Cout, Cin') transformed rotated kernels for dX, each packed
+    // The transformed kernels of one direction, each of the E packed (packB): forward's U (E, Cin',
+    // Cout), or backward's rotated, transposed Ut (E, Cout, Cin') for dX in their place.
+    std::vector<float> m_packed;
+    bool m_packedForBackward = false;
 };
 
 } // namespace tb
