@@ -24,38 +24,28 @@ inline uint32_t mix32(uint32_t h)
 // selected lane by lane: random data mispredicts half of any branches.
 inline void pool2x2Block(const float* r0, int W, int32_t index0, int count, float* y, int32_t* arg)
 {
-    Floats8 top[2] = {}, bottom[2] = {};
-    if (count == 8) { // fixed-size copies become plain vector loads
-        std::memcpy(top, r0, sizeof top);
-        std::memcpy(bottom, r0 + W, sizeof bottom);
-    } else { // only the windows stored: the row may end right after them
-        std::memcpy(top, r0, sizeof(float) * size_t(2 * count));
-        std::memcpy(bottom, r0 + W, sizeof(float) * size_t(2 * count));
-    }
+    // Only the windows' floats: the row may end right after them.
+    const int first = 2 * count < 8 ? 2 * count : 8, second = 2 * count - first;
+    const Floats8 top[2] = {loadFirst(r0, first), loadFirst(r0 + 8, second)};
+    const Floats8 bottom[2] = {loadFirst(r0 + W, first), loadFirst(r0 + W + 8, second)};
     const Ints8 even = {0, 2, 4, 6, 8, 10, 12, 14};
     // Constant indices (__builtin_shufflevector, which GCC and clang both have).
     const Floats8 v[4] = {__builtin_shufflevector(top[0], top[1], 0, 2, 4, 6, 8, 10, 12, 14),
                           __builtin_shufflevector(top[0], top[1], 1, 3, 5, 7, 9, 11, 13, 15),
                           __builtin_shufflevector(bottom[0], bottom[1], 0, 2, 4, 6, 8, 10, 12, 14),
                           __builtin_shufflevector(bottom[0], bottom[1], 1, 3, 5, 7, 9, 11, 13, 15)};
-    const Ints8 first = index0 + even;
+    const Ints8 topLeft = index0 + even;
     const int32_t offset[4] = {0, 1, W, W + 1};
     Floats8 best = v[0];
-    Ints8 at = first;
+    Ints8 at = topLeft;
     for (int k = 1; k < 4; ++k) {
         const Ints8 more = v[k] > best;
-        at = more ? first + offset[k] : at;
+        at = more ? topLeft + offset[k] : at;
         best = more ? v[k] : best;
     }
-    if (count == 8) {
-        std::memcpy(y, &best, sizeof best);
-        if (arg)
-            std::memcpy(arg, &at, sizeof at);
-    } else {
-        std::memcpy(y, &best, sizeof(float) * size_t(count));
-        if (arg)
-            std::memcpy(arg, &at, sizeof(int32_t) * size_t(count));
-    }
+    storeFirst(y, best, count);
+    if (arg)
+        storeFirst(arg, at, count);
 }
 
 // The common 2x2/2 window without padding.
