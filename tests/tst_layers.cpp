@@ -104,6 +104,30 @@ std::vector<float> randomVector(size_t n, uint64_t seed, float scale = 1.0f)
     return v;
 }
 
+// Forward's chunks of samples change no bit (each output of the products is computed alone): each
+// sample's forward alone gives the batch's outputs. x and y are the batch's [C][n][H][W]; leaves the
+// layer bound to a harness of its own.
+bool samplesAloneMatchTheBatch(Conv2D& conv, std::vector<float> params, const std::vector<float>& x,
+                               const std::vector<float>& y, int n)
+{
+    const Shape in = conv.inShape(), out = conv.outShape();
+    const int64_t inPlane = int64_t(in.h) * in.w, outPlane = int64_t(out.h) * out.w;
+    for (int s = 0; s < n; ++s) {
+        Harness h1(conv, 1);
+        h1.params = params;
+        conv.bind(h1.params.data(), h1.state.data(), h1.globalGrad.data());
+        std::vector<float> xs(size_t(inPlane * in.c));
+        for (int ci = 0; ci < in.c; ++ci)
+            std::copy_n(x.begin() + (int64_t(ci) * n + s) * inPlane, inPlane, xs.begin() + ci * inPlane);
+        const std::vector<float> ys = h1.forward(xs);
+        for (int co = 0; co < out.c; ++co)
+            if (std::memcmp(ys.data() + co * outPlane, y.data() + (int64_t(co) * n + s) * outPlane,
+                            size_t(outPlane) * sizeof(float)) != 0)
+                return false;
+    }
+    return true;
+}
+
 double dot(const std::vector<float>& a, const std::vector<float>& b)
 {
     double s = 0;
@@ -281,20 +305,7 @@ private slots:
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
               kernel == 5 ? "F(4x4,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
-        // Each tile's row of the products is computed alone, so how forward chunks the samples
-        // changes no bit: sample by sample gives the batch's outputs.
-        const int64_t inPlane = int64_t(h) * w, outPlane = int64_t(g.ho) * g.wo;
-        for (int s = 0; s < n; ++s) {
-            Harness h1(conv, 1);
-            conv.bind(hs.params.data(), h1.state.data(), h1.globalGrad.data());
-            std::vector<float> xs(size_t(inPlane * cin));
-            for (int ci = 0; ci < cin; ++ci)
-                std::copy_n(x.begin() + (int64_t(ci) * n + s) * inPlane, inPlane, xs.begin() + ci * inPlane);
-            const std::vector<float> ys = h1.forward(xs);
-            for (int co = 0; co < cout; ++co)
-                QVERIFY(std::memcmp(ys.data() + co * outPlane, y.data() + (int64_t(co) * n + s) * outPlane,
-                                    size_t(outPlane) * sizeof(float)) == 0);
-        }
+        QVERIFY(samplesAloneMatchTheBatch(conv, hs.params, x, y, n));
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         // Backward: dX, dW and the bias gradient against the direct convolution's, in double
         // precision, at every level (the baseline has no FMA). dW sums over every tile of the batch,
@@ -353,6 +364,22 @@ private slots:
         // dominate here: one input feeds every output channel of its tiles, and the baseline
         // (no FMA) rounds each of those sums a little differently at x + eps and x - eps.
         gradientCheck(conv, n, 5, 2e-2, 0.25f);
+    }
+
+    // The im2col path chunks its forward by what fits in cache (colab-fashion-cnn's first
+    // convolution: 3 samples of 16), with the bias and the activation per chunk: the same bits as
+    // one sample at a time.
+    void convForwardChunksChangeNoBit()
+    {
+        const int n = 16;
+        Conv2D conv("first", Shape::image(28, 28, 1), 64, 5, 5, 1, 1, true, true, Activation::ELU);
+        QVERIFY(!conv.usesWinograd());
+        Harness h(conv, n, false);
+        h.params = randomVector(h.params.size(), 8, 0.5f);
+        conv.bind(h.params.data(), h.state.data(), h.globalGrad.data());
+        const std::vector<float> x = randomVector(size_t(n) * 28 * 28, 9, 2.0f);
+        const std::vector<float> y = h.forward(x);
+        QVERIFY(samplesAloneMatchTheBatch(conv, h.params, x, y, n));
     }
 
     void winogradOnlyWhereItApplies()

@@ -89,10 +89,10 @@ void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, flo
             }
 }
 
-void channelBiasActivate(Activation a, float* y, int channels, int64_t len, const float* bias)
+void channelBiasActivate(Activation a, float* y, int channels, int64_t len, int64_t ld, const float* bias)
 {
     for (int c = 0; c < channels; ++c) {
-        float* row = y + c * len;
+        float* row = y + c * ld;
         if (bias) {
             const float b = bias[c];
             for (int64_t j = 0; j < len; ++j)

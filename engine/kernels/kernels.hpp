@@ -56,8 +56,8 @@ using Transpose = void(const float* src, int64_t rows, int64_t cols, int64_t lds
 // In place over n values; backward multiplies dy by the derivative read from the output y.
 using Activate = void(Activation a, float* v, int64_t n);
 using ActivationBackward = void(Activation a, const float* y, float* dy, int64_t n);
-// y [channels][len] += bias[c] (when bias), then the activation.
-using ChannelBiasActivate = void(Activation a, float* y, int channels, int64_t len, const float* bias);
+// y [channels][len], rows ld apart, += bias[c] (when bias), then the activation.
+using ChannelBiasActivate = void(Activation a, float* y, int channels, int64_t len, int64_t ld, const float* bias);
 // Columns [j0, j1) of y [rows][ld] += bias[j] (when bias), then the activation.
 using RowBiasActivate = void(Activation a, float* y, int rows, int64_t ld, int j0, int j1, const float* bias);
 

@@ -20,10 +20,11 @@ constexpr int64_t kColsBudget = int64_t(6) << 20;
 // this many floats, so they are still in L2 when the products and the output transform read them.
 constexpr int64_t kWinogradBudget = int64_t(96) << 10;
 constexpr int kWinogradMaxChunk = 16;
-// Forward alone streams no dU and its chunks do not change a bit of the outputs (each tile's row of
-// the products is computed alone), so its chunks are as large as keeps V and M within about an L2
-// (1 MB: Zen 4 and 5; Intel since Sapphire Rapids has 2): colab-fashion-cnn evaluates about 10-15%
-// faster on a Zen 4 than in backward's chunks (docs/benchmarks.md).
+// Forward's chunks (Conv2D::forwardChunk) change no bit of the outputs (each tile's row of Winograd's
+// products, each column of im2col's, is computed alone) and stream no dU: they are as large as
+// keeps what they write within about an L2 (1 MB: Zen 4 and 5; Intel since Sapphire Rapids has 2).
+// Winograd's: colab-fashion-cnn evaluates about 12% faster on a Zen 4 than in backward's chunks
+// (docs/benchmarks.md).
 constexpr int64_t kForwardBudget = int64_t(256) << 10;
 // Minimum ratio of a chunk's tile floats to the kernel-side floats its products stream (below).
 constexpr int64_t kKernelReuse = 2;
@@ -102,10 +103,16 @@ int Conv2D::winogradChunk() const
     return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
 }
 
-int Conv2D::forwardChunk() const
+int Conv2D::forwardChunk(int n) const
 {
-    const int64_t perSample = m_grid.elems() * m_grid.tiles(1) * (m_wcin + m_g.cout);
-    return int(std::clamp<int64_t>(kForwardBudget / perSample, 1, kWinogradMaxChunk));
+    if (m_winograd) { // V and M
+        const int64_t perSample = m_grid.elems() * m_grid.tiles(1) * (m_wcin + m_g.cout);
+        return int(std::clamp<int64_t>(kForwardBudget / perSample, 1, kWinogradMaxChunk));
+    }
+    // The columns and the outputs, so that the bias and the activation find the outputs in cache
+    // (colab-fashion-cnn's first convolution: 3 samples, 0.8 MB, instead of the shard's 16, 4.5 MB).
+    const int64_t perSample = (m_g.k() + m_g.cout) * m_g.ho * m_g.wo;
+    return int(std::clamp<int64_t>(kForwardBudget / perSample, 1, chunkSamples(n)));
 }
 
 void Conv2D::beginPass(const Kernels& kern, bool, float* ws)
@@ -166,7 +173,7 @@ int64_t Conv2D::workspaceFloats(int n) const
     if (m_winograd) {
         // V or M(dX), M or Z or V(dY), dU and the folded dW.
         using winograd::matrixStride;
-        const int64_t P = m_grid.tiles(std::min(n, std::max(winogradChunk(), forwardChunk())));
+        const int64_t P = m_grid.tiles(std::min(n, std::max(winogradChunk(), forwardChunk(n))));
         const int64_t E = m_grid.elems();
         return E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin) + matrixStride(m_g.cout, m_wcin)) +
                foldedKernelFloats();
@@ -185,23 +192,18 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     const int64_t ldy = int64_t(s.n) * ohw;
     const int64_t k = m_g.k();
     const float* w = m_params;
-    const int chunk = chunkSamples(s.n);
-    for (int s0 = 0; s0 < s.n; s0 += chunk) {
-        const int cn = std::min(chunk, s.n - s0);
+    const int chunk = forwardChunk(s.n), chunks = (s.n + chunk - 1) / chunk;
+    for (int c = 0; c < chunks; ++c) { // balanced
+        const int s0 = s.n * c / chunks, cn = s.n * (c + 1) / chunks - s0;
         const int64_t cols = int64_t(cn) * ohw;
         // Backward makes the columns again: keeping them cost a batch tens of megabytes (the first
         // layer of colab-fashion-cnn: 10 MB at batch 128) and made no step measurably faster. Winograd
         // recomputes its input tiles too.
         kern.im2col(m_g, s.x, s.n, s0, cn, ws);
-        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), s.y + s0 * ohw, int(ldy), false);
+        float* y = s.y + s0 * ohw;
+        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), y, int(ldy), false);
+        kern.channelBiasActivate(m_act, y, m_g.cout, cols, ldy, bias());
     }
-    biasAndActivation(kern, s);
-}
-
-void Conv2D::biasAndActivation(const Kernels& kern, ShardView& s)
-{
-    const int64_t ldy = int64_t(s.n) * m_g.ho * m_g.wo;
-    kern.channelBiasActivate(m_act, s.y, m_g.cout, ldy, bias());
 }
 
 void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
@@ -254,7 +256,7 @@ void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const
 
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
-    const int cin = m_wcin, cout = m_g.cout, chunk = forwardChunk();
+    const int cin = m_wcin, cout = m_g.cout, chunk = forwardChunk(s.n);
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
     float* V = ws;                                                     // (E, P, Cin')
     float* M = V + m_grid.elems() * winograd::matrixStride(Pmax, cin); // (E, P, Cout)

@@ -38,11 +38,10 @@ public:
 private:
     void forwardWinograd(const Kernels& k, ShardView& s, float* ws);
     void backwardWinograd(const Kernels& k, ShardView& s, float* ws);
-    void biasAndActivation(const Kernels& k, ShardView& s);
     // The biases, or null.
     const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; }
-    int winogradChunk() const; // samples per chunk in backward
-    int forwardChunk() const;  // and in forward
+    int winogradChunk() const;     // samples per chunk in backward
+    int forwardChunk(int n) const; // and in forward (both paths; its chunks change no bit)
     void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C) const;
     int chunkSamples(int n) const;
     void packTransformedKernels(const Kernels& k, bool forBackward, float* ws);
