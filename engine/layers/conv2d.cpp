@@ -16,8 +16,8 @@ namespace tb {
 namespace {
 // Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
 constexpr int64_t kColsBudget = int64_t(6) << 20;
-// Winograd works on chunks of samples whose transformed tiles (64 or 36 x tiles x channels) stay within
-// this many floats, so they are still in L2 when the products and the output transform read them.
+// Winograd's backward works on chunks of samples whose transformed tiles (64 or 36 x tiles x
+// channels) stay within this many floats, so they are still in L2 when the products read them.
 constexpr int64_t kWinogradBudget = int64_t(96) << 10;
 constexpr int kWinogradMaxChunk = 16;
 // Forward's chunks (Conv2D::forwardChunk) change no bit of the outputs (each tile's row of Winograd's
