@@ -29,7 +29,7 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                 for (int c0 = 0; c0 < channels; c0 += Lanes) {
                     for (int e = 0; e < kElems; ++e)
                         std::memcpy(m + e * Lanes, M + e * stride + p * channels + c0, sizeof(float) * Lanes);
-                    sandwich<Lanes>(F::AT, F::AT, m, o);
+                    transform2d<Lanes, F::kTile, kOut>(m, o, [](const auto& in, auto& out) { F::output(in, out); });
                     for (int i = 0; i < kOut; ++i)
                         for (int j = 0; j < kOut; ++j)
                             std::memcpy(stage + (int64_t(i) * stageW + tx * kOut + j) * channels + c0,

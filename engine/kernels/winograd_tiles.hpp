@@ -18,6 +18,12 @@ using winograd::Kind;
 using winograd::TileGrid;
 
 namespace {
+// c in every lane of a vector.
+template <class V> inline V splat(float c)
+{
+    return c - V{};
+}
+
 template <int R, int C> struct Mat {
     float v[R][C];
 };
@@ -32,7 +38,11 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
 
 // Each variant: its input tile side kTile (kElems = kTile^2 transformed elements) and output tile
 // kOut, as winograd.hpp gives them; the kernel side and the image's padding; B^T (input), G (kernel)
-// and A^T (output). B^T and A^T are exact in binary; G's fractions are rounded.
+// and A^T (output). B^T and A^T are exact in binary; G's fractions are rounded. The tiles' transforms
+// apply B^T, A^T and A (A^T's transpose) through `input`, `output` and `outputGradient`: the
+// matrices' rows factored by hand, with the sums they share computed once and the multiply-adds fused
+// where the level has FMA (isa_kernels.hpp's madd). The kernels' transforms, once per step, multiply
+// by G as it is (sandwich, below).
 struct F4x4_5x5 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_5x5), kElems = kTile * kTile;
     static constexpr int kOut = winograd::kOutputTile, kKernel = 5, kPad = 2;
@@ -59,6 +69,49 @@ struct F4x4_5x5 {
                                        {0, 1, -1, 2, -2, 1.0f / 2, -1.0f / 2, 0},
                                        {0, 1, 1, 4, 4, 1.0f / 4, 1.0f / 4, 0},
                                        {0, 1, -1, 8, -8, 1.0f / 8, -1.0f / 8, 1}};
+
+    // t = B^T d, the rows above in pairs that share their sums: 26 operations instead of 72.
+    template <class V> static void input(const V (&d)[8], V (&t)[8])
+    {
+        t[0] = madd(splat<V>(21.0f / 4), d[4] - d[2], d[0] - d[6]);
+        t[7] = madd(splat<V>(21.0f / 4), d[3] - d[5], d[7] - d[1]);
+        const V a1 = madd(splat<V>(-17.0f / 4), d[4], d[2] + d[6]), b1 = madd(splat<V>(-17.0f / 4), d[3], d[1] + d[5]);
+        t[1] = a1 + b1;
+        t[2] = a1 - b1;
+        const V a3 = madd(splat<V>(1.0f / 4), d[2], madd(splat<V>(-5.0f / 4), d[4], d[6]));
+        const V b3 = madd(splat<V>(1.0f / 2), d[1], madd(splat<V>(-5.0f / 2), d[3], d[5] + d[5]));
+        t[3] = a3 + b3;
+        t[4] = a3 - b3;
+        const V a5 = madd(splat<V>(4), d[2], madd(splat<V>(-5), d[4], d[6]));
+        const V b5 = madd(splat<V>(2), d[1], madd(splat<V>(-5.0f / 2), d[3], splat<V>(1.0f / 2) * d[5]));
+        t[5] = a5 + b5;
+        t[6] = a5 - b5;
+    }
+    // o = A^T m: 16 operations instead of 38.
+    template <class V> static void output(const V (&m)[8], V (&o)[4])
+    {
+        const V s1 = m[1] + m[2], s2 = m[3] + m[4], s3 = m[5] + m[6];
+        const V d1 = m[1] - m[2], d2 = m[3] - m[4], d3 = m[5] - m[6];
+        o[0] = m[0] + s1 + s2 + s3;
+        o[1] = madd(splat<V>(2), d2, madd(splat<V>(1.0f / 2), d3, d1));
+        o[2] = madd(splat<V>(4), s2, madd(splat<V>(1.0f / 4), s3, s1));
+        o[3] = madd(splat<V>(8), d2, madd(splat<V>(1.0f / 8), d3, d1 + m[7]));
+    }
+    // z = A d (A^T's columns): 14 operations instead of 38.
+    template <class V> static void outputGradient(const V (&d)[4], V (&z)[8])
+    {
+        z[0] = d[0];
+        z[7] = d[3];
+        const V e1 = d[0] + d[2], o1 = d[1] + d[3];
+        z[1] = e1 + o1;
+        z[2] = e1 - o1;
+        const V e2 = madd(splat<V>(4), d[2], d[0]), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
+        z[3] = e2 + o2;
+        z[4] = e2 - o2;
+        const V e3 = madd(splat<V>(1.0f / 4), d[2], d[0]), o3 = madd(splat<V>(1.0f / 8), d[3], splat<V>(1.0f / 2) * d[1]);
+        z[5] = e3 + o3;
+        z[6] = e3 - o3;
+    }
 };
 struct F4x4_3x3 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_3x3), kElems = kTile * kTile;
@@ -75,6 +128,39 @@ struct F4x4_3x3 {
                                       {0, 0, 1}};
     static constexpr float AT[4][6] = {
         {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+
+    // t = B^T d: 14 operations instead of 34.
+    template <class V> static void input(const V (&d)[6], V (&t)[6])
+    {
+        t[0] = madd(splat<V>(4), d[0], madd(splat<V>(-5), d[2], d[4]));
+        t[1] = madd(splat<V>(-4), d[1] + d[2], d[3] + d[4]);
+        t[2] = madd(splat<V>(4), d[1] - d[2], d[4] - d[3]);
+        const V a = d[4] - d[2], b = d[3] - d[1];
+        t[3] = madd(splat<V>(2), b, a);
+        t[4] = madd(splat<V>(-2), b, a);
+        t[5] = madd(splat<V>(4), d[1], madd(splat<V>(-5), d[3], d[5]));
+    }
+    // o = A^T m: 10 operations instead of 24.
+    template <class V> static void output(const V (&m)[6], V (&o)[4])
+    {
+        const V s1 = m[1] + m[2], s2 = m[3] + m[4], d1 = m[1] - m[2], d2 = m[3] - m[4];
+        o[0] = m[0] + s1 + s2;
+        o[1] = madd(splat<V>(2), d2, d1);
+        o[2] = madd(splat<V>(4), s2, s1);
+        o[3] = madd(splat<V>(8), d2, d1 + m[5]);
+    }
+    // z = A d (A^T's columns): 9 operations instead of 24.
+    template <class V> static void outputGradient(const V (&d)[4], V (&z)[6])
+    {
+        z[0] = d[0];
+        z[5] = d[3];
+        const V e1 = d[0] + d[2], o1 = d[1] + d[3];
+        z[1] = e1 + o1;
+        z[2] = e1 - o1;
+        const V e2 = madd(splat<V>(4), d[2], d[0]), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
+        z[3] = e2 + o2;
+        z[4] = e2 - o2;
+    }
 };
 
 // Calls fn(variant, lanes) with the algorithm of `kind` and the widest channel group that divides
@@ -132,6 +218,41 @@ template <int Lanes, int R, int K, int S, int T>
                     acc += Rm[s][t] * tmp[r][t];
             std::memcpy(out + (r * S + s) * Lanes, &acc, sizeof(V));
         }
+}
+
+// out = T in T^T for a 1-D transform T of `K` values into `R` (`fn(const V (&)[K], V (&)[R])`: a
+// variant's input, output or outputGradient), `Lanes` independent lanes: in is [K][K][Lanes], out
+// [R][R][Lanes]. The columns first, then the rows, as sandwich.
+template <int Lanes, int K, int R, class Fn>
+[[gnu::always_inline]] inline void transform2d(const float* in, float* out, Fn fn)
+{
+    using V = typename LaneVec<Lanes>::type;
+    V x[K][K];
+#pragma GCC unroll 8
+    for (int i = 0; i < K; ++i)
+#pragma GCC unroll 8
+        for (int j = 0; j < K; ++j)
+            std::memcpy(&x[i][j], in + (i * K + j) * Lanes, sizeof(V));
+    V tmp[R][K];
+#pragma GCC unroll 8
+    for (int j = 0; j < K; ++j) {
+        V column[K], result[R];
+#pragma GCC unroll 8
+        for (int i = 0; i < K; ++i)
+            column[i] = x[i][j];
+        fn(column, result);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r)
+            tmp[r][j] = result[r];
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        V result[R];
+        fn(tmp[r], result);
+#pragma GCC unroll 8
+        for (int s = 0; s < R; ++s)
+            std::memcpy(out + (r * R + s) * Lanes, &result[s], sizeof(V));
+    }
 }
 
 // Where channel c of a (possibly folded) image lives in a [C/fold^2][n][fold h][fold w] tensor:
@@ -258,7 +379,7 @@ void inputTiles(const TileGrid& g, const float* x, int channels, int n, int s0, 
                         for (int j = 0; j < kTile; ++j)
                             std::memcpy(d + (i * kTile + j) * Lanes, img.at(ty * F::kOut + i, tx * F::kOut + j) + c0,
                                         sizeof(float) * Lanes);
-                    sandwich<Lanes>(F::BT, F::BT, d, v);
+                    transform2d<Lanes, kTile, kTile>(d, v, [](const auto& in, auto& out) { F::input(in, out); });
                     for (int e = 0; e < kElems; ++e)
                         Store::template put<Lanes>(V + e * stride, p, channels, c0, v + e * Lanes);
                 }
@@ -272,7 +393,6 @@ template <class F, int Lanes, class Store>
 void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
 {
     constexpr int kOut = F::kOut, kElems = F::kElems;
-    constexpr auto A = transpose(F::AT);
     const int64_t P = g.tiles(cn);
     const int64_t* offsets = channelOffsets(g, channels, n, 1);
     const int64_t stride = winograd::matrixStride(P, channels);
@@ -289,7 +409,8 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
                         for (int j = 0; j < kOut; ++j)
                             std::memcpy(d + (i * kOut + j) * Lanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
                                         sizeof(float) * Lanes);
-                    sandwich<Lanes>(A.v, A.v, d, z);
+                    transform2d<Lanes, kOut, F::kTile>(d, z,
+                                                      [](const auto& in, auto& out) { F::outputGradient(in, out); });
                     for (int e = 0; e < kElems; ++e)
                         Store::template put<Lanes>(Z + e * stride, p, channels, c0, z + e * Lanes);
                 }
