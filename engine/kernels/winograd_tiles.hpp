@@ -108,7 +108,8 @@ struct F4x4_5x5 {
         const V e2 = madd(splat<V>(4), d[2], d[0]), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
         z[3] = e2 + o2;
         z[4] = e2 - o2;
-        const V e3 = madd(splat<V>(1.0f / 4), d[2], d[0]), o3 = madd(splat<V>(1.0f / 8), d[3], splat<V>(1.0f / 2) * d[1]);
+        const V e3 = madd(splat<V>(1.0f / 4), d[2], d[0]),
+                o3 = madd(splat<V>(1.0f / 8), d[3], splat<V>(1.0f / 2) * d[1]);
         z[5] = e3 + o3;
         z[6] = e3 - o3;
     }
@@ -410,7 +411,7 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
                             std::memcpy(d + (i * kOut + j) * Lanes, img.at(ty * kOut + i, tx * kOut + j) + c0,
                                         sizeof(float) * Lanes);
                     transform2d<Lanes, kOut, F::kTile>(d, z,
-                                                      [](const auto& in, auto& out) { F::outputGradient(in, out); });
+                                                       [](const auto& in, auto& out) { F::outputGradient(in, out); });
                     for (int e = 0; e < kElems; ++e)
                         Store::template put<Lanes>(Z + e * stride, p, channels, c0, z + e * Lanes);
                 }
