@@ -272,17 +272,18 @@ const int64_t* channelOffsets(const TileGrid& g, int channels, int n, int fold)
     return off;
 }
 
-// 8 pixels of one row, p[0], p[fold], ..., p[7 * fold] (fold 1 or 2).
-inline Floats8 loadPixels(const float* p, int fold)
+// The first `count` (1 to 8) pixels of one row, p[0], p[fold], ..., p[(count - 1) * fold] (fold 1
+// or 2), the other lanes zero. Nothing past the last pixel is read: when it ends a buffer, a read
+// past it is an overread (ASan found one, the p[15] of a full fold-2 load).
+inline Floats8 loadPixels(const float* p, int fold, int count)
 {
-    Floats8 a;
-    std::memcpy(&a, p, sizeof a);
     if (fold == 1)
-        return a;
-    // p[7..14], not p[8..15]: p[15] is not needed and may lie past the end of the buffer (ASan
-    // found the overread). A 7-float copy went through the stack and stalled every load.
-    Floats8 b;
-    std::memcpy(&b, p + 7, sizeof b);
+        return loadFirst(p, count);
+    // p[0..7] and p[7..14], of which the pixels p[2i] for i < count (the last one 2 count - 2):
+    // the 7-float second half as a copy went through the stack and stalled every load.
+    const int last = 2 * count - 1;
+    const Floats8 a = loadFirst(p, std::min(8, last));
+    const Floats8 b = last > 8 ? loadFirst(p + 7, last - 7) : Floats8{};
     return __builtin_shufflevector(a, b, 0, 2, 4, 6, 9, 11, 13, 15);
 }
 
@@ -321,17 +322,19 @@ Hwc toHwc(const TileGrid& g, int outTile, int inTile, const float* x, const int6
         std::memset(row + int64_t(pad + g.w) * channels, 0, sizeof(float) * size_t(rowFloats - (pad + g.w) * channels));
         const int64_t rowOff = iy * fold * W;
         float* dst = row + int64_t(pad) * channels;
-        if (g.w >= 8 && channels % 8 == 0) {
+        if (channels % 8 == 0) {
             // 8 pixels x 8 channels at a time, transposed in registers; a row whose width is not a
-            // multiple of 8 ends with a block that overlaps the one before.
+            // multiple of 8 ends with a block that overlaps the one before, and a row narrower than 8
+            // pixels (the 7x7 images, and the 14x14 ones folded) is one block of its width.
+            const int count = std::min(8, g.w);
             for (int ix0 = 0; ix0 < g.w; ix0 += 8) {
-                const int x0 = std::min(ix0, g.w - 8);
+                const int x0 = std::max(0, std::min(ix0, g.w - 8));
                 for (int c0 = 0; c0 < channels; c0 += 8) {
                     Floats8 r[8];
                     for (int k = 0; k < 8; ++k)
-                        r[k] = loadPixels(planes[c0 + k] + rowOff + int64_t(x0) * fold, fold);
+                        r[k] = loadPixels(planes[c0 + k] + rowOff + int64_t(x0) * fold, fold, count);
                     transpose8(r);
-                    for (int k = 0; k < 8; ++k)
+                    for (int k = 0; k < count; ++k)
                         std::memcpy(dst + int64_t(x0 + k) * channels + c0, &r[k], sizeof(Floats8));
                 }
             }
