@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace tb::TB_ISA {
 
@@ -112,13 +113,17 @@ template <class T, class V> inline void storeFirst(T* p, V v, int count)
 // a * b + c as one fused multiply-add where the level has FMA, else a rounded multiply then an add.
 // Written out (the kernels are built with -ffp-contract=off): a compiler that fused some products
 // and not others, depending on the code around them, made results depend on how a product was cut
-// into blocks.
-template <class V> inline V madd(V a, V b, V c)
+// into blocks. constexpr for floats, for winograd_tiles.hpp's compile-time checks of its transforms:
+// there unfused (clang 14 cannot evaluate __builtin_fmaf), which changes nothing in those checks,
+// whose every value is exact.
+template <class V> constexpr V madd(V a, V b, V c)
 {
 #if TB_ISA_LEVEL == 0
     return a * b + c;
 #else
     if constexpr (sizeof(V) == 4) {
+        if (std::is_constant_evaluated())
+            return a * b + c;
         return __builtin_fmaf(a, b, c);
     } else if constexpr (sizeof(V) == 16) {
         return V(_mm_fmadd_ps(__m128(a), __m128(b), __m128(c)));

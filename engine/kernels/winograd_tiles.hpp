@@ -18,8 +18,8 @@ using winograd::Kind;
 using winograd::TileGrid;
 
 namespace {
-// c in every lane of a vector.
-template <class V> inline V splat(float c)
+// c in every lane of a vector (V float: c).
+template <class V> constexpr V splat(float c)
 {
     return c - V{};
 }
@@ -41,8 +41,9 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
 // and A^T (output). B^T and A^T are exact in binary; G's fractions are rounded. The tiles' transforms
 // apply B^T, A^T and A (A^T's transpose) through `input`, `output` and `outputGradient`: the
 // matrices' rows factored by hand, with the sums they share computed once and the multiply-adds fused
-// where the level has FMA (isa_kernels.hpp's madd). The kernels' transforms, once per step, multiply
-// by G as it is (sandwich, below).
+// where the level has FMA (isa_kernels.hpp's madd); factoredAsWritten (below) checks at compile
+// time that they are the matrices. The kernels' transforms, once per step, multiply by G as it is
+// (sandwich, below).
 struct F4x4_5x5 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_5x5), kElems = kTile * kTile;
     static constexpr int kOut = winograd::kOutputTile, kKernel = 5, kPad = 2;
@@ -71,7 +72,7 @@ struct F4x4_5x5 {
                                        {0, 1, -1, 8, -8, 1.0f / 8, -1.0f / 8, 1}};
 
     // t = B^T d, the rows above in pairs that share their sums: 26 operations instead of 72.
-    template <class V> static void input(const V (&d)[8], V (&t)[8])
+    template <class V> static constexpr void input(const V (&d)[8], V (&t)[8])
     {
         t[0] = madd(splat<V>(21.0f / 4), d[4] - d[2], d[0] - d[6]);
         t[7] = madd(splat<V>(21.0f / 4), d[3] - d[5], d[7] - d[1]);
@@ -88,7 +89,7 @@ struct F4x4_5x5 {
         t[6] = a5 - b5;
     }
     // o = A^T m: 16 operations instead of 38.
-    template <class V> static void output(const V (&m)[8], V (&o)[4])
+    template <class V> static constexpr void output(const V (&m)[8], V (&o)[4])
     {
         const V s1 = m[1] + m[2], s2 = m[3] + m[4], s3 = m[5] + m[6];
         const V d1 = m[1] - m[2], d2 = m[3] - m[4], d3 = m[5] - m[6];
@@ -98,7 +99,7 @@ struct F4x4_5x5 {
         o[3] = madd(splat<V>(8), d2, madd(splat<V>(1.0f / 8), d3, d1 + m[7]));
     }
     // z = A d (A^T's columns): 14 operations instead of 38.
-    template <class V> static void outputGradient(const V (&d)[4], V (&z)[8])
+    template <class V> static constexpr void outputGradient(const V (&d)[4], V (&z)[8])
     {
         z[0] = d[0];
         z[7] = d[3];
@@ -131,7 +132,7 @@ struct F4x4_3x3 {
         {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
 
     // t = B^T d: 14 operations instead of 34.
-    template <class V> static void input(const V (&d)[6], V (&t)[6])
+    template <class V> static constexpr void input(const V (&d)[6], V (&t)[6])
     {
         t[0] = madd(splat<V>(4), d[0], madd(splat<V>(-5), d[2], d[4]));
         t[1] = madd(splat<V>(-4), d[1] + d[2], d[3] + d[4]);
@@ -142,7 +143,7 @@ struct F4x4_3x3 {
         t[5] = madd(splat<V>(4), d[1], madd(splat<V>(-5), d[3], d[5]));
     }
     // o = A^T m: 10 operations instead of 24.
-    template <class V> static void output(const V (&m)[6], V (&o)[4])
+    template <class V> static constexpr void output(const V (&m)[6], V (&o)[4])
     {
         const V s1 = m[1] + m[2], s2 = m[3] + m[4], d1 = m[1] - m[2], d2 = m[3] - m[4];
         o[0] = m[0] + s1 + s2;
@@ -151,7 +152,7 @@ struct F4x4_3x3 {
         o[3] = madd(splat<V>(8), d2, d1 + m[5]);
     }
     // z = A d (A^T's columns): 9 operations instead of 24.
-    template <class V> static void outputGradient(const V (&d)[4], V (&z)[6])
+    template <class V> static constexpr void outputGradient(const V (&d)[4], V (&z)[6])
     {
         z[0] = d[0];
         z[5] = d[3];
@@ -163,6 +164,31 @@ struct F4x4_3x3 {
         z[4] = e2 - o2;
     }
 };
+
+// Whether the 1-D transform fn (K values into R) is the matrix M (R x K): its images of the unit
+// vectors are M's columns. Every coefficient is exact in binary and a unit vector makes each step
+// exact, so equality is exact, and a linear map is its images of the unit vectors.
+template <int R, int K, class Fn> constexpr bool isMatrix(const float (&M)[R][K], Fn fn)
+{
+    for (int k = 0; k < K; ++k) {
+        float unit[K] = {}, image[R] = {};
+        unit[k] = 1;
+        fn(unit, image);
+        for (int r = 0; r < R; ++r)
+            if (image[r] != M[r][k])
+                return false;
+    }
+    return true;
+}
+template <class F> constexpr bool factoredAsWritten()
+{
+    constexpr auto A = transpose(F::AT);
+    return isMatrix(F::BT, [](const auto& in, auto& out) { F::input(in, out); }) &&
+           isMatrix(F::AT, [](const auto& in, auto& out) { F::output(in, out); }) &&
+           isMatrix(A.v, [](const auto& in, auto& out) { F::outputGradient(in, out); });
+}
+static_assert(factoredAsWritten<F4x4_5x5>(), "F(4x4, 5x5)'s factored transforms are not B^T, A^T and A");
+static_assert(factoredAsWritten<F4x4_3x3>(), "F(4x4, 3x3)'s factored transforms are not B^T, A^T and A");
 
 // Calls fn(variant, lanes) with the algorithm of `kind` and the widest channel group that divides
 // `channels` (16 or 8), both as types.
