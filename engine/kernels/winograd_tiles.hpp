@@ -36,6 +36,19 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
     return t;
 }
 
+// z[0..4] of the output gradient's transform z = A d (A^T's columns) for 4x4 output tiles: the rows of
+// the points 0, 1, -1, 2 and -2, which both variants have. 9 operations.
+template <class V> constexpr void gradientAtSmallPoints(const V (&d)[4], V* z)
+{
+    z[0] = d[0];
+    const V e1 = d[0] + d[2], o1 = d[1] + d[3];
+    z[1] = e1 + o1;
+    z[2] = e1 - o1;
+    const V e2 = madd(splat<V>(4), d[2], d[0]), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
+    z[3] = e2 + o2;
+    z[4] = e2 - o2;
+}
+
 // Each variant: its input tile side kTile (kElems = kTile^2 transformed elements) and output tile
 // kOut, as winograd.hpp gives them; the kernel side and the image's padding; B^T (input), G (kernel)
 // and A^T (output). B^T and A^T are exact in binary; G's fractions are rounded. The tiles' transforms
@@ -101,14 +114,8 @@ struct F4x4_5x5 {
     // z = A d (A^T's columns): 14 operations instead of 38.
     template <class V> static constexpr void outputGradient(const V (&d)[4], V (&z)[8])
     {
-        z[0] = d[0];
+        gradientAtSmallPoints(d, z);
         z[7] = d[3];
-        const V e1 = d[0] + d[2], o1 = d[1] + d[3];
-        z[1] = e1 + o1;
-        z[2] = e1 - o1;
-        const V e2 = madd(splat<V>(4), d[2], d[0]), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
-        z[3] = e2 + o2;
-        z[4] = e2 - o2;
         const V e3 = madd(splat<V>(1.0f / 4), d[2], d[0]),
                 o3 = madd(splat<V>(1.0f / 8), d[3], splat<V>(1.0f / 2) * d[1]);
         z[5] = e3 + o3;
@@ -154,14 +161,8 @@ struct F4x4_3x3 {
     // z = A d (A^T's columns): 9 operations instead of 24.
     template <class V> static constexpr void outputGradient(const V (&d)[4], V (&z)[6])
     {
-        z[0] = d[0];
+        gradientAtSmallPoints(d, z);
         z[5] = d[3];
-        const V e1 = d[0] + d[2], o1 = d[1] + d[3];
-        z[1] = e1 + o1;
-        z[2] = e1 - o1;
-        const V e2 = madd(splat<V>(4), d[2], d[0]), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
-        z[3] = e2 + o2;
-        z[4] = e2 - o2;
     }
 };
 
