@@ -95,7 +95,7 @@ template <class F> void kernelTiles(const float* w, int cout, int cin, bool tran
                     gk[k * kKernelLanes + l] = l < lanes ? w[(int64_t(co) * cin + ci) * kk + src] : 0.0f;
                 }
             }
-            sandwich<kKernelLanes>(F::G, F::G, gk, u);
+            transform2d<kKernelLanes, F::kKernel, F::kTile>(gk, u, byMatrix(F::G));
             for (int e = 0; e < kElems; ++e) {
                 float* dst = U + (int64_t(e) * rows + r) * cols + c0;
                 if (lanes == kKernelLanes)
@@ -117,7 +117,7 @@ template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, 
         for (int ci0 = 0; ci0 < cin; ci0 += kKernelLanes) {
             const int lanes = std::min(kKernelLanes, cin - ci0);
             // 8 channels at a time (cin is a multiple of 8), in copies of a fixed size: element-wise
-            // stores here stalled the sandwich's vector loads of u, and a copy of `lanes` floats
+            // stores here stalled the transform's vector loads of u, and a copy of `lanes` floats
             // became a `rep movs` (each took half of this function's time).
             for (int e = 0; e < kElems; ++e) {
                 float* row = u + e * kKernelLanes;
@@ -131,7 +131,7 @@ template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, 
                         std::memset(row + l, 0, sizeof(float) * 8);
                 }
             }
-            sandwich<kKernelLanes>(GT.v, GT.v, u, gk);
+            transform2d<kKernelLanes, F::kTile, F::kKernel>(u, gk, byMatrix(GT.v));
             for (int l = 0; l < lanes; ++l) {
                 float* dst = dW + (int64_t(co) * cin + ci0 + l) * kk;
                 for (int k = 0; k < kk; ++k)

@@ -1,4 +1,4 @@
-// Winograd's shared pieces (kernels/winograd.hpp): the transform matrices, the vector sandwich,
+// Winograd's shared pieces (kernels/winograd.hpp): the transform matrices, the vector transforms,
 // the channels-last image copy, and the input and output-gradient transforms, used by the FP32
 // transforms (kernels/winograd.cpp) and by the bf16 kernels' transforms, which write rounded pairs
 // (kernels/winograd_bf16.cpp). Private to the kernel sources: inside their level's namespace, in an
@@ -56,7 +56,7 @@ template <class V> constexpr void gradientAtSmallPoints(const V (&d)[4], V* z)
 // matrices' rows factored by hand, with the sums they share computed once and the multiply-adds fused
 // where the level has FMA (isa_kernels.hpp's madd); factoredAsWritten (below) checks at compile
 // time that they are the matrices. The kernels' transforms, once per step, multiply by G as it is
-// (sandwich, below).
+// (byMatrix, below).
 struct F4x4_5x5 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_5x5), kElems = kTile * kTile;
     static constexpr int kOut = winograd::kOutputTile, kKernel = 5, kPad = 2;
@@ -208,49 +208,10 @@ template <int Lanes> struct LaneVec {
     typedef float type __attribute__((vector_size(Lanes * sizeof(float))));
 };
 
-// out[r][s] = sum_k sum_t L[r][k] in[k][t] Rm[s][t], for `Lanes` independent lanes:
-// in is [K][T][Lanes], out is [R][S][Lanes]. Written on vector types so that every step is one
-// vector operation whatever the optimizer makes of the unrolled loops.
-template <int Lanes, int R, int K, int S, int T>
-[[gnu::always_inline]] inline void sandwich(const float (&L)[R][K], const float (&Rm)[S][T], const float* in,
-                                            float* out)
-{
-    using V = typename LaneVec<Lanes>::type;
-    // Fully unrolled, so the constant coefficients become immediates and the zeros drop out.
-    V x[K][T];
-#pragma GCC unroll 8
-    for (int k = 0; k < K; ++k)
-#pragma GCC unroll 8
-        for (int t = 0; t < T; ++t)
-            std::memcpy(&x[k][t], in + (k * T + t) * Lanes, sizeof(V));
-    V tmp[R][T];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-#pragma GCC unroll 8
-        for (int t = 0; t < T; ++t) {
-            V acc = {};
-#pragma GCC unroll 8
-            for (int k = 0; k < K; ++k)
-                if (L[r][k] != 0.0f)
-                    acc += L[r][k] * x[k][t];
-            tmp[r][t] = acc;
-        }
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r)
-#pragma GCC unroll 8
-        for (int s = 0; s < S; ++s) {
-            V acc = {};
-#pragma GCC unroll 8
-            for (int t = 0; t < T; ++t)
-                if (Rm[s][t] != 0.0f)
-                    acc += Rm[s][t] * tmp[r][t];
-            std::memcpy(out + (r * S + s) * Lanes, &acc, sizeof(V));
-        }
-}
-
 // out = T in T^T for a 1-D transform T of `K` values into `R` (`fn(const V (&)[K], V (&)[R])`: a
-// variant's input, output or outputGradient), `Lanes` independent lanes: in is [K][K][Lanes], out
-// [R][R][Lanes]. The columns first, then the rows, as sandwich.
+// variant's input, output or outputGradient, or byMatrix), `Lanes` independent lanes: in is
+// [K][K][Lanes], out [R][R][Lanes]; the columns first, then the rows. Written on vector types so
+// that every step is one vector operation whatever the optimizer makes of the unrolled loops.
 template <int Lanes, int K, int R, class Fn>
 [[gnu::always_inline]] inline void transform2d(const float* in, float* out, Fn fn)
 {
@@ -281,6 +242,25 @@ template <int Lanes, int K, int R, class Fn>
         for (int s = 0; s < R; ++s)
             std::memcpy(out + (r * R + s) * Lanes, &result[s], sizeof(V));
     }
+}
+
+// The 1-D transform by the matrix M (R x K) as written, for transform2d: out[r] = sum over k of
+// M[r][k] in[k], from zero in k order. Unrolled and inlined, its coefficients become immediates and
+// its zeros drop out. The kernels' transforms (G, G^T), once per step.
+template <int R, int K> constexpr auto byMatrix(const float (&M)[R][K])
+{
+    return [&M](const auto& in, auto& out) __attribute__((always_inline))
+    {
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            std::remove_reference_t<decltype(out[r])> acc = {};
+#pragma GCC unroll 8
+            for (int k = 0; k < K; ++k)
+                if (M[r][k] != 0.0f)
+                    acc += M[r][k] * in[k];
+            out[r] = acc;
+        }
+    };
 }
 
 // Where channel c of a (possibly folded) image lives in a [C/fold^2][n][fold h][fold w] tensor:
