@@ -8,6 +8,7 @@
 #include "kernels/isa_kernels.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -304,6 +305,7 @@ struct Hwc {
 Hwc toHwc(const TileGrid& g, int outTile, int inTile, const float* x, const int64_t* offsets, int channels, int fold,
           int sample, int pad)
 {
+    assert(channels % 8 == 0); // winograd::supportsChannels
     thread_local Scratch<float> buffer;
     thread_local Scratch<const float*> planeScratch;
     Hwc h;
@@ -318,6 +320,7 @@ Hwc toHwc(const TileGrid& g, int outTile, int inTile, const float* x, const int6
     for (int c = 0; c < channels; ++c)
         planes[c] = x + base + offsets[c];
     const int64_t rowFloats = int64_t(h.cols) * channels;
+    const int count = std::min(8, g.w); // pixels per block
     for (int y = 0; y < rows; ++y) {
         float* row = h.data + y * rowFloats;
         const int iy = y - pad;
@@ -329,29 +332,19 @@ Hwc toHwc(const TileGrid& g, int outTile, int inTile, const float* x, const int6
         std::memset(row + int64_t(pad + g.w) * channels, 0, sizeof(float) * size_t(rowFloats - (pad + g.w) * channels));
         const int64_t rowOff = iy * fold * W;
         float* dst = row + int64_t(pad) * channels;
-        if (channels % 8 == 0) {
-            // 8 pixels x 8 channels at a time, transposed in registers; a row whose width is not a
-            // multiple of 8 ends with a block that overlaps the one before, and a row narrower than 8
-            // pixels (the 7x7 images, and the 14x14 ones folded) is one block of its width.
-            const int count = std::min(8, g.w);
-            for (int ix0 = 0; ix0 < g.w; ix0 += 8) {
-                const int x0 = std::max(0, std::min(ix0, g.w - 8));
-                for (int c0 = 0; c0 < channels; c0 += 8) {
-                    Floats8 r[8];
-                    for (int k = 0; k < 8; ++k)
-                        r[k] = loadPixels(planes[c0 + k] + rowOff + int64_t(x0) * fold, fold, count);
-                    transpose8(r);
-                    for (int k = 0; k < count; ++k)
-                        std::memcpy(dst + int64_t(x0 + k) * channels + c0, &r[k], sizeof(Floats8));
-                }
+        // 8 pixels x 8 channels at a time, transposed in registers; a row whose width is not a
+        // multiple of 8 ends with a block that overlaps the one before, and a row narrower than 8
+        // pixels (the 7x7 images, and the 14x14 ones folded) is one block of its width.
+        for (int ix0 = 0; ix0 < g.w; ix0 += 8) {
+            const int x0 = std::max(0, std::min(ix0, g.w - 8));
+            for (int c0 = 0; c0 < channels; c0 += 8) {
+                Floats8 r[8];
+                for (int k = 0; k < 8; ++k)
+                    r[k] = loadPixels(planes[c0 + k] + rowOff + int64_t(x0) * fold, fold, count);
+                transpose8(r);
+                for (int k = 0; k < count; ++k)
+                    std::memcpy(dst + int64_t(x0 + k) * channels + c0, &r[k], sizeof(Floats8));
             }
-            continue;
-        }
-        // Pixel by pixel, channels innermost: contiguous writes, one read stream per channel plane.
-        for (int ix = 0; ix < g.w; ++ix, dst += channels) {
-            const int64_t at = rowOff + ix * fold;
-            for (int c = 0; c < channels; ++c)
-                dst[c] = planes[c][at];
         }
     }
     return h;
