@@ -160,6 +160,13 @@ private slots:
         QTest::newRow("dropout spatial")
             << R"({"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same"}, {"type": "Dropout", "rate": 0.4})"
             << unit;
+        // The CPU runs a Dropout over its input where the layer before does not read its output in
+        // backward (the pooling here, the BatchNorm below), and beside it where it does (the ELU).
+        QTest::newRow("dropout over a pooling, and after an elu")
+            << R"({"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "elu"},
+                  {"type": "Dropout", "rate": 0.3}, {"type": "MaxPooling2D", "pool_size": 2},
+                  {"type": "Dropout", "rate": 0.4})"
+            << unit;
         QTest::newRow("dense relu, batchnorm flat, dropout flat")
             << R"({"type": "Flatten"}, {"type": "Dense", "units": 16, "activation": "relu"},
                   {"type": "Dense", "units": 12, "use_bias": false}, {"type": "BatchNormalization"}, {"type": "ReLU"},

@@ -22,6 +22,7 @@ public:
     // the activations instead of two each way. Backward recovers the ReLU's mask from x.
     void fuseRelu() { m_relu = true; }
     bool fusedRelu() const { return m_relu; }
+    bool readsOutputInBackward() const override { return false; } // x, the batch's statistics and dy
 
     int64_t paramCount() const override { return int64_t(m_in.c) * ((m_center ? 1 : 0) + (m_scale ? 1 : 0)); }
     int64_t stateCount() const override { return 2 * int64_t(m_in.c); }

@@ -40,7 +40,8 @@ void Dropout::forward(const PassContext& ctx, int, ShardView& s, float*)
 {
     const int64_t n = int64_t(s.n) * m_in.size();
     if (!ctx.training || m_rate <= 0.0f) {
-        std::memcpy(s.y, s.x, sizeof(float) * size_t(n));
+        if (s.y != s.x) // not over its input (writesOverInput)
+            std::memcpy(s.y, s.x, sizeof(float) * size_t(n));
         return;
     }
     apply(ctx, s, s.x, s.y);

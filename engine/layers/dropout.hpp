@@ -15,6 +15,8 @@ public:
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     std::string stepRefusal(bool) const override { return {}; } // the identity in inference
+    bool writesOverInput() const override { return true; }      // the mask needs no storage
+    bool readsOutputInBackward() const override { return false; }
 
 private:
     void apply(const PassContext& ctx, const ShardView& s, const float* in, float* out) const;

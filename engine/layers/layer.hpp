@@ -110,6 +110,11 @@ public:
     // A layer whose output is its input (an activation the layer before has taken over, or one that
     // does nothing here): the executor gives it its input's buffers and calls neither pass.
     virtual bool passThrough() const { return false; }
+    // A layer that can write its output over its input: elementwise, and its backward reads neither.
+    // The executor gives it its input's buffer when the layer that wrote that input does not read its
+    // output in backward (readsOutputInBackward).
+    virtual bool writesOverInput() const { return false; }
+    virtual bool readsOutputInBackward() const { return true; }
 
     // Step-by-step inference (text generation): one time step of n sequences. `in` holds n rows of
     // the layer before's step output (the first layer gets the n symbol ids, as floats), `out` gets

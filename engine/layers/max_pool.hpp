@@ -11,6 +11,7 @@ public:
     MaxPool2D(std::string name, Shape in, int ph, int pw, int sh, int sw, bool same);
     LayerKind kind() const override { return LayerKind::MaxPool2D; }
     int64_t cacheFloats(int n) const override { return int64_t(n) * m_out.size(); } // argmax as int32
+    bool readsOutputInBackward() const override { return false; }                   // only the argmax
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
 

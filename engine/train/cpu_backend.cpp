@@ -28,7 +28,8 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
       m_optimizer(config.optimizer, net.paramCount(), *m_kernels), m_comm(config.communicator)
 {
     // A batch whose buffers could not fit is refused before anything is allocated.
-    const uint64_t need = CpuExecutor::trainingBytes(net, config.batchSize, m_device.threads, config.shardSize);
+    const uint64_t need =
+        CpuExecutor::trainingBytes(net, config.batchSize, m_device.threads, config.shardSize, m_comm != nullptr);
     if (need > physicalMemoryBytes())
         throw ConfigError("a batch of " + std::to_string(config.batchSize) + " images of " +
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +

@@ -34,6 +34,28 @@ std::array<int64_t, 2> gradientBufferFloats(const Network& net)
     }
     return floats;
 }
+
+// Whether layer l's output goes in its input's buffer: a layer the executor never runs
+// (passThrough), or one that writes over its input where the layer that wrote the input does not
+// read its output again (a Dropout after a pooling: the pooling's backward reads only its argmax).
+bool sharesInputBuffer(const Network& net, int l)
+{
+    const Layer& layer = net.layer(l);
+    if (layer.passThrough())
+        return true;
+    if (!layer.writesOverInput())
+        return false;
+    for (int k = l - 1; k >= 0; --k)
+        if (!net.layer(k).passThrough())
+            return !net.layer(k).readsOutputInBackward();
+    return true; // the network's input, loaded again for every pass
+}
+
+// The floats of one layer's shard gradient: its parameters, and those of the layer before it writes.
+int64_t shardGradientFloats(const Layer& layer)
+{
+    return layer.usesShardGradient() ? layer.gradientBefore() + layer.paramCount() : 0;
+}
 } // namespace
 
 // Everything one shard keeps during a training step.
@@ -69,7 +91,7 @@ struct CpuExecutor::Shard {
     }
 };
 
-uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, int shardSize)
+uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, int shardSize, bool acrossRanks)
 {
     // Mirrors the constructor and allocateShards(): the workspaces per thread, then per shard its
     // activations, cache, partial sums, gradient and the two activation-gradient buffers (an
@@ -80,10 +102,9 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
     int64_t ws = 0, a = int64_t(n) * net.inputShape().size(), c = 0, p = 0, g = 0;
     for (int l = 0; l < net.layerCount(); ++l) {
         const Layer& layer = net.layer(l);
-        if (layer.usesShardGradient())
-            g += layer.gradientBefore() + layer.paramCount();
+        g = acrossRanks ? g + shardGradientFloats(layer) : std::max(g, shardGradientFloats(layer));
         ws = std::max(ws, layer.workspaceFloats(n));
-        if (!layer.passThrough())
+        if (!sharesInputBuffer(net, l))
             a += int64_t(n) * layer.outShape().size();
         c += layer.cacheFloats(n);
         p += layer.partialDoubles();
@@ -108,17 +129,22 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels
     for (auto& w : m_workspace)
         w.assign(size_t(ws), 0.0f);
     m_shardGradOffset.assign(size_t(net.layerCount()), -1);
+    m_layerChunks.assign(size_t(net.layerCount()) + 1, 0);
     for (int l = 0; l < net.layerCount(); ++l) {
+        m_layerChunks[size_t(l)] = int(m_reduceChunks.size());
         if (!net.layer(l).usesShardGradient())
             continue;
         // A layer that writes the gradient of the one before too (Layer::gradientBefore) gets both.
-        const int64_t before = net.layer(l).gradientBefore();
-        m_shardGradOffset[size_t(l)] = m_shardGradFloats + before;
+        // One process sums a layer's shard gradients as soon as its backward ends, so every layer's
+        // starts at 0; ranks sum them all after backward (reduceAcrossRanks), so they lie back to back.
+        const int64_t before = net.layer(l).gradientBefore(), at = comm ? m_shardGradFloats : 0;
+        m_shardGradOffset[size_t(l)] = at + before;
         const int64_t begin = net.paramOffset(l) - before, end = net.paramOffset(l) + net.layer(l).paramCount();
         for (int64_t lo = begin; lo < end; lo += kReduceChunk)
-            m_reduceChunks.push_back({lo, std::min(end, lo + kReduceChunk), m_shardGradFloats + (lo - begin)});
-        m_shardGradFloats += end - begin;
+            m_reduceChunks.push_back({lo, std::min(end, lo + kReduceChunk), at + (lo - begin)});
+        m_shardGradFloats = std::max(m_shardGradFloats, at + (end - begin));
     }
+    m_layerChunks.back() = int(m_reduceChunks.size());
     m_fwdSec.assign(size_t(net.layerCount()), 0.0);
     m_bwdSec.assign(size_t(net.layerCount()), 0.0);
 }
@@ -141,7 +167,7 @@ void CpuExecutor::allocateShards(int count, bool training)
         a += int64_t(n) * m_net.inputShape().size();
         for (int l = 0; l < L; ++l) {
             const Layer& layer = m_net.layer(l);
-            if (layer.passThrough()) { // its output is its input
+            if (sharesInputBuffer(m_net, l)) { // its output over its input
                 s->actOffset.push_back(s->actOffset.back());
             } else {
                 s->actOffset.push_back(a);
@@ -358,10 +384,12 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
             else
                 layer.reduceBackward(ctx, ph, views);
         }
-        if (m_comm)
+        if (m_comm) {
             batchBackwardAcrossRanks(ctx, l, std::span<const ShardView>(views.data(), size_t(S)));
-        else
+        } else {
             m_pool.run(layer.batchBackwardTasks(views), [&](int t, int) { layer.batchBackward(ctx, views, t); });
+            sumShardGradients(l, S);
+        }
         cur = 1 - cur;
         m_bwdSec[size_t(l)] = since(t0);
     }
@@ -382,18 +410,24 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         }
         return r;
     }
-    // grad[i] += shard0[i] + shard1[i] + ... in shard order; chunks of i run in parallel.
-    m_pool.run(int(m_reduceChunks.size()), [&](int c, int) {
-        const ReduceChunk& r = m_reduceChunks[size_t(c)];
-        float* dst = m_grad.data() + (r.lo - r.shardLo);
-        for (int k = 0; k < S; ++k)
-            m_kernels->accumulateAndClear(dst, m_shards[size_t(k)]->grad.data(), r.shardLo, r.shardLo + (r.hi - r.lo));
-    });
     for (int k = 0; k < S; ++k) {
         r.lossSum += m_shards[size_t(k)]->loss.loss;
         r.correct += m_shards[size_t(k)]->loss.correct;
     }
     return r;
+}
+
+// grad[i] += shard0[i] + shard1[i] + ... in shard order over layer l's shard gradient, which leaves
+// it zero for the next layer; chunks of i run in parallel.
+void CpuExecutor::sumShardGradients(int l, int shards)
+{
+    const int first = m_layerChunks[size_t(l)];
+    m_pool.run(m_layerChunks[size_t(l) + 1] - first, [&](int c, int) {
+        const ReduceChunk& r = m_reduceChunks[size_t(first + c)];
+        float* dst = m_grad.data() + (r.lo - r.shardLo);
+        for (int k = 0; k < shards; ++k)
+            m_kernels->accumulateAndClear(dst, m_shards[size_t(k)]->grad.data(), r.shardLo, r.shardLo + (r.hi - r.lo));
+    });
 }
 
 EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, bool keep)

@@ -29,8 +29,9 @@ public:
                 Communicator* comm = nullptr);
     ~CpuExecutor();
     // The bytes a CpuExecutor allocates to train `net` on batches of `batch` (what the Trainer checks
-    // against the machine's memory before building one).
-    static uint64_t trainingBytes(const Network& net, int batch, int threads, int shardSize = 16);
+    // against the machine's memory before building one); `acrossRanks`: with a Communicator.
+    static uint64_t trainingBytes(const Network& net, int batch, int threads, int shardSize = 16,
+                                  bool acrossRanks = false);
 
     int threads() const { return m_pool.threads(); }
     ThreadPool& pool() { return m_pool; }
@@ -60,6 +61,8 @@ private:
     // the batch, their partials gathered from all ranks (only `partial`, `n`, `firstSample` are set).
     std::span<ShardView> reductionViews(const Layer& layer, std::span<ShardView> local, int batch);
     void batchBackwardAcrossRanks(const PassContext& ctx, int layer, std::span<const ShardView> views);
+    // Layer l's shard gradients summed into the batch's (one process, right after its backward).
+    void sumShardGradients(int l, int shards);
     // The shard-gradient sum over the ranks (a running sum passed down them) and its broadcast.
     void reduceAcrossRanks(int shards);
     // Every rank's shards' values, `per` doubles a shard, in global shard order.
@@ -77,16 +80,19 @@ private:
     std::vector<ShardView> m_allViews;                 // (shards)
     std::vector<std::vector<float>> m_workspace;       // per worker
     std::vector<float> m_grad;                         // (params) reduced gradient
-    // A shard's gradient holds only the layers that sum it per shard (usesShardGradient), back to
-    // back: layer l's at m_shardGradOffset[l] (-1 for the others), m_shardGradFloats in all.
+    // A shard's gradient holds only the layers that sum it per shard (usesShardGradient): layer l's
+    // at m_shardGradOffset[l] (-1 for the others), m_shardGradFloats in all. One process reuses it
+    // from layer to layer; with ranks the layers lie back to back.
     std::vector<int64_t> m_shardGradOffset;
     int64_t m_shardGradFloats = 0;
     // Pieces of those layers' parameters, summed over the shards in chunks: [lo, hi) of the whole
-    // gradient, and where lo is in a shard's gradient.
+    // gradient, and where lo is in a shard's gradient; layer l's are [m_layerChunks[l],
+    // m_layerChunks[l + 1]).
     struct ReduceChunk {
         int64_t lo, hi, shardLo;
     };
     std::vector<ReduceChunk> m_reduceChunks;
+    std::vector<int> m_layerChunks;
     std::vector<double> m_fwdSec, m_bwdSec;
     bool m_profile = true;
 };
