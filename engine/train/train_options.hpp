@@ -41,7 +41,7 @@ struct TrainOption {
     std::optional<std::string> (*format)(const TrainSettings& s) = nullptr;
     // The window's label of the option's field, in English: the window translates it in the context
     // "TrainOption" (trainOptionLabel in ui/). Empty: the window sets it elsewhere (the device).
-    std::string label;
+    std::string label{};
     // A number's limits, which parse checks and the window's field takes as its range (both 0: not
     // a number with limits).
     double lo = 0, hi = 0;
