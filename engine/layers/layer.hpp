@@ -110,9 +110,9 @@ public:
     // A layer whose output is its input (an activation the layer before has taken over, or one that
     // does nothing here): the executor gives it its input's buffers and calls neither pass.
     virtual bool passThrough() const { return false; }
-    // A layer that can write its output over its input: elementwise, and its backward reads neither.
-    // The executor gives it its input's buffer when the layer that wrote that input does not read its
-    // output in backward (readsOutputInBackward).
+    // Whether the layer can write its output over its input (elementwise, and its backward reads
+    // neither), and whether its backward reads its own output (s.y). The executor runs the first kind
+    // over its input where the layer that wrote that input says no to the second.
     virtual bool writesOverInput() const { return false; }
     virtual bool readsOutputInBackward() const { return true; }
 
