@@ -12,6 +12,7 @@
 #include "layers/conv2d.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
+#include "train/train_options.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -89,11 +90,16 @@ template <class Values> std::pair<double, double> relativeError(const Values& go
 
 int main(int argc, char** argv)
 {
-    int n = 16;
-    if (argc == 3 && std::strcmp(argv[1], "--samples") == 0)
-        n = std::max(1, std::atoi(argv[2]));
-    else if (argc != 1) {
+    if (argc != 1 && !(argc == 3 && std::strcmp(argv[1], "--samples") == 0)) {
         std::fprintf(stderr, "usage: trainbench-winograd-error [--samples N]\n");
+        return 2;
+    }
+    int n = 16;
+    try {
+        if (argc == 3)
+            n = int(parseWholeOption("samples", argv[2], 1, 1024));
+    } catch (const ConfigError& e) {
+        std::fprintf(stderr, "trainbench-winograd-error: %s\n", e.what());
         return 2;
     }
     try {
