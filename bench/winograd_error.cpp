@@ -121,13 +121,11 @@ int main(int argc, char** argv)
                 // The same convolution without its activation (colab-fashion-cnn's ELU), on the
                 // network's kernels and bias: [cout][cin][kh][kw], then cout biases if any.
                 const ConvGeometry& g = layer->geometry();
-                const int64_t kernelFloats = int64_t(g.cout) * g.k();
-                const bool hasBias = layer->paramCount() > kernelFloats;
-                Conv2D linear(layer->name(), layer->inShape(), g.cout, g.kh, g.kw, g.sh, g.sw, true, hasBias,
+                Conv2D linear(layer->name(), layer->inShape(), g.cout, g.kh, g.kw, g.sh, g.sw, true, layer->hasBias(),
                               Activation::Linear);
                 float* w = net.params().data() + net.paramOffset(l);
                 linear.bind(w, nullptr, nullptr);
-                const float* bias = hasBias ? w + kernelFloats : nullptr;
+                const float* bias = layer->hasBias() ? w + int64_t(g.cout) * g.k() : nullptr;
                 std::mt19937 rng{uint32_t(l)};
                 std::normal_distribution<float> normal(0.0f, 1.0f);
                 std::vector<float> x(size_t(n) * linear.inShape().size());
