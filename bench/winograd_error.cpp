@@ -63,7 +63,7 @@ std::vector<float> forward(Conv2D& conv, const Kernels& kernels, int n, const st
     ctx.training = false;
     ctx.batchSize = n;
     ctx.kernels = &kernels;
-    conv.beginPass(kernels, false, ws.data());
+    conv.beginPass(kernels, false);
     ShardView v;
     v.n = n;
     v.x = x.data();

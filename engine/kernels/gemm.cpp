@@ -30,6 +30,7 @@ constexpr int kRows = 6; // 6 x 2 accumulators + 2 + 1 SSE registers: 15 of 16
 constexpr int kVectors = 2;
 #endif
 constexpr int kCols = kVectors * kLanes;
+static_assert(kCols == kPanelCols, "packB's panels are the register block's width");
 typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
 typedef float Half __attribute__((vector_size(8 * sizeof(float)))); // an 8-column tail with AVX-512
 

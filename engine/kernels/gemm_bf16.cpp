@@ -24,6 +24,7 @@ constexpr int kLanes = 16;
 constexpr int kRows = 12; // 12 x 2 accumulators + 2 B vectors + a broadcast: 27 of 32 registers
 constexpr int kVectors = 2;
 constexpr int kCols = kVectors * kLanes;
+static_assert(kCols == kPanelCols, "packB's panels are the register block's width");
 
 int pairsOf(int K)
 {

@@ -10,15 +10,19 @@
 namespace tb {
 
 // One table per level, each defined by that level's build of kernels/table.cpp.
+// winogradKernelRows: the transformed kernels row-major, bf16_reference's packB layout.
 namespace isa_baseline {
 extern const Kernels table;
-}
+kernel::WinogradKernel winogradKernelRows;
+} // namespace isa_baseline
 namespace isa_avx2 {
 extern const Kernels table;
-}
+kernel::WinogradKernel winogradKernelRows;
+} // namespace isa_avx2
 namespace isa_avx512 {
 extern const Kernels table;
-}
+kernel::WinogradKernel winogradKernelRows;
+} // namespace isa_avx512
 // AVX-512's level built once more with AVX512_BF16, for its products (kernels/gemm_bf16.cpp) and
 // the transforms that feed them (kernels/winograd_bf16.cpp).
 namespace isa_avx512bf16 {
@@ -31,6 +35,7 @@ kernel::GemmKRows gemmKRows;
 kernel::WinogradInput winogradInputRows;
 kernel::WinogradInput winogradInputKRows;
 kernel::WinogradOutputGradient winogradOutputGradientKRows;
+kernel::WinogradKernel winogradKernel;
 } // namespace isa_avx512bf16
 
 namespace {
@@ -218,6 +223,7 @@ struct Bf16Products {
     kernel::WinogradInput* winogradInputRows;
     kernel::WinogradInput* winogradInputKRows;
     kernel::WinogradOutputGradient* winogradOutputGradientKRows;
+    kernel::WinogradKernel* winogradKernel; // into packB's layout
 };
 
 // `base` with the bf16 products given.
@@ -235,6 +241,7 @@ Kernels withProducts(const Kernels& base, const Bf16Products& p)
     k.winogradInputRows = p.winogradInputRows;
     k.winogradInputKRows = p.winogradInputKRows;
     k.winogradOutputGradientKRows = p.winogradOutputGradientKRows;
+    k.winogradKernel = p.winogradKernel;
     return k;
 }
 } // namespace
@@ -277,27 +284,29 @@ const Kernels& kernelsFor(Isa isa, Precision p)
     const std::string why = precisionUnavailableReason(p, isa);
     if (!why.empty())
         throw ConfigError(why);
-    static const Kernels bf16 =
-        withProducts(isa_avx512::table,
-                     {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm,
-                      &isa_avx512bf16::gemm, &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked,
-                      &isa_avx512bf16::gemmPackedRows, &isa_avx512bf16::gemmKRows, &isa_avx512bf16::winogradInputRows,
-                      &isa_avx512bf16::winogradInputKRows, &isa_avx512bf16::winogradOutputGradientKRows});
+    static const Kernels bf16 = withProducts(
+        isa_avx512::table,
+        {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm,
+         &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked, &isa_avx512bf16::gemmPackedRows,
+         &isa_avx512bf16::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
+         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
     return bf16;
 }
 
 const Kernels& bf16ReferenceKernels(Isa isa)
 {
     requireIsa(isa);
-    const auto reference = [](const Kernels& base) {
-        // The reference's rows are FP32 (it rounds as it multiplies), so its transforms are FP32's.
+    const auto reference = [](const Kernels& base, kernel::WinogradKernel* kernelRows) {
+        // The reference's rows are FP32 (it rounds as it multiplies), so its transforms are FP32's,
+        // and its packed B is B row-major.
         return withProducts(base, {"bf16 reference (one element at a time)", &bf16_reference::tileGemm,
                                    &bf16_reference::gemm, &bf16_reference::packB, &bf16_reference::gemmPacked,
                                    &bf16_reference::gemmPackedRows, &bf16_reference::gemmKRows, base.winogradInput,
-                                   base.winogradInput, base.winogradOutputGradient});
+                                   base.winogradInput, base.winogradOutputGradient, kernelRows});
     };
-    static const Kernels tables[] = {reference(isa_baseline::table), reference(isa_avx2::table),
-                                     reference(isa_avx512::table)};
+    static const Kernels tables[] = {reference(isa_baseline::table, &isa_baseline::winogradKernelRows),
+                                     reference(isa_avx2::table, &isa_avx2::winogradKernelRows),
+                                     reference(isa_avx512::table, &isa_avx512::winogradKernelRows)};
     return tables[int(isa)];
 }
 

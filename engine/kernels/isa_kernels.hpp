@@ -37,6 +37,7 @@ kernel::WinogradInput winogradInput;
 kernel::WinogradOutput winogradOutput;
 kernel::WinogradOutputGradient winogradOutputGradient;
 kernel::WinogradKernel winogradKernel;
+kernel::WinogradKernel winogradKernelRows; // row-major, bf16_reference's packB layout
 kernel::WinogradKernelGradient winogradKernelGradient;
 kernel::Dropout dropout;
 kernel::MaxPool maxPool;
@@ -51,6 +52,10 @@ kernel::AllFinite allFinite;
 kernel::AccumulateAndClear accumulateAndClear;
 kernel::LstmCell lstmCell;
 kernel::LstmCellBackward lstmCellBackward;
+
+// The width of the matrix products' column panels (packB's layout: kernels/gemm.cpp, and
+// kernels/gemm_bf16.cpp at the AVX-512 level), which is their register block's width.
+constexpr int kPanelCols = TB_ISA_LEVEL == 2 ? 32 : TB_ISA_LEVEL == 1 ? 24 : 8;
 
 // Eight-lane vectors (GCC vector extensions): one AVX register, or two SSE ones at the baseline.
 typedef float Floats8 __attribute__((vector_size(8 * sizeof(float))));

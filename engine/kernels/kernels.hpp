@@ -66,7 +66,8 @@ using RowBiasActivate = void(Activation a, float* y, int rows, int64_t ld, int j
 using Im2col = void(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
 using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
 
-// Winograd's transforms (kernels/winograd.hpp says what each computes).
+// Winograd's transforms (kernels/winograd.hpp says what each computes). WinogradKernel writes its
+// matrices in the table's packB layout.
 using WinogradInput = void(const winograd::TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
                            int fold);
 using WinogradOutput = void(const winograd::TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,

@@ -75,37 +75,6 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
 
 constexpr int kKernelLanes = 16;
 
-template <class F> void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
-{
-    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems;
-    // U[e] is [rows][cols]: [Cin][Cout], or [Cout][Cin] when transposed. The lanes run along its
-    // rows, so that each element's lanes go out in one store (the lanes along Cin and an element at a
-    // time in the [Cin][Cout] layout were 3% of a colab-fashion-cnn training step).
-    const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
-    float gk[kk * kKernelLanes];
-    float u[kElems * kKernelLanes];
-    for (int r = 0; r < rows; ++r)
-        for (int c0 = 0; c0 < cols; c0 += kKernelLanes) {
-            const int lanes = std::min(kKernelLanes, cols - c0); // 16 or 8: channel counts are multiples of 8
-            for (int l = 0; l < kKernelLanes; ++l) {
-                const int co = transposed ? r : c0 + l, ci = transposed ? c0 + l : r;
-                for (int k = 0; k < kk; ++k) {
-                    // dX correlates with the kernel rotated by 180 degrees.
-                    const int src = transposed ? kk - 1 - k : k;
-                    gk[k * kKernelLanes + l] = l < lanes ? w[(int64_t(co) * cin + ci) * kk + src] : 0.0f;
-                }
-            }
-            transform2d<kKernelLanes, F::kKernel, F::kTile>(gk, u, byMatrix(F::G));
-            for (int e = 0; e < kElems; ++e) {
-                float* dst = U + (int64_t(e) * rows + r) * cols + c0;
-                if (lanes == kKernelLanes)
-                    std::memcpy(dst, u + e * kKernelLanes, sizeof(float) * kKernelLanes);
-                else
-                    std::memcpy(dst, u + e * kKernelLanes, sizeof(float) * 8);
-            }
-        }
-}
-
 template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
 {
     constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems;
@@ -162,10 +131,12 @@ void winogradOutputGradient(const TileGrid& g, const float* dy, int channels, in
 
 void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
 {
-    if (kind == Kind::F4x4_5x5)
-        kernelTiles<F4x4_5x5>(w, cout, cin, transposed, U);
-    else
-        kernelTiles<F4x4_3x3>(w, cout, cin, transposed, U);
+    winogradKernelAs<StoreKernelPanels>(kind, w, cout, cin, transposed, U);
+}
+
+void winogradKernelRows(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+{
+    winogradKernelAs<StoreKernelRows>(kind, w, cout, cin, transposed, U);
 }
 
 void winogradKernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW)

@@ -6,7 +6,9 @@
 //   winogradInputRows            V as gemmPackedRows's left operand: a tile's channels in pairs
 //                                (row p: (c0, c1), (c2, c3), ... in its first channels / 2 words);
 //   winogradInputKRows and       V and Z as gemmKRows's operands: consecutive tiles in pairs
-//   winogradOutputGradientKRows  (row q: word c = (tile 2q, tile 2q + 1) of channel c).
+//   winogradOutputGradientKRows  (row q: word c = (tile 2q, tile 2q + 1) of channel c);
+//   winogradKernel               U in packB's panels: row pair q's word c = (row 2q, row 2q + 1)
+//                                of column c, so the kernels are transformed and packed at once.
 #include "kernels/bf16_avx512.hpp"
 #include "kernels/isa_kernels.hpp"
 #include "kernels/winograd_tiles.hpp"
@@ -61,6 +63,25 @@ struct StoreTilePairs {
             _mm512_mask_storeu_epi16(last + c, channels - c >= 16 ? 0xaaaaaaaau : 0xaaaau, _mm512_setzero_si512());
     }
 };
+
+// kernelTiles's store: row r's columns into the low (r even) or high (r odd) halves of its pair's
+// words in packB's panels (kernels/gemm_bf16.cpp's packB: the rows in order, so an even row writes
+// whole words, its pair's high halves zero until the odd row fills them, and stay zero when the
+// last row is even, as packB's are).
+struct StoreKernelPairPanels {
+    static void put(float* matrix, int rows, int cols, int r, int c0, const float* lanes, int count)
+    {
+        uint32_t* words = reinterpret_cast<uint32_t*>(matrix);
+        for (int h = 0; h < count; h += 8) {
+            void* out = words + panelOffset((rows + 1) / 2, cols, r / 2, c0 + h);
+            const __m256i pairs = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(bf16Halves<8>(lanes + h)));
+            if (r % 2)
+                _mm256_mask_storeu_epi16(out, 0xaaaa, _mm256_slli_epi32(pairs, 16));
+            else
+                _mm256_storeu_si256(static_cast<__m256i*>(out), pairs);
+        }
+    }
+};
 } // namespace
 
 void winogradInputRows(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V, int fold)
@@ -76,6 +97,11 @@ void winogradInputKRows(const TileGrid& g, const float* x, int channels, int n, 
 void winogradOutputGradientKRows(const TileGrid& g, const float* dy, int channels, int n, int s0, int cn, float* Z)
 {
     winogradOutputGradientAs<StoreTilePairs>(g, dy, channels, n, s0, cn, Z);
+}
+
+void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+{
+    winogradKernelAs<StoreKernelPairPanels>(kind, w, cout, cin, transposed, U);
 }
 
 } // namespace tb::TB_ISA

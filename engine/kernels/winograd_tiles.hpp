@@ -423,6 +423,72 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
         Store::finish(Z + e * stride, P, channels);
 }
 
+// The E transformed kernels U[e] (winograd.hpp) of w [Cout][Cin][k][k]: [rows][cols] = [Cin][Cout], or
+// [Cout][Cin] from the rotated kernels when transposed, each matrix kernel::packedBFloats(rows,
+// cols) floats after the one before, in the layout that `Store::put(matrix, rows, cols, r, c0, lanes,
+// count)` writes: row r's columns c0 .. c0 + count - 1 (count 16 or 8, c0 a multiple of 8). The
+// lanes run along the rows, so that each element's lanes go out together (the lanes along Cin and an
+// element at a time in the [Cin][Cout] layout were 3% of a colab-fashion-cnn training step).
+constexpr int kTransformedKernelLanes = 16;
+template <class F, class Store> void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
+{
+    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems, kLanes = kTransformedKernelLanes;
+    const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
+    const int64_t per = kernel::packedBFloats(rows, cols);
+    float gk[kk * kLanes];
+    float u[kElems * kLanes];
+    for (int r = 0; r < rows; ++r)
+        for (int c0 = 0; c0 < cols; c0 += kLanes) {
+            const int lanes = std::min(kLanes, cols - c0); // 16 or 8: channel counts are multiples of 8
+            for (int l = 0; l < kLanes; ++l) {
+                const int co = transposed ? r : c0 + l, ci = transposed ? c0 + l : r;
+                for (int k = 0; k < kk; ++k) {
+                    // dX correlates with the kernel rotated by 180 degrees.
+                    const int src = transposed ? kk - 1 - k : k;
+                    gk[k * kLanes + l] = l < lanes ? w[(int64_t(co) * cin + ci) * kk + src] : 0.0f;
+                }
+            }
+            transform2d<kLanes, F::kKernel, F::kTile>(gk, u, byMatrix(F::G));
+            for (int e = 0; e < kElems; ++e)
+                Store::put(U + e * per, rows, cols, r, c0, u + e * kLanes, lanes);
+        }
+}
+
+// Where packB puts element (r, c) of a rows x cols matrix: in the panel of kPanelCols columns
+// holding c (the last panel the rest), each panel `rowsStored` x its width, in elements of the
+// panel's type (floats, or words of bf16 pairs with rowsStored the pairs). Eight columns from a
+// multiple of 8 never straddle two panels: every panel width is a multiple of 8.
+inline int64_t panelOffset(int rowsStored, int cols, int r, int c)
+{
+    const int j0 = c - c % kPanelCols, width = std::min(kPanelCols, cols - j0);
+    return int64_t(rowsStored) * j0 + int64_t(r) * width + (c - j0);
+}
+
+// kernelTiles's stores: FP32 in packB's panels (the FP32 products'), or row-major (bf16_reference's
+// packB layout).
+struct StoreKernelPanels {
+    static void put(float* matrix, int rows, int cols, int r, int c0, const float* lanes, int count)
+    {
+        for (int h = 0; h < count; h += 8)
+            std::memcpy(matrix + panelOffset(rows, cols, r, c0 + h), lanes + h, sizeof(float) * 8);
+    }
+};
+struct StoreKernelRows {
+    static void put(float* matrix, int, int cols, int r, int c0, const float* lanes, int count)
+    {
+        for (int h = 0; h < count; h += 8)
+            std::memcpy(matrix + int64_t(r) * cols + c0 + h, lanes + h, sizeof(float) * 8);
+    }
+};
+
+template <class Store> void winogradKernelAs(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+{
+    if (kind == Kind::F4x4_5x5)
+        kernelTiles<F4x4_5x5, Store>(w, cout, cin, transposed, U);
+    else
+        kernelTiles<F4x4_3x3, Store>(w, cout, cin, transposed, U);
+}
+
 // The two transforms with their matrices `Store`d (above), for the variant and channel group that
 // `g` and `channels` call for.
 template <class Store>

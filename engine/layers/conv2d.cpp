@@ -115,7 +115,7 @@ int Conv2D::forwardChunk(int n) const
     return int(std::clamp<int64_t>(kForwardBudget / perSample, 1, chunkSamples(n)));
 }
 
-void Conv2D::beginPass(const Kernels& kern, bool, float* ws)
+void Conv2D::beginPass(const Kernels& kern, bool)
 {
     if (!m_winograd)
         return;
@@ -123,29 +123,25 @@ void Conv2D::beginPass(const Kernels& kern, bool, float* ws)
         m_folded.resize(size_t(foldedKernelFloats()));
         winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
     }
-    packTransformedKernels(kern, false, ws);
+    packTransformedKernels(kern, false);
 }
 
 // Backward's kernels replace forward's, which the step no longer needs: the two directions' never
 // take memory at once (10 MB in FP32 for colab-fashion-cnn's last two convolutions).
-void Conv2D::beginBackward(const Kernels& kern, float* ws)
+void Conv2D::beginBackward(const Kernels& kern)
 {
     if (m_winograd)
-        packTransformedKernels(kern, true, ws);
+        packTransformedKernels(kern, true);
 }
 
-// The E transformed kernels of one direction into m_packed, in the kernels' own layout (bf16 pairs
-// when the products are bf16). The E matrices before packing go to `ws`, which workspaceFloats
-// makes large enough (its dU), rather than to a temporary as large as a layer's kernels.
-void Conv2D::packTransformedKernels(const Kernels& kern, bool forBackward, float* ws)
+// The E transformed kernels of one direction into m_packed, packed for the products (bf16 pairs
+// when the products are bf16) as they are transformed.
+void Conv2D::packTransformedKernels(const Kernels& kern, bool forBackward)
 {
-    const float* w = m_fold == 2 ? m_folded.data() : m_params;
     const int rows = forBackward ? m_g.cout : m_wcin, cols = forBackward ? m_wcin : m_g.cout;
-    const int64_t per = kernel::packedBFloats(rows, cols);
-    m_packed.resize(size_t(m_grid.elems() * per));
-    kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, forBackward, ws);
-    for (int e = 0; e < m_grid.elems(); ++e)
-        kern.packB(rows, cols, ws + int64_t(e) * rows * cols, cols, false, m_packed.data() + e * per);
+    m_packed.resize(size_t(m_grid.elems() * kernel::packedBFloats(rows, cols)));
+    kern.winogradKernel(m_grid.kind, m_fold == 2 ? m_folded.data() : m_params, m_g.cout, m_wcin, forBackward,
+                        m_packed.data());
     m_packedForBackward = forBackward;
 }
 

@@ -72,13 +72,11 @@ public:
     virtual int64_t partialDoubles() const { return 0; }
     virtual int phases(bool /*training*/) const { return 1; }
     // Called once, on one thread, before each training step (training) and each evaluation, with the
-    // current parameters (e.g. to transform convolution kernels once instead of once per shard). `ws`
-    // is workspaceFloats(n) floats of scratch, for any n >= 1: a worker's workspace, free until the
-    // pass's shards start.
-    virtual void beginPass(const Kernels&, bool /*training*/, float* /*ws*/) {}
+    // current parameters (e.g. to transform convolution kernels once instead of once per shard).
+    virtual void beginPass(const Kernels&, bool /*training*/) {}
     // Called once, on one thread, in a training step after every layer's forward pass and before
-    // this layer's backward; `ws` as for beginPass.
-    virtual void beginBackward(const Kernels&, float* /*ws*/) {}
+    // this layer's backward.
+    virtual void beginBackward(const Kernels&) {}
 
     virtual void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
     virtual void reduceForward(const PassContext&, int /*phase*/, std::span<ShardView>) {}

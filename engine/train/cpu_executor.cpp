@@ -336,7 +336,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         Layer& layer = m_net.layer(l);
         if (layer.passThrough())
             continue;
-        layer.beginPass(*m_kernels, true, m_workspace[0].data());
+        layer.beginPass(*m_kernels, true);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(l, 0, m_shardGradOffset[size_t(l)]);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -373,7 +373,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         Layer& layer = m_net.layer(l);
         if (layer.passThrough()) // dy passes on as dx: same buffer
             continue;
-        layer.beginBackward(*m_kernels, m_workspace[0].data());
+        layer.beginBackward(*m_kernels);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(l, cur, m_shardGradOffset[size_t(l)]);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -448,7 +448,7 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     ctx.training = false;
     ctx.kernels = m_kernels;
     for (int l = 0; l < L; ++l)
-        m_net.layer(l).beginPass(*m_kernels, false, m_workspace[0].data());
+        m_net.layer(l).beginPass(*m_kernels, false);
     // Each worker runs its samples through the activations of a training shard of its own, in shards of
     // the training's size: the same forward pass as training's, and no memory of its own.
     allocateShards(m_pool.threads(), false);
