@@ -63,7 +63,7 @@ std::vector<float> forward(Conv2D& conv, const Kernels& kernels, int n, const st
     ctx.training = false;
     ctx.batchSize = n;
     ctx.kernels = &kernels;
-    conv.beginPass(kernels, false);
+    conv.beginPass(kernels, false, kSerialFor);
     ShardView v;
     v.n = n;
     v.x = x.data();

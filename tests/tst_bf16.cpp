@@ -4,7 +4,8 @@
 // shape the blocking cuts differently), Winograd's bf16 transforms through the products that read
 // them, and a training run on 1, 2 and 3 threads; everywhere, a training step through the reference
 // kernels gives one gradient on 1 and 2 threads (the toy model, and one whose convolutions go
-// through each Winograd variant); and bf16 is refused with its reason where it cannot run.
+// through each Winograd variant); the transformed kernels in every table's packed layout; and bf16 is
+// refused with its reason where it cannot run.
 #include "core/errors.hpp"
 #include "core/rng.hpp"
 #include "data/dataset.hpp"
@@ -357,6 +358,62 @@ private slots:
         QCOMPARE(firstDifference(kRows, kRowsWant), -1L);
         QVERIFY(std::any_of(kRows.begin(), kRows.end(), [](float v) { return std::isnan(v); }));
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](float v) { return std::isfinite(v) && v != 0.0f; }));
+    }
+
+    // Kernels::winogradKernel writes the transformed kernels straight into the products' packed
+    // layout: every table's (the FP32 levels' panels, the bf16 kernels' pairs of rows) must be what
+    // its packB makes of the row-major matrices the reference writes, in any split into row blocks
+    // of even length. Both variants, transposed or not; 40 columns end in a partial panel at every
+    // level's width (8, 24, 32), and 24 rows make 12 pairs.
+    void transformedKernelsComeOutAsPackBPacksThem_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<bool>("transposed");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("cout");
+        const int f45 = int(winograd::Kind::F4x4_5x5), f43 = int(winograd::Kind::F4x4_3x3);
+        QTest::newRow("F(4x4,5x5) 24 -> 40") << f45 << false << 24 << 40;
+        QTest::newRow("F(4x4,5x5) 40 -> 24, transposed") << f45 << true << 40 << 24;
+        QTest::newRow("F(4x4,3x3) 8 -> 16") << f43 << false << 8 << 16;
+        QTest::newRow("F(4x4,3x3) 48 -> 40, transposed") << f43 << true << 48 << 40;
+    }
+    void transformedKernelsComeOutAsPackBPacksThem()
+    {
+        QFETCH(int, kind);
+        QFETCH(bool, transposed);
+        QFETCH(int, cin);
+        QFETCH(int, cout);
+        const winograd::Kind k = winograd::Kind(kind);
+        const winograd::TileGrid g(k, 8, 8);
+        const int taps = k == winograd::Kind::F4x4_5x5 ? 25 : 9;
+        const std::vector<float> w = randomMatrix(size_t(cout) * cin * taps, 6);
+        const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
+        const int64_t per = kernel::packedBFloats(rows, cols);
+        const float unwritten = std::numeric_limits<float>::quiet_NaN();
+        // The rows in blocks [0, 2), [2, 8), [8, rows): every block even, as the callers split them.
+        auto transformed = [&](const Kernels& t, bool blocks) {
+            std::vector<float> out(size_t(g.elems() * per), unwritten);
+            const int cuts[] = {0, 2, 8, rows};
+            for (int b = 0; b < (blocks ? 3 : 1); ++b)
+                t.winogradKernel(k, w.data(), cout, cin, transposed, cuts[blocks ? b : 0], blocks ? cuts[b + 1] : rows,
+                                 out.data());
+            return out;
+        };
+        for (Isa isa : supportedIsas()) {
+            const std::vector<float> rowMajor = transformed(bf16ReferenceKernels(isa), false);
+            QVERIFY(std::none_of(rowMajor.begin(), rowMajor.end(), [](float v) { return std::isnan(v); }));
+            std::vector<const Kernels*> tables = {&kernelsFor(isa), &bf16ReferenceKernels(isa)};
+            if (isa == Isa::Avx512 && fastBf16Here())
+                tables.push_back(&kernelsFor(isa, Precision::Bf16));
+            for (const Kernels* t : tables) {
+                std::vector<float> want(size_t(g.elems() * per), unwritten);
+                for (int e = 0; e < g.elems(); ++e)
+                    t->packB(rows, cols, rowMajor.data() + e * per, cols, false, want.data() + e * per);
+                const std::string what = std::string(isaName(isa)) + ", " + t->gemmName;
+                QVERIFY2(firstDifference(transformed(*t, false), want) == -1, what.c_str());
+                QVERIFY2(firstDifference(transformed(*t, true), want) == -1, (what + ", in row blocks").c_str());
+            }
+        }
     }
 
     // Whole runs on a bf16 device (cpu:N+bf16): the same weights on 1, 2 and 3 threads, other

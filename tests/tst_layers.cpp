@@ -64,7 +64,7 @@ struct Harness {
     const std::vector<float>& forward(const std::vector<float>& x)
     {
         ShardView v = view(x, nullptr);
-        layer.beginPass(*ctx.kernels, ctx.training);
+        layer.beginPass(*ctx.kernels, ctx.training, kSerialFor);
         for (int ph = 0; ph < layer.phases(ctx.training); ++ph) {
             layer.forward(ctx, ph, v, ws.data());
             layer.reduceForward(ctx, ph, std::span<ShardView>(&v, 1));
@@ -80,7 +80,7 @@ struct Harness {
         std::fill(globalGrad.begin(), globalGrad.end(), 0.0f);
         std::fill(shardGrad.begin(), shardGrad.end(), 0.0f);
         ShardView v = view(x, &dy);
-        layer.beginBackward(*ctx.kernels);
+        layer.beginBackward(*ctx.kernels, kSerialFor);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             layer.backward(ctx, ph, v, ws.data());
             layer.reduceBackward(ctx, ph, std::span<ShardView>(&v, 1));
@@ -686,7 +686,7 @@ private slots:
             PassContext ctx;
             ctx.training = true;
             ctx.batchSize = N;
-            d.beginPass(*ctx.kernels, true);
+            d.beginPass(*ctx.kernels, true, kSerialFor);
             for (ShardView& v : shards)
                 d.forward(ctx, 0, v, nullptr);
             for (int t = 0; t < d.batchForwardTasks(); ++t)
@@ -710,7 +710,7 @@ private slots:
         v.n = N;
         v.x = x.data();
         v.y = evalY.data();
-        d.beginPass(defaultKernels(), false);
+        d.beginPass(defaultKernels(), false, kSerialFor);
         d.forward(PassContext{}, 0, v, nullptr);
         QCOMPARE(evalY, whole.y);
     }
@@ -840,7 +840,7 @@ private slots:
         ShardView ve = view(x.data(), emb.data(), dEmb.data(), nullptr, nullptr, grad1.data());
         ShardView v1 = view(emb.data(), y1.data(), dy1.data(), dEmb.data(), cache1.data(), grad1.data() + pe);
         e1.forward(ctx, 0, ve, nullptr);
-        l1.beginPass(*ctx.kernels, ctx.training);
+        l1.beginPass(*ctx.kernels, ctx.training, kSerialFor);
         l1.forward(ctx, 0, v1, ws1.data());
         l1.backward(ctx, 0, v1, ws1.data());
         e1.backward(ctx, 0, ve, nullptr);
@@ -849,7 +849,7 @@ private slots:
         std::vector<float> y2(y1.size()), cache2(size_t(l2.cacheFloats(n))), grad2(grad1.size(), 0.0f), dy2 = dy;
         std::vector<float> ws2 = workspace(l2);
         ShardView v2 = view(x.data(), y2.data(), dy2.data(), nullptr, cache2.data(), grad2.data() + pe);
-        l2.beginPass(*ctx.kernels, ctx.training);
+        l2.beginPass(*ctx.kernels, ctx.training, kSerialFor);
         l2.forward(ctx, 0, v2, ws2.data());
         QCOMPARE(y2, y1);
         l2.backward(ctx, 0, v2, ws2.data());

@@ -66,15 +66,16 @@ using RowBiasActivate = void(Activation a, float* y, int rows, int64_t ld, int j
 using Im2col = void(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
 using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
 
-// Winograd's transforms (kernels/winograd.hpp says what each computes). WinogradKernel writes its
-// matrices in the table's packB layout.
+// Winograd's transforms (kernels/winograd.hpp says what each computes). WinogradKernel writes rows
+// [r0, r1) of its matrices (r0 even), in the table's packB layout.
 using WinogradInput = void(const winograd::TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
                            int fold);
 using WinogradOutput = void(const winograd::TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,
                             int fold, const float* bias, Activation act);
 using WinogradOutputGradient = void(const winograd::TileGrid& g, const float* dy, int channels, int n, int s0, int cn,
                                     float* Z);
-using WinogradKernel = void(winograd::Kind kind, const float* w, int cout, int cin, bool transposed, float* U);
+using WinogradKernel = void(winograd::Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1,
+                            float* U);
 using WinogradKernelGradient = void(winograd::Kind kind, const float* dU, int cout, int cin, float* dW);
 
 // Dropout over one shard: out = keep ? in * scale : 0, keep decided by a counter hash of

@@ -129,14 +129,14 @@ void winogradOutputGradient(const TileGrid& g, const float* dy, int channels, in
     winogradOutputGradientAs<StoreFloats>(g, dy, channels, n, s0, cn, Z);
 }
 
-void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
-    winogradKernelAs<StoreKernelPanels>(kind, w, cout, cin, transposed, U);
+    winogradKernelAs<StoreKernelPanels>(kind, w, cout, cin, transposed, r0, r1, U);
 }
 
-void winogradKernelRows(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+void winogradKernelRows(Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
-    winogradKernelAs<StoreKernelRows>(kind, w, cout, cin, transposed, U);
+    winogradKernelAs<StoreKernelRows>(kind, w, cout, cin, transposed, r0, r1, U);
 }
 
 void winogradKernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW)

@@ -73,7 +73,8 @@ inline bool supportsChannels(int cin, int cout)
 //   U[e][ci][co] = (G w[co][ci] G^T)[e]; transposed: U[e][co][ci] from w[co][ci] rotated by 180 degrees
 //   (the kernel of dX, whose input has Cout channels). w is [Cout][Cin][k][k]. Each U[e] goes out
 //   packed as the table's packB packs a matrix (bf16 pairs for the bf16 products), the E of them
-//   kernel::packedBFloats(rows, cols) floats apart: the products' B operands in one pass.
+//   kernel::packedBFloats(rows, cols) floats apart: the products' B operands in one pass. Rows
+//   [r0, r1) of each (r0 even: bf16 pairs two rows), so that threads can share the work.
 //   y[c][s0+i] = act(A^T M A + bias[c]) for every tile of M [E][P][C] (overwrites; the parts of edge
 //   tiles outside the image are dropped; no bias when null): channelBiasActivate's arithmetic, done as
 //   each row of tiles is written instead of in another pass. With fold 2 (dX, which passes no bias

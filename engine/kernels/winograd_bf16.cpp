@@ -99,9 +99,9 @@ void winogradOutputGradientKRows(const TileGrid& g, const float* dy, int channel
     winogradOutputGradientAs<StoreTilePairs>(g, dy, channels, n, s0, cn, Z);
 }
 
-void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+void winogradKernel(Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
-    winogradKernelAs<StoreKernelPairPanels>(kind, w, cout, cin, transposed, U);
+    winogradKernelAs<StoreKernelPairPanels>(kind, w, cout, cin, transposed, r0, r1, U);
 }
 
 } // namespace tb::TB_ISA

@@ -423,21 +423,22 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
         Store::finish(Z + e * stride, P, channels);
 }
 
-// The E transformed kernels U[e] (winograd.hpp) of w [Cout][Cin][k][k]: [rows][cols] = [Cin][Cout], or
-// [Cout][Cin] from the rotated kernels when transposed, each matrix kernel::packedBFloats(rows,
-// cols) floats after the one before, in the layout that `Store::put(matrix, rows, cols, r, c0, lanes,
-// count)` writes: row r's columns c0 .. c0 + count - 1 (count 16 or 8, c0 a multiple of 8). The
-// lanes run along the rows, so that each element's lanes go out together (the lanes along Cin and an
-// element at a time in the [Cin][Cout] layout were 3% of a colab-fashion-cnn training step).
+// Rows [r0, r1) of the E transformed kernels U[e] (winograd.hpp) of w [Cout][Cin][k][k]: [rows][cols] =
+// [Cin][Cout], or [Cout][Cin] from the rotated kernels when transposed, each matrix
+// kernel::packedBFloats(rows, cols) floats after the one before, in the layout that `Store::put(matrix, rows, cols, r,
+// c0, lanes, count)` writes: row r's columns c0 .. c0 + count - 1 (count 16 or 8, c0 a multiple of 8). The lanes run
+// along the rows, so that each element's lanes go out together (the lanes along Cin and an element at a time in the
+// [Cin][Cout] layout were 3% of a colab-fashion-cnn training step).
 constexpr int kTransformedKernelLanes = 16;
-template <class F, class Store> void kernelTiles(const float* w, int cout, int cin, bool transposed, float* U)
+template <class F, class Store>
+void kernelTiles(const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
     constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems, kLanes = kTransformedKernelLanes;
     const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
     const int64_t per = kernel::packedBFloats(rows, cols);
     float gk[kk * kLanes];
     float u[kElems * kLanes];
-    for (int r = 0; r < rows; ++r)
+    for (int r = r0; r < r1; ++r)
         for (int c0 = 0; c0 < cols; c0 += kLanes) {
             const int lanes = std::min(kLanes, cols - c0); // 16 or 8: channel counts are multiples of 8
             for (int l = 0; l < kLanes; ++l) {
@@ -481,12 +482,13 @@ struct StoreKernelRows {
     }
 };
 
-template <class Store> void winogradKernelAs(Kind kind, const float* w, int cout, int cin, bool transposed, float* U)
+template <class Store>
+void winogradKernelAs(Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
     if (kind == Kind::F4x4_5x5)
-        kernelTiles<F4x4_5x5, Store>(w, cout, cin, transposed, U);
+        kernelTiles<F4x4_5x5, Store>(w, cout, cin, transposed, r0, r1, U);
     else
-        kernelTiles<F4x4_3x3, Store>(w, cout, cin, transposed, U);
+        kernelTiles<F4x4_3x3, Store>(w, cout, cin, transposed, r0, r1, U);
 }
 
 // The two transforms with their matrices `Store`d (above), for the variant and channel group that

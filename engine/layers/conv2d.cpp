@@ -28,6 +28,11 @@ constexpr int kWinogradMaxChunk = 16;
 constexpr int64_t kForwardBudget = int64_t(256) << 10;
 // Minimum ratio of a chunk's tile floats to the kernel-side floats its products stream (below).
 constexpr int64_t kKernelReuse = 2;
+// The kernels' transform before each pass, in blocks of at least this many rows (Cin or Cout) and
+// at most this many blocks: enough for the threads to share it (on one thread it was 4% of a
+// colab-fashion-cnn step, which two threads spent one waiting for the other).
+constexpr int kKernelRowsPerTask = 8;
+constexpr int kMaxKernelTasks = 64;
 
 // The sum of v[0, n) in 16 independent lanes (lane l takes the elements j = l mod 16), then the
 // lanes pairwise: independent additions the compiler vectorizes, where one running sum waits on
@@ -115,7 +120,7 @@ int Conv2D::forwardChunk(int n) const
     return int(std::clamp<int64_t>(kForwardBudget / perSample, 1, chunkSamples(n)));
 }
 
-void Conv2D::beginPass(const Kernels& kern, bool)
+void Conv2D::beginPass(const Kernels& kern, bool, const ParallelFor& parallel)
 {
     if (!m_winograd)
         return;
@@ -123,25 +128,30 @@ void Conv2D::beginPass(const Kernels& kern, bool)
         m_folded.resize(size_t(foldedKernelFloats()));
         winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
     }
-    packTransformedKernels(kern, false);
+    packTransformedKernels(kern, false, parallel);
 }
 
 // Backward's kernels replace forward's, which the step no longer needs: the two directions' never
 // take memory at once (10 MB in FP32 for colab-fashion-cnn's last two convolutions).
-void Conv2D::beginBackward(const Kernels& kern)
+void Conv2D::beginBackward(const Kernels& kern, const ParallelFor& parallel)
 {
     if (m_winograd)
-        packTransformedKernels(kern, true);
+        packTransformedKernels(kern, true, parallel);
 }
 
 // The E transformed kernels of one direction into m_packed, packed for the products (bf16 pairs
-// when the products are bf16) as they are transformed.
-void Conv2D::packTransformedKernels(const Kernels& kern, bool forBackward)
+// when the products are bf16) as they are transformed: blocks of rows in parallel, each an even
+// count (a bf16 pair's two rows go to one task), the same values however they are split.
+void Conv2D::packTransformedKernels(const Kernels& kern, bool forBackward, const ParallelFor& parallel)
 {
     const int rows = forBackward ? m_g.cout : m_wcin, cols = forBackward ? m_wcin : m_g.cout;
     m_packed.resize(size_t(m_grid.elems() * kernel::packedBFloats(rows, cols)));
-    kern.winogradKernel(m_grid.kind, m_fold == 2 ? m_folded.data() : m_params, m_g.cout, m_wcin, forBackward,
-                        m_packed.data());
+    const float* w = m_fold == 2 ? m_folded.data() : m_params;
+    const int tasks = std::clamp(rows / kKernelRowsPerTask, 1, kMaxKernelTasks);
+    parallel(tasks, [&](int t) {
+        const int r0 = rows * t / tasks / 2 * 2, r1 = t + 1 == tasks ? rows : rows * (t + 1) / tasks / 2 * 2;
+        kern.winogradKernel(m_grid.kind, w, m_g.cout, m_wcin, forBackward, r0, r1, m_packed.data());
+    });
     m_packedForBackward = forBackward;
 }
 

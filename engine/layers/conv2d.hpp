@@ -27,8 +27,8 @@ public:
     int64_t paramCount() const override { return int64_t(m_g.cout) * m_g.k() + (m_bias ? m_g.cout : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t workspaceFloats(int n) const override;
-    void beginPass(const Kernels& k, bool training) override;
-    void beginBackward(const Kernels& k) override;
+    void beginPass(const Kernels& k, bool training, const ParallelFor& parallel) override;
+    void beginBackward(const Kernels& k, const ParallelFor& parallel) override;
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
@@ -44,7 +44,7 @@ private:
     int forwardChunk(int n) const; // and in forward (both paths; its chunks change no bit)
     void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C) const;
     int chunkSamples(int n) const;
-    void packTransformedKernels(const Kernels& k, bool forBackward);
+    void packTransformedKernels(const Kernels& k, bool forBackward, const ParallelFor& parallel);
     ConvGeometry m_g;
     bool m_bias;
     Activation m_act;

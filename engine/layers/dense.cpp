@@ -50,7 +50,7 @@ void Dense::biasAndActivation(const Kernels& k, float* y, int n, int j0, int j1)
 
 // The passes whose forward runs per shard get the kernel packed once, not read (FP32) or rounded
 // and packed (bf16) again by every shard's product.
-void Dense::beginPass(const Kernels& k, bool training)
+void Dense::beginPass(const Kernels& k, bool training, const ParallelFor&)
 {
     if (training && batchWide())
         return; // batchForward reads the kernel in column blocks

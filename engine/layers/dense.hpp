@@ -20,7 +20,7 @@ public:
     Activation activation() const { return m_act; }
     int64_t paramCount() const override { return m_in.size() * m_units + (m_bias ? m_units : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
-    void beginPass(const Kernels& k, bool training) override;
+    void beginPass(const Kernels& k, bool training, const ParallelFor& parallel) override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     int batchForwardTasks() const override;

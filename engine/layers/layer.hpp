@@ -11,6 +11,7 @@
 #include "kernels/kernels.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -46,6 +47,15 @@ struct ShardView {
     double* partial = nullptr; // partialDoubles() for phased layers
 };
 
+// Runs fn(task) for every task in [0, tasks) on the pass's threads and returns when all are done:
+// work a layer spreads over the threads outside its shards (beginPass, beginBackward). kSerialFor
+// runs them on the calling thread (tests, tools).
+using ParallelFor = std::function<void(int tasks, const std::function<void(int task)>& fn)>;
+inline const ParallelFor kSerialFor = [](int tasks, const std::function<void(int)>& fn) {
+    for (int t = 0; t < tasks; ++t)
+        fn(t);
+};
+
 class Layer {
 public:
     Layer(std::string name, Shape in, Shape out) : m_name(std::move(name)), m_in(in), m_out(out) {}
@@ -72,11 +82,12 @@ public:
     virtual int64_t partialDoubles() const { return 0; }
     virtual int phases(bool /*training*/) const { return 1; }
     // Called once, on one thread, before each training step (training) and each evaluation, with the
-    // current parameters (e.g. to transform convolution kernels once instead of once per shard).
-    virtual void beginPass(const Kernels&, bool /*training*/) {}
+    // current parameters (e.g. to transform convolution kernels once instead of once per shard),
+    // which it may spread over the threads with `parallel`.
+    virtual void beginPass(const Kernels&, bool /*training*/, const ParallelFor& /*parallel*/) {}
     // Called once, on one thread, in a training step after every layer's forward pass and before
-    // this layer's backward.
-    virtual void beginBackward(const Kernels&) {}
+    // this layer's backward; `parallel` as for beginPass.
+    virtual void beginBackward(const Kernels&, const ParallelFor& /*parallel*/) {}
 
     virtual void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) = 0;
     virtual void reduceForward(const PassContext&, int /*phase*/, std::span<ShardView>) {}

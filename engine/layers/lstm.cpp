@@ -99,7 +99,7 @@ int64_t Lstm::gradientBefore() const
     return m_embedding ? m_embedding->paramCount() : 0;
 }
 
-void Lstm::beginPass(const Kernels& k, bool)
+void Lstm::beginPass(const Kernels& k, bool, const ParallelFor&)
 {
     const int F = m_in.c, H = m_units;
     const float* R = m_params + int64_t(F) * 4 * H;

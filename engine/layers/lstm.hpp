@@ -31,7 +31,7 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t cacheFloats(int n) const override;
     int64_t workspaceFloats(int n) const override;
-    void beginPass(const Kernels& k, bool training) override;
+    void beginPass(const Kernels& k, bool training, const ParallelFor& parallel) override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     // Reads the ids and `e`'s table itself (the model's first layer, right before it): the input

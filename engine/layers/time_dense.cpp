@@ -20,7 +20,7 @@ void TimeDense::initParams(float* params, float*, Rng& rng) const
         std::fill(params + F * m_units, params + F * m_units + m_units, 0.0f);
 }
 
-void TimeDense::beginPass(const Kernels& k, bool)
+void TimeDense::beginPass(const Kernels& k, bool, const ParallelFor&)
 {
     m_kernelT.resize(size_t(m_in.c) * size_t(m_units));
     k.transpose(m_params, m_in.c, m_units, m_units, m_kernelT.data(), m_in.c);

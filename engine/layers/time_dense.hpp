@@ -15,7 +15,7 @@ public:
     Activation activation() const { return m_act; }
     int64_t paramCount() const override { return int64_t(m_in.c) * m_units + (m_bias ? m_units : 0); }
     void initParams(float* params, float* state, Rng& rng) const override;
-    void beginPass(const Kernels& k, bool training) override;
+    void beginPass(const Kernels& k, bool training, const ParallelFor& parallel) override;
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     // y (rows, units) = x (rows, F) K + b, then the activation (softmax: left to the caller), as forward.

@@ -120,6 +120,9 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
 CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels& kernels, Communicator* comm)
     : m_net(net), m_pool(threads), m_shardSize(std::max(1, shardSize)), m_kernels(&kernels), m_comm(comm)
 {
+    m_parallel = [this](int tasks, const std::function<void(int)>& fn) {
+        m_pool.run(tasks, [&](int t, int) { fn(t); });
+    };
     m_grad.assign(size_t(net.paramCount()), 0.0f);
     m_net.bindGradient(m_grad.data());
     int64_t ws = 0;
@@ -336,7 +339,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         Layer& layer = m_net.layer(l);
         if (layer.passThrough())
             continue;
-        layer.beginPass(*m_kernels, true);
+        layer.beginPass(*m_kernels, true, m_parallel);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(l, 0, m_shardGradOffset[size_t(l)]);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -373,7 +376,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         Layer& layer = m_net.layer(l);
         if (layer.passThrough()) // dy passes on as dx: same buffer
             continue;
-        layer.beginBackward(*m_kernels);
+        layer.beginBackward(*m_kernels, m_parallel);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(l, cur, m_shardGradOffset[size_t(l)]);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -448,7 +451,7 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     ctx.training = false;
     ctx.kernels = m_kernels;
     for (int l = 0; l < L; ++l)
-        m_net.layer(l).beginPass(*m_kernels, false);
+        m_net.layer(l).beginPass(*m_kernels, false, m_parallel);
     // Each worker runs its samples through the activations of a training shard of its own, in shards of
     // the training's size: the same forward pass as training's, and no memory of its own.
     allocateShards(m_pool.threads(), false);

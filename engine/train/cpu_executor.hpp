@@ -71,6 +71,7 @@ private:
 
     Network& m_net;
     ThreadPool m_pool;
+    ParallelFor m_parallel; // tasks on m_pool, for the layers' beginPass and beginBackward
     int m_shardSize;
     const Kernels* m_kernels;
     Communicator* m_comm;
