@@ -423,12 +423,13 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
         Store::finish(Z + e * stride, P, channels);
 }
 
-// Rows [r0, r1) of the E transformed kernels U[e] (winograd.hpp) of w [Cout][Cin][k][k]: [rows][cols] =
-// [Cin][Cout], or [Cout][Cin] from the rotated kernels when transposed, each matrix
-// kernel::packedBFloats(rows, cols) floats after the one before, in the layout that `Store::put(matrix, rows, cols, r,
-// c0, lanes, count)` writes: row r's columns c0 .. c0 + count - 1 (count 16 or 8, c0 a multiple of 8). The lanes run
-// along the rows, so that each element's lanes go out together (the lanes along Cin and an element at a time in the
-// [Cin][Cout] layout were 3% of a colab-fashion-cnn training step).
+// Rows [r0, r1) of the E transformed kernels U[e] (winograd.hpp) of w [Cout][Cin][k][k]:
+// [rows][cols] = [Cin][Cout], or [Cout][Cin] from the rotated kernels when transposed, each matrix
+// kernel::packedBFloats(rows, cols) floats after the one before, in the layout that
+// `Store::put(matrix, rows, cols, r, c0, lanes, count)` writes: row r's columns c0 .. c0 + count - 1
+// (count 16 or 8, c0 a multiple of 8). The lanes run along the rows, so that each element's lanes go
+// out together (the lanes along Cin and an element at a time in the [Cin][Cout] layout were 3% of a
+// colab-fashion-cnn training step).
 constexpr int kTransformedKernelLanes = 16;
 template <class F, class Store>
 void kernelTiles(const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
