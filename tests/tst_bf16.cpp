@@ -363,8 +363,8 @@ private slots:
     // Kernels::winogradKernel writes the transformed kernels straight into the products' packed
     // layout: every table's (the FP32 levels' panels, the bf16 kernels' pairs of rows) must be what
     // its packB makes of the row-major matrices the reference writes, in any split into row blocks
-    // of even length. Both variants, transposed or not; 40 columns end in a partial panel at every
-    // level's width (8, 24, 32), and 24 rows make 12 pairs.
+    // of even length. Both variants, transposed or not; 40 columns end in a partial panel at the
+    // AVX2 and AVX-512 widths (24 and 32 columns; the baseline's are 8).
     void transformedKernelsComeOutAsPackBPacksThem_data()
     {
         QTest::addColumn<int>("kind");

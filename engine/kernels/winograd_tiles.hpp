@@ -430,11 +430,10 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
 // (count 16 or 8, c0 a multiple of 8). The lanes run along the rows, so that each element's lanes go
 // out together (the lanes along Cin and an element at a time in the [Cin][Cout] layout were 3% of a
 // colab-fashion-cnn training step).
-constexpr int kTransformedKernelLanes = 16;
 template <class F, class Store>
 void kernelTiles(const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
-    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems, kLanes = kTransformedKernelLanes;
+    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems, kLanes = 16;
     const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
     const int64_t per = kernel::packedBFloats(rows, cols);
     float gk[kk * kLanes];
