@@ -128,7 +128,8 @@ tsan_test() {
   # numerics-only functions (levelsAgree, testResultEqualsEvaluationOfSavedWeights: 260 s under TSan
   # for two batches of two presets) run in the Release and ASan suites.
   (cd build-tsan/tests && env "${env[@]}" ./tst_training sameSeedSameWeightsOnAnyThreadCount \
-    ranksGiveTheWeightsOfOneProcess toyModelLearns cancellationStopsBetweenBatches divergenceStopsAndKeepsGoodWeights)
+    winogradSameWeightsOnAnyThreadCount ranksGiveTheWeightsOfOneProcess toyModelLearns cancellationStopsBetweenBatches \
+    divergenceStopsAndKeepsGoodWeights)
   (cd build-tsan/tests && env "${env[@]}" ./tst_ui_window trainsWithLiveChartsAndResults stopEndsWithinOneBatch \
     closingMidRunStopsCleanly)
 }
