@@ -140,12 +140,22 @@ void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t*
 {
     __m512 c[R][F > 0 ? F : 1];
     __m256 h[R];
+    // Cleared, then loaded when accumulating: kernels/gemm.cpp's block says why.
+#pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
         for (int f = 0; f < F; ++f)
-            c[r][f] = accumulate ? _mm512_loadu_ps(C + r * ldc + f * kLanes) : _mm512_setzero_ps();
+            c[r][f] = _mm512_setzero_ps();
         if constexpr (H)
-            h[r] = accumulate ? _mm256_loadu_ps(C + r * ldc + F * kLanes) : _mm256_setzero_ps();
+            h[r] = _mm256_setzero_ps();
     }
+    if (accumulate)
+        for (int r = 0; r < R; ++r) {
+            for (int f = 0; f < F; ++f)
+                c[r][f] = _mm512_loadu_ps(C + r * ldc + f * kLanes);
+            if constexpr (H)
+                h[r] = _mm256_loadu_ps(C + r * ldc + F * kLanes);
+        }
     for (int p = 0; p < P; ++p) {
         const uint32_t* b = B + int64_t(p) * ldb;
         __m512bh bv[F > 0 ? F : 1];
