@@ -41,9 +41,9 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
 {
     Vec c[R][F > 0 ? F : 1];
     Half h[R];
-    // Every element set one at a time: `accumulate ? load : zero` per element compiled, in the
-    // blocks with a half vector, to two `rep stos` clearing a copy on the stack first (6% of a 12x24
-    // block's time at K = 48, tpu-mnist-cnn's second convolution).
+    // Cleared, then loaded when accumulating: `accumulate ? load : zero` per element compiled, in
+    // the blocks one vector wide or narrower, to two `rep stos` clearing a copy on the stack first
+    // (6% of a 12x24 block's time at K = 48, tpu-mnist-cnn's second convolution).
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
