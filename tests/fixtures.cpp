@@ -93,6 +93,17 @@ std::vector<float> randomMatrix(size_t n, uint64_t seed)
     return v;
 }
 
+std::string winogradModelJson()
+{
+    return R"({"name": "winograd", "input_scale": 0.00392156862745098, "layers": [
+      {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "relu"},
+      {"type": "Conv2D", "filters": 16, "kernel_size": 5, "padding": "same", "activation": "relu"},
+      {"type": "Conv2D", "filters": 16, "kernel_size": 3, "padding": "same", "activation": "relu"},
+      {"type": "Conv2D", "filters": 24, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
+      {"type": "Flatten"},
+      {"type": "Dense", "units": 3, "activation": "softmax"}]})";
+}
+
 std::string toyModelJson()
 {
     return R"({"name": "toy", "input_scale": 0.00392156862745098, "layers": [

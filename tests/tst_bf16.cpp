@@ -87,16 +87,9 @@ struct Step {
     double loss = 0;
 };
 
-// Four convolutions on 12x12 images, three through Winograd: F(4x4, 5x5) from 8 channels, F(4x4,
-// 3x3) on 16, and a 6x6 stride-2 one folded to F(4x4, 3x3) on 64 (8- and 16-channel groups both
-// ways), so the bf16 input transform and the products on its rows run forward and for dX.
-const char* kWinogradModel = R"({"name": "winograd", "input_scale": 0.00392156862745098, "layers": [
-  {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "relu"},
-  {"type": "Conv2D", "filters": 16, "kernel_size": 5, "padding": "same", "activation": "relu"},
-  {"type": "Conv2D", "filters": 16, "kernel_size": 3, "padding": "same", "activation": "relu"},
-  {"type": "Conv2D", "filters": 24, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
-  {"type": "Flatten"},
-  {"type": "Dense", "units": 3, "activation": "softmax"}]})";
+// fixtures::winogradModelJson: the bf16 input transform and the products on its rows run forward
+// and for dX, through both Winograd variants and the fold.
+const std::string kWinogradModel = fixtures::winogradModelJson();
 
 Network makeNetwork(const Dataset& d, const std::string& json)
 {
@@ -390,13 +383,12 @@ private slots:
         const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
         const int64_t per = kernel::packedBFloats(rows, cols);
         const float unwritten = std::numeric_limits<float>::quiet_NaN();
-        // The rows in blocks [0, 2), [2, 8), [8, rows): every block even, as the callers split them.
+        // Whole, or in blocks [0, 2), [2, 8), [8, rows): every block even, as the callers split them.
         auto transformed = [&](const Kernels& t, bool blocks) {
             std::vector<float> out(size_t(g.elems() * per), unwritten);
-            const int cuts[] = {0, 2, 8, rows};
-            for (int b = 0; b < (blocks ? 3 : 1); ++b)
-                t.winogradKernel(k, w.data(), cout, cin, transposed, cuts[blocks ? b : 0], blocks ? cuts[b + 1] : rows,
-                                 out.data());
+            const std::vector<int> cuts = blocks ? std::vector<int>{0, 2, 8, rows} : std::vector<int>{0, rows};
+            for (size_t b = 0; b + 1 < cuts.size(); ++b)
+                t.winogradKernel(k, w.data(), cout, cin, transposed, cuts[b], cuts[b + 1], out.data());
             return out;
         };
         for (Isa isa : supportedIsas()) {

@@ -183,19 +183,14 @@ private slots:
         QVERIFY(other.sha != one.sha);
     }
 
-    // Winograd's convolutions (the toy model's are too narrow for it), whose kernels are transformed
-    // before each pass in blocks of rows that the threads share: the same weights on 1, 2 and 3
-    // threads. Under TSan too (scripts/hardening.sh), for the blocks' writes.
+    // Winograd's convolutions (fixtures::winogradModelJson), whose kernels are transformed before
+    // each pass in blocks of rows that the threads share: the same weights on 1, 2 and 3 threads.
+    // Under TSan too (scripts/hardening.sh), for the blocks' writes.
     void winogradSameWeightsOnAnyThreadCount()
     {
-        const std::string json = R"({"name": "winograd", "input_scale": 0.00392156862745098, "layers": [
-          {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "relu"},
-          {"type": "Conv2D", "filters": 16, "kernel_size": 5, "padding": "same", "activation": "relu"},
-          {"type": "Conv2D", "filters": 24, "kernel_size": 6, "strides": 2, "padding": "same", "use_bias": false},
-          {"type": "Flatten"},
-          {"type": "Dense", "units": 3, "activation": "softmax"}]})";
+        const std::string json = fixtures::winogradModelJson();
         const Network net = networkOf(m_toy, json);
-        for (int i = 1; i <= 2; ++i)
+        for (int i = 1; i <= 3; ++i)
             QVERIFY2(dynamic_cast<const Conv2D&>(net.layer(i)).usesWinograd(), net.layer(i).name().c_str());
         const Run one = trainToy(m_toy, 1, 42, OptimizerKind::Adam, 1, nullptr, 50, json);
         QCOMPARE(trainToy(m_toy, 2, 42, OptimizerKind::Adam, 1, nullptr, 50, json).sha, one.sha);
