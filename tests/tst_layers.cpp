@@ -29,6 +29,7 @@ struct Harness {
     std::vector<float> params, state, globalGrad, shardGrad, cache, ws, y, dx;
     std::vector<double> partial;
     PassContext ctx;
+    const kernel::ChannelAffine* yAffine = nullptr; // ShardView::yAffine
 
     Harness(Layer& l, int samples, bool training = true) : layer(l), n(samples)
     {
@@ -59,6 +60,7 @@ struct Harness {
         v.cache = cache.data();
         v.grad = shardGrad.data();
         v.partial = partial.data();
+        v.yAffine = yAffine;
         return v;
     }
     const std::vector<float>& forward(const std::vector<float>& x)
@@ -401,6 +403,63 @@ private slots:
         gradientCheck(valid, 2, 20);
         Conv2D nobias("conv_nobias", Shape::image(4, 4, 2), 2, 1, 1, 1, 1, false, false, Activation::Linear);
         gradientCheck(nobias, 2, 30);
+    }
+
+    // A convolution applies the inference BatchNorm after it (ShardView::yAffine) with the
+    // BatchNorm's own arithmetic: the two layers' output to the bit. im2col; Winograd in the
+    // output's register transpose, and on the staged rows of an image narrower than 8 pixels; 5x5;
+    // 6x6 stride 2 (folded). With and without the fused ReLU, and an activation of the convolution's
+    // own before it.
+    void convFoldsAnInferenceBatchNorm_data()
+    {
+        QTest::addColumn<int>("side");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<bool>("winograd");
+        QTest::addColumn<bool>("relu");
+        for (bool relu : {true, false}) {
+            const char* r = relu ? ", relu" : "";
+            QTest::addRow("im2col%s", r) << 12 << 1 << 3 << 1 << false << relu;
+            QTest::addRow("winograd 3x3%s", r) << 12 << 8 << 3 << 1 << true << relu;
+            QTest::addRow("winograd 3x3, 4x4 image%s", r) << 4 << 8 << 3 << 1 << true << relu;
+            QTest::addRow("winograd 5x5%s", r) << 10 << 8 << 5 << 1 << true << relu;
+            QTest::addRow("winograd 6x6 stride 2%s", r) << 12 << 4 << 6 << 2 << true << relu;
+        }
+    }
+    void convFoldsAnInferenceBatchNorm()
+    {
+        QFETCH(int, side);
+        QFETCH(int, cin);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(bool, winograd);
+        QFETCH(bool, relu);
+        const int n = 5, filters = 16;
+        Conv2D conv("conv", Shape::image(side, side, cin), filters, kernel, kernel, stride, stride, true, true,
+                    Activation::ELU);
+        QCOMPARE(conv.usesWinograd(), winograd);
+        BatchNorm bn("bn", conv.outShape(), true, true, 0.99f, 1e-3f);
+        if (relu)
+            bn.fuseRelu();
+        Harness hc(conv, n, false), hb(bn, n, false);
+        hc.params = randomVector(hc.params.size(), 70, 0.4f);
+        conv.bind(hc.params.data(), hc.state.data(), hc.globalGrad.data());
+        hb.params = randomVector(hb.params.size(), 71, 1.5f); // gamma, beta
+        hb.state = randomVector(hb.state.size(), 72, 0.5f);   // moving mean, then variance
+        for (int c = filters; c < 2 * filters; ++c)
+            hb.state[size_t(c)] += 1.0f;
+        bn.bind(hb.params.data(), hb.state.data(), hb.globalGrad.data());
+        const std::vector<float> x = randomVector(size_t(n * conv.inShape().size()), 73, 2.0f);
+        const std::vector<float> apart = hb.forward(std::vector<float>(hc.forward(x)));
+        QVERIFY(apart != hc.y);
+        hc.yAffine = bn.inferenceAffine();
+        QVERIFY(hc.yAffine);
+        const std::vector<float>& folded = hc.forward(x);
+        QCOMPARE(folded.size(), apart.size());
+        QVERIFY(std::memcmp(folded.data(), apart.data(), apart.size() * sizeof(float)) == 0);
+        if (relu)
+            QVERIFY(std::count(folded.begin(), folded.end(), 0.0f) > 0); // the ReLU cut something
     }
 
     void batchNormForward()

@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "data/dataset.hpp"
 #include "io/weights_file.hpp"
+#include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "layers/conv2d.hpp"
 #include "train/cpu_executor.hpp"
@@ -18,6 +19,7 @@
 #include <barrier>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <numeric>
@@ -478,6 +480,54 @@ private slots:
         const EvalResult again = other.evaluate(d.test, 1, 0, true);
         QCOMPARE(again.loss, reported.loss);
         QCOMPARE(again.accuracy, reported.accuracy);
+    }
+
+    // Evaluation folds a BatchNorm into the convolution before it (CpuExecutor::evaluate): the
+    // same probabilities, to the bit, as a twin whose linear Activation between the two keeps them
+    // apart. Convolutions of both kinds (im2col; Winograd 5x5 and 6x6 stride 2, folded), with and
+    // without a fused ReLU, trained moving statistics, on 1 and 2 threads, in FP32 and with the bf16
+    // reference's products.
+    void evaluationFoldsBatchNormIntoTheConvolution()
+    {
+        auto json = [](const char* between) {
+            return std::string(R"({"name": "fold", "input_scale": 0.00392156862745098, "layers": [
+              {"type": "Conv2D", "filters": 8, "kernel_size": 3, "padding": "same", "activation": "elu"},)") +
+                   between + R"(
+              {"type": "BatchNormalization"}, {"type": "ReLU"},
+              {"type": "Conv2D", "filters": 16, "kernel_size": 5, "padding": "same", "use_bias": false},)" +
+                   between + R"(
+              {"type": "BatchNormalization", "scale": false},
+              {"type": "Conv2D", "filters": 16, "kernel_size": 6, "strides": 2, "padding": "same"},)" +
+                   between + R"(
+              {"type": "BatchNormalization"}, {"type": "ReLU"},
+              {"type": "Flatten"},
+              {"type": "Dense", "units": 3, "activation": "softmax"}]})";
+        };
+        Network folded = networkOf(m_toy, json(""));
+        Network apart = networkOf(m_toy, json(R"({"type": "Activation", "activation": "linear"},)"));
+        QVERIFY(!dynamic_cast<const Conv2D&>(folded.layer(0)).usesWinograd());
+        QVERIFY(dynamic_cast<const Conv2D&>(folded.layer(3)).usesWinograd());
+        QCOMPARE(dynamic_cast<const Conv2D&>(folded.layer(5)).winogradFold(), 2);
+        // A few steps of training give the BatchNorms moving statistics of their own.
+        TrainConfig cfg;
+        cfg.batchSize = 32;
+        cfg.maxBatches = 6;
+        cfg.device.threads = 2;
+        cfg.seed = 9;
+        Trainer t(folded, m_toy, cfg);
+        QCOMPARE(t.run(), TrainStatus::Completed);
+        QCOMPARE(apart.params().size(), folded.params().size());
+        QCOMPARE(apart.state().size(), folded.state().size());
+        apart.params() = folded.params();
+        apart.state() = folded.state();
+        for (const Kernels* k : {&defaultKernels(), &bf16ReferenceKernels(defaultIsa())})
+            for (int threads : {1, 2}) {
+                CpuExecutor a(folded, threads, 16, *k), b(apart, threads, 16, *k);
+                const EvalResult ra = a.evaluate(m_toy.test, 1, 0, true), rb = b.evaluate(m_toy.test, 1, 0, true);
+                QCOMPARE(ra.probs.size(), rb.probs.size());
+                QVERIFY(std::memcmp(ra.probs.data(), rb.probs.data(), ra.probs.size() * sizeof(float)) == 0);
+                QCOMPARE(ra.loss, rb.loss);
+            }
     }
 
     // The levels agree: AVX2 and AVX-512 fuse the same multiply-adds, so their weights are

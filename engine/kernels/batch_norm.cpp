@@ -72,14 +72,6 @@ template <typename F> void channelSums(const kernel::BnShard& s, const float* a,
     }
 }
 
-// The affine transform and the fused ReLU. Backward recovers the ReLU's mask as x * mul + add > 0:
-// the same two roundings (kernels are built with -ffp-contract=off, so neither becomes an FMA).
-template <bool Relu> inline float affine(float x, float mul, float add)
-{
-    const float v = x * mul + add;
-    return Relu ? std::max(v, 0.0f) : v;
-}
-
 template <bool Relu>
 void affineLoop(const kernel::BnShard& s, const float* x, float* y, const float* mul, const float* add)
 {
@@ -91,12 +83,12 @@ void affineLoop(const kernel::BnShard& s, const float* x, float* y, const float*
             const float* px = x + c * len;
             float* py = y + c * len;
             for (int64_t j = 0; j < len; ++j)
-                py[j] = affine<Relu>(px[j], m, a);
+                py[j] = bnAffineOf<Relu>(px[j], m, a);
         }
     } else {
         for (int i = 0; i < s.n; ++i)
             for (int c = 0; c < C; ++c)
-                y[int64_t(i) * C + c] = affine<Relu>(x[int64_t(i) * C + c], mul[c], add[c]);
+                y[int64_t(i) * C + c] = bnAffineOf<Relu>(x[int64_t(i) * C + c], mul[c], add[c]);
     }
 }
 

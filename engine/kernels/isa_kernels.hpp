@@ -72,6 +72,19 @@ template <class V> inline void store(float* p, V v)
     std::memcpy(p, &v, sizeof v);
 }
 
+// BatchNorm's affine transform and its fused ReLU, on a float or on vectors of one channel
+// (kernels/batch_norm.cpp; folded into a convolution's output, kernels/winograd.cpp). Backward
+// recovers the ReLU's mask as x * mul + add > 0: the same two roundings (kernels are built with
+// -ffp-contract=off, so neither becomes an FMA).
+template <bool Relu, class T> inline T bnAffineOf(T x, float mul, float add)
+{
+    const T v = x * mul + add;
+    if constexpr (Relu)
+        return v < T{} ? T{} : v; // std::max(v, 0): v itself when NaN or -0
+    else
+        return v;
+}
+
 // The first `count` (0 to 8) lanes at p, the rest zero: one load when all 8, else masked where the
 // level has masked loads (which touch no memory past the lanes loaded). A memcpy of a variable
 // length is a call into libc for every partial block of an image narrower than 8 pixels: it was 4%

@@ -66,12 +66,22 @@ using RowBiasActivate = void(Activation a, float* y, int rows, int64_t ld, int j
 using Im2col = void(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols);
 using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int cn, float* dx);
 
+// An inference BatchNorm folded into the layer before it: y = y * mul[c] + add[c] per channel, then
+// max(y, 0) when relu; BnAffine's arithmetic, so the same bits as the BatchNorm's own pass.
+struct ChannelAffine {
+    const float* mul = nullptr;
+    const float* add = nullptr;
+    bool relu = false;
+};
+
 // Winograd's transforms (kernels/winograd.hpp says what each computes). WinogradKernel writes rows
 // [r0, r1) of its matrices (r0 even), in the table's packB layout.
 using WinogradInput = void(const winograd::TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* V,
                            int fold);
+// after, when not null: an inference BatchNorm's y = y * mul[c] + add[c] (then its ReLU) on the
+// outputs after the bias and the activation, BnAffine's arithmetic (ChannelAffine).
 using WinogradOutput = void(const winograd::TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y,
-                            int fold, const float* bias, Activation act);
+                            int fold, const float* bias, Activation act, const ChannelAffine* after);
 using WinogradOutputGradient = void(const winograd::TileGrid& g, const float* dy, int channels, int n, int s0, int cn,
                                     float* Z);
 using WinogradKernel = void(winograd::Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1,

@@ -6,9 +6,16 @@
 namespace tb::TB_ISA {
 
 namespace {
+// r[k] = channel c0 + k's affine of r[k] (kernel::ChannelAffine).
+template <bool Relu> void affineChannels(Floats8 (&r)[8], const kernel::ChannelAffine& a, int c0)
+{
+    for (int k = 0; k < 8; ++k)
+        r[k] = bnAffineOf<Relu>(r[k], a.mul[c0 + k], a.add[c0 + k]);
+}
+
 template <class F, int Lanes>
 void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold,
-                 const float* bias, Activation act)
+                 const float* bias, Activation act, const kernel::ChannelAffine* after)
 {
     constexpr int kOut = F::kOut, kElems = F::kElems;
     const int64_t P = g.tiles(cn), stride = winograd::matrixStride(P, channels);
@@ -36,12 +43,17 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                                         o + (i * kOut + j) * Lanes, sizeof(float) * Lanes);
                 }
             // The bias and the activation on the staged row of tiles (channels-last: a row per pixel),
-            // instead of channelBiasActivate's pass over y afterwards; the same arithmetic. Only the
+            // then the inference BatchNorm folded in (`after`, in the transpose's registers when
+            // there is one), instead of passes over y afterwards; the same arithmetic. Only the
             // pixels stored: the padding past the image's edge (a quarter of the 7x7 and 14x14
             // images' 4x4 tiles) is not.
-            if (bias || act != Activation::Linear)
-                for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i)
-                    rowBiasActivate(act, stage + int64_t(i) * stageW * channels, g.w, channels, 0, channels, bias);
+            for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i) {
+                float* row = stage + int64_t(i) * stageW * channels;
+                if (bias || act != Activation::Linear)
+                    rowBiasActivate(act, row, g.w, channels, 0, channels, bias);
+                if (after && !transposed)
+                    bnAffine(kernel::BnShard{false, channels, g.w, 1, after->relu}, row, row, after->mul, after->add);
+            }
             float* base = y + (s0 + s) * hw;
             for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i) {
                 const float* row = stage + int64_t(i) * stageW * channels;
@@ -57,6 +69,10 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                             for (int k = 0; k < 8; ++k)
                                 std::memcpy(&r[k], row + int64_t(x0 + k) * channels + c0, sizeof(Floats8));
                             transpose8(r);
+                            if (after && after->relu)
+                                affineChannels<true>(r, *after, c0);
+                            else if (after)
+                                affineChannels<false>(r, *after, c0);
                             for (int k = 0; k < 8; ++k)
                                 storeFirst(out + offsets[c0 + k] + x0, r[k], count);
                         }
@@ -117,10 +133,10 @@ void winogradInput(const TileGrid& g, const float* x, int channels, int n, int s
 }
 
 void winogradOutput(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold,
-                    const float* bias, Activation act)
+                    const float* bias, Activation act, const kernel::ChannelAffine* after)
 {
     dispatch(g.kind, channels, [&](auto f, auto lanes) {
-        outputTiles<decltype(f), decltype(lanes)::value>(g, M, channels, n, s0, cn, y, fold, bias, act);
+        outputTiles<decltype(f), decltype(lanes)::value>(g, M, channels, n, s0, cn, y, fold, bias, act, after);
     });
 }
 

@@ -44,24 +44,25 @@ kernel::BnShard BatchNorm::shardOf(const ShardView& s) const
     return b;
 }
 
+void BatchNorm::beginPass(const Kernels&, bool training, const ParallelFor&)
+{
+    if (training)
+        return; // reduceForward folds the batch's statistics
+    const int C = m_in.c;
+    for (int c = 0; c < C; ++c) {
+        const float inv = 1.0f / std::sqrt(m_state[C + c] + m_epsilon);
+        m_mul[size_t(c)] = gammaOf(c) * inv;
+        m_add[size_t(c)] = betaOf(c) - m_state[c] * gammaOf(c) * inv;
+    }
+    m_inference = kernel::ChannelAffine{m_mul.data(), m_add.data(), m_relu};
+}
+
 void BatchNorm::forward(const PassContext& ctx, int phase, ShardView& s, float*)
 {
     const Kernels& kern = *ctx.kernels;
-    const int C = m_in.c;
-    if (!ctx.training) {
-        // Evaluation shards run concurrently: compute the fold locally instead of in members.
-        std::vector<float> mul(static_cast<size_t>(C)), add(static_cast<size_t>(C));
-        for (int c = 0; c < C; ++c) {
-            const float inv = 1.0f / std::sqrt(m_state[C + c] + m_epsilon);
-            mul[size_t(c)] = gammaOf(c) * inv;
-            add[size_t(c)] = betaOf(c) - m_state[c] * gammaOf(c) * inv;
-        }
-        kern.bnAffine(shardOf(s), s.x, s.y, mul.data(), add.data());
-        return;
-    }
-    if (phase == 0)
+    if (ctx.training && phase == 0)
         kern.bnSums(shardOf(s), s.x, s.partial);
-    else
+    else // the batch's statistics (training's phase 1) or the moving ones (beginPass)
         kern.bnAffine(shardOf(s), s.x, s.y, m_mul.data(), m_add.data());
 }
 

@@ -29,6 +29,9 @@ public:
     void initParams(float* params, float* state, Rng& rng) const override;
     int64_t partialDoubles() const override { return 2 * int64_t(m_in.c); }
     int phases(bool training) const override { return training ? 2 : 1; }
+    // An evaluation folds the moving statistics into m_mul and m_add once, for every shard.
+    void beginPass(const Kernels& k, bool training, const ParallelFor& parallel) override;
+    const kernel::ChannelAffine* inferenceAffine() const override { return m_in.spatial ? &m_inference : nullptr; }
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void reduceForward(const PassContext& ctx, int phase, std::span<ShardView> shards) override;
@@ -46,7 +49,10 @@ private:
     float m_momentum, m_epsilon;
     // Batch statistics of the current training step, shared by all shards.
     std::vector<float> m_mean, m_invStd; // (C)
-    std::vector<float> m_mul, m_add;     // (C) folded affine transform
+    // (C) the folded affine transform: the batch's in a training step, the moving statistics' in an
+    // evaluation (beginPass), also as m_inference.
+    std::vector<float> m_mul, m_add;
+    kernel::ChannelAffine m_inference;
     std::vector<float> m_dMean, m_dXhat; // (C) backward: sum(dy)/M, sum(dy*xhat)/M
     std::vector<float> m_dxScale;        // (C) backward: gamma * invStd
 };

@@ -191,7 +191,7 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
 {
     const Kernels& kern = *ctx.kernels;
     if (m_winograd) {
-        forwardWinograd(kern, s, ws); // with the bias and the activation
+        forwardWinograd(kern, s, ws); // with the bias, the activation and s.yAffine
         return;
     }
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
@@ -209,6 +209,10 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
         float* y = s.y + s0 * ohw;
         kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), y, int(ldy), false);
         kern.channelBiasActivate(m_act, y, m_g.cout, cols, ldy, bias());
+        if (const kernel::ChannelAffine* a = s.yAffine) // while the chunk is in cache
+            for (int co = 0; co < m_g.cout; ++co)
+                kern.bnAffine(kernel::BnShard{true, 1, cn, ohw, a->relu}, y + co * ldy, y + co * ldy, a->mul + co,
+                              a->add + co);
     }
 }
 
@@ -273,7 +277,7 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         kern.winogradInputRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         assert(!m_packedForBackward);
         winogradProducts(kern, P, cout, cin, V, m_packed.data(), M); // M[e] = V[e] U[e]
-        kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1, bias(), m_act);
+        kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1, bias(), m_act, s.yAffine);
     }
 }
 
@@ -304,7 +308,7 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         kern.winogradInputRows(m_grid, s.dy, cout, s.n, s0, cn, Vdy, 1);
         assert(m_packedForBackward);
         winogradProducts(kern, P, cin, cout, Vdy, m_packed.data(), Mdx); // Mdx[e] = Vdy[e] Ut[e]
-        kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold, nullptr, Activation::Linear);
+        kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold, nullptr, Activation::Linear, nullptr);
     }
     // dW = G^T dU G, through the fold when there is one.
     if (m_fold == 2) {

@@ -32,6 +32,7 @@ public:
 
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    bool foldsInferenceAffine() const override { return true; } // on each chunk's outputs
     bool usesWinograd() const { return m_winograd; }
     int winogradFold() const { return m_fold; }
 

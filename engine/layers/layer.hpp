@@ -45,6 +45,9 @@ struct ShardView {
     float* cache = nullptr;    // cacheFloats(n) floats kept from forward for backward
     float* grad = nullptr;     // this shard's gradient for the layer's trainable params
     double* partial = nullptr; // partialDoubles() for phased layers
+    // Evaluation: a BatchNorm after the layer folded into its forward (foldsInferenceAffine), to
+    // apply to y after the layer's own work; null when none.
+    const kernel::ChannelAffine* yAffine = nullptr;
 };
 
 // Runs fn(task) for every task in [0, tasks) on the pass's threads and returns when all are done:
@@ -116,6 +119,12 @@ public:
     // this one) whose shard gradient this layer's backward writes too, at s.grad - gradientBefore():
     // the executor gives the two layers one contiguous shard gradient and sums it in shard order.
     virtual int64_t gradientBefore() const { return 0; }
+    // Evaluation's folding of a BatchNorm into the layer before it (CpuExecutor::evaluate): the
+    // BatchNorm's inference pass as a per-channel affine of [C][n][H][W] (valid after its
+    // beginPass(..., false); null for the other layers), and whether a layer's forward can apply one
+    // to its outputs (ShardView::yAffine). A pass less over the activations, the same bits.
+    virtual const kernel::ChannelAffine* inferenceAffine() const { return nullptr; }
+    virtual bool foldsInferenceAffine() const { return false; }
     // A layer whose output is its input (an activation the layer before has taken over, or one that
     // does nothing here): the executor gives it its input's buffers and calls neither pass.
     virtual bool passThrough() const { return false; }
