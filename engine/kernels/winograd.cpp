@@ -17,7 +17,7 @@ template <class F, int Lanes>
 void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0, int cn, float* y, int fold,
                  const float* bias, Activation act, const kernel::ChannelAffine* after)
 {
-    constexpr int kOut = F::kOut, kElems = F::kElems;
+    constexpr int kOut = F::kOut;
     const int64_t P = g.tiles(cn), stride = winograd::matrixStride(P, channels);
     const int64_t* offsets = channelOffsets(g, channels, n, fold);
     const int64_t W = int64_t(g.w) * fold, hw = int64_t(g.h) * fold * W;
@@ -27,20 +27,18 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
     const int stageW = g.tilesW * kOut;
     float* stage = stageScratch.get(int64_t(kOut) * stageW * channels);
     const bool transposed = fold == 1 && channels % 8 == 0 && stageW >= 8;
-    float m[kElems * Lanes];
-    float o[kOut * kOut * Lanes];
+    using Vec = typename LaneVec<Lanes>::type;
     int64_t p = 0;
     for (int s = 0; s < cn; ++s)
         for (int ty = 0; ty < g.tilesH; ++ty) {
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
                 for (int c0 = 0; c0 < channels; c0 += Lanes) {
-                    for (int e = 0; e < kElems; ++e)
-                        std::memcpy(m + e * Lanes, M + e * stride + p * channels + c0, sizeof(float) * Lanes);
-                    transform2d<Lanes, F::kTile, kOut>(m, o, [](const auto& in, auto& out) { F::output(in, out); });
-                    for (int i = 0; i < kOut; ++i)
-                        for (int j = 0; j < kOut; ++j)
-                            std::memcpy(stage + (int64_t(i) * stageW + tx * kOut + j) * channels + c0,
-                                        o + (i * kOut + j) * Lanes, sizeof(float) * Lanes);
+                    const float* tile = M + p * channels + c0;
+                    float* corner = stage + int64_t(tx) * kOut * channels + c0;
+                    transform2dWith<Lanes, F::kTile, kOut>(
+                        [=](int i, int j) { return load<Vec>(tile + (i * F::kTile + j) * stride); },
+                        [=](int i, int j, Vec v) { store(corner + (int64_t(i) * stageW + j) * channels, v); },
+                        [](const auto& in, auto& out) { F::output(in, out); });
                 }
             // The bias and the activation on the staged row of tiles (channels-last: a row per pixel),
             // then the inference BatchNorm folded in (`after`, in the transpose's registers when
