@@ -371,6 +371,56 @@ private slots:
     // The im2col path chunks its forward by what fits in cache (colab-fashion-cnn's first
     // convolution: 3 samples of 16), with the bias and the activation per chunk: the same bits as
     // one sample at a time.
+    // im2col's columns, cols[(ci, ky, kx)][(s, oy, ox)] = the input pixel under tap (ky, kx) or zero
+    // outside the image, against the definition: "same" stride 1 (copied as whole shifted planes),
+    // kernels as wide as the image or wider, even kernels, stride 2 and "valid", chunks of samples.
+    void im2colMatchesItsDefinition_data()
+    {
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<bool>("same");
+        QTest::newRow("3x3 same, 28x28") << 28 << 28 << 3 << 1 << true;
+        QTest::newRow("5x5 same, 9x7") << 9 << 7 << 5 << 1 << true;
+        QTest::newRow("2x2 same, 5x4") << 5 << 4 << 2 << 1 << true;
+        QTest::newRow("7x7 same, 2x3") << 2 << 3 << 7 << 1 << true;
+        QTest::newRow("3x3 same, 1x1") << 1 << 1 << 3 << 1 << true;
+        QTest::newRow("3x3 valid, 6x5") << 6 << 5 << 3 << 1 << false;
+        QTest::newRow("3x3 same stride 2, 7x8") << 7 << 8 << 3 << 2 << true;
+    }
+    void im2colMatchesItsDefinition()
+    {
+        QFETCH(int, h);
+        QFETCH(int, w);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(bool, same);
+        const int n = 5, cin = 2, s0 = 1, cn = 3;
+        const Conv2D conv("c", Shape::image(h, w, cin), 4, kernel, kernel, stride, stride, same, false,
+                          Activation::Linear);
+        const ConvGeometry& g = conv.geometry();
+        const std::vector<float> x = randomVector(size_t(n) * cin * h * w, 80, 1.0f);
+        const int64_t ohw = int64_t(g.ho) * g.wo, rowLen = cn * ohw;
+        std::vector<float> cols(size_t(cin * kernel * kernel * rowLen), -1.0f);
+        defaultKernels().im2col(g, x.data(), n, s0, cn, cols.data());
+        int wrong = 0;
+        for (int ci = 0; ci < cin; ++ci)
+            for (int ky = 0; ky < kernel; ++ky)
+                for (int kx = 0; kx < kernel; ++kx)
+                    for (int s = 0; s < cn; ++s)
+                        for (int oy = 0; oy < g.ho; ++oy)
+                            for (int ox = 0; ox < g.wo; ++ox) {
+                                const int iy = oy * stride + ky - g.padTop, ix = ox * stride + kx - g.padLeft;
+                                const bool inside = iy >= 0 && iy < h && ix >= 0 && ix < w;
+                                const float want =
+                                    inside ? x[size_t(((int64_t(ci) * n + s0 + s) * h + iy) * w + ix)] : 0.0f;
+                                const int64_t k = (int64_t(ci) * kernel + ky) * kernel + kx;
+                                wrong += cols[size_t(k * rowLen + s * ohw + oy * g.wo + ox)] != want;
+                            }
+        QCOMPARE(wrong, 0);
+    }
+
     void convForwardChunksChangeNoBit()
     {
         const int n = 16;

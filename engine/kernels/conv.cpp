@@ -3,6 +3,7 @@
 #include "kernels/isa_kernels.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace tb::TB_ISA {
@@ -17,6 +18,25 @@ std::pair<int, int> insideColumns(const ConvGeometry& g, int off)
     hi = std::clamp(hi, lo, g.wo);
     return {lo, hi};
 }
+
+// One column row of a stride-1 convolution whose output is the size of its input: the image
+// shifted by `shift` floats (ky and kx's offset), so one copy of the part that lies in the image,
+// zero around it, then zero in the columns that wrapped around from the row before or after (ox
+// outside [lo, hi)). The same values as row by row, without a libc call for every row of 28 pixels
+// (im2col took 2.4% of tpu-mnist-cnn's evaluation, half of it in memmove).
+void shiftedPlane(const float* img, int64_t hw, int w, int64_t shift, int lo, int hi, float* dst)
+{
+    const int64_t d0 = std::clamp<int64_t>(-shift, 0, hw), d1 = std::clamp<int64_t>(hw - shift, d0, hw);
+    std::fill(dst, dst + d0, 0.0f);
+    std::memcpy(dst + d0, img + d0 + shift, sizeof(float) * size_t(d1 - d0));
+    std::fill(dst + d1, dst + hw, 0.0f);
+    if (lo == 0 && hi == w)
+        return;
+    for (int64_t row = 0; row < hw; row += w) {
+        std::fill(dst + row, dst + row + lo, 0.0f);
+        std::fill(dst + row + hi, dst + row + w, 0.0f);
+    }
+}
 } // namespace
 
 void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float* cols)
@@ -30,8 +50,14 @@ void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float*
                 float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
                 const int off = kx - g.padLeft;
                 const auto [oxLo, oxHi] = insideColumns(g, off);
+                const bool shifted = g.sh == 1 && g.sw == 1 && g.ho == g.h && g.wo == g.w;
                 for (int s = 0; s < cn; ++s) {
                     const float* img = x + (int64_t(ci) * n + s0 + s) * hw;
+                    if (shifted) {
+                        shiftedPlane(img, hw, g.w, int64_t(ky - g.padTop) * g.w + off, oxLo, oxHi,
+                                     row + int64_t(s) * ohw);
+                        continue;
+                    }
                     for (int oy = 0; oy < g.ho; ++oy) {
                         float* dst = row + int64_t(s) * ohw + int64_t(oy) * g.wo;
                         const int iy = oy * g.sh + ky - g.padTop;
