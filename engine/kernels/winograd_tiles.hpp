@@ -369,9 +369,9 @@ struct StoreFloats {
     static void finish(float*, int64_t, int) {}
 };
 
-// dst[e][p] = the 2-D transform fn (transform2dWith) of tile p, for every tile of samples [s0, s0 + cn)
-// of x: In x In pixels kOut apart, from a copy with `pad` zero pixels before (toHwc); Out x Out
-// matrices (Store's format), matrixStride apart.
+// dst[e][p] = the 2-D transform fn (transform2dWith) of tile p, for every tile of samples
+// [s0, s0 + cn) of x: In x In pixels kOut apart, from a copy with `pad` zero pixels before (toHwc);
+// Out x Out matrices (Store's format), matrixStride apart.
 template <class F, int Lanes, int In, int Out, class Store, class Fn>
 void imageTiles(const TileGrid& g, const float* x, int channels, int n, int s0, int cn, float* dst, int fold, int pad,
                 Fn fn)

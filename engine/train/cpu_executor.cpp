@@ -453,8 +453,8 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     for (int l = 0; l < L; ++l)
         m_net.layer(l).beginPass(*m_kernels, false, m_parallel);
     // A BatchNorm right after a layer that can apply it to its outputs runs inside that layer, which
-    // writes the BatchNorm's output buffer: outputOf[l] is the buffer layer l writes, yAffine[l] what it
-    // applies; the BatchNorm is skipped.
+    // writes the BatchNorm's output buffer, and is skipped: outputOf[l] is the buffer layer l
+    // writes, yAffine[l] what it applies.
     std::vector<int> outputOf(static_cast<size_t>(L));
     std::vector<const kernel::ChannelAffine*> yAffine(size_t(L), nullptr);
     std::vector<char> folded(size_t(L), 0);
