@@ -127,6 +127,17 @@ Network networkOf(const Dataset& d, const std::string& json)
     return Network(parseModelSpec(json, "toy"), Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
 }
 
+// A few batches of 32 on 2 threads.
+TrainConfig briefTraining(int batches, uint64_t seed)
+{
+    TrainConfig cfg;
+    cfg.batchSize = 32;
+    cfg.maxBatches = batches;
+    cfg.device.threads = 2;
+    cfg.seed = seed;
+    return cfg;
+}
+
 Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = OptimizerKind::Adam, int epochs = 2,
              std::shared_ptr<Communicator> comm = nullptr, int batch = 50,
              const std::string& json = fixtures::toyModelJson())
@@ -463,12 +474,7 @@ private slots:
         const Dataset d = loadDataset(dir);
         Network net(loadModelSpec(preset.toStdString()), Shape::image(28, 28, 1), d.numClasses);
         net.initialize(5);
-        TrainConfig cfg;
-        cfg.batchSize = 32;
-        cfg.maxBatches = 2;
-        cfg.device.threads = 2;
-        cfg.seed = 5;
-        Trainer t(net, d, cfg);
+        Trainer t(net, d, briefTraining(2, 5));
         QCOMPARE(t.run(), TrainStatus::Completed);
         const EvalResult reported = t.evaluate();
         QCOMPARE(t.history().back().valLoss, reported.loss);
@@ -509,12 +515,7 @@ private slots:
         QVERIFY(dynamic_cast<const Conv2D&>(folded.layer(3)).usesWinograd());
         QCOMPARE(dynamic_cast<const Conv2D&>(folded.layer(5)).winogradFold(), 2);
         // A few steps of training give the BatchNorms moving statistics of their own.
-        TrainConfig cfg;
-        cfg.batchSize = 32;
-        cfg.maxBatches = 6;
-        cfg.device.threads = 2;
-        cfg.seed = 9;
-        Trainer t(folded, m_toy, cfg);
+        Trainer t(folded, m_toy, briefTraining(6, 9));
         QCOMPARE(t.run(), TrainStatus::Completed);
         QCOMPARE(apart.params().size(), folded.params().size());
         QCOMPARE(apart.state().size(), folded.state().size());
