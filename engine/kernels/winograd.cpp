@@ -27,19 +27,19 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
     const int stageW = g.tilesW * kOut;
     float* stage = stageScratch.get(int64_t(kOut) * stageW * channels);
     const bool transposed = fold == 1 && channels % 8 == 0 && stageW >= 8;
-    using Vec = typename LaneVec<Lanes>::type;
     int64_t p = 0;
     for (int s = 0; s < cn; ++s)
         for (int ty = 0; ty < g.tilesH; ++ty) {
             for (int tx = 0; tx < g.tilesW; ++tx, ++p)
-                for (int c0 = 0; c0 < channels; c0 += Lanes) {
+                forLaneBlocks<Lanes>(channels, [&](int c0, auto lanes) {
+                    using Vec = typename LaneVec<decltype(lanes)::value>::type;
                     const float* tile = M + p * channels + c0;
                     float* corner = stage + int64_t(tx) * kOut * channels + c0;
-                    transform2dWith<Lanes, F::kTile, kOut>(
+                    transform2dWith<decltype(lanes)::value, F::kTile, kOut>(
                         [=](int i, int j) { return load<Vec>(tile + (i * F::kTile + j) * stride); },
                         [=](int i, int j, Vec v) { store(corner + (int64_t(i) * stageW + j) * channels, v); },
                         [](const auto& in, auto& out) { F::output(in, out); });
-                }
+                });
             // The bias and the activation on the staged row of tiles (channels-last: a row per pixel),
             // then the inference BatchNorm folded in (`after`, in the transpose's registers when
             // there is one), instead of passes over y afterwards; the same arithmetic. Only the

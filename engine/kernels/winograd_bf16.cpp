@@ -13,6 +13,11 @@
 #include "kernels/isa_kernels.hpp"
 #include "kernels/winograd_tiles.hpp"
 
+// GCC 12 warns -Wuninitialized inside AVX-512 intrinsics that start from _mm512_undefined_*()
+// (_mm512_srli_epi32, _mm512_cvtepi32_epi16) wherever they are inlined into the transforms' loops of
+// 8 and 16 lanes: a false positive (GCC bug 105593).
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
 namespace tb::TB_ISA {
 
 namespace {
