@@ -44,13 +44,13 @@ void im2col(const ConvGeometry& g, const float* x, int n, int s0, int cn, float*
     const int64_t hw = int64_t(g.h) * g.w;
     const int64_t ohw = int64_t(g.ho) * g.wo;
     const int64_t rowLen = int64_t(cn) * ohw;
+    const bool shifted = g.sh == 1 && g.sw == 1 && g.ho == g.h && g.wo == g.w; // shiftedPlane
     for (int ci = 0; ci < g.cin; ++ci)
         for (int ky = 0; ky < g.kh; ++ky)
             for (int kx = 0; kx < g.kw; ++kx) {
                 float* row = cols + ((int64_t(ci) * g.kh + ky) * g.kw + kx) * rowLen;
                 const int off = kx - g.padLeft;
                 const auto [oxLo, oxHi] = insideColumns(g, off);
-                const bool shifted = g.sh == 1 && g.sw == 1 && g.ho == g.h && g.wo == g.w;
                 for (int s = 0; s < cn; ++s) {
                     const float* img = x + (int64_t(ci) * n + s0 + s) * hw;
                     if (shifted) {

@@ -452,21 +452,13 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     ctx.kernels = m_kernels;
     for (int l = 0; l < L; ++l)
         m_net.layer(l).beginPass(*m_kernels, false, m_parallel);
-    // A BatchNorm right after a layer that can apply it to its outputs runs inside that layer, which
-    // writes the BatchNorm's output buffer, and is skipped: outputOf[l] is the buffer layer l
-    // writes, yAffine[l] what it applies.
-    std::vector<int> outputOf(static_cast<size_t>(L));
+    // A BatchNorm right after a layer that can apply it to its outputs runs inside that layer
+    // (yAffine[l], what layer l applies), which writes the BatchNorm's output buffer; the BatchNorm
+    // is skipped.
     std::vector<const kernel::ChannelAffine*> yAffine(size_t(L), nullptr);
-    std::vector<char> folded(size_t(L), 0);
-    for (int l = 0; l < L; ++l) {
-        outputOf[size_t(l)] = l + 1;
-        if (l + 1 < L && m_net.layer(l).foldsInferenceAffine())
-            if (const kernel::ChannelAffine* a = m_net.layer(l + 1).inferenceAffine()) {
-                yAffine[size_t(l)] = a;
-                outputOf[size_t(l)] = l + 2;
-                folded[size_t(l) + 1] = 1;
-            }
-    }
+    for (int l = 0; l + 1 < L; ++l)
+        if (m_net.layer(l).foldsInferenceAffine())
+            yAffine[size_t(l)] = m_net.layer(l + 1).inferenceAffine();
     // Each worker runs its samples through the activations of a training shard of its own, in shards of
     // the training's size: the same forward pass as training's, and no memory of its own.
     allocateShards(m_pool.threads(), false);
@@ -476,13 +468,13 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
         const int n = std::min(m_shardSize, total - first);
         loadInput(split, mult, nullptr, first, n, s.acts.data());
         for (int l = 0; l < L; ++l) {
-            if (m_net.layer(l).passThrough() || folded[size_t(l)])
+            if (m_net.layer(l).passThrough() || (l > 0 && yAffine[size_t(l) - 1]))
                 continue;
             ShardView v;
             v.n = n;
             v.firstSample = first;
             v.x = s.acts.data() + s.actOffset[size_t(l)];
-            v.y = s.acts.data() + s.actOffset[size_t(outputOf[size_t(l)])];
+            v.y = s.acts.data() + s.actOffset[size_t(l) + (yAffine[size_t(l)] ? 2 : 1)];
             v.yAffine = yAffine[size_t(l)];
             m_net.layer(l).forward(ctx, 0, v, m_workspace[size_t(w)].data());
         }
