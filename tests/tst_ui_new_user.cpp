@@ -484,19 +484,21 @@ private slots:
         QVERIFY(w);
         QSignalSpy batches(w->runController(), &RunController::batchFinished);
         QSignalSpy finished(w->runController(), &RunController::finished);
-        const QMetaObject::Connection pauser =
-            connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
-                if (p.step >= 10 && !w->runController()->isPaused()) // progress is throttled: not every step arrives
-                    w->runController()->setPaused(true);
-            });
+        // The worker pauses itself after step 10, on its own thread: a pause from here, on a queued
+        // batchFinished, could land at the epoch's end on a busy machine. Only this run pauses.
+        w->runController()->pauseAfterBatches(10);
         w->startTraining();
         QTRY_VERIFY_WITH_TIMEOUT(w->runController()->isPaused(), fixtures::kHangGuardMs);
-        disconnect(pauser); // only this run: the one-epoch runs below must not pause at step 10 (they did under ASan)
+        // The held step's progress is always sent.
+        QTRY_VERIFY_WITH_TIMEOUT(!batches.isEmpty() && batches.last().first().value<tb::BatchProgress>().step == 10,
+                                 fixtures::kHangGuardMs);
         onNextModal([](QWidget* m) { m->findChild<QPushButton*>(QStringLiteral("stopAndKeep"))->click(); });
         QTest::mouseClick(w->runPanel()->stopButton(), Qt::LeftButton);
         QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const RunOutcome stopped = finished.first().first().value<RunOutcome>();
         QCOMPARE(int(stopped.status), int(RunStatus::Stopped));
+        QVERIFY(stopped.weights);
+        QCOMPARE(stopped.weights->optimizerIterations, int64_t(10)); // Stop ends the pause: no step 11
         // Two one-epoch runs.
         w->hyperparametersPanel()->setEpochs(1);
         w->hyperparametersPanel()->setBatchSize(32);

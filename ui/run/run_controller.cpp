@@ -2,6 +2,8 @@
 
 #include "run/train_worker.hpp"
 
+#include <utility>
+
 namespace tbui {
 
 void registerValueTypes()
@@ -34,7 +36,9 @@ void RunController::start(const TrainRequest& request, bool paused)
     connect(worker, &TrainWorker::textSampled, this, &RunController::textSampled);
     connect(worker, &TrainWorker::evaluatingTestSet, this, &RunController::evaluatingTestSet);
     connect(worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
+    connect(worker, &TrainWorker::pausedItself, this, &RunController::onWorkerPaused);
     worker->setPaused(paused); // before the thread starts, so no batch can slip past it
+    worker->pauseAfterBatches(std::exchange(m_pauseAfter, 0));
     m_paused = paused;
     m_thread.start(worker, QStringLiteral("trainbench-training"));
 }
@@ -64,6 +68,14 @@ void RunController::stopAndWait()
 void RunController::abandonAndWait()
 {
     m_thread.abandonAndWait();
+}
+
+void RunController::onWorkerPaused()
+{
+    if (!isRunning() || m_paused)
+        return;
+    m_paused = true; // as setPaused(true), the worker already holds
+    emit pausedChanged(true);
 }
 
 void RunController::onWorkerFinished(const RunOutcome& outcome)

@@ -22,6 +22,9 @@ public:
     // paused: the worker holds after its first batch until setPaused(false).
     void start(const TrainRequest& request, bool paused = false);
     void setPaused(bool paused);
+    // The next run pauses itself after this many batches (0: no), on the training thread: a pause
+    // at a known step however busy the machine is (setPaused lands wherever the worker got to).
+    void pauseAfterBatches(int64_t batches) { m_pauseAfter = batches; }
     void stop();        // asynchronous: finished() follows within one batch
     void stopAndWait(); // blocks until the thread has ended
     // For closing the window: stops within one batch without evaluating the weights, and joins.
@@ -39,9 +42,11 @@ signals:
 
 private:
     void onWorkerFinished(const RunOutcome& outcome);
+    void onWorkerPaused();
 
     WorkerThread m_thread;
     bool m_paused = false;
+    int64_t m_pauseAfter = 0; // for the next start() only
 };
 
 // Registers the value types above with Qt's meta-type system (once, before the first run).

@@ -25,6 +25,15 @@ void StoppableWorker::setPaused(bool paused)
     m_pauseChanged.notify_all();
 }
 
+void StoppableWorker::countBatch()
+{
+    const int64_t done = m_batchesDone.fetch_add(1) + 1;
+    if (done != m_pauseAfter.load() || m_stop.load())
+        return;
+    setPaused(true); // here on the worker thread, so the batch that follows waits for Resume
+    emit pausedItself();
+}
+
 bool StoppableWorker::progressDue(bool force)
 {
     const auto now = std::chrono::steady_clock::now();

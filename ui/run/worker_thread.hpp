@@ -24,11 +24,17 @@ public:
     // Stop, and skip the work a stopped run still does (the test-set evaluation): the window is closing.
     void requestAbandon();
     void setPaused(bool paused);
+    // Pause by itself once this many batches are done (0: never), as if Pause were pressed then;
+    // set before run(), it holds at that exact batch however busy the machine is.
+    void pauseAfterBatches(int64_t batches) { m_pauseAfter.store(batches); }
     // Batches finished so far (thread-safe), to check that Stop takes effect within one batch.
     int64_t batchesDone() const { return m_batchesDone.load(); }
 
 public slots:
     virtual void run() = 0;
+
+signals:
+    void pausedItself(); // pauseAfterBatches's pause took hold (sent from the worker thread)
 
 protected:
     const std::atomic<bool>* stopFlag() const { return &m_stop; }
@@ -37,7 +43,7 @@ protected:
     const std::atomic<bool>* abandonFlag() const { return &m_abandon; }
     void waitWhilePaused(); // called by the worker between batches
     bool pauseRequested();
-    void countBatch() { m_batchesDone.fetch_add(1); }
+    void countBatch(); // after each batch, before its progress is sent; may pause there
     // Whether to send a batch's progress now: when forced, else at most every kProgressIntervalMs.
     // Worker thread only.
     bool progressDue(bool force);
@@ -47,6 +53,7 @@ private:
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_abandon{false};
     std::atomic<int64_t> m_batchesDone{0};
+    std::atomic<int64_t> m_pauseAfter{0};
     std::chrono::steady_clock::time_point m_lastProgress{};
     std::mutex m_pauseMutex;
     std::condition_variable m_pauseChanged;
