@@ -52,6 +52,13 @@ bool fastBf16Here()
     return precisionUnavailableReason(Precision::Bf16, Isa::Avx512).empty();
 }
 
+// The vdpbf16ps kernels, whose bits are the reference's (on a CPU with AMX, bf16 runs on the tiles
+// by default: tst_amx tests those).
+const Kernels& vectorBf16()
+{
+    return bf16KernelsFor(Bf16Kernels::Avx512Bf16);
+}
+
 // The four products of `k` on one problem, each against `want` (computed by the reference).
 void expectProducts(const Kernels& k, const Kernels& ref, bool transA, bool transB, int M, int N, int K,
                     const std::vector<float>& A, const std::vector<float>& B, const std::vector<float>& C0,
@@ -186,7 +193,7 @@ private slots:
     {
         if (!fastBf16Here())
             QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
-        const Kernels &k = kernelsFor(Isa::Avx512, Precision::Bf16), &ref = bf16ReferenceKernels(Isa::Avx512);
+        const Kernels &k = vectorBf16(), &ref = bf16ReferenceKernels(Isa::Avx512);
         QCOMPARE(k.precision, Precision::Bf16);
         uint64_t seed = 10;
         const int shapes[][3] = {{1, 1, 1},   {3, 5, 2},      {12, 32, 64},  {13, 33, 65}, {25, 100, 3},
@@ -215,7 +222,7 @@ private slots:
     {
         if (!fastBf16Here())
             QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
-        const Kernels &k = kernelsFor(Isa::Avx512, Precision::Bf16), &ref = bf16ReferenceKernels(Isa::Avx512);
+        const Kernels &k = vectorBf16(), &ref = bf16ReferenceKernels(Isa::Avx512);
         const float edges[] = {0.0f,   -0.0f, 1e-39f, -1e-39f, 1.2e-38f, 3e38f,  -3e38f,   1.00390625f, 1.01171875f,
                                1e-20f, 1e20f, 1.5f,   -2.75f,  1e-19f,   6e-39f, INFINITY, -INFINITY,   NAN};
         Rng r(5);
@@ -247,7 +254,7 @@ private slots:
         QVERIFY(firstDifference(fp32.gradient, one.gradient) >= 0); // bf16 changes the numbers
         if (!fastBf16Here())
             return;
-        const Step fast = trainingStep(m_toy, kernelsFor(Isa::Avx512, Precision::Bf16), 2);
+        const Step fast = trainingStep(m_toy, vectorBf16(), 2);
         const Step ref = trainingStep(m_toy, bf16ReferenceKernels(Isa::Avx512), 1);
         QCOMPARE(firstDifference(fast.gradient, ref.gradient), -1L);
         QCOMPARE(fast.loss, ref.loss);
@@ -268,7 +275,7 @@ private slots:
         QVERIFY(firstDifference(fp32.gradient, one.gradient) >= 0);
         if (!fastBf16Here())
             QSKIP(precisionUnavailableReason(Precision::Bf16, Isa::Avx512).c_str());
-        const Step fast = trainingStep(m_toy, kernelsFor(Isa::Avx512, Precision::Bf16), 2, kWinogradModel);
+        const Step fast = trainingStep(m_toy, vectorBf16(), 2, kWinogradModel);
         const Step ref = trainingStep(m_toy, bf16ReferenceKernels(Isa::Avx512), 1, kWinogradModel);
         QCOMPARE(firstDifference(fast.gradient, ref.gradient), -1L);
         QCOMPARE(fast.loss, ref.loss);
@@ -306,7 +313,7 @@ private slots:
         QFETCH(int, cin);
         QFETCH(int, cout);
         QFETCH(int, samples);
-        const Kernels& fast = kernelsFor(Isa::Avx512, Precision::Bf16);
+        const Kernels& fast = vectorBf16();
         const Kernels& ref = bf16ReferenceKernels(Isa::Avx512);
         const winograd::TileGrid g(winograd::Kind(kind), h, w);
         const int64_t P = g.tiles(samples), pixels = int64_t(h) * w * fold * fold;
@@ -395,8 +402,10 @@ private slots:
             const std::vector<float> rowMajor = transformed(bf16ReferenceKernels(isa), false);
             QVERIFY(std::none_of(rowMajor.begin(), rowMajor.end(), [](float v) { return std::isnan(v); }));
             std::vector<const Kernels*> tables = {&kernelsFor(isa), &bf16ReferenceKernels(isa)};
-            if (isa == Isa::Avx512 && fastBf16Here())
-                tables.push_back(&kernelsFor(isa, Precision::Bf16));
+            if (isa == Isa::Avx512 && fastBf16Here()) {
+                tables.push_back(&vectorBf16());
+                tables.push_back(&amxEmulatedKernels()); // the tiles' packB is the same code
+            }
             for (const Kernels* t : tables) {
                 std::vector<float> want(size_t(g.elems() * per), unwritten);
                 for (int e = 0; e < g.elems(); ++e)
@@ -468,18 +477,36 @@ private slots:
         } catch (const ConfigError& e) {
             QCOMPARE(std::string(e.what()), why);
         }
-        // On an Intel CPU bf16 runs with a note on its speed (vdpbf16ps at half FMA's rate there); never for FP32.
-        QVERIFY(precisionSpeedNote(Precision::Bf16, true).find("slower than FP32") != std::string::npos);
-        QVERIFY(precisionSpeedNote(Precision::Bf16, false).empty());
-        QVERIFY(precisionSpeedNote(Precision::Fp32, true).empty());
+        // On an Intel CPU with AMX, bf16 by vdpbf16ps runs with a note on its speed (half FMA's rate
+        // there); never on the tiles, elsewhere, or for FP32.
+        const Bf16Kernels vdp = Bf16Kernels::Avx512Bf16, amx = Bf16Kernels::Amx;
+        QVERIFY(precisionSpeedNote(Precision::Bf16, true, vdp).find("slower than FP32") != std::string::npos);
+        QVERIFY(precisionSpeedNote(Precision::Bf16, true, amx).empty());
+        QVERIFY(precisionSpeedNote(Precision::Bf16, false, vdp).empty());
+        QVERIFY(precisionSpeedNote(Precision::Fp32, true, vdp).empty());
         QVERIFY(precisionSpeedNote(Precision::Fp32).empty());
+        // The two bf16 products by name; the tiles refused with their reason where they cannot run.
+        QCOMPARE(parseBf16Kernels("amx"), amx);
+        QCOMPARE(parseBf16Kernels("avx512bf16"), vdp);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, parseBf16Kernels("amx-int8"));
+        if (const std::string noTiles = bf16KernelsUnavailableReason(amx); !noTiles.empty()) {
+            QCOMPARE(defaultBf16Kernels(), vdp);
+            try {
+                bf16KernelsFor(amx);
+                QFAIL("the AMX kernels were not refused");
+            } catch (const ConfigError& e) {
+                QCOMPARE(std::string(e.what()), noTiles);
+            }
+            QVERIFY_THROWS_EXCEPTION(ConfigError, setDefaultBf16Kernels(amx));
+        }
         SystemInfo system;
         system.cpu = detectCpu();
         QCOMPARE(deviceUnavailableReason(parseDeviceSpec("cpu:1@avx2+bf16"), system), why);
         if (fastBf16Here()) {
             QVERIFY(deviceUnavailableReason(parseDeviceSpec("cpu:1+bf16"), system).empty() ||
                     defaultIsa() != Isa::Avx512);
-            QVERIFY(describeKernels(kernelsFor(Isa::Avx512, Precision::Bf16)).find("AVX512_BF16") != std::string::npos);
+            const char* name = defaultBf16Kernels() == Bf16Kernels::Amx ? "AMX-BF16" : "AVX512_BF16";
+            QVERIFY(describeKernels(kernelsFor(Isa::Avx512, Precision::Bf16)).find(name) != std::string::npos);
         } else {
             QVERIFY(why.find("AVX512_BF16") != std::string::npos);
             QVERIFY_THROWS_EXCEPTION(ConfigError, kernelsFor(Isa::Avx512, Precision::Bf16));

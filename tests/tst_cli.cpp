@@ -225,6 +225,12 @@ private slots:
         QVERIFY2(r.out.contains(why.empty() ? QString("cpu:N+bf16 or --precision bf16")
                                             : "bf16     not on this CPU: " + QString::fromStdString(why)),
                  qPrintable(r.out));
+        // Where bf16 runs: whether the AMX tiles do, and why not.
+        const std::string amx = tb::bf16KernelsUnavailableReason(tb::Bf16Kernels::Amx);
+        if (why.empty())
+            QVERIFY2(r.out.contains(amx.empty() ? QString("AMX-BF16 tiles: yes")
+                                                : "AMX-BF16 tiles: no, " + QString::fromStdString(amx)),
+                     qPrintable(r.out));
     }
 
     void compareGivesIdenticalHashesOnCpuDevices()

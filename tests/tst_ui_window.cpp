@@ -827,7 +827,7 @@ private slots:
         QCOMPARE(otherBf16->toolTip(),
                  QStringLiteral("bf16 no disponible: opencl:0 calcula solo en FP32: bf16 es para la CPU"));
         // The note on bf16's speed on an Intel CPU is translated too: its pattern matches the engine's words.
-        const std::string intel = tb::precisionSpeedNote(tb::Precision::Bf16, true);
+        const std::string intel = tb::precisionSpeedNote(tb::Precision::Bf16, true, tb::Bf16Kernels::Avx512Bf16);
         QVERIFY(!intel.empty());
         QVERIFY(
             EngineText::english(QString::fromStdString(intel)).startsWith(QStringLiteral("bf16 en esta CPU Intel")));

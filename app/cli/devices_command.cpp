@@ -30,6 +30,9 @@ int devicesCommand(const std::vector<std::string>& args)
                     tb::kernelsFor(tb::Isa::Avx512, tb::Precision::Bf16).gemmName);
         if (const std::string note = tb::precisionSpeedNote(tb::Precision::Bf16); !note.empty())
             std::printf("         %s\n", note.c_str());
+        const std::string amx = tb::bf16KernelsUnavailableReason(tb::Bf16Kernels::Amx);
+        std::printf("         %s (choose with TRAINBENCH_BF16_KERNELS=avx512bf16 or amx)\n",
+                    amx.empty() ? "AMX-BF16 tiles: yes" : ("AMX-BF16 tiles: no, " + amx).c_str());
     } else {
         std::printf("bf16     not on this CPU: %s\n", bf16.c_str());
     }

@@ -45,6 +45,13 @@ void applyToEngine(const Lookup& lookup)
             throw ConfigError("TRAINBENCH_ISA=" + isa + ": " + e.what());
         }
     }
+    if (const std::string k = value(lookup, "TRAINBENCH_BF16_KERNELS"); !k.empty()) {
+        try {
+            setDefaultBf16Kernels(parseBf16Kernels(k));
+        } catch (const ConfigError& e) {
+            throw ConfigError("TRAINBENCH_BF16_KERNELS=" + k + ": " + e.what());
+        }
+    }
     OpenClSettings cl;
     if (const std::string limit = value(lookup, "TRAINBENCH_OPENCL_MEMORY_LIMIT"); !limit.empty()) {
         try {

@@ -2,6 +2,8 @@
 // window, the benchmark; the tests use it too): the engine reads none, it is handed the values.
 //
 //   TRAINBENCH_ISA                  the CPU kernels' level ("baseline", "avx2", "avx512")
+//   TRAINBENCH_BF16_KERNELS         the bf16 products: "amx" (AMX-BF16 tiles, the default where
+//                                   they run) or "avx512bf16" (vdpbf16ps)
 //   TRAINBENCH_OPENCL_MEMORY_LIMIT  device memory an OpenCL backend may use ("64M", "2G")
 //   TRAINBENCH_OPENCL_PROFILE       time every OpenCL kernel (any value but "" and "0")
 //   TRAINBENCH_OPENCL_BUILD_OPTIONS extra options for the OpenCL kernels' build
@@ -22,10 +24,10 @@ namespace tb::env {
 // A variable's value, or null when it is unset; std::getenv by default, a table in the tests.
 using Lookup = std::function<const char*(const char*)>;
 
-// Hands the engine its process-wide settings: the kernels' level (setDefaultIsa) and the OpenCL
-// settings (setOpenClSettings). Call once at start-up, before anything trains. Throws ConfigError
-// naming the variable ("TRAINBENCH_ISA=avx512: this CPU has no AVX-512 (it supports baseline,
-// avx2)") when a value is not valid.
+// Hands the engine its process-wide settings: the kernels' level (setDefaultIsa), the bf16
+// products (setDefaultBf16Kernels) and the OpenCL settings (setOpenClSettings). Call once at
+// start-up, before anything trains. Throws ConfigError naming the variable ("TRAINBENCH_ISA=avx512:
+// this CPU has no AVX-512 (it supports baseline, avx2)") when a value is not valid.
 void applyToEngine(const Lookup& lookup = std::getenv);
 
 // How mpirun or srun started this process, and the MPI timeout; for processCommunicator. Throws

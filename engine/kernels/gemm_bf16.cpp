@@ -11,9 +11,16 @@
 // the pairs in k order, each pair adding the odd product then the even one, each addition rounded
 // to nearest even with subnormals flushed (what vdpbf16ps does); so a product cut into other row,
 // column or k blocks gives the same bits, and kernels/bf16_reference.cpp gives them on any CPU.
+//
+// Built twice more with TB_AMX (into tb::isa_amxbf16, and tb::isa_amxemulated for the tests): the
+// products over 16 pairs or more go to AMX-BF16's tiles (kernels/amx_tiles.hpp), the same operands
+// summed in the tiles' own order; fewer pairs stay on the blocks below.
 #include "kernels/bf16_avx512.hpp"
 #include "kernels/isa_kernels.hpp"
 #include "kernels/panel_sweep.hpp"
+#if defined(TB_AMX)
+#include "kernels/amx_tiles.hpp"
+#endif
 
 #include <utility>
 
@@ -212,6 +219,18 @@ const RowTable& blocksFor(int cols)
 void packedColumns(int M, int N, int P, PackedA A, const uint32_t* packed, float* C, int64_t ldc, bool accumulate,
                    float* scratch)
 {
+#if defined(TB_AMX)
+    if (P >= kTileWords) {
+        // Panels of kCols columns, the last one N's rest padded to a multiple of 8 (zeros past N): a
+        // 16-column strip never straddles two.
+        const int padded = (N + 7) / 8 * 8;
+        const auto strip = [&](int j0) {
+            const int panel = j0 / kCols * kCols, width = padded - panel < kCols ? padded - panel : kCols;
+            return TileStrip{packed + int64_t(P) * panel + (j0 - panel), width, width - (j0 - panel)};
+        };
+        return tileProduct(M, N, P, A.data, A.row, A.col, strip, C, ldc, accumulate);
+    }
+#endif
     sweepPanels<kRows, kCols>(M, N, P, A.data, A.row, A.col, packed, C, ldc, accumulate, scratch, blocksFor);
 }
 
@@ -315,6 +334,17 @@ void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, in
         return;
     if (K <= 0)
         return emptyProduct(M, N, C, ldc, accumulate);
+#if defined(TB_AMX)
+    if (pairsOf(K) >= kTileWords) {
+        const uint32_t* b = reinterpret_cast<const uint32_t*>(B);
+        return tileProduct(
+            M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, M,
+            [&](int j0) {
+                return TileStrip{b + j0, N, N - j0};
+            },
+            C, ldc, accumulate);
+    }
+#endif
     sweepColumns<kRows, kCols>(M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, M,
                                reinterpret_cast<const uint32_t*>(B), N, C, ldc, accumulate, blocksFor);
 }

@@ -6,6 +6,8 @@
 
 #include <cpuid.h>
 #include <optional>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace tb {
 
@@ -37,6 +39,24 @@ kernel::WinogradInput winogradInputKRows;
 kernel::WinogradOutputGradient winogradOutputGradientKRows;
 kernel::WinogradKernel winogradKernel;
 } // namespace isa_avx512bf16
+// kernels/gemm_bf16.cpp's products on AMX tiles, and the same with the tiles emulated
+// (kernels/amx_tiles.hpp); their transforms are AVX512_BF16's.
+namespace isa_amxbf16 {
+kernel::TileGemm tileGemm;
+kernel::Gemm gemm;
+kernel::PackB packB;
+kernel::GemmPacked gemmPacked;
+kernel::GemmPackedRows gemmPackedRows;
+kernel::GemmKRows gemmKRows;
+} // namespace isa_amxbf16
+namespace isa_amxemulated {
+kernel::TileGemm tileGemm;
+kernel::Gemm gemm;
+kernel::PackB packB;
+kernel::GemmPacked gemmPacked;
+kernel::GemmPackedRows gemmPackedRows;
+kernel::GemmKRows gemmKRows;
+} // namespace isa_amxemulated
 
 namespace {
 constexpr Isa kLevels[] = {Isa::Baseline, Isa::Avx2, Isa::Avx512};
@@ -258,9 +278,79 @@ std::string precisionUnavailableReason(Precision p, Isa isa)
     return {};
 }
 
-std::string precisionSpeedNote(Precision p, bool intelAmx)
+const char* bf16KernelsName(Bf16Kernels k)
 {
-    if (p != Precision::Bf16 || !intelAmx)
+    return k == Bf16Kernels::Amx ? "amx" : "avx512bf16";
+}
+
+Bf16Kernels parseBf16Kernels(std::string_view text)
+{
+    for (Bf16Kernels k : {Bf16Kernels::Avx512Bf16, Bf16Kernels::Amx})
+        if (text == bf16KernelsName(k))
+            return k;
+    throw ConfigError("unknown bf16 kernels \"" + std::string(text) + "\" (use avx512bf16 or amx)");
+}
+
+namespace {
+bool cpuHasAmxBf16()
+{
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx >> 22 & 1u) && (edx >> 24 & 1u); // BF16, TILE
+}
+
+// Why the OS does not let this process use the tiles, or empty: XCR0 must enable their state
+// (XTILECFG, XTILEDATA: bits 17 and 18), and Linux hands the data out only on request.
+std::string amxOsRefusal()
+{
+    static const std::string why = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx >> 27 & 1u)) // OSXSAVE
+            return std::string("the OS does not enable XSAVE");
+        unsigned lo = 0, hi = 0;
+        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        if ((lo >> 17 & 3u) != 3u)
+            return std::string("the OS does not save the AMX tiles' state (XCR0)");
+        constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+        if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0)
+            return std::string("Linux refused this process the AMX tiles (arch_prctl ARCH_REQ_XCOMP_PERM)");
+        return std::string();
+    }();
+    return why;
+}
+
+std::optional<Bf16Kernels> g_chosenBf16Kernels; // setDefaultBf16Kernels's; written at start-up
+} // namespace
+
+std::string bf16KernelsUnavailableReason(Bf16Kernels k)
+{
+    if (std::string why = precisionUnavailableReason(Precision::Bf16, Isa::Avx512); !why.empty())
+        return why;
+    if (k == Bf16Kernels::Avx512Bf16)
+        return {};
+    if (!cpuHasAmxBf16())
+        return "this CPU has no AMX-BF16 (Intel Sapphire Rapids and later)";
+    return amxOsRefusal();
+}
+
+Bf16Kernels defaultBf16Kernels()
+{
+    if (g_chosenBf16Kernels)
+        return *g_chosenBf16Kernels;
+    static const Bf16Kernels best =
+        bf16KernelsUnavailableReason(Bf16Kernels::Amx).empty() ? Bf16Kernels::Amx : Bf16Kernels::Avx512Bf16;
+    return best;
+}
+
+void setDefaultBf16Kernels(Bf16Kernels k)
+{
+    if (std::string why = bf16KernelsUnavailableReason(k); !why.empty())
+        throw ConfigError(why);
+    g_chosenBf16Kernels = k;
+}
+
+std::string precisionSpeedNote(Precision p, bool intelAmx, Bf16Kernels kernels)
+{
+    if (p != Precision::Bf16 || !intelAmx || kernels == Bf16Kernels::Amx)
         return {};
     return "bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so "
            "bf16 trains slower than FP32 where the matrix products dominate (colab-fashion-cnn) and faster only "
@@ -272,9 +362,39 @@ std::string precisionSpeedNote(Precision p)
     if (!precisionUnavailableReason(p, Isa::Avx512).empty())
         return {};
     __builtin_cpu_init();
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    const bool amxBf16 = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx >> 22 & 1u); // CPUID.7.0:EDX[22]
-    return precisionSpeedNote(p, __builtin_cpu_is("intel") && amxBf16);
+    return precisionSpeedNote(p, __builtin_cpu_is("intel") && cpuHasAmxBf16(), defaultBf16Kernels());
+}
+
+const Kernels& bf16KernelsFor(Bf16Kernels k)
+{
+    if (const std::string why = bf16KernelsUnavailableReason(k); !why.empty())
+        throw ConfigError(why);
+    static const Kernels vectors = withProducts(
+        isa_avx512::table,
+        {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm,
+         &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked, &isa_avx512bf16::gemmPackedRows,
+         &isa_avx512bf16::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
+         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+    static const Kernels tiles =
+        withProducts(isa_avx512::table,
+                     {"own 32x32 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)", &isa_amxbf16::tileGemm,
+                      &isa_amxbf16::gemm, &isa_amxbf16::packB, &isa_amxbf16::gemmPacked, &isa_amxbf16::gemmPackedRows,
+                      &isa_amxbf16::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
+                      &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+    return k == Bf16Kernels::Amx ? tiles : vectors;
+}
+
+const Kernels& amxEmulatedKernels()
+{
+    if (const std::string why = precisionUnavailableReason(Precision::Bf16, Isa::Avx512); !why.empty())
+        throw ConfigError(why);
+    static const Kernels emulated = withProducts(
+        isa_avx512::table,
+        {"AMX-BF16 tile kernel, tiles emulated (tests)", &isa_amxemulated::tileGemm, &isa_amxemulated::gemm,
+         &isa_amxemulated::packB, &isa_amxemulated::gemmPacked, &isa_amxemulated::gemmPackedRows,
+         &isa_amxemulated::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
+         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+    return emulated;
 }
 
 const Kernels& kernelsFor(Isa isa, Precision p)
@@ -284,13 +404,7 @@ const Kernels& kernelsFor(Isa isa, Precision p)
     const std::string why = precisionUnavailableReason(p, isa);
     if (!why.empty())
         throw ConfigError(why);
-    static const Kernels bf16 = withProducts(
-        isa_avx512::table,
-        {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm,
-         &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked, &isa_avx512bf16::gemmPackedRows,
-         &isa_avx512bf16::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
-         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
-    return bf16;
+    return bf16KernelsFor(defaultBf16Kernels());
 }
 
 const Kernels& bf16ReferenceKernels(Isa isa)

@@ -58,14 +58,41 @@ Precision parsePrecision(std::string_view text);
 // Why kernels of level `isa` cannot run products in `p` on this CPU ("this CPU has no AVX512_BF16
 // (bf16 needs it: ...)"), or empty when they can.
 std::string precisionUnavailableReason(Precision p, Isa isa);
-// What `p` does to speed on this CPU when it is not what the name promises, one sentence, else empty.
-// Bf16 on Intel's cores with AMX (Sapphire Rapids and later): vdpbf16ps does half as many
-// multiply-adds per cycle as FP32's FMA there (measured on a Xeon, Emerald Rapids:
-// docs/benchmarks.md), so bf16 is slower than FP32 where the products dominate. `intelAmx` says
-// whether the CPU is such a one; the one-argument form asks this CPU (Intel's, with AMX-BF16).
-std::string precisionSpeedNote(Precision p, bool intelAmx);
+// The two implementations of the bf16 products, both on the avx512 level:
+//   Avx512Bf16  vdpbf16ps on 16-lane vectors (AMD Zen 4 and later, Intel Cooper Lake and later);
+//   Amx         AMX-BF16's tiles (Intel Sapphire Rapids and later, where the OS lets a process use
+//               them): 16 x 16 blocks of sums, each over 16 pairs a step. The tiles sum in an order
+//               of their own, so their bf16 weights differ in the last bits from vdpbf16ps's (the
+//               same on 1 and N threads; kernels/amx_tiles.hpp).
+enum class Bf16Kernels { Avx512Bf16, Amx };
+const char* bf16KernelsName(Bf16Kernels k); // "avx512bf16", "amx": what TRAINBENCH_BF16_KERNELS takes
+// Accepts the names above; throws ConfigError listing them.
+Bf16Kernels parseBf16Kernels(std::string_view text);
+// Why this CPU and OS cannot run `k`, or empty when they can. Asking for Amx also asks Linux for the
+// tiles' state (arch_prctl ARCH_REQ_XCOMP_PERM), once per process.
+std::string bf16KernelsUnavailableReason(Bf16Kernels k);
+// setDefaultBf16Kernels's choice, else Amx where it runs, else Avx512Bf16.
+Bf16Kernels defaultBf16Kernels();
+// A front end's process-wide choice (TRAINBENCH_BF16_KERNELS), made at start-up; throws ConfigError
+// with the reason when this CPU cannot run it.
+void setDefaultBf16Kernels(Bf16Kernels k);
+// The avx512 kernels with bf16 products by `k`; throws ConfigError with the reason (bf16's, or `k`'s).
+const Kernels& bf16KernelsFor(Bf16Kernels k);
+// The Amx kernels' packing and blocking with each tile instruction emulated in plain C++, in
+// vdpbf16ps's order: the reference's bits (but a zero sum is +0) on any CPU with AVX512_BF16, for
+// the tests; slow, and never offered as a device. Throws ConfigError without AVX512_BF16.
+const Kernels& amxEmulatedKernels();
+// What `p` does to speed or to the bits on this CPU, one sentence, else empty:
+//   - bf16 by vdpbf16ps on Intel's cores with AMX (Sapphire Rapids and later): they do half as many
+//     multiply-adds per cycle as FP32's FMA there (measured on a Xeon, Emerald Rapids:
+//     docs/benchmarks.md), so bf16 is slower than FP32 where the products dominate;
+//   - bf16 on AMX tiles: the weights differ in their last bits from other CPUs'.
+// `intelAmx` says whether the CPU is Intel's with AMX-BF16, `kernels` which products run; the
+// one-argument form asks this CPU and defaultBf16Kernels().
+std::string precisionSpeedNote(Precision p, bool intelAmx, Bf16Kernels kernels);
 std::string precisionSpeedNote(Precision p);
-// The kernels of `isa` with their products in `p`; throws ConfigError with the reason above.
+// The kernels of `isa` with their products in `p` (bf16: by defaultBf16Kernels()); throws
+// ConfigError with the reason above.
 const Kernels& kernelsFor(Isa isa, Precision p);
 // The kernels of `isa` with bf16 products computed one element at a time in plain C++: the same
 // bits as the AVX512_BF16 kernels (vdpbf16ps: pairs of products, DAZ/FTZ, RNE), on any CPU. For the
