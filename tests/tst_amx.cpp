@@ -105,9 +105,9 @@ template <class Same> void expectProducts(const Kernels& k, const Problem& p, Sa
 // across the 256-value blocks of packing products.
 template <class Each> void forEachProblem(Each each)
 {
-    const int shapes[][3] = {{1, 1, 1},     {3, 5, 2},   {12, 32, 64},  {13, 33, 65}, {25, 100, 3}, {5, 8, 513},
-                             {40, 17, 1000}, {7, 200, 400}, {30, 72, 9}, {16, 16, 32}, {32, 32, 32}, {33, 48, 31},
-                             {17, 24, 33},  {64, 64, 64}, {100, 40, 300}};
+    const int shapes[][3] = {{1, 1, 1},    {3, 5, 2},      {12, 32, 64},  {13, 33, 65}, {25, 100, 3},
+                             {5, 8, 513},  {40, 17, 1000}, {7, 200, 400}, {30, 72, 9},  {16, 16, 32},
+                             {32, 32, 32}, {33, 48, 31},   {17, 24, 33},  {64, 64, 64}, {100, 40, 300}};
     uint64_t seed = 100;
     for (const auto& s : shapes)
         for (bool transA : {false, true})
@@ -129,10 +129,8 @@ template <class Each> void forEachEdgeProblem(Each each)
                            1e-20f, 1e20f, 1.5f,   -2.75f,  1e-19f,   6e-39f, INFINITY, -INFINITY,   NAN};
     Rng r(5);
     for (int trial = 0; trial < 200; ++trial) {
-        Problem p{1 + int(r.next() % 40), 1 + int(r.next() % 40), 1 + int(r.next() % 40), false, false, true,
-                  {},
-                  {},
-                  {}};
+        Problem p{
+            1 + int(r.next() % 40), 1 + int(r.next() % 40), 1 + int(r.next() % 40), false, false, true, {}, {}, {}};
         auto pick = [&](float normal) {
             return r.next() % 3 ? edges[r.next() % std::size(edges)] * (r.next() % 2 ? 1.0f : -1.0f) : normal;
         };

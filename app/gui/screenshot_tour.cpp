@@ -142,19 +142,17 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     // A one-epoch run, paused on the way, then a longer one stopped.
     w.hyperparametersPanel()->setEpochs(1);
     w.hyperparametersPanel()->setMaxBatches(150);
+    // The worker pauses itself after batch 60, however busy the machine; the window then gets 800 ms
+    // to draw the paused state.
     QEventLoop paused;
-    bool pauseShot = false;
-    auto pauseAt =
-        QObject::connect(w.runController(), &RunController::batchFinished, &paused, [&](const tb::BatchProgress& p) {
-            if (p.step >= 60 && !w.runController()->isPaused() && !pauseShot) {
-                w.runController()->setPaused(true);
-                QTimer::singleShot(800, &paused, &QEventLoop::quit);
-            }
-        });
+    auto pauseShown = QObject::connect(w.runController(), &RunController::pausedChanged, &paused, [&](bool isPaused) {
+        if (isPaused)
+            QTimer::singleShot(800, &paused, &QEventLoop::quit);
+    });
+    w.runController()->pauseAfterBatches(60);
     w.startTraining();
     paused.exec();
-    QObject::disconnect(pauseAt);
-    pauseShot = true;
+    QObject::disconnect(pauseShown);
     ok = shoot(w, outDir, QStringLiteral("paused")) && ok;
     w.runController()->setPaused(false);
     if (w.runController()->isRunning())

@@ -17,15 +17,16 @@
 //
 // TB_AMX == 1: the tile instructions. TB_AMX == 2: the same sweep with each instruction emulated in
 // plain C++, summing each pair as vdpbf16ps does (odd product, then even, flushed): the reference's
-// bits (kernels/bf16_reference.cpp), so the tests check this file's packing and blocking on any CPU
-// with AVX512_BF16 (kernels/isa.hpp's amxEmulatedKernels).
+// bits (kernels/bf16_reference.cpp), except that a sum of -0 comes out +0 where a step adds padding
+// pairs (zero products), so the tests check this file's packing and blocking on any CPU with
+// AVX512_BF16 (kernels/isa.hpp's amxEmulatedKernels).
 #pragma once
 
 #include "kernels/isa_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <algorithm>
 #include <cstring>
 #include <immintrin.h>
 
@@ -235,8 +236,8 @@ thread_local Scratch<float> t_tileC;
 // the strip holds 16 columns; A's rows when they are rows of pairs (aCol 1), P is a multiple of 16
 // and the block is a whole 16 or 32 rows. Otherwise from copies padded with zeros.
 template <class Strip>
-void tileProduct(int M, int N, int P, const uint32_t* A, int64_t aRow, int64_t aCol, Strip strip, float* C,
-                 int64_t ldc, bool accumulate)
+void tileProduct(int M, int N, int P, const uint32_t* A, int64_t aRow, int64_t aCol, Strip strip, float* C, int64_t ldc,
+                 bool accumulate)
 {
     const int pairs = (P + kTileWords - 1) / kTileWords * kTileWords;
     const int strips = (N + kTileWords - 1) / kTileWords;
