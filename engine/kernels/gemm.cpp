@@ -32,15 +32,51 @@ constexpr int kVectors = 2;
 constexpr int kCols = kVectors * kLanes;
 static_assert(kCols == kPanelCols, "packB's panels are the register block's width");
 typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
-typedef float Half __attribute__((vector_size(8 * sizeof(float)))); // an 8-column tail with AVX-512
 
-// One R-row block of C, F full vectors wide plus an 8-column half vector when H.
+#if TB_ISA_LEVEL >= 2
+// GCC 12 warns -Wuninitialized inside the AVX-512 intrinsics that start from _mm512_undefined_*()
+// (_mm512_broadcast_f32x8, _mm512_extractf32x8_ps) where they are inlined: a false positive (GCC bug
+// 105593), as in kernels/winograd_bf16.cpp.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+// An 8-column tail (H below) of two rows in one vector: row r's 8 sums in the low half, row r + 1's
+// in the high half. An 8-lane FMA costs the issue slot of a 16-lane one, so a 12x24 block takes 18
+// FMAs a step this way instead of 24. Each sum is the same chain of FMAs either way.
+struct TailPair {
+    static Vec halves(const float* lo, const float* hi)
+    {
+        return Vec(_mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(lo)), _mm256_loadu_ps(hi), 1));
+    }
+    // B's 8 tail columns in both halves.
+    static Vec both(const float* b) { return Vec(_mm512_broadcast_f32x8(_mm256_loadu_ps(b))); }
+    // lo in the low 8 lanes, hi in the high 8.
+    static Vec broadcast(float lo, float hi)
+    {
+        return Vec(_mm512_mask_broadcastss_ps(_mm512_set1_ps(lo), __mmask16(0xff00), _mm_set_ss(hi)));
+    }
+    static void store(float* lo, float* hi, Vec v)
+    {
+        _mm256_storeu_ps(lo, _mm512_castps512_ps256(__m512(v)));
+        if (hi)
+            _mm256_storeu_ps(hi, _mm512_extractf32x8_ps(__m512(v), 1));
+    }
+};
+#endif
+
+// One R-row block of C, F full vectors wide plus an 8-column tail when H (AVX-512 only: two rows'
+// tails per vector, TailPair).
 template <int R, int F, bool H>
 void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C, int64_t ldc,
            bool accumulate)
 {
+#if TB_ISA_LEVEL < 2
+    static_assert(!H, "8-column tails are AVX-512's");
+#endif
+    constexpr int P = H ? (R + 1) / 2 : 0; // tail pairs; an odd R's last pair has no high row
     Vec c[R][F > 0 ? F : 1];
-    Half h[R];
+    [[maybe_unused]] Vec t[P > 0 ? P : 1];
     // Cleared, then loaded when accumulating: `accumulate ? load : zero` per element compiled, in
     // the blocks one vector wide or narrower, to two `rep stos` clearing a copy on the stack first
     // (6% of a 12x24 block's time at K = 48, tpu-mnist-cnn's second convolution).
@@ -49,25 +85,28 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
 #pragma GCC unroll 4
         for (int f = 0; f < F; ++f)
             c[r][f] = Vec{};
-        if constexpr (H)
-            h[r] = Half{};
     }
-    if (accumulate)
-        for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 6
+    for (int p = 0; p < P; ++p)
+        t[p] = Vec{};
+    if (accumulate) {
+        for (int r = 0; r < R; ++r)
             for (int f = 0; f < F; ++f)
                 c[r][f] = load<Vec>(C + r * ldc + f * kLanes);
-            if constexpr (H)
-                h[r] = load<Half>(C + r * ldc + F * kLanes);
-        }
+#if TB_ISA_LEVEL >= 2
+        if constexpr (H)
+            for (int p = 0; p < P; ++p) {
+                const float* lo = C + 2 * p * ldc + F * kLanes;
+                t[p] = TailPair::halves(lo, 2 * p + 1 < R ? lo + ldc : lo);
+            }
+#endif
+    }
     for (int k = 0; k < K; ++k) {
         const float* b = B + k * ldb;
         Vec bv[F > 0 ? F : 1];
 #pragma GCC unroll 4
         for (int f = 0; f < F; ++f)
             bv[f] = load<Vec>(b + f * kLanes);
-        Half bh{};
-        if constexpr (H)
-            bh = load<Half>(b + F * kLanes);
         const float* a = A + k * aCol;
         // The broadcasts as `a - 0`, which compilers fold to a broadcast from memory. `0 + a` they
         // cannot fold (-0 + 0 is +0): it compiled to a scalar add and a register broadcast, and the
@@ -78,16 +117,28 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
 #pragma GCC unroll 4
             for (int f = 0; f < F; ++f)
                 c[r][f] = madd(ar - Vec{}, bv[f], c[r][f]);
-            if constexpr (H)
-                h[r] = madd(ar - Half{}, bh, h[r]);
         }
+#if TB_ISA_LEVEL >= 2
+        if constexpr (H) {
+            const Vec bt = TailPair::both(b + F * kLanes);
+#pragma GCC unroll 6
+            for (int p = 0; p < P; ++p) {
+                const float lo = a[2 * p * aRow], hi = 2 * p + 1 < R ? a[(2 * p + 1) * aRow] : lo;
+                t[p] = madd(TailPair::broadcast(lo, hi), bt, t[p]);
+            }
+        }
+#endif
     }
-    for (int r = 0; r < R; ++r) {
+    for (int r = 0; r < R; ++r)
         for (int f = 0; f < F; ++f)
             store(C + r * ldc + f * kLanes, c[r][f]);
-        if constexpr (H)
-            store(C + r * ldc + F * kLanes, h[r]);
-    }
+#if TB_ISA_LEVEL >= 2
+    if constexpr (H)
+        for (int p = 0; p < P; ++p) {
+            float* lo = C + 2 * p * ldc + F * kLanes;
+            TailPair::store(lo, 2 * p + 1 < R ? lo + ldc : nullptr, t[p]);
+        }
+#endif
 }
 
 using BlockFn = void (*)(int, const float*, int64_t, int64_t, const float*, int64_t, float*, int64_t, bool);
@@ -107,17 +158,19 @@ const RowTable& blocksFor(int cols)
 {
     if (cols == kCols)
         return kBlocks<kVectors, false>;
-    if constexpr (kLanes == 16) {
-        if (cols == 16)
-            return kBlocks<1, false>;
-        if (cols == 24)
-            return kBlocks<1, true>;
-        return kBlocks<0, true>; // 8
-    } else if constexpr (kVectors == 3) {
+#if TB_ISA_LEVEL >= 2
+    if (cols == 16)
+        return kBlocks<1, false>;
+    if (cols == 24)
+        return kBlocks<1, true>;
+    return kBlocks<0, true>; // 8
+#else
+    if constexpr (kVectors == 3) {
         if (cols == 16)
             return kBlocks<2, false>;
     }
     return kBlocks<1, false>; // 8 lanes: 8 columns
+#endif
 }
 
 // Columns [0, N) with N a multiple of 8, B read in place: kernels/panel_sweep.hpp.

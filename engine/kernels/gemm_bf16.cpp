@@ -24,6 +24,11 @@
 
 #include <utility>
 
+// GCC 12 warns -Wuninitialized inside the AVX-512 intrinsics that start from _mm512_undefined_*()
+// (_mm512_extractf32x8_ps) where they are inlined: a false positive (GCC bug 105593), as in
+// kernels/winograd_bf16.cpp.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
 namespace tb::TB_ISA {
 
 namespace {
@@ -139,56 +144,71 @@ PackedA packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t
     return {out, P, 1};
 }
 
-// One R-row block of C over P pairs: F full vectors wide plus an 8-column half vector when H.
-// A: R rows of pairs (PackedA's strides); B: P rows of ldb words.
+// One R-row block of C over P pairs: F full vectors wide plus an 8-column tail when H, two rows'
+// tails per vector (row r's sums in the low half, row r + 1's in the high half: kernels/gemm.cpp's
+// TailPair says why). A: R rows of pairs (PackedA's strides); B: P rows of ldb words.
 template <int R, int F, bool H>
 void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t* B, int64_t ldb, float* C, int64_t ldc,
            bool accumulate)
 {
+    constexpr int T = H ? (R + 1) / 2 : 0; // tail pairs; an odd R's last pair has no high row
     __m512 c[R][F > 0 ? F : 1];
-    __m256 h[R];
+    [[maybe_unused]] __m512 t[T > 0 ? T : 1];
     // Cleared, then loaded when accumulating: kernels/gemm.cpp's block says why.
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
         for (int f = 0; f < F; ++f)
             c[r][f] = _mm512_setzero_ps();
-        if constexpr (H)
-            h[r] = _mm256_setzero_ps();
     }
-    if (accumulate)
-        for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 6
+    for (int q = 0; q < T; ++q)
+        t[q] = _mm512_setzero_ps();
+    if (accumulate) {
+        for (int r = 0; r < R; ++r)
             for (int f = 0; f < F; ++f)
                 c[r][f] = _mm512_loadu_ps(C + r * ldc + f * kLanes);
-            if constexpr (H)
-                h[r] = _mm256_loadu_ps(C + r * ldc + F * kLanes);
+        for (int q = 0; q < T; ++q) {
+            const float* lo = C + 2 * q * ldc + F * kLanes;
+            const float* hi = 2 * q + 1 < R ? lo + ldc : lo;
+            t[q] = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(lo)), _mm256_loadu_ps(hi), 1);
         }
+    }
     for (int p = 0; p < P; ++p) {
         const uint32_t* b = B + int64_t(p) * ldb;
         __m512bh bv[F > 0 ? F : 1];
 #pragma GCC unroll 4
         for (int f = 0; f < F; ++f)
             bv[f] = (__m512bh)_mm512_loadu_si512(b + f * kLanes);
-        __m256bh bh{};
-        if constexpr (H)
-            bh = (__m256bh)_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + F * kLanes));
         const uint32_t* a = A + p * aCol;
+        int ar[R];
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
-            int ar;
-            std::memcpy(&ar, a + r * aRow, sizeof ar);
+            std::memcpy(&ar[r], a + r * aRow, sizeof ar[r]);
 #pragma GCC unroll 4
             for (int f = 0; f < F; ++f)
-                c[r][f] = _mm512_dpbf16_ps(c[r][f], (__m512bh)_mm512_set1_epi32(ar), bv[f]);
-            if constexpr (H)
-                h[r] = _mm256_dpbf16_ps(h[r], (__m256bh)_mm256_set1_epi32(ar), bh);
+                c[r][f] = _mm512_dpbf16_ps(c[r][f], (__m512bh)_mm512_set1_epi32(ar[r]), bv[f]);
+        }
+        if constexpr (H) {
+            // B's 8 tail columns in both halves.
+            const __m512bh bt =
+                (__m512bh)_mm512_broadcast_i32x8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + F * kLanes)));
+#pragma GCC unroll 6
+            for (int q = 0; q < T; ++q) {
+                const int hi = 2 * q + 1 < R ? ar[2 * q + 1] : ar[2 * q];
+                const __m512i pairs = _mm512_mask_set1_epi32(_mm512_set1_epi32(ar[2 * q]), __mmask16(0xff00), hi);
+                t[q] = _mm512_dpbf16_ps(t[q], (__m512bh)pairs, bt);
+            }
         }
     }
-    for (int r = 0; r < R; ++r) {
+    for (int r = 0; r < R; ++r)
         for (int f = 0; f < F; ++f)
             _mm512_storeu_ps(C + r * ldc + f * kLanes, c[r][f]);
-        if constexpr (H)
-            _mm256_storeu_ps(C + r * ldc + F * kLanes, h[r]);
+    for (int q = 0; q < T; ++q) {
+        float* lo = C + 2 * q * ldc + F * kLanes;
+        _mm256_storeu_ps(lo, _mm512_castps512_ps256(t[q]));
+        if (2 * q + 1 < R)
+            _mm256_storeu_ps(lo + ldc, _mm512_extractf32x8_ps(t[q], 1));
     }
 }
 
