@@ -4,8 +4,12 @@
 #include "core/rng.hpp"
 #include "environment.hpp"
 #include "kernels/isa.hpp"
+#include "model/model_spec.hpp"
+#include "model/network.hpp"
+#include "train/cpu_executor.hpp"
 
 #include <fstream>
+#include <numeric>
 #include <stdexcept>
 #include <zlib.h>
 
@@ -128,6 +132,18 @@ std::string isaUnavailable()
     } catch (const tb::ConfigError& e) {
         return e.what();
     }
+}
+
+Step trainingStep(const tb::Dataset& d, const tb::Kernels& kernels, int threads, const std::string& json)
+{
+    tb::Network net(tb::parseModelSpec(json, "model"), tb::Shape::image(d.inputHeight(), d.inputWidth(), 1),
+                    d.numClasses);
+    net.initialize(7);
+    tb::CpuExecutor exec(net, threads, 16, kernels);
+    std::vector<int> indices(40);
+    std::iota(indices.begin(), indices.end(), 0);
+    const tb::StepResult r = exec.trainStep(d.train, 1, indices.data(), int(indices.size()), 99);
+    return {exec.gradient(), r.lossSum};
 }
 
 } // namespace fixtures

@@ -1,6 +1,9 @@
 // Test fixtures: IDX files written on the fly, and a small learnable image dataset.
 #pragma once
 
+#include "data/dataset.hpp"
+#include "kernels/kernels.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +38,15 @@ std::string toyModelJson();
 // it): F(4x4, 5x5) from 8 channels, F(4x4, 3x3) on 16, and a 6x6 stride-2 one folded to F(4x4, 3x3)
 // on 64 (8- and 16-channel groups both ways), then a Dense layer.
 std::string winogradModelJson();
+
+// One training step of the model `json` on `d`'s first 40 training samples (weights of seed 7,
+// dropout key 99) with `kernels` on `threads` threads: the batch-mean gradient (not applied) and
+// the loss sum. The bf16 and AMX tests compare kernels by it.
+struct Step {
+    std::vector<float> gradient;
+    double loss = 0;
+};
+Step trainingStep(const tb::Dataset& d, const tb::Kernels& kernels, int threads, const std::string& json);
 
 // Why the instruction-set level TRAINBENCH_ISA asks for cannot run here (the per-level CTest
 // entries on a CPU without it), or empty when it can; the suites skip themselves then.

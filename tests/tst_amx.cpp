@@ -18,7 +18,6 @@
 #include "kernels/kernels.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
-#include "train/cpu_executor.hpp"
 #include "train/trainer.hpp"
 
 #include <cmath>
@@ -26,7 +25,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <numeric>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -147,18 +145,10 @@ template <class Each> void forEachEdgeProblem(Each each)
     }
 }
 
-// One training step of the Winograd model (its products through gemmPackedRows and gemmKRows too):
-// the gradient and the loss.
-std::pair<std::vector<float>, double> trainingStep(const Dataset& d, const Kernels& kernels, int threads)
+// One training step of the Winograd model (its products through gemmPackedRows and gemmKRows too).
+fixtures::Step trainingStep(const Dataset& d, const Kernels& kernels, int threads)
 {
-    Network net(parseModelSpec(fixtures::winogradModelJson(), "model"),
-                Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
-    net.initialize(7);
-    CpuExecutor exec(net, threads, 16, kernels);
-    std::vector<int> indices(40);
-    std::iota(indices.begin(), indices.end(), 0);
-    const StepResult r = exec.trainStep(d.train, 1, indices.data(), int(indices.size()), 99);
-    return {exec.gradient(), r.lossSum};
+    return fixtures::trainingStep(d, kernels, threads, fixtures::winogradModelJson());
 }
 
 void emulatedTilesGiveTheReferenceBits(const Dataset& toy)
@@ -177,9 +167,9 @@ void emulatedTilesGiveTheReferenceBits(const Dataset& toy)
     const auto want = trainingStep(toy, bf16ReferenceKernels(Isa::Avx512), 1);
     for (int threads : {1, 2}) {
         const auto got = trainingStep(toy, emulated, threads);
-        expectSame(got.first, want.first, "emulated tiles, Winograd training step, threads " + std::to_string(threads),
-                   exact);
-        check(got.second == want.second, "emulated tiles, Winograd training step: the loss");
+        expectSame(got.gradient, want.gradient,
+                   "emulated tiles, Winograd training step, threads " + std::to_string(threads), exact);
+        check(got.loss == want.loss, "emulated tiles, Winograd training step: the loss");
     }
     std::printf("INFO   emulated tiles against the reference: %d problems, a Winograd training step\n", problems);
 }
@@ -210,10 +200,10 @@ void tilesStayWithinTheirBound(const Dataset& toy)
     std::printf("INFO   AMX tiles within the bound: %d problems, %d of %d elements differ from the reference\n",
                 problems, differ, elements);
     const auto one = trainingStep(toy, tiles, 1);
-    check(std::isfinite(one.second), "AMX tiles, Winograd training step: a finite loss");
+    check(std::isfinite(one.loss), "AMX tiles, Winograd training step: a finite loss");
     for (int threads : {2, 3}) {
         const auto got = trainingStep(toy, tiles, threads);
-        expectSame(got.first, one.first, "AMX tiles, Winograd training step, threads " + std::to_string(threads),
+        expectSame(got.gradient, one.gradient, "AMX tiles, Winograd training step, threads " + std::to_string(threads),
                    [](float a, float b, size_t) { return std::memcmp(&a, &b, sizeof a) == 0; });
     }
 }

@@ -17,7 +17,6 @@
 #include "layers/conv2d.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
-#include "train/cpu_executor.hpp"
 #include "train/trainer.hpp"
 
 #include <QtTest>
@@ -25,7 +24,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 using namespace tb;
@@ -89,11 +87,6 @@ void expectProducts(const Kernels& k, const Kernels& ref, bool transA, bool tran
     QVERIFY2(at < 0, qPrintable(QString("tileGemm %1: element %2").arg(what).arg(at)));
 }
 
-struct Step {
-    std::vector<float> gradient;
-    double loss = 0;
-};
-
 // fixtures::winogradModelJson: the bf16 input transform and the products on its rows run forward
 // and for dX, through both Winograd variants and the fold.
 const std::string kWinogradModel = fixtures::winogradModelJson();
@@ -103,17 +96,13 @@ Network makeNetwork(const Dataset& d, const std::string& json)
     return Network(parseModelSpec(json, "model"), Shape::image(d.inputHeight(), d.inputWidth(), 1), d.numClasses);
 }
 
+using fixtures::Step;
+
 // One training step of `json` (by default the toy model, every layer kind) on `kernels`.
 Step trainingStep(const Dataset& d, const Kernels& kernels, int threads,
                   const std::string& json = fixtures::toyModelJson())
 {
-    Network net = makeNetwork(d, json);
-    net.initialize(7);
-    CpuExecutor exec(net, threads, 16, kernels);
-    std::vector<int> indices(40);
-    std::iota(indices.begin(), indices.end(), 0);
-    const StepResult r = exec.trainStep(d.train, 1, indices.data(), int(indices.size()), 99);
-    return {exec.gradient(), r.lossSum};
+    return fixtures::trainingStep(d, kernels, threads, json);
 }
 } // namespace
 

@@ -248,6 +248,42 @@ private slots:
         setDefaultIsa(before);
     }
 
+    // TRAINBENCH_BF16_KERNELS picks the bf16 products; an unknown name, or kernels this CPU cannot
+    // run, is an error naming the variable and the reason, and leaves the choice as it was.
+    void bf16KernelsFromTheEnvironment()
+    {
+        if (!precisionUnavailableReason(Precision::Bf16, Isa::Avx512).empty())
+            QSKIP("no bf16 on this CPU: TRAINBENCH_BF16_KERNELS has nothing to choose");
+        const Bf16Kernels before = defaultBf16Kernels();
+        const auto lookup = [](const char* kernels) {
+            return [kernels](const char* name) {
+                return std::strcmp(name, "TRAINBENCH_BF16_KERNELS") == 0 ? kernels : nullptr;
+            };
+        };
+        env::applyToEngine(lookup("avx512bf16"));
+        QCOMPARE(defaultBf16Kernels(), Bf16Kernels::Avx512Bf16);
+        QVERIFY(std::string(kernelsFor(Isa::Avx512, Precision::Bf16).gemmName).find("AVX512_BF16") !=
+                std::string::npos);
+        try {
+            env::applyToEngine(lookup("amx-int8"));
+            QFAIL("unknown bf16 kernels were accepted");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).contains("TRAINBENCH_BF16_KERNELS=amx-int8: unknown bf16 kernels") &&
+                         QString(e.what()).contains("avx512bf16 or amx"),
+                     e.what());
+        }
+        if (const std::string noTiles = bf16KernelsUnavailableReason(Bf16Kernels::Amx); !noTiles.empty()) {
+            try {
+                env::applyToEngine(lookup("amx"));
+                QFAIL("AMX was accepted on a CPU that cannot run it");
+            } catch (const ConfigError& e) {
+                QCOMPARE(QString(e.what()), QString::fromStdString("TRAINBENCH_BF16_KERNELS=amx: " + noTiles));
+            }
+        }
+        QCOMPARE(defaultBf16Kernels(), Bf16Kernels::Avx512Bf16);
+        setDefaultBf16Kernels(before);
+    }
+
     // The MPI launch and the folders, from the variables mpirun, srun and the XDG spec set.
     void environmentOfTheProcess()
     {

@@ -61,6 +61,19 @@ kernel::GemmKRows gemmKRows;
 namespace {
 constexpr Isa kLevels[] = {Isa::Baseline, Isa::Avx2, Isa::Avx512};
 
+// The one of `values` named `text`; throws ConfigError ("unknown WHAT "text" (use NAMES)").
+template <class T, size_t N>
+T parseNamed(std::string_view text, const T (&values)[N], const char* (*name)(T), const char* what)
+{
+    std::string names;
+    for (size_t i = 0; i < N; ++i) {
+        if (text == name(values[i]))
+            return values[i];
+        names += std::string(i == 0 ? "" : i + 1 < N ? ", " : " or ") + name(values[i]);
+    }
+    throw ConfigError(std::string("unknown ") + what + " \"" + std::string(text) + "\" (use " + names + ")");
+}
+
 std::string supportedList()
 {
     std::string list;
@@ -98,10 +111,7 @@ const char* isaDescription(Isa isa)
 
 Isa parseIsa(std::string_view text)
 {
-    for (Isa isa : kLevels)
-        if (text == isaName(isa))
-            return isa;
-    throw ConfigError("unknown instruction set \"" + std::string(text) + "\" (use baseline, avx2 or avx512)");
+    return parseNamed(text, kLevels, isaName, "instruction set");
 }
 
 bool isaSupported(Isa isa)
@@ -218,10 +228,8 @@ std::string describePrecision(Precision p)
 
 Precision parsePrecision(std::string_view text)
 {
-    for (Precision p : {Precision::Fp32, Precision::Bf16})
-        if (text == precisionName(p))
-            return p;
-    throw ConfigError("unknown precision \"" + std::string(text) + "\" (use fp32 or bf16)");
+    constexpr Precision kPrecisions[] = {Precision::Fp32, Precision::Bf16};
+    return parseNamed(text, kPrecisions, precisionName, "precision");
 }
 
 namespace {
@@ -285,10 +293,8 @@ const char* bf16KernelsName(Bf16Kernels k)
 
 Bf16Kernels parseBf16Kernels(std::string_view text)
 {
-    for (Bf16Kernels k : {Bf16Kernels::Avx512Bf16, Bf16Kernels::Amx})
-        if (text == bf16KernelsName(k))
-            return k;
-    throw ConfigError("unknown bf16 kernels \"" + std::string(text) + "\" (use avx512bf16 or amx)");
+    constexpr Bf16Kernels kBf16Kernels[] = {Bf16Kernels::Avx512Bf16, Bf16Kernels::Amx};
+    return parseNamed(text, kBf16Kernels, bf16KernelsName, "bf16 kernels");
 }
 
 namespace {
