@@ -831,6 +831,9 @@ private slots:
         QVERIFY(!intel.empty());
         QVERIFY(
             EngineText::english(QString::fromStdString(intel)).startsWith(QStringLiteral("bf16 en esta CPU Intel")));
+        const std::string tiles = tb::precisionSpeedNote(tb::Precision::Bf16, true, tb::Bf16Kernels::Amx);
+        QVERIFY(EngineText::english(QString::fromStdString(tiles))
+                    .startsWith(QStringLiteral("bf16 en los tiles AMX-BF16 de esta CPU")));
         Language::apply(QStringLiteral("en"));
         QCOMPARE(otherBf16->toolTip(), reason);
     }

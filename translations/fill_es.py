@@ -596,6 +596,10 @@ ES = {
         "bf16 en esta CPU Intel: sus núcleos ejecutan vdpbf16ps a la mitad de multiplicaciones-sumas por ciclo que el "
         "FMA de FP32, así que bf16 entrena más despacio que FP32 donde dominan los productos de matrices "
         "(colab-fashion-cnn) y más deprisa solo donde no; AMX-BF16 no se usa",
+    "bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights differ in their "
+    "last bits from those of CPUs without them (TRAINBENCH_BF16_KERNELS=avx512bf16 gives those)":
+        "bf16 en los tiles AMX-BF16 de esta CPU: suman en un orden propio, así que sus pesos bf16 difieren en los "
+        "últimos bits de los de las CPU que no los tienen (TRAINBENCH_BF16_KERNELS=avx512bf16 da esos)",
     "own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)": "kernel AVX512_BF16 propio de %1 (entradas bf16, sumas FP32)",
     "Precision": "Precisión",
     "Precision:": "Precisión:",

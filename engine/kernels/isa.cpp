@@ -356,7 +356,12 @@ void setDefaultBf16Kernels(Bf16Kernels k)
 
 std::string precisionSpeedNote(Precision p, bool intelAmx, Bf16Kernels kernels)
 {
-    if (p != Precision::Bf16 || !intelAmx || kernels == Bf16Kernels::Amx)
+    if (p != Precision::Bf16)
+        return {};
+    if (kernels == Bf16Kernels::Amx)
+        return "bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights differ in "
+               "their last bits from those of CPUs without them (TRAINBENCH_BF16_KERNELS=avx512bf16 gives those)";
+    if (!intelAmx)
         return {};
     return "bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so "
            "bf16 trains slower than FP32 where the matrix products dominate (colab-fashion-cnn) and faster only "

@@ -86,7 +86,7 @@ const Kernels& amxEmulatedKernels();
 //   - bf16 by vdpbf16ps on Intel's cores with AMX (Sapphire Rapids and later): they do half as many
 //     multiply-adds per cycle as FP32's FMA there (measured on a Xeon, Emerald Rapids:
 //     docs/benchmarks.md), so bf16 is slower than FP32 where the products dominate;
-//   - bf16 on AMX tiles: the weights differ in their last bits from other CPUs'.
+//   - bf16 on AMX tiles (any CPU): its weights differ in their last bits from other CPUs'.
 // `intelAmx` says whether the CPU is Intel's with AMX-BF16, `kernels` which products run; the
 // one-argument form asks this CPU and defaultBf16Kernels().
 std::string precisionSpeedNote(Precision p, bool intelAmx, Bf16Kernels kernels);

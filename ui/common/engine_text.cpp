@@ -191,6 +191,14 @@ const std::vector<Pattern>& patterns()
                            "bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of "
                            "FP32's FMA, so bf16 trains slower than FP32 where the matrix products dominate "
                            "(colab-fashion-cnn) and faster only where they do not; AMX-BF16 is not used")},
+        // What the AMX tiles do to bf16's bits (the same function).
+        {QRegularExpression(QStringLiteral(
+             "^bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights differ in "
+             "their last bits from those of CPUs without them \\(TRAINBENCH_BF16_KERNELS=avx512bf16 gives those\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights "
+                           "differ in their last bits from those of CPUs without them "
+                           "(TRAINBENCH_BF16_KERNELS=avx512bf16 gives those)")},
     };
     return all;
 }
