@@ -272,6 +272,17 @@ Kernels withProducts(const Kernels& base, const Bf16Products& p)
     k.winogradKernel = p.winogradKernel;
     return k;
 }
+
+// The avx512 table with the products of one build of kernels/gemm_bf16.cpp and AVX512_BF16's
+// transforms, which write the operands in the layouts every such build reads.
+template <auto* TileGemm, auto* Gemm, auto* PackB, auto* GemmPacked, auto* GemmPackedRows, auto* GemmKRows>
+Kernels avx512WithProducts(const char* name)
+{
+    return withProducts(isa_avx512::table,
+                        {name, TileGemm, Gemm, PackB, GemmPacked, GemmPackedRows, GemmKRows,
+                         &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
+                         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+}
 } // namespace
 
 std::string precisionUnavailableReason(Precision p, Isa isa)
@@ -380,18 +391,14 @@ const Kernels& bf16KernelsFor(Bf16Kernels k)
 {
     if (const std::string why = bf16KernelsUnavailableReason(k); !why.empty())
         throw ConfigError(why);
-    static const Kernels vectors = withProducts(
-        isa_avx512::table,
-        {"own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)", &isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm,
-         &isa_avx512bf16::packB, &isa_avx512bf16::gemmPacked, &isa_avx512bf16::gemmPackedRows,
-         &isa_avx512bf16::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
-         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+    static const Kernels vectors =
+        avx512WithProducts<&isa_avx512bf16::tileGemm, &isa_avx512bf16::gemm, &isa_avx512bf16::packB,
+                           &isa_avx512bf16::gemmPacked, &isa_avx512bf16::gemmPackedRows, &isa_avx512bf16::gemmKRows>(
+            "own 12x32 AVX512_BF16 kernel (bf16 inputs, FP32 sums)");
     static const Kernels tiles =
-        withProducts(isa_avx512::table,
-                     {"own 32x32 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)", &isa_amxbf16::tileGemm,
-                      &isa_amxbf16::gemm, &isa_amxbf16::packB, &isa_amxbf16::gemmPacked, &isa_amxbf16::gemmPackedRows,
-                      &isa_amxbf16::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
-                      &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+        avx512WithProducts<&isa_amxbf16::tileGemm, &isa_amxbf16::gemm, &isa_amxbf16::packB, &isa_amxbf16::gemmPacked,
+                           &isa_amxbf16::gemmPackedRows, &isa_amxbf16::gemmKRows>(
+            "own 32x32 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)");
     return k == Bf16Kernels::Amx ? tiles : vectors;
 }
 
@@ -399,12 +406,10 @@ const Kernels& amxEmulatedKernels()
 {
     if (const std::string why = precisionUnavailableReason(Precision::Bf16, Isa::Avx512); !why.empty())
         throw ConfigError(why);
-    static const Kernels emulated = withProducts(
-        isa_avx512::table,
-        {"AMX-BF16 tile kernel, tiles emulated (tests)", &isa_amxemulated::tileGemm, &isa_amxemulated::gemm,
-         &isa_amxemulated::packB, &isa_amxemulated::gemmPacked, &isa_amxemulated::gemmPackedRows,
-         &isa_amxemulated::gemmKRows, &isa_avx512bf16::winogradInputRows, &isa_avx512bf16::winogradInputKRows,
-         &isa_avx512bf16::winogradOutputGradientKRows, &isa_avx512bf16::winogradKernel});
+    static const Kernels emulated =
+        avx512WithProducts<&isa_amxemulated::tileGemm, &isa_amxemulated::gemm, &isa_amxemulated::packB,
+                           &isa_amxemulated::gemmPacked, &isa_amxemulated::gemmPackedRows, &isa_amxemulated::gemmKRows>(
+            "AMX-BF16 tile kernel, tiles emulated (tests)");
     return emulated;
 }
 
