@@ -35,38 +35,16 @@ typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
 
 #if TB_ISA_LEVEL >= 2
 // GCC 12 warns -Wuninitialized inside the AVX-512 intrinsics that start from _mm512_undefined_*()
-// (_mm512_broadcast_f32x8, _mm512_extractf32x8_ps) where they are inlined: a false positive (GCC bug
-// 105593), as in kernels/winograd_bf16.cpp.
+// (TailPair's _mm512_broadcast_f32x8, _mm512_extractf32x8_ps, kernels/panel_sweep.hpp) where they
+// are inlined: a false positive (GCC bug 105593), as in kernels/winograd_bf16.cpp.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-// An 8-column tail (H below) of two rows in one vector: row r's 8 sums in the low half, row r + 1's
-// in the high half. An 8-lane FMA costs the issue slot of a 16-lane one, so a 12x24 block takes 18
-// FMAs a step this way instead of 24. Each sum is the same chain of FMAs either way.
-struct TailPair {
-    static Vec halves(const float* lo, const float* hi)
-    {
-        return Vec(_mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(lo)), _mm256_loadu_ps(hi), 1));
-    }
-    // B's 8 tail columns in both halves.
-    static Vec both(const float* b) { return Vec(_mm512_broadcast_f32x8(_mm256_loadu_ps(b))); }
-    // lo in the low 8 lanes, hi in the high 8.
-    static Vec broadcast(float lo, float hi)
-    {
-        return Vec(_mm512_mask_broadcastss_ps(_mm512_set1_ps(lo), __mmask16(0xff00), _mm_set_ss(hi)));
-    }
-    static void store(float* lo, float* hi, Vec v)
-    {
-        _mm256_storeu_ps(lo, _mm512_castps512_ps256(__m512(v)));
-        if (hi)
-            _mm256_storeu_ps(hi, _mm512_extractf32x8_ps(__m512(v), 1));
-    }
-};
 #endif
 
 // One R-row block of C, F full vectors wide plus an 8-column tail when H (AVX-512 only: two rows'
-// tails per vector, TailPair).
+// tails per vector, kernels/panel_sweep.hpp's TailPair).
 template <int R, int F, bool H>
 void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C, int64_t ldc,
            bool accumulate)
@@ -97,7 +75,7 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
         if constexpr (H)
             for (int p = 0; p < P; ++p) {
                 const float* lo = C + 2 * p * ldc + F * kLanes;
-                t[p] = TailPair::halves(lo, 2 * p + 1 < R ? lo + ldc : lo);
+                t[p] = Vec(TailPair::load(lo, 2 * p + 1 < R ? lo + ldc : lo));
             }
 #endif
     }
@@ -120,11 +98,11 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
         }
 #if TB_ISA_LEVEL >= 2
         if constexpr (H) {
-            const Vec bt = TailPair::both(b + F * kLanes);
+            const Vec bt = Vec(TailPair::both(b + F * kLanes));
 #pragma GCC unroll 6
             for (int p = 0; p < P; ++p) {
                 const float lo = a[2 * p * aRow], hi = 2 * p + 1 < R ? a[(2 * p + 1) * aRow] : lo;
-                t[p] = madd(TailPair::broadcast(lo, hi), bt, t[p]);
+                t[p] = madd(Vec(TailPair::broadcast(lo, hi)), bt, t[p]);
             }
         }
 #endif
@@ -136,7 +114,7 @@ void block(int K, const float* A, int64_t aRow, int64_t aCol, const float* B, in
     if constexpr (H)
         for (int p = 0; p < P; ++p) {
             float* lo = C + 2 * p * ldc + F * kLanes;
-            TailPair::store(lo, 2 * p + 1 < R ? lo + ldc : nullptr, t[p]);
+            TailPair::store(lo, 2 * p + 1 < R ? lo + ldc : nullptr, __m512(t[p]));
         }
 #endif
 }

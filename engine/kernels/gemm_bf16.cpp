@@ -25,8 +25,8 @@
 #include <utility>
 
 // GCC 12 warns -Wuninitialized inside the AVX-512 intrinsics that start from _mm512_undefined_*()
-// (_mm512_extractf32x8_ps) where they are inlined: a false positive (GCC bug 105593), as in
-// kernels/winograd_bf16.cpp.
+// (TailPair's _mm512_extractf32x8_ps, kernels/panel_sweep.hpp) where they are inlined: a false
+// positive (GCC bug 105593), as in kernels/winograd_bf16.cpp.
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
 namespace tb::TB_ISA {
@@ -145,8 +145,8 @@ PackedA packA(int M, int K, const float* A, int64_t aRow, int64_t aCol, uint32_t
 }
 
 // One R-row block of C over P pairs: F full vectors wide plus an 8-column tail when H, two rows'
-// tails per vector (row r's sums in the low half, row r + 1's in the high half: kernels/gemm.cpp's
-// TailPair says why). A: R rows of pairs (PackedA's strides); B: P rows of ldb words.
+// tails per vector (kernels/panel_sweep.hpp's TailPair). A: R rows of pairs (PackedA's strides); B: P
+// rows of ldb words.
 template <int R, int F, bool H>
 void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t* B, int64_t ldb, float* C, int64_t ldc,
            bool accumulate)
@@ -170,8 +170,7 @@ void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t*
                 c[r][f] = _mm512_loadu_ps(C + r * ldc + f * kLanes);
         for (int q = 0; q < T; ++q) {
             const float* lo = C + 2 * q * ldc + F * kLanes;
-            const float* hi = 2 * q + 1 < R ? lo + ldc : lo;
-            t[q] = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(lo)), _mm256_loadu_ps(hi), 1);
+            t[q] = TailPair::load(lo, 2 * q + 1 < R ? lo + ldc : lo);
         }
     }
     for (int p = 0; p < P; ++p) {
@@ -181,23 +180,20 @@ void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t*
         for (int f = 0; f < F; ++f)
             bv[f] = (__m512bh)_mm512_loadu_si512(b + f * kLanes);
         const uint32_t* a = A + p * aCol;
-        int ar[R];
+        float ar[R]; // each row's pair, as a float's bits
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
             std::memcpy(&ar[r], a + r * aRow, sizeof ar[r]);
 #pragma GCC unroll 4
             for (int f = 0; f < F; ++f)
-                c[r][f] = _mm512_dpbf16_ps(c[r][f], (__m512bh)_mm512_set1_epi32(ar[r]), bv[f]);
+                c[r][f] = _mm512_dpbf16_ps(c[r][f], (__m512bh)_mm512_set1_ps(ar[r]), bv[f]);
         }
         if constexpr (H) {
-            // B's 8 tail columns in both halves.
-            const __m512bh bt =
-                (__m512bh)_mm512_broadcast_i32x8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + F * kLanes)));
+            const __m512bh bt = (__m512bh)TailPair::both(b + F * kLanes);
 #pragma GCC unroll 6
             for (int q = 0; q < T; ++q) {
-                const int hi = 2 * q + 1 < R ? ar[2 * q + 1] : ar[2 * q];
-                const __m512i pairs = _mm512_mask_set1_epi32(_mm512_set1_epi32(ar[2 * q]), __mmask16(0xff00), hi);
-                t[q] = _mm512_dpbf16_ps(t[q], (__m512bh)pairs, bt);
+                const float hi = 2 * q + 1 < R ? ar[2 * q + 1] : ar[2 * q];
+                t[q] = _mm512_dpbf16_ps(t[q], (__m512bh)TailPair::broadcast(ar[2 * q], hi), bt);
             }
         }
     }
@@ -206,9 +202,7 @@ void block(int P, const uint32_t* A, int64_t aRow, int64_t aCol, const uint32_t*
             _mm512_storeu_ps(C + r * ldc + f * kLanes, c[r][f]);
     for (int q = 0; q < T; ++q) {
         float* lo = C + 2 * q * ldc + F * kLanes;
-        _mm256_storeu_ps(lo, _mm512_castps512_ps256(t[q]));
-        if (2 * q + 1 < R)
-            _mm256_storeu_ps(lo + ldc, _mm512_extractf32x8_ps(t[q], 1));
+        TailPair::store(lo, 2 * q + 1 < R ? lo + ldc : nullptr, t[q]);
     }
 }
 

@@ -6,9 +6,41 @@
 #pragma once
 
 #include <cstdint>
+#if TB_ISA_LEVEL >= 2
+#include <immintrin.h>
+#endif
 
 namespace tb::TB_ISA {
 namespace {
+
+#if TB_ISA_LEVEL >= 2
+// The 8-column tail of a register block (24, 40, ... columns) for two rows in one 16-lane vector:
+// row r's 8 sums in the low half, row r + 1's in the high half. An 8-lane AVX-512 instruction costs
+// the issue slot of a 16-lane one, so a 12x24 block takes 18 multiply-adds a step this way instead
+// of 24; each sum is the same chain of them either way. For the FP32 and the bf16 blocks alike: a
+// bf16 pair is a 32-bit word, moved here as a float's bits.
+struct TailPair {
+    // C's tails of two rows (hi: the odd row's, or lo again when there is none).
+    static __m512 load(const float* lo, const float* hi)
+    {
+        return _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(lo)), _mm256_loadu_ps(hi), 1);
+    }
+    // B's 8 tail columns (floats or pairs) in both halves.
+    static __m512 both(const void* b) { return _mm512_broadcast_f32x8(_mm256_loadu_ps(static_cast<const float*>(b))); }
+    // Row r's value of A in the low 8 lanes, row r + 1's in the high 8.
+    static __m512 broadcast(float lo, float hi)
+    {
+        return _mm512_mask_broadcastss_ps(_mm512_set1_ps(lo), __mmask16(0xff00), _mm_set_ss(hi));
+    }
+    // Back into C's two rows (hi null: an odd block's last row has no partner).
+    static void store(float* lo, float* hi, __m512 v)
+    {
+        _mm256_storeu_ps(lo, _mm512_castps512_ps256(v));
+        if (hi)
+            _mm256_storeu_ps(hi, _mm512_extractf32x8_ps(v, 1));
+    }
+};
+#endif
 
 // Rows [0, M) of A (A[i * aRow + d * aCol] for d < depth) times B read in place (B[d * ldb + j]),
 // N a multiple of 8. Row blocks outside: a block's rows of A stay in L1 while B streams past. Blocks
