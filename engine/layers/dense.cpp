@@ -24,6 +24,39 @@ int tasksFor(int64_t size, int block)
 {
     return int((size + block - 1) / block);
 }
+
+// One right-hand side B (K x N, rows ldb apart: a block of the kernel) for every shard's product
+// C (+)= A B. The bf16 products would round and pair B again for each shard, so it is packed (packB)
+// once for them, in this thread's buffer; the FP32 products read it in place, where packing would
+// only copy it. The packed and the in-place products give the same bits.
+class SharedRight {
+public:
+    SharedRight(const Kernels& k, int K, int N, const float* B, int64_t ldb)
+        : m_k(k), m_K(K), m_N(N), m_B(B), m_ldb(ldb)
+    {
+        if (k.precision == Precision::Fp32)
+            return;
+        thread_local std::vector<float> packed;
+        packed.resize(size_t(kernel::packedBFloats(K, N)));
+        k.packB(K, N, B, ldb, false, packed.data());
+        m_packed = packed.data();
+    }
+    // A's M rows aRow floats apart.
+    void times(int M, const float* A, int64_t aRow, float* C, int64_t ldc, bool accumulate) const
+    {
+        if (m_packed)
+            m_k.gemmPacked(M, m_N, m_K, A, aRow, 1, m_packed, C, ldc, accumulate);
+        else
+            m_k.tileGemm(M, m_N, m_K, A, aRow, 1, m_B, m_ldb, C, ldc, accumulate);
+    }
+
+private:
+    const Kernels& m_k;
+    int m_K, m_N;
+    const float* m_B;
+    int64_t m_ldb;
+    const float* m_packed = nullptr;
+};
 } // namespace
 
 Dense::Dense(std::string name, Shape in, int units, bool bias, Activation act)
@@ -86,8 +119,9 @@ void Dense::batchForward(const PassContext& ctx, std::span<ShardView> shards, in
     const int j0 = 8 * (U / 8 * task / T), j1 = 8 * (U / 8 * (task + 1) / T);
     for (int f0 = 0; f0 < F; f0 += kForwardRows) {
         const int rows = std::min(kForwardRows, F - f0);
+        const SharedRight kernel(k, rows, j1 - j0, m_params + int64_t(f0) * U + j0, U);
         for (ShardView& s : shards)
-            k.tileGemm(s.n, j1 - j0, rows, s.x + f0, F, 1, m_params + int64_t(f0) * U + j0, U, s.y + j0, U, f0 > 0);
+            kernel.times(s.n, s.x + f0, F, s.y + j0, U, f0 > 0);
     }
     for (ShardView& s : shards)
         biasAndActivation(k, s.y, s.n, j0, j1);
@@ -160,8 +194,9 @@ void Dense::inputGradient(const Kernels& k, std::span<const ShardView> shards, i
 {
     const int F = int(m_in.size()), U = m_units;
     const int f0 = task * kInputColumns, f1 = std::min(F, f0 + kInputColumns);
+    const SharedRight kernelT(k, U, f1 - f0, m_kernelT.data() + f0, F);
     for (const ShardView& s : shards)
-        k.tileGemm(s.n, f1 - f0, U, s.dy, U, 1, m_kernelT.data() + f0, F, s.dx + f0, F, false);
+        kernelT.times(s.n, s.dy, U, s.dx + f0, F, false);
 }
 
 // ---- The Dense kind (layers/layer_type.hpp) ----
