@@ -313,6 +313,10 @@ int main(int argc, char** argv)
             j["profile"] = layers;
         }
         std::printf("%s\n", tb::jsonText(j).c_str());
+    } catch (
+        const tb::ConfigError& e) { // a setting this machine cannot run (bf16 here, TRAINBENCH_ISA), as the CLI's 2
+        std::fprintf(stderr, "trainbench-bench: %s\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "trainbench-bench: %s\n", e.what());
         return 3;

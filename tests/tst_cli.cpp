@@ -233,6 +233,31 @@ private slots:
                      qPrintable(r.out));
     }
 
+    // devices still lists the machine under a kernel setting this machine refuses (which stops every
+    // other command), and says what is wrong; below the avx512 level it says how bf16 is asked for.
+    void devicesUnderTheEnvironmentsSettings()
+    {
+        qputenv("TRAINBENCH_BF16_KERNELS", "tiles");
+        const Result bad = run({"devices"});
+        const Result summary = run({"summary"});
+        qunsetenv("TRAINBENCH_BF16_KERNELS");
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.out.contains("cpu ") && bad.out.contains("mpi "), qPrintable(bad.out));
+        QVERIFY2(bad.err.startsWith("trainbench-cli devices: TRAINBENCH_BF16_KERNELS=tiles: "), qPrintable(bad.err));
+        QCOMPARE(summary.code, 2);
+        QVERIFY2(summary.err.contains("TRAINBENCH_BF16_KERNELS=tiles: "), qPrintable(summary.err));
+
+        qputenv("TRAINBENCH_ISA", "baseline");
+        const Result low = run({"devices"});
+        qunsetenv("TRAINBENCH_ISA");
+        QCOMPARE(low.code, 0);
+        QVERIFY2(low.out.contains("kernels  baseline kernels"), qPrintable(low.out));
+        if (tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512).empty()) {
+            QVERIFY2(low.out.contains("bf16     cpu:N@avx512+bf16: "), qPrintable(low.out));
+            QVERIFY2(low.out.contains("not cpu:N+bf16 at TRAINBENCH_ISA's level: "), qPrintable(low.out));
+        }
+    }
+
     void compareGivesIdenticalHashesOnCpuDevices()
     {
         const QString csv = m_tmp.filePath("compare.csv");
@@ -354,7 +379,9 @@ private slots:
         const QString test = bf16.out.section("Test loss: ", 1).section(" - weights", 0, 0);
         const Result ev = run({"evaluate", "--data", m_data, "--weights", w, "--precision", "bf16"});
         QCOMPARE(ev.code, 0);
-        QVERIFY2(ev.out.startsWith("Test loss: " + test), qPrintable(ev.out + " / " + test));
+        QVERIFY2(ev.out.contains("\nTest loss: " + test), qPrintable(ev.out + " / " + test));
+        QVERIFY2(ev.out.startsWith("Evaluated on cpu:"), qPrintable(ev.out));
+        QVERIFY2(ev.out.section('\n', 0, 0).endsWith("+bf16"), qPrintable(ev.out));
 
         QCOMPARE(rows[0]["device"].toString(), QString("cpu:1+bf16"));
         QVERIFY2(rows[0]["description"].toString().contains("bfloat16"), qPrintable(rows[0]["description"].toString()));
@@ -366,6 +393,11 @@ private slots:
     {
         QCOMPARE(run({"compare", "--data", m_data, "--devices", "tpu:0"}).code, 2);
         QCOMPARE(run({"compare", "--data", m_data, "--devices", "cpu:x"}).code, 2);
+        // Every device skipped (bf16 runs on no CPU at the baseline level): nothing was compared.
+        const Result none = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                                 "cpu:1@baseline+bf16", "--max-batches", "1"});
+        QCOMPARE(none.code, 2);
+        QVERIFY2(none.err.contains("no device of --devices could run it"), qPrintable(none.err));
         const Result r = run({"compare", "--data", m_data, "--sweep", "width=1,2"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("batch=32,64,128"));
@@ -422,6 +454,12 @@ private slots:
         r = fixtures::runCli(bench, {"--bogus"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.startsWith("trainbench-bench: unknown option --bogus"));
+        // A setting this machine cannot run is a usage error, as on the CLI (bf16 on no CPU at the
+        // baseline level).
+        r = fixtures::runCli(bench, {"--data", m_data, "--model", m_data + "/toy.json", "--device",
+                                     "cpu:1@baseline+bf16", "--steps", "1", "--warmup", "0", "--repeats", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("trainbench-bench: ") && r.err.contains("bf16"), qPrintable(r.err));
         // A good command line still measures (a tiny run on the toy data).
         r = fixtures::runCli(bench, {"--data", m_data, "--model", m_data + "/toy.json", "--steps", "1", "--warmup", "0",
                                      "--repeats", "1", "--eval-images", "10", "--batch", "8", "--threads", "2"});

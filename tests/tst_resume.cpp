@@ -212,21 +212,29 @@ private slots:
     }
 
     // The CLI killed with SIGKILL in the middle of an epoch continues from its last checkpoint.
+    // Killed, then resumed as it was, or with --threads, which changes only the thread count of the
+    // run's own device (its kernels' level stays).
     void sigkillResumesBitIdentical_data()
     {
-        QTest::addColumn<int>("threads");
-        QTest::newRow("1 thread") << 1;
-        QTest::newRow("2 threads") << 2;
+        QTest::addColumn<QStringList>("where");
+        QTest::addColumn<QStringList>("resumeWith");
+        QTest::addColumn<QString>("resumedOn");
+        QTest::newRow("1 thread") << QStringList{"--threads", "1"} << QStringList{} << QString();
+        QTest::newRow("2 threads") << QStringList{"--threads", "2"} << QStringList{} << QString();
+        QTest::newRow("baseline level, resumed with --threads 2")
+            << QStringList{"--device", "cpu:1@baseline"} << QStringList{"--threads", "2"} << "cpu:2@baseline";
     }
     void sigkillResumesBitIdentical()
     {
-        QFETCH(int, threads);
-        const QStringList common = {"--data",    QString::fromStdString(m_dataDir),
-                                    "--model",   QString::fromStdString(m_modelPath),
-                                    "--epochs",  "3",
-                                    "--batch",   "10",
-                                    "--seed",    "7",
-                                    "--threads", QString::number(threads)};
+        QFETCH(QStringList, where);
+        QFETCH(QStringList, resumeWith);
+        QFETCH(QString, resumedOn);
+        const QStringList common = QStringList{"--data",   QString::fromStdString(m_dataDir),
+                                               "--model",  QString::fromStdString(m_modelPath),
+                                               "--epochs", "3",
+                                               "--batch",  "10",
+                                               "--seed",   "7"} +
+                                   where;
         const Cli whole = cli(QStringList{"train", "--no-run-folder", "--json"} + common);
         QCOMPARE(whole.code, 0);
         const QString expected = QJsonDocument::fromJson(whole.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())
@@ -234,7 +242,7 @@ private slots:
                                      .toString();
         QCOMPARE(expected.size(), 64);
 
-        const QString runs = m_tmp.path() + "/kill-" + QString::number(threads);
+        const QString runs = m_tmp.path() + "/kill-" + QString::fromLatin1(QTest::currentDataTag()).left(1);
         QProcess p;
         p.start(TRAINBENCH_CLI, QStringList{"train", "--json", "--runs-dir", runs, "--checkpoint-every", "2"} + common);
         QVERIFY(p.waitForStarted());
@@ -253,10 +261,12 @@ private slots:
         const Checkpoint left = readCheckpoint((folder + "/checkpoint.tbw").toStdString());
         QVERIFY2(left.position.epoch < 3, "the run finished before it was killed: the test proves nothing");
 
-        const Cli resumed = cli({"train", "--json", "--resume", folder});
+        const Cli resumed = cli(QStringList{"train", "--json", "--resume", folder} + resumeWith);
         QCOMPARE(resumed.code, 0);
         const QList<QByteArray> lines = resumed.out.toUtf8().split('\n');
         const QJsonObject start = QJsonDocument::fromJson(lines.first()).object();
+        if (!resumedOn.isEmpty())
+            QCOMPARE(start["device"].toString(), resumedOn);
         QCOMPARE(start["resumed_epoch"].toInt(), left.position.epoch);
         QCOMPARE(start["resumed_step"].toInt(), left.position.step);
         const QString sha = QJsonDocument::fromJson(resumed.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())

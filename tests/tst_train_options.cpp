@@ -105,6 +105,49 @@ private slots:
         QCOMPARE(refusal({{"early-stopping", "val_loss"}, {"patience", "3"}}), QString());
     }
 
+    // A device keeps the level and the precision it names ("cpu:2@baseline", "cpu:2+fp32") and takes
+    // --isa's and --precision's where it names none, whatever the order on the command line.
+    void aDeviceKeepsWhatItNames()
+    {
+        using tb::Precision;
+        QVERIFY(parsed({"--device", "cpu:2+fp32", "--precision", "bf16"}).config.device.precision == Precision::Fp32);
+        QVERIFY(parsed({"--precision", "bf16", "--device", "cpu:2+fp32"}).config.device.precision == Precision::Fp32);
+        QVERIFY(parsed({"--device", "cpu:2", "--precision", "bf16"}).config.device.precision == Precision::Bf16);
+        QVERIFY(parsed({"--device", "cpu:2+bf16", "--precision", "fp32"}).config.device.precision == Precision::Bf16);
+        const tb::DeviceSpec named = parsed({"--isa", "baseline", "--device", "cpu:2@baseline"}).config.device;
+        QVERIFY(named.isa == tb::Isa::Baseline);
+        const tb::DeviceSpec taken = parsed({"--device", "cpu:3", "--isa", "baseline"}).config.device;
+        QVERIFY(taken.isa == tb::Isa::Baseline);
+        QCOMPARE(taken.threads, 3);
+        QCOMPARE(refusal({{"device", "opencl:0"}, {"precision", "bf16"}}),
+                 QString("--precision bf16 is for the CPU, not opencl:0"));
+    }
+
+    // `train --resume`: the options change only what they name of the run's own device.
+    void optionsOverARunsDevice()
+    {
+        tb::TrainSettings run;
+        run.config.device = tb::parseDeviceSpec("cpu:1@baseline+bf16");
+        tb::TrainSettings s = run;
+        tb::applyTrainOptions(s, {{"threads", "2"}});
+        QCOMPARE(s.config.device.id(), std::string("cpu:2@baseline+bf16"));
+        s = run;
+        tb::applyTrainOptions(s, {{"precision", "fp32"}});
+        QCOMPARE(s.config.device.id(), std::string("cpu:1@baseline"));
+        s = run;
+        tb::applyTrainOptions(s, {{"device", "cpu:3"}});
+        QCOMPARE(s.config.device.id(), std::string("cpu:3@baseline+bf16"));
+        s = run;
+        tb::applyTrainOptions(s, {{"device", "cpu:3+fp32"}});
+        QCOMPARE(s.config.device.id(), std::string("cpu:3@baseline"));
+        // A run that went on on OpenCL comes back to the CPU with --threads.
+        s.config.device = tb::parseDeviceSpec("opencl:0");
+        tb::applyTrainOptions(s, {{"threads", "2"}});
+        QCOMPARE(s.config.device.id(), std::string("cpu:2"));
+        s.config.device = tb::parseDeviceSpec("opencl:0");
+        QVERIFY_THROWS_EXCEPTION(tb::ConfigError, tb::applyTrainOptions(s, {{"precision", "bf16"}}));
+    }
+
     // An optimizer brings Keras' default rate, and --lr wins whatever the order on the command line.
     void optimizerThenRate()
     {

@@ -126,6 +126,10 @@ private slots:
         Chart* chart = p->chart();
         QVERIFY(chart->seriesVisible(0) && chart->seriesVisible(1));
         const tb::RunSummary first = tb::readRun(m_runs[0]);
+        // The legend names the model, its optimizer (from the run's settings) and the device.
+        QVERIFY2(chart->seriesName(0).startsWith(QString::fromStdString(first.model) + " (adam) on " +
+                                                 QString::fromStdString(first.device)),
+                 qPrintable(chart->seriesName(0)));
         QCOMPARE(chart->points(0).size(), 3);
         QCOMPARE(chart->points(0).last().y(), first.history.back().valAccuracy);
         p->setMetric(4); // epoch time

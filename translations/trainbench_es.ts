@@ -1923,6 +1923,10 @@
         <source> - bpc: %1 - val_bpc: %2</source>
         <translation> - bpc: %1 - bpc_val: %2</translation>
     </message>
+    <message>
+        <source>Epoch: no run yet</source>
+        <translation>Época: aún sin entrenamiento</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>
@@ -2101,6 +2105,10 @@
     <message>
         <source>%1 of %2, stopped at step %3/%4 of epoch %5</source>
         <translation>%1 de %2, detenida en el paso %3/%4 de la época %5</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3</source>
+        <translation>%1 en %2, %3</translation>
     </message>
 </context>
 <context>

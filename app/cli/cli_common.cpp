@@ -33,13 +33,15 @@ extern "C" void onSigint(int)
 }
 
 // The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as
-// the window's fields), checked. Without --device the kernels' level is --isa, else TRAINBENCH_ISA,
-// else the best this CPU runs.
-tb::TrainSettings trainSettingsFrom(const Options& o)
+// the window's fields), checked, over `base` where there is one (a resumed run's own config). Without
+// a level from the device or --isa, the kernels' level is TRAINBENCH_ISA, else the best this CPU runs.
+tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* base)
 {
     tb::TrainSettings s;
+    if (base)
+        s.config = *base;
     tb::applyTrainOptions(s, o.given());
-    if (!o.has("device") && !s.config.device.isa)
+    if (s.config.device.kind == tb::DeviceKind::Cpu && !s.config.device.isa)
         s.config.device.isa = tb::defaultIsa();
     s.config.kernelCacheDir = tb::env::kernelCacheDir();
     return s;

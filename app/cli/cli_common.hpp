@@ -20,8 +20,9 @@ namespace tbcli {
 extern std::atomic<bool> g_interrupted;
 extern "C" void onSigint(int);
 
-// The training options `o` gives, checked (train/train_options.hpp).
-tb::TrainSettings trainSettingsFrom(const Options& o);
+// The training options `o` gives, checked (train/train_options.hpp), over `base`'s settings where
+// there is one (a resumed run's: the options then change where it goes on).
+tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* base = nullptr);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
 // --weights (with --model and the dataset for a safetensors file of another program).

@@ -11,6 +11,7 @@
 #include "train/progress_text.hpp"
 #include "train/train_options.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -115,6 +116,10 @@ int compareCommand(const std::vector<std::string>& args)
     if (g_interrupted.load()) {
         std::fprintf(stderr, "Stopped by the user; the rows above are the devices that finished.\n");
         return Interrupted;
+    }
+    if (std::all_of(rows.begin(), rows.end(), [](const tb::CompareRow& r) { return !r.skipped.empty(); })) {
+        std::fprintf(stderr, "trainbench-cli compare: no device of --devices could run it (the reasons are above)\n");
+        return Usage;
     }
     return Ok;
 }

@@ -3,7 +3,9 @@
 #include "command_table.hpp"
 #include "commands.hpp"
 
+#include "core/errors.hpp"
 #include "device/device.hpp"
+#include "environment.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "mpi/communicator.hpp"
@@ -15,6 +17,12 @@ namespace tbcli {
 int devicesCommand(const std::vector<std::string>& args)
 {
     commandOptions(*findCommand("devices"), args);
+    std::string environmentProblem;
+    try {
+        tb::env::applyToEngine();
+    } catch (const tb::ConfigError& e) {
+        environmentProblem = e.what();
+    }
     const tb::SystemInfo s = tb::detectSystem();
     std::printf("cpu      %s, %d cores, %s, %.1f GB RAM\n", s.cpu.model.c_str(), s.cpu.logicalCores, s.cpu.simd.c_str(),
                 double(s.cpu.ramBytes) / 1e9);
@@ -26,13 +34,19 @@ int devicesCommand(const std::vector<std::string>& args)
                 tb::describeKernels(tb::kernelsFor(tb::defaultIsa())).c_str(), levels.c_str());
     const std::string bf16 = tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512);
     if (bf16.empty()) {
-        std::printf("bf16     cpu:N+bf16 or --precision bf16: %s\n",
+        // Below the avx512 level (TRAINBENCH_ISA) a device must name it for bf16.
+        const std::string atDefault = tb::precisionUnavailableReason(tb::Precision::Bf16, tb::defaultIsa());
+        std::printf("bf16     %s: %s\n", atDefault.empty() ? "cpu:N+bf16 or --precision bf16" : "cpu:N@avx512+bf16",
                     tb::kernelsFor(tb::Isa::Avx512, tb::Precision::Bf16).gemmName);
+        if (!atDefault.empty())
+            std::printf("         not cpu:N+bf16 at TRAINBENCH_ISA's level: %s\n", atDefault.c_str());
         if (const std::string note = tb::precisionSpeedNote(tb::Precision::Bf16); !note.empty())
             std::printf("         %s\n", note.c_str());
         const std::string amx = tb::bf16KernelsUnavailableReason(tb::Bf16Kernels::Amx);
-        std::printf("         %s (choose with TRAINBENCH_BF16_KERNELS=avx512bf16 or amx)\n",
-                    amx.empty() ? "AMX-BF16 tiles: yes" : ("AMX-BF16 tiles: no, " + amx).c_str());
+        if (amx.empty())
+            std::printf("         AMX-BF16 tiles: yes (choose with TRAINBENCH_BF16_KERNELS=avx512bf16 or amx)\n");
+        else
+            std::printf("         AMX-BF16 tiles: no, %s\n", amx.c_str());
     } else {
         std::printf("bf16     not on this CPU: %s\n", bf16.c_str());
     }
@@ -52,6 +66,10 @@ int devicesCommand(const std::vector<std::string>& args)
     }
     std::printf("mpi      %s\n", tb::mpiAvailability().c_str());
     std::printf("tpu      cloud only (Colab, Cloud TPU): not available on a desktop\n");
+    if (!environmentProblem.empty()) { // every other command refuses to start with it
+        std::fprintf(stderr, "trainbench-cli devices: %s\n", environmentProblem.c_str());
+        return Usage;
+    }
     return Ok;
 }
 

@@ -51,8 +51,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("evaluate"), args);
     // --threads, --device, --isa and --precise-bn's --batch and --seed: the training options' table,
     // checked before any file is read.
-    tb::TrainSettings settings;
-    tb::applyTrainOptions(settings, o.given());
+    const tb::TrainSettings settings = trainSettingsFrom(o);
     const tb::DeviceSpec device = settings.config.device;
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
@@ -98,10 +97,14 @@ int evaluateCommand(const std::vector<std::string>& args)
         test.misclassified = e.misclassified;
         j["test"] = test;
         j["weights_sha256"] = e.net.weightsSha256();
+        j["device"] = device.id();
+        j["precision"] = tb::precisionName(device.precision);
         printJson(j);
     } else {
-        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d images - weights sha256: %s\n",
-                    r.loss, r.accuracy, e.misclassified, r.samples, e.net.weightsSha256().c_str());
+        std::printf("Evaluated on %s\n", device.id().c_str());
+        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d %s - weights sha256: %s\n", r.loss,
+                    r.accuracy, e.misclassified, r.samples, text ? "predicted symbols" : "images",
+                    e.net.weightsSha256().c_str());
     }
     return Ok;
 }

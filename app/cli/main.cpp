@@ -35,7 +35,10 @@ int main(int argc, char** argv)
             return tbcli::Ok;
         }
     try {
-        tb::env::applyToEngine(); // TRAINBENCH_ISA and the OpenCL settings
+        // TRAINBENCH_ISA, TRAINBENCH_BF16_KERNELS and the OpenCL settings; `devices` applies them
+        // itself, so that a setting this machine refuses does not stop it listing what it has.
+        if (cmd != "devices")
+            tb::env::applyToEngine();
         return command->run(args);
     } catch (const tbcli::UsageError& e) {
         std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());

@@ -124,10 +124,6 @@ public:
     }
 };
 
-tb::Dataset loadResumeData(const std::string& path, const tb::RunFolder& folder)
-{
-    return tb::loadDatasetFor(path, tb::readCheckpoint(folder.checkpoint()).weights);
-}
 } // namespace
 
 int trainCommand(const std::vector<std::string>& args)
@@ -143,7 +139,14 @@ int trainCommand(const std::vector<std::string>& args)
             if (o.has(name))
                 throw UsageError("--resume continues a run with its own settings; --" + name + " cannot change them");
     }
-    const tb::TrainSettings settings = trainSettingsFrom(o);
+    // A resumed run keeps its device: --threads, --device, --isa and --precision change only what they name.
+    std::optional<tb::RunFolder> resumed;
+    std::optional<tb::Checkpoint> checkpoint;
+    if (o.has("resume")) {
+        resumed = tb::RunFolder::open(o.text("resume", ""));
+        checkpoint = tb::readCheckpoint(resumed->checkpoint());
+    }
+    const tb::TrainSettings settings = trainSettingsFrom(o, checkpoint ? &checkpoint->config : nullptr);
     const int preciseBn = settings.preciseBn;
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
@@ -154,17 +157,13 @@ int trainCommand(const std::vector<std::string>& args)
         throw tb::IoError("cannot silence the standard output of MPI rank " + std::to_string(comm->rank()));
     const std::string savePath = lead ? o.text("save", "") : "";
     const int checkpointEvery = settings.checkpointEvery;
-    // A resumed run keeps its device unless one is given.
-    std::optional<tb::DeviceSpec> device;
-    if (o.has("device") || o.has("threads") || !o.has("resume"))
-        device = settings.config.device;
 
     std::unique_ptr<tb::TrainingSession> owned;
-    if (o.has("resume")) {
-        const tb::RunFolder folder = tb::RunFolder::open(o.text("resume", ""));
-        const std::string dataDir =
-            o.has("data") ? o.text("data", "") : tb::readCheckpoint(folder.checkpoint()).data.directory;
-        owned = tb::TrainingSession::resume(folder, loadResumeData(dataDir, folder), device, checkpointEvery, comm,
+    if (resumed) {
+        const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
+        tb::Dataset data = tb::loadDatasetFor(dataDir, checkpoint->weights);
+        checkpoint.reset(); // the weights, before the session reads its own copy
+        owned = tb::TrainingSession::resume(*resumed, std::move(data), settings.config.device, checkpointEvery, comm,
                                             tb::env::kernelCacheDir());
     } else {
         tb::TrainConfig cfg = settings.config;

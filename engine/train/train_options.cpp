@@ -357,32 +357,21 @@ std::vector<TrainOption> makeTable()
          },
          QT_TRANSLATE_NOOP("TrainOption", "Restore the best epoch's weights")});
     add({"threads", "T", "CPU threads, one replica each, " + range(1, kMaxThreads) + " (every core)", false, "",
-         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.device.threads = whole(o, v); },
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) {
+             if (s.config.device.kind != DeviceKind::Cpu) // a resumed OpenCL run goes on on the CPU
+                 s.config.device = DeviceSpec{};
+             s.config.device.threads = whole(o, v);
+         },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (s.config.device.kind != DeviceKind::Cpu)
                  return std::nullopt;
              return unlessDefault(s.config.device.threads, defaults().config.device.threads);
          },
          "", 1, kMaxThreads});
-    add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, cpu:2+bf16, opencl:0 (cpu)",
-         false, "",
-         [](TrainSettings& s, const std::string& v, const TrainOption&) {
-             s.config.device = named("device", [&] { return parseDeviceSpec(v); });
-         },
-         [](const TrainSettings& s) -> std::optional<std::string> {
-             if (s.config.device.kind == DeviceKind::Cpu)
-                 return std::nullopt;
-             DeviceSpec d = s.config.device;
-             d.isa.reset();                 // --isa writes it
-             d.precision = Precision::Fp32; // --precision too
-             return d.id();
-         }});
-    // After --device: a device that names its level keeps it.
+    // Before --device, which keeps them unless it names its own.
     add({"isa", "baseline|avx2|avx512",
          "the kernels of a lower instruction-set level than the CPU's best (TRAINBENCH_ISA too)", false, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
-             if (s.config.device.isa)
-                 return;
              const Isa isa = named("isa", [&] { return parseIsa(v); });
              requireIsa(isa);
              s.config.device.isa = isa;
@@ -392,15 +381,12 @@ std::vector<TrainOption> makeTable()
                  return std::nullopt;
              return isaName(*s.config.device.isa);
          }});
-    // After --device: a device that names its precision ("cpu:2+bf16") keeps it.
     add({"precision", "fp32|bf16",
          "the matrix products' arithmetic: bf16 rounds their inputs to bfloat16 and sums in FP32 (CPUs with "
          "AVX512_BF16 only; weights, optimizer and loss stay FP32) (fp32)",
          false, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
              const Precision p = named("precision", [&] { return parsePrecision(v); });
-             if (s.config.device.precision != Precision::Fp32)
-                 return;
              if (s.config.device.kind != DeviceKind::Cpu && p != Precision::Fp32)
                  throw ConfigError("--precision " + std::string(precisionName(p)) + " is for the CPU, not " +
                                    s.config.device.id());
@@ -412,6 +398,28 @@ std::vector<TrainOption> makeTable()
              return precisionName(s.config.device.precision);
          },
          QT_TRANSLATE_NOOP("TrainOption", "Precision")});
+    // After --isa and --precision: a device takes them unless it names its own ("cpu:2@avx2",
+    // "cpu:2+fp32"). On `train --resume` the run's own device is the one they change.
+    add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, cpu:2+bf16, opencl:0 (cpu)",
+         false, "",
+         [](TrainSettings& s, const std::string& v, const TrainOption&) {
+             const DeviceSpec before = s.config.device;
+             DeviceSpec d = named("device", [&] { return parseDeviceSpec(v, before.precision); });
+             if (d.kind != DeviceKind::Cpu && d.precision != Precision::Fp32)
+                 throw ConfigError("--precision " + std::string(precisionName(d.precision)) + " is for the CPU, not " +
+                                   v);
+             if (d.kind == DeviceKind::Cpu && !d.isa)
+                 d.isa = before.isa;
+             s.config.device = d;
+         },
+         [](const TrainSettings& s) -> std::optional<std::string> {
+             if (s.config.device.kind == DeviceKind::Cpu)
+                 return std::nullopt;
+             DeviceSpec d = s.config.device;
+             d.isa.reset();                 // --isa writes it
+             d.precision = Precision::Fp32; // --precision too
+             return d.id();
+         }});
     add({"checkpoint-every", "N",
          "a checkpoint in the run folder also every N batches, " + range(0, kMaxBatchesPerEpoch) +
              " (0: at epoch ends)",

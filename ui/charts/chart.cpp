@@ -217,6 +217,11 @@ void Chart::setSeriesName(int series, const QString& name)
     m_parts->series[size_t(series)]->setName(name);
 }
 
+QString Chart::seriesName(int series) const
+{
+    return m_parts->series[size_t(series)]->name();
+}
+
 void Chart::setPointsVisible(int series)
 {
     QXYSeries* s = m_parts->series[size_t(series)];

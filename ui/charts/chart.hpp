@@ -37,6 +37,7 @@ public:
     enum class Marker { Star, Triangle, Diamond };
     int addMarkers(const QString& name, QColor color, Marker shape, qreal size = 14.0, bool rightAxis = false);
     void setSeriesName(int series, const QString& name);
+    QString seriesName(int series) const; // as the legend shows it
     // A hidden series leaves the legend; the right axis hides with its last visible series.
     void setSeriesVisible(int series, bool visible);
     bool seriesVisible(int series) const;

@@ -105,7 +105,9 @@ void RunPanel::showState()
     m_stateLabel->setText(state);
     m_stateLabel->setVisible(!state.isEmpty());
     m_stateLabel->setStyleSheet(QStringLiteral("font-weight: bold; color: %1").arg(color));
-    m_progress->setFormat(m_state == State::Paused ? tr("Paused — epoch %v/%m steps") : tr("Epoch: %v/%m steps"));
+    m_progress->setFormat(m_state == State::Paused ? tr("Paused — epoch %v/%m steps")
+                          : m_stepsPerEpoch > 0    ? tr("Epoch: %v/%m steps")
+                                                   : tr("Epoch: no run yet"));
     m_runProgress->setFormat(tr("Run: %p%"));
     m_progress->setToolTip(tr("Steps of the current epoch"));
     m_runProgress->setToolTip(tr("Steps of the whole run"));
@@ -184,6 +186,7 @@ void RunPanel::runStarted(const RunStarted& info)
     m_progressText = nullptr;
     m_progress->setRange(0, info.stepsPerEpoch);
     m_progress->setValue(0);
+    showState(); // the epoch bar's text, now that it has steps
     m_runProgress->setRange(0, std::max(1, info.stepsPerEpoch * info.epochs));
     m_runProgress->setValue(0);
     m_config = info.config;

@@ -349,11 +349,15 @@ void RunsPanel::updateChart()
             std::find_if(m_runs.begin(), m_runs.end(), [&](const tb::RunSummary& r) { return qs(r.path) == path; });
         if (it == m_runs.end() || it->damaged)
             continue;
+        // The optimizer from the settings (version 3 records); earlier ones kept it at the top.
         const nlohmann::ordered_json* optimizer = tb::jsonMember(it->record, "optimizer");
+        const QString optimizerName = it->config ? qs(tb::optimizerName(it->config->optimizer.kind))
+                                      : optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>())
+                                                                            : QString();
         const QString name =
-            tr("%1 (%2) on %3, %4")
-                .arg(qs(it->model), optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>()) : QString(),
-                     qs(it->device), qs(it->date()));
+            optimizerName.isEmpty()
+                ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device), qs(it->date()))
+                : tr("%1 (%2) on %3, %4").arg(qs(it->model), optimizerName, qs(it->device), qs(it->date()));
         if (used == m_chartSeries) {
             m_chart->addSeries(name, kColours[used % std::size(kColours)]);
             ++m_chartSeries;
