@@ -330,9 +330,13 @@ private slots:
         QVERIFY(at.position.epoch < kEpochs);
 
         finished.clear();
+        // On one thread instead of two (the same weights): the log says where the run was.
+        w->acceleratorPanel()->selectDevice(tb::parseDeviceSpec("cpu:1"));
         w->resumeRun(stopped.runFolder);
         QVERIFY(w->runController()->isRunning());
         const RunOutcome resumed = waitForRun(finished);
+        QVERIFY2(w->runPanel()->logText().contains(QStringLiteral("It ran on cpu:2 until now; it goes on on cpu:1.")),
+                 qPrintable(w->runPanel()->logText()));
         QCOMPARE(int(resumed.status), int(RunStatus::Completed));
         QCOMPARE(resumed.weightsSha256, uninterrupted);
         QCOMPARE(resumed.runFolder, stopped.runFolder);
@@ -343,6 +347,29 @@ private slots:
         QVERIFY(w->runPanel()->logText().contains(
             QStringLiteral("(resumed at epoch %1, step %2)").arg(at.position.epoch + 1).arg(at.position.step + 1)));
         QVERIFY(w->runPanel()->logText().contains(resumed.weightsSha256));
+    }
+
+    // A run made at a kernel level of its own (here by the CLI) goes on at that level in the window,
+    // which chooses none: on the accelerator panel's device otherwise, as the log says.
+    void resumeKeepsTheRunsKernelLevel()
+    {
+        const QString runs = m_tmp.filePath(QStringLiteral("baseline-runs"));
+        const fixtures::CliResult r =
+            fixtures::runCli(QStringLiteral(TRAINBENCH_CLI),
+                             {"train", "--data", m_data, "--model", m_model, "--runs-dir", runs, "--json", "--epochs",
+                              "1", "--max-batches", "2", "--device", "cpu:2@baseline"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString folder =
+            QJsonDocument::fromJson(r.out.section('\n', 0, 0).toUtf8()).object()["run_folder"].toString();
+        auto w = makeWindow(m_data, 1); // cpu:2: a finished run resumes too, and only evaluates
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->resumeRun(folder);
+        const RunOutcome o = waitForRun(finished);
+        QVERIFY2(o.status == RunStatus::Completed, qPrintable(o.message));
+        const QString log = w->runPanel()->logText();
+        QVERIFY2(log.contains(QStringLiteral("baseline kernels")), qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("It ran on")), qPrintable(log));
     }
 
     // The run's own dataset is loaded when another is open; a damaged checkpoint and a dataset that

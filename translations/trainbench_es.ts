@@ -1927,6 +1927,10 @@
         <source>Epoch: no run yet</source>
         <translation>Época: aún sin entrenamiento</translation>
     </message>
+    <message>
+        <source>It ran on %1 until now; it goes on on %2.</source>
+        <translation>Hasta ahora se entrenó en %1; continúa en %2.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>

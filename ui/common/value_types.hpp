@@ -54,6 +54,7 @@ struct RunStarted {
     // A resumed run: where it continues and the epochs it had finished, to pre-fill the charts.
     bool resumed = false;
     int resumedEpoch = 0, resumedStep = 0; // epochs finished, batches finished in the next one
+    QString ranOn;                         // the device it ran on before, when it goes on elsewhere
     std::vector<tb::EpochRecord> history;
 };
 

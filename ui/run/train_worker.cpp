@@ -53,7 +53,7 @@ TrainWorker::TrainWorker(TrainRequest request, QObject* parent) : StoppableWorke
 }
 
 // The session of a fresh run (with its run folder) or of a resumed one, and the dataset it trains on.
-std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
+std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data, QString& ranOn)
 {
     const TrainRequest& r = m_request;
     if (r.resumeFolder.empty()) {
@@ -81,7 +81,14 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data)
     }
     if (!data)
         data = std::make_shared<const tb::Dataset>(tb::loadDatasetFor(saved.data.directory, saved.weights));
-    return tb::TrainingSession::resume(folder, *data, r.device, r.checkpointEvery, nullptr, r.config.kernelCacheDir);
+    // The accelerator panel's device, at the run's kernel level (the window chooses none).
+    tb::DeviceSpec device = r.device;
+    const tb::DeviceSpec& before = saved.config.device;
+    if (device.kind == tb::DeviceKind::Cpu && before.kind == tb::DeviceKind::Cpu && !device.isa)
+        device.isa = before.isa;
+    if (!(device == before))
+        ranOn = qs(before.id());
+    return tb::TrainingSession::resume(folder, *data, device, r.checkpointEvery, nullptr, r.config.kernelCacheDir);
 }
 
 void TrainWorker::run()
@@ -95,7 +102,8 @@ void TrainWorker::run()
     };
     try {
         DatasetPtr data;
-        session = makeSession(data);
+        QString ranOn;
+        session = makeSession(data, ranOn);
         session->setClock(m_request.clock); // a pause waits inside the observer: not training time
         const tb::TrainConfig& cfg = session->config();
         const tb::RunInfo run = session->info();
@@ -115,6 +123,7 @@ void TrainWorker::run()
         info.resumed = !m_request.resumeFolder.empty();
         info.resumedEpoch = run.position.epoch;
         info.resumedStep = run.position.step;
+        info.ranOn = ranOn;
         info.history = run.history;
         outcome.runFolder = info.runFolder;
         if (session->data().isText())

@@ -34,7 +34,8 @@ signals:
 
 private:
     friend class WorkerObserver;
-    std::unique_ptr<tb::TrainingSession> makeSession(DatasetPtr& data);
+    // A resumed run's `ranOn`: the device it ran on before, when it goes on elsewhere (else empty).
+    std::unique_ptr<tb::TrainingSession> makeSession(DatasetPtr& data, QString& ranOn);
 
     TrainRequest m_request;
 };
