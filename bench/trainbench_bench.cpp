@@ -313,8 +313,8 @@ int main(int argc, char** argv)
             j["profile"] = layers;
         }
         std::printf("%s\n", tb::jsonText(j).c_str());
-    } catch (
-        const tb::ConfigError& e) { // a setting this machine cannot run (bf16 here, TRAINBENCH_ISA), as the CLI's 2
+    } catch (const tb::ConfigError& e) {
+        // A setting this machine cannot run (bf16 here, TRAINBENCH_ISA): a usage error, as on the CLI.
         std::fprintf(stderr, "trainbench-bench: %s\n", e.what());
         return 2;
     } catch (const std::exception& e) {

@@ -208,6 +208,29 @@ void tilesStayWithinTheirBound(const Dataset& toy)
     }
 }
 
+// gemm, tileGemm and gemmPacked give one another's bits on the tiles too, however long K is: the
+// packing products cut K in blocks of whole tile steps, none of fewer than 16 pairs (K = 513 left a
+// block of one pair to vdpbf16ps, which sums otherwise).
+void tileProductsAgree()
+{
+    const Kernels& tiles = bf16KernelsFor(Bf16Kernels::Amx);
+    const auto bits = [](float a, float b, size_t) { return std::memcmp(&a, &b, sizeof a) == 0; };
+    forEachProblem([&](const Problem& p) {
+        if (p.transB)
+            return;
+        const int lda = p.transA ? p.M : p.K;
+        const int64_t aRow = p.transA ? 1 : lda, aCol = p.transA ? lda : 1;
+        std::vector<float> whole = p.C0, tile = p.C0, packedC = p.C0;
+        tiles.gemm(p.transA, false, p.M, p.N, p.K, p.A.data(), lda, p.B.data(), p.N, whole.data(), p.N, p.accumulate);
+        tiles.tileGemm(p.M, p.N, p.K, p.A.data(), aRow, aCol, p.B.data(), p.N, tile.data(), p.N, p.accumulate);
+        std::vector<float> packed(size_t(kernel::packedBFloats(p.K, p.N)));
+        tiles.packB(p.K, p.N, p.B.data(), p.N, false, packed.data());
+        tiles.gemmPacked(p.M, p.N, p.K, p.A.data(), aRow, aCol, packed.data(), packedC.data(), p.N, p.accumulate);
+        expectSame(tile, packedC, "AMX tiles: tileGemm against gemmPacked " + p.name(), bits);
+        expectSame(whole, packedC, "AMX tiles: gemm against gemmPacked " + p.name(), bits);
+    });
+}
+
 // Whole bf16 runs of the toy model on the tiles (the default bf16 kernels here): the same weights
 // on 1 and 3 threads, and the loss goes down.
 void tilesTrainTheSameOnAnyThreadCount(const Dataset& toy)
@@ -252,6 +275,7 @@ int main()
         if (noTiles.empty()) {
             check(defaultBf16Kernels() == Bf16Kernels::Amx, "bf16 does not run on the tiles by default");
             tilesStayWithinTheirBound(toy);
+            tileProductsAgree();
             tilesTrainTheSameOnAnyThreadCount(toy);
         } else {
             std::printf("SKIP   the AMX tiles themselves: %s\n", noTiles.c_str());

@@ -284,6 +284,39 @@ private slots:
         setDefaultBf16Kernels(before);
     }
 
+    // Each variable is applied or refused on its own: a bad one does not keep a good one from taking
+    // effect, and the error names every bad one.
+    void environmentSettingsOneByOne()
+    {
+        const Isa before = defaultIsa();
+        std::map<std::string, std::string> vars = {{"TRAINBENCH_ISA", "baseline"},
+                                                   {"TRAINBENCH_BF16_KERNELS", "tiles"}};
+        const env::Lookup lookup = [&vars](const char* name) {
+            const auto it = vars.find(name);
+            return it == vars.end() ? nullptr : it->second.c_str();
+        };
+        try {
+            env::applyToEngine(lookup);
+            QFAIL("unknown bf16 kernels were accepted");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).startsWith("TRAINBENCH_BF16_KERNELS=tiles: "), e.what());
+        }
+        QCOMPARE(defaultIsa(), Isa::Baseline);
+        vars["TRAINBENCH_ISA"] = "avx3";
+        vars["TRAINBENCH_OPENCL_MEMORY_LIMIT"] = "lots";
+        try {
+            env::applyToEngine(lookup);
+            QFAIL("three bad settings were accepted");
+        } catch (const ConfigError& e) {
+            const QStringList parts = QString(e.what()).split("; ");
+            QCOMPARE(parts.size(), 3);
+            QVERIFY2(parts[0].startsWith("TRAINBENCH_ISA=avx3: "), e.what());
+            QVERIFY2(parts[1].startsWith("TRAINBENCH_BF16_KERNELS=tiles: "), e.what());
+            QVERIFY2(parts[2].startsWith("TRAINBENCH_OPENCL_MEMORY_LIMIT=lots: "), e.what());
+        }
+        setDefaultIsa(before);
+    }
+
     // The MPI launch and the folders, from the variables mpirun, srun and the XDG spec set.
     void environmentOfTheProcess()
     {

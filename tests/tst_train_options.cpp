@@ -127,19 +127,19 @@ private slots:
     void optionsOverARunsDevice()
     {
         tb::TrainSettings run;
-        run.config.device = tb::parseDeviceSpec("cpu:1@baseline+bf16");
+        run.config.device = tb::parseDeviceSpec("cpu:1@avx512+bf16");
         tb::TrainSettings s = run;
         tb::applyTrainOptions(s, {{"threads", "2"}});
-        QCOMPARE(s.config.device.id(), std::string("cpu:2@baseline+bf16"));
+        QCOMPARE(s.config.device.id(), std::string("cpu:2@avx512+bf16"));
         s = run;
         tb::applyTrainOptions(s, {{"precision", "fp32"}});
-        QCOMPARE(s.config.device.id(), std::string("cpu:1@baseline"));
+        QCOMPARE(s.config.device.id(), std::string("cpu:1@avx512"));
         s = run;
         tb::applyTrainOptions(s, {{"device", "cpu:3"}});
-        QCOMPARE(s.config.device.id(), std::string("cpu:3@baseline+bf16"));
+        QCOMPARE(s.config.device.id(), std::string("cpu:3@avx512+bf16"));
         s = run;
         tb::applyTrainOptions(s, {{"device", "cpu:3+fp32"}});
-        QCOMPARE(s.config.device.id(), std::string("cpu:3@baseline"));
+        QCOMPARE(s.config.device.id(), std::string("cpu:3@avx512"));
         // A run that went on on OpenCL comes back to the CPU with --threads.
         s.config.device = tb::parseDeviceSpec("opencl:0");
         tb::applyTrainOptions(s, {{"threads", "2"}});

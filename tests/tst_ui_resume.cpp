@@ -335,7 +335,7 @@ private slots:
         w->resumeRun(stopped.runFolder);
         QVERIFY(w->runController()->isRunning());
         const RunOutcome resumed = waitForRun(finished);
-        QVERIFY2(w->runPanel()->logText().contains(QStringLiteral("It ran on cpu:2 until now; it goes on on cpu:1.")),
+        QVERIFY2(w->runPanel()->logText().contains(QStringLiteral("It ran on cpu:2 until now; it continues on cpu:1.")),
                  qPrintable(w->runPanel()->logText()));
         QCOMPARE(int(resumed.status), int(RunStatus::Completed));
         QCOMPARE(resumed.weightsSha256, uninterrupted);

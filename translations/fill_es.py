@@ -273,7 +273,7 @@ ES = {
     "Paused — epoch %v/%m steps": "En pausa — época %v/%m pasos",
     "Epoch: %v/%m steps": "Época: %v/%m pasos",
     "Epoch: no run yet": "Época: aún sin entrenamiento",
-    "It ran on %1 until now; it goes on on %2.": "Hasta ahora se entrenó en %1; continúa en %2.",
+    "It ran on %1 until now; it continues on %2.": "Hasta ahora se entrenó en %1; continúa en %2.",
     "Run: %p%": "Total: %p%",
     "Steps of the current epoch": "Pasos de la época actual",
     "Steps of the whole run": "Pasos de todo el entrenamiento",

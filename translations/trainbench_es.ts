@@ -1928,7 +1928,7 @@
         <translation>Época: aún sin entrenamiento</translation>
     </message>
     <message>
-        <source>It ran on %1 until now; it goes on on %2.</source>
+        <source>It ran on %1 until now; it continues on %2.</source>
         <translation>Hasta ahora se entrenó en %1; continúa en %2.</translation>
     </message>
 </context>

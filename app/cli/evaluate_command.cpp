@@ -49,8 +49,8 @@ void writePredictions(const std::string& path, const tb::EvalResult& r, const tb
 int evaluateCommand(const std::vector<std::string>& args)
 {
     const Options o = commandOptions(*findCommand("evaluate"), args);
-    // --threads, --device, --isa and --precise-bn's --batch and --seed: the training options' table,
-    // checked before any file is read.
+    // --threads, --device, --isa, --precision and --precise-bn's --batch and --seed: the training
+    // options' table, checked before any file is read.
     const tb::TrainSettings settings = trainSettingsFrom(o);
     const tb::DeviceSpec device = settings.config.device;
     if (!o.has("weights"))

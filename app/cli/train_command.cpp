@@ -139,14 +139,15 @@ int trainCommand(const std::vector<std::string>& args)
             if (o.has(name))
                 throw UsageError("--resume continues a run with its own settings; --" + name + " cannot change them");
     }
+    tb::TrainSettings settings = trainSettingsFrom(o); // checked before any file is read
     // A resumed run keeps its device: --threads, --device, --isa and --precision change only what they name.
     std::optional<tb::RunFolder> resumed;
     std::optional<tb::Checkpoint> checkpoint;
     if (o.has("resume")) {
         resumed = tb::RunFolder::open(o.text("resume", ""));
         checkpoint = tb::readCheckpoint(resumed->checkpoint());
+        settings = trainSettingsFrom(o, &checkpoint->config);
     }
-    const tb::TrainSettings settings = trainSettingsFrom(o, checkpoint ? &checkpoint->config : nullptr);
     const int preciseBn = settings.preciseBn;
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,

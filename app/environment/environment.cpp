@@ -38,32 +38,28 @@ bool parseInt(const std::string& text, long long& out)
 
 void applyToEngine(const Lookup& lookup)
 {
-    if (const std::string isa = value(lookup, "TRAINBENCH_ISA"); !isa.empty()) {
+    // Each setting applied or refused on its own; the refusals named together at the end.
+    std::string refused;
+    const auto apply = [&](const char* name, auto set) {
+        const std::string text = value(lookup, name);
+        if (text.empty())
+            return;
         try {
-            setDefaultIsa(parseIsa(isa));
+            set(text);
         } catch (const ConfigError& e) {
-            throw ConfigError("TRAINBENCH_ISA=" + isa + ": " + e.what());
+            refused += (refused.empty() ? "" : "; ") + std::string(name) + "=" + text + ": " + e.what();
         }
-    }
-    if (const std::string k = value(lookup, "TRAINBENCH_BF16_KERNELS"); !k.empty()) {
-        try {
-            setDefaultBf16Kernels(parseBf16Kernels(k));
-        } catch (const ConfigError& e) {
-            throw ConfigError("TRAINBENCH_BF16_KERNELS=" + k + ": " + e.what());
-        }
-    }
+    };
+    apply("TRAINBENCH_ISA", [](const std::string& v) { setDefaultIsa(parseIsa(v)); });
+    apply("TRAINBENCH_BF16_KERNELS", [](const std::string& v) { setDefaultBf16Kernels(parseBf16Kernels(v)); });
     OpenClSettings cl;
-    if (const std::string limit = value(lookup, "TRAINBENCH_OPENCL_MEMORY_LIMIT"); !limit.empty()) {
-        try {
-            cl.memoryLimit = parseByteSize(limit);
-        } catch (const ConfigError& e) {
-            throw ConfigError("TRAINBENCH_OPENCL_MEMORY_LIMIT=" + limit + ": " + e.what());
-        }
-    }
+    apply("TRAINBENCH_OPENCL_MEMORY_LIMIT", [&](const std::string& v) { cl.memoryLimit = parseByteSize(v); });
     const std::string profile = value(lookup, "TRAINBENCH_OPENCL_PROFILE");
     cl.profile = !profile.empty() && profile != "0";
     cl.extraBuildOptions = value(lookup, "TRAINBENCH_OPENCL_BUILD_OPTIONS");
     setOpenClSettings(std::move(cl));
+    if (!refused.empty())
+        throw ConfigError(refused);
 }
 
 ProcessLaunch processLaunch(const Lookup& lookup)

@@ -26,8 +26,9 @@ using Lookup = std::function<const char*(const char*)>;
 
 // Hands the engine its process-wide settings: the kernels' level (setDefaultIsa), the bf16
 // products (setDefaultBf16Kernels) and the OpenCL settings (setOpenClSettings). Call once at
-// start-up, before anything trains. Throws ConfigError naming the variable ("TRAINBENCH_ISA=avx512:
-// this CPU has no AVX-512 (it supports baseline, avx2)") when a value is not valid.
+// start-up, before anything trains. Applies every valid setting, then throws ConfigError naming each
+// variable whose value is not valid, "; " between them ("TRAINBENCH_ISA=avx512: this CPU has no
+// AVX-512 (it supports baseline, avx2)").
 void applyToEngine(const Lookup& lookup = std::getenv);
 
 // How mpirun or srun started this process, and the MPI timeout; for processCommunicator. Throws

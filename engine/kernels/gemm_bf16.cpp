@@ -290,18 +290,21 @@ namespace {
 // C (+)= A B with A packed (packA) and B (K x N, B[k * ldb + j], or
 // B[j * ldb + k] when transB) packed here a block of kc rows (an even count: a pair never straddles
 // two blocks) and about 128 KB at a time, kept in L2; blocks after the first continue C's sums in k
-// order: the same bits as one pass.
+// order: the same bits as one pass, and as gemmPacked over the whole of K. A rest of fewer than 32
+// rows joins the block before it: on the AMX tiles, a block of fewer than 16 pairs would run on
+// vdpbf16ps, which sums otherwise (kernels/amx_tiles.hpp).
 void packingProduct(int M, int N, int K, PackedA a, const float* B, int64_t ldb, bool transB, float* C, int64_t ldc,
                     bool accumulate)
 {
+    constexpr int kMinBlock = 32; // rows: the tiles' 16 pairs
     float* scratch = t_tailC.get(int64_t(kRows) * kCols);
     const int kc = K <= 384 ? K : 256;
     const int cols = kc * kCols >= 65536 ? kCols : 65536 / kc / kCols * kCols;
-    uint32_t* packed = t_packedB.get(int64_t(pairsOf(kc)) * ((cols + 7) / 8 * 8));
+    uint32_t* packed = t_packedB.get(int64_t(pairsOf(kc + kMinBlock)) * ((cols + 7) / 8 * 8));
     for (int j0 = 0; j0 < N; j0 += cols) {
         const int nc = N - j0 < cols ? N - j0 : cols;
-        for (int k0 = 0; k0 < K; k0 += kc) {
-            const int kn = K - k0 < kc ? K - k0 : kc;
+        for (int k0 = 0, kn = 0; k0 < K; k0 += kn) {
+            kn = K - k0 - kc < kMinBlock ? K - k0 : kc;
             packB(kn, nc, transB ? B + j0 * ldb + k0 : B + k0 * ldb + j0, ldb, transB,
                   reinterpret_cast<float*>(packed));
             packedColumns(M, nc, pairsOf(kn), a.pairs(k0 / 2), packed, C + j0, ldc, accumulate || k0 > 0, scratch);

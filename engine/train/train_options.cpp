@@ -368,7 +368,8 @@ std::vector<TrainOption> makeTable()
              return unlessDefault(s.config.device.threads, defaults().config.device.threads);
          },
          "", 1, kMaxThreads});
-    // Before --device, which keeps them unless it names its own.
+    // Before --device, which keeps them unless it names its own; both are for the CPU
+    // (applyTrainOptions refuses them with another device).
     add({"isa", "baseline|avx2|avx512",
          "the kernels of a lower instruction-set level than the CPU's best (TRAINBENCH_ISA too)", false, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
@@ -377,7 +378,7 @@ std::vector<TrainOption> makeTable()
              s.config.device.isa = isa;
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
-             if (!s.config.device.isa)
+             if (s.config.device.kind != DeviceKind::Cpu || !s.config.device.isa)
                  return std::nullopt;
              return isaName(*s.config.device.isa);
          }});
@@ -386,11 +387,7 @@ std::vector<TrainOption> makeTable()
          "AVX512_BF16 only; weights, optimizer and loss stay FP32) (fp32)",
          false, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
-             const Precision p = named("precision", [&] { return parsePrecision(v); });
-             if (s.config.device.kind != DeviceKind::Cpu && p != Precision::Fp32)
-                 throw ConfigError("--precision " + std::string(precisionName(p)) + " is for the CPU, not " +
-                                   s.config.device.id());
-             s.config.device.precision = p;
+             s.config.device.precision = named("precision", [&] { return parsePrecision(v); });
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (s.config.device.precision == Precision::Fp32)
@@ -398,27 +395,24 @@ std::vector<TrainOption> makeTable()
              return precisionName(s.config.device.precision);
          },
          QT_TRANSLATE_NOOP("TrainOption", "Precision")});
-    // After --isa and --precision: a device takes them unless it names its own ("cpu:2@avx2",
-    // "cpu:2+fp32"). On `train --resume` the run's own device is the one they change.
+    // After --isa and --precision: a CPU device takes them unless it names its own ("cpu:2@avx2",
+    // "cpu:2+fp32"); another device computes in FP32 at no level of ours. On `train --resume` the
+    // run's own device is the one they change.
     add({"device", "D", "where it runs, a device as `devices` lists it: cpu:2, cpu:1@avx2, cpu:2+bf16, opencl:0 (cpu)",
          false, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
              const DeviceSpec before = s.config.device;
              DeviceSpec d = named("device", [&] { return parseDeviceSpec(v, before.precision); });
-             if (d.kind != DeviceKind::Cpu && d.precision != Precision::Fp32)
-                 throw ConfigError("--precision " + std::string(precisionName(d.precision)) + " is for the CPU, not " +
-                                   v);
-             if (d.kind == DeviceKind::Cpu && !d.isa)
+             if (d.kind != DeviceKind::Cpu)
+                 d.precision = Precision::Fp32;
+             else if (!d.isa)
                  d.isa = before.isa;
              s.config.device = d;
          },
          [](const TrainSettings& s) -> std::optional<std::string> {
              if (s.config.device.kind == DeviceKind::Cpu)
-                 return std::nullopt;
-             DeviceSpec d = s.config.device;
-             d.isa.reset();                 // --isa writes it
-             d.precision = Precision::Fp32; // --precision too
-             return d.id();
+                 return std::nullopt; // --threads, --isa and --precision write it
+             return s.config.device.id();
          }});
     add({"checkpoint-every", "N",
          "a checkpoint in the run folder also every N batches, " + range(0, kMaxBatchesPerEpoch) +
@@ -465,6 +459,13 @@ void applyTrainOptions(TrainSettings& s, const std::map<std::string, std::string
             throw ConfigError("--" + o.name + " needs --" + o.needs + " " + (needed ? needed->value : std::string()));
         }
         o.parse(s, it->second, o);
+    }
+    // The CPU's own settings, refused with another device rather than dropped.
+    if (const DeviceSpec& d = s.config.device; d.kind != DeviceKind::Cpu) {
+        if (const auto p = given.find("precision"); p != given.end() && parsePrecision(p->second) != Precision::Fp32)
+            throw ConfigError("--precision " + p->second + " is for the CPU, not " + d.id());
+        if (const auto isa = given.find("isa"); isa != given.end())
+            throw ConfigError("--isa " + isa->second + " is for the CPU, not " + d.id());
     }
     validateTrainConfig(s.config);
 }

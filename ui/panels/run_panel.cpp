@@ -206,7 +206,7 @@ void RunPanel::runStarted(const RunStarted& info)
                           .arg(info.resumedStep + 1));
     }
     if (!info.ranOn.isEmpty()) // the accelerator panel moved it: another thread count or precision
-        appendLog(tr("It ran on %1 until now; it goes on on %2.").arg(info.ranOn, qs(info.config.device.id())));
+        appendLog(tr("It ran on %1 until now; it continues on %2.").arg(info.ranOn, qs(info.config.device.id())));
     if (info.config.validationSplit > 0)
         appendLog(tr("Validation: the last %1% of the training images (%2), held out; the test set is used at "
                      "the end only")

@@ -4,6 +4,7 @@
 #include "common/text.hpp"
 #include "core/errors.hpp"
 #include "environment.hpp"
+#include "kernels/isa.hpp"
 #include "predict/text_generator.hpp"
 #include "train/progress_text.hpp"
 #include "train/session.hpp"
@@ -81,10 +82,12 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data, 
     }
     if (!data)
         data = std::make_shared<const tb::Dataset>(tb::loadDatasetFor(saved.data.directory, saved.weights));
-    // The accelerator panel's device, at the run's kernel level (the window chooses none).
+    // The accelerator panel's device, at the run's kernel level where it runs here in the panel's
+    // precision (the window chooses no level).
     tb::DeviceSpec device = r.device;
     const tb::DeviceSpec& before = saved.config.device;
-    if (device.kind == tb::DeviceKind::Cpu && before.kind == tb::DeviceKind::Cpu && !device.isa)
+    if (device.kind == tb::DeviceKind::Cpu && before.kind == tb::DeviceKind::Cpu && !device.isa && before.isa &&
+        tb::precisionUnavailableReason(device.precision, *before.isa).empty())
         device.isa = before.isa;
     if (!(device == before))
         ranOn = qs(before.id());
