@@ -151,6 +151,25 @@ private slots:
         QVERIFY(r.out.contains("misclassified: " + QString::number(wrong) + " of 50"));
     }
 
+    // An OpenCL device's evaluation keeps its compiled kernels in the cache folder, as training does.
+    void evaluateOnOpenClUsesTheKernelCache()
+    {
+        if (!run({"devices"}).out.contains("opencl:0 "))
+            QSKIP("no OpenCL device here");
+        const QString w = m_tmp.path() + "/for-opencl.tbw";
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--batch", "25",
+                        "--seed", "4", "--no-run-folder", "--save", w});
+        QCOMPARE(r.code, 0);
+        const QString cache = m_tmp.path() + "/xdg-cache";
+        qputenv("XDG_CACHE_HOME", cache.toUtf8());
+        r = run({"evaluate", "--data", m_data, "--weights", w, "--device", "opencl:0"});
+        qunsetenv("XDG_CACHE_HOME");
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("Evaluated on opencl:0"));
+        QVERIFY2(!QDir(cache + "/trainbench/opencl").entryList(QDir::Files | QDir::NoDotAndDotDot).isEmpty(),
+                 "no compiled kernels were cached");
+    }
+
     // export -> evaluate the export: same predictions, same hash; errors with their exit codes.
     void exportThenEvaluateTheExport()
     {

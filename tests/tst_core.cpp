@@ -45,6 +45,14 @@ void expectClose(const std::vector<float>& got, const std::vector<double>& want,
         QVERIFY2(std::fabs(got[i] - want[i]) <= tol * std::max(1.0, std::fabs(want[i])),
                  qPrintable(QString("%1: element %2 is %3, expected %4").arg(what).arg(i).arg(got[i]).arg(want[i])));
 }
+// The environment as `vars` holds it when it is read (the map lives on, and may change, between reads).
+env::Lookup lookupIn(const std::map<std::string, std::string>& vars)
+{
+    return [&vars](const char* name) {
+        const auto it = vars.find(name);
+        return it == vars.end() ? nullptr : it->second.c_str();
+    };
+}
 // Every level this CPU runs, as test rows.
 void addLevelRows()
 {
@@ -291,10 +299,7 @@ private slots:
         const Isa before = defaultIsa();
         std::map<std::string, std::string> vars = {{"TRAINBENCH_ISA", "baseline"},
                                                    {"TRAINBENCH_BF16_KERNELS", "tiles"}};
-        const env::Lookup lookup = [&vars](const char* name) {
-            const auto it = vars.find(name);
-            return it == vars.end() ? nullptr : it->second.c_str();
-        };
+        const env::Lookup lookup = lookupIn(vars);
         try {
             env::applyToEngine(lookup);
             QFAIL("unknown bf16 kernels were accepted");
@@ -321,10 +326,7 @@ private slots:
     void environmentOfTheProcess()
     {
         std::map<std::string, std::string> vars;
-        const env::Lookup lookup = [&vars](const char* name) {
-            const auto it = vars.find(name);
-            return it == vars.end() ? nullptr : it->second.c_str();
-        };
+        const env::Lookup lookup = lookupIn(vars);
         ProcessLaunch alone = env::processLaunch(lookup);
         QVERIFY(!alone.byLauncher);
         QCOMPARE(alone.mpiTimeoutSeconds, 60.0);

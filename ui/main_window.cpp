@@ -724,13 +724,13 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
     const tb::DeviceSpec device = m_accelerator->device();
     // A safetensors file written by another program is taken for the model chosen in Setup.
     const std::optional<tb::ModelSpec> spec = m_model->spec();
-    watcher->setFuture(QtConcurrent::run([path, base, datasetDir, device, spec]() {
+    watcher->setFuture(QtConcurrent::run([path, base, datasetDir, device, spec, cacheDir = m_kernelCacheDir]() {
         Evaluation out;
         try {
             const DatasetPtr data = base ? base : std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
             const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data.get());
             auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
-            tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device);
+            tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
             out.data = std::make_shared<const tb::Dataset>(std::move(e.data));
             out.weights = weights;

@@ -163,9 +163,9 @@ int trainCommand(const std::vector<std::string>& args)
     if (resumed) {
         const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
         tb::Dataset data = tb::loadDatasetFor(dataDir, checkpoint->weights);
-        checkpoint.reset(); // the weights, before the session reads its own copy
-        owned = tb::TrainingSession::resume(*resumed, std::move(data), settings.config.device, checkpointEvery, comm,
-                                            tb::env::kernelCacheDir());
+        owned = tb::TrainingSession::resume(*resumed, std::move(*checkpoint), std::move(data), settings.config.device,
+                                            checkpointEvery, comm, tb::env::kernelCacheDir());
+        checkpoint.reset();
     } else {
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;

@@ -8,6 +8,8 @@
 #include "model/network.hpp"
 #include "train/backend.hpp"
 
+#include <string>
+
 namespace tb {
 
 struct WeightsEvaluation {
@@ -18,8 +20,9 @@ struct WeightsEvaluation {
 };
 
 // Throws what loading, building and the device throw (ModelError when the weights do not fit the
-// dataset's images or classes, ConfigError for an unusable device).
+// dataset's images or classes, ConfigError for an unusable device). kernelCacheDir: as TrainConfig's (an
+// OpenCL device's compiled kernels; empty: compiled again).
 WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& base, const DeviceSpec& device,
-                                  int limit = 0, bool keepPredictions = true);
+                                  const std::string& kernelCacheDir, int limit = 0, bool keepPredictions = true);
 
 } // namespace tb

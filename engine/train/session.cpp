@@ -257,7 +257,15 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
                                                          std::shared_ptr<Communicator> communicator,
                                                          const std::string& kernelCacheDir)
 {
-    Checkpoint c = readCheckpoint(folder.checkpoint());
+    return resume(folder, readCheckpoint(folder.checkpoint()), std::move(data), device, checkpointEvery,
+                  std::move(communicator), kernelCacheDir);
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder, Checkpoint c, Dataset data,
+                                                         const std::optional<DeviceSpec>& device, int checkpointEvery,
+                                                         std::shared_ptr<Communicator> communicator,
+                                                         const std::string& kernelCacheDir)
+{
     requireSameDataset(c.data, data, folder.checkpoint());
     TrainConfig config = c.config;
     if (device)
@@ -269,7 +277,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     if (net.inputShape().h != c.weights.input.h || net.inputShape().w != c.weights.input.w ||
         net.paramCount() != int64_t(c.weights.params.size()) || net.stateCount() != int64_t(c.weights.state.size()))
         throw ModelError(folder.checkpoint() + " holds weights of another shape than its model on this dataset");
-    net.params() = c.weights.params;
+    net.params() = c.weights.params; // copied into the network's buffers, which the layers point into
     net.state() = c.weights.state;
     session->m_trainer->backend().syncFromHost();
     session->m_trainer->backend().setOptimizerState(

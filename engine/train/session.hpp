@@ -99,6 +99,13 @@ public:
                                                    int checkpointEvery = 0,
                                                    std::shared_ptr<Communicator> communicator = nullptr,
                                                    const std::string& kernelCacheDir = {});
+    // The same, from the folder's checkpoint already read (readCheckpoint(folder.checkpoint())): a front
+    // end that read it for the run's settings and dataset does not read it again.
+    static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, Checkpoint checkpoint, Dataset data,
+                                                   const std::optional<DeviceSpec>& device = std::nullopt,
+                                                   int checkpointEvery = 0,
+                                                   std::shared_ptr<Communicator> communicator = nullptr,
+                                                   const std::string& kernelCacheDir = {});
     ~TrainingSession();
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;

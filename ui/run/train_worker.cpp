@@ -68,7 +68,7 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data, 
         return session;
     }
     const tb::RunFolder folder = tb::RunFolder::open(r.resumeFolder);
-    const tb::Checkpoint saved = tb::readCheckpoint(folder.checkpoint());
+    tb::Checkpoint saved = tb::readCheckpoint(folder.checkpoint());
     data = r.data;
     if (data) {
         try {
@@ -91,7 +91,8 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data, 
         device.isa = before.isa;
     if (!(device == before))
         ranOn = qs(before.id());
-    return tb::TrainingSession::resume(folder, *data, device, r.checkpointEvery, nullptr, r.config.kernelCacheDir);
+    return tb::TrainingSession::resume(folder, std::move(saved), *data, device, r.checkpointEvery, nullptr,
+                                       r.config.kernelCacheDir);
 }
 
 void TrainWorker::run()
