@@ -198,6 +198,14 @@ private slots:
         QCOMPARE(int(w->history().size()), 2);
         QVERIFY(w->runPanel()->logText().contains(QStringLiteral("val_accuracy")));
         QVERIFY(w->runPanel()->logText().contains(outcome.weightsSha256));
+        // The run's header, as the CLI starts a run: the model, the dataset, where it runs and how.
+        const QString log = w->runPanel()->logText();
+        QVERIFY2(log.contains(QStringLiteral("Model toy (")) &&
+                     log.contains(QStringLiteral(": 1,024 training / 200 test images, 12×12, 3 classes")),
+                 qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("CPU, 2 threads, batch 32, adam lr 0.001, seed 7, ")) &&
+                     log.contains(QStringLiteral(" kernels (")),
+                 qPrintable(log));
 
         // Results: misclassified first, in red, most confident mistakes first.
         ResultsPanel* results = w->resultsPanel();
@@ -459,6 +467,28 @@ private slots:
                         w->runPanel()->runProgressBar()->size());
         QVERIFY(w->rect().contains(bar));
         Language::apply(QStringLiteral("en"));
+    }
+
+    // A run started in Spanish says in Spanish what it trains, on what and where (the engine's own
+    // header is English: the window writes its own).
+    void runHeaderInTheWindowsLanguage()
+    {
+        Language::apply(QStringLiteral("es"));
+        auto w = makeWindow(1, 2);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        const QString log = w->runPanel()->logText();
+        Language::apply(QStringLiteral("en"));
+        QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
+                     log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de test, 12×12, 3 clases")),
+                 qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("CPU, 2 hilos, lote 32, adam con tasa de aprendizaje 0.001, semilla 7, "
+                                             "kernels ")) &&
+                     log.contains(QStringLiteral("productos de matrices: ")),
+                 qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral(" params) on ")), qPrintable(log));
     }
 
     void windowOpensInsideItsScreenAndRemembersItsGeometry()

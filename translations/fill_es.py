@@ -620,8 +620,26 @@ ES = {
     "The same cores with the matrix products' inputs rounded to bfloat16 and summed in FP32 (AVX512_BF16)":
         "Los mismos núcleos con las entradas de los productos de matrices redondeadas a bfloat16 y sumadas en FP32 (AVX512_BF16)",
 
+    # A run's header in the run log (EngineText::runHeader).
+    "Model %1 (%2 params) on %3: %4": "Modelo %1 (%2 parámetros) con %3: %4",
+    "%1 training / %2 test images, %3×%4, %5 classes (%6)": "%1 imágenes de entrenamiento / %2 de test, %3×%4, %5 clases (%6)",
+    "%1 training / %2 validation sequences of %3 characters (%4 bytes of text), character-level vocabulary of %5 symbols":
+        "%1 secuencias de entrenamiento / %2 de validación de %3 caracteres (%4 bytes de texto), vocabulario de %5 símbolos por carácter",
+    "%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), byte-level vocabulary of %5 symbols":
+        "%1 secuencias de entrenamiento / %2 de validación de %3 bytes (%4 bytes de texto), vocabulario de %5 símbolos por byte",
+    "generic": "genéricas",
+    "MNIST digits": "dígitos MNIST",
+    "CPU, 1 thread": "CPU, 1 hilo",
+    "CPU, %1 threads": "CPU, %1 hilos",
+    ", bf16 (bfloat16 products, FP32 accumulation)": ", bf16 (productos en bfloat16, sumas en FP32)",
+    "%1, batch %2, %3 lr %4, seed %5, %6": "%1, lote %2, %3 con tasa de aprendizaje %4, semilla %5, %6",
+    "%1; matrix products: %2": "%1; productos de matrices: %2",
+    "OpenCL kernels: loaded from the cache (%1)": "Kernels OpenCL: cargados de la caché (%1)",
+    "OpenCL kernels: compiled from source; stored in the cache (%1)": "Kernels OpenCL: compilados desde el código fuente; guardados en la caché (%1)",
+    "OpenCL kernels: compiled from source; not stored in the cache: %1": "Kernels OpenCL: compilados desde el código fuente; no se guardaron en la caché: %1",
+    "OpenCL kernels: compiled from source because the cached copy %1; stored in the cache (%2)":
+        "Kernels OpenCL: compilados desde el código fuente porque la copia de la caché %1; guardados en la caché (%2)",
 }
-
 
 def main(path):
     tree = ET.parse(path)

@@ -366,6 +366,66 @@
         <source>bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights differ in their last bits from those of CPUs without them (TRAINBENCH_BF16_KERNELS=avx512bf16 gives those)</source>
         <translation>bf16 en los tiles AMX-BF16 de esta CPU: suman en un orden propio, así que sus pesos bf16 difieren en los últimos bits de los de las CPU que no los tienen (TRAINBENCH_BF16_KERNELS=avx512bf16 da esos)</translation>
     </message>
+    <message>
+        <source>%1; matrix products: %2</source>
+        <translation>%1; productos de matrices: %2</translation>
+    </message>
+    <message>
+        <source>OpenCL kernels: loaded from the cache (%1)</source>
+        <translation>Kernels OpenCL: cargados de la caché (%1)</translation>
+    </message>
+    <message>
+        <source>OpenCL kernels: compiled from source; stored in the cache (%1)</source>
+        <translation>Kernels OpenCL: compilados desde el código fuente; guardados en la caché (%1)</translation>
+    </message>
+    <message>
+        <source>OpenCL kernels: compiled from source; not stored in the cache: %1</source>
+        <translation>Kernels OpenCL: compilados desde el código fuente; no se guardaron en la caché: %1</translation>
+    </message>
+    <message>
+        <source>OpenCL kernels: compiled from source because the cached copy %1; stored in the cache (%2)</source>
+        <translation>Kernels OpenCL: compilados desde el código fuente porque la copia de la caché %1; guardados en la caché (%2)</translation>
+    </message>
+    <message>
+        <source>%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), byte-level vocabulary of %5 symbols</source>
+        <translation>%1 secuencias de entrenamiento / %2 de validación de %3 bytes (%4 bytes de texto), vocabulario de %5 símbolos por byte</translation>
+    </message>
+    <message>
+        <source>%1 training / %2 validation sequences of %3 characters (%4 bytes of text), character-level vocabulary of %5 symbols</source>
+        <translation>%1 secuencias de entrenamiento / %2 de validación de %3 caracteres (%4 bytes de texto), vocabulario de %5 símbolos por carácter</translation>
+    </message>
+    <message>
+        <source>generic</source>
+        <translation>genéricas</translation>
+    </message>
+    <message>
+        <source>MNIST digits</source>
+        <translation>dígitos MNIST</translation>
+    </message>
+    <message>
+        <source>%1 training / %2 test images, %3×%4, %5 classes (%6)</source>
+        <translation>%1 imágenes de entrenamiento / %2 de test, %3×%4, %5 clases (%6)</translation>
+    </message>
+    <message>
+        <source>CPU, 1 thread</source>
+        <translation>CPU, 1 hilo</translation>
+    </message>
+    <message>
+        <source>CPU, %1 threads</source>
+        <translation>CPU, %1 hilos</translation>
+    </message>
+    <message>
+        <source>, bf16 (bfloat16 products, FP32 accumulation)</source>
+        <translation>, bf16 (productos en bfloat16, sumas en FP32)</translation>
+    </message>
+    <message>
+        <source>Model %1 (%2 params) on %3: %4</source>
+        <translation>Modelo %1 (%2 parámetros) con %3: %4</translation>
+    </message>
+    <message>
+        <source>%1, batch %2, %3 lr %4, seed %5, %6</source>
+        <translation>%1, lote %2, %3 con tasa de aprendizaje %4, semilla %5, %6</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -5,6 +5,8 @@
 #include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "model/model_spec.hpp"
+#include "optim/optimizer.hpp"
+#include "train/session.hpp"
 #include "train/train_options.hpp"
 
 #include <QLocale>
@@ -172,6 +174,20 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "it cannot be read: %1")},
         {QRegularExpression(QStringLiteral("^evaluation\\.json is damaged: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "evaluation.json is damaged: %1")},
+        // An OpenCL device's description and set-up line in a run's header (device/opencl).
+        {QRegularExpression(QStringLiteral("^(OpenCL: .+); matrix products: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1; matrix products: %2")},
+        {QRegularExpression(QStringLiteral("^OpenCL kernels: loaded from the cache \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "OpenCL kernels: loaded from the cache (%1)")},
+        {QRegularExpression(QStringLiteral("^OpenCL kernels: compiled from source; stored in the cache \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "OpenCL kernels: compiled from source; stored in the cache (%1)")},
+        {QRegularExpression(QStringLiteral("^OpenCL kernels: compiled from source; not stored in the cache: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "OpenCL kernels: compiled from source; not stored in the cache: %1")},
+        {QRegularExpression(QStringLiteral(
+             "^OpenCL kernels: compiled from source because the cached copy (.+); stored in the cache \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "OpenCL kernels: compiled from source because the cached copy %1; stored in the cache (%2)")},
         // Devices that cannot compute in bf16 (kernels/isa.cpp, device/device.cpp).
         {QRegularExpression(QStringLiteral("^this CPU has no AVX512_BF16, which bf16 needs \\((.+)\\); it is not "
                                            "emulated$")),
@@ -267,6 +283,57 @@ QString EngineText::kernels(const tb::Kernels& k)
              m.hasMatch()   ? tr("own %1 FMA kernel").arg(m.captured(1))
              : b.hasMatch() ? tr("own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)").arg(b.captured(1))
                             : gemm);
+}
+
+namespace {
+// tb::describeDataset in the window's language (counts in its locale).
+QString datasetText(const tb::Dataset& d)
+{
+    if (d.isText()) {
+        const bool bytes = d.textVocabulary == "bytes";
+        return (bytes ? EngineText::tr("%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), "
+                                       "byte-level vocabulary of %5 symbols")
+                      : EngineText::tr("%1 training / %2 validation sequences of %3 characters (%4 bytes of text), "
+                                       "character-level vocabulary of %5 symbols"))
+            .arg(formatCount(d.train.count), formatCount(d.test.count), QString::number(d.train.steps),
+                 formatCount(d.textBytes), QString::number(d.numClasses));
+    }
+    QString names = qs(d.classNamesSource);
+    if (d.classNamesSource == "generic")
+        names = EngineText::tr("generic");
+    else if (d.classNamesSource == "MNIST digits")
+        names = EngineText::tr("MNIST digits");
+    return EngineText::tr("%1 training / %2 test images, %3×%4, %5 classes (%6)")
+        .arg(formatCount(d.train.count), formatCount(d.test.count), QString::number(d.inputHeight()),
+             QString::number(d.inputWidth()), QString::number(d.numClasses), names);
+}
+} // namespace
+
+QString EngineText::runHeader(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
+                              const tb::RunInfo& run)
+{
+    const tb::DeviceSpec& dev = run.device;
+    const bool cpu = dev.kind == tb::DeviceKind::Cpu;
+    QString where = !cpu               ? qs(dev.id())
+                    : dev.threads == 1 ? tr("CPU, 1 thread")
+                                       : tr("CPU, %1 threads").arg(dev.threads);
+    if (dev.precision == tb::Precision::Bf16)
+        where += tr(", bf16 (bfloat16 products, FP32 accumulation)");
+    // The CPU's kernels as the window names them, where the backend describes just them (no MPI).
+    QString kernels = english(qs(run.kernels));
+    if (cpu && run.kernels == tb::describeKernels(tb::cpuKernels(dev)))
+        kernels = EngineText::kernels(tb::cpuKernels(dev));
+    QString header = tr("Model %1 (%2 params) on %3: %4")
+                         .arg(qs(net.spec().name), formatCount(net.paramCount() + net.stateCount()), qs(d.directory),
+                              datasetText(d));
+    header += QLatin1Char('\n') + tr("%1, batch %2, %3 lr %4, seed %5, %6")
+                                      .arg(where, QString::number(cfg.batchSize),
+                                           QString::fromLatin1(tb::optimizerName(cfg.optimizer.kind)),
+                                           QString::number(double(cfg.optimizer.learningRate), 'g', 6),
+                                           QString::number(qulonglong(cfg.seed)), kernels);
+    if (!run.setupNote.empty())
+        header += QLatin1Char('\n') + english(qs(run.setupNote));
+    return header;
 }
 
 QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,

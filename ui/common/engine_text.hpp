@@ -17,9 +17,13 @@
 #include <vector>
 
 namespace tb {
-struct Kernels;
+struct Dataset;
 struct DeviceSpec;
+struct Kernels;
+class Network;
+struct RunInfo;
 struct SystemInfo;
+struct TrainConfig;
 } // namespace tb
 
 namespace tbui {
@@ -45,6 +49,10 @@ public:
     static QString optionLabel(const char* name);
     // tb::describeKernels in the window's language.
     static QString kernels(const tb::Kernels& k);
+    // tb::runHeader (the lines a run starts with: model and dataset; device, batch, optimizer, seed,
+    // kernels; the device's set-up) in the window's language.
+    static QString runHeader(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
+                             const tb::RunInfo& run);
     // What precise BN did, or that BatchNorm's statistics are still near their initial values (the
     // run log's and the Results page's line); empty when there is nothing to say.
     static QString batchNorm(const std::optional<tb::PreciseBnResult>& precise,
