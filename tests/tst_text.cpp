@@ -10,7 +10,10 @@
 #include "io/weights_file.hpp"
 #include "model/network.hpp"
 #include "predict/text_generator.hpp"
+#include "report/run_report.hpp"
+#include "train/run_history.hpp"
 #include "train/session.hpp"
+#include "train/test_record.hpp"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -234,6 +237,46 @@ private slots:
         QCOMPARE(resumed->position().step, 2);
         QCOMPARE(resumed->run(), TrainStatus::Completed);
         QCOMPARE(resumed->weightsSha256(), expected);
+    }
+
+    // A text run's records count symbols, as `evaluate` does: run.json's misclassified, evaluation.json
+    // (its unit, no pictures of symbols) and the report (the most frequent mistakes, no matrix).
+    void runRecordsCountSymbols()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        QTemporaryDir tmp;
+        TrainingSession s(parseModelSpec(kTinyModel, "tiny"), data, textConfig(2, 1, 4));
+        s.createRunFolder(tmp.path().toStdString());
+        s.finish(s.run(), FinishOptions{});
+        const RunSummary run = readRun(s.runFolder()->path);
+        QVERIFY2(!run.damaged, run.damage.c_str());
+        QVERIFY(run.test.has_value());
+        QCOMPARE(run.test->samples, data.test.count * 32);
+        QCOMPARE(run.test->misclassified, int(std::lround((1.0 - run.test->accuracy) * run.test->samples)));
+        std::string why;
+        const std::optional<TestRecord> record = readTestRecord(run, why);
+        QVERIFY2(record.has_value(), why.c_str());
+        QVERIFY(record->symbols);
+        QCOMPARE(record->misclassifiedCount, run.test->misclassified);
+        QVERIFY(record->misclassified.empty());
+        int64_t counted = 0;
+        for (int64_t n : record->confusion)
+            counted += n;
+        QCOMPARE(counted, int64_t(run.test->samples));
+        // The unit survives the JSON (and a record without one is of images).
+        nlohmann::ordered_json j = testRecordJson(*record);
+        QVERIFY(parseTestRecord(j).symbols);
+        j.erase("unit");
+        QVERIFY(!parseTestRecord(j).symbols);
+        const QString html = QString::fromStdString(runReportHtml(readReportInput(run.path)));
+        QVERIFY(html.contains(QStringLiteral("%1 of %2 predicted symbols of the validation text are wrong")
+                                  .arg(run.test->misclassified)
+                                  .arg(run.test->samples)));
+        QVERIFY(html.contains(QStringLiteral("<th>Sequences/s</th>")));
+        QVERIFY(!html.contains(QStringLiteral("test images")));
+        QVERIFY(!html.contains(QStringLiteral("data:image/png")));
     }
 
     // Generation: the same seed writes the same text (also after a save and load), temperature 0 is

@@ -3,6 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/sha256.hpp"
+#include "data/text_dataset.hpp"
 #include "io/png_writer.hpp"
 #include "report/svg_chart.hpp"
 
@@ -90,10 +91,12 @@ std::string charts(const RunSummary& run)
            svgLineChart("Epoch time (s)", {{"seconds", "#1a7f37", epoch, time}}) + "</div>\n";
 }
 
-std::string epochTable(const RunSummary& run)
+// `perSecond`: what the epochs' throughput counts ("Images/s", "Sequences/s").
+std::string epochTable(const RunSummary& run, const std::string& perSecond)
 {
     std::string out = "<table>\n<tr><th>Epoch</th><th>Loss</th><th>Accuracy</th><th>Val. loss</th><th>Val. "
-                      "accuracy</th><th>Learning rate</th><th>Seconds</th><th>Images/s</th></tr>\n";
+                      "accuracy</th><th>Learning rate</th><th>Seconds</th><th>" +
+                      perSecond + "</th></tr>\n";
     for (const EpochRecord& e : run.history) {
         out += "<tr><td class=\"n\">" + std::to_string(e.epoch) + "</td>";
         for (double v : {e.loss, e.accuracy, e.valLoss, e.valAccuracy, e.learningRate, e.seconds})
@@ -127,6 +130,65 @@ std::string confusionTable(const TestRecord& t)
                    std::to_string(n) + "</td>";
         }
         out += "<td>" + std::to_string(total) + "</td></tr>\n";
+    }
+    return out + "</table>\n";
+}
+
+// A text model's symbol as a reader sees it: a visible character as itself, a space, newline or tab by
+// a sign, any other byte (a control byte, a byte of a UTF-8 sequence) as its hex value.
+std::string symbolLabel(const std::string& symbol)
+{
+    if (symbol == " ")
+        return "␣";
+    if (symbol == "\n")
+        return "↵";
+    if (symbol == "\t")
+        return "⇥";
+    const auto byte = static_cast<unsigned char>(symbol.empty() ? 0 : symbol[0]);
+    if (symbol.size() > 1 || (byte > 0x20 && byte < 0x7f)) // a whole UTF-8 character, or printable ASCII
+        return symbol;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "byte %02x", byte);
+    return hex;
+}
+
+// A text model's mistakes: the count, and the most frequent (true symbol, predicted symbol) pairs
+// (a vocabulary of up to 256 symbols makes a matrix no one reads).
+std::string symbolMistakes(const TestRecord& t)
+{
+    constexpr int kShown = 20;
+    const int k = t.classes();
+    std::vector<std::string> labels;
+    try {
+        for (const std::string& s : TextVocabulary::fromClassNames(t.classNames).symbols)
+            labels.push_back(symbolLabel(s));
+    } catch (const Error&) { // not a text vocabulary after all: its class names as they are
+        labels = t.classNames;
+    }
+    std::vector<int64_t> rowTotal(size_t(k), 0);
+    std::vector<std::pair<int, int>> cells; // (true, predicted), off the diagonal, non-zero
+    for (int r = 0; r < k; ++r)
+        for (int c = 0; c < k; ++c) {
+            const int64_t n = t.confusion[size_t(r) * size_t(k) + size_t(c)];
+            rowTotal[size_t(r)] += n;
+            if (r != c && n > 0)
+                cells.emplace_back(r, c);
+        }
+    const auto count = [&](const std::pair<int, int>& p) {
+        return t.confusion[size_t(p.first) * size_t(k) + size_t(p.second)];
+    };
+    std::stable_sort(cells.begin(), cells.end(), [&](const auto& a, const auto& b) { return count(a) > count(b); });
+    std::string out = "<p>" + std::to_string(t.misclassifiedCount) + " of " + std::to_string(t.samples) +
+                      " predicted symbols of the validation text are wrong. The most frequent mistakes (of " +
+                      std::to_string(cells.size()) + " kinds):</p>\n";
+    out += "<table class=\"mistakes\">\n<tr><th>True symbol</th><th>Predicted</th><th>Count</th><th>Share of the "
+           "true symbol's predictions</th></tr>\n";
+    for (size_t i = 0; i < cells.size() && i < size_t(kShown); ++i) {
+        const auto [r, c] = cells[i];
+        out += "<tr><td><code>" + htmlEscape(labels[size_t(r)]) + "</code></td><td><code>" +
+               htmlEscape(labels[size_t(c)]) + "</code></td><td class=\"n\">" + std::to_string(count(cells[i])) +
+               "</td><td class=\"n\">" + percent(double(count(cells[i])) / double(rowTotal[size_t(r)])) +
+               "</td></tr>\n";
     }
     return out + "</table>\n";
 }
@@ -198,7 +260,8 @@ std::string runReportHtml(const ReportInput& in)
     h += "</div>\n";
 
     h += "<h2>Curves</h2>\n" + charts(run);
-    h += "<h2>Epochs</h2>\n" + epochTable(run);
+    const bool text = in.test && in.test->symbols;
+    h += "<h2>Epochs</h2>\n" + epochTable(run, !in.test ? "Samples/s" : text ? "Sequences/s" : "Images/s");
     h += "<h2 id=\"configuration\">Configuration</h2>\n" + table(run.configurationRows());
     const auto hardware = run.hardwareRows();
     h += "<h2>Hardware</h2>\n" +
@@ -220,12 +283,14 @@ std::string runReportHtml(const ReportInput& in)
         files += (files.empty() ? "" : ", ") + f;
     h += row("Files in the run folder", files) + row("Run folder", run.path) + "</table>\n";
 
-    h += "<h2 id=\"confusion\">Confusion matrix</h2>\n";
-    if (in.test) {
+    if (text) {
+        h += "<h2 id=\"mistakes\">Mistakes</h2>\n" + symbolMistakes(*in.test);
+    } else if (in.test) {
+        h += "<h2 id=\"confusion\">Confusion matrix</h2>\n";
         h += confusionTable(*in.test);
         h += "<h2 id=\"misclassified\">Misclassified test images</h2>\n" + misclassifiedGrid(*in.test);
     } else {
-        h += "<p class=\"warn\">" + htmlEscape(in.testMissing) + ".</p>\n";
+        h += "<h2 id=\"confusion\">Confusion matrix</h2>\n<p class=\"warn\">" + htmlEscape(in.testMissing) + ".</p>\n";
     }
     h += "<p class=\"sub\">Made by Trainbench from " + htmlEscape(run.path) + ".</p>\n</body>\n</html>\n";
     return h;

@@ -233,7 +233,7 @@ void TrainingSession::recordEnd(const EvalResult& test)
     m_weightsFileSha256 = sha256Hex(readWholeFile(m_folder->weights()));
     m_test = testResultOf(test);
     if (!test.predicted.empty()) {
-        const TestRecord record = makeTestRecord(test, m_data.test, m_data.classNames);
+        const TestRecord record = makeTestRecord(test, m_data);
         writeFileAtomically(m_folder->evaluation(), jsonText(testRecordJson(record)) + "\n");
         m_test->misclassified = record.misclassifiedCount;
     }

@@ -8,23 +8,26 @@
 
 namespace tb {
 
-TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, const std::vector<std::string>& classNames,
-                          int keepImages)
+TestRecord makeTestRecord(const EvalResult& result, const Dataset& data, int keepImages)
 {
+    const ImageSplit& test = data.test;
     TestRecord r;
     r.loss = result.loss;
     r.accuracy = result.accuracy;
     r.samples = result.samples;
-    r.classNames = classNames;
+    r.symbols = data.isText();
+    r.classNames = data.classNames;
     const int k = r.classes();
     r.confusion.assign(size_t(k) * size_t(k), 0);
-    const int n = std::min<int>(result.samples, int(result.predicted.size()));
+    // One prediction per label: an image's class, or each symbol of a text's sequences in order.
+    const int n = int(
+        std::min<int64_t>({int64_t(result.samples), int64_t(result.predicted.size()), int64_t(test.labels.size())}));
     auto confidence = [&](int i) {
         const size_t p = size_t(i) * size_t(k) + size_t(result.predicted[size_t(i)]);
         return p < result.probs.size() ? result.probs[p] : 0.0f;
     };
     std::vector<int> wrong;
-    for (int i = 0; i < n && i < test.count; ++i) {
+    for (int i = 0; i < n; ++i) {
         const int label = test.labels[size_t(i)], predicted = result.predicted[size_t(i)];
         if (label < k && predicted < k)
             ++r.confusion[size_t(label) * size_t(k) + size_t(predicted)];
@@ -32,6 +35,8 @@ TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, cons
             wrong.push_back(i);
     }
     r.misclassifiedCount = int(wrong.size());
+    if (r.symbols) // a symbol is no picture; the matrix and the count say what went wrong
+        return r;
     // The window's order (ui/results/results_model.cpp): the most confident mistakes first, ties by
     // test index; the ones kept are those.
     std::stable_sort(wrong.begin(), wrong.end(), [&](int a, int b) { return confidence(a) > confidence(b); });
@@ -68,6 +73,7 @@ nlohmann::ordered_json testRecordJson(const TestRecord& r)
     j["loss"] = r.loss;
     j["accuracy"] = r.accuracy;
     j["samples"] = r.samples;
+    j["unit"] = r.symbols ? "symbols" : "images";
     j["class_names"] = r.classNames;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (int t = 0; t < r.classes(); ++t)
@@ -95,6 +101,11 @@ TestRecord parseTestRecord(const nlohmann::ordered_json& j)
         r.loss = j.at("loss").get<double>();
         r.accuracy = j.at("accuracy").get<double>();
         r.samples = jsonWhole<int>(j.at("samples"), "the test evaluation's samples");
+        if (const auto unit = j.find("unit"); unit != j.end()) { // since 0.2.0; images before
+            if (*unit != "images" && *unit != "symbols")
+                throw DataError("the test evaluation's unit is " + unit->dump() + ", not \"images\" or \"symbols\"");
+            r.symbols = *unit == "symbols";
+        }
         r.classNames = j.at("class_names").get<std::vector<std::string>>();
         const int k = r.classes();
         const auto& rows = j.at("confusion");

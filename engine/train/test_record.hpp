@@ -26,7 +26,8 @@ struct MisclassifiedImage {
 
 struct TestRecord {
     double loss = 0.0, accuracy = 0.0;
-    int samples = 0;
+    int samples = 0;      // test images, or a text model's predicted symbols
+    bool symbols = false; // a text model's: samples and the matrix count symbols; no images are kept
     std::vector<std::string> classNames;
     std::vector<int64_t> confusion; // (classes, classes): row the true label, column the prediction
     int misclassifiedCount = 0;     // all of them; `misclassified` keeps the first few
@@ -35,9 +36,9 @@ struct TestRecord {
     int classes() const { return int(classNames.size()); }
 };
 
-// Of an evaluation with predictions (EvalResult::predicted and probs) of `test`'s first images.
-TestRecord makeTestRecord(const EvalResult& result, const ImageSplit& test, const std::vector<std::string>& classNames,
-                          int keepImages = 100);
+// Of an evaluation with predictions (EvalResult::predicted and probs) of `data.test`'s first images,
+// or of its first sequences' symbols for a text dataset (one prediction per label).
+TestRecord makeTestRecord(const EvalResult& result, const Dataset& data, int keepImages = 100);
 
 // The metrics of an evaluation as the records keep them (run.json's "test", the CLI's --json lines);
 // misclassified stays -1 (uncounted).
