@@ -79,6 +79,33 @@ private slots:
         r = run({"generate", "--weights", weights, "--temperature", "-1"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("temperature"));
+        // The same model exported to safetensors writes the same text.
+        const QString st = m_tmp.path() + "/text.safetensors";
+        QCOMPARE(run({"export", "--weights", weights, "--format", "safetensors", "--out", st}).code, 0);
+        QStringList fromSt = gen;
+        fromSt[2] = st;
+        r = run(fromSt);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, a.out);
+        // --json: each symbol's bytes in hex beside its text, so that any text can be rebuilt.
+        r = run(gen + QStringList{"--json"});
+        QCOMPARE(r.code, 0);
+        QString rebuilt;
+        QByteArray bytes;
+        for (const QJsonObject& j : jsonLines(r.out))
+            if (j.contains("bytes"))
+                bytes += QByteArray::fromHex(j["bytes"].toString().toLatin1());
+        QCOMPARE(QString::fromUtf8(QByteArray("The ") + bytes), a.out.chopped(1)); // less the newline
+        // A character model refuses a prompt outside its vocabulary before it prints anything.
+        const QString chars = m_tmp.path() + "/chars.tbw";
+        r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm", "--epochs", "1",
+                 "--batch", "16", "--max-batches", "1", "--sequence-length", "32", "--vocabulary", "characters",
+                 "--no-run-folder", "--save", chars});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({"generate", "--weights", chars, "--prompt", "The ~€", "--length", "5"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("is not in the model's character-level vocabulary"), qPrintable(r.err));
+        QCOMPARE(r.out, QString());
         r = run({"train", "--data", m_tmp.path() + "/text.tbw", "--model", "small-text-lstm", "--no-run-folder"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("looks binary"), qPrintable(r.err));

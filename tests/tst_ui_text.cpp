@@ -328,6 +328,16 @@ private slots:
         w.openWeights(saved);
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, fixtures::kHangGuardMs);
         QCOMPARE(page.sourceText(), QStringLiteral("Model: weights file written.tbw"));
+        // The page's own Open takes safetensors too (as exported, with the model in its metadata).
+        const QString st = m_tmp.filePath(QStringLiteral("written.safetensors"));
+        QCOMPARE(w.saveWeights(st), QString());
+        page.openWeightsFile(st);
+        QTRY_COMPARE_WITH_TIMEOUT(page.sourceText(), QStringLiteral("Model: weights file written.safetensors"),
+                                  fixtures::kHangGuardMs);
+        QVERIFY(page.writeButton()->isEnabled());
+        page.openWeightsFile(saved);
+        QTRY_COMPARE_WITH_TIMEOUT(page.sourceText(), QStringLiteral("Model: weights file written.tbw"),
+                                  fixtures::kHangGuardMs);
         Language::apply(QStringLiteral("es"));
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
         QCOMPARE(page.sourceText(), QStringLiteral("Modelo: archivo de pesos written.tbw"));

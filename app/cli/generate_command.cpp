@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "data/text_dataset.hpp"
 #include "io/weights_file.hpp"
+#include "io/weights_formats.hpp"
 #include "predict/text_generator.hpp"
 
 #include <cstdio>
@@ -18,24 +19,24 @@ int generateCommand(const std::vector<std::string>& args)
 {
     const Options o = commandOptions(*findCommand("generate"), args);
     if (!o.has("weights"))
-        throw UsageError("--weights FILE is required (the .tbw of a text model)");
-    const tb::WeightsFile w = tb::loadWeights(o.text("weights", ""));
+        throw UsageError("--weights FILE is required (the .tbw or .safetensors of a text model)");
+    const tb::WeightsFile w = tb::loadAnyWeights(o.text("weights", ""));
     if (!w.spec.isText())
         throw tb::ModelError(o.text("weights", "") + " holds an image model (" + w.spec.name +
                              "); generate needs a text model (trained on a text with --data FILE.txt)");
     const tb::Network net = w.buildNetwork();
-    tb::TextGenerator gen(net, tb::TextVocabulary::fromClassNames(w.classNames));
+    const tb::TextVocabulary vocab = tb::TextVocabulary::fromClassNames(w.classNames);
+    tb::TextGenerator gen(net, vocab);
     tb::GenerateOptions g;
     g.prompt = o.text("prompt", "");
     g.length = int(o.integer("length", 250, 0, 10000000));
     g.temperature = o.real("temperature", 1.0);
     g.seed = uint64_t(o.integer("seed", 200, 0, std::numeric_limits<long long>::max()));
     g.streams = int(o.integer("streams", 1, 1, 1024));
+    const std::vector<uint8_t> ids = vocab.encode(g.prompt); // a symbol outside it: refused before any output
     if (o.has("probabilities")) {
         // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
         // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}".
-        const tb::TextVocabulary vocab = tb::TextVocabulary::fromClassNames(w.classNames);
-        const std::vector<uint8_t> ids = vocab.encode(g.prompt);
         if (ids.empty())
             throw UsageError("--probabilities needs a --prompt");
         const std::vector<float> p = gen.probabilities(ids);
@@ -72,6 +73,7 @@ int generateCommand(const std::vector<std::string>& args)
             j["index"] = s.index;
             j["id"] = s.id;
             j["text"] = tb::printableSample(s.text) == s.text || s.text == "\n" ? s.text : "?"; // JSON holds UTF-8 only
+            j["bytes"] = w.classNames[size_t(s.id)]; // the symbol's bytes in hex: any text rebuilt ("?" is many)
             j["probability"] = s.probability;
             printJson(j);
         } else if (g.streams == 1) {

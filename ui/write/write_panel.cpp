@@ -4,6 +4,7 @@
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "io/weights_file.hpp"
+#include "io/weights_formats.hpp"
 #include "predict/text_generator.hpp"
 
 #include <QDoubleSpinBox>
@@ -141,7 +142,7 @@ WritePanel::WritePanel(QWidget* parent)
     connect(m_stop, &QPushButton::clicked, this, &WritePanel::stop);
     connect(m_open, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open the weights of a text model"), QString(),
-                                                          tr("Trainbench weights (*.tbw);;All files (*)"));
+                                                          tr("Weights (*.tbw *.safetensors);;All files (*)"));
         if (!path.isEmpty())
             openWeightsFile(path);
     });
@@ -270,7 +271,7 @@ void WritePanel::openWeightsFile(const QString& path)
     watcher->setFuture(QtConcurrent::run([p = ss(path)] {
         Loaded l;
         try {
-            l.weights = std::make_shared<const tb::WeightsFile>(tb::loadWeights(p));
+            l.weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(p));
         } catch (const std::exception& e) {
             l.error = EngineText::of(e);
         }
