@@ -435,6 +435,26 @@ private slots:
         QVERIFY(rows[1]["weights_sha256"].toString() != rows[0]["weights_sha256"].toString());
     }
 
+    // A device that cannot set the model up (OpenCL and a text model's sequences) is a skipped row with the
+    // reason: the other devices still run, and the table and CSV hold them all.
+    void compareSkipsADeviceThatCannotRunTheModel()
+    {
+        if (!run({"devices"}).out.contains("opencl:0 "))
+            QSKIP("no OpenCL device here");
+        const QString csv = m_tmp.path() + "/text-compare.csv";
+        const Result r = run({"compare", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm",
+                              "--devices", "opencl:0,cpu:1", "--epochs", "1", "--max-batches", "2", "--batch", "16",
+                              "--sequence-length", "32", "--csv", csv});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("skipped: layer 1 (embedding) works on sequences"), qPrintable(r.out));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[1].startsWith("opencl:0,") && lines[1].contains("works on sequences"));
+        QVERIFY(lines[2].startsWith("cpu:1,") && lines[2].endsWith(",\"\""));
+    }
+
     void compareRejectsBadDevicesAndSweeps()
     {
         QCOMPARE(run({"compare", "--data", m_data, "--devices", "tpu:0"}).code, 2);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 namespace tb {
@@ -104,7 +105,22 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             tc.batchSize = row.globalBatch;
             tc.sizeMultiplier = mult;
             tc.device = resolved;
-            TrainingSession session(spec, base, tc); // the same initial weights on every device
+            // The same initial weights on every device. A device other than the CPU that cannot set the
+            // model up (an OpenCL device and a text model's sequences, its memory) is a skipped row with the
+            // reason, and the others go on; what fails on the CPU fails on every device, and ends it.
+            std::optional<TrainingSession> made;
+            try {
+                made.emplace(spec, base, tc);
+            } catch (const Error& e) {
+                if (resolved.kind == DeviceKind::Cpu)
+                    throw;
+                row.skipped = e.what();
+                rows.push_back(row);
+                if (observer)
+                    observer->deviceFinished(index, row);
+                continue;
+            }
+            TrainingSession& session = *made;
             RowObserver rowObserver(observer, index);
             if (session.run(&rowObserver, cancel) == TrainStatus::Cancelled)
                 return rows;
