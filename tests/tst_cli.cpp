@@ -567,10 +567,29 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/toy.json"});
         QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains("not a Trainbench weights file"));
+        // A file the command would write after its work is checked before it: nothing trains to be lost.
         r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--save",
                  m_tmp.path() + "/no/dir/w.tbw"});
         QCOMPARE(r.code, 5);
-        QVERIFY(r.err.contains("cannot write"));
+        QVERIFY2(r.err.contains("--save " + m_tmp.path() + "/no/dir/w.tbw: cannot write it: the folder " +
+                                m_tmp.path() + "/no/dir does not exist"),
+                 qPrintable(r.err));
+        QVERIFY2(!r.out.contains("Epoch 1/"), qPrintable(r.out));
+        r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1", "--csv",
+                 m_tmp.path() + "/"});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("cannot write it: it is a folder; give the name of a file in it"), qPrintable(r.err));
+        QVERIFY2(!r.out.contains("[1/1]"), qPrintable(r.out));
+        // An export whose name says one format and --format another is refused.
+        const QString w = m_tmp.path() + "/for-export.tbw";
+        QCOMPARE(run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--epochs", "1",
+                      "--no-run-folder", "--save", w})
+                     .code,
+                 0);
+        r = run({"export", "--weights", w, "--format", "safetensors", "--out", m_tmp.path() + "/x.onnx"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("x.onnx says onnx by its extension, but --format says safetensors"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/x.onnx"));
     }
 };
 

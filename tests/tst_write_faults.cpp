@@ -181,7 +181,9 @@ private slots:
             tb::saveWeights(path, m_w);
             QFAIL("saving into a missing folder did not fail");
         } catch (const tb::IoError& e) {
-            QCOMPARE(QString(e.what()), QString::fromStdString("cannot write " + path + ": No such file or directory"));
+            QCOMPARE(QString(e.what()),
+                     QString::fromStdString("cannot write " + path + ": the folder " + m_tmp.path().toStdString() +
+                                            "/no/such/folder" + " does not exist"));
         }
     }
 

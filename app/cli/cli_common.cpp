@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "data/text_dataset.hpp"
@@ -79,6 +80,15 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
         spec = tb::loadModelSpec(o.text("model", ""));
     const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data);
     return tb::loadAnyWeights(o.text("weights", ""), &hint);
+}
+
+void requireWritable(const Options& o, const char* option)
+{
+    if (!o.has(option))
+        return;
+    const std::string path = o.text(option, "");
+    if (const std::string why = tb::unwritableReason(path); !why.empty())
+        throw tb::IoError("--" + std::string(option) + " " + path + ": cannot write it: " + why);
 }
 
 // The leading argument that is not an option (the run), taken out of `args`.

@@ -148,7 +148,8 @@ std::vector<Command> makeTable()
                   {"format"},
                   {"out"},
                   {"model", false, "", "which model a safetensors file written by another program holds"},
-                  {"data", false, "DIR", "with --model: the dataset that gives the input size and classes"},
+                  {"data", false, "DIR|TEXT",
+                   "with --model: the dataset that gives the input size and classes (a text for a text model)"},
                   {"json"}},
                  "the weights for other tools (ONNX: the inference graph)",
                  exportCommand});

@@ -90,6 +90,7 @@ int compareCommand(const std::vector<std::string>& args)
     cfg.scaleBatchWithReplicas = o.has("scale-batch");
     cfg.sweep = tb::parseSweep(o.text("sweep", ""));
     const std::string csvPath = o.text("csv", "");
+    requireWritable(o, "csv");
     const bool json = o.has("json");
 
     const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));

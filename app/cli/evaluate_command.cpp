@@ -21,6 +21,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 namespace tbcli {
 
@@ -57,13 +58,26 @@ int evaluateCommand(const std::vector<std::string>& args)
         throw UsageError("--weights FILE is required");
     if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
         throw UsageError("--batch, --seed and --save go with --precise-bn N");
+    requireWritable(o, "save");
+    requireWritable(o, "predictions");
     const std::string dataPath = o.text("data", tb::defaultDatasetDir());
-    // A text (a file: never an IDX folder) is cut as the text model's weights say.
+    // A text (a file: never an IDX folder) is cut as the text model's weights say. A safetensors file of
+    // another program says nothing of its vocabulary: --model names its text model, and the text is cut
+    // as for training it (bytes, the model's sequence length).
     std::error_code ec;
     const bool text = std::filesystem::is_regular_file(dataPath, ec);
-    const tb::WeightsFile textWeights = text ? loadWeightsOption(o, nullptr) : tb::WeightsFile{};
-    const tb::Dataset base = text ? tb::loadDatasetFor(dataPath, textWeights) : tb::loadDataset(dataPath);
-    tb::WeightsFile weights = text ? textWeights : loadWeightsOption(o, &base);
+    std::optional<tb::ModelSpec> named;
+    if (text && o.has("model"))
+        named = tb::loadModelSpec(o.text("model", ""));
+    tb::Dataset base;
+    tb::WeightsFile weights;
+    if (text && !(named && named->isText())) {
+        weights = loadWeightsOption(o, nullptr);
+        base = tb::loadDatasetFor(dataPath, weights);
+    } else {
+        base = named ? loadData(o, *named) : tb::loadDataset(dataPath);
+        weights = loadWeightsOption(o, &base);
+    }
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,
         // on the CPU engine, then evaluated (and saved with --save).

@@ -24,11 +24,16 @@ int exportCommand(const std::vector<std::string>& args)
         if (!f)
             throw UsageError("--format must be onnx, safetensors or tbw (got \"" + o.text("format", "") + "\")");
         format = *f;
+        // An --out whose extension names another format would hold what its name denies.
+        const tb::WeightsFormat named = tb::weightsFormatOfPath(o.text("out", ""));
+        if (o.has("out") && named != tb::WeightsFormat::Trainbench && named != format)
+            throw UsageError("--out " + o.text("out", "") + " says " + tb::weightsFormatName(named) +
+                             " by its extension, but --format says " + tb::weightsFormatName(format));
     }
     // A safetensors file of another program takes its input size and classes from a dataset.
     std::optional<tb::Dataset> data;
     if (o.has("model"))
-        data = tb::loadDataset(o.text("data", tb::defaultDatasetDir()));
+        data = loadData(o, tb::loadModelSpec(o.text("model", ""))); // a text model's: its text
     const tb::WeightsFile w = loadWeightsOption(o, data ? &*data : nullptr);
     const std::string out = o.text("out", tb::withWeightsExtension(o.text("weights", ""), format));
     tb::saveWeightsAs(out, w, format);

@@ -15,10 +15,36 @@
 
 namespace tb {
 
-void writeFileAtomically(const std::string& path, const std::string& bytes)
+namespace {
+std::string folderOf(const std::string& path)
 {
     const auto slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+}
+} // namespace
+
+std::string unwritableReason(const std::string& path)
+{
+    if (path.empty())
+        return "no file name was given";
+    struct stat st {};
+    if (path.back() == '/' || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
+        return "it is a folder; give the name of a file in it";
+    const std::string dir = folderOf(path);
+    if (::stat(dir.c_str(), &st) != 0)
+        return errno == ENOENT ? "the folder " + dir + " does not exist" : std::strerror(errno);
+    if (!S_ISDIR(st.st_mode))
+        return dir + " is not a folder";
+    if (::access(dir.c_str(), W_OK) != 0)
+        return std::strerror(errno);
+    return {};
+}
+
+void writeFileAtomically(const std::string& path, const std::string& bytes)
+{
+    if (const std::string why = unwritableReason(path); !why.empty())
+        throw IoError("cannot write " + path + ": " + why);
+    const std::string dir = folderOf(path);
     std::string tmpl = path + ".tmp-XXXXXX";
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');

@@ -8,6 +8,10 @@
 namespace tb {
 
 void writeFileAtomically(const std::string& path, const std::string& bytes);
+// Why writeFileAtomically(path) cannot succeed now (a folder given for the file, a folder that does not
+// exist or cannot be written), or empty: checked before long work whose result ends in `path`, so
+// that the work is not lost. Space is not checked (the write finds out, and says so).
+std::string unwritableReason(const std::string& path);
 std::string readWholeFile(const std::string& path); // throws IoError
 
 } // namespace tb

@@ -331,6 +331,9 @@ try {
             case TorchTensor::Source::State:
                 state[size_t(t.index[size_t(k)])] = v;
                 break;
+            case TorchTensor::Source::AddedToParams:
+                params[size_t(t.index[size_t(k)])] += v;
+                break;
             case TorchTensor::Source::Ones:
             case TorchTensor::Source::Zeros: {
                 const float want = t.source == TorchTensor::Source::Ones ? 1.0f : 0.0f;

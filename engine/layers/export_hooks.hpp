@@ -68,13 +68,17 @@ struct TorchTensor {
         State,  // values from its non-trainable buffer at `index`
         Ones,   // a BatchNorm weight the model does not train (scale = false)
         Zeros,  // a BatchNorm bias the model does not train (center = false)
+        // A second bias PyTorch keeps where the model has one (nn.LSTM's bias_hh beside bias_ih): written
+        // as zeros, read as added to the trainable values at `index`, which the tensor before it filled.
+        AddedToParams,
         Counter // num_batches_tracked: one int64, not part of the model
     };
     std::string name;           // "4.weight"
     std::string layer;          // the engine layer it belongs to, e.g. "conv2d_1 (Conv2D)"
     std::vector<int64_t> shape; // PyTorch's shape
     Source source = Source::Params;
-    std::vector<int64_t> index; // (numel) for Params/State: buffer index of each value, in PyTorch's order
+    std::vector<int64_t>
+        index; // (numel) for Params/State/AddedToParams: buffer index of each value, in PyTorch's order
     int64_t numel() const
     {
         int64_t n = 1;

@@ -370,7 +370,8 @@ void lstmOnnx(OnnxLayer& o)
 // A text model's "lstm" child: one nn.LSTM stacking the model's LSTM layers, this one its layer k
 // (the LSTM layers right before it, Dropouts between them being nn.LSTM's dropout). weight_ih_l<k>
 // (4H, F) and weight_hh_l<k> (4H, H) are the Keras kernels transposed, in the same gate order
-// (PyTorch's i, f, g, o is Keras' i, f, c, o); bias_ih_l<k> the Keras bias, bias_hh_l<k> zero.
+// (PyTorch's i, f, g, o is Keras' i, f, c, o); bias_ih_l<k> the Keras bias, bias_hh_l<k> zero (read
+// back, a PyTorch-trained file's bias_hh_l<k> adds to bias_ih_l<k>: the gates see their sum).
 void lstmTorch(TorchLayer& t)
 {
     if (!t.text)
@@ -406,7 +407,7 @@ void lstmTorch(TorchLayer& t)
     t.addNamed("lstm.weight_ih_l" + l, {G, F}, TorchTensor::Source::Params, std::move(ih));
     t.addNamed("lstm.weight_hh_l" + l, {G, H}, TorchTensor::Source::Params, std::move(hh));
     t.addNamed("lstm.bias_ih_l" + l, {G}, TorchTensor::Source::Params, indexRange(p + (F + H) * G, G));
-    t.addNamed("lstm.bias_hh_l" + l, {G}, TorchTensor::Source::Zeros, {});
+    t.addNamed("lstm.bias_hh_l" + l, {G}, TorchTensor::Source::AddedToParams, indexRange(p + (F + H) * G, G));
 }
 } // namespace
 

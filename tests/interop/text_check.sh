@@ -2,7 +2,8 @@
 # The text models' exports checked by the real tools: a small LSTM trains a few batches on a Debian
 # licence and exports ONNX and safetensors; python3-onnx's full checker passes the ONNX file,
 # onnxruntime (run_text_onnx.js) and PyTorch's nn.Embedding/nn.LSTM/nn.Linear (text_torch_check.py,
-# load_state_dict strict=True) give the same next-symbol probabilities as Trainbench within 1e-4.
+# load_state_dict strict=True) give the same next-symbol probabilities as Trainbench within 1e-4; and
+# a file PyTorch wrote (its own initialization, both LSTM biases) imports and agrees the other way.
 # usage: text_check.sh TRAINBENCH_CLI WORK_DIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +25,6 @@ for model in small-text-lstm "$here/text_model.json"; do
   [[ -f $model ]] && name=$(sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' "$model" | head -1)
   "$py" "$here/check_onnx.py" "$stem.onnx" "$name" "$sha" 256 tokens
   node "$here/run_text_onnx.js" "$stem.onnx" "$stem.csv" 1e-4
-  "$py" "$here/text_torch_check.py" "$stem.safetensors" "$stem.csv" 1e-4
+  "$py" "$here/text_torch_check.py" "$stem.safetensors" "$stem.csv" 1e-4 "$cli" "$model" "$text"
 done
-echo "text: every export passed onnx.checker and matched Trainbench in onnxruntime and PyTorch (strict=True)"
+echo "text: every export passed onnx.checker and matched Trainbench in onnxruntime and PyTorch (strict=True), and PyTorch's own weights imported"
