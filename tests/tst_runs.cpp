@@ -491,11 +491,30 @@ private slots:
         write(runs + "/nested/sub/x", "x");
         QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/nested"));
         QVERIFY(std::filesystem::exists(runs + "/nested/sub/x"));
-        // A link inside a run folder is removed, not followed.
-        std::filesystem::create_symlink(outside, good + "/link-inside");
+        // A file that is not a run's keeps the whole folder, and the message names it.
+        write(good + "/thesis.docx", "years of work");
+        try {
+            deleteRun(good);
+            QFAIL("a run folder holding a file of its own was deleted");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find("holds thesis.docx, which is not a run's file: nothing was deleted") !=
+                         std::string::npos,
+                     e.what());
+        }
+        QVERIFY(std::filesystem::exists(good + "/thesis.docx") && std::filesystem::exists(good + "/run.json"));
+        std::filesystem::remove(good + "/thesis.docx");
+        // A link inside a run folder (by a run file's name) is removed, not followed; a write's leftover
+        // temporary goes too.
+        std::filesystem::remove(good + "/best.tbw");
+        std::filesystem::create_symlink(outside + "/run.json", good + "/best.tbw");
+        write(good + "/weights.tbw.tmp-Ab12Cd", "half");
         deleteRun(good);
         QVERIFY(!std::filesystem::exists(good));
         QVERIFY(std::filesystem::exists(outside + "/run.json"));
+        // An empty folder (a run that never wrote, listed as damaged) can be deleted.
+        std::filesystem::create_directories(runs + "/empty");
+        deleteRun(runs + "/empty");
+        QVERIFY(!std::filesystem::exists(runs + "/empty"));
     }
 
     void findRunByNamePrefixOrLatest()

@@ -347,18 +347,23 @@ void deleteRun(const std::string& path)
         throw IoError(path + " is a symbolic link, not a run folder: it was not deleted");
     if (!fs::is_directory(st))
         throw IoError(path + " is not a run folder");
-    bool runFile = false;
+    // Only what a run writes goes: its files, and the temporaries of a write that was cut short
+    // ("weights.tbw.tmp-Ab12Cd"). Anything else (a folder, a file put there by hand) keeps the folder
+    // whole, and the message names it. An empty folder (a run that never wrote) goes.
     for (const fs::directory_entry& e : fs::directory_iterator(path, ec)) {
+        const std::string name = e.path().filename().string();
         if (fs::is_directory(e.symlink_status(ec)))
-            throw IoError(path + " holds the folder " + e.path().filename().string() +
+            throw IoError(path + " holds the folder " + name +
                           ": it does not look like a run folder and was not deleted");
-        for (const char* f : kRunFiles)
-            runFile = runFile || e.path().filename() == f;
+        const bool ours = std::any_of(std::begin(kRunFiles), std::end(kRunFiles), [&](const char* f) {
+            return name == f || name.rfind(std::string(f) + ".tmp-", 0) == 0;
+        });
+        if (!ours)
+            throw IoError(path + " holds " + name + ", which is not a run's file: nothing was deleted (move it out " +
+                          "of the folder first)");
     }
     if (ec)
         throw IoError("cannot read " + path + ": " + ec.message());
-    if (!runFile)
-        throw IoError(path + " holds none of a run's files: it does not look like a run folder and was not deleted");
     fs::remove_all(path, ec); // removes links inside, never what they point to
     if (ec)
         throw IoError("cannot delete " + path + ": " + ec.message());

@@ -67,8 +67,9 @@ RunSummary readRun(const std::string& path);
 // `runsDir`, or "latest". Throws IoError when there is none or several.
 std::string findRun(const std::string& runsDir, const std::string& run);
 
-// Removes a run folder and what it holds. Refuses (IoError) what does not look like a run folder: a
-// symbolic link, a folder with subfolders, one holding none of a run's files.
+// Removes a run folder and what it holds. Refuses (IoError), deleting nothing, what does not look like
+// a run folder: a symbolic link, a folder with subfolders, one holding a file that is not a run's
+// (run.json, checkpoint.tbw, best.tbw, weights.tbw, evaluation.json, and their writes' temporaries).
 void deleteRun(const std::string& path);
 
 // The run's stored test evaluation (evaluation.json); nullopt with `why` set when it is missing or
