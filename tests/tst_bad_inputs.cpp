@@ -340,7 +340,8 @@ void TstBadInputs::buildCatalogue()
     data("missing folder", nullptr, "dataset folder {dir}/nope does not exist",
          {"train", "--data", "{dir}/nope", "--model", "{model}", "--epochs", "1"});
     data("a file for the folder", [](const QString& d) { writeAll(d + "/file", "x"); },
-         "{dir}/file is a file; choose the folder that holds the IDX files",
+         "{dir}/file is a file; choose the folder that holds the IDX files (a text trains a text model, such as "
+         "small-text-lstm)",
          {"train", "--data", "{dir}/file", "--model", "{model}", "--epochs", "1"});
     damaged(
         "missing labels", [](const QString& d) { QFile::remove(d + kTrainLabels); },

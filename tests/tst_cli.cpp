@@ -109,6 +109,22 @@ private slots:
         r = run({"train", "--data", m_tmp.path() + "/text.tbw", "--model", "small-text-lstm", "--no-run-folder"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("looks binary"), qPrintable(r.err));
+        // A text model meeting images, and the reverse, says which is which.
+        r = run({"train", "--model", "small-text-lstm", "--no-run-folder"}); // the default data: images
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("small-text-lstm is a text model: give --data a text file"), qPrintable(r.err));
+        r = run({"train", "--data", m_data, "--model", "small-text-lstm", "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(m_data + " holds IDX images, not texts"), qPrintable(r.err));
+        r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", m_data + "/toy.json",
+                 "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("GPL-3 is a file; choose the folder that holds the IDX files (a text trains a text "
+                                "model, such as small-text-lstm)"),
+                 qPrintable(r.err));
+        r = run({"evaluate", "--data", m_data, "--weights", weights});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("holds a text model (small-text-lstm): evaluate it on a text"), qPrintable(r.err));
     }
 
     void trainJsonAndThreadsGiveSameHash()

@@ -140,7 +140,8 @@ private slots:
         QVERIFY(load(panel, m_text, DatasetPanel::Kind::ByModel));
         QVERIFY(!panel.dataset());
         QCOMPARE(panel.errorText(), QStringLiteral("Could not load the dataset: %1 is a file; choose the folder that "
-                                                   "holds the IDX files")
+                                                   "holds the IDX files (a text trains a text model, such as "
+                                                   "small-text-lstm)")
                                         .arg(m_text));
         const QString folder = m_tmp.filePath(QStringLiteral("texts"));
         QVERIFY(QDir().mkpath(folder));

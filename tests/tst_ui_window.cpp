@@ -480,7 +480,13 @@ private slots:
         w->startTraining();
         QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const QString log = w->runPanel()->logText();
+        // The engine's words for a dataset of the other kind are translated too.
+        const QString fileForFolder = EngineText::english(
+            QStringLiteral("/t/GPL-3 is a file; choose the folder that holds the IDX files (a text trains a text "
+                           "model, such as small-text-lstm)"));
         Language::apply(QStringLiteral("en"));
+        QVERIFY2(fileForFolder.startsWith(QStringLiteral("/t/GPL-3 es un archivo; elige la carpeta")),
+                 qPrintable(fileForFolder));
         QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
                      log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de test, 12×12, 3 clases")),
                  qPrintable(log));

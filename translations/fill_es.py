@@ -639,8 +639,11 @@ ES = {
     "OpenCL kernels: compiled from source; not stored in the cache: %1": "Kernels OpenCL: compilados desde el código fuente; no se guardaron en la caché: %1",
     "OpenCL kernels: compiled from source because the cached copy %1; stored in the cache (%2)":
         "Kernels OpenCL: compilados desde el código fuente porque la copia de la caché %1; guardados en la caché (%2)",
+    "%1 is a file; choose the folder that holds the IDX files (a text trains a text model, such as small-text-lstm)":
+        "%1 es un archivo; elige la carpeta que contiene los archivos IDX (un texto entrena un modelo de texto, como small-text-lstm)",
+    "%1 holds IDX images, not texts: a text model trains on a text file or a folder of texts, an image model on IDX images":
+        "%1 contiene imágenes IDX, no textos: un modelo de texto entrena con un archivo de texto o una carpeta de textos, un modelo de imágenes con imágenes IDX",
 }
-
 def main(path):
     tree = ET.parse(path)
     missing = []

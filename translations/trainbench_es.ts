@@ -426,6 +426,14 @@
         <source>%1, batch %2, %3 lr %4, seed %5, %6</source>
         <translation>%1, lote %2, %3 con tasa de aprendizaje %4, semilla %5, %6</translation>
     </message>
+    <message>
+        <source>%1 is a file; choose the folder that holds the IDX files (a text trains a text model, such as small-text-lstm)</source>
+        <translation>%1 es un archivo; elige la carpeta que contiene los archivos IDX (un texto entrena un modelo de texto, como small-text-lstm)</translation>
+    </message>
+    <message>
+        <source>%1 holds IDX images, not texts: a text model trains on a text file or a folder of texts, an image model on IDX images</source>
+        <translation>%1 contiene imágenes IDX, no textos: un modelo de texto entrena con un archivo de texto o una carpeta de textos, un modelo de imágenes con imágenes IDX</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -2243,10 +2251,6 @@
         <translation>Abrir los pesos de un modelo de texto</translation>
     </message>
     <message>
-        <source>Trainbench weights (*.tbw);;All files (*)</source>
-        <translation>Pesos de Trainbench (*.tbw);;Todos los archivos (*)</translation>
-    </message>
-    <message>
         <source>&amp;Prompt:</source>
         <translation>&amp;Inicio:</translation>
     </message>
@@ -2361,6 +2365,10 @@
     <message>
         <source>Wrote %1 symbols; mean probability %2%.</source>
         <translation>Escritos %1 símbolos; probabilidad media %2 %.</translation>
+    </message>
+    <message>
+        <source>Weights (*.tbw *.safetensors);;All files (*)</source>
+        <translation>Pesos (*.tbw *.safetensors);;Todos los archivos (*)</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,8 @@
 // data and weights the options name.
 #include "cli_common.hpp"
 
+#include <filesystem>
+
 #include "commands.hpp"
 
 #include "core/atomic_file.hpp"
@@ -59,6 +61,9 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
                              " is an image model");
         return tb::loadDataset(path);
     }
+    if (!o.has("data"))
+        throw UsageError(spec.name + " is a text model: give --data a text file or a folder of texts (the default, " +
+                         path + ", holds images)");
     tb::TextOptions t;
     t.sequenceLength =
         int(o.integer("sequence-length", spec.sequenceLength > 0 ? spec.sequenceLength : 100, 1, 100000));

@@ -77,6 +77,9 @@ int evaluateCommand(const std::vector<std::string>& args)
     } else {
         base = named ? loadData(o, *named) : tb::loadDataset(dataPath);
         weights = loadWeightsOption(o, &base);
+        if (!text && weights.spec.isText())
+            throw tb::ModelError(o.text("weights", "") + " holds a text model (" + weights.spec.name +
+                                 "): evaluate it on a text, --data FILE");
     }
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,

@@ -126,7 +126,8 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
     if (::stat(dir.c_str(), &st) != 0)
         throw DataError(MessageId::DatasetFolderMissing, {dir}, "dataset folder " + dir + " does not exist");
     if (!S_ISDIR(st.st_mode))
-        throw DataError(dir + " is a file; choose the folder that holds the IDX files");
+        throw DataError(dir + " is a file; choose the folder that holds the IDX files (a text trains a text model, "
+                              "such as small-text-lstm)");
     if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
         throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
                           std::to_string(options.sizeMultiplier) + ")");

@@ -166,6 +166,9 @@ std::string readText(const std::string& fileOrDir, bool requireUtf8)
         throw DataError("the text " + fileOrDir + " does not exist");
     std::string text;
     if (fs::is_directory(p, ec)) {
+        if (!findIdxFile(fileOrDir, "train-images").empty())
+            throw DataError(fileOrDir + " holds IDX images, not texts: a text model trains on a text file or a folder "
+                                        "of texts, an image model on IDX images");
         std::vector<fs::path> files;
         for (const auto& e : fs::directory_iterator(p, ec)) {
             std::error_code fileEc;

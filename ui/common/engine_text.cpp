@@ -174,6 +174,15 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "it cannot be read: %1")},
         {QRegularExpression(QStringLiteral("^evaluation\\.json is damaged: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "evaluation.json is damaged: %1")},
+        // A dataset of the other kind than the model's (data/dataset.cpp, data/text_dataset.cpp).
+        {QRegularExpression(QStringLiteral("^(.+) is a file; choose the folder that holds the IDX files \\(a text "
+                                           "trains a text model, such as small-text-lstm\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is a file; choose the folder that holds the IDX files (a text trains a "
+                                         "text model, such as small-text-lstm)")},
+        {QRegularExpression(QStringLiteral("^(.+) holds IDX images, not texts: a text model trains on a text file or a "
+                                           "folder of texts, an image model on IDX images$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 holds IDX images, not texts: a text model trains on a text file or a "
+                                         "folder of texts, an image model on IDX images")},
         // An OpenCL device's description and set-up line in a run's header (device/opencl).
         {QRegularExpression(QStringLiteral("^(OpenCL: .+); matrix products: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1; matrix products: %2")},
