@@ -134,6 +134,16 @@ private slots:
             back += v.decode(id);
         QCOMPARE(back, std::string("wörld"));
         expectError<DataError>([&] { v.encode("x"); }, "not in the model's character-level vocabulary");
+        // Beyond 256 distinct characters, the error names the text and says what to use instead.
+        std::string many;
+        for (char32_t c = 0x4e00; c < 0x4e00 + 300; ++c) { // CJK ideographs, three UTF-8 bytes each
+            many += char(0xe0 | (c >> 12));
+            many += char(0x80 | ((c >> 6) & 0x3f));
+            many += char(0x80 | (c & 0x3f));
+        }
+        expectError<DataError>([&] { textDataset(many, "ideographs.txt", o); },
+                               "the text ideographs.txt has 300 distinct characters; a character-level "
+                               "vocabulary holds at most 256 (use the byte-level one)");
         QCOMPARE(TextVocabulary::fromClassNames(TextVocabulary::bytes().classNames()).kind, TextVocabularyKind::Bytes);
     }
 

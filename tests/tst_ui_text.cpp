@@ -125,7 +125,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isLoading() && panel.dataset()->textVocabulary == "characters",
                                  fixtures::kHangGuardMs);
         QCOMPARE(panel.dataset()->numClasses,
-                 int(tb::TextVocabulary::characters(tb::readText(m_text.toStdString(), true)).size()));
+                 int(tb::TextVocabulary::characters(tb::readText(m_text.toStdString(), true), "").size()));
     }
 
     // The chosen model decides how a path is read, as the CLI's --data: an image model reads an IDX

@@ -76,19 +76,19 @@ TextVocabulary TextVocabulary::bytes()
     return v;
 }
 
-TextVocabulary TextVocabulary::characters(const std::string& text)
+TextVocabulary TextVocabulary::characters(const std::string& text, const std::string& origin)
 {
     std::set<std::string> seen; // ordered bytewise, which for UTF-8 is code point order
     for (size_t i = 0; i < text.size();) {
         const int len = utf8Length(text, i);
         if (len == 0)
-            throw DataError("the text is not valid UTF-8 at byte " + std::to_string(i));
+            throw DataError("the text " + origin + " is not valid UTF-8 at byte " + std::to_string(i));
         seen.insert(text.substr(i, size_t(len)));
         i += size_t(len);
     }
     if (seen.size() > 256)
         throw DataError(
-            "the text has " + std::to_string(seen.size()) +
+            "the text " + origin + " has " + std::to_string(seen.size()) +
             " distinct characters; a character-level vocabulary holds at most 256 (use the byte-level one)");
     TextVocabulary v;
     v.kind = TextVocabularyKind::Characters;
@@ -204,7 +204,7 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
     if (text.empty())
         throw DataError("the text " + origin + " is empty");
     const TextVocabulary vocab =
-        o.vocabulary == TextVocabularyKind::Bytes ? TextVocabulary::bytes() : TextVocabulary::characters(text);
+        o.vocabulary == TextVocabularyKind::Bytes ? TextVocabulary::bytes() : TextVocabulary::characters(text, origin);
     const std::vector<uint8_t> ids = vocab.encode(text);
     const int64_t total = int64_t(ids.size());
     const int64_t trainLen = int64_t(std::llround(double(total) * (1.0 - o.validationFraction)));

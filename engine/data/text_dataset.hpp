@@ -25,8 +25,9 @@ struct TextVocabulary {
     std::vector<std::string> symbols; // (size) each symbol's bytes; byte-level: the 256 single bytes
 
     static TextVocabulary bytes();
-    // The distinct characters of valid UTF-8 `text`, sorted; DataError beyond 256 of them.
-    static TextVocabulary characters(const std::string& text);
+    // The distinct characters of valid UTF-8 `text`, sorted; DataError (naming the text by `origin`)
+    // beyond 256 of them.
+    static TextVocabulary characters(const std::string& text, const std::string& origin);
     // From a model's class names (hex symbols, see above); ModelError if they are not a vocabulary.
     static TextVocabulary fromClassNames(const std::vector<std::string>& names);
 
