@@ -29,12 +29,14 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -200,6 +202,11 @@ private slots:
         QVERIFY(w->runPanel()->logText().contains(outcome.weightsSha256));
         // The run's header, as the CLI starts a run: the model, the dataset, where it runs and how.
         const QString log = w->runPanel()->logText();
+        // The newest lines show from their start, though the longest (the weights' hash) is wider than the pane.
+        QPlainTextEdit* view = w->runPanel()->logView();
+        QVERIFY(view->horizontalScrollBar()->maximum() > 0);
+        QCOMPARE(view->horizontalScrollBar()->value(), 0);
+        QCOMPARE(view->verticalScrollBar()->value(), view->verticalScrollBar()->maximum());
         QVERIFY2(log.contains(QStringLiteral("Model toy (")) &&
                      log.contains(QStringLiteral(": 1,024 training / 200 test images, 12×12, 3 classes")),
                  qPrintable(log));

@@ -15,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QVBoxLayout>
@@ -374,7 +375,15 @@ void RunPanel::appendLog(const QString& line)
         return;
     }
     m_log->appendPlainText(line);
-    m_log->ensureCursorVisible();
+    showNewestLine();
+}
+
+// The last line in view from its start: following the cursor to the end of a long line (a warning,
+// a hash) scrolled the pane sideways, and every line then read from the middle of a word.
+void RunPanel::showNewestLine()
+{
+    m_log->verticalScrollBar()->setValue(m_log->verticalScrollBar()->maximum());
+    m_log->horizontalScrollBar()->setValue(0);
 }
 
 void RunPanel::setProgressLine(const QString& line)
@@ -391,7 +400,7 @@ void RunPanel::setProgressLine(const QString& line)
         m_progressLinePending = true;
     }
     m_log->moveCursor(QTextCursor::End);
-    m_log->ensureCursorVisible();
+    showNewestLine();
 }
 
 // tb::describeLrSchedule and tb::describeEarlyStopping in the window's language (the monitors keep

@@ -47,6 +47,7 @@ public:
     QPushButton* stopButton() const { return m_stop; }
     QProgressBar* progressBar() const { return m_progress; }
     QProgressBar* runProgressBar() const { return m_runProgress; }
+    QPlainTextEdit* logView() const { return m_log; }
     // Seconds of compute left in the run (the finished epochs' pace over the steps left); -1 unknown.
     double runEtaSeconds() const { return m_runEta; }
 
@@ -66,6 +67,7 @@ private:
 
     void retranslate();
     void setProgressLine(const QString& line);
+    void showNewestLine();
     void showState();
     // The status line as a function of the run's values, so a language switch rewrites it.
     void setStatus(std::function<QString()> text);
