@@ -26,6 +26,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -502,6 +503,26 @@ private slots:
                      log.contains(QStringLiteral("productos de matrices: ")),
                  qPrintable(log));
         QVERIFY2(!log.contains(QStringLiteral(" params) on ")), qPrintable(log));
+    }
+
+    // Number fields made in one language write by the other's rules after a switch (the learning rate's
+    // decimal point), as the text around them does.
+    void numberFieldsFollowTheLanguage()
+    {
+        auto w = makeWindow();
+        QVERIFY(w);
+        const auto texts = [&] {
+            QStringList t;
+            for (const QDoubleSpinBox* box : w->hyperparametersPanel()->findChildren<QDoubleSpinBox*>())
+                t << box->text();
+            return t.join(QStringLiteral(" | "));
+        };
+        QVERIFY2(texts().contains(QStringLiteral("0.001000")), qPrintable(texts()));
+        Language::apply(QStringLiteral("es"));
+        const QString spanish = texts();
+        Language::apply(QStringLiteral("en"));
+        QVERIFY2(spanish.contains(QStringLiteral("0,001000")), qPrintable(spanish));
+        QVERIFY2(texts().contains(QStringLiteral("0.001000")), qPrintable(texts()));
     }
 
     void windowOpensInsideItsScreenAndRemembersItsGeometry()

@@ -643,7 +643,13 @@ ES = {
         "%1 es un archivo; elige la carpeta que contiene los archivos IDX (un texto entrena un modelo de texto, como small-text-lstm)",
     "%1 holds IDX images, not texts: a text model trains on a text file or a folder of texts, an image model on IDX images":
         "%1 contiene imágenes IDX, no textos: un modelo de texto entrena con un archivo de texto o una carpeta de textos, un modelo de imágenes con imágenes IDX",
+    "The Shakespeare character model from the Keras TPU notebook: Embedding(256, 512), two LSTM(512), Dense(256) softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).":
+        "El modelo de caracteres de Shakespeare del notebook de Keras para TPU: Embedding(256, 512), dos LSTM(512), Dense(256) softmax en cada paso, sobre secuencias de 100 bytes (texto por bytes; 4.460.800 parámetros).",
+    "A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.":
+        "Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 caracteres.",
 }
+
+
 def main(path):
     tree = ET.parse(path)
     missing = []

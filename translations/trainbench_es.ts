@@ -434,6 +434,14 @@
         <source>%1 holds IDX images, not texts: a text model trains on a text file or a folder of texts, an image model on IDX images</source>
         <translation>%1 contiene imágenes IDX, no textos: un modelo de texto entrena con un archivo de texto o una carpeta de textos, un modelo de imágenes con imágenes IDX</translation>
     </message>
+    <message>
+        <source>The Shakespeare character model from the Keras TPU notebook: Embedding(256, 512), two LSTM(512), Dense(256) softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).</source>
+        <translation>El modelo de caracteres de Shakespeare del notebook de Keras para TPU: Embedding(256, 512), dos LSTM(512), Dense(256) softmax en cada paso, sobre secuencias de 100 bytes (texto por bytes; 4.460.800 parámetros).</translation>
+    </message>
+    <message>
+        <source>A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.</source>
+        <translation>Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 caracteres.</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -1,5 +1,6 @@
 #include "charts/chart.hpp"
 
+#include "common/text.hpp"
 #include "export/save_file.hpp"
 
 #include <QBarCategoryAxis>
@@ -84,9 +85,9 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
         p.bars->attachAxis(p.y);
         connect(p.barSet, &QBarSet::hovered, this, [this](bool on, int index) {
             if (on)
-                QToolTip::showText(
-                    QCursor::pos(),
-                    QStringLiteral("%1: %2").arg(m_parts->cats->at(index)).arg(m_parts->barSet->at(index), 0, 'f', 2));
+                QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2")
+                                                       .arg(m_parts->cats->at(index))
+                                                       .arg(formatNumber(m_parts->barSet->at(index), 2)));
         });
     }
     m_redraw = new QTimer(this);

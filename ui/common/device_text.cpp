@@ -50,7 +50,7 @@ QString DeviceText::openClDetails(const tb::OpenClDeviceInfo& d)
                                          : tr("%1 compute units").arg(d.computeUnits);
     return tr("%1, %2, %3, about %4 GFLOP/s FP32")
         .arg(id, units, formatBytes(d.memoryBytes))
-        .arg(d.peakGflops, 0, 'f', 0);
+        .arg(formatNumber(d.peakGflops, 0));
 }
 
 QString DeviceText::openClSummary(const tb::SystemInfo& system)

@@ -276,6 +276,12 @@ QString EngineText::presetDescription(const std::string& name)
                   "0-255 pixels.");
     if (name == "keras-mnist-cnn")
         return tr("The classic Keras MNIST example (two 3x3 convs, max pooling, dropout), pixels scaled to 0-1.");
+    if (name == "shakespeare-lstm")
+        return tr("The Shakespeare character model from the Keras TPU notebook: Embedding(256, 512), two LSTM(512), "
+                  "Dense(256) softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).");
+    if (name == "small-text-lstm")
+        return tr("A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one "
+                  "LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.");
     return qs(tb::presetDescription(name));
 }
 
@@ -358,8 +364,8 @@ QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,
                   "%2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train "
                   "longer, or set Advanced → Precise BN (100 batches) and train again.")
             .arg(warmth->steps)
-            .arg(double(warmth->momentum), 0, 'f', 2)
-            .arg(100.0 * warmth->initialShare, 0, 'f', 0);
+            .arg(formatNumber(double(warmth->momentum), 2))
+            .arg(formatNumber(100.0 * warmth->initialShare, 0));
     return {};
 }
 

@@ -15,6 +15,11 @@ QString formatCount(int64_t n)
     return QLocale().toString(qlonglong(n));
 }
 
+QString formatNumber(double v, int decimals)
+{
+    return QLocale().toString(v, 'f', decimals);
+}
+
 namespace {
 struct ClassNames {
     Q_DECLARE_TR_FUNCTIONS(ClassNames)

@@ -20,6 +20,9 @@ inline std::string ss(const QString& s)
 
 QString formatBytes(int64_t bytes); // "1.4 GB", "512 MB"
 QString formatCount(int64_t n);     // "60,000" in the current locale
+// `v` with `decimals` decimals in the current locale ("46.9", Spanish "46,9"). The run log's Keras-style
+// lines keep the CLI's spelling instead.
+QString formatNumber(double v, int decimals);
 
 // The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) in the window's
 // language, any other name as the dataset gives it, the number when there is none.

@@ -1,11 +1,13 @@
 #include "i18n/language.hpp"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
 #include <QTranslator>
+#include <QWidget>
 
 // The .qm files are compiled into the static trainbench_ui library; a static library's resources
 // must be registered explicitly (outside any namespace).
@@ -72,6 +74,10 @@ void Language::apply(const QString& code)
                                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(&qtTranslator());
     }
+    // Widgets keep the locale they were made with, and number fields (spin boxes) write by it: "0,80"
+    // in Spanish. Children without a locale of their own take their window's.
+    for (QWidget* w : QApplication::topLevelWidgets())
+        w->setLocale(QLocale());
     // Windows receive LanguageChange as posted events; deliver them now so the switch is immediate.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
 }

@@ -221,15 +221,15 @@ void ModelPanel::refresh()
         m_table->setRowCount(net.layerCount());
         for (int i = 0; i < net.layerCount(); ++i) {
             const tb::Layer& l = net.layer(i);
-            auto* params = new QTableWidgetItem(qs(tb::withThousands(l.paramCount() + l.stateCount())));
+            auto* params = new QTableWidgetItem(formatCount(l.paramCount() + l.stateCount()));
             params->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(i, 0, new QTableWidgetItem(qs(l.name() + " (" + net.layerSpec(i).kerasClass + ")")));
             m_table->setItem(i, 1, new QTableWidgetItem(qs(l.outShape().keras())));
             m_table->setItem(i, 2, params);
         }
         m_totals->setText(tr("Total params: %1 — trainable: %2 — non-trainable: %3")
-                              .arg(qs(tb::withThousands(net.paramCount() + net.stateCount())),
-                                   qs(tb::withThousands(net.paramCount())), qs(tb::withThousands(net.stateCount()))));
+                              .arg(formatCount(net.paramCount() + net.stateCount()), formatCount(net.paramCount()),
+                                   formatCount(net.stateCount())));
     } catch (const std::exception& e) {
         if (m_text)
             m_error->setText(tr("This model does not fit sequences of %1 symbols over %2 symbols: %3")

@@ -485,8 +485,8 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     m_lastMs = outcome.forwardMs;
     QString text = tr("%1 (%2%) — predicted in %3 ms on one core")
                        .arg(names.first())
-                       .arg(100.0 * probs.front(), 0, 'f', 1)
-                       .arg(outcome.forwardMs, 0, 'f', 1);
+                       .arg(formatNumber(100.0 * probs.front(), 1))
+                       .arg(formatNumber(outcome.forwardMs, 1));
     if (!m_note.isEmpty())
         text = m_note + QLatin1Char(' ') + text;
     setStatus(text, false);

@@ -83,7 +83,7 @@ void ConfusionMatrix::paint(QPainter& p, QSize size, bool forExport) const
         }
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(g.left + n * g.cell + 4, g.top + t * g.cell, 66, g.cell), Qt::AlignLeft | Qt::AlignVCenter,
-                   QStringLiteral("%1%").arg(100.0 * m.classAccuracy(t), 0, 'f', 1));
+                   QStringLiteral("%1%").arg(formatNumber(100.0 * m.classAccuracy(t), 1)));
     }
     p.setFont(font());
     p.drawText(QRect(0, g.top + n * g.cell + 4, g.left + n * g.cell, fontMetrics().height()), Qt::AlignCenter,

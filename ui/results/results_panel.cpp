@@ -173,7 +173,7 @@ void ResultsPanel::refreshGrid()
         t.image = ImageGrid::grayImage(test.image(i), test.width, test.height);
         t.caption = QStringLiteral("%1 %2%")
                         .arg(className(names, model->predicted(i)))
-                        .arg(100.0 * model->probability(i, model->predicted(i)), 0, 'f', 0);
+                        .arg(formatNumber(100.0 * model->probability(i, model->predicted(i)), 0));
         t.detail = trueFormat.arg(className(names, model->label(i)));
         if (model->isWrong(i))
             t.frame = kWrongColor;
@@ -195,7 +195,8 @@ void ResultsPanel::showImage(int image)
                        .arg(className(names, m_model.label(image)).toHtmlEscaped(),
                             className(names, m_model.predicted(image)).toHtmlEscaped());
     for (const auto& [cls, prob] : m_model.topClasses(image, 3))
-        text += QStringLiteral("%1: %2%<br>").arg(className(names, cls).toHtmlEscaped()).arg(100.0 * prob, 0, 'f', 1);
+        text +=
+            QStringLiteral("%1: %2%<br>").arg(className(names, cls).toHtmlEscaped()).arg(formatNumber(100.0 * prob, 1));
     auto* label = new QLabel(text);
     label->setObjectName(QStringLiteral("topClasses"));
     auto* layout = new QHBoxLayout(dialog);

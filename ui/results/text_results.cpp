@@ -165,7 +165,7 @@ void TextResults::fill()
     }
     m_summary->setText(tr("%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).")
                            .arg(formatCount(m.wrong), formatCount(int64_t(m.expected.size())))
-                           .arg(100.0 * (1.0 - double(m.wrong) / double(m.expected.size())), 0, 'f', 1));
+                           .arg(formatNumber(100.0 * (1.0 - double(m.wrong) / double(m.expected.size())), 1)));
 
     // The held-out text: each symbol as the text has it, the wrong ones on red. Bytes of one UTF-8
     // character are joined before they are shown.
@@ -211,7 +211,7 @@ void TextResults::fill()
         auto* truth = new QTableWidgetItem(symbolText(k.expected));
         auto* guess = new QTableWidgetItem(symbolText(k.predicted));
         guess->setForeground(ResultsPanel::kWrongColor);
-        auto* conf = new QTableWidgetItem(QStringLiteral("%1%").arg(100.0 * k.confidence, 0, 'f', 1));
+        auto* conf = new QTableWidgetItem(QStringLiteral("%1%").arg(formatNumber(100.0 * k.confidence, 1)));
         conf->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_mistakes->setItem(r, 0, ctx);
         m_mistakes->setItem(r, 1, truth);

@@ -231,8 +231,9 @@ void RunsPanel::fill()
             double(r.history.size()) + (r.stepsPerEpoch > 0 ? double(r.partialStep) / r.stepsPerEpoch : 0.0);
         m_table->setItem(row, Epochs, new SortItem(epochs, stepsDone));
         const double acc = r.finalAccuracy();
-        m_table->setItem(row, Accuracy,
-                         new SortItem(acc >= 0 ? QStringLiteral("%1%").arg(acc * 100, 0, 'f', 2) : QString(), acc));
+        m_table->setItem(
+            row, Accuracy,
+            new SortItem(acc >= 0 ? QStringLiteral("%1%").arg(formatNumber(acc * 100, 2)) : QString(), acc));
         const double secs = r.trainingSeconds();
         m_table->setItem(row, Time,
                          new SortItem(r.damaged ? QString()

@@ -376,7 +376,7 @@ void WritePanel::appendSymbol(int generation, const std::string& bytes, float pr
     QTextCharFormat f;
     f.setBackground(tint(m_partialProbability));
     f.setForeground(QColor(Qt::black));
-    f.setToolTip(tr("%1%").arg(double(m_partialProbability) * 100.0, 0, 'f', 1));
+    f.setToolTip(tr("%1%").arg(formatNumber(double(m_partialProbability) * 100.0, 1)));
     m_partial.clear();
     m_partialProbability = 1.f;
     QTextCursor c(m_output->document());
@@ -401,8 +401,8 @@ void WritePanel::finish(int generation, const QString& error, bool stopped)
             return stopped ? tr("Stopped after %1 of %2 symbols; mean probability %3%.")
                                  .arg(n)
                                  .arg(length)
-                                 .arg(mean * 100.0, 0, 'f', 1)
-                           : tr("Wrote %1 symbols; mean probability %2%.").arg(n).arg(mean * 100.0, 0, 'f', 1);
+                                 .arg(formatNumber(mean * 100.0, 1))
+                           : tr("Wrote %1 symbols; mean probability %2%.").arg(n).arg(formatNumber(mean * 100.0, 1));
         });
     }
     showState();
