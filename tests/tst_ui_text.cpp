@@ -231,6 +231,39 @@ private slots:
         QVERIFY(!w.datasetPanel()->errorText().isEmpty());
     }
 
+    // A byte-level model on a text with accents: each lone byte has a label of its own (the confusion's
+    // headers were all "?"), a mistake's context joins its bytes into characters, and the summary counts
+    // bytes.
+    void byteSymbolsReadable()
+    {
+        std::string text;
+        for (int i = 0; i < 40; ++i)
+            text += "héllo wörld, ça va ";
+        tb::TextOptions o;
+        o.sequenceLength = 8;
+        auto data = std::make_shared<const tb::Dataset>(tb::textDataset(text, "accents", o));
+        auto eval = std::make_shared<tb::EvalResult>();
+        const size_t n = data->test.labels.size();
+        eval->samples = int(n);
+        eval->predicted.assign(n, uint8_t('x')); // every prediction wrong
+        eval->probs.assign(n * size_t(data->numClasses), 1.0f / float(data->numClasses));
+        TextResults view;
+        view.setResults(data, eval);
+        QVERIFY2(view.summaryText().contains(QStringLiteral("held-out bytes")), qPrintable(view.summaryText()));
+        QSet<QString> headers;
+        QTableWidget* confusion = view.confusionTable();
+        for (int c = 0; c < confusion->columnCount(); ++c)
+            headers.insert(confusion->horizontalHeaderItem(c)->text());
+        QCOMPARE(headers.size(), confusion->columnCount());
+        QVERIFY2(headers.contains(QStringLiteral("⟨c3⟩")), qPrintable(QStringList(headers.values()).join(" ")));
+        QString contexts;
+        for (int r = 0; r < view.mistakesTable()->rowCount(); ++r)
+            contexts += view.mistakesTable()->item(r, 0)->text();
+        QVERIFY2(contexts.contains(QStringLiteral("ö")) || contexts.contains(QStringLiteral("é")),
+                 qPrintable(contexts));
+        QVERIFY2(!contexts.contains(QStringLiteral("??")), qPrintable(contexts));
+    }
+
     void imageModelRefusedOnText()
     {
         MainWindow w;

@@ -495,6 +495,7 @@ ES = {
     "Predicted": "Predicho",
     "Confidence": "Confianza",
     "%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).": "%1 de %2 caracteres reservados predichos mal (precisión del carácter siguiente %3 %).",
+    "%1 of %2 held-out bytes predicted wrong (next-byte accuracy %3%).": "%1 de %2 bytes reservados predichos mal (precisión del byte siguiente %3 %).",
     "other": "otros",
     "Open the weights of a text model": "Abrir los pesos de un modelo de texto",
     "Trainbench weights (*.tbw);;All files (*)": "Pesos de Trainbench (*.tbw);;Todos los archivos (*)",

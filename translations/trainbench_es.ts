@@ -2244,6 +2244,10 @@
         <source>other</source>
         <translation>otros</translation>
     </message>
+    <message>
+        <source>%1 of %2 held-out bytes predicted wrong (next-byte accuracy %3%).</source>
+        <translation>%1 de %2 bytes reservados predichos mal (precisión del byte siguiente %3 %).</translation>
+    </message>
 </context>
 <context>
     <name>tbui::TrainWorker</name>

@@ -148,7 +148,25 @@ QString TextResults::symbolText(int id) const
         return QStringLiteral("␣");
     if (s == "\t")
         return QStringLiteral("⇥");
+    // A byte that is no character on its own (a byte-level model's part of a UTF-8 character, a control
+    // byte) by its value: "?" for all of them told none apart.
+    const auto byte = static_cast<unsigned char>(s.front());
+    if (s.size() == 1 && (byte < 0x20 || byte >= 0x7f))
+        return QStringLiteral("⟨%1⟩").arg(byte, 2, 16, QLatin1Char('0'));
     return qs(tb::printableSample(s));
+}
+
+// The held-out text from symbol `begin` to `end`, its bytes joined into characters (a byte-level
+// model's UTF-8), spaces and line ends as signs. A character cut at `begin` shows as "�".
+QString TextResults::contextText(int begin, int end) const
+{
+    std::string bytes;
+    for (int p = begin; p < end; ++p)
+        bytes += m_symbols[size_t(m_model.expected[size_t(p)])];
+    QString t = QString::fromUtf8(bytes.data(), qsizetype(bytes.size()));
+    t.replace(QLatin1Char('\n'), QStringLiteral("↵")).replace(QLatin1Char(' '), QStringLiteral("␣"));
+    t.replace(QLatin1Char('\t'), QStringLiteral("⇥"));
+    return t;
 }
 
 void TextResults::fill()
@@ -163,7 +181,9 @@ void TextResults::fill()
         m_summary->setText(tr("Results appear after the first epoch."));
         return;
     }
-    m_summary->setText(tr("%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).")
+    const bool bytes = m_data && m_data->textVocabulary == "bytes";
+    m_summary->setText((bytes ? tr("%1 of %2 held-out bytes predicted wrong (next-byte accuracy %3%).")
+                              : tr("%1 of %2 held-out characters predicted wrong (next-character accuracy %3%)."))
                            .arg(formatCount(m.wrong), formatCount(int64_t(m.expected.size())))
                            .arg(formatNumber(100.0 * (1.0 - double(m.wrong) / double(m.expected.size())), 1)));
 
@@ -203,10 +223,7 @@ void TextResults::fill()
     m_mistakes->setRowCount(rows);
     for (int r = 0; r < rows; ++r) {
         const TextResultsModel::Mistake& k = m.mistakes[size_t(r)];
-        QString context;
-        for (int p = std::max(0, k.position - 12); p < k.position; ++p)
-            context += symbolText(m.expected[size_t(p)]);
-        auto* ctx = new QTableWidgetItem(context);
+        auto* ctx = new QTableWidgetItem(contextText(std::max(0, k.position - 12), k.position));
         ctx->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         auto* truth = new QTableWidgetItem(symbolText(k.expected));
         auto* guess = new QTableWidgetItem(symbolText(k.predicted));

@@ -57,7 +57,8 @@ protected:
 private:
     void retranslate();
     void fill();
-    QString symbolText(int id) const; // printable: "↵" for a newline, "␣" for a space
+    QString symbolText(int id) const; // printable: "↵" for a newline, "␣" for a space, "⟨c3⟩" for a lone byte
+    QString contextText(int begin, int end) const;
 
     QLabel* m_summary;
     QLabel* m_textTitle;
