@@ -328,6 +328,27 @@ void TstBadInputs::buildCatalogue()
             writeAll(d + kTrainImages + ".gz", b);
         },
         "train-images-idx3-ubyte.gz: the gzip data is corrupt (invalid bit length repeat)");
+    // Two spellings of one file (gunzip -k leaves both): the same data trains, different data is refused.
+    damaged(
+        "raw and gzip copies that differ",
+        [gz](const QString& d) {
+            const QByteArray original = readAll(d + kTrainLabels);
+            QByteArray changed = original;
+            changed[8] = char((changed[8] + 1) % 3);
+            gz(d, kTrainLabels, changed); // in place of the raw file
+            writeAll(d + kTrainLabels, original);
+        },
+        "train-labels-idx1-ubyte and train-labels-idx1-ubyte.gz in {dir} hold different data: keep the one you mean "
+        "to train on");
+    damaged(
+        "raw and gzip copies that agree",
+        [gz](const QString& d) {
+            const QByteArray original = readAll(d + kTrainLabels);
+            gz(d, kTrainLabels, original);
+            writeAll(d + kTrainLabels, original);
+            writeAll(d + "/t10k-images-idx3-ubyte", QByteArray()); // the case fails later, on the test images
+        },
+        "t10k-images-idx3-ubyte: the file is too short to hold an IDX header (0 bytes)");
     damaged(
         "gzip cut short",
         [gz](const QString& d) {

@@ -642,6 +642,8 @@ ES = {
         "Kernels OpenCL: compilados desde el código fuente porque la copia de la caché %1; guardados en la caché (%2)",
     "%1 is a file; choose the folder that holds the IDX files (a text trains a text model, such as small-text-lstm)":
         "%1 es un archivo; elige la carpeta que contiene los archivos IDX (un texto entrena un modelo de texto, como small-text-lstm)",
+    "%1 and %2 in %3 hold different data: keep the one you mean to train on":
+        "%1 y %2 en %3 contienen datos distintos: deja el que quieras usar para entrenar",
     "%1 holds IDX images, not texts: a text model trains on a text file or a folder of texts, an image model on IDX images":
         "%1 contiene imágenes IDX, no textos: un modelo de texto entrena con un archivo de texto o una carpeta de textos, un modelo de imágenes con imágenes IDX",
     "The Shakespeare character model from the Keras TPU notebook: Embedding(256, 512), two LSTM(512), Dense(256) softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).":

@@ -442,6 +442,10 @@
         <source>A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.</source>
         <translation>Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 caracteres.</translation>
     </message>
+    <message>
+        <source>%1 and %2 in %3 hold different data: keep the one you mean to train on</source>
+        <translation>%1 y %2 en %3 contienen datos distintos: deja el que quieras usar para entrenar</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

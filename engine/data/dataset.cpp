@@ -46,6 +46,40 @@ std::string lower(std::string s)
     return s;
 }
 
+// Where an IDX file of `part` ("train-images") may be, in the order findIdxFile takes them: "-" or
+// "." before the kind, raw then .gz.
+std::vector<std::string> idxSpellings(const std::string& dir, const std::string& part)
+{
+    const std::string kind = part.find("images") != std::string::npos ? "idx3-ubyte" : "idx1-ubyte";
+    std::vector<std::string> paths;
+    for (const char* sep : {"-", "."})
+        for (const char* ext : {"", ".gz"})
+            paths.push_back(dir + "/" + part + sep + kind + ext);
+    return paths;
+}
+
+std::string fileName(const std::string& path)
+{
+    return path.substr(path.find_last_of('/') + 1);
+}
+
+// The IDX file `path` (findIdxFile's choice), checked against any other spelling of it in the folder
+// ("-" or "." before the kind, raw or .gz, as unpacking with gunzip -k leaves): the same data is
+// fine, different data would make the choice silently decide what trains.
+IdxArray readIdxAlone(const std::string& dir, const std::string& part, const std::string& path, int dims)
+{
+    IdxArray a = readIdx(path, dims);
+    for (const std::string& other : idxSpellings(dir, part)) {
+        if (other == path || !fileExists(other))
+            continue;
+        const IdxArray b = readIdx(other, dims);
+        if (b.dims != a.dims || b.bytes != a.bytes)
+            throw DataError(fileName(path) + " and " + fileName(other) + " in " + dir +
+                            " hold different data: keep the one you mean to train on");
+    }
+    return a;
+}
+
 ImageSplit loadSplit(const std::string& dir, const std::string& prefix)
 {
     ImageSplit s;
@@ -63,9 +97,9 @@ ImageSplit loadSplit(const std::string& dir, const std::string& prefix)
     if (s.labelsFile.empty())
         throw DataError(MessageId::DatasetFileMissing, {prefix + "-labels-idx1-ubyte[.gz]", dir},
                         "no " + prefix + "-labels-idx1-ubyte[.gz] file in " + dir);
-    IdxArray images = readIdx(s.imagesFile, 3);
-    IdxArray labels = readIdx(s.labelsFile, 1);
-    const auto name = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
+    IdxArray images = readIdxAlone(dir, prefix + "-images", s.imagesFile, 3);
+    IdxArray labels = readIdxAlone(dir, prefix + "-labels", s.labelsFile, 1);
+    const auto name = fileName;
     if (images.dims[0] != labels.dims[0])
         throw DataError(
             MessageId::DatasetCountMismatch,
@@ -106,14 +140,9 @@ const std::vector<std::string>& fashionMnistClassNames()
 
 std::string findIdxFile(const std::string& dir, const std::string& part)
 {
-    const bool images = part.find("images") != std::string::npos;
-    const std::string kind = images ? "idx3-ubyte" : "idx1-ubyte";
-    for (const char* sep : {"-", "."})
-        for (const char* ext : {"", ".gz"}) {
-            const std::string p = dir + "/" + part + sep + kind + ext;
-            if (fileExists(p))
-                return p;
-        }
+    for (const std::string& p : idxSpellings(dir, part))
+        if (fileExists(p))
+            return p;
     return {};
 }
 

@@ -183,6 +183,9 @@ const std::vector<Pattern>& patterns()
                                            "folder of texts, an image model on IDX images$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 holds IDX images, not texts: a text model trains on a text file or a "
                                          "folder of texts, an image model on IDX images")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) and (.+) in (.+) hold different data: keep the one you mean to train on$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 and %2 in %3 hold different data: keep the one you mean to train on")},
         // An OpenCL device's description and set-up line in a run's header (device/opencl).
         {QRegularExpression(QStringLiteral("^(OpenCL: .+); matrix products: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1; matrix products: %2")},
