@@ -471,6 +471,28 @@ private slots:
         QVERIFY(lines[2].startsWith("cpu:1,") && lines[2].endsWith(",\"\""));
     }
 
+    // SIGTERM (kill, a service manager's stop) stops a run as Ctrl-C does: between batches, the weights
+    // saved, exit 130. The signal goes once the run has reported a batch, so it lands mid-run.
+    void sigtermStopsAndSaves()
+    {
+        const QString w = m_tmp.path() + "/terminated.tbw";
+        QProcess p;
+        p.start(QStringLiteral(TRAINBENCH_CLI), {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs",
+                                                 "100000", "--batch", "8", "--no-run-folder", "--save", w, "--json"});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        while (!out.contains("\"event\":\"batch\"") && p.state() == QProcess::Running)
+            if (p.waitForReadyRead(fixtures::kHangGuardMs))
+                out += p.readAllStandardOutput();
+        QVERIFY2(out.contains("\"event\":\"batch\""), out.constData());
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains("Stopped by the user"), "no stop message");
+        QVERIFY(QFile::exists(w));
+    }
+
     void compareRejectsBadDevicesAndSweeps()
     {
         QCOMPARE(run({"compare", "--data", m_data, "--devices", "tpu:0"}).code, 2);

@@ -2,6 +2,7 @@
 // data and weights the options name.
 #include "cli_common.hpp"
 
+#include <csignal>
 #include <filesystem>
 
 #include "commands.hpp"
@@ -33,6 +34,18 @@ std::atomic<bool> g_interrupted{false};
 extern "C" void onSigint(int)
 {
     g_interrupted.store(true);
+}
+
+StopOnSignals::StopOnSignals()
+{
+    std::signal(SIGINT, onSigint);
+    std::signal(SIGTERM, onSigint);
+}
+
+StopOnSignals::~StopOnSignals()
+{
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
 }
 
 // The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as

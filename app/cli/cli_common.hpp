@@ -20,6 +20,17 @@ namespace tbcli {
 extern std::atomic<bool> g_interrupted;
 extern "C" void onSigint(int);
 
+// While it lives, Ctrl-C (SIGINT) and SIGTERM (kill, a service manager stopping the command) set
+// g_interrupted: the run stops between batches and keeps its work (--save, the checkpoint) as a
+// stopped run; outside it they end the process as usual.
+class StopOnSignals {
+public:
+    StopOnSignals();
+    ~StopOnSignals();
+    StopOnSignals(const StopOnSignals&) = delete;
+    StopOnSignals& operator=(const StopOnSignals&) = delete;
+};
+
 // The training options `o` gives, checked (train/train_options.hpp), over `base`'s settings where
 // there is one (a resumed run's: the options then change where it goes on).
 tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* base = nullptr);

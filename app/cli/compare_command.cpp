@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
@@ -104,9 +103,10 @@ int compareCommand(const std::vector<std::string>& args)
         std::fflush(stdout);
     }
     CompareProgress progress(json);
-    std::signal(SIGINT, onSigint);
-    const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
-    std::signal(SIGINT, SIG_DFL);
+    const std::vector<tb::CompareRow> rows = [&] {
+        const StopOnSignals stopOn;
+        return tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
+    }();
     if (!json)
         std::printf("\n%s", tb::compareTable(rows).c_str());
     if (!csvPath.empty()) {

@@ -22,7 +22,6 @@
 #include "train/trainer.hpp"
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -234,16 +233,15 @@ int trainCommand(const std::vector<std::string>& args)
     if (data.isText())
         text.showText(session.network(), data);
     JsonProgress jsonOut;
-    std::signal(SIGINT, onSigint);
     tb::TrainStatus status;
     try {
+        const StopOnSignals stopOn;
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
     } catch (const tb::DivergedError&) {
         if (!savePath.empty())
             session.save(savePath); // the last good weights, so the run is not lost
         throw;
     }
-    std::signal(SIGINT, SIG_DFL);
     tb::FinishOptions finishing;
     finishing.preciseBnBatches = preciseBn;
     finishing.savePath = savePath;
