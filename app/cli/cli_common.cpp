@@ -1,9 +1,6 @@
-// What several of trainbench-cli's commands share: JSON lines, Ctrl-C, the training options and the
-// data and weights the options name.
+// What several of trainbench-cli's commands share: JSON lines, Ctrl-C and SIGTERM, the training
+// options and the data and weights the options name.
 #include "cli_common.hpp"
-
-#include <csignal>
-#include <filesystem>
 
 #include "commands.hpp"
 
@@ -17,6 +14,7 @@
 #include "train/checkpoint.hpp"
 #include "train/run_folder.hpp"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>

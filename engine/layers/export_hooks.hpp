@@ -77,8 +77,8 @@ struct TorchTensor {
     std::string layer;          // the engine layer it belongs to, e.g. "conv2d_1 (Conv2D)"
     std::vector<int64_t> shape; // PyTorch's shape
     Source source = Source::Params;
-    std::vector<int64_t>
-        index; // (numel) for Params/State/AddedToParams: buffer index of each value, in PyTorch's order
+    // (numel) for Params, State and AddedToParams: the buffer index of each value, in PyTorch's order.
+    std::vector<int64_t> index;
     int64_t numel() const
     {
         int64_t n = 1;
