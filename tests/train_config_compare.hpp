@@ -47,6 +47,7 @@ inline void compareTrainConfigs(const tb::TrainConfig& x, const tb::TrainConfig&
     QCOMPARE(x.sizeMultiplier, y.sizeMultiplier);
     QCOMPARE(x.dropRemainder, y.dropRemainder);
     QCOMPARE(x.shardSize, y.shardSize);
+    QCOMPARE(x.preciseBnBatches, y.preciseBnBatches);
     QCOMPARE(x.validationSplit, y.validationSplit);
     QCOMPARE(int(x.schedule.kind), int(y.schedule.kind));
     QCOMPARE(tb::describeLrSchedule(x.schedule), tb::describeLrSchedule(y.schedule));

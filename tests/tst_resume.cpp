@@ -223,6 +223,8 @@ private slots:
         QTest::newRow("2 threads") << QStringList{"--threads", "2"} << QStringList{} << QString();
         QTest::newRow("baseline level, resumed with --threads 2")
             << QStringList{"--device", "cpu:1@baseline"} << QStringList{"--threads", "2"} << "cpu:2@baseline";
+        // Precise BN is the run's own: the resumed run recomputes the statistics as the whole one did.
+        QTest::newRow("precise BN") << QStringList{"--threads", "2", "--precise-bn", "3"} << QStringList{} << QString();
     }
     void sigkillResumesBitIdentical()
     {

@@ -38,7 +38,6 @@ void compareSettings(const tb::TrainSettings& a, const tb::TrainSettings& b)
     fixtures::compareTrainConfigs(a.config, b.config);
     QVERIFY(a.config.device == b.config.device);
     QCOMPARE(a.checkpointEvery, b.checkpointEvery);
-    QCOMPARE(a.preciseBn, b.preciseBn);
 }
 } // namespace
 

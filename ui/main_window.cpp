@@ -476,7 +476,6 @@ void MainWindow::beginRun(TrainRequest req, const QString& name)
     req.runsDir = tb::env::runsDir();
     req.config.kernelCacheDir = m_kernelCacheDir; // a resumed run's too
     req.checkpointEvery = m_hyper->checkpointEvery();
-    req.preciseBnBatches = m_hyper->preciseBnBatches();
     m_runData = req.data;
     m_runName = name;
     m_runDevice = req.device;

@@ -84,7 +84,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,
         // on the CPU engine, then evaluated (and saved with --save).
-        const int batches = settings.preciseBn;
+        const int batches = settings.config.preciseBnBatches;
         if (batches < 1)
             throw UsageError("--precise-bn takes a number of training batches, 1 or more");
         const tb::Dataset d = tb::datasetForWeights(base, weights);

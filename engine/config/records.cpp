@@ -247,6 +247,7 @@ void to_json(Json& j, const TrainConfig& c)
     j["size_multiplier"] = c.sizeMultiplier;
     j["drop_remainder"] = c.dropRemainder;
     j["shard_size"] = c.shardSize;
+    j["precise_bn_batches"] = c.preciseBnBatches;
     j["schedule"] = c.schedule;
     j["early_stopping"] = c.earlyStopping;
 }
@@ -269,6 +270,8 @@ void from_json(const Json& j, TrainConfig& c)
     c.sizeMultiplier = getWhole<int>(j, "size_multiplier");
     c.dropRemainder = getBool(j, "drop_remainder");
     c.shardSize = getWhole<int>(j, "shard_size");
+    if (j.contains("precise_bn_batches")) // since 0.2.0's records and checkpoints; none before
+        c.preciseBnBatches = getWhole<int>(j, "precise_bn_batches");
     from_json(need(j, "schedule"), c.schedule);
     from_json(need(j, "early_stopping"), c.earlyStopping);
 }

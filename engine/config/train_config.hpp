@@ -35,6 +35,9 @@ struct TrainConfig {
     int sizeMultiplier = 1;     // images scaled up by this integer factor (nearest neighbour)
     bool dropRemainder = false; // both splits cut to a multiple of the batch
     int shardSize = 16;         // CPU: samples per shard, part of the numerics
+    // > 0: after the last epoch, BatchNorm's moving statistics recomputed over this many training batches
+    // (train/precise_bn.hpp). A setting of the run: a resumed run ends as the uninterrupted one would.
+    int preciseBnBatches = 0;
     // The ranks of a data-parallel run (mpi/communicator.hpp; null: one process). Not a setting of
     // the run: checkpoints do not keep it, and a run resumes on any number of ranks.
     std::shared_ptr<Communicator> communicator;

@@ -425,8 +425,11 @@ std::vector<TrainOption> makeTable()
          "after training, BatchNorm's moving statistics recomputed over N training batches (a short run's test "
          "accuracy then matches its training accuracy), " +
              range(0, kMaxBatchesPerEpoch) + " (0: off)",
-         false, "", [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.preciseBn = whole(o, v); },
-         [](const TrainSettings& s) { return unlessDefault(s.preciseBn, defaults().preciseBn); },
+         true, "",
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.preciseBnBatches = whole(o, v); },
+         [](const TrainSettings& s) {
+             return unlessDefault(s.config.preciseBnBatches, defaults().config.preciseBnBatches);
+         },
          QT_TRANSLATE_NOOP("TrainOption", "Precise BN"), 0, kMaxBatchesPerEpoch});
     return t;
 }

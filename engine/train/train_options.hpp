@@ -17,12 +17,11 @@
 namespace tb {
 
 // A training run's settings as the options give them: the TrainConfig, and what the session takes
-// beside it (checkpoints every N batches, BatchNorm's statistics recomputed after training).
+// beside it (checkpoints every N batches).
 struct TrainSettings {
     TrainSettings(); // TrainConfig's defaults on every core of this machine (hardwareThreads())
     TrainConfig config;
     int checkpointEvery = 0; // batches between checkpoints; 0: at epoch ends only
-    int preciseBn = 0;       // training batches BatchNorm's statistics are recomputed over; 0: off
 };
 
 struct TrainOption {

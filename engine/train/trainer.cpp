@@ -61,6 +61,7 @@ void validateTrainConfig(const TrainConfig& c)
     requireRange("the validation images", c.validationLimit, 0, std::numeric_limits<int>::max());
     requireRange("the size multiplier", c.sizeMultiplier, 1, kMaxSizeMultiplier);
     requireRange("the shard size", c.shardSize, 1, kMaxShard);
+    requireRange("precise BN's batches", c.preciseBnBatches, 0, kMaxBatchesPerEpoch);
     if (c.validationSplit != 0)
         requireRange("the validation split", c.validationSplit, 0.001, 0.999);
     validateLrSchedule(c.schedule);

@@ -32,8 +32,7 @@ struct TrainRequest {
     std::function<double()> clock; // seconds for the epoch timings; null: steady clock (tests inject one)
     // Every run has a run folder (checkpoints, run.json) made in runsDir, as the CLI's --runs-dir.
     std::string runsDir;
-    int checkpointEvery = 0;  // also every N batches (0: at epoch ends and on Stop only)
-    int preciseBnBatches = 0; // > 0: BatchNorm's statistics recomputed over N training batches at the end
+    int checkpointEvery = 0; // also every N batches (0: at epoch ends and on Stop only)
     // Not empty: continue the run in this folder (its own settings; spec and config are ignored), on
     // `data` when it is the checkpoint's dataset, else on the dataset folder the checkpoint names.
     std::string resumeFolder;

@@ -283,6 +283,7 @@ void RunOptionsFields::apply(tb::TrainConfig& c) const
         c.schedule.minLr = m_minLr->value();
         break;
     }
+    c.preciseBnBatches = m_preciseBn->value();
     c.earlyStopping = tb::EarlyStopping{};
     if (const int monitor = m_monitor->currentData().toInt(); monitor >= 0) {
         c.earlyStopping.enabled = true;
@@ -304,7 +305,6 @@ QStringList RunOptionsFields::cliArguments() const
     tb::TrainSettings settings;
     apply(settings.config);
     settings.checkpointEvery = checkpointEvery();
-    settings.preciseBn = preciseBnBatches();
     settings.config.device.precision = m_precision;
     QStringList a;
     for (const std::string& arg : tb::formatTrainOptions(settings))
