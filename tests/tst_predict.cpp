@@ -327,6 +327,14 @@ private slots:
         QCOMPARE(lines.size(), 2);
         QVERIFY(lines[0].startsWith(path("one.png") + QStringLiteral(": class ")));
         QCOMPARE(lines[1].count(QLatin1Char('%')), 3);
+        // Two pictures of one name: each input kept, under its own name.
+        QDir().mkpath(path("same-stem"));
+        QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--image", path("one.jpg"),
+                      "--save-inputs", path("same-stem")})
+                     .code,
+                 0);
+        QCOMPARE(QDir(path("same-stem")).entryList(QDir::Files, QDir::Name),
+                 (QStringList{QStringLiteral("one-2.pgm"), QStringLiteral("one.pgm")}));
         QCOMPARE(cli({"predict", "--weights", m_weights}).code, 2);
         QCOMPARE(cli({"predict", "--image", path("one.png")}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--top", "9"}).code, 2);

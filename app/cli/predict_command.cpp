@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <set>
 
 namespace tbcli {
 namespace {
@@ -50,9 +51,15 @@ bool onOff(const Options& o, const std::string& name, bool def)
 }
 
 // What the model received, as a PGM file named after the picture, for a look.
-void saveInput(const std::string& dir, const std::string& path, const tb::GrayImage& input)
+// DIR/<stem>.pgm; a stem an earlier picture of the command took (a/x.png, b/x.png, a/x.jpg) gets
+// "-2", "-3", so that no input overwrites another. `used`: the names written so far.
+void saveInput(const std::string& dir, const std::string& path, const tb::GrayImage& input, std::set<std::string>& used)
 {
-    const std::string name = std::filesystem::path(path).stem().string() + ".pgm";
+    const std::string stem = std::filesystem::path(path).stem().string();
+    std::string name = stem + ".pgm";
+    for (int k = 2; used.count(name); ++k)
+        name = stem + "-" + std::to_string(k) + ".pgm";
+    used.insert(name);
     std::string bytes = "P5\n" + std::to_string(input.width) + " " + std::to_string(input.height) + "\n255\n";
     bytes.append(input.pixels.begin(), input.pixels.end());
     tb::writeFileAtomically((std::filesystem::path(dir) / name).string(), bytes);
@@ -79,6 +86,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
     const bool json = o.has("json");
 
     int status = Ok;
+    std::set<std::string> savedInputs;
     for (const std::string& path : images) {
         try {
             const Picture pic = readPicture(path);
@@ -87,7 +95,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
             const tb::PreprocessResult in =
                 tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(), predictor.inputWidth(), options);
             if (o.has("save-inputs"))
-                saveInput(o.text("save-inputs", ""), path, in.input);
+                saveInput(o.text("save-inputs", ""), path, in.input, savedInputs);
             if (in.blank)
                 throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
             // Wall time, and CPU time (what the forward costs, whatever else the machine runs).

@@ -12,6 +12,7 @@
 #include <QIcon>
 #include <QMessageBox>
 #include <QSettings>
+#include <QTemporaryDir>
 
 #include <cstdio>
 
@@ -73,6 +74,16 @@ int main(int argc, char** argv)
                               QApplication::translate("main", "A setting of the environment is not valid:\n%1")
                                   .arg(QString::fromStdString(e.what())));
         return 2;
+    }
+    // The screenshot tours train: their runs go to a throwaway runs folder, not the user's history
+    // (--runs-screenshot shows the runs folder as the environment names it).
+    QTemporaryDir tourData;
+    if (parser.isSet(shots) && !parser.isSet(runsShot)) {
+        if (!tourData.isValid()) {
+            std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' runs\n");
+            return 1;
+        }
+        qputenv("XDG_DATA_HOME", tourData.path().toLocal8Bit());
     }
     tbui::MainWindow window;
     window.setKernelCacheDir(tb::env::kernelCacheDir());
