@@ -506,6 +506,10 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("batch=32,64,128"));
         QCOMPARE(run({"compare", "--data", m_data, "--sweep", "size=0"}).code, 2);
+        const Result both = run({"compare", "--data", m_data, "--sweep", "size=1,2", "--size-multiplier", "3"});
+        QCOMPARE(both.code, 2);
+        QVERIFY2(both.err.contains("leave out --size-multiplier"), qPrintable(both.err));
+        QCOMPARE(run({"compare", "--data", m_data, "--sweep", "batch=16,32", "--batch", "8"}).code, 2);
     }
 
     // --help is made from the tables: every training option with its help, each command's options

@@ -109,10 +109,14 @@ private slots:
     void aDeviceKeepsWhatItNames()
     {
         using tb::Precision;
-        QVERIFY(parsed({"--device", "cpu:2+fp32", "--precision", "bf16"}).config.device.precision == Precision::Fp32);
-        QVERIFY(parsed({"--precision", "bf16", "--device", "cpu:2+fp32"}).config.device.precision == Precision::Fp32);
+        QVERIFY(parsed({"--device", "cpu:2+fp32"}).config.device.precision == Precision::Fp32);
+        QVERIFY(parsed({"--device", "cpu:2+bf16", "--precision", "bf16"}).config.device.precision == Precision::Bf16);
         QVERIFY(parsed({"--device", "cpu:2", "--precision", "bf16"}).config.device.precision == Precision::Bf16);
-        QVERIFY(parsed({"--device", "cpu:2+bf16", "--precision", "fp32"}).config.device.precision == Precision::Bf16);
+        // Saying two things is refused, not settled silently.
+        QCOMPARE(refusal({{"device", "cpu:2+fp32"}, {"precision", "bf16"}}),
+                 QString("--precision bf16 and --device cpu:2+fp32 name two precisions"));
+        QCOMPARE(refusal({{"device", "cpu:2@avx512"}, {"isa", "baseline"}}), // a level every x86-64 CPU runs
+                 QString("--isa baseline and --device cpu:2@avx512 name two levels"));
         const tb::DeviceSpec named = parsed({"--isa", "baseline", "--device", "cpu:2@baseline"}).config.device;
         QVERIFY(named.isa == tb::Isa::Baseline);
         const tb::DeviceSpec taken = parsed({"--device", "cpu:3", "--isa", "baseline"}).config.device;

@@ -88,6 +88,11 @@ int compareCommand(const std::vector<std::string>& args)
                                       cfg.train.device.precision);
     cfg.scaleBatchWithReplicas = o.has("scale-batch");
     cfg.sweep = tb::parseSweep(o.text("sweep", ""));
+    // The swept setting takes the sweep's values: a fixed value beside them would be dropped.
+    if (cfg.sweep.kind == tb::SweepKind::Size && o.has("size-multiplier"))
+        throw UsageError("--sweep size=... sets the size multiplier; leave out --size-multiplier");
+    if (cfg.sweep.kind == tb::SweepKind::Batch && o.has("batch"))
+        throw UsageError("--sweep batch=... sets the batch; leave out --batch");
     const std::string csvPath = o.text("csv", "");
     requireWritable(o, "csv");
     const bool json = o.has("json");

@@ -463,6 +463,17 @@ void applyTrainOptions(TrainSettings& s, const std::map<std::string, std::string
         }
         o.parse(s, it->second, o);
     }
+    // A device that names its level or precision keeps it; --isa or --precision saying otherwise is
+    // refused rather than dropped.
+    if (const auto device = given.find("device"); device != given.end()) {
+        const DeviceSpec named = parseDeviceSpec(device->second);
+        if (const auto isa = given.find("isa"); isa != given.end() && named.isa && *named.isa != parseIsa(isa->second))
+            throw ConfigError("--isa " + isa->second + " and --device " + device->second + " name two levels");
+        const bool namesPrecision = device->second.find('+') != std::string::npos;
+        if (const auto p = given.find("precision");
+            p != given.end() && namesPrecision && named.precision != parsePrecision(p->second))
+            throw ConfigError("--precision " + p->second + " and --device " + device->second + " name two precisions");
+    }
     // The CPU's own settings, refused with another device rather than dropped.
     if (const DeviceSpec& d = s.config.device; d.kind != DeviceKind::Cpu) {
         if (const auto p = given.find("precision"); p != given.end() && parsePrecision(p->second) != Precision::Fp32)
