@@ -58,7 +58,10 @@ std::string benchUsage()
         u += tb::optionHelpLine(o.name, o.value, o.help);
     for (const char* name : kTraining) {
         const tb::TrainOption* o = tb::findTrainOption(name);
-        u += tb::optionHelpLine(o->name, o->value, o->help + (std::string(name) == "threads" ? " (here 1)" : ""));
+        std::string help = o->help;
+        if (const auto every = help.rfind("(every core)"); std::string(name) == "threads" && every != std::string::npos)
+            help.replace(every, std::string::npos, "(1 here; training's default is every core)");
+        u += tb::optionHelpLine(o->name, o->value, help);
     }
     return u;
 }

@@ -305,7 +305,14 @@ private slots:
         QVERIFY(!updatePlateau(plateau, p, 0.8999)); // less than min_delta (1e-4) better: no improvement
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseLrSchedule("step:0:0.5"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseLrSchedule("exp:1.5:10"));
-        QVERIFY_THROWS_EXCEPTION(ConfigError, parseLrSchedule("warp"));
+        try {
+            parseLrSchedule("warp:2");
+            QFAIL("an unknown schedule was accepted");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).startsWith("the learning-rate schedule \"warp\" is not one Trainbench knows; "
+                                                  "use constant, step:EVERY:FACTOR"),
+                     e.what());
+        }
     }
 
     void earlyStoppingFollowsKeras()

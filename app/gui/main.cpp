@@ -62,7 +62,8 @@ int main(int argc, char** argv)
     parser.addOption(predictShot);
     parser.addOption(compareShot);
     parser.addPositionalArgument(QStringLiteral("dataset"),
-                                 QApplication::translate("main", "A dataset folder to open."));
+                                 QApplication::translate("main", "A dataset folder to open."),
+                                 QStringLiteral("[dataset]"));
     parser.process(app);
 
     // TRAINBENCH_ISA and the OpenCL settings; a value that is not valid is said, not ignored.

@@ -68,11 +68,12 @@ LrSchedule parseLrSchedule(const std::string& text)
     const std::vector<std::string> p = split(text, ':');
     const std::string& name = p[0];
     LrSchedule s;
+    const char* forms = "use constant, step:EVERY:FACTOR, exp:RATE:STEPS, cosine[:WARMUP[:ALPHA]] or "
+                        "plateau[:FACTOR[:PATIENCE[:MIN_LR]]]";
     auto arity = [&](size_t lo, size_t hi) {
         if (p.size() - 1 < lo || p.size() - 1 > hi)
-            throw ConfigError("the learning-rate schedule \"" + text +
-                              "\" has the wrong number of parameters; use constant, step:EVERY:FACTOR, exp:RATE:STEPS, "
-                              "cosine[:WARMUP[:ALPHA]] or plateau[:FACTOR[:PATIENCE[:MIN_LR]]]");
+            throw ConfigError("the learning-rate schedule \"" + text + "\" has the wrong number of parameters; " +
+                              forms);
     };
     if (name == "constant") {
         arity(0, 0);
@@ -104,7 +105,7 @@ LrSchedule parseLrSchedule(const std::string& text)
         if (p.size() > 3)
             s.minLr = number(p[3], "minimum rate");
     } else {
-        arity(99, 99);
+        throw ConfigError("the learning-rate schedule \"" + name + "\" is not one Trainbench knows; " + forms);
     }
     validateLrSchedule(s);
     return s;

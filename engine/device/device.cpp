@@ -214,6 +214,8 @@ std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& sy
                            : "opencl:" + std::to_string(d.index) + " (" + d.name + ") " + d.unusableReason;
         if (system.openclDevices.empty())
             return "no OpenCL device available: " + system.openclUnavailableReason;
+        if (system.openclDevices.size() == 1)
+            return "there is no OpenCL device " + std::to_string(spec.index) + " (this machine has only opencl:0)";
         return "there is no OpenCL device " + std::to_string(spec.index) + " (this machine has " +
                std::to_string(system.openclDevices.size()) +
                ": opencl:0 .. opencl:" + std::to_string(system.openclDevices.size() - 1) + ")";
