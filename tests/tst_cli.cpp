@@ -6,9 +6,11 @@
 #include "kernels/isa.hpp"
 #include "train/train_options.hpp"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -475,10 +477,10 @@ private slots:
     // saved, exit 130. The signal goes once the run has reported a batch, so it lands mid-run.
     void sigtermStopsAndSaves()
     {
-        const QString w = m_tmp.path() + "/terminated.tbw";
+        const QString w = m_tmp.path() + "/terminated.tbw", runs = m_tmp.path() + "/terminated-runs";
         QProcess p;
         p.start(QStringLiteral(TRAINBENCH_CLI), {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs",
-                                                 "100000", "--batch", "8", "--no-run-folder", "--save", w, "--json"});
+                                                 "2", "--batch", "1", "--runs-dir", runs, "--save", w, "--json"});
         QVERIFY(p.waitForStarted());
         QByteArray out;
         while (!out.contains("\"event\":\"batch\"") && p.state() == QProcess::Running)
@@ -491,6 +493,21 @@ private slots:
         QCOMPARE(p.exitCode(), 130);
         QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains("Stopped by the user"), "no stop message");
         QVERIFY(QFile::exists(w));
+        // Resumed (mid-epoch, most likely): the epoch's line comes before its progress, as in a fresh run.
+        const QStringList folders = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(folders.size(), 1);
+        const Result r = run({"train", "--resume", runs + "/" + folders.first()});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split('\n');
+        const auto firstOf = [&](const QRegularExpression& re) {
+            for (int i = 0; i < lines.size(); ++i)
+                if (re.match(lines[i]).hasMatch())
+                    return i;
+            return -1;
+        };
+        const int epoch = firstOf(QRegularExpression("^Epoch [12]/2$"));
+        const int progress = firstOf(QRegularExpression("^ *\\d+/\\d+ \\["));
+        QVERIFY2(epoch >= 0 && progress > epoch, qPrintable(r.out));
     }
 
     void compareRejectsBadDevicesAndSweeps()

@@ -42,7 +42,7 @@ public:
 
     void batchFinished(const tb::BatchProgress& p) override
     {
-        if (p.step == 1 && p.epoch != m_epoch) {
+        if (p.epoch != m_epoch) { // also a resumed run's first, mid-epoch
             m_epoch = p.epoch;
             std::printf("Epoch %d/%d\n", p.epoch, p.epochs);
         }
