@@ -172,6 +172,12 @@ private slots:
         QVERIFY(r.out.contains("Test loss:"));
         QVERIFY(r.out.contains("weights sha256:"));
         QVERIFY(r.out.contains("24x24")); // 12x12 images scaled by 2
+        // Held-out validation images are counted in the header.
+        const Result split = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1",
+                                  "--max-batches", "1", "--validation-split", "0.25", "--no-run-folder"});
+        QCOMPARE(split.code, 0);
+        QVERIFY2(split.out.contains(": 150 train / 50 validation (held out of train) / 50 test images"),
+                 qPrintable(split.out));
     }
 
     void saveThenEvaluate()

@@ -89,7 +89,9 @@ std::string describeDataset(const Dataset& d)
                withThousands(d.textBytes) + " bytes of text), " + (bytes ? "byte-level" : "character-level") +
                " vocabulary of " + std::to_string(d.numClasses) + " symbols";
     }
-    return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) + " test images, " +
+    const std::string validation =
+        d.validation.count > 0 ? std::to_string(d.validation.count) + " validation (held out of train) / " : "";
+    return std::to_string(d.train.count) + " train / " + validation + std::to_string(d.test.count) + " test images, " +
            std::to_string(d.inputHeight()) + "x" + std::to_string(d.inputWidth()) + ", " +
            std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";
 }
