@@ -38,7 +38,8 @@ int whole(const std::string& text, const std::string& what)
 {
     const double v = number(text, what);
     if (v != std::floor(v) || v < 0 || v > 1e9)
-        throw ConfigError("the learning-rate schedule's " + what + " must be a whole number, not \"" + text + "\"");
+        throw ConfigError("the learning-rate schedule's " + what + " must be a whole number from 0 to 1e9, not \"" +
+                          text + "\"");
     return int(v);
 }
 
