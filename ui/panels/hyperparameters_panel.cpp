@@ -152,11 +152,6 @@ tb::TrainConfig HyperparametersPanel::config() const
     return c;
 }
 
-int HyperparametersPanel::preciseBnBatches() const
-{
-    return m_options->preciseBnBatches();
-}
-
 int HyperparametersPanel::checkpointEvery() const
 {
     return m_options->checkpointEvery();

@@ -28,8 +28,7 @@ public:
 
     // Everything but the thread count, which follows the accelerator.
     tb::TrainConfig config() const;
-    int checkpointEvery() const;  // batches between checkpoints, 0: at epoch ends only
-    int preciseBnBatches() const; // BatchNorm's statistics recomputed over N batches after training, 0: off
+    int checkpointEvery() const; // batches between checkpoints, 0: at epoch ends only
     RunOptionsFields* runOptions() const { return m_options; }
     int batchSize() const;
     bool dropRemainder() const;

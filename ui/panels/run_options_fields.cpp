@@ -334,10 +334,6 @@ void RunOptionsFields::setCheckpointEvery(int batches)
 {
     m_checkpointEvery->setValue(batches);
 }
-int RunOptionsFields::preciseBnBatches() const
-{
-    return m_preciseBn->value();
-}
 void RunOptionsFields::setPreciseBnBatches(int batches)
 {
     m_preciseBn->setValue(batches);

@@ -29,7 +29,6 @@ public:
     // Fills the validation split, the schedule and early stopping of `c`.
     void apply(tb::TrainConfig& c) const;
     int checkpointEvery() const;
-    int preciseBnBatches() const; // 0: off (train/precise_bn.hpp)
     // The same run's options as trainbench-cli train arguments (only those that differ from the defaults).
     QStringList cliArguments() const;
 
