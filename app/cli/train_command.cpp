@@ -148,7 +148,6 @@ int trainCommand(const std::vector<std::string>& args)
         checkpoint = tb::readCheckpoint(resumed->checkpoint());
         settings = trainSettingsFrom(o, &checkpoint->config);
     }
-    const int preciseBn = settings.config.preciseBnBatches; // a resumed run's own, as its checkpoint keeps it
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
     // the other ranks train silently (their errors still go to stderr).
@@ -243,7 +242,6 @@ int trainCommand(const std::vector<std::string>& args)
         throw;
     }
     tb::FinishOptions finishing;
-    finishing.preciseBnBatches = preciseBn;
     finishing.savePath = savePath;
     const tb::RunResult result = session.finish(status, finishing);
     if (status == tb::TrainStatus::Cancelled) {

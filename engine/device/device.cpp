@@ -214,11 +214,9 @@ std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& sy
                            : "opencl:" + std::to_string(d.index) + " (" + d.name + ") " + d.unusableReason;
         if (system.openclDevices.empty())
             return "no OpenCL device available: " + system.openclUnavailableReason;
-        if (system.openclDevices.size() == 1)
-            return "there is no OpenCL device " + std::to_string(spec.index) + " (this machine has only opencl:0)";
+        const size_t n = system.openclDevices.size();
         return "there is no OpenCL device " + std::to_string(spec.index) + " (this machine has " +
-               std::to_string(system.openclDevices.size()) +
-               ": opencl:0 .. opencl:" + std::to_string(system.openclDevices.size() - 1) + ")";
+               (n == 1 ? "only opencl:0" : std::to_string(n) + ": opencl:0 .. opencl:" + std::to_string(n - 1)) + ")";
     }
     for (const GpuInfo& g : system.gpus)
         if (g.index == spec.index)

@@ -348,8 +348,8 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
         saveCopy();
         return r;
     }
-    if (o.preciseBnBatches > 0 && !abandoned())
-        r.preciseBn = recomputeBatchNorm(o.preciseBnBatches);
+    if (const int batches = config().preciseBnBatches; batches > 0 && !abandoned()) // the run's own setting
+        r.preciseBn = recomputeBatchNorm(batches);
     else
         r.batchNormWarmth = batchNormWarmth();
     // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the

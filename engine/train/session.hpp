@@ -43,8 +43,7 @@ struct RunInfo {
 
 // How finish() ends a run.
 struct FinishOptions {
-    int preciseBnBatches = 0; // > 0: BatchNorm's statistics recomputed over N training batches first
-    std::string savePath;     // not empty: the weights also written there (.tbw or .safetensors)
+    std::string savePath; // not empty: the weights also written there (.tbw or .safetensors)
     // The test evaluation keeps per-image predictions (the window's Results page); with a run folder
     // it always does (evaluation.json).
     bool keepPredictions = false;

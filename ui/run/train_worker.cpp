@@ -137,9 +137,8 @@ void TrainWorker::run()
         const tb::TrainStatus status = session->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
         tb::FinishOptions finishing;
-        finishing.preciseBnBatches = cfg.preciseBnBatches; // a resumed run's own
-        finishing.keepPredictions = true;                  // the Results page
-        finishing.finishStopped = true; // the stopped weights' test accuracy, in the log and the Runs page
+        finishing.keepPredictions = true; // the Results page
+        finishing.finishStopped = true;   // the stopped weights' test accuracy, in the log and the Runs page
         finishing.abandon = abandonFlag();
         const tb::RunResult result = session->finish(status, finishing, &observer);
         outcome.preciseBn = result.preciseBn;
