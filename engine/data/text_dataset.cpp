@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -295,6 +296,23 @@ std::string printableSample(const std::string& text)
         i += size_t(std::max(len, 1));
     }
     return out;
+}
+
+std::string symbolLabel(const std::string& symbol)
+{
+    if (symbol == " ")
+        return "\u2423";
+    if (symbol == "\n")
+        return "\u21b5";
+    if (symbol == "\t")
+        return "\u21e5";
+    const auto byte = static_cast<unsigned char>(symbol.empty() ? 0 : symbol[0]);
+    if (symbol.size() == 1 && (byte < 0x20 || byte >= 0x7f)) {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "\u27e8%02x\u27e9", byte);
+        return hex;
+    }
+    return printableSample(symbol);
 }
 
 TextVocabulary vocabularyOf(const Dataset& d)

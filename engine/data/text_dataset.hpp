@@ -67,6 +67,10 @@ double unigramEntropy(const std::vector<uint8_t>& ids, int vocabulary);
 double bitsPerSymbol(double nats);
 // Text for a terminal line: newlines as "↵", tabs as spaces, other control bytes and invalid UTF-8 as "?".
 std::string printableSample(const std::string& text);
+// One symbol of a vocabulary as a table shows it: a space, newline or tab by a sign ("␣", "↵", "⇥"), a
+// byte that is no character on its own (a control byte, one byte of a UTF-8 character) by its value
+// ("⟨c3⟩"), any other as itself.
+std::string symbolLabel(const std::string& symbol);
 
 // The vocabulary a text dataset was loaded with.
 TextVocabulary vocabularyOf(const Dataset& d);

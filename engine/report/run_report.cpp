@@ -134,24 +134,6 @@ std::string confusionTable(const TestRecord& t)
     return out + "</table>\n";
 }
 
-// A text model's symbol as a reader sees it: a visible character as itself, a space, newline or tab by
-// a sign, any other byte (a control byte, a byte of a UTF-8 sequence) as its hex value.
-std::string symbolLabel(const std::string& symbol)
-{
-    if (symbol == " ")
-        return "␣";
-    if (symbol == "\n")
-        return "↵";
-    if (symbol == "\t")
-        return "⇥";
-    const auto byte = static_cast<unsigned char>(symbol.empty() ? 0 : symbol[0]);
-    if (symbol.size() > 1 || (byte > 0x20 && byte < 0x7f)) // a whole UTF-8 character, or printable ASCII
-        return symbol;
-    char hex[16];
-    std::snprintf(hex, sizeof hex, "byte %02x", byte);
-    return hex;
-}
-
 // A text model's mistakes: the count, and the most frequent (true symbol, predicted symbol) pairs
 // (a vocabulary of up to 256 symbols makes a matrix no one reads).
 std::string symbolMistakes(const TestRecord& t)

@@ -141,19 +141,7 @@ QString TextResults::symbolText(int id) const
 {
     if (id < 0 || size_t(id) >= m_symbols.size())
         return QStringLiteral("?");
-    const std::string& s = m_symbols[size_t(id)];
-    if (s == "\n")
-        return QStringLiteral("↵");
-    if (s == " ")
-        return QStringLiteral("␣");
-    if (s == "\t")
-        return QStringLiteral("⇥");
-    // A byte that is no character on its own (a byte-level model's part of a UTF-8 character, a control
-    // byte) by its value: "?" for all of them told none apart.
-    const auto byte = static_cast<unsigned char>(s.front());
-    if (s.size() == 1 && (byte < 0x20 || byte >= 0x7f))
-        return QStringLiteral("⟨%1⟩").arg(byte, 2, 16, QLatin1Char('0'));
-    return qs(tb::printableSample(s));
+    return qs(tb::symbolLabel(m_symbols[size_t(id)]));
 }
 
 // The held-out text from symbol `begin` to `end`, its bytes joined into characters (a byte-level
