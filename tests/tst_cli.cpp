@@ -3,6 +3,7 @@
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 
+#include "core/thread_pool.hpp"
 #include "kernels/isa.hpp"
 #include "train/train_options.hpp"
 
@@ -156,6 +157,21 @@ private slots:
         const QString sha = a.last()["weights_sha256"].toString();
         QCOMPARE(sha.size(), 64);
         QCOMPARE(b.last()["weights_sha256"].toString(), sha);
+        // More threads than cores: the same weights, and a note that says it is no faster.
+        const int cores = tb::hardwareThreads();
+        const Result over = run(common + QStringList{"--threads", QString::number(cores + 1)});
+        QCOMPARE(over.code, 0);
+        const auto c = jsonLines(over.out);
+        QCOMPARE(c.last()["weights_sha256"].toString(), sha);
+        QVERIFY2(c.first()["setup_note"].toString().startsWith(
+                     QString("%1 threads on %2 core").arg(cores + 1).arg(cores)),
+                 qPrintable(over.out));
+        QVERIFY(!a.first().contains("setup_note"));
+        const Result overText = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1",
+                                     "--max-batches", "1", "--no-run-folder", "--device",
+                                     QString("cpu:%1").arg(cores + 1)});
+        QVERIFY2(overText.out.contains(QString("so it trains no faster than cpu:%1").arg(cores)),
+                 qPrintable(overText.out));
         const Result other = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",
                                   "--batch", "32", "--seed", "12", "--json"});
         QVERIFY(jsonLines(other.out).last()["weights_sha256"].toString() != sha);

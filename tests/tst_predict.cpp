@@ -19,7 +19,10 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstdio> // jpeglib.h needs FILE
+#include <cstdlib>
 #include <cstring>
+#include <jpeglib.h>
 #include <random>
 
 namespace {
@@ -413,7 +416,71 @@ private slots:
             QVERIFY(QJsonDocument::fromJson(line.toUtf8()).object()[QStringLiteral("inverted")].toBool());
     }
 
+    // A CMYK JPEG as Photoshop writes it (Adobe marker, inks stored inverted) reads as the same
+    // picture as a grey one: libjpeg gives CMYK only as CMYK, and the command line mixes the RGB.
+    void cmykJpeg()
+    {
+        QVERIFY(!m_weights.isEmpty());
+        QImage grey = toQImage(m_testPixels.data(), 28, 28).scaled(56, 56).convertToFormat(QImage::Format_Grayscale8);
+        grey.invertPixels(); // a dark picture on white paper: black ink only
+        std::vector<uint8_t> greyPixels, cmykPixels;
+        for (int y = 0; y < grey.height(); ++y)
+            for (int x = 0; x < grey.width(); ++x) {
+                const uint8_t g = grey.constScanLine(y)[x];
+                greyPixels.push_back(g);
+                cmykPixels.insert(cmykPixels.end(), {255, 255, 255, g}); // inverted: 255 is no ink
+            }
+        writeBytes(QStringLiteral("grey.jpg"), jpeg(greyPixels, grey.width(), grey.height(), JCS_GRAYSCALE));
+        writeBytes(QStringLiteral("cmyk.jpg"), jpeg(cmykPixels, grey.width(), grey.height(), JCS_CMYK));
+        QDir().mkpath(path("cmyk-inputs"));
+        const Result r = cli({"predict", "--weights", m_weights, "--json", "--image", path("grey.jpg"),
+                              path("cmyk.jpg"), "--save-inputs", path("cmyk-inputs")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        const QJsonObject a = QJsonDocument::fromJson(lines[0].toUtf8()).object(),
+                          b = QJsonDocument::fromJson(lines[1].toUtf8()).object();
+        QCOMPARE(b[QStringLiteral("class")], a[QStringLiteral("class")]);
+        QCOMPARE(b[QStringLiteral("inverted")], a[QStringLiteral("inverted")]);
+        QFile ga(path("cmyk-inputs/grey.pgm")), cb(path("cmyk-inputs/cmyk.pgm"));
+        QVERIFY(ga.open(QIODevice::ReadOnly) && cb.open(QIODevice::ReadOnly));
+        const QByteArray pa = ga.readAll().right(784), pb = cb.readAll().right(784);
+        double diff = 0;
+        for (int k = 0; k < 784; ++k)
+            diff += std::abs(int(uint8_t(pa[k])) - int(uint8_t(pb[k])));
+        QVERIFY2(diff / 784 < 4, qPrintable(QString::number(diff / 784))); // JPEG's own rounding
+    }
+
 private:
+    // `pixels` (one byte per component) as a quality-95 JPEG of `space` (CMYK gets libjpeg's Adobe marker).
+    static QByteArray jpeg(std::vector<uint8_t>& pixels, int width, int height, J_COLOR_SPACE space)
+    {
+        jpeg_compress_struct c;
+        jpeg_error_mgr err;
+        c.err = jpeg_std_error(&err);
+        jpeg_create_compress(&c);
+        unsigned char* out = nullptr;
+        unsigned long size = 0;
+        jpeg_mem_dest(&c, &out, &size);
+        c.image_width = JDIMENSION(width);
+        c.image_height = JDIMENSION(height);
+        c.input_components = space == JCS_CMYK ? 4 : 1;
+        c.in_color_space = space;
+        jpeg_set_defaults(&c);
+        jpeg_set_quality(&c, 95, TRUE);
+        jpeg_start_compress(&c, TRUE);
+        const size_t stride = size_t(width) * size_t(c.input_components);
+        while (c.next_scanline < c.image_height) {
+            JSAMPROW row = pixels.data() + stride * c.next_scanline;
+            jpeg_write_scanlines(&c, &row, 1);
+        }
+        jpeg_finish_compress(&c);
+        jpeg_destroy_compress(&c);
+        QByteArray bytes(reinterpret_cast<const char*>(out), qsizetype(size));
+        std::free(out);
+        return bytes;
+    }
+
     static QByteArray withCrc(QByteArray b)
     {
         // CRC-32 of the chunk type and data (bytes 12..28 of the file), big-endian after them.

@@ -111,6 +111,21 @@ void onJpegMessage(j_common_ptr cinfo, int level)
         (*cinfo->err->format_message)(cinfo, e->message);
 }
 
+// CMYK pixels to RGBA in place: each of red, green and blue is what its ink (cyan, magenta,
+// yellow) and black leave of white. Photoshop's (Adobe-marked) CMYK JPEGs store the inks inverted,
+// 255 for none, as Qt's and libjpeg's own readers assume.
+void cmykToRgba(std::vector<uint8_t>& pixels, bool inverted)
+{
+    for (size_t i = 0; i + 3 < pixels.size(); i += 4) {
+        int white[4]; // of each ink, what it leaves of white: 255 where there is none
+        for (int c = 0; c < 4; ++c)
+            white[c] = inverted ? pixels[i + c] : 255 - pixels[i + c];
+        for (int c = 0; c < 3; ++c)
+            pixels[i + c] = uint8_t((white[c] * white[3] + 127) / 255);
+        pixels[i + 3] = 255;
+    }
+}
+
 Picture readJpeg(const std::string& path, const std::string& bytes)
 {
     jpeg_decompress_struct cinfo;
@@ -136,7 +151,9 @@ Picture readJpeg(const std::string& path, const std::string& bytes)
         delete rgba;
         checkSize(path, w, h);
     }
-    cinfo.out_color_space = JCS_EXT_RGBA;
+    // libjpeg converts CMYK (and YCCK, to CMYK) to nothing else: take the four inks and mix RGB here.
+    const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     jpeg_start_decompress(&cinfo);
     const size_t stride = size_t(cinfo.output_width) * 4;
     rgba->resize(stride * cinfo.output_height);
@@ -144,6 +161,8 @@ Picture readJpeg(const std::string& path, const std::string& bytes)
         JSAMPROW row = rgba->data() + stride * cinfo.output_scanline;
         jpeg_read_scanlines(&cinfo, &row, 1);
     }
+    if (cmyk)
+        cmykToRgba(*rgba, cinfo.saw_Adobe_marker);
     jpeg_finish_decompress(&cinfo);
     Picture pic;
     pic.image.width = int(cinfo.output_width);

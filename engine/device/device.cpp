@@ -227,6 +227,15 @@ std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& sy
            std::to_string(system.gpus.size()) + ")";
 }
 
+std::string threadsNote(int threads, int cores)
+{
+    if (threads <= cores)
+        return {};
+    return std::to_string(threads) + " threads on " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
+           ": the same weights as on fewer threads, but the threads take turns on the cores, so it trains no "
+           "faster than cpu:" + std::to_string(cores);
+}
+
 std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system)
 {
     if (spec.kind == DeviceKind::Cpu) {

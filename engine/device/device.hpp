@@ -100,6 +100,10 @@ const Kernels& cpuKernels(const DeviceSpec& spec);
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system);
 
 // Human description of a device, e.g. "CPU, 2 threads (AMD EPYC 9R14, AVX-512)".
+// A note for a CPU run of more threads than `cores`, or empty: the weights are the same, but the
+// threads take turns on the cores.
+std::string threadsNote(int threads, int cores);
+
 std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system);
 
 struct MemoryUsage {

@@ -2,6 +2,8 @@
 
 #include "core/errors.hpp"
 #include "core/memory.hpp"
+#include "core/thread_pool.hpp"
+#include "device/device.hpp"
 #include "train/rank_check.hpp"
 #include "train/trainer.hpp"
 
@@ -46,6 +48,15 @@ std::string CpuBackend::describe() const
 {
     const std::string mpi = describeCommunicator(m_comm.get(), m_device.id());
     return describeKernels(*m_kernels) + (mpi.empty() ? "" : "; " + mpi);
+}
+
+std::string CpuBackend::setupNote() const
+{
+    // One line each: more threads than cores, and what bf16 does to speed on this CPU.
+    std::string note = threadsNote(m_device.threads, hardwareThreads());
+    if (const std::string precision = precisionSpeedNote(m_device.precision); !precision.empty())
+        note += (note.empty() ? "" : "\n") + precision;
+    return note;
 }
 
 BatchResult CpuBackend::trainBatch(const int* indices, int count, uint64_t dropoutKey)

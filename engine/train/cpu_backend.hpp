@@ -20,7 +20,7 @@ public:
 
     const DeviceSpec& device() const override { return m_device; }
     std::string describe() const override;
-    std::string setupNote() const override { return precisionSpeedNote(m_device.precision); }
+    std::string setupNote() const override;
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
     EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions) override;
     void syncToHost() override {}

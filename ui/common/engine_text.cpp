@@ -210,6 +210,12 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "bf16 runs on the avx512 kernels, not on %1")},
         {QRegularExpression(QStringLiteral("^(.+) computes in FP32 only: bf16 is for the CPU$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 computes in FP32 only: bf16 is for the CPU")},
+        // More CPU threads than cores (device/device.cpp's threadsNote).
+        {QRegularExpression(QStringLiteral(
+             "^(\\d+) threads on (\\d+) cores?: the same weights as on fewer threads, but the threads take turns on "
+             "the cores, so it trains no faster than cpu:\\d+$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 threads on %2 cores: the same weights as on fewer threads, but the "
+                                         "threads take turns on the cores, so it trains no faster than cpu:%2")},
         // What bf16 does to speed on an Intel CPU (kernels/isa.cpp's precisionSpeedNote).
         {QRegularExpression(QStringLiteral(
              "^bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so "
@@ -349,8 +355,8 @@ QString EngineText::runHeader(const tb::Network& net, const tb::Dataset& d, cons
                                            QString::fromLatin1(tb::optimizerName(cfg.optimizer.kind)),
                                            QString::number(double(cfg.optimizer.learningRate), 'g', 6),
                                            QString::number(qulonglong(cfg.seed)), kernels);
-    if (!run.setupNote.empty())
-        header += QLatin1Char('\n') + english(qs(run.setupNote));
+    for (const QString& note : qs(run.setupNote).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        header += QLatin1Char('\n') + english(note);
     return header;
 }
 
