@@ -163,13 +163,13 @@ private slots:
         QCOMPARE(over.code, 0);
         const auto c = jsonLines(over.out);
         QCOMPARE(c.last()["weights_sha256"].toString(), sha);
-        QVERIFY2(c.first()["setup_note"].toString().startsWith(
-                     QString("%1 threads on %2 core").arg(cores + 1).arg(cores)),
-                 qPrintable(over.out));
+        QVERIFY2(
+            c.first()["setup_note"].toString().startsWith(QString("%1 threads on %2 core").arg(cores + 1).arg(cores)),
+            qPrintable(over.out));
         QVERIFY(!a.first().contains("setup_note"));
-        const Result overText = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1",
-                                     "--max-batches", "1", "--no-run-folder", "--device",
-                                     QString("cpu:%1").arg(cores + 1)});
+        const Result overText =
+            run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches", "1",
+                 "--no-run-folder", "--device", QString("cpu:%1").arg(cores + 1)});
         QVERIFY2(overText.out.contains(QString("so it trains no faster than cpu:%1").arg(cores)),
                  qPrintable(overText.out));
         const Result other = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",

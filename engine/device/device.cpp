@@ -233,7 +233,8 @@ std::string threadsNote(int threads, int cores)
         return {};
     return std::to_string(threads) + " threads on " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
            ": the same weights as on fewer threads, but the threads take turns on the cores, so it trains no "
-           "faster than cpu:" + std::to_string(cores);
+           "faster than cpu:" +
+           std::to_string(cores);
 }
 
 std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system)
