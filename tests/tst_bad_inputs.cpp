@@ -356,6 +356,14 @@ void TstBadInputs::buildCatalogue()
             writeAll(d + kTrainImages + ".gz", readAll(d + kTrainImages + ".gz").left(25));
         },
         "train-images-idx3-ubyte.gz: the gzip data is corrupt (unexpected end of file)");
+    damaged(
+        "gzip with bytes after its data",
+        [gz](const QString& d) {
+            gz(d, kTrainImages, idx({40, 12, 12}, imageBytes));
+            writeAll(d + kTrainImages + ".gz", readAll(d + kTrainImages + ".gz") + "appended\n");
+        },
+        "train-images-idx3-ubyte.gz: has bytes after the end of its gzip data that are not gzip data (the file is "
+        "damaged, or something was appended to it)");
 
     // The file system.
     data("missing folder", nullptr, "dataset folder {dir}/nope does not exist",

@@ -5,8 +5,10 @@
 #include "data/dataset.hpp"
 #include "data/idx.hpp"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <zlib.h>
 
 using fixtures::writeIdx;
 
@@ -158,6 +160,48 @@ private slots:
             bytes[i] = char(bytes[i] ^ 0x5a);
         fixtures::writeRaw(p, bytes.toStdString());
         expectError(dir(t), {"train-images-idx3-ubyte.gz"});
+    }
+
+    // What follows the gzip data: more gzip members read on as one stream (gzip -d does the same),
+    // anything else is refused; gzread, used before, ignored it. A .gz file that is not gzip reads as it is.
+    void afterTheGzipData()
+    {
+        QTemporaryDir t;
+        std::vector<uint8_t> px(4 * 12 * 12);
+        for (size_t i = 0; i < px.size(); ++i)
+            px[i] = uint8_t(i * 13);
+        const std::string p = dir(t) + "/x-idx3-ubyte.gz";
+        writeIdx(p, {4, 12, 12}, px, true);
+        QCOMPARE(tb::readIdx(p, 3).bytes, px);
+        const QString qp = QString::fromStdString(p);
+        QFile f(qp);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray whole = f.readAll();
+        f.close();
+        fixtures::writeRaw(p, (whole + "not gzip\n").toStdString());
+        try {
+            tb::readIdx(p, 3);
+            QFAIL("trailing bytes were accepted");
+        } catch (const tb::DataError& e) {
+            QVERIFY2(QString(e.what()).contains("x-idx3-ubyte.gz: has bytes after the end of its gzip data that are "
+                                                "not gzip data"),
+                     e.what());
+        }
+        // The header and the first pixels in one member, the rest in a second.
+        std::string head;
+        for (uint8_t b : {0, 0, 8, 3, 0, 0, 0, 4, 0, 0, 0, 12, 0, 0, 0, 12})
+            head += char(b);
+        const size_t half = px.size() / 2;
+        gzFile g = gzopen(p.c_str(), "wb");
+        QVERIFY(g && gzwrite(g, head.data(), unsigned(head.size())) > 0 && gzwrite(g, px.data(), unsigned(half)) > 0);
+        QCOMPARE(gzclose(g), Z_OK);
+        g = gzopen(p.c_str(), "ab"); // appends a second member
+        QVERIFY(g && gzwrite(g, px.data() + half, unsigned(px.size() - half)) > 0);
+        QCOMPARE(gzclose(g), Z_OK);
+        QCOMPARE(tb::readIdx(p, 3).bytes, px);
+        // Raw IDX bytes under a .gz name (a browser that inflated the download and kept the name).
+        writeIdx(p, {4, 12, 12}, px, false);
+        QCOMPARE(tb::readIdx(p, 3).bytes, px);
     }
 
     void countMismatch()

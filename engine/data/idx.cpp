@@ -28,81 +28,128 @@ bool endsWith(const std::string& s, const std::string& suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A byte source over a raw or gzip file, reporting errors with the file's name.
+// A byte source over a raw or gzip file, reporting errors with the file's name. The gzip side is
+// zlib's inflate driven by hand rather than gzread, which ignores whatever follows the gzip data:
+// here concatenated gzip members read as one stream (as gzip -d does), anything else after them
+// is refused. A .gz file that is not gzip at all (a browser that inflated a download and kept its
+// name) reads as it is, as gzread would.
 class Source {
 public:
-    explicit Source(const std::string& path) : m_path(path), m_name(baseName(path))
+    explicit Source(const std::string& path) : m_name(baseName(path)), m_gz(endsWith(path, ".gz"))
     {
-        m_gz = endsWith(path, ".gz");
+        m_f = std::fopen(path.c_str(), "rb");
+        if (!m_f)
+            throw DataError(MessageId::IdxCannotOpen, {m_name, std::strerror(errno)},
+                            m_name + ": cannot open: " + std::strerror(errno));
         if (m_gz) {
-            m_gzf = gzopen(path.c_str(), "rb");
-            if (!m_gzf)
-                throw DataError(MessageId::IdxCannotOpen, {m_name, std::strerror(errno)},
-                                m_name + ": cannot open: " + std::strerror(errno));
-            gzbuffer(m_gzf, 1 << 17);
-        } else {
-            m_f = std::fopen(path.c_str(), "rb");
-            if (!m_f)
-                throw DataError(MessageId::IdxCannotOpen, {m_name, std::strerror(errno)},
-                                m_name + ": cannot open: " + std::strerror(errno));
+            m_in.resize(size_t(1) << 17);
+            m_z.next_in = m_in.data();
+            if (inflateInit2(&m_z, 15 + 16) != Z_OK) { // 16: a gzip wrapper, its CRC and length checked
+                std::fclose(m_f);
+                throw DataError(m_name + ": cannot start zlib");
+            }
         }
     }
     ~Source()
     {
-        if (m_gzf)
-            gzclose(m_gzf);
-        if (m_f)
-            std::fclose(m_f);
+        if (m_gz)
+            inflateEnd(&m_z);
+        std::fclose(m_f);
     }
+    Source(const Source&) = delete;
+    Source& operator=(const Source&) = delete;
+
     bool compressed() const { return m_gz; }
     // Reads up to n bytes; returns how many were read. Throws on a read or decompression error.
     size_t read(void* dst, size_t n)
     {
-        size_t total = 0;
         auto p = static_cast<uint8_t*>(dst);
-        while (total < n) {
-            const size_t chunk = std::min<size_t>(n - total, size_t(1) << 30);
-            size_t got;
-            if (m_gz) {
-                const int r = gzread(m_gzf, p + total, unsigned(chunk));
-                if (r < 0)
-                    throw DataError(m_name + ": the gzip data is corrupt (" + zlibMessage() + ")");
-                got = size_t(r);
-                if (got == 0) {
-                    int code = 0;
-                    gzerror(m_gzf, &code);
-                    if (code != Z_OK && code != Z_STREAM_END)
-                        throw DataError(m_name + ": the gzip data is corrupt (" + zlibMessage() + ")");
-                }
-            } else {
-                got = std::fread(p + total, 1, chunk, m_f);
-                if (got == 0 && std::ferror(m_f))
-                    throw DataError(m_name + ": read error: " + std::strerror(errno));
-            }
-            if (got == 0)
-                break;
-            total += got;
-        }
-        return total;
+        return m_gz ? readGzip(p, n) : readFile(p, n);
     }
     const std::string& name() const { return m_name; }
 
 private:
-    // zlib's message without the path it puts in front (the message names the file already).
-    std::string zlibMessage()
+    size_t readFile(uint8_t* p, size_t n)
     {
-        int code = 0;
-        const char* msg = gzerror(m_gzf, &code);
-        std::string m = msg && *msg ? msg : "zlib error";
-        if (m.compare(0, m_path.size() + 2, m_path + ": ") == 0)
-            m.erase(0, m_path.size() + 2);
-        return m;
+        const size_t got = std::fread(p, 1, n, m_f);
+        if (got < n && std::ferror(m_f))
+            throw DataError(m_name + ": read error: " + std::strerror(errno));
+        return got;
     }
 
-    std::string m_path, m_name;
-    bool m_gz = false;
-    gzFile m_gzf = nullptr;
+    // At least k bytes of input in m_z, unless the file ends first.
+    void want(size_t k)
+    {
+        if (m_z.avail_in >= k || m_fileEnded)
+            return;
+        std::memmove(m_in.data(), m_z.next_in, m_z.avail_in);
+        m_z.next_in = m_in.data();
+        while (m_z.avail_in < k && !m_fileEnded) {
+            const size_t got = readFile(m_in.data() + m_z.avail_in, m_in.size() - m_z.avail_in);
+            m_fileEnded = got == 0;
+            m_z.avail_in += uInt(got);
+        }
+    }
+
+    [[noreturn]] void corrupt(const char* why) const
+    {
+        throw DataError(m_name + ": the gzip data is corrupt (" + why + ")");
+    }
+
+    size_t readGzip(uint8_t* p, size_t n)
+    {
+        size_t total = 0;
+        while (total < n) {
+            if (m_direct || !m_inMember) {
+                want(m_direct ? 1 : 2);
+                if (m_z.avail_in == 0)
+                    break; // the end of the file, between members
+            }
+            if (m_direct) {
+                const size_t c = std::min<size_t>(n - total, m_z.avail_in);
+                std::memcpy(p + total, m_z.next_in, c);
+                m_z.next_in += c;
+                m_z.avail_in -= uInt(c);
+                total += c;
+                continue;
+            }
+            if (!m_inMember) {
+                const bool gzip = m_z.avail_in >= 2 && m_z.next_in[0] == 0x1f && m_z.next_in[1] == 0x8b;
+                if (!gzip && !m_started) {
+                    m_direct = true;
+                    continue;
+                }
+                if (!gzip)
+                    throw DataError(m_name + ": has bytes after the end of its gzip data that are not gzip data (the "
+                                             "file is damaged, or something was appended to it)");
+                inflateReset(&m_z);
+                m_inMember = m_started = true;
+            }
+            want(1);
+            if (m_z.avail_in == 0)
+                corrupt("unexpected end of file");
+            const uInt room = uInt(std::min<size_t>(n - total, size_t(1) << 30));
+            m_z.next_out = p + total;
+            m_z.avail_out = room;
+            const int r = inflate(&m_z, Z_NO_FLUSH);
+            total += room - m_z.avail_out;
+            if (r == Z_STREAM_END)
+                m_inMember = false;
+            else if (r != Z_OK && r != Z_BUF_ERROR)
+                corrupt(m_z.msg ? m_z.msg : zError(r));
+        }
+        return total;
+    }
+
+    std::string m_name;
+    bool m_gz;
     FILE* m_f = nullptr;
+    z_stream m_z{};
+    std::vector<uint8_t> m_in; // compressed bytes read ahead
+    bool m_fileEnded = false;  // fread has returned 0
+    bool m_started = false;    // a gzip member has begun
+    bool m_inMember = false;   // inside a gzip member
+    bool m_direct = false;     // a .gz file that is not gzip, read as it is
 };
 } // namespace
 
