@@ -133,8 +133,11 @@ private slots:
         TrainingSession s(m_model, m_toy, c);
         s.createRunFolder(m_tmp.path().toStdString() + "/finish");
         const RunFolder folder = *s.runFolder();
-        // The model and the device, as RunFolder::create spells them in a name (':' becomes '-').
-        const QString device = QString::fromStdString(c.device.id()).replace(QLatin1Char(':'), QLatin1Char('-'));
+        // The model and the device as it runs, its kernel level resolved where the config leaves it
+        // to the CPU (as the window's does), as RunFolder::create spells them in a name (':' becomes '-').
+        QVERIFY(!c.device.isa);
+        const QString device = QString::fromStdString(s.info().device.id()).replace(QLatin1Char(':'), QLatin1Char('-'));
+        QVERIFY2(device.startsWith("cpu-") && device.contains('@'), qPrintable(device));
         QVERIFY2(QString::fromStdString(folder.path).endsWith("-toy-" + device), folder.path.c_str());
         struct Seen : TrainObserver {
             int tests = 0;

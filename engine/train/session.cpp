@@ -138,7 +138,10 @@ std::vector<double> TrainingSession::backwardSeconds() const
 
 void TrainingSession::createRunFolder(const std::string& runsDir, int everyBatches)
 {
-    enableCheckpoints(RunFolder::create(runsDir, m_net.spec().name + "-" + config().device.id()), everyBatches);
+    // The device as it runs (a CPU's kernel level resolved), as run.json names it: the window's
+    // config leaves the level to the CPU, the command line's names it.
+    enableCheckpoints(RunFolder::create(runsDir, m_net.spec().name + "-" + m_trainer->backend().device().id()),
+                      everyBatches);
 }
 
 void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
