@@ -132,6 +132,29 @@ private slots:
         QVERIFY(!batchNormWarmth(plain, 10));
     }
 
+    // Early stopping that restores the best epoch's weights restores its BatchNorm statistics too:
+    // the warning counts that epoch's steps, not the run's.
+    void warmthCountsTheRestoredEpochsSteps()
+    {
+        TrainConfig cfg;
+        cfg.epochs = 5;
+        cfg.batchSize = 32;
+        cfg.maxBatches = 8;
+        cfg.seed = 3;
+        cfg.earlyStopping.enabled = true;
+        cfg.earlyStopping.minDelta = 1e9; // no epoch after the first improves on it
+        cfg.earlyStopping.patience = 2;
+        cfg.earlyStopping.restoreBestWeights = true;
+        TrainingSession s(parseModelSpec(fixtures::toyModelJson(), "toy.json"), m_toy, cfg);
+        QCOMPARE(s.run(), TrainStatus::Completed);
+        const RunResult r = s.finish(TrainStatus::Completed, FinishOptions{});
+        QCOMPARE(r.epochs, 3); // stopped after two epochs without improvement
+        QVERIFY(r.restoredBest);
+        QCOMPARE(r.bestEpoch, 1);
+        QVERIFY(r.batchNormWarmth);
+        QCOMPARE(r.batchNormWarmth->steps, int64_t(8));
+    }
+
     // The CLI: train says the statistics are still initial, --precise-bn recomputes them; evaluate
     // --precise-bn does it after training and saves the weights.
     void cliSaysAndOffersPreciseBn()

@@ -353,8 +353,10 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
     }
     if (const int batches = config().preciseBnBatches; batches > 0 && !abandoned()) // the run's own setting
         r.preciseBn = recomputeBatchNorm(batches);
-    else
-        r.batchNormWarmth = batchNormWarmth();
+    else // the weights' statistics as they stand: the best epoch's where early stopping restored them
+        r.batchNormWarmth =
+            tb::batchNormWarmth(m_net, r.restoredBest ? int64_t(r.bestEpoch) * m_trainer->stepsPerEpoch()
+                                                      : m_trainer->backend().iterations());
     // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
     // misclassified images for the Runs page and the report.
     const bool keepPredictions = completed && (o.keepPredictions || m_folder);
@@ -396,11 +398,6 @@ PreciseBnResult TrainingSession::recomputeBatchNorm(int batches)
     m_trainer->backend().syncFromHost();
     m_trainer->forgetTestResult();
     return r;
-}
-
-std::optional<BatchNormWarmth> TrainingSession::batchNormWarmth() const
-{
-    return tb::batchNormWarmth(m_net, m_trainer->backend().iterations());
 }
 
 EvalResult TrainingSession::evaluateTest(bool keepPredictions, int limit)

@@ -168,8 +168,6 @@ public:
     // the weights as they stand, on the CPU engine whatever the device (same threads and kernels for
     // a CPU device); the device then evaluates and saves with the new statistics.
     PreciseBnResult recomputeBatchNorm(int batches);
-    // How much of BatchNorm's initial statistics the steps so far left (empty without BatchNorm).
-    std::optional<BatchNormWarmth> batchNormWarmth() const;
     // The trained weights as a weights file (with the optimizer state and history), and their SHA-256.
     WeightsFile weightsFile();
     std::string weightsSha256();
