@@ -116,6 +116,24 @@ private slots:
         QCOMPARE(page.bars()->barCount(), 0);
     }
 
+    // Every bar's value is written, in the window's locale: the small ones too, which Qt Charts would
+    // leave without a label (a confident prediction's other classes).
+    void barsSayEveryProbability()
+    {
+        ProbabilityBars bars;
+        bars.setBars({"Bag", "Shirt", "Coat", "Dress"}, {0.973, 0.0042, 1e-7, 0.0});
+        QCOMPARE(bars.labels(), (QStringList{"Bag  97.3 %", "Shirt  0.42 %", "Coat  < 0.01 %", "Dress  0 %"}));
+        QCOMPARE(bars.categories(), (QStringList{"Bag", "Shirt", "Coat", "Dress"}));
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::Spanish, QLocale::Spain));
+        bars.setBars({"Bag", "Shirt"}, {0.973, 0.0042});
+        QLocale::setDefault(before);
+        QCOMPARE(bars.labels(), (QStringList{"Bag  97,3 %", "Shirt  0,42 %"}));
+        bars.clear();
+        QCOMPARE(bars.barCount(), 0);
+        QVERIFY(bars.labels().isEmpty());
+    }
+
     void opensPictures()
     {
         PredictPanel page;

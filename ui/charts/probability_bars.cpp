@@ -1,6 +1,8 @@
 // ProbabilityBars (probability_bars.hpp).
 #include "charts/probability_bars.hpp"
 
+#include "common/text.hpp"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -18,8 +20,25 @@ struct ProbabilityBarsParts {
     QBarSet* set = nullptr;
     QBarCategoryAxis* classes = nullptr;
     QValueAxis* percent = nullptr;
-    QStringList topDown;
+    QStringList topDown; // the class names
+    QStringList labels;  // with their probabilities, as the axis shows them
 };
+
+namespace {
+// A probability as a percentage in the window's locale, small ones with the digits that tell them
+// apart from nothing: "97.3 %", "0.42 %", "< 0.01 %".
+QString percentText(double p)
+{
+    const double v = 100.0 * p;
+    if (v >= 1.0)
+        return formatNumber(v, 1) + QStringLiteral(" %");
+    if (v >= 0.01)
+        return formatNumber(v, 2) + QStringLiteral(" %");
+    if (v > 0.0)
+        return QStringLiteral("< ") + formatNumber(0.01, 2) + QStringLiteral(" %");
+    return QStringLiteral("0 %");
+}
+} // namespace
 
 ProbabilityBars::ProbabilityBars(QWidget* parent) : QWidget(parent), m_parts(new ProbabilityBarsParts)
 {
@@ -33,15 +52,13 @@ ProbabilityBars::ProbabilityBars(QWidget* parent) : QWidget(parent), m_parts(new
     p.set->setColor(QColor(0x2a, 0x7a, 0xb9));
     p.set->setLabelColor(Qt::black);
     p.series->append(p.set);
-    p.series->setLabelsVisible(true);
-    p.series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    p.series->setLabelsFormat(QStringLiteral("@value %"));
-    p.series->setLabelsPrecision(3);
+    // The values are in the class labels instead of on the bars: Qt Charts draws no label on a bar
+    // too short to see (most classes of a confident prediction) and spells numbers in the C locale.
     p.series->setBarWidth(0.7);
     p.chart->addSeries(p.series);
     p.classes = new QBarCategoryAxis;
     p.percent = new QValueAxis;
-    p.percent->setRange(0, 115); // room for the label of a 100% bar
+    p.percent->setRange(0, 100);
     p.percent->setTickCount(2);
     p.percent->setLabelsVisible(false);
     p.percent->setGridLineVisible(false);
@@ -72,16 +89,19 @@ void ProbabilityBars::setBars(const QStringList& names, const std::vector<double
 {
     ProbabilityBarsParts& p = *m_parts;
     // A horizontal bar axis runs bottom up: the most probable class goes last.
-    QStringList bottomUp;
+    QStringList bottomUp, labels;
     QList<qreal> values;
+    for (qsizetype i = 0; i < names.size(); ++i)
+        labels << names[i] + QStringLiteral("  ") + percentText(probabilities[size_t(i)]);
     for (qsizetype i = names.size() - 1; i >= 0; --i) {
-        bottomUp << names[i];
-        values << qRound(1000.0 * probabilities[size_t(i)]) / 10.0;
+        bottomUp << labels[i];
+        values << 100.0 * probabilities[size_t(i)];
     }
-    if (p.topDown != names) {
+    if (p.labels != labels) {
         p.classes->clear();
         p.classes->append(bottomUp);
         p.topDown = names;
+        p.labels = labels;
     }
     if (p.set->count() != values.size()) {
         p.set->remove(0, p.set->count());
@@ -97,6 +117,7 @@ void ProbabilityBars::clear()
     m_parts->set->remove(0, m_parts->set->count());
     m_parts->classes->clear();
     m_parts->topDown.clear();
+    m_parts->labels.clear();
 }
 
 int ProbabilityBars::barCount() const
@@ -107,6 +128,11 @@ int ProbabilityBars::barCount() const
 QStringList ProbabilityBars::categories() const
 {
     return m_parts->topDown;
+}
+
+QStringList ProbabilityBars::labels() const
+{
+    return m_parts->labels;
 }
 
 } // namespace tbui

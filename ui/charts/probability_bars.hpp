@@ -24,7 +24,8 @@ public:
     void setBars(const QStringList& names, const std::vector<double>& probabilities);
     void clear();
     int barCount() const;
-    QStringList categories() const; // top to bottom
+    QStringList categories() const; // the class names, top to bottom
+    QStringList labels() const;     // as the axis shows them: each name with its probability
 
 private:
     ProbabilityBarsParts* m_parts;
