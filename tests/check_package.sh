@@ -18,7 +18,7 @@ for dep in libqt6widgets6 libqt6charts6 zlib1g libstdc++6 qt6-qpa-plugins; do
     echo "$depends" | grep -q "$dep" || fail "Depends lacks $dep: $depends"
 done
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
-for f in ./usr/bin/trainbench ./usr/bin/trainbench-cli ./usr/share/applications/trainbench.desktop \
+for f in ./usr/bin/trainbench ./usr/bin/trainbench-cli ./usr/share/applications/org.trainbench.Trainbench.desktop \
          ./usr/share/metainfo/org.trainbench.Trainbench.metainfo.xml \
          ./usr/share/icons/hicolor/scalable/apps/trainbench.svg \
          ./usr/share/icons/hicolor/48x48/apps/trainbench.png ./usr/share/icons/hicolor/256x256/apps/trainbench.png \

@@ -22,7 +22,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Trainbench"));
     QApplication::setApplicationName(QStringLiteral("Trainbench"));
     QApplication::setApplicationVersion(QStringLiteral(TRAINBENCH_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("trainbench"));
+    QApplication::setDesktopFileName(QStringLiteral("org.trainbench.Trainbench")); // its AppStream id
     QIcon icon(QStringLiteral(":/icons/trainbench.svg"));
     for (int size : {16, 24, 32, 48, 64, 128, 256})
         icon.addFile(QStringLiteral(":/icons/trainbench-%1.png").arg(size), QSize(size, size));
