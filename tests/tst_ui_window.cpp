@@ -898,6 +898,10 @@ private slots:
         const std::string tiles = tb::precisionSpeedNote(tb::Precision::Bf16, true, tb::Bf16Kernels::Amx);
         QVERIFY(EngineText::english(QString::fromStdString(tiles))
                     .startsWith(QStringLiteral("bf16 en los tiles AMX-BF16 de esta CPU")));
+        // And the note on more threads than cores.
+        QCOMPARE(EngineText::english(QString::fromStdString(tb::threadsNote(3, 2))),
+                 QStringLiteral("3 hilos en 2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan "
+                                "en los núcleos, así que no entrena más rápido que cpu:2"));
         Language::apply(QStringLiteral("en"));
         QCOMPARE(otherBf16->toolTip(), reason);
     }

@@ -446,6 +446,10 @@
         <source>%1 and %2 in %3 hold different data: keep the one you mean to train on</source>
         <translation>%1 y %2 en %3 contienen datos distintos: deja el que quieras usar para entrenar</translation>
     </message>
+    <message>
+        <source>%1 threads on %2 cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%2</source>
+        <translation>%1 hilos en %2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%2</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
