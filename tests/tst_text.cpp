@@ -97,6 +97,22 @@ private slots:
         expectError<DataError>([&] { loadTextDataset(dir + "/empty.txt"); }, "is empty");
         expectError<DataError>([&] { loadTextDataset(dir + "/binary.txt"); },
                                "looks binary, not text (a zero byte at offset 3)");
+        // Binary data with no zero byte: compressed, or control characters no text has.
+        std::string noZero;
+        for (int i = 0; i < 4000; ++i)
+            noZero += char(1 + (i * 7919) % 255); // every byte value but 0, spread
+        fixtures::writeRaw(dir + "/random.bin", noZero);
+        expectError<DataError>([&] { loadTextDataset(dir + "/random.bin"); },
+                               "random.bin looks binary, not text (411 of its 4000 bytes are control characters)");
+        fixtures::writeRaw(dir + "/text.txt.gz", "\x1f\x8b\x08\x08 rest of a gzip file");
+        expectError<DataError>([&] { loadTextDataset(dir + "/text.txt.gz"); },
+                               "text.txt.gz is gzip-compressed, not text: decompress it first (gunzip -k)");
+        // Text's own control characters (tabs, form feeds, carriage returns, escapes) are text.
+        std::string controlled;
+        for (int i = 0; i < 300; ++i)
+            controlled += "col\tcol\r\n\f\x1b[1mbold\x1b[0m ";
+        fixtures::writeRaw(dir + "/controlled.txt", controlled);
+        QVERIFY(loadTextDataset(dir + "/controlled.txt").train.count > 0);
         expectError<DataError>([&] { loadTextDataset(dir + "/none.txt"); }, "does not exist");
         expectError<DataError>([&] { loadTextDataset(dir + "/short.txt"); }, "shorter than one sequence of 100");
         TextOptions chars;

@@ -53,10 +53,28 @@ std::string readFile(const fs::path& p)
     return ss.str();
 }
 
+// Control bytes that text holds: tab, line feed, vertical tab, form feed, carriage return, escape.
+bool textControl(unsigned char b)
+{
+    return (b >= 0x09 && b <= 0x0d) || b == 0x1b;
+}
+
 void checkText(const std::string& text, const std::string& origin, bool requireUtf8)
 {
+    if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
+        throw DataError(origin + " is gzip-compressed, not text: decompress it first (gunzip -k)");
     if (const size_t z = text.find('\0'); z != std::string::npos)
         throw DataError(origin + " looks binary, not text (a zero byte at offset " + std::to_string(z) + ")");
+    // Compressed or encrypted data without a zero byte: about one byte in nine is a control
+    // character no text has; a text, any encoding, has next to none.
+    size_t controls = 0;
+    for (char c : text) {
+        const auto b = static_cast<unsigned char>(c);
+        controls += (b < 0x20 && !textControl(b)) || b == 0x7f;
+    }
+    if (controls >= 16 && controls * 100 > text.size())
+        throw DataError(origin + " looks binary, not text (" + std::to_string(controls) + " of its " +
+                        std::to_string(text.size()) + " bytes are control characters)");
     if (requireUtf8)
         for (size_t i = 0; i < text.size();) {
             const int len = utf8Length(text, i);
