@@ -32,6 +32,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -265,6 +266,14 @@ private slots:
               "Early stopping: val_loss", "learning_rate: ", "Epoch 1: val_loss improved to", "Epoch 2: early stopping",
               "Restoring model weights from the end of the best epoch: 1."})
             QVERIFY2(log.contains(QString::fromLatin1(line)), line);
+        // The run header counts the held-out images, as the CLI's does.
+        const QRegularExpressionMatch counts =
+            QRegularExpression(QStringLiteral("([\\d,]+) training / ([\\d,]+) validation \\(held out of training\\) / "
+                                              "120 test images"))
+                .match(log);
+        QVERIFY2(counts.hasMatch(), qPrintable(log));
+        const int train = counts.captured(1).remove(',').toInt(), held = counts.captured(2).remove(',').toInt();
+        QCOMPARE(held, (train + held) / 4);
         // The results pages show the test set with the final (restored) weights, not the held-out images.
         QVERIFY2(w->resultsPanel()->sourceText().contains(QStringLiteral("final weights on 120 test images")),
                  qPrintable(w->resultsPanel()->sourceText()));

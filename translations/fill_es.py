@@ -624,6 +624,8 @@ ES = {
     # A run's header in the run log (EngineText::runHeader).
     "Model %1 (%2 params) on %3: %4": "Modelo %1 (%2 parámetros) con %3: %4",
     "%1 training / %2 test images, %3×%4, %5 classes (%6)": "%1 imágenes de entrenamiento / %2 de test, %3×%4, %5 clases (%6)",
+    "%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 classes (%7)":
+        "%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de test, %4×%5, %6 clases (%7)",
     "%1 training / %2 validation sequences of %3 characters (%4 bytes of text), character-level vocabulary of %5 symbols":
         "%1 secuencias de entrenamiento / %2 de validación de %3 caracteres (%4 bytes de texto), vocabulario de %5 símbolos por carácter",
     "%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), byte-level vocabulary of %5 symbols":

@@ -450,6 +450,10 @@
         <source>%1 threads on %2 cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%2</source>
         <translation>%1 hilos en %2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%2</translation>
     </message>
+    <message>
+        <source>%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 classes (%7)</source>
+        <translation>%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de test, %4×%5, %6 clases (%7)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

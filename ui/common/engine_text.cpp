@@ -327,6 +327,12 @@ QString datasetText(const tb::Dataset& d)
         names = EngineText::tr("generic");
     else if (d.classNamesSource == "MNIST digits")
         names = EngineText::tr("MNIST digits");
+    if (d.validation.count > 0)
+        return EngineText::tr("%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 "
+                              "classes (%7)")
+            .arg(formatCount(d.train.count), formatCount(d.validation.count), formatCount(d.test.count),
+                 QString::number(d.inputHeight()), QString::number(d.inputWidth()), QString::number(d.numClasses),
+                 names);
     return EngineText::tr("%1 training / %2 test images, %3×%4, %5 classes (%6)")
         .arg(formatCount(d.train.count), formatCount(d.test.count), QString::number(d.inputHeight()),
              QString::number(d.inputWidth()), QString::number(d.numClasses), names);
