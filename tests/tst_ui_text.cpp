@@ -7,6 +7,7 @@
 #include "data/text_dataset.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
+#include "model/model_spec.hpp"
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
@@ -15,6 +16,7 @@
 #include "results/results_panel.hpp"
 #include "results/text_results.hpp"
 #include "run/run_controller.hpp"
+#include "train/session.hpp"
 #include "window_test.hpp"
 #include "write/write_panel.hpp"
 
@@ -207,6 +209,10 @@ private slots:
         QTest::newRow("binary") << QByteArray("some text\0more text and more text and more", 43)
                                 << QStringLiteral("binary");
         QTest::newRow("short") << QByteArray("too short a text\n") << QStringLiteral("shorter than one sequence");
+        QByteArray controls; // binary with no zero byte
+        for (int i = 0; i < 2000; ++i)
+            controls += char(1 + (i * 7919) % 255);
+        QTest::newRow("binary, no zero byte") << controls << QStringLiteral("bytes are control characters");
     }
 
     void badTextsSayWhy()
@@ -262,6 +268,36 @@ private slots:
         QVERIFY2(contexts.contains(QStringLiteral("ö")) || contexts.contains(QStringLiteral("é")),
                  qPrintable(contexts));
         QVERIFY2(!contexts.contains(QStringLiteral("??")), qPrintable(contexts));
+    }
+
+    // A character-level model's Write page names a prompt character its vocabulary lacks, and writes
+    // nothing.
+    void writeRefusesAPromptOutsideTheVocabulary()
+    {
+        tb::TextOptions o;
+        o.vocabulary = tb::TextVocabularyKind::Characters;
+        o.sequenceLength = 16;
+        const tb::Dataset d = tb::loadTextDataset(m_text.toStdString(), o);
+        tb::TrainConfig c;
+        c.epochs = 1;
+        c.batchSize = 8;
+        c.maxBatches = 2;
+        tb::TrainingSession s(tb::parseModelSpec(tb::presetJson("small-text-lstm"), "small-text-lstm"), d, c);
+        QCOMPARE(s.run(), tb::TrainStatus::Completed);
+        const QString path = m_tmp.filePath(QStringLiteral("chars.tbw"));
+        s.save(path.toStdString());
+        MainWindow w;
+        WritePanel& page = *w.writePanel();
+        page.openWeightsFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(page.hasModel(), fixtures::kHangGuardMs);
+        page.promptEdit()->setText(QStringLiteral("the €"));
+        QSignalSpy done(&page, &WritePanel::writingFinished);
+        page.writeButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, fixtures::kHangGuardMs);
+        QVERIFY2(page.errorText().contains(
+                     QStringLiteral("the character \"€\" (byte 4) is not in the model's character-level vocabulary")),
+                 qPrintable(page.errorText()));
+        QCOMPARE(page.generatedSymbols(), 0);
     }
 
     void imageModelRefusedOnText()
