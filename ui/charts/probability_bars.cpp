@@ -21,7 +21,7 @@ struct ProbabilityBarsParts {
     QBarCategoryAxis* classes = nullptr;
     QValueAxis* percent = nullptr;
     QStringList topDown; // the class names
-    QStringList labels;  // with their probabilities, as the axis shows them
+    QStringList labels;  // with their probabilities
 };
 
 namespace {
@@ -92,9 +92,9 @@ void ProbabilityBars::setBars(const QStringList& names, const std::vector<double
     QStringList bottomUp, labels;
     QList<qreal> values;
     for (qsizetype i = 0; i < names.size(); ++i)
-        labels << names[i] + QStringLiteral("  ") + percentText(probabilities[size_t(i)]);
+        labels << names[i] + QChar(0x2002) + percentText(probabilities[size_t(i)]); // an en space
     for (qsizetype i = names.size() - 1; i >= 0; --i) {
-        bottomUp << labels[i];
+        bottomUp << labels[i].toHtmlEscaped(); // the axis reads rich text: "< 0.01 %" would be a tag
         values << 100.0 * probabilities[size_t(i)];
     }
     if (p.labels != labels) {
@@ -133,6 +133,11 @@ QStringList ProbabilityBars::categories() const
 QStringList ProbabilityBars::labels() const
 {
     return m_parts->labels;
+}
+
+QStringList ProbabilityBars::axisLabels() const
+{
+    return m_parts->classes->categories();
 }
 
 } // namespace tbui

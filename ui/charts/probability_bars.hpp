@@ -25,7 +25,8 @@ public:
     void clear();
     int barCount() const;
     QStringList categories() const; // the class names, top to bottom
-    QStringList labels() const;     // as the axis shows them: each name with its probability
+    QStringList labels() const;     // each name with its probability, top to bottom
+    QStringList axisLabels() const; // the axis's own categories, bottom up (rich text)
 
 private:
     ProbabilityBarsParts* m_parts;
