@@ -100,11 +100,11 @@ const Kernels& cpuKernels(const DeviceSpec& spec);
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system);
 
 // Human description of a device, e.g. "CPU, 2 threads (AMD EPYC 9R14, AVX-512)".
+std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system);
+
 // A note for a CPU run of more threads than `cores`, or empty: the weights are the same, but the
 // threads take turns on the cores.
 std::string threadsNote(int threads, int cores);
-
-std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system);
 
 struct MemoryUsage {
     int64_t processResident = 0; // bytes

@@ -50,7 +50,6 @@ ProbabilityBars::ProbabilityBars(QWidget* parent) : QWidget(parent), m_parts(new
     p.series = new QHorizontalBarSeries;
     p.set = new QBarSet(QString());
     p.set->setColor(QColor(0x2a, 0x7a, 0xb9));
-    p.set->setLabelColor(Qt::black);
     p.series->append(p.set);
     // The values are in the class labels instead of on the bars: Qt Charts draws no label on a bar
     // too short to see (most classes of a confident prediction) and spells numbers in the C locale.
