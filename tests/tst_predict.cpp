@@ -338,6 +338,16 @@ private slots:
                  0);
         QCOMPARE(QDir(path("same-stem")).entryList(QDir::Files, QDir::Name),
                  (QStringList{QStringLiteral("one-2.pgm"), QStringLiteral("one.pgm")}));
+        // A folder that is not there yet is made; one that cannot be is refused before any picture.
+        Result made =
+            cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--save-inputs", path("new/inputs")});
+        QVERIFY2(made.code == 0, qPrintable(made.err));
+        QVERIFY(QFile::exists(path("new/inputs/one.pgm")));
+        made = cli(
+            {"predict", "--weights", m_weights, "--image", path("one.png"), "--save-inputs", path("one.png/inputs")});
+        QCOMPARE(made.code, 5);
+        QVERIFY2(made.err.contains("cannot create the folder " + path("one.png/inputs")), qPrintable(made.err));
+        QVERIFY(made.out.isEmpty());
         QCOMPARE(cli({"predict", "--weights", m_weights}).code, 2);
         QCOMPARE(cli({"predict", "--image", path("one.png")}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--top", "9"}).code, 2);

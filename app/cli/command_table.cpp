@@ -52,7 +52,7 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"top", {"K", "the K most probable classes (3)"}},
         {"invert", {"on|off", "invert the picture (by default, as its background suggests)"}},
         {"centre", {"on|off", "MNIST's centring (by default for digit models)"}},
-        {"save-inputs", {"DIR", "write what the model received as DIR/<picture>.pgm"}},
+        {"save-inputs", {"DIR", "write what the model received as DIR/<picture>.pgm (DIR is made if missing)"}},
         {"kind", {"image|text|all", "which presets (all)"}},
         {"input", {"N", "the input's side (28), for a text model its sequence length (its own)"}},
         {"classes", {"K", "the classes (10), for a text model the vocabulary (256)"}},

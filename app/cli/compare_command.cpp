@@ -108,10 +108,8 @@ int compareCommand(const std::vector<std::string>& args)
         std::fflush(stdout);
     }
     CompareProgress progress(json);
-    const std::vector<tb::CompareRow> rows = [&] {
-        const StopOnSignals stopOn;
-        return tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
-    }();
+    const StopOnSignals stopOn; // through the CSV's writing too
+    const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
     if (!json)
         std::printf("\n%s", tb::compareTable(rows).c_str());
     if (!csvPath.empty()) {
@@ -120,6 +118,7 @@ int compareCommand(const std::vector<std::string>& args)
             std::printf("Saved %s\n", csvPath.c_str());
     }
     if (g_interrupted.load()) {
+        std::fflush(stdout);
         std::fprintf(stderr, "Stopped by the user; the rows above are the devices that finished.\n");
         return Interrupted;
     }

@@ -85,6 +85,13 @@ int predictCommand(const std::vector<std::string>& argsIn)
     const int top = int(o.integer("top", std::min(3, classes), 1, classes));
     const bool json = o.has("json");
 
+    if (o.has("save-inputs")) { // made before any picture, so that none of them is lost to it
+        const std::string dir = o.text("save-inputs", "");
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec)
+            throw tb::IoError("cannot create the folder " + dir + ": " + ec.message());
+    }
     int status = Ok;
     std::set<std::string> savedInputs;
     for (const std::string& path : images) {

@@ -233,8 +233,10 @@ int trainCommand(const std::vector<std::string>& args)
         text.showText(session.network(), data);
     JsonProgress jsonOut;
     tb::TrainStatus status;
+    // Through the run's end too: a signal after the last batch waits for the test evaluation and the
+    // files (weights, run.json) to be written whole, instead of killing the process among them.
+    const StopOnSignals stopOn;
     try {
-        const StopOnSignals stopOn;
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
     } catch (const tb::DivergedError&) {
         if (!savePath.empty())
@@ -245,6 +247,7 @@ int trainCommand(const std::vector<std::string>& args)
     finishing.savePath = savePath;
     const tb::RunResult result = session.finish(status, finishing);
     if (status == tb::TrainStatus::Cancelled) {
+        std::fflush(stdout); // the progress lines first, also when both go to one file
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
         if (session.runFolder())
             std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n",

@@ -15,9 +15,18 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
+#include <string_view>
 
 int main(int argc, char** argv)
 {
+    // --help and --version print and exit: they need no display, so without one (a terminal over
+    // ssh, a package build making the man page) they run offscreen rather than abort.
+    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    for (int i = 1; i < argc && noDisplay && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"); ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h" || a == "--help-all" || a == "--version" || a == "-v")
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Trainbench"));
     QApplication::setApplicationName(QStringLiteral("Trainbench"));

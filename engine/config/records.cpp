@@ -270,7 +270,7 @@ void from_json(const Json& j, TrainConfig& c)
     c.sizeMultiplier = getWhole<int>(j, "size_multiplier");
     c.dropRemainder = getBool(j, "drop_remainder");
     c.shardSize = getWhole<int>(j, "shard_size");
-    if (j.contains("precise_bn_batches")) // since 0.2.0's records and checkpoints; none before
+    if (j.contains("precise_bn_batches")) // written after 0.2.0 (0.3.0 on); 0.2.0's have none
         c.preciseBnBatches = getWhole<int>(j, "precise_bn_batches");
     from_json(need(j, "schedule"), c.schedule);
     from_json(need(j, "early_stopping"), c.earlyStopping);

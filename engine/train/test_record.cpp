@@ -101,7 +101,7 @@ TestRecord parseTestRecord(const nlohmann::ordered_json& j)
         r.loss = j.at("loss").get<double>();
         r.accuracy = j.at("accuracy").get<double>();
         r.samples = jsonWhole<int>(j.at("samples"), "the test evaluation's samples");
-        if (const auto unit = j.find("unit"); unit != j.end()) { // since 0.2.0; images before
+        if (const auto unit = j.find("unit"); unit != j.end()) { // written after 0.2.0; images before
             if (*unit != "images" && *unit != "symbols")
                 throw DataError("the test evaluation's unit is " + unit->dump() + ", not \"images\" or \"symbols\"");
             r.symbols = *unit == "symbols";
