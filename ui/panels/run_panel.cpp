@@ -256,8 +256,7 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
             .arg(percent)
             .arg(qs(tb::formatDuration(runEta)))
             .arg(p.samplesPerSec, 0, 'f', 0)
-            .arg(p.loss, 0, 'f', 4)
-            .arg(p.accuracy, 0, 'f', 4);
+            .arg(formatNumber(p.loss, 4), formatNumber(p.accuracy, 4)); // prose: the locale's decimal sign
     };
     if (m_state == State::Running)
         setStatus(m_progressText);
@@ -342,7 +341,7 @@ void RunPanel::runFinished(const RunOutcome& o)
                       .arg(o.testAccuracy, 0, 'f', 4)
                       .arg(o.weightsSha256));
         m_runProgress->setValue(m_runProgress->maximum());
-        setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(a, 0, 'f', 4); });
+        setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(formatNumber(a, 4)); });
         break;
     case RunStatus::Stopped:
         appendLog(tr("Stopped by the user; test accuracy of the weights so far: %1").arg(o.testAccuracy, 0, 'f', 4));
@@ -352,7 +351,7 @@ void RunPanel::runFinished(const RunOutcome& o)
             return tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
                 .arg(epoch)
                 .arg(step)
-                .arg(a, 0, 'f', 4);
+                .arg(formatNumber(a, 4));
         });
         break;
     case RunStatus::Failed:
