@@ -402,7 +402,7 @@ private slots:
         // The log of a run in Spanish.
         QVERIFY(train(*w));
         const QString log = w->runPanel()->logText();
-        QVERIFY2(log.contains(QStringLiteral("pérdida: ")) && log.contains(QStringLiteral("precisión_val: ")),
+        QVERIFY2(log.contains(QStringLiteral("pérdida: ")) && log.contains(QStringLiteral("exactitud_val: ")),
                  qPrintable(log.right(400)));
         // A broken model file.
         const QString badModel = m_tmp.filePath(QStringLiteral("bad-model.json"));
@@ -601,6 +601,23 @@ private slots:
         Chart* accuracy = w->chartsPanel()->accuracyChart();
         QVERIFY2(accuracy->pixelsRightOfLastPoint() >= 7,
                  qPrintable(QString::number(accuracy->pixelsRightOfLastPoint())));
+        // The axes' numbers in the window's language: a decimal comma in Spanish ("0,8"), a point
+        // in English, on every chart; never a label left blank.
+        const QRegularExpression pointDecimal(QStringLiteral("\\d\\.\\d")), commaDecimal(QStringLiteral("\\d,\\d"));
+        const QRegularExpression& wanted = language == QLatin1String("es") ? commaDecimal : pointDecimal;
+        const QRegularExpression& unwanted = language == QLatin1String("es") ? pointDecimal : commaDecimal;
+        QStringList all;
+        // (A separator before exactly three digits groups thousands: "200,000", "200.000".)
+        const QRegularExpression grouping(QStringLiteral("^-?\\d{1,3}([.,]\\d{3})+$"));
+        for (Chart* c : w->chartsPanel()->charts()) {
+            const QStringList labels = c->axisLabels();
+            QVERIFY2(labels.size() >= 4, qPrintable(c->title() + QStringLiteral(": ") + labels.join(QLatin1Char('|'))));
+            for (const QString& label : labels)
+                QVERIFY2(!label.contains(unwanted) || label.contains(grouping),
+                         qPrintable(c->title() + QStringLiteral(": ") + label));
+            all << labels;
+        }
+        QVERIFY2(all.filter(wanted).size() >= 3, qPrintable(all.join(QLatin1Char('|'))));
     }
 
     // Item 11 in the window: a short run says on the Results page and in the log that BatchNorm's

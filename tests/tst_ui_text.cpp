@@ -116,7 +116,9 @@ private slots:
         QVERIFY2(presets.contains(QStringLiteral("small-text-lstm")), qPrintable(presets.join(u',')));
         QVERIFY(presets.contains(QStringLiteral("shakespeare-lstm")));
         QVERIFY(!presets.contains(QStringLiteral("tpu-mnist-cnn")));
+        // An image model gives way to the text model that learns in minutes, not the notebook's large one.
         QVERIFY(w.modelPanel()->spec() && w.modelPanel()->spec()->isText());
+        QCOMPARE(w.modelPanel()->spec()->name, std::string("small-text-lstm"));
         // The text is cut into the chosen model's sequence length.
         QTRY_COMPARE_WITH_TIMEOUT(panel.dataset() ? panel.dataset()->inputHeight() : 0,
                                   w.modelPanel()->spec()->sequenceLength, fixtures::kHangGuardMs);

@@ -111,9 +111,33 @@ private slots:
                         (l->text().contains(QStringLiteral("1,024")) && l->text().contains(QStringLiteral("12×12")));
         QVERIFY(sawCounts);
         QCOMPARE(w->datasetPanel()->sampleGrid()->tileCount(), 3 * 4); // four samples per class
+        // A row a class, however wide the window: a row never mixes two classes' samples.
+        w->resize(1900, 1000);
+        QTest::qWait(20);
+        QCOMPARE(w->datasetPanel()->sampleGrid()->columns(), 4);
+        for (int k = 0; k < 12; ++k)
+            QCOMPARE(w->datasetPanel()->sampleGrid()->tile(k).caption, className(d.classNames, k / 4));
         QVERIFY(w->startBlocker().isEmpty());
         QVERIFY(w->runPanel()->startButton()->isEnabled());
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("Total params")));
+    }
+
+    // The tiles are as wide as their longest caption, so "real: Camiseta/top" is neither cut nor
+    // run into its neighbour; an absurd class name is cut, at three images' width.
+    void imageGridFitsItsCaptions()
+    {
+        ImageGrid grid;
+        grid.setTileSize(72);
+        grid.setTiles(20, [](int) { return Tile{}; });
+        const int plain = grid.tileWidth();
+        const QString caption = QStringLiteral("real: Camiseta/top");
+        grid.setCaptionSamples({QStringLiteral("Bolso 97%"), caption});
+        QVERIFY2(grid.tileWidth() > grid.fontMetrics().horizontalAdvance(caption) + 6,
+                 qPrintable(QString::number(grid.tileWidth())));
+        grid.setCaptionSamples({QString(500, QLatin1Char('x'))});
+        QVERIFY(grid.tileWidth() <= 3 * 90 + 6);
+        grid.setCaptionSamples({QStringLiteral("1")});
+        QCOMPARE(grid.tileWidth(), plain);
     }
 
     // A folder chosen while another is still loading: the call returns at once (the event loop is
@@ -160,14 +184,33 @@ private slots:
         const QString error = w->datasetPanel()->errorText();
         QVERIFY2(error.contains(QStringLiteral("train-labels-idx1-ubyte")), qPrintable(error));
         QVERIFY2(error.contains(QStringLiteral("truncated")), qPrintable(error));
-        // The dataset that was loaded before stays usable.
+        // The dataset that was loaded before stays usable, and the error says it is the one in use.
         QVERIFY(w->datasetPanel()->dataset());
         QVERIFY(w->startBlocker().isEmpty());
+        QVERIFY2(error.endsWith(QStringLiteral("The dataset shown above, %1, is still the one in use.")
+                                    .arg(QDir::toNativeSeparators(m_data))),
+                 qPrintable(error));
 
         QSignalSpy failedAgain(w->datasetPanel(), &DatasetPanel::loadFailed);
         w->datasetPanel()->loadFolder(m_tmp.filePath(QStringLiteral("does-not-exist")));
         QVERIFY(failedAgain.wait(fixtures::kHangGuardMs));
         QVERIFY(w->datasetPanel()->errorText().contains(QStringLiteral("does not exist")));
+
+        // With no dataset at all, the panel's line says so in the language chosen after the error.
+        MainWindow empty;
+        QSignalSpy failedFirst(empty.datasetPanel(), &DatasetPanel::loadFailed);
+        empty.datasetPanel()->loadFolder(m_tmp.filePath(QStringLiteral("does-not-exist")));
+        QVERIFY(failedFirst.wait(fixtures::kHangGuardMs));
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        QStringList texts;
+        for (const QLabel* label : empty.datasetPanel()->findChildren<QLabel*>())
+            texts << label->text();
+        QVERIFY2(texts.contains(QStringLiteral("No hay ningún conjunto de datos cargado. Elige una carpeta de archivos "
+                                               "IDX o un archivo de texto.")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(!texts.join(QLatin1Char('|')).contains(QStringLiteral("No dataset loaded")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
     }
 
     void trainsWithLiveChartsAndResults()
@@ -203,10 +246,10 @@ private slots:
         QVERIFY(w->runPanel()->logText().contains(outcome.weightsSha256));
         // The run's header, as the CLI starts a run: the model, the dataset, where it runs and how.
         const QString log = w->runPanel()->logText();
-        // The newest lines show from their start, though the longest (the weights' hash) is wider than the pane.
+        // The newest lines show whole: a line wider than the pane (the weights' hash) wraps, nothing
+        // scrolls sideways.
         QPlainTextEdit* view = w->runPanel()->logView();
-        QVERIFY(view->horizontalScrollBar()->maximum() > 0);
-        QCOMPARE(view->horizontalScrollBar()->value(), 0);
+        QCOMPARE(view->horizontalScrollBar()->maximum(), 0);
         QCOMPARE(view->verticalScrollBar()->value(), view->verticalScrollBar()->maximum());
         QVERIFY2(log.contains(QStringLiteral("Model toy (")) &&
                      log.contains(QStringLiteral(": 1,024 training / 200 test images, 12×12, 3 classes")),
@@ -488,6 +531,11 @@ private slots:
         w->startTraining();
         QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const QString log = w->runPanel()->logText();
+        // The outcome as a percentage with the decimal comma, as the Results and Runs pages give it.
+        const QString status = w->runPanel()->statusText();
+        QVERIFY2(
+            status.contains(QRegularExpression(QStringLiteral("^Terminado: exactitud de prueba \\d{1,3},\\d\\d%\\.$"))),
+            qPrintable(status));
         // The engine's words for a dataset of the other kind are translated too.
         const QString fileForFolder = EngineText::english(
             QStringLiteral("/t/GPL-3 is a file; choose the folder that holds the IDX files (a text trains a text "
@@ -496,7 +544,7 @@ private slots:
         QVERIFY2(fileForFolder.startsWith(QStringLiteral("/t/GPL-3 es un archivo; elige la carpeta")),
                  qPrintable(fileForFolder));
         QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
-                     log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de test, 12×12, 3 clases")),
+                     log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de prueba, 12×12, 3 clases")),
                  qPrintable(log));
         QVERIFY2(log.contains(QStringLiteral("CPU, 2 hilos, lote 32, adam con tasa de aprendizaje 0.001, semilla 7, "
                                              "kernels ")) &&
@@ -931,6 +979,9 @@ private slots:
             QCOMPARE(r.samples, int64_t(1024));
         }
         QCOMPARE(compare->table()->item(0, 10)->text().toStdString(), compare->rows().front().weightsSha256);
+        // The accuracy as a percentage, as on the Runs page; the status counts the runs, no "(s)".
+        QCOMPARE(compare->table()->item(0, 8)->text(), formatPercent(compare->rows().front().test.accuracy, 2));
+        QCOMPARE(compare->statusText(), QStringLiteral("Done; runs compared: %1.").arg(devices.size()));
         QTemporaryDir out;
         QCOMPARE(compare->exportCsv(out.filePath(QStringLiteral("c.csv"))), QString());
         QFile csv(out.filePath(QStringLiteral("c.csv")));
@@ -952,6 +1003,8 @@ private slots:
         QCOMPARE(stopped.first().at(0).toBool(), true);
         QVERIFY(finishedRows >= 1);
         QCOMPARE(compare->table()->rowCount(), finishedRows);
+        QCOMPARE(compare->statusText(),
+                 QStringLiteral("Stopped; runs finished: %1 of %2.").arg(finishedRows).arg(3 * devices.size()));
         QVERIFY(w->startBlocker().isEmpty());
     }
 

@@ -46,7 +46,7 @@ ES = {
     "Train (per batch, smoothed)": "Entrenamiento (por lote, suavizado)",
     "Train": "Entrenamiento",
     "Validation": "Validación",
-    "Accuracy": "Precisión",
+    "Accuracy": "Exactitud",
     "Time per epoch": "Tiempo por época",
     "Seconds": "Segundos",
     "Samples/s": "Muestras/s",
@@ -67,7 +67,7 @@ ES = {
     "Could not load the dataset: %1": "No se pudo cargar el conjunto de datos: %1",
     "Choose a dataset folder": "Elige una carpeta de datos",
     "<b>%1</b><br>Files: %2, %3, %4, %5<br>%6 training and %7 test images, %8×%9 pixels<br>%10 classes (%11): %12":
-        "<b>%1</b><br>Archivos: %2, %3, %4, %5<br>%6 imágenes de entrenamiento y %7 de test, %8×%9 píxeles<br>%10 clases (%11): %12",
+        "<b>%1</b><br>Archivos: %2, %3, %4, %5<br>%6 imágenes de entrenamiento y %7 de prueba, %8×%9 píxeles<br>%10 clases (%11): %12",
     "Hyperparameters": "Hiperparámetros",
     "Optimizer": "Optimizador",
     "Learning rate": "Tasa de aprendizaje",
@@ -97,8 +97,8 @@ ES = {
     "Save the trained weights": "Guardar los pesos entrenados",
     "Trainbench weights (*.tbw)": "Pesos de Trainbench (*.tbw)",
     "About Trainbench": "Acerca de Trainbench",
-    "<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.<br>CPU kernels: %2.":
-        "<b>Trainbench %1</b><br>Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.<br>Núcleos de cálculo de la CPU: %2.",
+    "<b>Trainbench %1</b><br>Train convolutional networks on IDX image datasets and LSTM language models on text files, and compare what each accelerator does with the same work, offline.<br>CPU kernels: %2.":
+        "<b>Trainbench %1</b><br>Entrena redes convolucionales con conjuntos de imágenes IDX y modelos de lenguaje LSTM con archivos de texto, y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.<br>Núcleos de cálculo de la CPU: %2.",
     "Setup": "Configuración",
     "Training": "Entrenamiento",
     "Results": "Resultados",
@@ -138,7 +138,7 @@ ES = {
     "Choose a dataset folder first, then open the weights to evaluate them on it.":
         "Elige primero una carpeta de datos y después abre los pesos para evaluarlos con ella.",
     "Could not evaluate %1: %2": "No se pudo evaluar %1: %2",
-    "Evaluated %1: test loss %2, accuracy %3": "Evaluado %1: pérdida de test %2, precisión %3",
+    "Evaluated %1: test loss %2, accuracy %3": "Evaluado %1: pérdida de prueba %2, exactitud %3",
     "Model": "Modelo",
     "Layer (type)": "Capa (tipo)",
     "Output shape": "Forma de salida",
@@ -155,7 +155,7 @@ ES = {
     "%1 of %2 wrong": "%1 de %2 erróneas",
     "%1 images of class %2 predicted as %3": "%1 imágenes de la clase %2 predichas como %3",
     "true: %1": "real: %1",
-    "Test image %1": "Imagen de test %1",
+    "Test image %1": "Imagen de prueba %1",
     "<b>True class:</b> %1<br><b>Predicted:</b> %2<br><br><b>Top 3</b><br>":
         "<b>Clase real:</b> %1<br><b>Predicha:</b> %2<br><br><b>Las 3 más probables</b><br>",
     "Resume": "Reanudar",
@@ -165,12 +165,12 @@ ES = {
     "Training: %1 replicas in sync, global batch %2.": "Entrenando: %1 réplicas sincronizadas, lote global %2.",
     "Epoch %1/%2": "Época %1/%2",
     "Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8":
-        "Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — precisión %8",
+        "Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — exactitud %8",
     "Test loss: %1 - test accuracy: %2 - weights sha256: %3":
-        "Pérdida de test: %1 - precisión de test: %2 - sha256 de los pesos: %3",
-    "Finished: test accuracy %1.": "Terminado: precisión de test %1.",
+        "Pérdida de prueba: %1 - exactitud de prueba: %2 - sha256 de los pesos: %3",
+    "Finished: test accuracy %1.": "Terminado: exactitud de prueba %1.",
     "Stopped by the user; test accuracy of the weights so far: %1":
-        "Detenido por el usuario; precisión de test de los pesos hasta ahora: %1",
+        "Detenido por el usuario; exactitud de prueba de los pesos hasta ahora: %1",
     "Stopped.": "Detenido.",
     "Error: %1": "Error: %1",
     "Failed: %1": "Falló: %1",
@@ -196,8 +196,8 @@ ES = {
     "Size ×": "Tamaño ×",
     "s/epoch": "s/época",
     "Speed-up": "Aceleración",
-    "Test loss": "Pérdida de test",
-    "Test accuracy": "Precisión de test",
+    "Test loss": "Pérdida de prueba",
+    "Test accuracy": "Exactitud de prueba",
     "Max |Δw|": "Máx. |Δw|",
     "Weights SHA-256": "SHA-256 de los pesos",
     "Time per epoch and speed-up": "Tiempo por época y aceleración",
@@ -210,8 +210,8 @@ ES = {
     "Device %1 of %2 — epoch %3/%4, step %5/%6 — %7 samples/s":
         "Dispositivo %1 de %2 — época %3/%4, paso %5/%6 — %7 muestras/s",
     "Comparison failed: %1": "La comparación falló: %1",
-    "Stopped; %1 device run(s) finished.": "Detenida; terminaron %1 ejecuciones.",
-    "Done: %1 device run(s).": "Hecho: %1 ejecuciones.",
+    "Stopped; runs finished: %1 of %2.": "Detenida; ejecuciones terminadas: %1 de %2.",
+    "Done; runs compared: %1.": "Hecho; ejecuciones comparadas: %1.",
     "skipped: %1": "omitido: %1",
     "running…": "en curso…",
     "There is nothing to export yet.": "Aún no hay nada que exportar.",
@@ -252,16 +252,16 @@ ES = {
     "Drop the remainder": "Descartar el resto",
     "%1 on %2, started %3": "%1 en %2, iniciado a las %3",
     "Run %1 — validation after epoch %2 of %3, on %4 test images":
-        "Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test",
+        "Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de prueba",
     "Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.":
         "Guardado %1: las primeras %2 de %3 imágenes (primero las mal clasificadas); la exportación de la cuadrícula se limita a %2.",
     "Saved %1 (%2 images)": "Guardado %1 (%2 imágenes)",
-    "Weights file %1 — evaluated on the test set of %2": "Archivo de pesos %1 — evaluado con el conjunto de test de %2",
+    "Weights file %1 — evaluated on the test set of %2": "Archivo de pesos %1 — evaluado con el conjunto de prueba de %2",
     "A run is in progress": "Hay un entrenamiento en curso",
     "Training is still running. Stop it and close the window, or stop it and keep the weights so far to save or study them?":
         "El entrenamiento sigue en marcha. ¿Detenerlo y cerrar la ventana, o detenerlo y conservar los pesos obtenidos hasta ahora para guardarlos o estudiarlos?",
     "Stop the training? The weights so far are kept, evaluated on the test set and can be saved.":
-        "¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de test y se pueden guardar.",
+        "¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de prueba y se pueden guardar.",
     "A comparison is still running. Stop it and close the window? The finished rows are lost.":
         "Una comparación sigue en marcha. ¿Detenerla y cerrar la ventana? Se perderán las filas terminadas.",
     "Stop and keep the weights": "Detener y conservar los pesos",
@@ -280,12 +280,12 @@ ES = {
     "Paused at epoch %1/%2, step %3/%4; the clock is stopped too. Resume to go on.":
         "En pausa en la época %1/%2, paso %3/%4; el reloj también está parado. Pulsa Reanudar para seguir.",
     "Finishing the batch in flight, then the weights so far are evaluated on the test set.":
-        "Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de test.",
-    "Evaluating the weights so far on the %1 test images…": "Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de test…",
+        "Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de prueba.",
+    "Evaluating the weights so far on the %1 test images…": "Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de prueba…",
     "Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — accuracy %10":
-        "Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10",
+        "Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — exactitud %10",
     "Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).":
-        "Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).",
+        "Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (exactitud de prueba %3).",
     # The Predict page (ui/predict).
     "%1 is %2×%3 pixels, too large to predict on (at most %4 pixels a side and %5 megapixels); scale it down first.":
         "%1 mide %2×%3 píxeles, demasiado para predecir (como mucho %4 píxeles por lado y %5 megapíxeles); redúcela antes.",
@@ -351,9 +351,9 @@ ES = {
     "Early stopping": "Parada temprana",
     "Minimum change": "Cambio mínimo",
     "Checkpoint every": "Punto de control cada",
-    "0 (test set)": "0 (conjunto de test)",
+    "0 (test set)": "0 (conjunto de prueba)",
     "Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do":
-        "Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de test quede intacto hasta el final; 0: el conjunto de test valida cada época, como en los tutoriales",
+        "Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de prueba quede intacto hasta el final; 0: el conjunto de prueba valida cada época, como en los tutoriales",
     "Constant": "Constante",
     "Step decay": "Decaimiento escalonado",
     "Exponential decay": "Decaimiento exponencial",
@@ -381,13 +381,13 @@ ES = {
     "Rate lowered on plateau": "Tasa bajada en meseta",
     "Best epoch (%1)": "Mejor época (%1)",
     "Validation (last %1% of train)": "Validación (último %1% del entrenamiento)",
-    "Validation (test set)": "Validación (conjunto de test)",
+    "Validation (test set)": "Validación (conjunto de prueba)",
     "Run folder %1": "Carpeta del entrenamiento %1",
     "Run folder %1 (the run is complete)": "Carpeta del entrenamiento %1 (el entrenamiento está completo)",
     "Run folder %1 (resumed at epoch %2, step %3)": "Carpeta del entrenamiento %1 (continuado en la época %2, paso %3)",
     "Validation: the last %1% of the training images (%2), held out; the test set is used at the end only":
-        "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de test solo se usa al final",
-    "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de test (%1 imágenes), tras cada época",
+        "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de prueba solo se usa al final",
+    "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de prueba (%1 imágenes), tras cada época",
     "Learning-rate schedule: %1": "Programación de la tasa de aprendizaje: %1",
     "step decay ×%1 every %2 epochs": "caída escalonada ×%1 cada %2 épocas",
     "exponential decay %1 per %2 steps": "caída exponencial %1 cada %2 pasos",
@@ -407,7 +407,7 @@ ES = {
     "A training run is in progress.": "Hay un entrenamiento en curso.",
     "A comparison is in progress.": "Hay una comparación en curso.",
     "%1 resumed on %2 at %3": "%1 continuado en %2 a las %3",
-    "Run %1 — the final weights on %2 test images": "Entrenamiento %1 — los pesos finales en %2 imágenes de test",
+    "Run %1 — the final weights on %2 test images": "Entrenamiento %1 — los pesos finales en %2 imágenes de prueba",
     "Resume run…": "Continuar entrenamiento…",
     "Continue a stopped or interrupted run from its folder's checkpoint":
         "Continuar un entrenamiento detenido o interrumpido desde el punto de control de su carpeta",
@@ -420,7 +420,7 @@ ES = {
     "The run's dataset folder %1 is gone: its results cannot be shown; its report still has the confusion matrix and misclassified images it stored.": "La carpeta del conjunto de datos de la ejecución, %1, ya no existe: no se pueden mostrar sus resultados; su informe conserva la matriz de confusión y las imágenes mal clasificadas que guardó.",
     "Overlay": "Superponer",
     "Date": "Fecha",
-    "Final accuracy": "Precisión final",
+    "Final accuracy": "Exactitud final",
     "Training time": "Tiempo de entrenamiento",
     "Status": "Estado",
     "Refresh": "Actualizar",
@@ -430,10 +430,10 @@ ES = {
     "Delete…": "Eliminar…",
     "Export report…": "Exportar informe…",
     "One HTML file with the run's charts, configuration, hardware, confusion matrix and misclassified images, that opens in any browser": "Un único archivo HTML con las gráficas, la configuración, el hardware, la matriz de confusión y las imágenes mal clasificadas de la ejecución, que se abre en cualquier navegador",
-    "Validation accuracy": "Precisión de validación",
+    "Validation accuracy": "Exactitud de validación",
     "Validation loss": "Pérdida de validación",
     "Training loss": "Pérdida de entrenamiento",
-    "Training accuracy": "Precisión de entrenamiento",
+    "Training accuracy": "Exactitud de entrenamiento",
     "Epoch time (s)": "Tiempo por época (s)",
     "%1 of %2": "%1 de %2",
     "%1 s": "%1 s",
@@ -459,7 +459,7 @@ ES = {
     # Text models in the window (issue 29).
     "Loss per character (nats; bits per character = loss / ln 2)": "Pérdida por carácter (nats; bits por carácter = pérdida / ln 2)",
     "Loss (nats)": "Pérdida (nats)",
-    "Next-character accuracy": "Precisión del carácter siguiente",
+    "Next-character accuracy": "Exactitud del carácter siguiente",
     "Text file…": "Archivo de texto…",
     "A UTF-8 or plain text file to train a character-level language model on (a folder of text files works too: choose or drop it).":
         "Un archivo de texto UTF-8 o plano para entrenar un modelo de lenguaje por caracteres (también sirve una carpeta de archivos de texto: elígela o suéltala).",
@@ -494,8 +494,8 @@ ES = {
     "True": "Real",
     "Predicted": "Predicho",
     "Confidence": "Confianza",
-    "%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).": "%1 de %2 caracteres reservados predichos mal (precisión del carácter siguiente %3 %).",
-    "%1 of %2 held-out bytes predicted wrong (next-byte accuracy %3%).": "%1 de %2 bytes reservados predichos mal (precisión del byte siguiente %3 %).",
+    "%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).": "%1 de %2 caracteres reservados predichos mal (exactitud del carácter siguiente %3 %).",
+    "%1 of %2 held-out bytes predicted wrong (next-byte accuracy %3%).": "%1 de %2 bytes reservados predichos mal (exactitud del byte siguiente %3 %).",
     "other": "otros",
     "Open the weights of a text model": "Abrir los pesos de un modelo de texto",
     "Trainbench weights (*.tbw);;All files (*)": "Pesos de Trainbench (*.tbw);;Todos los archivos (*)",
@@ -529,13 +529,13 @@ ES = {
     " - bpc: %1 - val_bpc: %2": " - bpc: %1 - bpc_val: %2",
     "Draw one of the model's classes, or open, drop or paste a picture.": "Dibuja una de las clases del modelo, o abre, suelta o pega una imagen.",
     "Precise BN": "BN precisa",
-    "After training, recompute BatchNorm's moving mean and variance over this many training batches. A short run's moving averages still hold much of their initial values, and its test accuracy falls far below its training accuracy; this fixes it (100 batches is plenty).": "Tras entrenar, recalcula la media y la varianza móviles de BatchNorm con este número de lotes de entrenamiento. Las medias móviles de un entrenamiento corto aún conservan buena parte de sus valores iniciales y su precisión en test queda muy por debajo de la de entrenamiento; esto lo corrige (100 lotes bastan).",
-    "Precise BN: BatchNorm's moving statistics were recomputed over %1 training batches (%2 images) after training; the test accuracy uses them.": "BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la precisión en test las usa.",
-    "BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum %2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.": "Las estadísticas móviles de BatchNorm siguen cerca de sus valores iniciales: tras %1 pasos con momento %2 conservan un %3% de ellos, así que la precisión en test puede quedar muy por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.",
+    "After training, recompute BatchNorm's moving mean and variance over this many training batches. A short run's moving averages still hold much of their initial values, and its test accuracy falls far below its training accuracy; this fixes it (100 batches is plenty).": "Tras entrenar, recalcula la media y la varianza móviles de BatchNorm con este número de lotes de entrenamiento. Las medias móviles de un entrenamiento corto aún conservan buena parte de sus valores iniciales y su exactitud de prueba queda muy por debajo de la de entrenamiento; esto lo corrige (100 lotes bastan).",
+    "Precise BN: BatchNorm's moving statistics were recomputed over %1 training batches (%2 images) after training; the test accuracy uses them.": "BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la exactitud de prueba las usa.",
+    "BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum %2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.": "Las estadísticas móviles de BatchNorm siguen cerca de sus valores iniciales: tras %1 pasos con momento %2 conservan un %3% de ellos, así que la exactitud de prueba puede quedar muy por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.",
     "%1 kernels (%2; matrix products: %3)": "kernels %1 (%2; productos de matrices: %3)",
     "own %1 FMA kernel": "kernel FMA propio de %1",
-    "%1 - ETA: %2 - loss: %3 - accuracy: %4": "%1 - tiempo restante: %2 - pérdida: %3 - precisión: %4",
-    "%1 - %2 %3ms/step - loss: %4 - accuracy: %5 - val_loss: %6 - val_accuracy: %7": "%1 - %2 %3ms/paso - pérdida: %4 - precisión: %5 - pérdida_val: %6 - precisión_val: %7",
+    "%1 - ETA: %2 - loss: %3 - accuracy: %4": "%1 - tiempo restante: %2 - pérdida: %3 - exactitud: %4",
+    "%1 - %2 %3ms/step - loss: %4 - accuracy: %5 - val_loss: %6 - val_accuracy: %7": "%1 - %2 %3ms/paso - pérdida: %4 - exactitud: %5 - pérdida_val: %6 - exactitud_val: %7",
     " - learning_rate: %1": " - tasa_de_aprendizaje: %1",
     "T-shirt/top": "Camiseta/top",
     "Trouser": "Pantalón",
@@ -623,9 +623,9 @@ ES = {
 
     # A run's header in the run log (EngineText::runHeader).
     "Model %1 (%2 params) on %3: %4": "Modelo %1 (%2 parámetros) con %3: %4",
-    "%1 training / %2 test images, %3×%4, %5 classes (%6)": "%1 imágenes de entrenamiento / %2 de test, %3×%4, %5 clases (%6)",
+    "%1 training / %2 test images, %3×%4, %5 classes (%6)": "%1 imágenes de entrenamiento / %2 de prueba, %3×%4, %5 clases (%6)",
     "%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 classes (%7)":
-        "%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de test, %4×%5, %6 clases (%7)",
+        "%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de prueba, %4×%5, %6 clases (%7)",
     "%1 training / %2 validation sequences of %3 characters (%4 bytes of text), character-level vocabulary of %5 symbols":
         "%1 secuencias de entrenamiento / %2 de validación de %3 caracteres (%4 bytes de texto), vocabulario de %5 símbolos por carácter",
     "%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), byte-level vocabulary of %5 symbols":
@@ -654,6 +654,8 @@ ES = {
         "Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 caracteres.",
     "%1 threads on %2 cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%2":
         "%1 hilos en %2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%2",
+    # Session 29: the dataset panel's error beside an earlier dataset.
+    "The dataset shown above, %1, is still the one in use.": "El conjunto de datos de arriba, %1, sigue siendo el que se usa.",
 }
 
 

@@ -324,11 +324,11 @@
     </message>
     <message>
         <source>Precise BN: BatchNorm's moving statistics were recomputed over %1 training batches (%2 images) after training; the test accuracy uses them.</source>
-        <translation>BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la precisión en test las usa.</translation>
+        <translation>BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la exactitud de prueba las usa.</translation>
     </message>
     <message>
         <source>BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum %2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
-        <translation>Las estadísticas móviles de BatchNorm siguen cerca de sus valores iniciales: tras %1 pasos con momento %2 conservan un %3% de ellos, así que la precisión en test puede quedar muy por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
+        <translation>Las estadísticas móviles de BatchNorm siguen cerca de sus valores iniciales: tras %1 pasos con momento %2 conservan un %3% de ellos, así que la exactitud de prueba puede quedar muy por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
     </message>
     <message>
         <source>%1: not a Trainbench weights file (.tbw) nor a safetensors file</source>
@@ -404,7 +404,7 @@
     </message>
     <message>
         <source>%1 training / %2 test images, %3×%4, %5 classes (%6)</source>
-        <translation>%1 imágenes de entrenamiento / %2 de test, %3×%4, %5 clases (%6)</translation>
+        <translation>%1 imágenes de entrenamiento / %2 de prueba, %3×%4, %5 clases (%6)</translation>
     </message>
     <message>
         <source>CPU, 1 thread</source>
@@ -452,7 +452,7 @@
     </message>
     <message>
         <source>%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 classes (%7)</source>
-        <translation>%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de test, %4×%5, %6 clases (%7)</translation>
+        <translation>%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de prueba, %4×%5, %6 clases (%7)</translation>
     </message>
 </context>
 <context>
@@ -684,7 +684,7 @@
     </message>
     <message>
         <source>Accuracy</source>
-        <translation>Precisión</translation>
+        <translation>Exactitud</translation>
     </message>
     <message>
         <source>Time per epoch</source>
@@ -740,7 +740,7 @@
     </message>
     <message>
         <source>Validation (test set)</source>
-        <translation>Validación (conjunto de test)</translation>
+        <translation>Validación (conjunto de prueba)</translation>
     </message>
     <message>
         <source>Loss per character (nats; bits per character = loss / ln 2)</source>
@@ -752,7 +752,7 @@
     </message>
     <message>
         <source>Next-character accuracy</source>
-        <translation>Precisión del carácter siguiente</translation>
+        <translation>Exactitud del carácter siguiente</translation>
     </message>
 </context>
 <context>
@@ -859,11 +859,11 @@
     </message>
     <message>
         <source>Test loss</source>
-        <translation>Pérdida de test</translation>
+        <translation>Pérdida de prueba</translation>
     </message>
     <message>
         <source>Test accuracy</source>
-        <translation>Precisión de test</translation>
+        <translation>Exactitud de prueba</translation>
     </message>
     <message>
         <source>Max |Δw|</source>
@@ -904,14 +904,6 @@
     <message>
         <source>Comparison failed: %1</source>
         <translation>La comparación falló: %1</translation>
-    </message>
-    <message>
-        <source>Stopped; %1 device run(s) finished.</source>
-        <translation>Detenida; terminaron %1 ejecuciones.</translation>
-    </message>
-    <message>
-        <source>Done: %1 device run(s).</source>
-        <translation>Hecho: %1 ejecuciones.</translation>
     </message>
     <message>
         <source>skipped: %1</source>
@@ -969,6 +961,14 @@
         <source>bf16 unavailable: %1</source>
         <translation>bf16 no disponible: %1</translation>
     </message>
+    <message>
+        <source>Stopped; runs finished: %1 of %2.</source>
+        <translation>Detenida; ejecuciones terminadas: %1 de %2.</translation>
+    </message>
+    <message>
+        <source>Done; runs compared: %1.</source>
+        <translation>Hecho; ejecuciones comparadas: %1.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::CompareWorker</name>
@@ -989,7 +989,7 @@
     </message>
     <message>
         <source>Accuracy</source>
-        <translation>Precisión</translation>
+        <translation>Exactitud</translation>
     </message>
     <message>
         <source>Rows: true class. Click a cell to see its images.</source>
@@ -1032,7 +1032,7 @@
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Files: %2, %3, %4, %5&lt;br&gt;%6 training and %7 test images, %8×%9 pixels&lt;br&gt;%10 classes (%11): %12</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Archivos: %2, %3, %4, %5&lt;br&gt;%6 imágenes de entrenamiento y %7 de test, %8×%9 píxeles&lt;br&gt;%10 clases (%11): %12</translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Archivos: %2, %3, %4, %5&lt;br&gt;%6 imágenes de entrenamiento y %7 de prueba, %8×%9 píxeles&lt;br&gt;%10 clases (%11): %12</translation>
     </message>
     <message>
         <source>Text file…</source>
@@ -1085,6 +1085,10 @@
     <message>
         <source>character-level, %1 distinct characters</source>
         <translation>por caracteres, %1 caracteres distintos</translation>
+    </message>
+    <message>
+        <source>The dataset shown above, %1, is still the one in use.</source>
+        <translation>El conjunto de datos de arriba, %1, sigue siendo el que se usa.</translation>
     </message>
 </context>
 <context>
@@ -1294,7 +1298,7 @@
     </message>
     <message>
         <source>Evaluated %1: test loss %2, accuracy %3</source>
-        <translation>Evaluado %1: pérdida de test %2, precisión %3</translation>
+        <translation>Evaluado %1: pérdida de prueba %2, exactitud %3</translation>
     </message>
     <message>
         <source>Compare</source>
@@ -1314,7 +1318,7 @@
     </message>
     <message>
         <source>Run %1 — validation after epoch %2 of %3, on %4 test images</source>
-        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de test</translation>
+        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de prueba</translation>
     </message>
     <message>
         <source>Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.</source>
@@ -1326,7 +1330,7 @@
     </message>
     <message>
         <source>Weights file %1 — evaluated on the test set of %2</source>
-        <translation>Archivo de pesos %1 — evaluado con el conjunto de test de %2</translation>
+        <translation>Archivo de pesos %1 — evaluado con el conjunto de prueba de %2</translation>
     </message>
     <message>
         <source>A run is in progress</source>
@@ -1338,7 +1342,7 @@
     </message>
     <message>
         <source>Stop the training? The weights so far are kept, evaluated on the test set and can be saved.</source>
-        <translation>¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de test y se pueden guardar.</translation>
+        <translation>¿Detener el entrenamiento? Los pesos obtenidos hasta ahora se conservan, se evalúan con el conjunto de prueba y se pueden guardar.</translation>
     </message>
     <message>
         <source>A comparison is still running. Stop it and close the window? The finished rows are lost.</source>
@@ -1371,10 +1375,6 @@
     <message>
         <source>ONNX model (*.onnx);;safetensors for PyTorch (*.safetensors)</source>
         <translation>Modelo ONNX (*.onnx);;safetensors para PyTorch (*.safetensors)</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX datasets and compare what each accelerator does with the same work, offline.&lt;br&gt;CPU kernels: %2.</source>
-        <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de datos IDX y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Núcleos de cálculo de la CPU: %2.</translation>
     </message>
     <message>
         <source>Export weights (ONNX, safetensors)…</source>
@@ -1410,7 +1410,7 @@
     </message>
     <message>
         <source>Run %1 — the final weights on %2 test images</source>
-        <translation>Entrenamiento %1 — los pesos finales en %2 imágenes de test</translation>
+        <translation>Entrenamiento %1 — los pesos finales en %2 imágenes de prueba</translation>
     </message>
     <message>
         <source>Runs</source>
@@ -1451,6 +1451,10 @@
     <message>
         <source>The image size multiplier is for images: set it to 1 to train on a text.</source>
         <translation>El multiplicador del tamaño de imagen es para imágenes: ponlo a 1 para entrenar con un texto.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX image datasets and LSTM language models on text files, and compare what each accelerator does with the same work, offline.&lt;br&gt;CPU kernels: %2.</source>
+        <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de imágenes IDX y modelos de lenguaje LSTM con archivos de texto, y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Núcleos de cálculo de la CPU: %2.</translation>
     </message>
 </context>
 <context>
@@ -1687,7 +1691,7 @@
     </message>
     <message>
         <source>Test image %1</source>
-        <translation>Imagen de test %1</translation>
+        <translation>Imagen de prueba %1</translation>
     </message>
     <message>
         <source>&lt;b&gt;True class:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicted:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Top 3&lt;/b&gt;&lt;br&gt;</source>
@@ -1734,11 +1738,11 @@
     </message>
     <message>
         <source>0 (test set)</source>
-        <translation>0 (conjunto de test)</translation>
+        <translation>0 (conjunto de prueba)</translation>
     </message>
     <message>
         <source>Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do</source>
-        <translation>Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de test quede intacto hasta el final; 0: el conjunto de test valida cada época, como en los tutoriales</translation>
+        <translation>Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de prueba quede intacto hasta el final; 0: el conjunto de prueba valida cada época, como en los tutoriales</translation>
     </message>
     <message>
         <source>Constant</source>
@@ -1810,7 +1814,7 @@
     </message>
     <message>
         <source>After training, recompute BatchNorm's moving mean and variance over this many training batches. A short run's moving averages still hold much of their initial values, and its test accuracy falls far below its training accuracy; this fixes it (100 batches is plenty).</source>
-        <translation>Tras entrenar, recalcula la media y la varianza móviles de BatchNorm con este número de lotes de entrenamiento. Las medias móviles de un entrenamiento corto aún conservan buena parte de sus valores iniciales y su precisión en test queda muy por debajo de la de entrenamiento; esto lo corrige (100 lotes bastan).</translation>
+        <translation>Tras entrenar, recalcula la media y la varianza móviles de BatchNorm con este número de lotes de entrenamiento. Las medias móviles de un entrenamiento corto aún conservan buena parte de sus valores iniciales y su exactitud de prueba queda muy por debajo de la de entrenamiento; esto lo corrige (100 lotes bastan).</translation>
     </message>
 </context>
 <context>
@@ -1845,15 +1849,15 @@
     </message>
     <message>
         <source>Test loss: %1 - test accuracy: %2 - weights sha256: %3</source>
-        <translation>Pérdida de test: %1 - precisión de test: %2 - sha256 de los pesos: %3</translation>
+        <translation>Pérdida de prueba: %1 - exactitud de prueba: %2 - sha256 de los pesos: %3</translation>
     </message>
     <message>
         <source>Finished: test accuracy %1.</source>
-        <translation>Terminado: precisión de test %1.</translation>
+        <translation>Terminado: exactitud de prueba %1.</translation>
     </message>
     <message>
         <source>Stopped by the user; test accuracy of the weights so far: %1</source>
-        <translation>Detenido por el usuario; precisión de test de los pesos hasta ahora: %1</translation>
+        <translation>Detenido por el usuario; exactitud de prueba de los pesos hasta ahora: %1</translation>
     </message>
     <message>
         <source>Error: %1</source>
@@ -1901,19 +1905,19 @@
     </message>
     <message>
         <source>Finishing the batch in flight, then the weights so far are evaluated on the test set.</source>
-        <translation>Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de test.</translation>
+        <translation>Terminando el lote en curso; después se evalúan los pesos obtenidos hasta ahora con el conjunto de prueba.</translation>
     </message>
     <message>
         <source>Evaluating the weights so far on the %1 test images…</source>
-        <translation>Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de test…</translation>
+        <translation>Evaluando los pesos obtenidos hasta ahora con las %1 imágenes de prueba…</translation>
     </message>
     <message>
         <source>Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — accuracy %10</source>
-        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — precisión %10</translation>
+        <translation>Época %1/%2 — paso %3/%4 — quedan %5 — total %6% — quedan %7 en total — %8 muestras/s — pérdida %9 — exactitud %10</translation>
     </message>
     <message>
         <source>Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).</source>
-        <translation>Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (precisión de test %3).</translation>
+        <translation>Detenido en la época %1, paso %2; se conservan los pesos obtenidos hasta ahora (exactitud de prueba %3).</translation>
     </message>
     <message>
         <source>Run folder %1</source>
@@ -1929,11 +1933,11 @@
     </message>
     <message>
         <source>Validation: the last %1% of the training images (%2), held out; the test set is used at the end only</source>
-        <translation>Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de test solo se usa al final</translation>
+        <translation>Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de prueba solo se usa al final</translation>
     </message>
     <message>
         <source>Validation: the test set (%1 images), after each epoch</source>
-        <translation>Validación: el conjunto de test (%1 imágenes), tras cada época</translation>
+        <translation>Validación: el conjunto de prueba (%1 imágenes), tras cada época</translation>
     </message>
     <message>
         <source>Learning-rate schedule: %1</source>
@@ -1997,11 +2001,11 @@
     </message>
     <message>
         <source>%1 - ETA: %2 - loss: %3 - accuracy: %4</source>
-        <translation>%1 - tiempo restante: %2 - pérdida: %3 - precisión: %4</translation>
+        <translation>%1 - tiempo restante: %2 - pérdida: %3 - exactitud: %4</translation>
     </message>
     <message>
         <source>%1 - %2 %3ms/step - loss: %4 - accuracy: %5 - val_loss: %6 - val_accuracy: %7</source>
-        <translation>%1 - %2 %3ms/paso - pérdida: %4 - precisión: %5 - pérdida_val: %6 - precisión_val: %7</translation>
+        <translation>%1 - %2 %3ms/paso - pérdida: %4 - exactitud: %5 - pérdida_val: %6 - exactitud_val: %7</translation>
     </message>
     <message>
         <source> - learning_rate: %1</source>
@@ -2048,7 +2052,7 @@
     </message>
     <message>
         <source>Final accuracy</source>
-        <translation>Precisión final</translation>
+        <translation>Exactitud final</translation>
     </message>
     <message>
         <source>Training time</source>
@@ -2092,7 +2096,7 @@
     </message>
     <message>
         <source>Validation accuracy</source>
-        <translation>Precisión de validación</translation>
+        <translation>Exactitud de validación</translation>
     </message>
     <message>
         <source>Validation loss</source>
@@ -2104,7 +2108,7 @@
     </message>
     <message>
         <source>Training accuracy</source>
-        <translation>Precisión de entrenamiento</translation>
+        <translation>Exactitud de entrenamiento</translation>
     </message>
     <message>
         <source>Epoch time (s)</source>
@@ -2250,7 +2254,7 @@
     </message>
     <message>
         <source>%1 of %2 held-out characters predicted wrong (next-character accuracy %3%).</source>
-        <translation>%1 de %2 caracteres reservados predichos mal (precisión del carácter siguiente %3 %).</translation>
+        <translation>%1 de %2 caracteres reservados predichos mal (exactitud del carácter siguiente %3 %).</translation>
     </message>
     <message>
         <source>other</source>
@@ -2258,7 +2262,7 @@
     </message>
     <message>
         <source>%1 of %2 held-out bytes predicted wrong (next-byte accuracy %3%).</source>
-        <translation>%1 de %2 bytes reservados predichos mal (precisión del byte siguiente %3 %).</translation>
+        <translation>%1 de %2 bytes reservados predichos mal (exactitud del byte siguiente %3 %).</translation>
     </message>
 </context>
 <context>
@@ -2373,10 +2377,6 @@
     <message>
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
-    </message>
-    <message>
-        <source>%1%</source>
-        <translation>%1 %</translation>
     </message>
     <message>
         <source>Could not write: %1</source>

@@ -281,8 +281,9 @@ void MainWindow::buildMenus()
     a.about = m_helpMenu->addAction(QString(), this, [this] {
         QMessageBox::about(
             this, tr("About Trainbench"),
-            tr("<b>Trainbench %1</b><br>Train convolutional networks on IDX datasets and compare what "
-               "each accelerator does with the same work, offline.<br>CPU kernels: %2.")
+            tr("<b>Trainbench %1</b><br>Train convolutional networks on IDX image datasets and LSTM "
+               "language models on text files, and compare what each accelerator does with the same work, "
+               "offline.<br>CPU kernels: %2.")
                 .arg(QCoreApplication::applicationVersion(), EngineText::kernels(tb::kernelsFor(m_system.cpu.isa))));
     });
 }
@@ -712,11 +713,10 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         m_resultsNote = nullptr;
         m_results->setNote(QString());
         showPage(ResultsPage);
-        statusBar()->showMessage(tr("Evaluated %1: test loss %2, accuracy %3")
-                                     .arg(path)
-                                     .arg(e.eval->loss, 0, 'f', 4)
-                                     .arg(e.eval->accuracy, 0, 'f', 4),
-                                 15000);
+        statusBar()->showMessage(
+            tr("Evaluated %1: test loss %2, accuracy %3")
+                .arg(QDir::toNativeSeparators(path), formatNumber(e.eval->loss, 4), formatPercent(e.eval->accuracy, 2)),
+            15000);
         updateStartState();
         emit evaluationFinished(true);
     });

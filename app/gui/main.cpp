@@ -39,7 +39,8 @@ int main(int argc, char** argv)
     tbui::Language::apply(tbui::Language::saved());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Train CNNs and compare accelerators."));
+    parser.setApplicationDescription(QApplication::translate(
+        "main", "Train neural networks (CNNs on images, LSTMs on text) and compare accelerators."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption shots(QStringLiteral("screenshots"),

@@ -30,7 +30,8 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin);
 ModelSpec loadModelSpec(const std::string& nameOrPath);
 
 const std::vector<std::string>& presetNames();
-const char* defaultPreset();
+const char* defaultPreset();     // for images
+const char* defaultTextPreset(); // for a text: the one that learns in minutes on a laptop
 // The preset's description in the model-file format, or empty if there is no such preset.
 std::string presetJson(const std::string& name);
 std::string presetDescription(const std::string& name);

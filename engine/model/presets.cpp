@@ -108,6 +108,11 @@ const char* defaultPreset()
     return "tpu-mnist-cnn";
 }
 
+const char* defaultTextPreset()
+{
+    return "small-text-lstm";
+}
+
 std::string presetJson(const std::string& name)
 {
     for (const Preset& p : kPresets)

@@ -9,8 +9,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPainter>
 #include <QScatterSeries>
 #include <QTimer>
@@ -37,6 +40,8 @@ struct ChartParts {
 };
 
 namespace {
+const QString kAxisFormat = QStringLiteral("%.6g");
+
 // A "nice" upper bound for an axis: 1, 2, 2.5 or 5 times a power of ten.
 double niceCeil(double v)
 {
@@ -57,6 +62,10 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
     p.chart->setAnimationOptions(QChart::NoAnimation);
     p.chart->legend()->setAlignment(Qt::AlignBottom);
     p.chart->setMargins(QMargins(4, 4, 4, 4));
+    // The axes' numbers in the window's locale ("0,5" in Spanish). Localized formats need a
+    // precision ("%.6g"): Qt Charts leaves a label blank for a bare "%g".
+    p.chart->setLocalizeNumbers(true);
+    p.chart->setLocale(QLocale());
     p.view = new QChartView(p.chart, this);
     p.view->setRenderHint(QPainter::Antialiasing);
     p.view->setMinimumSize(260, 200);
@@ -66,12 +75,12 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
 
     p.y = new QValueAxis;
     p.y->setRange(0, 1);
-    p.y->setLabelFormat(QStringLiteral("%g"));
+    p.y->setLabelFormat(kAxisFormat);
     p.chart->addAxis(p.y, Qt::AlignLeft);
     if (kind == Kind::Lines) {
         p.x = new QValueAxis;
         p.x->setRange(0, 1);
-        p.x->setLabelFormat(QStringLiteral("%g"));
+        p.x->setLabelFormat(kAxisFormat);
         p.chart->addAxis(p.x, Qt::AlignBottom);
     } else {
         p.cats = new QBarCategoryAxis;
@@ -162,7 +171,7 @@ int Chart::attach(QXYSeries* s, bool rightAxis)
         if (!p.right) {
             p.right = new QValueAxis;
             p.right->setRange(0, 1);
-            p.right->setLabelFormat(QStringLiteral("%g"));
+            p.right->setLabelFormat(kAxisFormat);
             p.chart->addAxis(p.right, Qt::AlignRight);
         }
         s->attachAxis(p.right);
@@ -414,6 +423,28 @@ QStringList Chart::cutAxisTitles() const
             cut << axis->titleText();
     }
     return cut;
+}
+
+QStringList Chart::axisLabels() const
+{
+    // Qt Charts draws each axis label as a text item of the view's scene; the titles are too.
+    QStringList titles;
+    for (QAbstractAxis* axis : m_parts->chart->axes())
+        titles << axis->titleText();
+    titles << m_parts->chart->title();
+    QStringList labels;
+    for (QGraphicsItem* item : m_parts->view->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            if (const QString t = text->toPlainText(); !t.isEmpty() && !titles.contains(t))
+                labels << t;
+    return labels;
+}
+
+void Chart::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LocaleChange)
+        m_parts->chart->setLocale(locale());
+    QWidget::changeEvent(event);
 }
 
 double Chart::pixelsRightOfLastPoint() const

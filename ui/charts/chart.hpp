@@ -66,6 +66,7 @@ public:
     std::pair<double, double> xRange() const;
     QStringList shownAxisTitles() const;
     QStringList cutAxisTitles() const;
+    QStringList axisLabels() const; // the numbers and categories drawn along the axes, as drawn
     double pixelsRightOfLastPoint() const;
     int barCount() const;
     QString title() const;
@@ -79,6 +80,9 @@ public:
 
     // Draws what is pending now (tests and exports call it; the timer does otherwise).
     void flush();
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     int attach(QXYSeries* series, bool rightAxis);

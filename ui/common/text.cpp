@@ -20,6 +20,11 @@ QString formatNumber(double v, int decimals)
     return QLocale().toString(v, 'f', decimals);
 }
 
+QString formatPercent(double fraction, int decimals)
+{
+    return formatNumber(100.0 * fraction, decimals) + QLatin1Char('%');
+}
+
 namespace {
 struct ClassNames {
     Q_DECLARE_TR_FUNCTIONS(ClassNames)

@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -364,7 +365,7 @@ void ComparePanel::onBatch(int row, const tb::BatchProgress& p)
                           .arg(p.epochs)
                           .arg(p.step)
                           .arg(p.steps)
-                          .arg(p.samplesPerSec, 0, 'f', 0));
+                          .arg(formatCount(std::llround(p.samplesPerSec))));
 }
 
 void ComparePanel::onDeviceFinished(int row, const tb::CompareRow& r)
@@ -390,9 +391,9 @@ void ComparePanel::onFinished(bool stopped, const QString& error)
     if (!error.isEmpty())
         m_status->setText(tr("Comparison failed: %1").arg(error));
     else if (stopped)
-        m_status->setText(tr("Stopped; %1 device run(s) finished.").arg(m_rows.size()));
+        m_status->setText(tr("Stopped; runs finished: %1 of %2.").arg(m_rows.size()).arg(m_totalRows));
     else
-        m_status->setText(tr("Done: %1 device run(s).").arg(m_rows.size()));
+        m_status->setText(tr("Done; runs compared: %1.").arg(m_rows.size()));
     emit comparisonFinished(stopped, error);
 }
 
@@ -409,12 +410,14 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
     cell(Replicas, QString::number(r.replicas));
     cell(Batch, QString::number(r.globalBatch));
     cell(Size, QString::number(r.sizeMultiplier));
-    cell(SecondsPerEpoch, done ? QString::number(r.secondsPerEpoch, 'f', 2) : QString());
-    cell(SamplesPerSec, done ? QString::number(r.samplesPerSec, 'f', 0) : QString());
-    cell(Speedup, done ? QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2) : QString());
-    cell(TestLoss, done ? QString::number(r.test.loss, 'f', 4) : QString());
-    cell(TestAccuracy, done ? QString::number(r.test.accuracy, 'f', 4) : QString());
-    cell(MaxDiff, done ? QString::number(r.maxAbsDiff, 'g', 3) : QString());
+    // In the window's locale, the accuracy as a percentage as on the Runs page (the CSV export keeps
+    // the engine's plain numbers).
+    cell(SecondsPerEpoch, done ? formatNumber(r.secondsPerEpoch, 2) : QString());
+    cell(SamplesPerSec, done ? formatCount(std::llround(r.samplesPerSec)) : QString());
+    cell(Speedup, done ? formatNumber(r.speedup, 2) + QStringLiteral("×") : QString());
+    cell(TestLoss, done ? formatNumber(r.test.loss, 4) : QString());
+    cell(TestAccuracy, done ? formatPercent(r.test.accuracy, 2) : QString());
+    cell(MaxDiff, done ? QLocale().toString(r.maxAbsDiff, 'g', 3) : QString());
     cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(qs(r.skipped)) : done ? qs(r.weightsSha256) : tr("running…"));
     if (row < m_table->rowCount())
         m_table->item(row, Device)->setToolTip(qs(r.description));

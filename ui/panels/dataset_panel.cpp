@@ -64,6 +64,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
     m_samples->setTileSize(40);
+    m_samples->setMaxColumns(kSamplesPerClass); // a row a class
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_samples);
     scroll->setWidgetResizable(true);
@@ -142,10 +143,21 @@ void DatasetPanel::retranslate()
         m_info->setText(tr("Loading %1…").arg(m_loadingDir));
     else if (m_dataset)
         showInfo();
-    else if (m_lastError.isEmpty())
+    else
         m_info->setText(tr("No dataset loaded. Choose a folder of IDX files or a text file."));
     if (!m_lastError.isEmpty())
-        m_error->setText(tr("Could not load the dataset: %1").arg(m_lastError));
+        m_error->setText(errorLine());
+}
+
+// The last load's error; beside an earlier dataset, which one is still in use.
+QString DatasetPanel::errorLine() const
+{
+    const QString error = tr("Could not load the dataset: %1").arg(m_lastError);
+    if (!m_dataset)
+        return error;
+    return error + QLatin1Char(' ') +
+           tr("The dataset shown above, %1, is still the one in use.")
+               .arg(QDir::toNativeSeparators(qs(m_dataset->directory)));
 }
 
 void DatasetPanel::changeEvent(QEvent* event)
@@ -262,7 +274,7 @@ void DatasetPanel::onLoaded(const LoadResult& r)
         emit datasetLoaded(m_dataset);
     } else {
         m_lastError = r.error;
-        m_error->setText(tr("Could not load the dataset: %1").arg(m_lastError));
+        m_error->setText(errorLine());
         m_error->show();
         if (!m_dataset)
             m_info->setText(tr("No dataset loaded. Choose a folder of IDX files or a text file."));
@@ -337,20 +349,25 @@ void DatasetPanel::showInfo()
                         .arg(d.numClasses)
                         .arg(qs(d.classNamesSource), names.join(QStringLiteral(", ")).toHtmlEscaped()));
 
-    // The first few training images of every class, class by class.
-    std::vector<int> picks;
-    for (int c = 0; c < d.numClasses; ++c) {
-        int found = 0;
-        for (int i = 0; i < d.train.count && found < kSamplesPerClass; ++i)
-            if (d.train.labels[size_t(i)] == c) {
-                picks.push_back(i);
-                ++found;
-            }
+    // The first few training images of every class, a row a class (-1: a class with fewer images
+    // leaves its row's other tiles empty).
+    std::vector<int> picks(size_t(d.numClasses) * kSamplesPerClass, -1);
+    std::vector<int> found(size_t(d.numClasses), 0);
+    for (int i = 0; i < d.train.count; ++i) {
+        const int c = d.train.labels[size_t(i)];
+        if (c >= 0 && c < d.numClasses && found[size_t(c)] < kSamplesPerClass)
+            picks[size_t(c) * kSamplesPerClass + size_t(found[size_t(c)]++)] = i;
     }
+    QStringList captions;
+    for (int c = 0; c < d.numClasses; ++c)
+        captions << className(d.classNames, c);
+    m_samples->setCaptionSamples(captions);
     DatasetPtr data = m_dataset;
     m_samples->setTiles(int(picks.size()), [data, picks](int k) {
         const int i = picks[size_t(k)];
         Tile t;
+        if (i < 0)
+            return t;
         t.image = ImageGrid::grayImage(data->train.image(i), data->train.width, data->train.height);
         t.caption = className(data->classNames, data->train.labels[size_t(i)]);
         return t;

@@ -68,6 +68,7 @@ private:
     void retranslate();
     void rememberFolder(const QString& dir);
     void showInfo();
+    QString errorLine() const;
 
     QLabel* m_title;
     QComboBox* m_folder;

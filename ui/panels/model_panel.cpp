@@ -97,7 +97,7 @@ void ModelPanel::setTextInput(int steps, int classes)
     if (!wasText) {
         fillPresets();
         if (m_filePath.isEmpty() && m_spec && !m_spec->isText()) {
-            selectPreset(m_preset->itemData(0).toString());
+            selectPreset(qs(tb::defaultTextPreset()));
             return;
         }
     }
@@ -185,7 +185,7 @@ void ModelPanel::setInput(int height, int width, int classes)
         m_text = false;
         fillPresets();
         if (m_filePath.isEmpty() && m_spec && m_spec->isText()) {
-            selectPreset(m_preset->itemData(0).toString());
+            selectPreset(qs(tb::defaultPreset()));
             return;
         }
     }

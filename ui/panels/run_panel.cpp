@@ -20,6 +20,8 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace tbui {
 
 RunPanel::RunPanel(QWidget* parent)
@@ -37,7 +39,7 @@ RunPanel::RunPanel(QWidget* parent)
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_log->setMaximumBlockCount(5000);
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long warning whole, without scrolling sideways
     m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 3);
 
     auto* buttons = new QHBoxLayout;
@@ -255,7 +257,7 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
             .arg(qs(tb::formatDuration(eta)))
             .arg(percent)
             .arg(qs(tb::formatDuration(runEta)))
-            .arg(p.samplesPerSec, 0, 'f', 0)
+            .arg(formatCount(std::llround(p.samplesPerSec)))
             .arg(formatNumber(p.loss, 4), formatNumber(p.accuracy, 4)); // prose: the locale's decimal sign
     };
     if (m_state == State::Running)
@@ -341,7 +343,9 @@ void RunPanel::runFinished(const RunOutcome& o)
                       .arg(o.testAccuracy, 0, 'f', 4)
                       .arg(o.weightsSha256));
         m_runProgress->setValue(m_runProgress->maximum());
-        setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(formatNumber(a, 4)); });
+        // The outcome as a percentage, as the Results, Compare and Runs pages give it; the live line
+        // above and the log keep Keras' fractions.
+        setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(formatPercent(a, 2)); });
         break;
     case RunStatus::Stopped:
         appendLog(tr("Stopped by the user; test accuracy of the weights so far: %1").arg(o.testAccuracy, 0, 'f', 4));
@@ -351,7 +355,7 @@ void RunPanel::runFinished(const RunOutcome& o)
             return tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
                 .arg(epoch)
                 .arg(step)
-                .arg(formatNumber(a, 4));
+                .arg(formatPercent(a, 2));
         });
         break;
     case RunStatus::Failed:

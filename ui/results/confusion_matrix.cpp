@@ -24,11 +24,21 @@ void ConfusionMatrix::setModel(const ResultsModel* model)
 ConfusionMatrix::Geometry ConfusionMatrix::geometry(QSize size) const
 {
     const int n = m_model ? std::max(1, m_model->classes()) : 10;
-    const int left = fontMetrics().horizontalAdvance(QStringLiteral("Ankle boot__")) + 8;
+    // As wide as the longest row label, up to a third of the width (then the labels are cut).
+    int labels = fontMetrics().horizontalAdvance(QStringLiteral("Ankle boot 0"));
+    if (m_model && !m_model->isEmpty())
+        for (int t = 0; t < n; ++t)
+            labels = std::max(labels, fontMetrics().horizontalAdvance(rowLabel(t)));
+    const int left = std::min(labels, size.width() / 3) + 14;
     const int top = fontMetrics().height() * 2 + 8;
     const int cell = std::max(
         12, std::min({56, (size.width() - left - 70) / n, (size.height() - top - fontMetrics().height() - 8) / n}));
     return {left, top, cell};
+}
+
+QString ConfusionMatrix::rowLabel(int cls) const
+{
+    return className(m_model->data()->classNames, cls) + QLatin1Char(' ') + QString::number(cls);
 }
 
 void ConfusionMatrix::paintEvent(QPaintEvent*)
@@ -58,11 +68,10 @@ void ConfusionMatrix::paint(QPainter& p, QSize size, bool forExport) const
     p.drawText(QRect(g.left, 0, g.cell * n, fontMetrics().height()), Qt::AlignCenter, tr("Predicted class"));
     p.drawText(QRect(g.left + g.cell * n, 0, 70, fontMetrics().height()), Qt::AlignCenter, tr("Accuracy"));
     for (int t = 0; t < n; ++t) {
-        const QString name = className(m.data()->classNames, t);
         p.setFont(font());
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(0, g.top + t * g.cell, g.left - 6, g.cell), Qt::AlignRight | Qt::AlignVCenter,
-                   fontMetrics().elidedText(name, Qt::ElideRight, g.left - 6));
+                   fontMetrics().elidedText(rowLabel(t), Qt::ElideMiddle, g.left - 6));
         p.setFont(small);
         p.drawText(QRect(g.left + t * g.cell, fontMetrics().height() + 2, g.cell, fontMetrics().height() + 4),
                    Qt::AlignCenter, QString::number(t));
@@ -83,7 +92,7 @@ void ConfusionMatrix::paint(QPainter& p, QSize size, bool forExport) const
         }
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(g.left + n * g.cell + 4, g.top + t * g.cell, 66, g.cell), Qt::AlignLeft | Qt::AlignVCenter,
-                   QStringLiteral("%1%").arg(formatNumber(100.0 * m.classAccuracy(t), 1)));
+                   formatPercent(m.classAccuracy(t), 1));
     }
     p.setFont(font());
     p.drawText(QRect(0, g.top + n * g.cell + 4, g.left + n * g.cell, fontMetrics().height()), Qt::AlignCenter,

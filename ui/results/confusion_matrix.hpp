@@ -29,6 +29,7 @@ private:
         int left, top, cell;
     };
     Geometry geometry(QSize size) const;
+    QString rowLabel(int cls) const; // "T-shirt/top 0": the name, then the number its column has
     // On screen at the widget's size; an export at least at sizeHint(), without the click hint.
     void paint(QPainter& p, QSize size, bool forExport) const;
 

@@ -31,15 +31,34 @@ void ImageGrid::setTiles(int count, std::function<Tile(int)> provider)
     update();
 }
 
+void ImageGrid::setCaptionSamples(const QStringList& captions)
+{
+    m_captionSamples = captions;
+    relayout();
+    update();
+}
+
+void ImageGrid::setMaxColumns(int columns)
+{
+    m_maxColumns = columns;
+    relayout();
+    update();
+}
+
 QSize ImageGrid::cell() const
 {
     const int text = fontMetrics().height() * kTextLines;
-    return QSize(std::max(m_side, 90) + kGap, m_side + text + 2 * kGap);
+    int captions = 0;
+    for (const QString& c : m_captionSamples)
+        captions = std::max(captions, fontMetrics().horizontalAdvance(c) + 2 * kGap);
+    const int image = std::max(m_side, 90);
+    return QSize(std::clamp(captions, image, 3 * image) + kGap, m_side + text + 2 * kGap);
 }
 
 int ImageGrid::columns() const
 {
-    return std::max(1, width() / cell().width());
+    const int fit = std::max(1, width() / cell().width());
+    return m_maxColumns > 0 ? std::min(fit, m_maxColumns) : fit;
 }
 
 void ImageGrid::relayout()
@@ -54,6 +73,13 @@ void ImageGrid::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     relayout();
+}
+
+void ImageGrid::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::FontChange)
+        relayout();
+    QWidget::changeEvent(event);
 }
 
 void ImageGrid::paintTile(QPainter& p, QRect r, const Tile& t) const

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QImage>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <functional>
@@ -29,7 +30,13 @@ public:
         m_side = imageSide;
         relayout();
     }
+    // The widest captions the tiles can have (each class's longest): the tiles are made wide enough
+    // for them, up to three images' width, so that they are not cut and do not touch.
+    void setCaptionSamples(const QStringList& captions);
+    // At most this many tiles a row (0: as many as fit), e.g. one class's samples per row.
+    void setMaxColumns(int columns);
     int tileCount() const { return m_count; }
+    int tileWidth() const { return cell().width(); }
     Tile tile(int index) const { return m_provider(index); }
     int columns() const;
 
@@ -45,6 +52,7 @@ signals:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
@@ -55,6 +63,8 @@ private:
     int m_count = 0;
     std::function<Tile(int)> m_provider;
     int m_side = 72;
+    QStringList m_captionSamples;
+    int m_maxColumns = 0;
 };
 
 } // namespace tbui

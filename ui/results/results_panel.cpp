@@ -19,6 +19,14 @@ namespace tbui {
 
 const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
 
+namespace {
+// A tile's caption: the predicted class and its probability, "Sneaker 97%".
+QString caption(const QString& predicted, double probability)
+{
+    return predicted + QLatin1Char(' ') + formatPercent(probability, 0);
+}
+} // namespace
+
 ResultsPanel::ResultsPanel(QWidget* parent)
     : QWidget(parent), m_header(new QLabel(this)), m_source(new ElidedLabel(Qt::ElideMiddle, this)),
       m_note(new QLabel(this)), m_showAll(new QPushButton(this)), m_grid(new ImageGrid),
@@ -49,7 +57,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     top->addWidget(m_header, 1);
     top->addWidget(m_showAll);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(6, 4, 6, 0);
     layout->addLayout(top);
     layout->addWidget(m_source);
     layout->addWidget(m_note);
@@ -165,15 +173,17 @@ void ResultsPanel::refreshGrid()
     const ResultsModel* model = &m_model;
     const std::vector<int>* order = &m_order;
     const QString trueFormat = tr("true: %1");
+    QStringList widest;
+    for (int c = 0; c < m_model.data()->numClasses; ++c)
+        widest << caption(className(names, c), 1.0) << trueFormat.arg(className(names, c));
+    m_grid->setCaptionSamples(widest);
     m_grid->setTiles(int(m_order.size()), [model, order, trueFormat](int k) {
         const int i = (*order)[size_t(k)];
         const tb::ImageSplit& test = model->data()->test;
         const auto& names = model->data()->classNames;
         Tile t;
         t.image = ImageGrid::grayImage(test.image(i), test.width, test.height);
-        t.caption = QStringLiteral("%1 %2%")
-                        .arg(className(names, model->predicted(i)))
-                        .arg(formatNumber(100.0 * model->probability(i, model->predicted(i)), 0));
+        t.caption = caption(className(names, model->predicted(i)), model->probability(i, model->predicted(i)));
         t.detail = trueFormat.arg(className(names, model->label(i)));
         if (model->isWrong(i))
             t.frame = kWrongColor;

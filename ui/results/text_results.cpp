@@ -216,7 +216,7 @@ void TextResults::fill()
         auto* truth = new QTableWidgetItem(symbolText(k.expected));
         auto* guess = new QTableWidgetItem(symbolText(k.predicted));
         guess->setForeground(ResultsPanel::kWrongColor);
-        auto* conf = new QTableWidgetItem(QStringLiteral("%1%").arg(formatNumber(100.0 * k.confidence, 1)));
+        auto* conf = new QTableWidgetItem(formatPercent(k.confidence, 1));
         conf->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_mistakes->setItem(r, 0, ctx);
         m_mistakes->setItem(r, 1, truth);

@@ -231,16 +231,13 @@ void RunsPanel::fill()
             double(r.history.size()) + (r.stepsPerEpoch > 0 ? double(r.partialStep) / r.stepsPerEpoch : 0.0);
         m_table->setItem(row, Epochs, new SortItem(epochs, stepsDone));
         const double acc = r.finalAccuracy();
-        m_table->setItem(
-            row, Accuracy,
-            new SortItem(acc >= 0 ? QStringLiteral("%1%").arg(formatNumber(acc * 100, 2)) : QString(), acc));
+        m_table->setItem(row, Accuracy, new SortItem(acc >= 0 ? formatPercent(acc, 2) : QString(), acc));
         const double secs = r.trainingSeconds();
         m_table->setItem(row, Time,
                          new SortItem(r.damaged ? QString()
-                                                : tr("%1 s").arg(secs, 0, 'f',
-                                                                 secs >= 100 ? 0
-                                                                 : secs >= 1 ? 1
-                                                                             : 2),
+                                                : tr("%1 s").arg(formatNumber(secs, secs >= 100 ? 0
+                                                                                    : secs >= 1 ? 1
+                                                                                                : 2)),
                                       secs));
         QString status;
         if (r.damaged)

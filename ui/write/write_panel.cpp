@@ -376,7 +376,7 @@ void WritePanel::appendSymbol(int generation, const std::string& bytes, float pr
     QTextCharFormat f;
     f.setBackground(tint(m_partialProbability));
     f.setForeground(QColor(Qt::black));
-    f.setToolTip(tr("%1%").arg(formatNumber(double(m_partialProbability) * 100.0, 1)));
+    f.setToolTip(formatPercent(double(m_partialProbability), 1));
     m_partial.clear();
     m_partialProbability = 1.f;
     QTextCursor c(m_output->document());
