@@ -567,6 +567,19 @@ private slots:
         const QString html = QString::fromUtf8(f.readAll());
         QCOMPARE(html.count("<svg class=\"chart\""), 4);
         QVERIFY(html.contains(sha));
+        // The run may come after the options too, as with every option of every command.
+        const QString before = m_tmp.path() + "/cli-report-options-first.html";
+        const Cli first = cli({"report", "-o", before, "--runs-dir", runs, "latest"});
+        QVERIFY2(first.code == 0, qPrintable(first.err));
+        QVERIFY(first.out.contains("Wrote " + before));
+        QFile g(before);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(g.readAll()).contains(sha));
+        QVERIFY(cli({"runs", "--runs-dir", runs, "show", "--json", id}).out.contains(sha));
+        const Cli noRun = cli({"report", "-o", before, "--runs-dir", runs});
+        QCOMPARE(noRun.code, 2);
+        QVERIFY2(noRun.err.contains("report needs the run"), qPrintable(noRun.err));
+        QCOMPARE(cli({"report", "latest", "extra", "--runs-dir", runs}).code, 2);
 
         QCOMPARE(cli({"runs", "bogus", "--runs-dir", runs}).code, 2);
         QCOMPARE(cli({"runs", "show", "--runs-dir", runs}).code, 2);

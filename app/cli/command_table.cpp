@@ -275,6 +275,25 @@ Options commandOptions(const Command& command, const std::vector<std::string>& a
     return Options(args, valued, flags);
 }
 
+std::string takePositional(const Command& command, std::vector<std::string>& args, const std::string& usage)
+{
+    std::set<std::string> valued;
+    for (const CommandOption& o : command.options)
+        if (!optionValue(o).empty())
+            valued.insert(o.name);
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.rfind("-", 0) != 0) {
+            std::string positional = a;
+            args.erase(args.begin() + std::ptrdiff_t(i));
+            return positional;
+        }
+        if (a.rfind("--", 0) == 0 && a.find('=') == std::string::npos && valued.count(a.substr(2)))
+            ++i; // its value, even one that does not start with "-"
+    }
+    throw UsageError(usage);
+}
+
 std::string usage()
 {
     std::string u = "usage: trainbench-cli <command> [options] | --version\n"
