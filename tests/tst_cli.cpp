@@ -107,8 +107,14 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         r = run({"generate", "--weights", chars, "--prompt", "The ~€", "--length", "5"});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("is not in the model's character-level vocabulary"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("the prompt's character \"~\" at byte offset 4 (byte 0x7e) is not in the model's "
+                                "character-level vocabulary"),
+                 qPrintable(r.err));
         QCOMPARE(r.out, QString());
+        r = run({"generate", "--weights", chars, "--prompt", "The €", "--length", "5"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("the prompt's character \"€\" at byte offset 4 (bytes 0xe2 0x82 0xac)"),
+                 qPrintable(r.err));
         r = run({"train", "--data", m_tmp.path() + "/text.tbw", "--model", "small-text-lstm", "--no-run-folder"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("looks binary"), qPrintable(r.err));
