@@ -40,7 +40,10 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"weights", {"FILE", "the weights: a .tbw or .safetensors file"}},
         {"limit", {"N", "evaluate the first N test images only (0: all)"}},
         {"predictions", {"FILE.csv", "each test image's label, predicted class and probabilities"}},
-        {"format", {"onnx|safetensors|tbw", "what to write (by default, what --out's extension says)"}},
+        {"format",
+         {"onnx|safetensors|tbw",
+          "what to write; without it, --out's extension says (.onnx, .safetensors or .tbw; another name is "
+          "refused)"}},
         {"out", {"FILE", "the file to write"}},
         {"devices",
          {"LIST", "the devices in turn, as `devices` lists them: cpu:1,cpu:2,cpu:2@avx2,cpu:2+bf16,opencl:0 (cpu:1 "
