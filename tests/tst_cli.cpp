@@ -107,8 +107,14 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         r = run({"generate", "--weights", chars, "--prompt", "The ~€", "--length", "5"});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("is not in the model's character-level vocabulary"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("the prompt's character \"~\" at byte offset 4 (byte 0x7e) is not in the model's "
+                                "character-level vocabulary"),
+                 qPrintable(r.err));
         QCOMPARE(r.out, QString());
+        r = run({"generate", "--weights", chars, "--prompt", "The €", "--length", "5"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("the prompt's character \"€\" at byte offset 4 (bytes 0xe2 0x82 0xac)"),
+                 qPrintable(r.err));
         r = run({"train", "--data", m_tmp.path() + "/text.tbw", "--model", "small-text-lstm", "--no-run-folder"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("looks binary"), qPrintable(r.err));
@@ -671,6 +677,28 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("x.onnx says onnx by its extension, but --format says safetensors"), qPrintable(r.err));
         QVERIFY(!QFile::exists(m_tmp.path() + "/x.onnx"));
+        r = run({"export", "--weights", w, "--format", "onnx", "--out", m_tmp.path() + "/x.tbw"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("x.tbw says tbw by its extension, but --format says onnx"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/x.tbw"));
+        // An --out whose name says no format, without --format, is refused, not written as .tbw; with
+        // --format, the format it names is written under that name.
+        for (const QString& name : {QStringLiteral("noext"), QStringLiteral("weights.pt"), QStringLiteral("dir.d/w")}) {
+            const QString out = m_tmp.path() + "/" + name;
+            r = run({"export", "--weights", w, "--out", out});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("--out " + out +
+                                    ": its name says no format; export writes ONNX (.onnx), "
+                                    "safetensors (.safetensors) or Trainbench weights (.tbw)"),
+                     qPrintable(r.err));
+            QVERIFY(!QFile::exists(out));
+        }
+        r = run({"export", "--weights", w, "--format", "onnx", "--out", m_tmp.path() + "/noext"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("(onnx)"));
+        QFile onnx(m_tmp.path() + "/noext");
+        QVERIFY(onnx.open(QIODevice::ReadOnly));
+        QVERIFY(!onnx.readAll().startsWith("TBWGHT01"));
     }
 };
 

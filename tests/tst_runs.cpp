@@ -528,7 +528,7 @@ private slots:
         QCOMPARE(findRun(runs, "20200101-000000-a"), runs + "/20200101-000000-a");
         QCOMPARE(findRun(runs, "20200102"), runs + "/20200102-000000-b");
         QCOMPARE(findRun(runs, "latest"), runs + "/20200102-000000-b");
-        QVERIFY_THROWS_EXCEPTION(IoError, findRun(runs, "2020"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, findRun(runs, "2020")); // two runs: a usage error
         QVERIFY_THROWS_EXCEPTION(IoError, findRun(runs, "nothing"));
         QCOMPARE(findRun(runs, runs + "/20200101-000000-a"), runs + "/20200101-000000-a");
     }
@@ -567,10 +567,39 @@ private slots:
         const QString html = QString::fromUtf8(f.readAll());
         QCOMPARE(html.count("<svg class=\"chart\""), 4);
         QVERIFY(html.contains(sha));
+        // The run may come after the options too, as with every option of every command.
+        const QString before = m_tmp.path() + "/cli-report-options-first.html";
+        const Cli first = cli({"report", "-o", before, "--runs-dir", runs, "latest"});
+        QVERIFY2(first.code == 0, qPrintable(first.err));
+        QVERIFY(first.out.contains("Wrote " + before));
+        QFile g(before);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(g.readAll()).contains(sha));
+        QVERIFY(cli({"runs", "--runs-dir", runs, "show", "--json", id}).out.contains(sha));
+        const Cli noRun = cli({"report", "-o", before, "--runs-dir", runs});
+        QCOMPARE(noRun.code, 2);
+        QVERIFY2(noRun.err.contains("report needs the run"), qPrintable(noRun.err));
+        QCOMPARE(cli({"report", "latest", "extra", "--runs-dir", runs}).code, 2);
 
         QCOMPARE(cli({"runs", "bogus", "--runs-dir", runs}).code, 2);
         QCOMPARE(cli({"runs", "show", "--runs-dir", runs}).code, 2);
         QCOMPARE(cli({"runs", "show", "nothing", "--runs-dir", runs}).code, 5);
+        // A start of the name that several runs share is a usage error (2), on every command that takes a
+        // run, and deletes nothing.
+        const std::string twins = m_tmp.path().toStdString() + "/twins";
+        write(twins + "/20200101-000000-a/run.json", "{}");
+        write(twins + "/20200101-000001-b/run.json", "{}");
+        for (const QStringList& ambiguous : {QStringList{"runs", "delete", "2020"}, QStringList{"runs", "show", "2020"},
+                                             QStringList{"report", "2020", "-o", m_tmp.path() + "/twins.html"}}) {
+            const Cli a = cli(ambiguous + QStringList{"--runs-dir", QString::fromStdString(twins)});
+            QVERIFY2(a.code == 2, qPrintable(ambiguous.join(' ') + ": " + QString::number(a.code) + " " + a.err));
+            QVERIFY2(a.err.contains("2020 names 2 runs in " + QString::fromStdString(twins) +
+                                    " (20200101-000001-b, 20200101-000000-a): give more of the name"),
+                     qPrintable(a.err));
+        }
+        QVERIFY(std::filesystem::exists(twins + "/20200101-000000-a/run.json"));
+        QVERIFY(std::filesystem::exists(twins + "/20200101-000001-b/run.json"));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/twins.html"));
         const Cli del = cli({"runs", "delete", id, "--runs-dir", runs});
         QCOMPARE(del.code, 0);
         QVERIFY(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());

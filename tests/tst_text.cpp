@@ -150,6 +150,12 @@ private slots:
             back += v.decode(id);
         QCOMPARE(back, std::string("wörld"));
         expectError<DataError>([&] { v.encode("x"); }, "not in the model's character-level vocabulary");
+        // The error says where the character starts (in bytes, not characters: é takes two) and its bytes,
+        // and names the text; a character that does not print is given by its bytes alone.
+        expectError<DataError>([&] { v.encode("héllo €"); }, "the text's character \"€\" at byte offset 7 (bytes "
+                                                             "0xe2 0x82 0xac) is not in the model's character-level");
+        expectError<DataError>([&] { v.encode("wö\nd", "the prompt"); },
+                               "the prompt's character at byte offset 3 (byte 0x0a) is not in the model's");
         // Beyond 256 distinct characters, the error names the text and says what to use instead.
         std::string many;
         for (char32_t c = 0x4e00; c < 0x4e00 + 300; ++c) { // CJK ideographs, three UTF-8 bytes each

@@ -297,7 +297,8 @@ private slots:
         page.writeButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, fixtures::kHangGuardMs);
         QVERIFY2(page.errorText().contains(
-                     QStringLiteral("the character \"€\" (byte 4) is not in the model's character-level vocabulary")),
+                     QStringLiteral("the prompt's character \"€\" at byte offset 4 (bytes 0xe2 0x82 0xac) is not in "
+                                    "the model's character-level vocabulary")),
                  qPrintable(page.errorText()));
         QCOMPARE(page.generatedSymbols(), 0);
     }

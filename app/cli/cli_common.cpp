@@ -107,14 +107,4 @@ void requireWritable(const Options& o, const char* option)
         throw tb::IoError("--" + std::string(option) + " " + path + ": cannot write it: " + why);
 }
 
-// The leading argument that is not an option (the run), taken out of `args`.
-std::string takeRun(std::vector<std::string>& args, const char* usage)
-{
-    if (args.empty() || args.front().rfind("-", 0) == 0)
-        throw UsageError(usage);
-    std::string run = args.front();
-    args.erase(args.begin());
-    return run;
-}
-
 } // namespace tbcli

@@ -41,8 +41,5 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
 // The file option `option` names (--save, --csv, --predictions), which the command writes after its
 // work: IoError before the work when it cannot be written (tb::unwritableReason), so none is lost.
 void requireWritable(const Options& o, const char* option);
-// The leading argument that is not an option (runs' and report's RUN), taken out of `args`; throws
-// UsageError(usage) when there is none.
-std::string takeRun(std::vector<std::string>& args, const char* usage);
 
 } // namespace tbcli

@@ -40,7 +40,10 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"weights", {"FILE", "the weights: a .tbw or .safetensors file"}},
         {"limit", {"N", "evaluate the first N test images only (0: all)"}},
         {"predictions", {"FILE.csv", "each test image's label, predicted class and probabilities"}},
-        {"format", {"onnx|safetensors|tbw", "what to write (by default, what --out's extension says)"}},
+        {"format",
+         {"onnx|safetensors|tbw",
+          "what to write; without it, --out's extension says (.onnx, .safetensors or .tbw; another name is "
+          "refused)"}},
         {"out", {"FILE", "the file to write"}},
         {"devices",
          {"LIST", "the devices in turn, as `devices` lists them: cpu:1,cpu:2,cpu:2@avx2,cpu:2+bf16,opencl:0 (cpu:1 "
@@ -273,6 +276,25 @@ Options commandOptions(const Command& command, const std::vector<std::string>& a
     for (const CommandOption& o : command.options)
         (optionValue(o).empty() ? flags : valued).insert(o.name);
     return Options(args, valued, flags);
+}
+
+std::string takePositional(const Command& command, std::vector<std::string>& args, const std::string& usage)
+{
+    std::set<std::string> valued;
+    for (const CommandOption& o : command.options)
+        if (!optionValue(o).empty())
+            valued.insert(o.name);
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.rfind("-", 0) != 0) {
+            std::string positional = a;
+            args.erase(args.begin() + std::ptrdiff_t(i));
+            return positional;
+        }
+        if (a.rfind("--", 0) == 0 && a.find('=') == std::string::npos && valued.count(a.substr(2)))
+            ++i; // its value, even one that does not start with "-"
+    }
+    throw UsageError(usage);
 }
 
 std::string usage()

@@ -26,7 +26,7 @@ struct CommandOption {
 
 struct Command {
     std::string name;
-    std::string positional; // what comes before the options ("list|show RUN|delete RUN"); empty: none
+    std::string positional; // the arguments that are not options ("list|show RUN|delete RUN"); empty: none
     std::vector<CommandOption> options;
     std::string description; // one paragraph, wrapped by the usage
     int (*run)(const std::vector<std::string>& args);
@@ -42,6 +42,10 @@ std::string optionHelp(const CommandOption& o);
 // The command line checked against what `command` accepts (its options' names and whether each takes
 // a value). Throws UsageError.
 Options commandOptions(const Command& command, const std::vector<std::string>& args);
+// The first argument that is neither an option of `command` nor an option's value (runs' action,
+// runs' and report's RUN), taken out of `args`: it may come before, between or after the options, as
+// "report -o x.html latest" and "report latest -o x.html". Throws UsageError(usage) when there is none.
+std::string takePositional(const Command& command, std::vector<std::string>& args, const std::string& usage);
 
 std::string usage();                              // trainbench-cli --help
 std::string commandUsage(const Command& command); // trainbench-cli COMMAND --help

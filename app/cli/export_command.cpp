@@ -13,22 +13,44 @@
 
 namespace tbcli {
 
+namespace {
+// The format a file name says by its extension (.onnx, .safetensors, .tbw); nullopt for any other
+// name (tb::weightsFormatOfPath takes those for .tbw: export writes no format the user did not name).
+std::optional<tb::WeightsFormat> formatNamedBy(const std::string& path)
+{
+    for (const tb::WeightsFormat f :
+         {tb::WeightsFormat::Onnx, tb::WeightsFormat::Safetensors, tb::WeightsFormat::Trainbench})
+        if (tb::withWeightsExtension(path, f) == path)
+            return f;
+    return std::nullopt;
+}
+} // namespace
+
 int exportCommand(const std::vector<std::string>& args)
 {
     const Options o = commandOptions(*findCommand("export"), args);
     if (!o.has("format") && !o.has("out"))
         throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
-    tb::WeightsFormat format = tb::weightsFormatOfPath(o.text("out", ""));
+    const std::string outName = o.text("out", "");
+    const std::optional<tb::WeightsFormat> named = formatNamedBy(outName);
+    tb::WeightsFormat format = tb::WeightsFormat::Trainbench;
     if (o.has("format")) {
         const auto f = tb::parseWeightsFormat(o.text("format", ""));
         if (!f)
             throw UsageError("--format must be onnx, safetensors or tbw (got \"" + o.text("format", "") + "\")");
         format = *f;
         // An --out whose extension names another format would hold what its name denies.
-        const tb::WeightsFormat named = tb::weightsFormatOfPath(o.text("out", ""));
-        if (o.has("out") && named != tb::WeightsFormat::Trainbench && named != format)
-            throw UsageError("--out " + o.text("out", "") + " says " + tb::weightsFormatName(named) +
+        if (o.has("out") && named && *named != format)
+            throw UsageError("--out " + outName + " says " + tb::weightsFormatName(*named) +
                              " by its extension, but --format says " + tb::weightsFormatName(format));
+    } else if (!named) {
+        // Without --format, the name is all that says the format: one it does not name is refused.
+        throw UsageError("--out " + outName +
+                         ": its name says no format; export writes ONNX (.onnx), safetensors (.safetensors) or "
+                         "Trainbench weights (.tbw): end the name with one of these, or say which with --format "
+                         "onnx|safetensors|tbw");
+    } else {
+        format = *named;
     }
     // A safetensors file of another program takes its input size and classes from a dataset.
     std::optional<tb::Dataset> data;

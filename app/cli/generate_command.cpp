@@ -33,7 +33,8 @@ int generateCommand(const std::vector<std::string>& args)
     g.temperature = o.real("temperature", 1.0);
     g.seed = uint64_t(o.integer("seed", 200, 0, std::numeric_limits<long long>::max()));
     g.streams = int(o.integer("streams", 1, 1, 1024));
-    const std::vector<uint8_t> ids = vocab.encode(g.prompt); // a symbol outside it: refused before any output
+    // A symbol outside the vocabulary: refused before any output.
+    const std::vector<uint8_t> ids = vocab.encode(g.prompt, "the prompt");
     if (o.has("probabilities")) {
         // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
         // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}".

@@ -16,12 +16,13 @@ namespace tbcli {
 
 int reportCommand(const std::vector<std::string>& args)
 {
+    const Command& command = *findCommand("report");
     std::vector<std::string> rest = args;
-    const std::string run = takeRun(rest, "report needs the run: a folder name, a path or latest");
     for (std::string& a : rest)
         if (a == "-o")
             a = "--out";
-    const Options o = commandOptions(*findCommand("report"), rest);
+    const std::string run = takePositional(command, rest, "report needs the run: a folder name, a path or latest");
+    const Options o = commandOptions(command, rest);
     const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
     const tb::ReportInput in = tb::readReportInput(path);
     const std::string out = o.text("out", in.run.id + ".html");

@@ -127,14 +127,15 @@ int showRun(const tb::RunSummary& r, bool json)
 
 int runsCommand(const std::vector<std::string>& args)
 {
+    const Command& command = *findCommand("runs");
     std::vector<std::string> rest = args;
-    const std::string action = takeRun(rest, "give list, show RUN or delete RUN");
+    const std::string action = takePositional(command, rest, "give list, show RUN or delete RUN");
     if (action == "list")
-        return listRuns(commandOptions(*findCommand("runs"), rest));
+        return listRuns(commandOptions(command, rest));
     if (action == "show" || action == "delete") {
         const std::string run =
-            takeRun(rest, ("runs " + action + " needs the run: a folder name, a path or latest").c_str());
-        const Options o = commandOptions(*findCommand("runs"), rest);
+            takePositional(command, rest, "runs " + action + " needs the run: a folder name, a path or latest");
+        const Options o = commandOptions(command, rest);
         const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
         if (action == "show")
             return showRun(tb::readRun(path), o.has("json"));

@@ -155,7 +155,7 @@ TextVocabulary TextVocabulary::fromClassNames(const std::vector<std::string>& na
     return v;
 }
 
-std::vector<uint8_t> TextVocabulary::encode(const std::string& text) const
+std::vector<uint8_t> TextVocabulary::encode(const std::string& text, const std::string& what) const
 {
     std::vector<uint8_t> ids;
     ids.reserve(text.size());
@@ -168,9 +168,19 @@ std::vector<uint8_t> TextVocabulary::encode(const std::string& text) const
         const int len = std::max(utf8Length(text, i), 1);
         const std::string sym = text.substr(i, size_t(len));
         const auto it = std::lower_bound(symbols.begin(), symbols.end(), sym);
-        if (it == symbols.end() || *it != sym)
-            throw DataError("the character \"" + sym + "\" (byte " + std::to_string(i) +
+        if (it == symbols.end() || *it != sym) {
+            // i is where the character starts in the text, counted in bytes; the character is shown
+            // as itself when it prints, and always by its bytes (a control byte, a lone UTF-8 byte).
+            std::string hex;
+            for (char c : sym) {
+                const auto b = static_cast<unsigned char>(c);
+                hex += std::string(hex.empty() ? "" : " ") + "0x" + kHex[b >> 4] + kHex[b & 15];
+            }
+            const bool shown = printableSample(sym) == sym; // not a newline, tab or control byte
+            throw DataError(what + "'s character " + (shown ? "\"" + sym + "\" " : "") + "at byte offset " +
+                            std::to_string(i) + " (" + (sym.size() == 1 ? "byte " : "bytes ") + hex +
                             ") is not in the model's character-level vocabulary");
+        }
         ids.push_back(uint8_t(it - symbols.begin()));
         i += size_t(len);
     }

@@ -33,8 +33,9 @@ struct TextVocabulary {
 
     int size() const { return int(symbols.size()); }
     std::vector<std::string> classNames() const;
-    // Token ids of `text`; DataError naming the first symbol the vocabulary lacks (character-level).
-    std::vector<uint8_t> encode(const std::string& text) const;
+    // Token ids of `text`; DataError naming the first symbol the vocabulary lacks (character-level),
+    // its byte offset in `text` and its bytes, and `text` by `what` ("the prompt").
+    std::vector<uint8_t> encode(const std::string& text, const std::string& what = "the text") const;
     const std::string& decode(int id) const { return symbols[size_t(id)]; }
 };
 

@@ -82,7 +82,7 @@ std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
     if (!(o.temperature >= 0) || !std::isfinite(o.temperature))
         throw ConfigError("the temperature must be 0 (greedy) or a positive number");
     const int V = m_net.numClasses(), n = o.streams;
-    std::vector<uint8_t> prompt = m_vocab.encode(o.prompt);
+    std::vector<uint8_t> prompt = m_vocab.encode(o.prompt, "the prompt");
     if (prompt.empty()) {
         const auto nl = std::find(m_vocab.symbols.begin(), m_vocab.symbols.end(), std::string("\n"));
         prompt.push_back(uint8_t(nl == m_vocab.symbols.end() ? 0 : nl - m_vocab.symbols.begin()));

@@ -335,8 +335,9 @@ std::string findRun(const std::string& runsDir, const std::string& run)
         return runsDir + "/" + matches.front();
     if (matches.empty())
         throw IoError("no run " + run + " in " + runsDir + " (`trainbench-cli runs list` lists them)");
-    throw IoError(run + " names " + std::to_string(matches.size()) + " runs in " + runsDir + " (" + matches[0] + ", " +
-                  matches[1] + ", ...): give more of the name");
+    // Not a file error: the runs are there, the name given is what is wrong (a usage error, exit code 2).
+    throw ConfigError(run + " names " + std::to_string(matches.size()) + " runs in " + runsDir + " (" + matches[0] +
+                      ", " + matches[1] + (matches.size() > 2 ? ", ..." : "") + "): give more of the name");
 }
 
 void deleteRun(const std::string& path)

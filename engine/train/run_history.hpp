@@ -64,7 +64,8 @@ RunList listRuns(const std::string& runsDir);
 RunSummary readRun(const std::string& path);
 
 // The run folder that `run` names: a path to one, else a folder name (or the unique start of one) in
-// `runsDir`, or "latest". Throws IoError when there is none or several.
+// `runsDir`, or "latest". Throws IoError when there is none, ConfigError when `run` is the start of
+// several folder names.
 std::string findRun(const std::string& runsDir, const std::string& run);
 
 // Removes a run folder and what it holds. Refuses (IoError), deleting nothing, what does not look like
