@@ -35,7 +35,7 @@ class TstUiRuns : public QObject {
     QString m_data, m_model, m_runsDir;
     std::vector<std::string> m_runs; // the two finished runs, oldest first
 
-    std::string finishedRun(float learningRate)
+    std::string finishedRun(float learningRate, int preciseBnBatches = 0)
     {
         const tb::Dataset data = tb::loadDataset(m_data.toStdString());
         tb::TrainConfig c;
@@ -43,6 +43,7 @@ class TstUiRuns : public QObject {
         c.batchSize = 10;
         c.seed = 5;
         c.optimizer.learningRate = learningRate;
+        c.preciseBnBatches = preciseBnBatches;
         tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"), data, c);
         s.enableCheckpoints(tb::RunFolder::create(m_runsDir.toStdString(), "toy-cpu:1"));
         s.run();
@@ -84,7 +85,7 @@ private slots:
         m_model = m_tmp.path() + QStringLiteral("/toy.json");
         fixtures::writeRaw(m_model.toStdString(), fixtures::toyModelJson());
         m_runs.push_back(finishedRun(1e-4f));
-        m_runs.push_back(finishedRun(3e-3f));
+        m_runs.push_back(finishedRun(3e-3f, 4));
         QDir().mkpath(m_runsDir + QStringLiteral("/20200101-000000-crashed"));
         fixtures::writeRaw((m_runsDir + QStringLiteral("/20200101-000000-crashed/run.json")).toStdString(),
                            "{\"format\": \"trainbench-run\", \"vers");
@@ -132,6 +133,17 @@ private slots:
                  qPrintable(chart->seriesName(0)));
         QCOMPARE(chart->points(0).size(), 3);
         QCOMPARE(chart->points(0).last().y(), first.history.back().valAccuracy);
+        // The two runs share model, device and (unless a minute turned between them) the minute: their
+        // entries still differ (by folder, as they share the seed too), and the epoch axis counts
+        // whole epochs.
+        QVERIFY2(chart->seriesName(0) != chart->seriesName(1), qPrintable(chart->seriesName(0)));
+        if (first.date() == tb::readRun(m_runs[1]).date())
+            QVERIFY2(chart->seriesName(0).contains(QStringLiteral(", seed 5 (")), qPrintable(chart->seriesName(0)));
+        QCOMPARE(chart->xTickInterval(), 1.0);
+        // The Precise BN run says why its final accuracy is not its last validation point.
+        QCOMPARE(p->table()->item(rowOf(p, m_runs[0]), 6)->toolTip(), QString());
+        QVERIFY2(p->table()->item(rowOf(p, m_runs[1]), 6)->toolTip().contains(QStringLiteral("after Precise BN")),
+                 qPrintable(p->table()->item(rowOf(p, m_runs[1]), 6)->toolTip()));
         p->setMetric(4); // epoch time
         QCOMPARE(chart->points(1).size(), 3);
         QCOMPARE(chart->points(1).first().y(), tb::readRun(m_runs[1]).history.front().seconds);

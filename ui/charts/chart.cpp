@@ -80,7 +80,7 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
     if (kind == Kind::Lines) {
         p.x = new QValueAxis;
         p.x->setRange(0, 1);
-        p.x->setLabelFormat(kAxisFormat);
+        p.x->setLabelFormat(QStringLiteral("%.0f")); // whole ticks (rescale)
         p.chart->addAxis(p.x, Qt::AlignBottom);
     } else {
         p.cats = new QBarCategoryAxis;
@@ -380,7 +380,7 @@ void Chart::rescale()
         p.x->setRange(0, hi + std::max(0.15, hi * 0.04));
         p.x->setTickType(QValueAxis::TicksDynamic);
         p.x->setTickAnchor(0);
-        p.x->setTickInterval(niceCeil(hi / 8));
+        p.x->setTickInterval(std::max(1.0, niceCeil(hi / 8))); // whole epochs (seconds): 1, 2, 3, not 0.5
     }
     if (!m_fixedY) {
         p.y->setRange(0, niceCeil(yMax * 1.05));
@@ -390,6 +390,11 @@ void Chart::rescale()
         p.right->setRange(0, niceCeil(rMax * 1.05));
         p.right->applyNiceNumbers();
     }
+}
+
+double Chart::xTickInterval() const
+{
+    return m_parts->x ? m_parts->x->tickInterval() : 0.0;
 }
 
 std::pair<double, double> Chart::yRange() const

@@ -64,6 +64,7 @@ public:
     // plot area's right edge (a marker needs half its size).
     std::pair<double, double> yRange() const;
     std::pair<double, double> xRange() const;
+    double xTickInterval() const;
     QStringList shownAxisTitles() const;
     QStringList cutAxisTitles() const;
     QStringList axisLabels() const; // the numbers and categories drawn along the axes, as drawn

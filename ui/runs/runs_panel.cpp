@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace tbui {
 
@@ -81,9 +83,10 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(Date, Qt::DescendingOrder);
-    m_chart->setMinimumHeight(110);
-    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 6 +
-                              m_table->horizontalHeader()->sizeHint().height() + 4); // six runs at least
+    // At 1280x720 the chart gets most of the page (it was 70 px tall beside six rows of table).
+    m_chart->setMinimumHeight(200);
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 3 +
+                              m_table->horizontalHeader()->sizeHint().height() + 4); // three runs at least
     for (int i = 0; i < 5; ++i)
         m_metric->addItem(QString());
 
@@ -110,8 +113,8 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     split->addWidget(bottom);
     split->setChildrenCollapsible(false);
     split->setObjectName(QStringLiteral("runsSplitter"));
-    split->setStretchFactor(0, 3); // the table gets the room; the chart its minimum and what is left
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
@@ -135,6 +138,8 @@ void RunsPanel::retranslate()
 {
     m_table->setHorizontalHeaderLabels({tr("Overlay"), tr("Date"), tr("Model"), tr("Dataset"), tr("Device"),
                                         tr("Epochs"), tr("Final accuracy"), tr("Training time"), tr("Status")});
+    m_table->horizontalHeaderItem(Accuracy)->setToolTip(
+        tr("The test accuracy of the final weights; a run without one shows its last validation accuracy"));
     m_refresh->setText(tr("Refresh"));
     m_open->setText(tr("Open results"));
     m_open->setToolTip(tr("Evaluate the run's final weights on its dataset and show them on the Results page"));
@@ -231,7 +236,15 @@ void RunsPanel::fill()
             double(r.history.size()) + (r.stepsPerEpoch > 0 ? double(r.partialStep) / r.stepsPerEpoch : 0.0);
         m_table->setItem(row, Epochs, new SortItem(epochs, stepsDone));
         const double acc = r.finalAccuracy();
-        m_table->setItem(row, Accuracy, new SortItem(acc >= 0 ? formatPercent(acc, 2) : QString(), acc));
+        auto* accuracyItem = new SortItem(acc >= 0 ? formatPercent(acc, 2) : QString(), acc);
+        // Precise BN changes the weights after the last validation: the chart's last point differs.
+        if (r.config && r.config->preciseBnBatches > 0 && r.test && !r.history.empty())
+            accuracyItem->setToolTip(
+                tr("The final weights' test accuracy, after Precise BN recomputed BatchNorm's statistics over %1 "
+                   "batches; the last validation point (%2) was measured before it.")
+                    .arg(r.config->preciseBnBatches)
+                    .arg(formatPercent(r.history.back().valAccuracy, 2)));
+        m_table->setItem(row, Accuracy, accuracyItem);
         const double secs = r.trainingSeconds();
         m_table->setItem(row, Time,
                          new SortItem(r.damaged ? QString()
@@ -341,7 +354,11 @@ void RunsPanel::updateChart()
         m_chart->setFixedYRange(0, 1);
     else
         m_chart->setFollowingY();
-    int used = 0;
+    struct Line {
+        const tb::RunSummary* run;
+        QString name;
+    };
+    std::vector<Line> lines;
     for (const QString& path : m_ticked) {
         const auto it =
             std::find_if(m_runs.begin(), m_runs.end(), [&](const tb::RunSummary& r) { return qs(r.path) == path; });
@@ -352,10 +369,28 @@ void RunsPanel::updateChart()
         const QString optimizerName = it->config ? qs(tb::optimizerName(it->config->optimizer.kind))
                                       : optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>())
                                                                             : QString();
-        const QString name =
-            optimizerName.isEmpty()
-                ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device), qs(it->date()))
-                : tr("%1 (%2) on %3, %4").arg(qs(it->model), optimizerName, qs(it->device), qs(it->date()));
+        lines.push_back({&*it, optimizerName.isEmpty() ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device),
+                                                                                qs(it->date()))
+                                                       : tr("%1 (%2) on %3, %4")
+                                                             .arg(qs(it->model), optimizerName, qs(it->device),
+                                                                  qs(it->date()))});
+    }
+    // Two runs of the same model on the same device in the same minute would share a legend entry:
+    // those say their seed, then (still alike) their folder's name.
+    const auto disambiguate = [&lines](const std::function<QString(const tb::RunSummary&)>& more) {
+        QMap<QString, int> uses;
+        for (const Line& l : lines)
+            ++uses[l.name];
+        for (Line& l : lines)
+            if (uses[l.name] > 1)
+                l.name += more(*l.run);
+    };
+    disambiguate([](const tb::RunSummary& r) { return r.config ? tr(", seed %1").arg(r.config->seed) : QString(); });
+    disambiguate([](const tb::RunSummary& r) { return QStringLiteral(" (%1)").arg(QFileInfo(qs(r.path)).fileName()); });
+    int used = 0;
+    for (const Line& line : lines) {
+        const tb::RunSummary* it = line.run;
+        const QString& name = line.name;
         if (used == m_chartSeries) {
             m_chart->addSeries(name, kColours[used % std::size(kColours)]);
             ++m_chartSeries;
