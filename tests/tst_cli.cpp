@@ -134,6 +134,11 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", weights});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("holds a text model (small-text-lstm): evaluate it on a text"), qPrintable(r.err));
+        // Without --model, a text file trains the small text model (a folder, the image default).
+        r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--epochs", "1", "--batch", "16",
+                 "--max-batches", "1", "--no-run-folder"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith("Model small-text-lstm ("), qPrintable(r.out.left(200)));
     }
 
     void trainJsonAndThreadsGiveSameHash()

@@ -656,6 +656,10 @@ ES = {
         "%1 hilos en %2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%2",
     # Session 29: the dataset panel's error beside an earlier dataset.
     "The dataset shown above, %1, is still the one in use.": "El conjunto de datos de arriba, %1, sigue siendo el que se usa.",
+    # Session 29: the Runs page.
+    "The test accuracy of the final weights; a run without one shows its last validation accuracy": "La exactitud de prueba de los pesos finales; un entrenamiento sin ella muestra su última exactitud de validación",
+    "The final weights' test accuracy, after Precise BN recomputed BatchNorm's statistics over %1 batches; the last validation point (%2) was measured before it.": "La exactitud de prueba de los pesos finales, después de que BN precisa recalculara las estadísticas de BatchNorm con %1 lotes; el último punto de validación (%2) se midió antes.",
+    ", seed %1": ", semilla %1",
 }
 
 

@@ -2206,6 +2206,18 @@
         <source>%1 on %2, %3</source>
         <translation>%1 en %2, %3</translation>
     </message>
+    <message>
+        <source>The test accuracy of the final weights; a run without one shows its last validation accuracy</source>
+        <translation>La exactitud de prueba de los pesos finales; un entrenamiento sin ella muestra su última exactitud de validación</translation>
+    </message>
+    <message>
+        <source>The final weights' test accuracy, after Precise BN recomputed BatchNorm's statistics over %1 batches; the last validation point (%2) was measured before it.</source>
+        <translation>La exactitud de prueba de los pesos finales, después de que BN precisa recalculara las estadísticas de BatchNorm con %1 lotes; el último punto de validación (%2) se midió antes.</translation>
+    </message>
+    <message>
+        <source>, seed %1</source>
+        <translation>, semilla %1</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 namespace tbcli {
@@ -59,6 +60,15 @@ tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* bas
         s.config.device.isa = tb::defaultIsa();
     s.config.kernelCacheDir = tb::env::kernelCacheDir();
     return s;
+}
+
+tb::ModelSpec modelOption(const Options& o)
+{
+    if (o.has("model"))
+        return tb::loadModelSpec(o.text("model", ""));
+    std::error_code ec;
+    const bool file = o.has("data") && std::filesystem::is_regular_file(o.text("data", ""), ec);
+    return tb::loadModelSpec(file ? tb::defaultTextPreset() : tb::defaultPreset());
 }
 
 // --data: a folder of IDX files for an image model, a text file or folder of texts for a text model

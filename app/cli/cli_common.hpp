@@ -34,6 +34,9 @@ public:
 // The training options `o` gives, checked (train/train_options.hpp), over `base`'s settings where
 // there is one (a resumed run's: the options then change where it goes on).
 tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* base = nullptr);
+// --model, or without it the preset for --data: small-text-lstm for a file (a text), tpu-mnist-cnn
+// for a folder (IDX images; a folder of texts needs --model).
+tb::ModelSpec modelOption(const Options& o);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
 // --weights (with --model and the dataset for a safetensors file of another program).

@@ -24,7 +24,9 @@ const std::map<std::string, OwnOption>& ownOptions()
           std::string("a folder of IDX files, or for a text model a text file or a folder of texts (the last 10% "
                       "validates); ") +
               tb::defaultDatasetDir() + " by default"}},
-        {"model", {"NAME|FILE", "a preset (`presets` lists them) or a model file; tpu-mnist-cnn by default"}},
+        {"model",
+         {"NAME|FILE", "a preset (`presets` lists them) or a model file; by default tpu-mnist-cnn, or "
+                       "small-text-lstm when --data is a file (a text)"}},
         {"sequence-length", {"T", "a text model's sequence length, 1 to 100000 (the model's own, else 100)"}},
         {"vocabulary", {"bytes|characters", "a text model's symbols (bytes)"}},
         {"save", {"FILE", "write the weights to FILE (.tbw or .safetensors)"}},

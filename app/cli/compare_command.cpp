@@ -97,7 +97,7 @@ int compareCommand(const std::vector<std::string>& args)
     requireWritable(o, "csv");
     const bool json = o.has("json");
 
-    const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+    const tb::ModelSpec spec = modelOption(o);
     const tb::Dataset data = loadData(o, spec);
     if (!json) {
         std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),

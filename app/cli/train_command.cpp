@@ -168,7 +168,7 @@ int trainCommand(const std::vector<std::string>& args)
     } else {
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
-        const tb::ModelSpec spec = tb::loadModelSpec(o.text("model", tb::defaultPreset()));
+        const tb::ModelSpec spec = modelOption(o);
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing

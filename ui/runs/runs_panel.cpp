@@ -369,11 +369,10 @@ void RunsPanel::updateChart()
         const QString optimizerName = it->config ? qs(tb::optimizerName(it->config->optimizer.kind))
                                       : optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>())
                                                                             : QString();
-        lines.push_back({&*it, optimizerName.isEmpty() ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device),
-                                                                                qs(it->date()))
-                                                       : tr("%1 (%2) on %3, %4")
-                                                             .arg(qs(it->model), optimizerName, qs(it->device),
-                                                                  qs(it->date()))});
+        lines.push_back(
+            {&*it, optimizerName.isEmpty()
+                       ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device), qs(it->date()))
+                       : tr("%1 (%2) on %3, %4").arg(qs(it->model), optimizerName, qs(it->device), qs(it->date()))});
     }
     // Two runs of the same model on the same device in the same minute would share a legend entry:
     // those say their seed, then (still alike) their folder's name.
