@@ -571,11 +571,17 @@ private slots:
         QTest::qWait(50);
         shot(w.get(), QStringLiteral("charts-empty"));
         for (Chart* c : w->chartsPanel()->charts())
-            if (c != w->chartsPanel()->memoryChart()) // the memory chart samples from the start
+            if (c != w->chartsPanel()->memoryChart()) { // the memory chart samples from the start
                 QVERIFY2(c->shownAxisTitles().isEmpty(), qPrintable(c->title()));
+                // It says what will appear instead.
+                QVERIFY2(!c->shownEmptyText().isEmpty(), qPrintable(c->title()));
+            }
         w->showPage(MainWindow::ComparePage);
         QTest::qWait(50);
         QVERIFY(w->comparePanel()->chart()->shownAxisTitles().isEmpty());
+        QVERIFY(w->comparePanel()->chart()->shownEmptyText().contains(QStringLiteral("Run comparison")) ||
+                language != QLatin1String("en"));
+        QVERIFY(!w->comparePanel()->chart()->shownEmptyText().isEmpty());
         QSignalSpy done(w->comparePanel(), &ComparePanel::comparisonFinished);
         QCOMPARE(w->comparePanel()->start(), QString());
         QVERIFY(done.wait(fixtures::kHangGuardMs));
@@ -588,8 +594,10 @@ private slots:
         w->showPage(MainWindow::TrainingPage);
         QVERIFY(train(*w));
         QTest::qWait(50);
+        QCOMPARE(w->comparePanel()->chart()->shownEmptyText(), QString());
         for (Chart* c : w->chartsPanel()->charts()) {
             c->flush();
+            QCOMPARE(c->shownEmptyText(), QString());
             QVERIFY2(c->shownAxisTitles().size() >= 2, qPrintable(c->title()));
             QVERIFY2(c->cutAxisTitles().isEmpty(),
                      qPrintable(c->title() + QStringLiteral(": ") + c->cutAxisTitles().join(QLatin1Char(','))));

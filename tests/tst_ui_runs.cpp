@@ -120,12 +120,16 @@ private slots:
         auto w = window();
         QVERIFY(w);
         RunsPanel* p = w->runsPanel();
+        // Nothing ticked: the chart says how to fill it.
+        QVERIFY2(p->chart()->shownEmptyText().startsWith(QStringLiteral("Tick runs")),
+                 qPrintable(p->chart()->shownEmptyText()));
         // Ticking through the table's check box, as a click does.
         p->table()->item(rowOf(p, m_runs[0]), 0)->setCheckState(Qt::Checked);
         p->setOverlaid(QString::fromStdString(m_runs[1]), true);
         QCOMPARE(p->overlaid().size(), 2);
         Chart* chart = p->chart();
         QVERIFY(chart->seriesVisible(0) && chart->seriesVisible(1));
+        QCOMPARE(chart->shownEmptyText(), QString());
         const tb::RunSummary first = tb::readRun(m_runs[0]);
         // The legend names the model, its optimizer (from the run's settings) and the device.
         QVERIFY2(chart->seriesName(0).startsWith(QString::fromStdString(first.model) + " (adam) on " +

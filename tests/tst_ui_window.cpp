@@ -324,6 +324,49 @@ private slots:
         QVERIFY(w->runPanel()->startButton()->isEnabled());
     }
 
+    // The Compare page has its own Run, Stop, progress and status: the training's bar leaves it,
+    // unless a training runs (its Stop stays at hand), and comes back on the other pages.
+    void compareHidesTheTrainingBarWhenIdle()
+    {
+        auto w = makeWindow(kLongRunEpochs, 0, 16);
+        QVERIFY(w);
+        w->showPage(MainWindow::TrainingPage);
+        QVERIFY(w->runPanel()->isVisible());
+        w->showPage(MainWindow::ComparePage);
+        QVERIFY(!w->runPanel()->isVisible());
+        w->showPage(MainWindow::RunsPage);
+        QVERIFY(w->runPanel()->isVisible());
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        bool shownWhileRunning = false, asked = false;
+        connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
+            if (!asked && p.step >= 2) {
+                asked = true;
+                w->showPage(MainWindow::ComparePage);
+                shownWhileRunning = w->runPanel()->isVisible();
+                w->runController()->stop();
+            }
+        });
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        QVERIFY(shownWhileRunning);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->runPanel()->isVisible(), fixtures::kHangGuardMs); // on Compare, idle again
+        w->showPage(MainWindow::TrainingPage);
+        QVERIFY(w->runPanel()->isVisible());
+        QTRY_VERIFY2_WITH_TIMEOUT(w->runPanel()->height() > 40, qPrintable(QString::number(w->runPanel()->height())),
+                                  fixtures::kHangGuardMs);
+        // Closed on the Compare page, the window opens next time with the bar its old height.
+        const int height = w->runPanel()->height();
+        w->showPage(MainWindow::ComparePage);
+        w->close();
+        w.reset();
+        MainWindow again;
+        again.show();
+        again.showPage(MainWindow::TrainingPage);
+        QTest::qWait(50);
+        QVERIFY2(std::abs(again.runPanel()->height() - height) <= 2,
+                 qPrintable(QStringLiteral("%1 then %2").arg(height).arg(again.runPanel()->height())));
+    }
+
     void pauseHoldsTheRunUntilResumed()
     {
         auto w = makeWindow(kLongRunEpochs, 0, 16);

@@ -660,6 +660,12 @@ ES = {
     "The test accuracy of the final weights; a run without one shows its last validation accuracy": "La exactitud de prueba de los pesos finales; un entrenamiento sin ella muestra su última exactitud de validación",
     "The final weights' test accuracy, after Precise BN recomputed BatchNorm's statistics over %1 batches; the last validation point (%2) was measured before it.": "La exactitud de prueba de los pesos finales, después de que BN precisa recalculara las estadísticas de BatchNorm con %1 lotes; el último punto de validación (%2) se midió antes.",
     ", seed %1": ", semilla %1",
+    # Session 29: what an empty chart will show.
+    "The loss appears here when training starts.": "La pérdida aparece aquí cuando empieza el entrenamiento.",
+    "The accuracy appears here when training starts.": "La exactitud aparece aquí cuando empieza el entrenamiento.",
+    "Each epoch's time and speed appear here when it ends.": "El tiempo y la velocidad de cada época aparecen aquí cuando termina.",
+    "Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.": "Marca dispositivos arriba y pulsa Ejecutar comparación: aquí aparecen el tiempo por época y la aceleración de cada uno.",
+    "Tick runs in the table to overlay their curves here.": "Marca entrenamientos en la tabla para superponer aquí sus curvas.",
 }
 
 

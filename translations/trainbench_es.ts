@@ -754,6 +754,18 @@
         <source>Next-character accuracy</source>
         <translation>Exactitud del carácter siguiente</translation>
     </message>
+    <message>
+        <source>The loss appears here when training starts.</source>
+        <translation>La pérdida aparece aquí cuando empieza el entrenamiento.</translation>
+    </message>
+    <message>
+        <source>The accuracy appears here when training starts.</source>
+        <translation>La exactitud aparece aquí cuando empieza el entrenamiento.</translation>
+    </message>
+    <message>
+        <source>Each epoch's time and speed appear here when it ends.</source>
+        <translation>El tiempo y la velocidad de cada época aparecen aquí cuando termina.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ComparePanel</name>
@@ -968,6 +980,10 @@
     <message>
         <source>Done; runs compared: %1.</source>
         <translation>Hecho; ejecuciones comparadas: %1.</translation>
+    </message>
+    <message>
+        <source>Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.</source>
+        <translation>Marca dispositivos arriba y pulsa Ejecutar comparación: aquí aparecen el tiempo por época y la aceleración de cada uno.</translation>
     </message>
 </context>
 <context>
@@ -2217,6 +2233,10 @@
     <message>
         <source>, seed %1</source>
         <translation>, semilla %1</translation>
+    </message>
+    <message>
+        <source>Tick runs in the table to overlay their curves here.</source>
+        <translation>Marca entrenamientos en la tabla para superponer aquí sus curvas.</translation>
     </message>
 </context>
 <context>

@@ -138,6 +138,7 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1280, 860);
     splitter->restoreState(QSettings().value(kSplitterKey).toByteArray());
 
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStartState);
     connect(m_dataset, &DatasetPanel::datasetLoaded, this, &MainWindow::onDatasetLoaded);
     connect(m_dataset, &DatasetPanel::loadFailed, this, [this](const QString&) {
         updateStartState();
@@ -386,6 +387,9 @@ QString MainWindow::setupBlocker() const
 
 void MainWindow::updateStartState()
 {
+    // The Compare page has its own Run and Stop, progress and status: the training's bar would
+    // show a finished run's progress beside them. It shows there while a training runs (its Stop).
+    m_run->setVisible(m_tabs->currentIndex() != ComparePage || m_controller->isRunning());
     const QString why = startBlocker();
     m_run->setStartEnabled(why.isEmpty(), m_controller->isRunning() ? QString() : why);
     m_act->start->setEnabled(why.isEmpty());

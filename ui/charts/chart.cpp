@@ -11,6 +11,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLocale>
@@ -55,7 +56,8 @@ double niceCeil(double v)
 }
 } // namespace
 
-Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_parts(new ChartParts)
+Chart::Chart(Kind kind, QWidget* parent)
+    : QWidget(parent), m_kind(kind), m_parts(new ChartParts), m_empty(new QLabel(this))
 {
     auto& p = *m_parts;
     p.chart = new QChart;
@@ -99,6 +101,13 @@ Chart::Chart(Kind kind, QWidget* parent) : QWidget(parent), m_kind(kind), m_part
                                                        .arg(formatNumber(m_parts->barSet->at(index), 2)));
         });
     }
+    // Over the view, in its middle (resizeEvent).
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setStyleSheet(QStringLiteral("color: #7a7a7a; background: transparent;"));
+    m_empty->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_empty->hide();
+    m_empty->raise(); // above the view, made after it
     m_redraw = new QTimer(this);
     m_redraw->setSingleShot(true);
     m_redraw->setInterval(50);
@@ -261,6 +270,25 @@ void Chart::setFollowingY()
     rescale();
 }
 
+void Chart::setEmptyText(const QString& text)
+{
+    m_empty->setText(text);
+    rescale();
+}
+
+QString Chart::shownEmptyText() const
+{
+    // Shown, and drawn over the view (a widget raised later is later among its parent's children).
+    const bool onTop = children().indexOf(m_empty) > children().indexOf(m_parts->view);
+    return m_empty->isVisibleTo(this) && onTop ? m_empty->text() : QString();
+}
+
+void Chart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_empty->setGeometry(rect().adjusted(24, 24, -24, -24));
+}
+
 void Chart::setYSuffix(const QString& labelFormat)
 {
     m_parts->y->setLabelFormat(labelFormat);
@@ -365,6 +393,10 @@ void Chart::rescale()
     // left, outside the frame): they show with the first data.
     // Likewise an axis whose series are hidden or empty (the learning rate without a schedule).
     const bool bars = p.barSet && p.barSet->count() > 0;
+    bool anyData = bars;
+    for (QXYSeries* s : p.series)
+        anyData = anyData || (s->isVisible() && s->count() > 0);
+    m_empty->setVisible(!anyData && !m_empty->text().isEmpty());
     for (QAbstractAxis* axis : p.chart->axes()) {
         bool hasData = bars && (axis == p.cats || axis == p.y);
         for (QXYSeries* s : p.series)

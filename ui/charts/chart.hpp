@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+class QLabel;
 class QTimer;
 class QXYSeries;
 
@@ -52,6 +53,9 @@ public:
     void setFixedYRange(double lo, double hi);
     void setFollowingY();                        // the left axis follows the data again
     void setYSuffix(const QString& labelFormat); // e.g. "%.0f MB"
+    // What the chart will show, written across it while it has no data ("Appears when training starts").
+    void setEmptyText(const QString& text);
+    QString shownEmptyText() const; // the hint when it shows, else empty
 
     void append(int series, QPointF point); // buffered; drawn on the next redraw tick
     // BarsAndLine: one category per call, with its bar value and its line value.
@@ -84,6 +88,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     int attach(QXYSeries* series, bool rightAxis);
@@ -98,6 +103,7 @@ private:
     std::vector<int> m_counts;
     std::vector<bool> m_rightAxis;
     QTimer* m_redraw;
+    QLabel* m_empty;
     bool m_fixedY = false;
 };
 

@@ -98,6 +98,9 @@ void ChartsPanel::retranslate()
     m_accuracy->setSeriesName(m_accBatch, tr("Train (per batch, smoothed)"));
     m_accuracy->setSeriesName(m_accTrain, tr("Train"));
     m_accuracy->setSeriesName(m_accVal, validationName());
+    m_loss->setEmptyText(tr("The loss appears here when training starts."));
+    m_accuracy->setEmptyText(tr("The accuracy appears here when training starts."));
+    m_speed->setEmptyText(tr("Each epoch's time and speed appear here when it ends."));
     m_speed->setTitles(tr("Time per epoch"), tr("Epoch"), tr("Seconds"), tr("Samples/s"));
     m_speed->setSeriesName(0, tr("Samples/s"));
     m_memory->setTitles(tr("RAM (system total %1)").arg(formatBytes(tb::readMemoryUsage().systemTotal)), tr("Seconds"),

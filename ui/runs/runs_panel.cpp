@@ -350,6 +350,7 @@ void RunsPanel::updateChart()
 {
     const int metric = std::max(0, m_metric->currentIndex());
     m_chart->setTitles(m_metric->itemText(metric), tr("Epoch"), QString()); // the title says what is plotted
+    m_chart->setEmptyText(tr("Tick runs in the table to overlay their curves here."));
     if (metric == 0 || metric == 3) // accuracies: 0 to 1, whatever the runs reached
         m_chart->setFixedYRange(0, 1);
     else
