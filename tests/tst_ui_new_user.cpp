@@ -518,12 +518,14 @@ private slots:
         QVERIFY2(cell(5).contains(QStringLiteral("stopped at step")), qPrintable(cell(5)));
         QVERIFY2(cell(6) == QStringLiteral("%1%").arg(stopped.testAccuracy * 100, 0, 'f', 2), qPrintable(cell(6)));
         QVERIFY2(table->item(row, 7)->data(Qt::UserRole + 1).toDouble() > 0, qPrintable(cell(7))); // the steps' time
-        // At first-launch size: six rows, a splitter that moves.
+        // At first-launch size: four rows and a chart of 200 px at least (it was 70 px tall beside six
+        // rows), a splitter that moves.
         w->resize(1152, 648);
         w->showPage(MainWindow::RunsPage);
         QTest::qWait(50);
         const int rows = table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
-        QVERIFY2(rows >= 6, qPrintable(QString::number(rows)));
+        QVERIFY2(rows >= 4, qPrintable(QString::number(rows)));
+        QVERIFY2(runs->chart()->height() >= 200, qPrintable(QString::number(runs->chart()->height())));
         auto* split = runs->findChild<QSplitter*>(QStringLiteral("runsSplitter"));
         QVERIFY(split);
         const QList<int> before = split->sizes();
