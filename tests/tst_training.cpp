@@ -610,7 +610,12 @@ private slots:
         cfg.validationLimit = 500;
         struct Losses : TrainObserver {
             std::vector<double> batch;
-            void batchFinished(const BatchProgress& p) override { batch.push_back(p.batchLoss); }
+            double correct = 0; // the batches' accuracies times their sizes (64: 40 full batches)
+            void batchFinished(const BatchProgress& p) override
+            {
+                batch.push_back(p.batchLoss);
+                correct += p.batchAccuracy * 64;
+            }
         } losses;
         Trainer t(net, d, cfg);
         t.run(&losses);
@@ -621,6 +626,8 @@ private slots:
         QVERIFY2(last < 0.5 * losses.batch.front(),
                  qPrintable(QString("first %1, last ten %2").arg(losses.batch.front()).arg(last)));
         QVERIFY2(t.history().back().accuracy > 0.55, qPrintable(QString::number(t.history().back().accuracy)));
+        // Each batch's own accuracy: together, the epoch's.
+        QCOMPARE(std::lround(losses.correct), std::lround(t.history().back().accuracy * 40 * 64));
     }
 };
 

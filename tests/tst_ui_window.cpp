@@ -122,6 +122,36 @@ private slots:
         QVERIFY(w->modelPanel()->totalsText().contains(QStringLiteral("Total params")));
     }
 
+    // The per-batch curves smooth each batch's own values (not the epoch's running mean), over less
+    // than a twentieth of a short epoch: a 20-step epoch's curve is the batches' values themselves.
+    void perBatchCurvesFollowTheBatches()
+    {
+        ChartsPanel panel;
+        panel.resetForRun();
+        tb::BatchProgress p;
+        p.epoch = 1;
+        p.epochs = 1;
+        p.steps = 20;
+        for (int s = 1; s <= 4; ++s) {
+            p.step = s;
+            p.batchLoss = s % 2 ? 2.0 : 1.0;
+            p.batchAccuracy = s % 2 ? 0.2 : 0.8;
+            p.loss = 1.5; // the running means
+            p.accuracy = 0.5;
+            panel.addBatch(p);
+        }
+        const QList<QPointF> accuracy = panel.accuracyChart()->points(0), loss = panel.lossChart()->points(0);
+        QCOMPARE(accuracy.size(), 4);
+        QCOMPARE(accuracy.last(), QPointF(0.2, 0.8));
+        QCOMPARE(loss.last(), QPointF(0.2, 1.0));
+        // A long epoch smooths over about ten batches.
+        p.steps = 400;
+        p.step = 5;
+        p.batchAccuracy = 0.0;
+        panel.addBatch(p);
+        QCOMPARE(panel.accuracyChart()->points(0).last().y(), 0.9 * 0.8);
+    }
+
     // The tiles are as wide as their longest caption, so "real: Camiseta/top" is neither cut nor
     // run into its neighbour; an absurd class name is cut, at three images' width.
     void imageGridFitsItsCaptions()

@@ -111,6 +111,7 @@ public:
         j["loss"] = p.loss;
         j["accuracy"] = p.accuracy;
         j["batch_loss"] = p.batchLoss;
+        j["batch_accuracy"] = p.batchAccuracy;
         j["samples_per_sec"] = p.samplesPerSec;
         j["eta_s"] = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
         printJson(j);

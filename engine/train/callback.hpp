@@ -21,7 +21,8 @@ struct BatchProgress {
     int step = 0, steps = 0;   // 1-based step within the epoch
     double loss = 0.0;         // running mean over the epoch so far
     double accuracy = 0.0;
-    double batchLoss = 0.0;
+    double batchLoss = 0.0; // of this batch alone
+    double batchAccuracy = 0.0;
     double samplesPerSec = 0.0;
     double epochElapsed = 0.0; // seconds of training in the epoch so far (time in the observer excluded)
     double learningRate = 0.0; // of this step

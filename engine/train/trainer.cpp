@@ -238,6 +238,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
                 p.loss = at.lossSum / double(at.seen);
                 p.accuracy = double(at.correct) / double(at.seen);
                 p.batchLoss = r.lossSum / r.samples;
+                p.batchAccuracy = double(r.correct) / double(r.samples);
                 p.epochElapsed = at.seconds;
                 p.samplesPerSec = double(at.seen) / std::max(p.epochElapsed, 1e-9);
                 p.learningRate = lr;

@@ -19,7 +19,13 @@ const QColor kVal(0xe4, 0x57, 0x1a);
 const QColor kRate(0x2c, 0xa0, 0x2c);
 const QColor kBest(0xf2, 0xb7, 0x01);
 const QColor kStop(0x40, 0x40, 0x40);
-constexpr double kSmoothing = 0.9; // exponential moving average of per-batch values
+// The per-batch curves: an exponential moving average of each batch's own loss and accuracy over
+// about ten batches, fewer in a short epoch (a twentieth of it), so the curve never lags the
+// epoch's points by much of an epoch.
+double smoothingFor(int stepsPerEpoch)
+{
+    return std::clamp(1.0 - 20.0 / std::max(1, stepsPerEpoch), 0.0, 0.9);
+}
 constexpr int kMemoryPoints = 7200;
 } // namespace
 
@@ -159,11 +165,12 @@ void ChartsPanel::addBatch(const tb::BatchProgress& p)
 {
     if (!m_haveSmooth) {
         m_smoothLoss = p.batchLoss;
-        m_smoothAcc = p.accuracy;
+        m_smoothAcc = p.batchAccuracy;
         m_haveSmooth = true;
     }
-    m_smoothLoss = kSmoothing * m_smoothLoss + (1 - kSmoothing) * p.batchLoss;
-    m_smoothAcc = kSmoothing * m_smoothAcc + (1 - kSmoothing) * p.accuracy;
+    const double keep = smoothingFor(p.steps);
+    m_smoothLoss = keep * m_smoothLoss + (1 - keep) * p.batchLoss;
+    m_smoothAcc = keep * m_smoothAcc + (1 - keep) * p.batchAccuracy;
     const double x = (p.epoch - 1) + double(p.step) / std::max(1, p.steps);
     m_loss->append(m_lossBatch, QPointF(x, m_smoothLoss));
     m_accuracy->append(m_accBatch, QPointF(x, m_smoothAcc));
