@@ -704,6 +704,17 @@ private slots:
         QFile onnx(m_tmp.path() + "/noext");
         QVERIFY(onnx.open(QIODevice::ReadOnly));
         QVERIFY(!onnx.readAll().startsWith("TBWGHT01"));
+        // train's and evaluate's --save as well: before any training, nothing written.
+        const QString pt = m_tmp.path() + "/trained.pt";
+        r = run({"train", "--data", m_data, "--epochs", "1", "--max-batches", "1", "--no-run-folder", "--save", pt});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--save " + pt + ": its name says no format"), qPrintable(r.err));
+        QVERIFY(!r.out.contains("Epoch 1/1"));
+        QVERIFY(!QFile::exists(pt));
+        r = run({"evaluate", "--data", m_data, "--weights", w, "--precise-bn", "1", "--save", pt});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--save " + pt + ": its name says no format"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(pt));
     }
 };
 

@@ -108,6 +108,17 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
     return tb::loadAnyWeights(o.text("weights", ""), &hint);
 }
 
+void requireWeightsName(const Options& o, const char* option)
+{
+    if (!o.has(option))
+        return;
+    const std::string path = o.text(option, "");
+    if (!tb::weightsFormatNamedBy(path))
+        throw UsageError("--" + std::string(option) + " " + path +
+                         ": its name says no format; the weights are written as Trainbench weights (.tbw), "
+                         "safetensors (.safetensors) or ONNX (.onnx): end the name with one of these");
+}
+
 void requireWritable(const Options& o, const char* option)
 {
     if (!o.has(option))

@@ -39,6 +39,9 @@ tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* bas
 tb::ModelSpec modelOption(const Options& o);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
+// The weights file option `option` names (--save), when there is one, must say its format by its
+// extension (.tbw, .safetensors, .onnx): no format written under a name that says another.
+void requireWeightsName(const Options& o, const char* option);
 // --weights (with --model and the dataset for a safetensors file of another program).
 tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
 // The file option `option` names (--save, --csv, --predictions), which the command writes after its

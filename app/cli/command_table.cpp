@@ -29,7 +29,7 @@ const std::map<std::string, OwnOption>& ownOptions()
                        "small-text-lstm when --data is a file (a text)"}},
         {"sequence-length", {"T", "a text model's sequence length, 1 to 100000 (the model's own, else 100)"}},
         {"vocabulary", {"bytes|characters", "a text model's symbols (bytes)"}},
-        {"save", {"FILE", "write the weights to FILE (.tbw or .safetensors)"}},
+        {"save", {"FILE", "write the weights to FILE: .tbw, .safetensors or .onnx, as its name ends"}},
         {"json", {"", "one JSON object per line instead of text"}},
         {"runs-dir",
          {"DIR", "the runs folder (run folders with checkpoints, run.json, weights); $XDG_DATA_HOME/trainbench/runs "

@@ -58,6 +58,7 @@ int evaluateCommand(const std::vector<std::string>& args)
         throw UsageError("--weights FILE is required");
     if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
         throw UsageError("--batch, --seed and --save go with --precise-bn N");
+    requireWeightsName(o, "save");
     requireWritable(o, "save");
     requireWritable(o, "predictions");
     const std::string dataPath = o.text("data", tb::defaultDatasetDir());

@@ -13,26 +13,14 @@
 
 namespace tbcli {
 
-namespace {
-// The format a file name says by its extension (.onnx, .safetensors, .tbw); nullopt for any other
-// name (tb::weightsFormatOfPath takes those for .tbw: export writes no format the user did not name).
-std::optional<tb::WeightsFormat> formatNamedBy(const std::string& path)
-{
-    for (const tb::WeightsFormat f :
-         {tb::WeightsFormat::Onnx, tb::WeightsFormat::Safetensors, tb::WeightsFormat::Trainbench})
-        if (tb::withWeightsExtension(path, f) == path)
-            return f;
-    return std::nullopt;
-}
-} // namespace
-
 int exportCommand(const std::vector<std::string>& args)
 {
     const Options o = commandOptions(*findCommand("export"), args);
     if (!o.has("format") && !o.has("out"))
         throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
     const std::string outName = o.text("out", "");
-    const std::optional<tb::WeightsFormat> named = formatNamedBy(outName);
+    // tb::weightsFormatOfPath takes any other name for .tbw: export writes no format the user did not name.
+    const std::optional<tb::WeightsFormat> named = tb::weightsFormatNamedBy(outName);
     tb::WeightsFormat format = tb::WeightsFormat::Trainbench;
     if (o.has("format")) {
         const auto f = tb::parseWeightsFormat(o.text("format", ""));

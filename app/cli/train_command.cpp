@@ -140,7 +140,8 @@ int trainCommand(const std::vector<std::string>& args)
                 throw UsageError("--resume continues a run with its own settings; --" + name + " cannot change them");
     }
     tb::TrainSettings settings = trainSettingsFrom(o); // checked before any file is read
-    requireWritable(o, "save");                        // before the training it would lose
+    requireWeightsName(o, "save");
+    requireWritable(o, "save"); // before the training it would lose
     // A resumed run keeps its device: --threads, --device, --isa and --precision change only what they name.
     std::optional<tb::RunFolder> resumed;
     std::optional<tb::Checkpoint> checkpoint;

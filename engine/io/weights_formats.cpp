@@ -46,6 +46,14 @@ WeightsFormat weightsFormatOfPath(const std::string& path)
     return WeightsFormat::Trainbench;
 }
 
+std::optional<WeightsFormat> weightsFormatNamedBy(const std::string& path)
+{
+    for (const WeightsFormat f : {WeightsFormat::Onnx, WeightsFormat::Safetensors, WeightsFormat::Trainbench})
+        if (withWeightsExtension(path, f) == path)
+            return f;
+    return std::nullopt;
+}
+
 std::string withWeightsExtension(const std::string& path, WeightsFormat f)
 {
     const auto slash = path.find_last_of('/');

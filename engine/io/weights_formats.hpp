@@ -17,6 +17,8 @@ std::optional<WeightsFormat> parseWeightsFormat(const std::string& name);
 const char* weightsFormatName(WeightsFormat f); // "tbw", "safetensors", "onnx"
 // By extension: .safetensors, .onnx, anything else the native format.
 WeightsFormat weightsFormatOfPath(const std::string& path);
+// The format the name says by its extension (.onnx, .safetensors, .tbw); nullopt for any other name.
+std::optional<WeightsFormat> weightsFormatNamedBy(const std::string& path);
 // `path` with its extension replaced by the format's.
 std::string withWeightsExtension(const std::string& path, WeightsFormat f);
 
