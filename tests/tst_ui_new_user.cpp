@@ -618,8 +618,8 @@ private slots:
         const QRegularExpression& unwanted = language == QLatin1String("es") ? pointDecimal : commaDecimal;
         QStringList all;
         // (A separator before exactly three digits groups thousands: "200,000", "200.000".)
-        const QRegularExpression grouping(QStringLiteral("^-?\\d{1,3}([.,]\\d{3})+$"));
-        for (Chart* c : w->chartsPanel()->charts()) {
+        const QRegularExpression grouping(QStringLiteral("^-?[1-9]\\d{0,2}([.,]\\d{3})+$")); // never "0.412"
+        for (Chart* c : w->chartsPanel()->charts() + QList<Chart*>{w->comparePanel()->chart()}) {
             const QStringList labels = c->axisLabels();
             QVERIFY2(labels.size() >= 4, qPrintable(c->title() + QStringLiteral(": ") + labels.join(QLatin1Char('|'))));
             for (const QString& label : labels)
@@ -628,6 +628,10 @@ private slots:
             all << labels;
         }
         QVERIFY2(all.filter(wanted).size() >= 3, qPrintable(all.join(QLatin1Char('|'))));
+        // Each Compare bar carries its value: a fast device's bar beside a slow one's is a sliver.
+        const QString firstBar = QLocale().toString(w->comparePanel()->rows().front().secondsPerEpoch, 'g', 3);
+        QVERIFY2(w->comparePanel()->chart()->axisLabels().contains(firstBar),
+                 qPrintable(firstBar + QStringLiteral(" in ") + w->comparePanel()->chart()->axisLabels().join(u'|')));
     }
 
     // Item 11 in the window: a short run says on the Results page and in the log that BatchNorm's

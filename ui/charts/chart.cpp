@@ -91,6 +91,11 @@ Chart::Chart(Kind kind, QWidget* parent)
         p.barSet = new QBarSet(QString());
         p.barSet->setColor(QColor(0x4c, 0x78, 0xa8));
         p.bars->append(p.barSet);
+        // Each bar's value above it: a fast device's bar beside a slow one's is a few pixels tall.
+        p.bars->setLabelsVisible(true);
+        p.bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+        p.bars->setLabelsPrecision(3);
+        p.barSet->setLabelColor(QColor(0x33, 0x33, 0x33));
         p.chart->addSeries(p.bars);
         p.bars->attachAxis(p.cats);
         p.bars->attachAxis(p.y);
