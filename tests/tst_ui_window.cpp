@@ -157,6 +157,7 @@ private slots:
     void imageGridFitsItsCaptions()
     {
         ImageGrid grid;
+        grid.show(); // resizes lay it out
         grid.setTileSize(72);
         grid.setTiles(20, [](int) { return Tile{}; });
         const int plain = grid.tileWidth();
@@ -167,7 +168,18 @@ private slots:
         grid.setCaptionSamples({QString(500, QLatin1Char('x'))});
         QVERIFY(grid.tileWidth() <= 3 * 90 + 6);
         grid.setCaptionSamples({QStringLiteral("1")});
-        QCOMPARE(grid.tileWidth(), plain);
+        QVERIFY(grid.tileWidth() <= plain); // a short caption: the image's width and its margins
+        // Groups (a class's samples) start rows; a row too narrow for a group wraps it on two.
+        grid.setGroupSize(4);
+        grid.resize(4 * grid.tileWidth() + 3, 400);
+        QCOMPARE(grid.columns(), 4);
+        QCOMPARE(grid.slotOf(5), QPoint(1, 1));
+        grid.resize(3 * grid.tileWidth() + 3, 400);
+        QCOMPARE(grid.columns(), 3);
+        QCOMPARE(grid.slotOf(3), QPoint(0, 1));
+        QCOMPARE(grid.slotOf(4), QPoint(0, 2)); // the second group's first tile starts a row
+        QCOMPARE(grid.slotOf(19), QPoint(0, 9));
+        QCOMPARE(grid.minimumHeight(), 10 * grid.tileHeight() + 6); // five groups of two rows, and a gap
     }
 
     // A folder chosen while another is still loading: the call returns at once (the event loop is

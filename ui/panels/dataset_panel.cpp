@@ -64,7 +64,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
     m_samples->setTileSize(40);
-    m_samples->setMaxColumns(kSamplesPerClass); // a row a class
+    m_samples->setGroupSize(kSamplesPerClass); // a row a class
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(m_samples);
     scroll->setWidgetResizable(true);

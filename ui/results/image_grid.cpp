@@ -38,9 +38,9 @@ void ImageGrid::setCaptionSamples(const QStringList& captions)
     update();
 }
 
-void ImageGrid::setMaxColumns(int columns)
+void ImageGrid::setGroupSize(int tiles)
 {
-    m_maxColumns = columns;
+    m_group = std::max(0, tiles);
     relayout();
     update();
 }
@@ -51,19 +51,47 @@ QSize ImageGrid::cell() const
     int captions = 0;
     for (const QString& c : m_captionSamples)
         captions = std::max(captions, fontMetrics().horizontalAdvance(c) + 2 * kGap);
-    const int image = std::max(m_side, 90);
-    return QSize(std::clamp(captions, image, 3 * image) + kGap, m_side + text + 2 * kGap);
+    // Without captions to measure, room for a short one; with them, as wide as the widest.
+    const int image = m_captionSamples.isEmpty() ? std::max(m_side, 90) : m_side + 2 * kGap;
+    return QSize(std::clamp(captions, image, 3 * std::max(m_side, 90)) + kGap, m_side + text + 2 * kGap);
 }
 
 int ImageGrid::columns() const
 {
     const int fit = std::max(1, width() / cell().width());
-    return m_maxColumns > 0 ? std::min(fit, m_maxColumns) : fit;
+    return m_group > 0 ? std::min(fit, m_group) : fit;
+}
+
+int ImageGrid::rowsPerGroup() const
+{
+    return m_group > 0 ? (m_group + columns() - 1) / columns() : 1;
+}
+
+QPoint ImageGrid::slotOf(int index) const
+{
+    const int cols = columns();
+    if (m_group <= 0)
+        return QPoint(index % cols, index / cols);
+    const int inGroup = index % m_group;
+    return QPoint(inGroup % cols, index / m_group * rowsPerGroup() + inGroup / cols);
+}
+
+int ImageGrid::indexAt(int row, int col) const
+{
+    const int cols = columns();
+    if (col < 0 || col >= cols || row < 0)
+        return -1;
+    int index = row * cols + col;
+    if (m_group > 0) {
+        const int inGroup = row % rowsPerGroup() * cols + col;
+        index = inGroup < m_group ? row / rowsPerGroup() * m_group + inGroup : -1;
+    }
+    return index >= 0 && index < m_count ? index : -1;
 }
 
 void ImageGrid::relayout()
 {
-    const int rows = (m_count + columns() - 1) / columns();
+    const int rows = m_count == 0 ? 0 : slotOf(m_count - 1).y() + 1;
     const int h = rows * cell().height() + kGap;
     if (minimumHeight() != h)
         setMinimumHeight(h);
@@ -111,21 +139,16 @@ void ImageGrid::paintEvent(QPaintEvent* event)
     const int firstRow = std::max(0, event->rect().top() / c.height());
     const int lastRow = event->rect().bottom() / c.height();
     for (int row = firstRow; row <= lastRow; ++row)
-        for (int col = 0; col < cols; ++col) {
-            const int i = row * cols + col;
-            if (i >= m_count)
-                return;
-            paintTile(p, QRect(QPoint(col * c.width() + kGap / 2, row * c.height() + kGap / 2), c), m_provider(i));
-        }
+        for (int col = 0; col < cols; ++col)
+            if (const int i = indexAt(row, col); i >= 0)
+                paintTile(p, QRect(QPoint(col * c.width() + kGap / 2, row * c.height() + kGap / 2), c), m_provider(i));
 }
 
 void ImageGrid::mouseReleaseEvent(QMouseEvent* event)
 {
     const QSize c = cell();
-    const int col = int(event->position().x()) / c.width();
-    const int row = int(event->position().y()) / c.height();
-    const int i = row * columns() + col;
-    if (col < columns() && i >= 0 && i < m_count)
+    const int i = indexAt(int(event->position().y()) / c.height(), int(event->position().x()) / c.width());
+    if (i >= 0)
         emit tileClicked(i);
 }
 

@@ -33,12 +33,15 @@ public:
     // The widest captions the tiles can have (each class's longest): the tiles are made wide enough
     // for them, up to three images' width, so that they are not cut and do not touch.
     void setCaptionSamples(const QStringList& captions);
-    // At most this many tiles a row (0: as many as fit), e.g. one class's samples per row.
-    void setMaxColumns(int columns);
+    // Tiles in groups of this many (0: none), each group from the start of a row, a row at most a
+    // group wide (one class's samples a row, on two rows where one is too narrow).
+    void setGroupSize(int tiles);
     int tileCount() const { return m_count; }
     int tileWidth() const { return cell().width(); }
+    int tileHeight() const { return cell().height(); }
     Tile tile(int index) const { return m_provider(index); }
     int columns() const;
+    QPoint slotOf(int index) const; // (column, row)
 
     // The first `maxTiles` tiles as one picture (for export).
     QImage renderImage(int maxTiles, int columns) const;
@@ -58,13 +61,15 @@ protected:
 private:
     void relayout();
     QSize cell() const;
+    int rowsPerGroup() const;
+    int indexAt(int row, int col) const; // -1: no tile there
     void paintTile(QPainter& p, QRect r, const Tile& t) const;
 
     int m_count = 0;
     std::function<Tile(int)> m_provider;
     int m_side = 72;
     QStringList m_captionSamples;
-    int m_maxColumns = 0;
+    int m_group = 0;
 };
 
 } // namespace tbui
