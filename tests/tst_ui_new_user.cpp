@@ -397,12 +397,17 @@ private slots:
         QVERIFY(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Run ")));
         Language::apply(QStringLiteral("es"));
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
-        QVERIFY2(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Entrenamiento ")),
+        QVERIFY2(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Ejecución ")),
                  qPrintable(w->resultsPanel()->sourceText()));
         // The log of a run in Spanish.
         QVERIFY(train(*w));
         const QString log = w->runPanel()->logText();
         QVERIFY2(log.contains(QStringLiteral("pérdida: ")) && log.contains(QStringLiteral("exactitud_val: ")),
+                 qPrintable(log.right(400)));
+        // Its numbers with the decimal comma, as the rest of the window.
+        QVERIFY2(log.contains(QRegularExpression(QStringLiteral("exactitud_val: \\d,\\d{4}"))),
+                 qPrintable(log.right(400)));
+        QVERIFY2(!log.contains(QRegularExpression(QStringLiteral("(pérdida|exactitud)(_val)?: \\d\\."))),
                  qPrintable(log.right(400)));
         // A broken model file.
         const QString badModel = m_tmp.filePath(QStringLiteral("bad-model.json"));

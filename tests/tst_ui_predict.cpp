@@ -122,17 +122,17 @@ private slots:
     {
         ProbabilityBars bars;
         bars.setBars({"Bag", "Shirt", "Coat", "Dress"}, {0.973, 0.0042, 1e-7, 0.0});
-        const QString sp(QChar(0x2002)); // an en space
-        QCOMPARE(bars.labels(), (QStringList{"Bag" + sp + "97.3 %", "Shirt" + sp + "0.42 %", "Coat" + sp + "< 0.01 %",
-                                             "Dress" + sp + "0 %"}));
-        // The axis reads rich text: its labels are escaped, or "< 0.01 %" would vanish as a tag.
-        QCOMPARE(bars.axisLabels().at(1), QString("Coat" + sp + "&lt; 0.01 %"));
+        // A colon between the class and its value: "7 7.8%" read as 77.8%.
+        QCOMPARE(bars.labels(), (QStringList{"Bag: 97.3%", "Shirt: 0.42%", "Coat: < 0.01%", "Dress: 0%"}));
+        // The axis reads rich text: its labels are escaped, or "< 0.01%" would vanish as a tag.
+        QCOMPARE(bars.axisLabels().at(1), QString("Coat: &lt; 0.01%"));
         QCOMPARE(bars.categories(), (QStringList{"Bag", "Shirt", "Coat", "Dress"}));
         const QLocale before;
         QLocale::setDefault(QLocale(QLocale::Spanish, QLocale::Spain));
         bars.setBars({"Bag", "Shirt"}, {0.973, 0.0042});
         QLocale::setDefault(before);
-        QCOMPARE(bars.labels(), (QStringList{"Bag" + sp + "97,3 %", "Shirt" + sp + "0,42 %"}));
+        const QString nbsp(QChar(0x00a0)); // Spanish writes a space before the sign
+        QCOMPARE(bars.labels(), (QStringList{"Bag: 97,3" + nbsp + "%", "Shirt: 0,42" + nbsp + "%"}));
         bars.clear();
         QCOMPARE(bars.barCount(), 0);
         QVERIFY(bars.labels().isEmpty());

@@ -18,6 +18,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -130,6 +131,12 @@ private slots:
         Chart* chart = p->chart();
         QVERIFY(chart->seriesVisible(0) && chart->seriesVisible(1));
         QCOMPARE(chart->shownEmptyText(), QString());
+        // Each ticked row carries its curve's colour; the damaged row none.
+        QSet<QRgb> colours;
+        for (int row = 0; row < p->table()->rowCount(); ++row)
+            if (const QVariant c = p->table()->item(row, 0)->data(Qt::DecorationRole); c.isValid())
+                colours << c.value<QColor>().rgb();
+        QCOMPARE(colours.size(), 2);
         const tb::RunSummary first = tb::readRun(m_runs[0]);
         // The legend names the model, its optimizer (from the run's settings) and the device.
         QVERIFY2(chart->seriesName(0).startsWith(QString::fromStdString(first.model) + " (adam) on " +

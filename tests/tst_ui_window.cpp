@@ -7,6 +7,7 @@
 
 #include "charts/chart.hpp"
 #include "common/engine_text.hpp"
+#include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
 #include "export/export_dialog.hpp"
@@ -238,8 +239,13 @@ private slots:
         QVERIFY(failedAgain.wait(fixtures::kHangGuardMs));
         QVERIFY(w->datasetPanel()->errorText().contains(QStringLiteral("does not exist")));
 
-        // With no dataset at all, the panel's line says so in the language chosen after the error.
+        // With no dataset at all, the panel's line says so in the language chosen after the error, and
+        // the folder list shows no folder as if it were chosen.
         MainWindow empty;
+        const PathComboBox* folders = empty.datasetPanel()->findChild<PathComboBox*>();
+        QVERIFY(folders);
+        QCOMPARE(folders->currentIndex(), -1);
+        QVERIFY(!folders->placeholderText().isEmpty());
         QSignalSpy failedFirst(empty.datasetPanel(), &DatasetPanel::loadFailed);
         empty.datasetPanel()->loadFolder(m_tmp.filePath(QStringLiteral("does-not-exist")));
         QVERIFY(failedFirst.wait(fixtures::kHangGuardMs));
@@ -618,9 +624,9 @@ private slots:
         const QString log = w->runPanel()->logText();
         // The outcome as a percentage with the decimal comma, as the Results and Runs pages give it.
         const QString status = w->runPanel()->statusText();
-        QVERIFY2(
-            status.contains(QRegularExpression(QStringLiteral("^Terminado: exactitud de prueba \\d{1,3},\\d\\d%\\.$"))),
-            qPrintable(status));
+        QVERIFY2(status.contains(QRegularExpression(
+                     QStringLiteral("^Terminado: exactitud de prueba \\d{1,3},\\d\\d\\x{00a0}%\\.$"))),
+                 qPrintable(status));
         // The engine's words for a dataset of the other kind are translated too.
         const QString fileForFolder = EngineText::english(
             QStringLiteral("/t/GPL-3 is a file; choose the folder that holds the IDX files (a text trains a text "
@@ -631,7 +637,7 @@ private slots:
         QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
                      log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de prueba, 12×12, 3 clases")),
                  qPrintable(log));
-        QVERIFY2(log.contains(QStringLiteral("CPU, 2 hilos, lote 32, adam con tasa de aprendizaje 0.001, semilla 7, "
+        QVERIFY2(log.contains(QStringLiteral("CPU, 2 hilos, lote 32, adam con tasa de aprendizaje 0,001, semilla 7, "
                                              "kernels ")) &&
                      log.contains(QStringLiteral("productos de matrices: ")),
                  qPrintable(log));

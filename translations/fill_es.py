@@ -43,7 +43,7 @@ ES = {
         "Réplicas sincronizadas: %1 — lote global %2, repartido entre las réplicas",
     "Loss": "Pérdida",
     "Epoch": "Época",
-    "Train (per batch, smoothed)": "Entrenamiento (por lote, suavizado)",
+    "Train (per batch, smoothed)": "Por lote (suavizado)",
     "Train": "Entrenamiento",
     "Validation": "Validación",
     "Accuracy": "Exactitud",
@@ -252,7 +252,7 @@ ES = {
     "Drop the remainder": "Descartar el resto",
     "%1 on %2, started %3": "%1 en %2, iniciado a las %3",
     "Run %1 — validation after epoch %2 of %3, on %4 test images":
-        "Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de prueba",
+        "Ejecución %1 — validación tras la época %2 de %3, con %4 imágenes de prueba",
     "Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.":
         "Guardado %1: las primeras %2 de %3 imágenes (primero las mal clasificadas); la exportación de la cuadrícula se limita a %2.",
     "Saved %1 (%2 images)": "Guardado %1 (%2 imágenes)",
@@ -335,11 +335,11 @@ ES = {
     "What the model receives (%1×%2): %3": "Lo que recibe el modelo (%1×%2): %3",
     "Draw a digit, or open, drop or paste a picture.": "Dibuja un dígito, o abre, suelta o pega una imagen.",
     "No model to predict with yet.": "Aún no hay modelo con el que predecir.",
-    "%1 (%2%) — predicted in %3 ms on one core": "%1 (%2%) — predicho en %3 ms en un núcleo",
+    "%1 (%2) — predicted in %3 ms on one core": "%1 (%2) — predicho en %3 ms en un núcleo",
     # Issue 17, the window's half: validation split, schedules, early stopping, run folders, Resume.
     "Advanced: validation, schedule, early stopping": "Avanzado: validación, tasa, parada",
     "Validation split": "Fracción de validación",
-    "Learning-rate schedule": "Programación de la tasa de aprendizaje",
+    "Learning-rate schedule": "Evolución de la tasa",
     "Drop every (epochs)": "Bajar cada (épocas)",
     "Factor": "Factor",
     "Decay rate": "Tasa de decaimiento",
@@ -372,7 +372,7 @@ ES = {
         "Detener cuando el valor de validación vigilado no haya mejorado durante la paciencia",
     "A change smaller than this is not an improvement": "Un cambio menor que este no es una mejora",
     "Restore the best epoch's weights": "Restaurar los pesos de la mejor época",
-    "epoch ends": "fin de cada época",
+    "epoch ends": "época",
     " batches": " lotes",
     "Every run writes a checkpoint into its run folder at each epoch end and on Stop; also every this many batches":
         "Cada entrenamiento escribe un punto de control en su carpeta al final de cada época y al detenerlo; también cada este número de lotes",
@@ -380,8 +380,8 @@ ES = {
     "Learning rate (right axis)": "Tasa de aprendizaje (eje derecho)",
     "Rate lowered on plateau": "Tasa bajada en meseta",
     "Best epoch (%1)": "Mejor época (%1)",
-    "Validation (last %1% of train)": "Validación (último %1% del entrenamiento)",
-    "Validation (test set)": "Validación (conjunto de prueba)",
+    "Validation (last %1% of train)": "Validación (último %1 %)",
+    "Validation (test set)": "Validación (prueba)",
     "Run folder %1": "Carpeta del entrenamiento %1",
     "Run folder %1 (the run is complete)": "Carpeta del entrenamiento %1 (el entrenamiento está completo)",
     "Run folder %1 (resumed at epoch %2, step %3)": "Carpeta del entrenamiento %1 (continuado en la época %2, paso %3)",
@@ -407,7 +407,7 @@ ES = {
     "A training run is in progress.": "Hay un entrenamiento en curso.",
     "A comparison is in progress.": "Hay una comparación en curso.",
     "%1 resumed on %2 at %3": "%1 continuado en %2 a las %3",
-    "Run %1 — the final weights on %2 test images": "Entrenamiento %1 — los pesos finales en %2 imágenes de prueba",
+    "Run %1 — the final weights on %2 test images": "Ejecución %1 — los pesos finales en %2 imágenes de prueba",
     "Resume run…": "Continuar entrenamiento…",
     "Continue a stopped or interrupted run from its folder's checkpoint":
         "Continuar un entrenamiento detenido o interrumpido desde el punto de control de su carpeta",
@@ -665,7 +665,8 @@ ES = {
     "The accuracy appears here when training starts.": "La exactitud aparece aquí cuando empieza el entrenamiento.",
     "Each epoch's time and speed appear here when it ends.": "El tiempo y la velocidad de cada época aparecen aquí cuando termina.",
     "Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.": "Marca dispositivos arriba y pulsa Ejecutar comparación: aquí aparecen el tiempo por época y la aceleración de cada uno.",
-    "Tick runs in the table to overlay their curves here.": "Marca entrenamientos en la tabla para superponer aquí sus curvas.",
+    "Tick runs in the table to overlay their curves here.": "Marca ejecuciones en la tabla para superponer aquí sus curvas.",
+    "Recent datasets…": "Recientes…",
 }
 
 

@@ -538,7 +538,7 @@
     </message>
     <message>
         <source>Learning-rate schedule</source>
-        <translation>Programación de la tasa de aprendizaje</translation>
+        <translation>Evolución de la tasa</translation>
     </message>
     <message>
         <source>Early stopping</source>
@@ -676,7 +676,7 @@
     </message>
     <message>
         <source>Train (per batch, smoothed)</source>
-        <translation>Entrenamiento (por lote, suavizado)</translation>
+        <translation>Por lote (suavizado)</translation>
     </message>
     <message>
         <source>Train</source>
@@ -736,11 +736,11 @@
     </message>
     <message>
         <source>Validation (last %1% of train)</source>
-        <translation>Validación (último %1% del entrenamiento)</translation>
+        <translation>Validación (último %1 %)</translation>
     </message>
     <message>
         <source>Validation (test set)</source>
-        <translation>Validación (conjunto de prueba)</translation>
+        <translation>Validación (prueba)</translation>
     </message>
     <message>
         <source>Loss per character (nats; bits per character = loss / ln 2)</source>
@@ -1106,6 +1106,10 @@
         <source>The dataset shown above, %1, is still the one in use.</source>
         <translation>El conjunto de datos de arriba, %1, sigue siendo el que se usa.</translation>
     </message>
+    <message>
+        <source>Recent datasets…</source>
+        <translation>Recientes…</translation>
+    </message>
 </context>
 <context>
     <name>tbui::HyperparametersPanel</name>
@@ -1334,7 +1338,7 @@
     </message>
     <message>
         <source>Run %1 — validation after epoch %2 of %3, on %4 test images</source>
-        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de prueba</translation>
+        <translation>Ejecución %1 — validación tras la época %2 de %3, con %4 imágenes de prueba</translation>
     </message>
     <message>
         <source>Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.</source>
@@ -1426,7 +1430,7 @@
     </message>
     <message>
         <source>Run %1 — the final weights on %2 test images</source>
-        <translation>Entrenamiento %1 — los pesos finales en %2 imágenes de prueba</translation>
+        <translation>Ejecución %1 — los pesos finales en %2 imágenes de prueba</translation>
     </message>
     <message>
         <source>Runs</source>
@@ -1671,16 +1675,16 @@
         <translation>Aún no hay modelo con el que predecir.</translation>
     </message>
     <message>
-        <source>%1 (%2%) — predicted in %3 ms on one core</source>
-        <translation>%1 (%2%) — predicho en %3 ms en un núcleo</translation>
-    </message>
-    <message>
         <source>Model: %1 — %2×%3 pictures, %4 classes</source>
         <translation>Modelo: %1 — imágenes de %2×%3, %4 clases</translation>
     </message>
     <message>
         <source>Draw one of the model's classes, or open, drop or paste a picture.</source>
         <translation>Dibuja una de las clases del modelo, o abre, suelta o pega una imagen.</translation>
+    </message>
+    <message>
+        <source>%1 (%2) — predicted in %3 ms on one core</source>
+        <translation>%1 (%2) — predicho en %3 ms en un núcleo</translation>
     </message>
 </context>
 <context>
@@ -1814,7 +1818,7 @@
     </message>
     <message>
         <source>epoch ends</source>
-        <translation>fin de cada época</translation>
+        <translation>época</translation>
     </message>
     <message>
         <source> batches</source>
@@ -2236,7 +2240,7 @@
     </message>
     <message>
         <source>Tick runs in the table to overlay their curves here.</source>
-        <translation>Marca entrenamientos en la tabla para superponer aquí sus curvas.</translation>
+        <translation>Marca ejecuciones en la tabla para superponer aquí sus curvas.</translation>
     </message>
 </context>
 <context>

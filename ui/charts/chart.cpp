@@ -54,6 +54,17 @@ double niceCeil(double v)
             return m * p;
     return 10 * p;
 }
+// A whole tick step of at least `v`: 1, 2 or 5 times a power of ten, at least 1.
+double niceStep(double v)
+{
+    if (!(v > 1))
+        return 1.0;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 5.0})
+        if (v <= m * p)
+            return m * p;
+    return 10 * p;
+}
 } // namespace
 
 Chart::Chart(Kind kind, QWidget* parent)
@@ -91,8 +102,6 @@ Chart::Chart(Kind kind, QWidget* parent)
         p.barSet = new QBarSet(QString());
         p.barSet->setColor(QColor(0x4c, 0x78, 0xa8));
         p.bars->append(p.barSet);
-        // Each bar's value above it: a fast device's bar beside a slow one's is a few pixels tall.
-        p.bars->setLabelsVisible(true);
         p.bars->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
         p.bars->setLabelsPrecision(3);
         p.barSet->setLabelColor(QColor(0x33, 0x33, 0x33));
@@ -275,6 +284,12 @@ void Chart::setFollowingY()
     rescale();
 }
 
+void Chart::setBarValuesShown(bool shown)
+{
+    if (m_parts->bars)
+        m_parts->bars->setLabelsVisible(shown);
+}
+
 void Chart::setEmptyText(const QString& text)
 {
     m_empty->setText(text);
@@ -417,7 +432,7 @@ void Chart::rescale()
         p.x->setRange(0, hi + std::max(0.15, hi * 0.04));
         p.x->setTickType(QValueAxis::TicksDynamic);
         p.x->setTickAnchor(0);
-        p.x->setTickInterval(std::max(1.0, niceCeil(hi / 8))); // whole epochs (seconds): 1, 2, 3, not 0.5
+        p.x->setTickInterval(niceStep(hi / 8)); // whole epochs (seconds): 1, 2, 3, not 0.5; 5, 10, not 2.5
     }
     if (!m_fixedY) {
         p.y->setRange(0, niceCeil(yMax * 1.05));

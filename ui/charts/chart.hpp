@@ -53,6 +53,8 @@ public:
     void setFixedYRange(double lo, double hi);
     void setFollowingY();                        // the left axis follows the data again
     void setYSuffix(const QString& labelFormat); // e.g. "%.0f MB"
+    // BarsAndLine: each bar's value above it (the line's markers may cover them).
+    void setBarValuesShown(bool shown);
     // What the chart will show, written across it while it has no data ("Appears when training starts").
     void setEmptyText(const QString& text);
     QString shownEmptyText() const; // the hint when it shows, else empty

@@ -26,17 +26,17 @@ struct ProbabilityBarsParts {
 
 namespace {
 // A probability as a percentage in the window's locale, small ones with the digits that tell them
-// apart from nothing: "97.3 %", "0.42 %", "< 0.01 %".
+// apart from nothing: "97.3%", "0.42%", "< 0.01%" (Spanish "97,3 %").
 QString percentText(double p)
 {
     const double v = 100.0 * p;
     if (v >= 1.0)
-        return formatNumber(v, 1) + QStringLiteral(" %");
+        return formatPercent(p, 1);
     if (v >= 0.01)
-        return formatNumber(v, 2) + QStringLiteral(" %");
+        return formatPercent(p, 2);
     if (v > 0.0)
-        return QStringLiteral("< ") + formatNumber(0.01, 2) + QStringLiteral(" %");
-    return QStringLiteral("0 %");
+        return QStringLiteral("< ") + formatPercent(0.0001, 2);
+    return formatPercent(0.0, 0);
 }
 } // namespace
 
@@ -91,7 +91,7 @@ void ProbabilityBars::setBars(const QStringList& names, const std::vector<double
     QStringList bottomUp, labels;
     QList<qreal> values;
     for (qsizetype i = 0; i < names.size(); ++i)
-        labels << names[i] + QChar(0x2002) + percentText(probabilities[size_t(i)]); // an en space
+        labels << names[i] + QStringLiteral(": ") + percentText(probabilities[size_t(i)]); // "7: 7.8%", not "7 7.8%"
     for (qsizetype i = names.size() - 1; i >= 0; --i) {
         bottomUp << labels[i].toHtmlEscaped(); // the axis reads rich text: "< 0.01 %" would be a tag
         values << 100.0 * probabilities[size_t(i)];

@@ -359,7 +359,7 @@ QString EngineText::runHeader(const tb::Network& net, const tb::Dataset& d, cons
     header += QLatin1Char('\n') + tr("%1, batch %2, %3 lr %4, seed %5, %6")
                                       .arg(where, QString::number(cfg.batchSize),
                                            QString::fromLatin1(tb::optimizerName(cfg.optimizer.kind)),
-                                           QString::number(double(cfg.optimizer.learningRate), 'g', 6),
+                                           QLocale().toString(double(cfg.optimizer.learningRate), 'g', 6),
                                            QString::number(qulonglong(cfg.seed)), kernels);
     for (const QString& note : qs(run.setupNote).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         header += QLatin1Char('\n') + english(note);

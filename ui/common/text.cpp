@@ -20,9 +20,17 @@ QString formatNumber(double v, int decimals)
     return QLocale().toString(v, 'f', decimals);
 }
 
+QString percentOf(const QString& number)
+{
+    // English writes "86.77%"; Spanish, as most languages, "86,77 %" (a no-break space).
+    const QLocale::Language language = QLocale().language();
+    return language == QLocale::English || language == QLocale::C ? number + QLatin1Char('%')
+                                                                  : number + QStringLiteral("\u00a0%");
+}
+
 QString formatPercent(double fraction, int decimals)
 {
-    return formatNumber(100.0 * fraction, decimals) + QLatin1Char('%');
+    return percentOf(formatNumber(100.0 * fraction, decimals));
 }
 
 namespace {

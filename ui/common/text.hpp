@@ -23,8 +23,10 @@ QString formatCount(int64_t n);     // "60,000" in the current locale
 // `v` with `decimals` decimals in the current locale ("46.9", Spanish "46,9"). The run log's Keras-style
 // lines keep the CLI's spelling instead.
 QString formatNumber(double v, int decimals);
-// A fraction as a percentage with `decimals` decimals in the current locale: 0.8677 → "86.77%".
+// A fraction as a percentage with `decimals` decimals in the current locale: 0.8677 → "86.77%",
+// Spanish "86,77 %".
 QString formatPercent(double fraction, int decimals);
+QString percentOf(const QString& number); // "12" → "12%", Spanish "12 %"
 
 // The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) in the window's
 // language, any other name as the dataset gives it, the number when there is none.

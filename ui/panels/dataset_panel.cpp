@@ -56,6 +56,7 @@ DatasetPanel::DatasetPanel(QWidget* parent)
     m_folder->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_folder->setMinimumContentsLength(12); // a long path is cut, never the window: the tooltip has it whole
     m_folder->addItems(withKnownFolders(QSettings().value(kRecentKey).toStringList()));
+    m_folder->setCurrentIndex(-1); // nothing loaded: the list offers, it does not claim one is chosen
     showFullPaths();
     m_info->setWordWrap(true);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -126,6 +127,7 @@ QString DatasetPanel::defaultFolder()
 void DatasetPanel::retranslate()
 {
     m_title->setText(tr("Dataset"));
+    m_folder->setPlaceholderText(tr("Recent datasets…"));
     m_browse->setText(tr("Choose folder…"));
     m_browse->setToolTip(tr("A folder with train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte "
                             "and t10k-labels-idx1-ubyte (raw or .gz). You can also drop a folder on the window."));

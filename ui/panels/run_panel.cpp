@@ -12,6 +12,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -284,8 +285,8 @@ QString RunPanel::progressLineText(const tb::BatchProgress& p)
     const double perStep = p.step > 0 ? p.epochElapsed / p.step : 0.0;
     return tr("%1 - ETA: %2 - loss: %3 - accuracy: %4")
         .arg(counterAndBar(tb::progressLine(p)), qs(tb::formatDuration(perStep * (p.steps - p.step))))
-        .arg(p.loss, 0, 'f', 4)
-        .arg(p.accuracy, 0, 'f', 4);
+        .arg(formatNumber(p.loss, 4))
+        .arg(formatNumber(p.accuracy, 4));
 }
 
 QString RunPanel::epochLineText(const tb::EpochRecord& r, int steps)
@@ -293,11 +294,11 @@ QString RunPanel::epochLineText(const tb::EpochRecord& r, int steps)
     const double msPerStep = steps > 0 ? 1000.0 * r.seconds / steps : 0.0;
     return tr("%1 - %2 %3ms/step - loss: %4 - accuracy: %5 - val_loss: %6 - val_accuracy: %7")
         .arg(counterAndBar(tb::epochLine(r, steps)), qs(tb::formatDuration(r.seconds)))
-        .arg(msPerStep, 0, 'f', 0)
-        .arg(r.loss, 0, 'f', 4)
-        .arg(r.accuracy, 0, 'f', 4)
-        .arg(r.valLoss, 0, 'f', 4)
-        .arg(r.valAccuracy, 0, 'f', 4);
+        .arg(formatNumber(msPerStep, 0))
+        .arg(formatNumber(r.loss, 4))
+        .arg(formatNumber(r.accuracy, 4))
+        .arg(formatNumber(r.valLoss, 4))
+        .arg(formatNumber(r.valAccuracy, 4));
 }
 
 void RunPanel::epochFinished(const tb::EpochRecord& r)
@@ -306,23 +307,23 @@ void RunPanel::epochFinished(const tb::EpochRecord& r)
     QString line = epochLineText(r, m_stepsPerEpoch);
     if (m_text)
         line += tr(" - bpc: %1 - val_bpc: %2")
-                    .arg(tb::bitsPerSymbol(r.loss), 0, 'f', 4)
-                    .arg(tb::bitsPerSymbol(r.valLoss), 0, 'f', 4);
+                    .arg(formatNumber(tb::bitsPerSymbol(r.loss), 4))
+                    .arg(formatNumber(tb::bitsPerSymbol(r.valLoss), 4));
     if (m_config.schedule.kind != tb::ScheduleKind::Constant) // as the CLI: when a schedule moves it
-        line += tr(" - learning_rate: %1").arg(r.learningRate, 0, 'g', 4);
+        line += tr(" - learning_rate: %1").arg(QLocale().toString(r.learningRate, 'g', 4));
     setProgressLine(line);
     m_progressLinePending = false;
     // The callbacks' decisions, in Keras' words (tb::callbackLines, the CLI's, in the window's language).
     if (r.rateLowered)
         appendLog(tr("Epoch %1: ReduceLROnPlateau reducing learning rate to %2.")
                       .arg(r.epoch)
-                      .arg(tb::loweredRate(r, m_config.schedule), 0, 'g', 4));
+                      .arg(QLocale().toString(tb::loweredRate(r, m_config.schedule), 'g', 4)));
     if (r.best && m_config.earlyStopping.enabled) {
         const bool loss = m_config.earlyStopping.monitor == tb::Monitor::ValLoss;
         appendLog(tr("Epoch %1: %2 improved to %3, the best epoch so far.")
                       .arg(r.epoch)
                       .arg(qs(tb::monitorName(m_config.earlyStopping.monitor)))
-                      .arg(loss ? r.valLoss : r.valAccuracy, 0, 'f', 4));
+                      .arg(formatNumber(loss ? r.valLoss : r.valAccuracy, 4)));
     }
     if (r.stopped)
         appendLog(tr("Epoch %1: early stopping").arg(r.epoch));
@@ -339,8 +340,8 @@ void RunPanel::runFinished(const RunOutcome& o)
         if (o.restoredBest)
             appendLog(tr("Restoring model weights from the end of the best epoch: %1.").arg(o.bestEpoch));
         appendLog(tr("Test loss: %1 - test accuracy: %2 - weights sha256: %3")
-                      .arg(o.testLoss, 0, 'f', 4)
-                      .arg(o.testAccuracy, 0, 'f', 4)
+                      .arg(formatNumber(o.testLoss, 4))
+                      .arg(formatNumber(o.testAccuracy, 4))
                       .arg(o.weightsSha256));
         m_runProgress->setValue(m_runProgress->maximum());
         // The outcome as a percentage, as the Results, Compare and Runs pages give it; the live line
@@ -348,7 +349,8 @@ void RunPanel::runFinished(const RunOutcome& o)
         setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(formatPercent(a, 2)); });
         break;
     case RunStatus::Stopped:
-        appendLog(tr("Stopped by the user; test accuracy of the weights so far: %1").arg(o.testAccuracy, 0, 'f', 4));
+        appendLog(
+            tr("Stopped by the user; test accuracy of the weights so far: %1").arg(formatNumber(o.testAccuracy, 4)));
         if (!o.runFolder.isEmpty())
             appendLog(tr("The checkpoint is in %1; File > Resume run… continues the run.").arg(o.runFolder));
         setStatus([epoch = m_last.epoch, step = m_last.step, a = o.testAccuracy] {

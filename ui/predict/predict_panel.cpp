@@ -483,10 +483,8 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     }
     m_bars->setBars(names, probs);
     m_lastMs = outcome.forwardMs;
-    QString text = tr("%1 (%2%) — predicted in %3 ms on one core")
-                       .arg(names.first())
-                       .arg(formatNumber(100.0 * probs.front(), 1))
-                       .arg(formatNumber(outcome.forwardMs, 1));
+    QString text = tr("%1 (%2) — predicted in %3 ms on one core")
+                       .arg(names.first(), formatPercent(probs.front(), 1), formatNumber(outcome.forwardMs, 1));
     if (!m_note.isEmpty())
         text = m_note + QLatin1Char(' ') + text;
     setStatus(text, false);

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <utility>
 
 namespace tbui {
 
@@ -410,6 +411,18 @@ void RunsPanel::updateChart()
         m_chart->setSeriesVisible(i, false);
     }
     m_chart->flush();
+    // Each ticked row shows its curve's colour by its tick box (a QColor decoration is drawn as a
+    // swatch): which row is which curve.
+    const bool filling = std::exchange(m_filling, true);
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        QTableWidgetItem* tick = m_table->item(row, Overlay);
+        QVariant colour;
+        for (size_t i = 0; i < lines.size(); ++i)
+            if (qs(lines[i].run->path) == tick->data(kPathRole).toString())
+                colour = kColours[i % std::size(kColours)];
+        tick->setData(Qt::DecorationRole, colour);
+    }
+    m_filling = filling;
 }
 
 void RunsPanel::updateButtons()
