@@ -1,5 +1,6 @@
 // trainbench-bench: measures one (model, threads) row and prints it as a JSON object:
-// training samples/s (median of repeats after warm-up), seconds per 59904-sample epoch,
+// training samples/s (median of repeats after warm-up), seconds per 59904-sample epoch (a text
+// model: per epoch of its text),
 // evaluation samples/s, peak RSS, and with --profile the time per layer, forward and backward.
 // bench/compare.py runs the rows and PyTorch side by side. With a text model and --data TEXT (a text
 // file): training and generation tokens/s (--streams symbols side by side, --generate per stream),
@@ -255,7 +256,9 @@ int main(int argc, char** argv)
         j["threads"] = threads;
         j["batch"] = batch;
         j["train_samples_per_sec"] = train;
-        j["seconds_per_epoch"] = 59904.0 / train;
+        // The notebooks' epoch for an image model (468 batches of 128: the table's PyTorch column uses
+        // it too); a text model's is its own text's training sequences.
+        j["seconds_per_epoch"] = (spec.isText() ? double(d.train.count) : 59904.0) / train;
         j["eval_samples_per_sec"] = evalRates[evalRates.size() / 2];
         if (spec.isText()) {
             j["sequence_length"] = tokens;

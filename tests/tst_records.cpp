@@ -418,7 +418,18 @@ private slots:
         QVERIFY(
             hasRow(r.configurationRows(), "Schedule", "reduce on plateau of val_loss: x0.5 after 1 epochs, minimum 0"));
         QVERIFY(hasRow(r.configurationRows(), "Batch size", "16"));
-        QVERIFY(hasRow(r.configurationRows(), "Validation", "last 0.200000 of train"));
+        QVERIFY(hasRow(r.configurationRows(), "Validation", "last 20% of train"));
+        QVERIFY(!r.isText());
+        // Precise BN is a setting the page shows (it is why the test accuracy differs from the last
+        // validation); memory in GB, as `devices` and the window say it.
+        RunSummary precise = r;
+        precise.config->preciseBnBatches = 3;
+        QVERIFY(hasRow(precise.configurationRows(), "Precise BN",
+                       "BatchNorm statistics recomputed over 3 training batches after training"));
+        bool gb = false;
+        for (const auto& [label, value] : r.hardwareRows())
+            gb = gb || (label == "Memory" && value.size() > 3 && value.substr(value.size() - 3) == " GB");
+        QVERIFY(gb);
         QVERIFY(r.test);
 
         const Checkpoint cp = readCheckpoint(folder + "/checkpoint.tbw");

@@ -306,7 +306,9 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("%1 of %2 predicted symbols of the validation text are wrong")
                                   .arg(run.test->misclassified)
                                   .arg(run.test->samples)));
-        QVERIFY(html.contains(QStringLiteral("<th>Sequences/s</th>")));
+        QVERIFY(html.contains(QStringLiteral("<th>Symbols/s</th>"))); // a text's samples/s count symbols
+        QVERIFY(run.isText());
+        QVERIFY(html.contains(QStringLiteral("Dataset sequences")) && !html.contains(QStringLiteral("Dataset images")));
         QVERIFY(!html.contains(QStringLiteral("test images")));
         QVERIFY(!html.contains(QStringLiteral("data:image/png")));
     }

@@ -91,7 +91,7 @@ std::string charts(const RunSummary& run)
            svgLineChart("Epoch time (s)", {{"seconds", "#1a7f37", epoch, time}}) + "</div>\n";
 }
 
-// `perSecond`: what the epochs' throughput counts ("Images/s", "Sequences/s").
+// `perSecond`: what the epochs' throughput counts ("Images/s", a text run's "Symbols/s").
 std::string epochTable(const RunSummary& run, const std::string& perSecond)
 {
     std::string out = "<table>\n<tr><th>Epoch</th><th>Loss</th><th>Accuracy</th><th>Val. loss</th><th>Val. "
@@ -242,8 +242,8 @@ std::string runReportHtml(const ReportInput& in)
     h += "</div>\n";
 
     h += "<h2>Curves</h2>\n" + charts(run);
-    const bool text = in.test && in.test->symbols;
-    h += "<h2>Epochs</h2>\n" + epochTable(run, !in.test ? "Samples/s" : text ? "Sequences/s" : "Images/s");
+    // A text run's samples/s count symbols (each of a sequence's steps is a prediction).
+    h += "<h2>Epochs</h2>\n" + epochTable(run, run.isText() ? "Symbols/s" : "Images/s");
     h += "<h2 id=\"configuration\">Configuration</h2>\n" + table(run.configurationRows());
     const auto hardware = run.hardwareRows();
     h += "<h2>Hardware</h2>\n" +
@@ -265,7 +265,7 @@ std::string runReportHtml(const ReportInput& in)
         files += (files.empty() ? "" : ", ") + f;
     h += row("Files in the run folder", files) + row("Run folder", run.path) + "</table>\n";
 
-    if (text) {
+    if (in.test && in.test->symbols) {
         h += "<h2 id=\"mistakes\">Mistakes</h2>\n" + symbolMistakes(*in.test);
     } else if (in.test) {
         h += "<h2 id=\"confusion\">Confusion matrix</h2>\n";

@@ -95,8 +95,12 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
         r["drop_remainder"] = true;
     r["schedule"] = describeLrSchedule(c.schedule);
     r["early_stopping"] = describeEarlyStopping(c.earlyStopping);
-    r["validation"] =
-        c.validationSplit > 0 ? "last " + std::to_string(c.validationSplit) + " of train" : std::string("test set");
+    r["validation"] = c.validationSplit > 0
+                          ? "last " + jsonNumberText(std::round(c.validationSplit * 1000) / 10) + "% of train"
+                          : std::string("test set");
+    if (c.preciseBnBatches > 0) // the test accuracy is of these statistics, not the last validation's
+        r["precise_bn"] = "BatchNorm statistics recomputed over " + std::to_string(c.preciseBnBatches) +
+                          " training batches after training";
     return r;
 }
 
@@ -206,6 +210,15 @@ std::string RunSummary::date() const
     return {};
 }
 
+bool RunSummary::isText() const
+{
+    const nlohmann::ordered_json* f = jsonMember(record, "dataset_fingerprint");
+    if (!f || !f->is_object())
+        return false;
+    // Runs before the "kind" was recorded: a sequence is a height x 1 "image", which no image dataset is.
+    return text(*f, "kind") == "text" || (number(*f, "width") == 1 && number(*f, "height") > 1);
+}
+
 std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows() const
 {
     static const std::pair<const char*, const char*> kRows[] = {
@@ -227,6 +240,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
         {"schedule", "Schedule"},
         {"early_stopping", "Early stopping"},
         {"validation", "Validation"},
+        {"precise_bn", "Precise BN"},
         {"seed", "Seed"},
         {"started", "Started"},
         {"ended", "Ended"},
@@ -240,10 +254,16 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
     for (const auto& [key, label] : kRows)
         if (std::string v = text(flat, key); !v.empty())
             rows.emplace_back(label, v);
-    if (const auto* f = jsonMember(record, "dataset_fingerprint"); f && f->is_object())
-        rows.emplace_back("Dataset images", text(*f, "train_images") + " train, " + text(*f, "test_images") +
-                                                " test, " + text(*f, "height") + "x" + text(*f, "width") + ", " +
-                                                text(*f, "classes") + " classes");
+    if (const auto* f = jsonMember(record, "dataset_fingerprint"); f && f->is_object()) {
+        if (isText())
+            rows.emplace_back("Dataset sequences", text(*f, "train_images") + " train, " + text(*f, "test_images") +
+                                                       " test, of " + text(*f, "height") +
+                                                       " symbols, a vocabulary of " + text(*f, "classes"));
+        else
+            rows.emplace_back("Dataset images", text(*f, "train_images") + " train, " + text(*f, "test_images") +
+                                                    " test, " + text(*f, "height") + "x" + text(*f, "width") + ", " +
+                                                    text(*f, "classes") + " classes");
+    }
     return rows;
 }
 
@@ -259,7 +279,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::hardwareRows() cons
         if (std::string v = text(*h, key); !v.empty())
             rows.emplace_back(label, v);
     if (const double ram = number(*h, "ram_bytes"); ram > 0)
-        rows.emplace_back("Memory", jsonNumberText(std::round(ram / double(1 << 30) * 10) / 10) + " GiB");
+        rows.emplace_back("Memory", jsonNumberText(std::round(ram / 1e8) / 10) + " GB"); // as `devices` says
     return rows;
 }
 

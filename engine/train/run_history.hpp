@@ -44,6 +44,8 @@ struct RunSummary {
 
     // The test accuracy, else the last epoch's validation accuracy, else a negative number.
     double finalAccuracy() const;
+    // A text model's run: its samples are sequences, its throughput symbols per second.
+    bool isText() const;
     double trainingSeconds() const; // the epochs' training time
     // "2026-11-23 11:02" (UTC) from `started`, else from the folder name's stamp.
     std::string date() const;

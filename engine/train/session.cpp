@@ -196,6 +196,8 @@ void TrainingSession::writeRecord(RunStatus status)
         {"train_images", m_fingerprint.trainCount}, {"test_images", m_fingerprint.testCount},
         {"height", m_fingerprint.height},           {"width", m_fingerprint.width},
         {"classes", m_fingerprint.classes},         {"labels_sha256", m_fingerprint.labelsSha256}};
+    if (m_data.isText()) // its "images" are sequences of `height` symbols
+        r["dataset_fingerprint"]["kind"] = "text";
     r["config"] = config();
     r["history"] = m_trainer->history();
     if (const RunPosition& at = m_trainer->position(); at.step > 0) {
