@@ -309,6 +309,43 @@ private slots:
         QVERIFY2(r.err.contains("tensor \"0.weight\""), qPrintable(r.err));
     }
 
+    // Weights evaluated on a dataset whose classes have other names (Fashion-MNIST's weights on MNIST):
+    // evaluated, with a warning on stderr and in the JSON line. Names that only number the classes
+    // (no classes.txt: "class 0", ...) are not compared.
+    void evaluateWarnsOfOtherClasses()
+    {
+        const QString clothes = m_tmp.path() + "/clothes", colours = m_tmp.path() + "/colours";
+        for (const QString& d : {clothes, colours}) {
+            QVERIFY(QDir().mkpath(d));
+            fixtures::writeToyDataset(d.toStdString(), 200, 50, 12, 3, true);
+        }
+        fixtures::writeRaw(clothes.toStdString() + "/classes.txt", "shirt\ntrouser\nbag\n");
+        fixtures::writeRaw(colours.toStdString() + "/classes.txt", "red\ngreen\nblue\n");
+        const QString w = m_tmp.path() + "/clothes.tbw";
+        Result r = run({"train", "--data", clothes, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches",
+                        "1", "--no-run-folder", "--save", w});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({"evaluate", "--data", colours, "--weights", w});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.startsWith("trainbench-cli evaluate: warning: the weights were trained on a dataset with other "
+                                  "classes (" +
+                                  clothes + ": shirt, trouser, bag) than " + colours + " (red, green, blue)"),
+                 qPrintable(r.err));
+        QVERIFY(r.out.contains("Test loss: "));
+        r = run({"evaluate", "--data", colours, "--weights", w, "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(jsonLines(r.out).last()["warning"].toString().startsWith(
+                     "the weights were trained on a dataset with other classes"),
+                 qPrintable(r.out));
+        QVERIFY(r.err.contains("warning: "));
+        for (const QString& same : {clothes, m_data}) { // its own classes; numbered ones
+            r = run({"evaluate", "--data", same, "--weights", w, "--json"});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+            QVERIFY(!jsonLines(r.out).last().contains("warning"));
+        }
+    }
+
     void devicesReportsTheMachineAndWhyNoGpu()
     {
         const Result r = run({"devices"});
