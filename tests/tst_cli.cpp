@@ -346,6 +346,32 @@ private slots:
         }
     }
 
+    // --model says which model a safetensors file of another program holds. A .tbw, and a safetensors
+    // file Trainbench exported, name their own: a --model naming another is refused, not ignored.
+    void modelOptionMustAgreeWithTheWeights()
+    {
+        const QString w = m_tmp.path() + "/named.tbw", st = m_tmp.path() + "/named.safetensors";
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches",
+                        "1", "--no-run-folder", "--save", w});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(run({"export", "--weights", w, "--out", st}).code, 0);
+        for (const QString& file : {w, st}) {
+            r = run({"evaluate", "--data", m_data, "--weights", file, "--model", "tpu-mnist-cnn"});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(file + " holds toy, not --model tpu-mnist-cnn: the file names its model, so leave "
+                                           "out --model"),
+                     qPrintable(r.err));
+            QVERIFY(!r.out.contains("Test loss"));
+            r = run({"evaluate", "--data", m_data, "--weights", file, "--model", m_data + "/toy.json"});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        r = run({"export", "--weights", w, "--data", m_data, "--model", "colab-fashion-cnn", "--out",
+                 m_tmp.path() + "/never.onnx"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("holds toy, not --model colab-fashion-cnn"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/never.onnx"));
+    }
+
     void devicesReportsTheMachineAndWhyNoGpu()
     {
         const Result r = run({"devices"});
