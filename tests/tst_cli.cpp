@@ -372,6 +372,34 @@ private slots:
         QVERIFY(!QFile::exists(m_tmp.path() + "/never.onnx"));
     }
 
+    // Messages name what the user typed: the device as given (and what an alias stands for), a seed
+    // out of range with the range; the help gives --top's range as the refusal does.
+    void messagesNameWhatWasTyped()
+    {
+        if (run({"devices"}).out.contains("cuda:0 "))
+            QSKIP("this machine has a GPU: gpu:0 can train");
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--device", "gpu:0",
+                        "--max-batches", "1", "--no-run-folder"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("trainbench-cli train: --device gpu:0 (cuda:0) cannot train: no GPU available"),
+                 qPrintable(r.err));
+        QVERIFY(!r.out.contains("Epoch 1/"));
+        r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/any.tbw", "--device", "cuda:0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("trainbench-cli evaluate: --device cuda:0 cannot evaluate: no GPU available"),
+                 qPrintable(r.err));
+        r = run({"train", "--data", m_data, "--seed", "18446744073709551616"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli train: --seed must be between 0 and 18446744073709551615 (got "
+                                "18446744073709551616)\n"));
+        r = run({"train", "--data", m_data, "--seed", "-1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--seed needs a non-negative whole number"), qPrintable(r.err));
+        r = run({"predict", "--help"});
+        QVERIFY2(r.out.contains("the K most probable classes, 1 to the model's number of classes (3)"),
+                 qPrintable(r.out));
+    }
+
     void devicesReportsTheMachineAndWhyNoGpu()
     {
         const Result r = run({"devices"});

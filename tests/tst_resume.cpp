@@ -430,8 +430,14 @@ private slots:
         } catch (const IoError& e) {
             QVERIFY2(QString(e.what()).contains("corrupt or truncated"), e.what());
         }
-        // Not a run folder.
+        // Not a run folder: none there, or a file (its checkpoint, a weights file) where the folder goes.
         QVERIFY_THROWS_EXCEPTION(IoError, RunFolder::open(m_tmp.path().toStdString() + "/nowhere"));
+        const Cli file = cli({"train", "--resume", QString::fromStdString(plain)});
+        QCOMPARE(file.code, 5);
+        QVERIFY2(file.err.contains(QString::fromStdString(plain) + " is a file, not a run folder: a run goes on from "
+                                                                   "the folder it wrote"),
+                 qPrintable(file.err));
+        QVERIFY2(!file.err.contains("no such folder"), qPrintable(file.err));
     }
 
     void unwritableRunsFolderIsAClearError()

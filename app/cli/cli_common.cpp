@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "data/text_dataset.hpp"
+#include "device/device.hpp"
 #include "environment.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
@@ -118,6 +119,18 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
             "file written by another program holds)");
     }
     return w;
+}
+
+void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work)
+{
+    if (!o.has("device") || device.kind == tb::DeviceKind::Cpu) // a CPU's level and precision: the options say
+        return;
+    const std::string why = tb::deviceUnavailableReason(device, tb::detectSystem());
+    if (why.empty())
+        return;
+    const std::string typed = o.text("device", "");
+    throw tb::ConfigError("--device " + typed + (typed == device.id() ? "" : " (" + device.id() + ")") + " cannot " +
+                          work + ": " + why);
 }
 
 void requireWeightsName(const Options& o, const char* option)

@@ -56,6 +56,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     const tb::DeviceSpec device = settings.config.device;
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
+    requireDeviceUsable(o, device, "evaluate");
     if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
         throw UsageError("--batch, --seed and --save go with --precise-bn N");
     requireWeightsName(o, "save");
