@@ -400,6 +400,43 @@ private slots:
                  qPrintable(r.out));
     }
 
+    // A skipped row of compare's CSV has no results: its measured fields are empty, not zeros, and
+    // its reason is in the last column.
+    void compareCsvLeavesASkippedRowsResultsEmpty()
+    {
+        const QString csv = m_tmp.path() + "/skipped.csv";
+        const Result r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                              "cpu:1,cpu:1@baseline+bf16", "--max-batches", "1", "--csv", csv});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        const QStringList header = lines[0].split(',');
+        const auto field = [&](const QString& line, const QString& name) {
+            QStringList cells{QString()}; // the description and the reason are quoted and may hold commas
+            bool quoted = false;
+            for (const QChar c : line) {
+                if (c == '"')
+                    quoted = !quoted;
+                if (c == ',' && !quoted)
+                    cells << QString();
+                else
+                    cells.last() += c;
+            }
+            return cells.value(int(header.indexOf(name)));
+        };
+        QVERIFY(lines[2].startsWith("cpu:1@baseline+bf16,"));
+        for (const char* name : {"epochs", "samples", "seconds_per_epoch", "samples_per_sec", "speedup", "test_loss",
+                                 "test_accuracy", "weights_sha256", "max_abs_diff"}) {
+            QVERIFY2(field(lines[2], name).isEmpty(), name);
+            QVERIFY2(!field(lines[1], name).isEmpty(), name);
+        }
+        QCOMPARE(field(lines[2], "replicas"), QString("1")); // the device's: what it would have run
+        QVERIFY2(field(lines[2], "skipped").contains("bf16"), qPrintable(lines[2]));
+        QCOMPARE(field(lines[1], "skipped"), QString("\"\""));
+    }
+
     void devicesReportsTheMachineAndWhyNoGpu()
     {
         const Result r = run({"devices"});
