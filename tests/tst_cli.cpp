@@ -787,6 +787,29 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/toy.json"});
         QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains("not a Trainbench weights file"));
+        // Truncated: the dataset's IDX file is a data error (3), a weights file a file error (5), as
+        // docs/cli.md's exit codes say.
+        const QString cut = m_tmp.path() + "/truncated";
+        QVERIFY(QDir().mkpath(cut));
+        fixtures::writeToyDataset(cut.toStdString(), 200, 50, 12, 3, false);
+        QFile idx(cut + "/t10k-images-idx3-ubyte");
+        QVERIFY(idx.open(QIODevice::ReadWrite) && idx.resize(idx.size() - 100));
+        idx.close();
+        r = run({"train", "--data", cut, "--model", m_data + "/toy.json", "--max-batches", "1", "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("t10k-images-idx3-ubyte"), qPrintable(r.err));
+        const QString whole = m_tmp.path() + "/whole.tbw", half = m_tmp.path() + "/half.tbw";
+        QCOMPARE(run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--epochs", "1",
+                      "--no-run-folder", "--save", whole})
+                     .code,
+                 0);
+        QVERIFY(QFile::copy(whole, half));
+        QFile tbw(half);
+        QVERIFY(tbw.open(QIODevice::ReadWrite) && tbw.resize(tbw.size() / 2));
+        tbw.close();
+        r = run({"evaluate", "--data", m_data, "--weights", half});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("corrupt or truncated"), qPrintable(r.err));
         // A file the command would write after its work is checked before it: nothing trains to be lost.
         r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--save",
                  m_tmp.path() + "/no/dir/w.tbw"});
