@@ -309,6 +309,134 @@ private slots:
         QVERIFY2(r.err.contains("tensor \"0.weight\""), qPrintable(r.err));
     }
 
+    // Weights evaluated on a dataset whose classes have other names (Fashion-MNIST's weights on MNIST):
+    // evaluated, with a warning on stderr and in the JSON line. Names that only number the classes
+    // (no classes.txt: "class 0", ...) are not compared.
+    void evaluateWarnsOfOtherClasses()
+    {
+        const QString clothes = m_tmp.path() + "/clothes", colours = m_tmp.path() + "/colours";
+        for (const QString& d : {clothes, colours}) {
+            QVERIFY(QDir().mkpath(d));
+            fixtures::writeToyDataset(d.toStdString(), 200, 50, 12, 3, true);
+        }
+        fixtures::writeRaw(clothes.toStdString() + "/classes.txt", "shirt\ntrouser\nbag\n");
+        fixtures::writeRaw(colours.toStdString() + "/classes.txt", "red\ngreen\nblue\n");
+        const QString w = m_tmp.path() + "/clothes.tbw";
+        Result r = run({"train", "--data", clothes, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches",
+                        "1", "--no-run-folder", "--save", w});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({"evaluate", "--data", colours, "--weights", w});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.startsWith("trainbench-cli evaluate: warning: the weights were trained on a dataset with other "
+                                  "classes (" +
+                                  clothes + ": shirt, trouser, bag) than " + colours + " (red, green, blue)"),
+                 qPrintable(r.err));
+        QVERIFY(r.out.contains("Test loss: "));
+        r = run({"evaluate", "--data", colours, "--weights", w, "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(jsonLines(r.out).last()["warning"].toString().startsWith(
+                     "the weights were trained on a dataset with other classes"),
+                 qPrintable(r.out));
+        QVERIFY(r.err.contains("warning: "));
+        for (const QString& same : {clothes, m_data}) { // its own classes; numbered ones
+            r = run({"evaluate", "--data", same, "--weights", w, "--json"});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+            QVERIFY(!jsonLines(r.out).last().contains("warning"));
+        }
+    }
+
+    // --model says which model a safetensors file of another program holds. A .tbw, and a safetensors
+    // file Trainbench exported, name their own: a --model naming another is refused, not ignored.
+    void modelOptionMustAgreeWithTheWeights()
+    {
+        const QString w = m_tmp.path() + "/named.tbw", st = m_tmp.path() + "/named.safetensors";
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches",
+                        "1", "--no-run-folder", "--save", w});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(run({"export", "--weights", w, "--out", st}).code, 0);
+        for (const QString& file : {w, st}) {
+            r = run({"evaluate", "--data", m_data, "--weights", file, "--model", "tpu-mnist-cnn"});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(file + " holds toy, not --model tpu-mnist-cnn: the file names its model, so leave "
+                                           "out --model"),
+                     qPrintable(r.err));
+            QVERIFY(!r.out.contains("Test loss"));
+            r = run({"evaluate", "--data", m_data, "--weights", file, "--model", m_data + "/toy.json"});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        r = run({"export", "--weights", w, "--data", m_data, "--model", "colab-fashion-cnn", "--out",
+                 m_tmp.path() + "/never.onnx"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("holds toy, not --model colab-fashion-cnn"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/never.onnx"));
+    }
+
+    // Messages name what the user typed: the device as given (and what an alias stands for), a seed
+    // out of range with the range; the help gives --top's range as the refusal does.
+    void messagesNameWhatWasTyped()
+    {
+        if (run({"devices"}).out.contains("cuda:0 "))
+            QSKIP("this machine has a GPU: gpu:0 can train");
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--device", "gpu:0",
+                        "--max-batches", "1", "--no-run-folder"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("trainbench-cli train: --device gpu:0 (cuda:0) cannot train: no GPU available"),
+                 qPrintable(r.err));
+        QVERIFY(!r.out.contains("Epoch 1/"));
+        r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/any.tbw", "--device", "cuda:0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("trainbench-cli evaluate: --device cuda:0 cannot evaluate: no GPU available"),
+                 qPrintable(r.err));
+        r = run({"train", "--data", m_data, "--seed", "18446744073709551616"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli train: --seed must be between 0 and 18446744073709551615 (got "
+                                "18446744073709551616)\n"));
+        r = run({"train", "--data", m_data, "--seed", "-1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--seed needs a non-negative whole number"), qPrintable(r.err));
+        r = run({"predict", "--help"});
+        QVERIFY2(r.out.contains("the K most probable classes, 1 to the model's number of classes (3)"),
+                 qPrintable(r.out));
+    }
+
+    // A skipped row of compare's CSV has no results: its measured fields are empty, not zeros, and
+    // its reason is in the last column.
+    void compareCsvLeavesASkippedRowsResultsEmpty()
+    {
+        const QString csv = m_tmp.path() + "/skipped.csv";
+        const Result r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                              "cpu:1,cpu:1@baseline+bf16", "--max-batches", "1", "--csv", csv});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        const QStringList header = lines[0].split(',');
+        const auto field = [&](const QString& line, const QString& name) {
+            QStringList cells{QString()}; // the description and the reason are quoted and may hold commas
+            bool quoted = false;
+            for (const QChar c : line) {
+                if (c == '"')
+                    quoted = !quoted;
+                if (c == ',' && !quoted)
+                    cells << QString();
+                else
+                    cells.last() += c;
+            }
+            return cells.value(int(header.indexOf(name)));
+        };
+        QVERIFY(lines[2].startsWith("cpu:1@baseline+bf16,"));
+        for (const char* name : {"epochs", "samples", "seconds_per_epoch", "samples_per_sec", "speedup", "test_loss",
+                                 "test_accuracy", "weights_sha256", "max_abs_diff"}) {
+            QVERIFY2(field(lines[2], name).isEmpty(), name);
+            QVERIFY2(!field(lines[1], name).isEmpty(), name);
+        }
+        QCOMPARE(field(lines[2], "replicas"), QString("1")); // the device's: what it would have run
+        QVERIFY2(field(lines[2], "skipped").contains("bf16"), qPrintable(lines[2]));
+        QCOMPARE(field(lines[1], "skipped"), QString("\"\""));
+    }
+
     void devicesReportsTheMachineAndWhyNoGpu()
     {
         const Result r = run({"devices"});
@@ -659,6 +787,29 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/toy.json"});
         QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains("not a Trainbench weights file"));
+        // Truncated: the dataset's IDX file is a data error (3), a weights file a file error (5), as
+        // docs/cli.md's exit codes say.
+        const QString cut = m_tmp.path() + "/truncated";
+        QVERIFY(QDir().mkpath(cut));
+        fixtures::writeToyDataset(cut.toStdString(), 200, 50, 12, 3, false);
+        QFile idx(cut + "/t10k-images-idx3-ubyte");
+        QVERIFY(idx.open(QIODevice::ReadWrite) && idx.resize(idx.size() - 100));
+        idx.close();
+        r = run({"train", "--data", cut, "--model", m_data + "/toy.json", "--max-batches", "1", "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("t10k-images-idx3-ubyte"), qPrintable(r.err));
+        const QString whole = m_tmp.path() + "/whole.tbw", half = m_tmp.path() + "/half.tbw";
+        QCOMPARE(run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--epochs", "1",
+                      "--no-run-folder", "--save", whole})
+                     .code,
+                 0);
+        QVERIFY(QFile::copy(whole, half));
+        QFile tbw(half);
+        QVERIFY(tbw.open(QIODevice::ReadWrite) && tbw.resize(tbw.size() / 2));
+        tbw.close();
+        r = run({"evaluate", "--data", m_data, "--weights", half});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("corrupt or truncated"), qPrintable(r.err));
         // A file the command would write after its work is checked before it: nothing trains to be lost.
         r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--save",
                  m_tmp.path() + "/no/dir/w.tbw"});

@@ -363,6 +363,43 @@ private slots:
         QCOMPARE(now.loss, h[size_t(bestEpoch - 1)].valLoss); // the weights of the best epoch
     }
 
+    // When the best epoch is the last, the final weights are the best: nothing is restored and nothing
+    // claims it was (the CLI's "Restoring model weights" line is for a run that ended on a worse epoch).
+    void bestLastEpochIsNotRestored()
+    {
+        TrainConfig c = config(1);
+        c.epochs = 1; // the only epoch is the best
+        c.earlyStopping.enabled = true;
+        c.earlyStopping.restoreBestWeights = true;
+        TrainingSession s(m_model, m_toy, c);
+        QCOMPARE(s.run(), TrainStatus::Completed);
+        const RunResult r = s.finish(TrainStatus::Completed, FinishOptions{});
+        QCOMPARE(r.bestEpoch, 1);
+        QVERIFY(!r.restoredBest);
+
+        const QStringList common = {"train",
+                                    "--data",
+                                    QString::fromStdString(m_dataDir),
+                                    "--model",
+                                    QString::fromStdString(m_modelPath),
+                                    "--batch",
+                                    "25",
+                                    "--seed",
+                                    "7",
+                                    "--no-run-folder",
+                                    "--early-stopping",
+                                    "val_loss",
+                                    "--restore-best-weights"};
+        Cli last = cli(common + QStringList{"--epochs", "1"});
+        QVERIFY2(last.code == 0, qPrintable(last.err));
+        QVERIFY2(!last.out.contains("Restoring"), qPrintable(last.out));
+        // No epoch after the first improves by 1e9: stopped at 2, the first epoch's weights put back.
+        Cli stopped = cli(common + QStringList{"--epochs", "4", "--patience", "1", "--min-delta", "1e9"});
+        QVERIFY2(stopped.code == 0, qPrintable(stopped.err));
+        QVERIFY2(stopped.out.contains("Restoring model weights from the end of the best epoch: 1."),
+                 qPrintable(stopped.out));
+    }
+
     void validationSplitHoldsOutTheLastImages()
     {
         DatasetOptions o;
@@ -430,8 +467,14 @@ private slots:
         } catch (const IoError& e) {
             QVERIFY2(QString(e.what()).contains("corrupt or truncated"), e.what());
         }
-        // Not a run folder.
+        // Not a run folder: none there, or a file (its checkpoint, a weights file) where the folder goes.
         QVERIFY_THROWS_EXCEPTION(IoError, RunFolder::open(m_tmp.path().toStdString() + "/nowhere"));
+        const Cli file = cli({"train", "--resume", QString::fromStdString(plain)});
+        QCOMPARE(file.code, 5);
+        QVERIFY2(file.err.contains(QString::fromStdString(plain) + " is a file, not a run folder: a run goes on from "
+                                                                   "the folder it wrote"),
+                 qPrintable(file.err));
+        QVERIFY2(!file.err.contains("no such folder"), qPrintable(file.err));
     }
 
     void unwritableRunsFolderIsAClearError()

@@ -442,6 +442,11 @@ private slots:
         const RunList notDir = listRuns(file);
         QVERIFY(!notDir.problem.empty());
         QVERIFY(notDir.runs.empty());
+        // The CLI says only what is wrong: not also "No runs in" it, as though it were an empty folder.
+        const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(file)});
+        QCOMPARE(c.code, 5);
+        QVERIFY2(c.err.contains("cannot read the runs folder"), qPrintable(c.err));
+        QVERIFY2(c.out.isEmpty(), qPrintable(c.out));
     }
 
     // A runs folder that cannot be written: listed, read and reported as before; a new run and a

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "data/text_dataset.hpp"
+#include "device/device.hpp"
 #include "environment.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
@@ -105,7 +106,31 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
     if (o.has("model"))
         spec = tb::loadModelSpec(o.text("model", ""));
     const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data);
-    return tb::loadAnyWeights(o.text("weights", ""), &hint);
+    const std::string path = o.text("weights", "");
+    tb::WeightsFile w = tb::loadAnyWeights(path, &hint);
+    // A .tbw, and a safetensors file Trainbench exported, name their model (the hint is not used for
+    // them): a --model that says another would otherwise be ignored without a word.
+    if (spec && w.spec.json != spec->json) {
+        const std::string model = o.text("model", "");
+        throw UsageError(
+            path + " holds " + (w.spec.name.empty() ? "a model without a name" : w.spec.name) +
+            (w.spec.name == spec->name ? " described otherwise than in --model " + model : ", not --model " + model) +
+            ": the file names its model, so leave out --model (it says which model a safetensors "
+            "file written by another program holds)");
+    }
+    return w;
+}
+
+void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work)
+{
+    if (!o.has("device") || device.kind == tb::DeviceKind::Cpu) // a CPU's level and precision: the options say
+        return;
+    const std::string why = tb::deviceUnavailableReason(device, tb::detectSystem());
+    if (why.empty())
+        return;
+    const std::string typed = o.text("device", "");
+    throw tb::ConfigError("--device " + typed + (typed == device.id() ? "" : " (" + device.id() + ")") + " cannot " +
+                          work + ": " + why);
 }
 
 void requireWeightsName(const Options& o, const char* option)

@@ -39,6 +39,9 @@ tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* bas
 tb::ModelSpec modelOption(const Options& o);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
+// The device --device names, where it cannot `work` ("train", "evaluate") here: a ConfigError naming it
+// as typed, with what an alias stands for ("gpu:0 (cuda:0)"), before any file is read.
+void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work);
 // The weights file option `option` names (--save), when there is one, must say its format by its
 // extension (.tbw, .safetensors, .onnx): no format written under a name that says another.
 void requireWeightsName(const Options& o, const char* option);

@@ -54,7 +54,7 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"sweep", {"batch=32,64|size=1,2", "one row per batch size or size multiplier on each device"}},
         {"csv", {"FILE", "the table as CSV too"}},
         {"image", {"PICTURE [PICTURE ...]", "PNG or JPEG pictures"}},
-        {"top", {"K", "the K most probable classes (3)"}},
+        {"top", {"K", "the K most probable classes, 1 to the model's number of classes (3)"}},
         {"invert", {"on|off", "invert the picture (by default, as its background suggests)"}},
         {"centre", {"on|off", "MNIST's centring (by default for digit models)"}},
         {"save-inputs", {"DIR", "write what the model received as DIR/<picture>.pgm (DIR is made if missing)"}},

@@ -1,5 +1,8 @@
 // trainbench-cli's commands. Each returns the process exit code: 0 success, 2 usage error,
-// 3 data or model error, 4 training diverged, 5 file error, 130 stopped by Ctrl-C.
+// 3 data or model error, 4 training diverged, 5 file error, 130 stopped by Ctrl-C. main.cpp maps the
+// engine's exceptions: ConfigError 2; DataError and ModelError (the dataset or the model description),
+// DeviceError and out of memory 3; DivergedError 4; IoError (any other file: weights, checkpoints, run
+// folders, pictures, what is written) 5. docs/cli.md says the same to users.
 #pragma once
 
 #include <nlohmann/json.hpp>

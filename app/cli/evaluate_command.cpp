@@ -56,6 +56,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     const tb::DeviceSpec device = settings.config.device;
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
+    requireDeviceUsable(o, device, "evaluate");
     if ((o.has("batch") || o.has("seed") || o.has("save")) && !o.has("precise-bn"))
         throw UsageError("--batch, --seed and --save go with --precise-bn N");
     requireWeightsName(o, "save");
@@ -82,6 +83,11 @@ int evaluateCommand(const std::vector<std::string>& args)
             throw tb::ModelError(o.text("weights", "") + " holds a text model (" + weights.spec.name +
                                  "): evaluate it on a text, --data FILE");
     }
+    // Weights of other classes are evaluated (a relabelled copy of their dataset is a fair use), with a
+    // warning on stderr and in the JSON line.
+    const std::string otherClasses = tb::otherClassesNote(weights, base);
+    if (!otherClasses.empty())
+        std::fprintf(stderr, "trainbench-cli evaluate: warning: %s\n", otherClasses.c_str());
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,
         // on the CPU engine, then evaluated (and saved with --save).
@@ -117,6 +123,8 @@ int evaluateCommand(const std::vector<std::string>& args)
         j["weights_sha256"] = e.net.weightsSha256();
         j["device"] = device.id();
         j["precision"] = tb::precisionName(device.precision);
+        if (!otherClasses.empty())
+            j["warning"] = otherClasses;
         printJson(j);
     } else {
         std::printf("Evaluated on %s\n", device.id().c_str());

@@ -72,7 +72,7 @@ int listRuns(const Options& o)
     } else {
         if (!list.problem.empty())
             std::fprintf(stderr, "trainbench-cli runs: %s\n", list.problem.c_str());
-        if (list.runs.empty())
+        if (list.runs.empty() && list.problem.empty()) // an unreadable folder is not an empty one
             std::printf("No runs in %s\n", list.runsDir.c_str());
         for (const tb::RunSummary& r : list.runs) {
             if (r.damaged) {

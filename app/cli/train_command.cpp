@@ -150,6 +150,7 @@ int trainCommand(const std::vector<std::string>& args)
         checkpoint = tb::readCheckpoint(resumed->checkpoint());
         settings = trainSettingsFrom(o, &checkpoint->config);
     }
+    requireDeviceUsable(o, settings.config.device, "train");
     const bool json = o.has("json");
     // Under mpirun: one data-parallel run; rank 0 prints and writes the run folder and the weights,
     // the other ranks train silently (their errors still go to stderr).

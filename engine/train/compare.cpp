@@ -160,14 +160,20 @@ std::string compareCsv(const std::vector<CompareRow>& rows)
         return q + "\"";
     };
     for (const CompareRow& r : rows) {
-        char nums[512];
-        std::snprintf(nums, sizeof nums, "%d,%d,%d,%d,%d,%lld,%.6g,%.6g,%.6g,%.8g,%.8g", r.sweepValue, r.replicas,
-                      r.globalBatch, r.sizeMultiplier, r.epochs, static_cast<long long>(r.samples), r.secondsPerEpoch,
-                      r.samplesPerSec, r.speedup, r.test.loss, r.test.accuracy);
-        char diff[64];
-        std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
-        out += r.device.id() + "," + quoted(r.description) + "," + nums + "," + r.weightsSha256 + "," + diff + "," +
-               quoted(r.skipped) + "\n";
+        // What the row was set to run with (its device's replicas, batch and size), then what it
+        // measured: empty fields for a skipped row, which measured nothing.
+        char setup[128];
+        std::snprintf(setup, sizeof setup, "%d,%d,%d,%d", r.sweepValue, r.replicas, r.globalBatch, r.sizeMultiplier);
+        char results[512] = ",,,,,,";
+        char diff[64] = "";
+        if (r.skipped.empty()) {
+            std::snprintf(results, sizeof results, "%d,%lld,%.6g,%.6g,%.6g,%.8g,%.8g", r.epochs,
+                          static_cast<long long>(r.samples), r.secondsPerEpoch, r.samplesPerSec, r.speedup, r.test.loss,
+                          r.test.accuracy);
+            std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
+        }
+        out += r.device.id() + "," + quoted(r.description) + "," + setup + "," + results + "," + r.weightsSha256 + "," +
+               diff + "," + quoted(r.skipped) + "\n";
     }
     return out;
 }

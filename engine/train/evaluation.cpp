@@ -3,6 +3,8 @@
 #include "train/trainer.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace tb {
 
@@ -17,6 +19,37 @@ WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& bas
     e.result = backend->evaluate(e.data.test, e.data.sizeMultiplier, limit, keepPredictions);
     e.misclassified = e.result.samples - int(std::lround(e.result.accuracy * e.result.samples));
     return e;
+}
+
+namespace {
+bool onlyNumbered(const std::vector<std::string>& names)
+{
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] != "class " + std::to_string(i))
+            return false;
+    return true;
+}
+
+// "T-shirt/top, Trouser, Pullover, ..."
+std::string firstNames(const std::vector<std::string>& names)
+{
+    std::string s;
+    for (size_t i = 0; i < names.size() && i < 3; ++i)
+        s += (i ? ", " : "") + names[i];
+    return names.size() > 3 ? s + ", ..." : s;
+}
+} // namespace
+
+std::string otherClassesNote(const WeightsFile& weights, const Dataset& data)
+{
+    const std::vector<std::string>& trained = weights.classNames;
+    if (data.isText() || trained.empty() || trained.size() != data.classNames.size() || trained == data.classNames ||
+        onlyNumbered(trained) || onlyNumbered(data.classNames))
+        return {};
+    const std::string where = weights.datasetDir.empty() ? std::string() : weights.datasetDir + ": ";
+    return "the weights were trained on a dataset with other classes (" + where + firstNames(trained) + ") than " +
+           data.directory + " (" + firstNames(data.classNames) +
+           "); the accuracy counts the predictions whose class number is the label's";
 }
 
 } // namespace tb

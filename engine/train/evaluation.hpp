@@ -25,4 +25,12 @@ struct WeightsEvaluation {
 WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& base, const DeviceSpec& device,
                                   const std::string& kernelCacheDir, int limit = 0, bool keepPredictions = true);
 
+// A sentence saying that the weights were trained on classes of other names than `data`'s (weights
+// of Fashion-MNIST on MNIST's digits), or empty. The accuracy then counts class numbers that agree,
+// whatever they mean; it may still be what the user wants (a relabelled copy), so this is a warning,
+// not a refusal as resuming a run on another dataset is. Names that only number the classes
+// ("class 0", "class 1", ...: a dataset without classes.txt, see loadDataset) say nothing and are not
+// compared; neither are a text's symbols (the weights' vocabulary cuts the text).
+std::string otherClassesNote(const WeightsFile& weights, const Dataset& data);
+
 } // namespace tb

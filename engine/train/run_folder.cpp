@@ -57,8 +57,11 @@ RunFolder RunFolder::open(const std::string& path)
         p.pop_back();
     RunFolder f{p};
     struct stat st {};
-    if (::stat(p.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    if (::stat(p.c_str(), &st) != 0)
         throw IoError(path + " is not a run folder (no such folder)");
+    if (!S_ISDIR(st.st_mode)) // a weights file or a checkpoint given for its folder
+        throw IoError(path + " is a file, not a run folder: a run goes on from the folder it wrote in the runs "
+                             "folder, which holds its checkpoint.tbw and run.json");
     if (::stat(f.checkpoint().c_str(), &st) != 0)
         throw IoError(path + " holds no checkpoint.tbw to resume from");
     return f;

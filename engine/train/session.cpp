@@ -340,8 +340,13 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
         r.trainingSeconds += e.seconds;
         r.samples += e.samples;
     }
-    r.restoredBest = completed && config().earlyStopping.restoreBestWeights && r.bestEpoch > 0;
     r.epochs = int(m_trainer->history().size());
+    // Only when the best epoch is not the last: its weights are the final ones otherwise, and nothing
+    // changed (Keras 3 prints its "Restoring model weights" line all the same; tf.keras up to 2.10
+    // restored, and said so, only when it stopped early).
+    const int lastEpoch = m_trainer->history().empty() ? 0 : m_trainer->history().back().epoch;
+    r.restoredBest =
+        completed && config().earlyStopping.restoreBestWeights && r.bestEpoch > 0 && r.bestEpoch != lastEpoch;
     auto abandoned = [&] { return o.abandon && o.abandon->load(); };
     auto saveCopy = [&] {
         if (!o.savePath.empty()) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -42,8 +43,10 @@ uint64_t parseUnsignedOption(const std::string& name, const std::string& text)
     char* end = nullptr;
     errno = 0;
     const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (text.empty() || text[0] == '-' || *end || errno)
+    if (text.empty() || text[0] == '-' || *end || (errno && errno != ERANGE))
         throw ConfigError("--" + name + " needs a non-negative whole number, not \"" + text + "\"");
+    if (errno == ERANGE)
+        throw ConfigError("--" + name + " must be between 0 and " + std::to_string(UINT64_MAX) + " (got " + text + ")");
     return v;
 }
 
