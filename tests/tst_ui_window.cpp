@@ -10,6 +10,7 @@
 #include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
+#include "data/dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
 #include "kernels/isa.hpp"
@@ -24,6 +25,7 @@
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
+#include "train/session.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -181,6 +183,51 @@ private slots:
         QCOMPARE(grid.slotOf(4), QPoint(0, 2)); // the second group's first tile starts a row
         QCOMPARE(grid.slotOf(19), QPoint(0, 9));
         QCOMPARE(grid.minimumHeight(), 10 * grid.tileHeight() + 6); // five groups of two rows, and a gap
+    }
+
+    // Weights opened on a dataset of other classes are evaluated, and the Results page says why the
+    // accuracy means little (as `evaluate` warns); on their own classes, no note.
+    void weightsOfOtherClassesSaySo()
+    {
+        const QString clothes = m_tmp.filePath(QStringLiteral("clothes")),
+                      colours = m_tmp.filePath(QStringLiteral("colours"));
+        for (const QString& d : {clothes, colours}) {
+            QVERIFY(QDir().mkpath(d));
+            fixtures::writeToyDataset(d.toStdString(), 200, 50, 12, 3, true);
+        }
+        fixtures::writeRaw(clothes.toStdString() + "/classes.txt", "shirt\ntrouser\nbag\n");
+        fixtures::writeRaw(colours.toStdString() + "/classes.txt", "red\ngreen\nblue\n");
+        const QString weights = m_tmp.filePath(QStringLiteral("clothes.tbw"));
+        {
+            tb::TrainConfig c;
+            c.epochs = 1;
+            c.maxBatches = 1;
+            c.batchSize = 16;
+            tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"),
+                                  tb::loadDataset(clothes.toStdString()), c);
+            s.run();
+            s.save(weights.toStdString());
+        }
+        MainWindow w;
+        for (const auto& [folder, warned] : {std::pair{colours, true}, std::pair{clothes, false}}) {
+            QSignalSpy loaded(w.datasetPanel(), &DatasetPanel::datasetLoaded);
+            w.datasetPanel()->loadFolder(folder);
+            QVERIFY(loaded.wait(fixtures::kHangGuardMs));
+            QSignalSpy evaluated(&w, &MainWindow::evaluationFinished);
+            w.openWeights(weights);
+            QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
+            QVERIFY(evaluated.first().first().toBool());
+            const QString note = w.resultsPanel()->noteText();
+            QVERIFY2(note.contains(QStringLiteral("other classes")) == warned, qPrintable(folder + ": " + note));
+            if (warned) { // in the window's language too
+                Language::apply(QStringLiteral("es"));
+                const QString spanish = w.resultsPanel()->noteText();
+                Language::apply(QStringLiteral("en"));
+                QVERIFY2(spanish.startsWith(QStringLiteral("los pesos se entrenaron con un conjunto de datos de otras "
+                                                           "clases (")),
+                         qPrintable(spanish));
+            }
+        }
     }
 
     // A folder chosen while another is still loading: the call returns at once (the event loop is

@@ -667,6 +667,7 @@ ES = {
     "Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.": "Marca dispositivos arriba y pulsa Ejecutar comparación: aquí aparecen el tiempo por época y la aceleración de cada uno.",
     "Tick runs in the table to overlay their curves here.": "Marca ejecuciones en la tabla para superponer aquí sus curvas.",
     "Recent datasets…": "Recientes…",
+    "the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's": "los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta",
 }
 
 

@@ -454,6 +454,10 @@
         <source>%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 classes (%7)</source>
         <translation>%1 imágenes de entrenamiento / %2 de validación (apartadas del entrenamiento) / %3 de prueba, %4×%5, %6 clases (%7)</translation>
     </message>
+    <message>
+        <source>the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's</source>
+        <translation>los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -695,6 +695,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         DatasetPtr data;
         EvalPtr eval;
         QString error;
+        QString otherClasses; // the weights were trained on a dataset with other classes
     };
     auto* watcher = new QFutureWatcher<Evaluation>(this);
     connect(watcher, &QFutureWatcher<Evaluation>::finished, this, [this, watcher, path] {
@@ -714,8 +715,10 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
             return tr("Weights file %1 — evaluated on the test set of %2")
                 .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(dir));
         });
-        m_resultsNote = nullptr;
-        m_results->setNote(QString());
+        // As `evaluate` warns: weights of another dataset's classes give a meaningless accuracy.
+        m_resultsNote = e.otherClasses.isEmpty() ? std::function<QString()>()
+                                                 : [note = e.otherClasses] { return EngineText::english(note); };
+        m_results->setNote(m_resultsNote ? m_resultsNote() : QString());
         showPage(ResultsPage);
         statusBar()->showMessage(
             tr("Evaluated %1: test loss %2, accuracy %3")
@@ -733,6 +736,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
             const DatasetPtr data = base ? base : std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
             const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data.get());
             auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
+            out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
             tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
             out.data = std::make_shared<const tb::Dataset>(std::move(e.data));

@@ -174,6 +174,12 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "it cannot be read: %1")},
         {QRegularExpression(QStringLiteral("^evaluation\\.json is damaged: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "evaluation.json is damaged: %1")},
+        // Weights evaluated on a dataset of other classes (train/evaluation.cpp).
+        {QRegularExpression(QStringLiteral("^the weights were trained on a dataset with other classes \\((.+)\\) than "
+                                           "(.+) \\((.+)\\); the accuracy counts the predictions whose class number "
+                                           "is the label's$")),
+         QT_TRANSLATE_NOOP("EngineText", "the weights were trained on a dataset with other classes (%1) than %2 (%3); "
+                                         "the accuracy counts the predictions whose class number is the label's")},
         // A dataset of the other kind than the model's (data/dataset.cpp, data/text_dataset.cpp).
         {QRegularExpression(QStringLiteral("^(.+) is a file; choose the folder that holds the IDX files \\(a text "
                                            "trains a text model, such as small-text-lstm\\)$")),
