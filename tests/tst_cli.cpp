@@ -435,6 +435,19 @@ private slots:
         QCOMPARE(field(lines[2], "replicas"), QString("1")); // the device's: what it would have run
         QVERIFY2(field(lines[2], "skipped").contains("bf16"), qPrintable(lines[2]));
         QCOMPARE(field(lines[1], "skipped"), QString("\"\""));
+        // --json's device events likewise: a skipped device has its reason and no results.
+        const Result j = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                              "cpu:1,cpu:1@baseline+bf16", "--max-batches", "1", "--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        QList<QJsonObject> devices;
+        for (const QJsonObject& o : jsonLines(j.out))
+            if (o["event"].toString() == "device")
+                devices << o;
+        QCOMPARE(devices.size(), 2);
+        QVERIFY(devices[0].contains("test") && devices[0].contains("samples_per_sec") && !devices[0].contains("skipped"));
+        QVERIFY(devices[1]["skipped"].toString().contains("bf16"));
+        for (const char* name : {"test", "samples_per_sec", "seconds_per_epoch", "speedup", "weights_sha256"})
+            QVERIFY2(!devices[1].contains(name), name);
     }
 
     void devicesReportsTheMachineAndWhyNoGpu()

@@ -56,14 +56,16 @@ public:
             j["replicas"] = r.replicas;
             j["global_batch"] = r.globalBatch;
             j["size_multiplier"] = r.sizeMultiplier;
-            j["seconds_per_epoch"] = r.secondsPerEpoch;
-            j["samples_per_sec"] = r.samplesPerSec;
-            j["speedup"] = r.speedup;
-            j["test"] = r.test;
-            j["weights_sha256"] = r.weightsSha256;
-            j["max_abs_diff"] = r.maxAbsDiff;
-            if (!r.skipped.empty())
-                j["skipped"] = r.skipped;
+            if (!r.skipped.empty()) {
+                j["skipped"] = r.skipped; // nothing ran: no results (the CSV leaves them empty too)
+            } else {
+                j["seconds_per_epoch"] = r.secondsPerEpoch;
+                j["samples_per_sec"] = r.samplesPerSec;
+                j["speedup"] = r.speedup;
+                j["test"] = r.test;
+                j["weights_sha256"] = r.weightsSha256;
+                j["max_abs_diff"] = r.maxAbsDiff;
+            }
             printJson(j);
         } else if (m_tty) {
             std::printf("\r\033[K");
