@@ -95,7 +95,9 @@ void ConfusionMatrix::paint(QPainter& p, QSize size, bool forExport) const
                    formatPercent(m.classAccuracy(t), 1));
     }
     p.setFont(font());
-    p.drawText(QRect(0, g.top + n * g.cell + 4, g.left + n * g.cell, fontMetrics().height()), Qt::AlignCenter,
+    // Under the matrix, wrapped within the widget (centred on the matrix it overflowed both sides).
+    p.drawText(QRect(4, g.top + n * g.cell + 4, size.width() - 8, size.height() - (g.top + n * g.cell + 4)),
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
                forExport ? tr("Rows: true class.") : tr("Rows: true class. Click a cell to see its images."));
 }
 
