@@ -444,7 +444,8 @@ private slots:
             if (o["event"].toString() == "device")
                 devices << o;
         QCOMPARE(devices.size(), 2);
-        QVERIFY(devices[0].contains("test") && devices[0].contains("samples_per_sec") && !devices[0].contains("skipped"));
+        QVERIFY(devices[0].contains("test") && devices[0].contains("samples_per_sec") &&
+                !devices[0].contains("skipped"));
         QVERIFY(devices[1]["skipped"].toString().contains("bf16"));
         for (const char* name : {"test", "samples_per_sec", "seconds_per_epoch", "speedup", "weights_sha256"})
             QVERIFY2(!devices[1].contains(name), name);
