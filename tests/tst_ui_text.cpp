@@ -33,6 +33,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextEdit>
@@ -93,6 +94,36 @@ private slots:
         m_textModel = writeFile(QStringLiteral("tiny-text.json"), kTextModel);
         m_imageModel = writeFile(QStringLiteral("tiny-cnn.json"), kImageModel);
         QVERIFY(!m_text.isEmpty() && !m_textModel.isEmpty() && !m_imageModel.isEmpty());
+    }
+
+    // A text switches the image model to small-text-lstm with the settings it learns with (a few
+    // epochs of small RMSprop batches: Adam's batch 128 is 4 steps an epoch of a licence text); an
+    // image model gets its own settings back.
+    void textPresetBringsItsSettings()
+    {
+        MainWindow w;
+        w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
+        HyperparametersPanel& hyper = *w.hyperparametersPanel();
+        hyper.setBasics({tb::OptimizerKind::Adam, 0.002, 64, 3});
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        QCOMPARE(w.modelPanel()->spec()->name, std::string("small-text-lstm"));
+        HyperparametersPanel::Basics b = hyper.basics();
+        QCOMPARE(int(b.optimizer), int(tb::OptimizerKind::RMSprop));
+        QCOMPARE(b.learningRate, 0.01);
+        QCOMPARE(b.batchSize, 16);
+        QCOMPARE(b.epochs, 6);
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("small-text-lstm trains with its own")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        const QString images = m_tmp.filePath(QStringLiteral("images"));
+        QVERIFY(QDir().mkpath(images));
+        fixtures::writeToyDataset(images.toStdString(), 60, 20, 12, 3);
+        QVERIFY(load(*w.datasetPanel(), images, DatasetPanel::Kind::FromPath)); // an IDX folder: images again
+        QVERIFY(w.modelPanel()->spec() && !w.modelPanel()->spec()->isText());
+        b = hyper.basics();
+        QCOMPARE(int(b.optimizer), int(tb::OptimizerKind::Adam));
+        QCOMPARE(b.learningRate, 0.002);
+        QCOMPARE(b.batchSize, 64);
+        QCOMPARE(b.epochs, 3);
     }
 
     void datasetPanelShowsAText()

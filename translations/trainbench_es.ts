@@ -1480,6 +1480,10 @@
         <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX image datasets and LSTM language models on text files, and compare what each accelerator does with the same work, offline.&lt;br&gt;CPU kernels: %2.</source>
         <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de imágenes IDX y modelos de lenguaje LSTM con archivos de texto, y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Núcleos de cálculo de la CPU: %2.</translation>
     </message>
+    <message>
+        <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)</source>
+        <translation>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>

@@ -13,6 +13,8 @@
 #include "i18n/language.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/kernels.hpp"
+#include "model/model_spec.hpp"
+#include "optim/optimizer.hpp"
 #include "panels/accelerator_panel.hpp"
 #include "panels/charts_panel.hpp"
 #include "panels/dataset_panel.hpp"
@@ -51,6 +53,9 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QtConcurrent>
+
+#include <optional>
+#include <utility>
 
 namespace tbui {
 
@@ -150,8 +155,10 @@ MainWindow::MainWindow(QWidget* parent)
         // A text is cut into the text model's own sequence length.
         if (m_model->spec() && m_model->spec()->isText())
             m_dataset->setTextSequenceLength(m_model->spec()->sequenceLength);
+        followModelKind();
         updateStartState();
     });
+    m_textModel = m_model->spec() && m_model->spec()->isText();
     connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
         m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
         if (const DatasetPtr data = m_dataset->dataset())
@@ -383,6 +390,34 @@ QString MainWindow::setupBlocker() const
     if (!m_model->spec() || !m_model->errorText().isEmpty())
         return tr("The model cannot be used: see the Model panel.");
     return {};
+}
+
+// From an image model to a text preset with its own settings (small-text-lstm's few epochs of small
+// RMSprop batches: at Adam's batch 128 a licence text is 4 steps an epoch and the model writes
+// noise), and back: the image model's settings return.
+void MainWindow::followModelKind()
+{
+    const std::optional<tb::ModelSpec> spec = m_model->spec();
+    const bool text = spec && spec->isText();
+    if (text == m_textModel)
+        return;
+    m_textModel = text;
+    if (!text) {
+        if (m_restoreImageSettings)
+            std::exchange(m_restoreImageSettings, nullptr)();
+        return;
+    }
+    const tb::PresetTraining* t = tb::presetTraining(spec->name);
+    if (!t)
+        return;
+    m_restoreImageSettings = [this, image = m_hyper->basics()] { m_hyper->setBasics(image); };
+    m_hyper->setBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
+    statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs "
+                                "(an image model gets its settings back)")
+                                 .arg(qs(spec->name), qs(t->optimizer), QLocale().toString(double(t->learningRate)))
+                                 .arg(t->batchSize)
+                                 .arg(t->epochs),
+                             15000);
 }
 
 void MainWindow::updateStartState()

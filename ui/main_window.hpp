@@ -106,6 +106,7 @@ private:
     void placeOnScreen(); // the saved geometry, else a size that fits the screen, inside it
     void retranslate();
     void updateStartState();
+    void followModelKind();
     void onDatasetLoaded(const DatasetPtr& data);
     QString resumeBlocker() const;
     void beginRun(TrainRequest request, const QString& name);
@@ -150,6 +151,10 @@ private:
     bool m_placed = false;
     // The Results page's source line and note, in the current language.
     std::function<QString()> m_resultsSource, m_resultsNote;
+    // followModelKind: whether the model is a text model, and what gives the image model's
+    // optimizer, rate, batch and epochs back after a text preset's own (tb::presetTraining).
+    bool m_textModel = false;
+    std::function<void()> m_restoreImageSettings;
     QString m_runName; // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
     struct Actions;
     Actions* m_act;

@@ -32,6 +32,16 @@ ModelSpec loadModelSpec(const std::string& nameOrPath);
 const std::vector<std::string>& presetNames();
 const char* defaultPreset();     // for images
 const char* defaultTextPreset(); // for a text: the one that learns in minutes on a laptop
+// The settings a preset learns with where the defaults (Adam at 0.001, batch 128) do not suit it:
+// small-text-lstm takes a few epochs of small RMSprop batches to write words (docs/text-models.md).
+// The window applies them when it switches to such a preset; the CLI's options are as given.
+struct PresetTraining {
+    std::string optimizer; // "rmsprop"
+    float learningRate = 0;
+    int batchSize = 0;
+    int epochs = 0;
+};
+const PresetTraining* presetTraining(const std::string& name); // nullptr: the defaults suit it
 // The preset's description in the model-file format, or empty if there is no such preset.
 std::string presetJson(const std::string& name);
 std::string presetDescription(const std::string& name);

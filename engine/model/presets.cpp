@@ -113,6 +113,13 @@ const char* defaultTextPreset()
     return "small-text-lstm";
 }
 
+const PresetTraining* presetTraining(const std::string& name)
+{
+    // The README's and docs/text-models.md's recipe: a licence text writes words after 6 epochs.
+    static const PresetTraining smallText{"rmsprop", 0.01f, 16, 6};
+    return name == "small-text-lstm" ? &smallText : nullptr;
+}
+
 std::string presetJson(const std::string& name)
 {
     for (const Preset& p : kPresets)

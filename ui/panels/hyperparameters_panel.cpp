@@ -192,4 +192,17 @@ void HyperparametersPanel::setOptimizer(tb::OptimizerKind kind)
     onOptimizerChanged();
 }
 
+HyperparametersPanel::Basics HyperparametersPanel::basics() const
+{
+    return {tb::OptimizerKind(m_optimizer->currentData().toInt()), m_lr->value(), m_batch->value(), m_epochs->value()};
+}
+
+void HyperparametersPanel::setBasics(const Basics& b)
+{
+    setOptimizer(b.optimizer); // sets the optimizer's default rate: the given one after it
+    m_lr->setValue(b.learningRate);
+    m_batch->setValue(b.batchSize);
+    m_epochs->setValue(b.epochs);
+}
+
 } // namespace tbui

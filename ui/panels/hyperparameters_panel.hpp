@@ -40,6 +40,17 @@ public:
     void setMaxBatches(int maxBatches);
     void setOptimizer(tb::OptimizerKind kind);
 
+    // The optimizer, its learning rate, the batch and the epochs: what a model kind changes (a text
+    // preset's own settings, tb::presetTraining) and gives back.
+    struct Basics {
+        tb::OptimizerKind optimizer = tb::OptimizerKind::Adam;
+        double learningRate = 0;
+        int batchSize = 0;
+        int epochs = 0;
+    };
+    Basics basics() const;
+    void setBasics(const Basics& b);
+
 signals:
     void changed();
 
