@@ -381,6 +381,25 @@ private slots:
         QVERIFY(w->runPanel()->startButton()->isEnabled());
     }
 
+    // With a validation split, the test set is evaluated after the last epoch: the status says so
+    // meanwhile, not the last batch's 100% (the panel hears the signal first: the window connected
+    // it before this test).
+    void finalTestPassIsShown()
+    {
+        auto w = makeWindow(1, 4);
+        QVERIFY(w);
+        w->hyperparametersPanel()->runOptions()->setValidationSplit(0.25);
+        const auto back =
+            qScopeGuard([&] { w->hyperparametersPanel()->runOptions()->setValidationSplit(0); }); // remembered
+        QString statusDuringTest;
+        connect(w->runController(), &RunController::evaluatingTestSet, w.get(),
+                [&] { statusDuringTest = w->runPanel()->statusText(); });
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        QCOMPARE(statusDuringTest, QStringLiteral("Evaluating the final weights on the 200 test images…"));
+    }
+
     void stopEndsWithinOneBatch()
     {
         auto w = makeWindow(kLongRunEpochs, 0, 16);

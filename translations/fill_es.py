@@ -669,6 +669,7 @@ ES = {
     "Recent datasets…": "Recientes…",
     "the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's": "los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta",
     "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)": "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)",
+    "Evaluating the final weights on the %1 test images…": "Evaluando los pesos finales con las %1 imágenes de prueba…",
 }
 
 

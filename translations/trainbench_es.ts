@@ -2051,6 +2051,10 @@
         <source>It ran on %1 until now; it continues on %2.</source>
         <translation>Hasta ahora se entrenó en %1; continúa en %2.</translation>
     </message>
+    <message>
+        <source>Evaluating the final weights on the %1 test images…</source>
+        <translation>Evaluando los pesos finales con las %1 imágenes de prueba…</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>

@@ -162,9 +162,13 @@ void RunPanel::setStopping()
 void RunPanel::evaluatingTestSet(int images)
 {
     m_testImages = images;
-    if (m_state != State::Stopping)
-        return;
-    setStatus([images] { return tr("Evaluating the weights so far on the %1 test images…").arg(formatCount(images)); });
+    // After the last epoch the test set's pass takes a while: the status says so, not "100%".
+    if (m_state == State::Running)
+        setStatus(
+            [images] { return tr("Evaluating the final weights on the %1 test images…").arg(formatCount(images)); });
+    else if (m_state == State::Stopping)
+        setStatus(
+            [images] { return tr("Evaluating the weights so far on the %1 test images…").arg(formatCount(images)); });
 }
 
 void RunPanel::setStartEnabled(bool enabled, const QString& why)
