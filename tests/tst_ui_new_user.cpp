@@ -618,17 +618,21 @@ private slots:
                  qPrintable(QString::number(accuracy->pixelsRightOfLastPoint())));
         // The axes' numbers in the window's language: a decimal comma in Spanish ("0,8"), a point
         // in English, on every chart; never a label left blank.
-        const QRegularExpression pointDecimal(QStringLiteral("\\d\\.\\d")), commaDecimal(QStringLiteral("\\d,\\d"));
-        const QRegularExpression& wanted = language == QLatin1String("es") ? commaDecimal : pointDecimal;
-        const QRegularExpression& unwanted = language == QLatin1String("es") ? pointDecimal : commaDecimal;
+        const bool spanish = language == QLatin1String("es");
+        const QRegularExpression wanted(spanish ? QStringLiteral("\\d,\\d") : QStringLiteral("\\d\\.\\d"));
+        // A number in the language's spelling: digits, thousands grouped by its separator (a group
+        // never starts with 0: "0.412" is no Spanish thousand), its decimal sign ("26,666.7", "26.666,7").
+        const QString group = spanish ? QStringLiteral("\\.") : QStringLiteral(",");
+        const QString decimal = spanish ? QStringLiteral(",") : QStringLiteral("\\.");
+        const QRegularExpression inLanguage(
+            QStringLiteral("^-?(\\d+|[1-9]\\d{0,2}(%1\\d{3})+)(%2\\d+)?$").arg(group, decimal));
+        const QRegularExpression numeric(QStringLiteral("^-?\\d[\\d.,]*$"));
         QStringList all;
-        // (A separator before exactly three digits groups thousands: "200,000", "200.000".)
-        const QRegularExpression grouping(QStringLiteral("^-?[1-9]\\d{0,2}([.,]\\d{3})+$")); // never "0.412"
         for (Chart* c : w->chartsPanel()->charts() + QList<Chart*>{w->comparePanel()->chart()}) {
             const QStringList labels = c->axisLabels();
             QVERIFY2(labels.size() >= 4, qPrintable(c->title() + QStringLiteral(": ") + labels.join(QLatin1Char('|'))));
             for (const QString& label : labels)
-                QVERIFY2(!label.contains(unwanted) || label.contains(grouping),
+                QVERIFY2(!label.contains(numeric) || label.contains(inLanguage),
                          qPrintable(c->title() + QStringLiteral(": ") + label));
             all << labels;
         }
