@@ -20,8 +20,8 @@ inline std::string ss(const QString& s)
 
 QString formatBytes(int64_t bytes); // "1.4 GB", "512 MB"
 QString formatCount(int64_t n);     // "60,000" in the current locale
-// `v` with `decimals` decimals in the current locale ("46.9", Spanish "46,9"). The run log's Keras-style
-// lines keep the CLI's spelling instead.
+// `v` with `decimals` decimals in the current locale ("46.9", Spanish "46,9"), the run log's
+// Keras-style lines included.
 QString formatNumber(double v, int decimals);
 // A fraction as a percentage with `decimals` decimals in the current locale: 0.8677 → "86.77%",
 // Spanish "86,77 %".
