@@ -346,6 +346,30 @@ private slots:
         }
     }
 
+    // Evaluation reads only the test split: a damaged training file does not stop it (the same result as
+    // beside a good one). --precise-bn, which recomputes statistics over the training images, names it.
+    void evaluateNeedsOnlyTheTestSplit()
+    {
+        const QString good = m_tmp.path() + "/good", damaged = m_tmp.path() + "/damaged";
+        for (const QString& d : {good, damaged}) {
+            QVERIFY(QDir().mkpath(d));
+            fixtures::writeToyDataset(d.toStdString(), 200, 50, 12, 3, false);
+        }
+        fixtures::writeRaw(damaged.toStdString() + "/train-images-idx3-ubyte", "not an IDX file");
+        const QString w = m_tmp.path() + "/good.tbw";
+        Result r = run({"train", "--data", good, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches", "2",
+                        "--no-run-folder", "--save", w});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const Result before = run({"evaluate", "--data", good, "--weights", w});
+        QVERIFY2(before.code == 0, qPrintable(before.err));
+        r = run({"evaluate", "--data", damaged, "--weights", w});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, before.out);
+        r = run({"evaluate", "--data", damaged, "--weights", w, "--precise-bn", "1"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("train-images-idx3-ubyte"), qPrintable(r.err));
+    }
+
     // --model says which model a safetensors file of another program holds. A .tbw, and a safetensors
     // file Trainbench exported, name their own: a --model naming another is refused, not ignored.
     void modelOptionMustAgreeWithTheWeights()

@@ -77,7 +77,10 @@ int evaluateCommand(const std::vector<std::string>& args)
         weights = loadWeightsOption(o, nullptr);
         base = tb::loadDatasetFor(dataPath, weights);
     } else {
-        base = named ? loadData(o, *named) : tb::loadDataset(dataPath);
+        // Only --precise-bn reads the training images.
+        tb::DatasetOptions testOnly;
+        testOnly.testSplitOnly = !o.has("precise-bn");
+        base = named ? loadData(o, *named) : tb::loadDataset(dataPath, testOnly);
         weights = loadWeightsOption(o, &base);
         if (!text && weights.spec.isText())
             throw tb::ModelError(o.text("weights", "") + " holds a text model (" + weights.spec.name +

@@ -163,8 +163,13 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
 
     Dataset d;
     d.directory = dir;
-    d.train = loadSplit(dir, "train");
     d.test = loadSplit(dir, "t10k");
+    if (options.testSplitOnly) {
+        d.train.height = d.test.height;
+        d.train.width = d.test.width;
+    } else {
+        d.train = loadSplit(dir, "train");
+    }
     if (d.train.height != d.test.height || d.train.width != d.test.width)
         throw DataError("train images are " + std::to_string(d.train.height) + "x" + std::to_string(d.train.width) +
                         " but test images are " + std::to_string(d.test.height) + "x" + std::to_string(d.test.width));
@@ -174,9 +179,10 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         maxTrain = std::max<int>(maxTrain, l);
     for (uint8_t l : d.test.labels)
         maxTest = std::max<int>(maxTest, l);
-    d.numClasses = maxTrain + 1;
+    const char* labelsPart = options.testSplitOnly ? "t10k-labels" : "train-labels";
+    d.numClasses = (options.testSplitOnly ? maxTest : maxTrain) + 1;
     if (d.numClasses < 2)
-        throw DataError("train-labels holds a single class (0); a classifier needs at least two");
+        throw DataError(std::string(labelsPart) + " holds a single class (0); a classifier needs at least two");
 
     const std::string classesFile = dir + "/classes.txt";
     if (fileExists(classesFile)) {
@@ -192,8 +198,8 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         if (d.classNames.size() > 256)
             throw DataError("classes.txt names more than 256 classes; labels are single bytes, so 256 is the most");
         if (int(d.classNames.size()) < d.numClasses)
-            throw DataError("classes.txt names " + std::to_string(d.classNames.size()) +
-                            " classes but train-labels uses labels up to " + std::to_string(maxTrain));
+            throw DataError("classes.txt names " + std::to_string(d.classNames.size()) + " classes but " + labelsPart +
+                            " uses labels up to " + std::to_string(d.numClasses - 1));
         d.numClasses = int(d.classNames.size());
         d.classNamesSource = "classes.txt";
     } else if (d.numClasses == 10 && lower(dir).find("fashion") != std::string::npos) {

@@ -30,6 +30,10 @@ struct DatasetOptions {
     int dropRemainderBatch = 0; // > 0: truncate both splits to a multiple of this batch size
     int sizeMultiplier = 1;     // scale images by this integer factor (nearest neighbour)
     double validationSplit = 0; // in (0, 1): the last fraction of train becomes `validation`
+    // Only the test split is read (evaluating trained weights needs no training image, and a damaged
+    // train file should not stop it): `train` is left empty but for the test images' size, and the
+    // classes are the test labels'.
+    bool testSplitOnly = false;
 };
 
 struct Dataset {
