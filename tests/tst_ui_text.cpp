@@ -114,6 +114,14 @@ private slots:
         QCOMPARE(b.epochs, 6);
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("small-text-lstm trains with its own")),
                  qPrintable(w.statusBar()->currentMessage()));
+        // The notebook's model brings its own (a lower rate: small-text-lstm's 0.01 stalls it), and the
+        // image model's still come back after it.
+        w.modelPanel()->selectPreset(QStringLiteral("shakespeare-lstm"));
+        b = hyper.basics();
+        QCOMPARE(int(b.optimizer), int(tb::OptimizerKind::RMSprop));
+        QCOMPARE(b.learningRate, 0.001);
+        QCOMPARE(b.batchSize, 16);
+        QCOMPARE(b.epochs, 10);
         const QString images = m_tmp.filePath(QStringLiteral("images"));
         QVERIFY(QDir().mkpath(images));
         fixtures::writeToyDataset(images.toStdString(), 60, 20, 12, 3);

@@ -158,7 +158,8 @@ MainWindow::MainWindow(QWidget* parent)
         followModelKind();
         updateStartState();
     });
-    m_textModel = m_model->spec() && m_model->spec()->isText();
+    if (m_model->spec() && m_model->spec()->isText())
+        m_textModel = m_model->spec()->name;
     connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
         m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
         if (const DatasetPtr data = m_dataset->dataset())
@@ -392,15 +393,17 @@ QString MainWindow::setupBlocker() const
     return {};
 }
 
-// From an image model to a text preset with its own settings (small-text-lstm's few epochs of small
-// RMSprop batches: at Adam's batch 128 a licence text is 4 steps an epoch and the model writes
-// noise), and back: the image model's settings return.
+// To a text preset with its own settings (small-text-lstm's few epochs of small RMSprop batches: at
+// Adam's batch 128 a licence text is 4 steps an epoch and the model writes noise; shakespeare-lstm's
+// lower rate), from an image model or the other text preset, and back to an image model: the image
+// model's settings return.
 void MainWindow::followModelKind()
 {
     const std::optional<tb::ModelSpec> spec = m_model->spec();
-    const bool text = spec && spec->isText();
+    const std::optional<std::string> text = spec && spec->isText() ? std::optional(spec->name) : std::nullopt;
     if (text == m_textModel)
         return;
+    const bool fromImages = !m_textModel;
     m_textModel = text;
     if (!text) {
         if (m_restoreImageSettings)
@@ -410,7 +413,8 @@ void MainWindow::followModelKind()
     const tb::PresetTraining* t = tb::presetTraining(spec->name);
     if (!t)
         return;
-    m_restoreImageSettings = [this, image = m_hyper->basics()] { m_hyper->setBasics(image); };
+    if (fromImages)
+        m_restoreImageSettings = [this, image = m_hyper->basics()] { m_hyper->setBasics(image); };
     m_hyper->setBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
     statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs "
                                 "(an image model gets its settings back)")

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -151,9 +152,9 @@ private:
     bool m_placed = false;
     // The Results page's source line and note, in the current language.
     std::function<QString()> m_resultsSource, m_resultsNote;
-    // followModelKind: whether the model is a text model, and what gives the image model's
-    // optimizer, rate, batch and epochs back after a text preset's own (tb::presetTraining).
-    bool m_textModel = false;
+    // followModelKind: the text model's name (none for an image model), and what gives the image
+    // model's optimizer, rate, batch and epochs back after a text preset's own (tb::presetTraining).
+    std::optional<std::string> m_textModel;
     std::function<void()> m_restoreImageSettings;
     QString m_runName; // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
     struct Actions;
