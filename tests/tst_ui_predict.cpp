@@ -133,9 +133,16 @@ private slots:
         QLocale::setDefault(before);
         const QString nbsp(QChar(0x00a0)); // Spanish writes a space before the sign
         QCOMPARE(bars.labels(), (QStringList{"Bag: 97,3" + nbsp + "%", "Shirt: 0,42" + nbsp + "%"}));
+        bars.show();
+        // (The drawn text has a plain space where the label has Spanish's no-break space.)
+        QTRY_VERIFY2_WITH_TIMEOUT(bars.drawnLabels().contains("Shirt: 0,42 %"),
+                                  qPrintable(bars.drawnLabels().join(u'|')), fixtures::kHangGuardMs);
+        // Cleared (a picture that cannot be read): no class of the previous prediction stays on screen.
         bars.clear();
         QCOMPARE(bars.barCount(), 0);
         QVERIFY(bars.labels().isEmpty());
+        QApplication::processEvents();
+        QVERIFY2(bars.drawnLabels().isEmpty(), qPrintable(bars.drawnLabels().join(u'|')));
     }
 
     void opensPictures()

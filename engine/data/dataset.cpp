@@ -163,12 +163,13 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
 
     Dataset d;
     d.directory = dir;
-    d.test = loadSplit(dir, "t10k");
     if (options.testSplitOnly) {
+        d.test = loadSplit(dir, "t10k");
         d.train.height = d.test.height;
         d.train.width = d.test.width;
     } else {
         d.train = loadSplit(dir, "train");
+        d.test = loadSplit(dir, "t10k");
     }
     if (d.train.height != d.test.height || d.train.width != d.test.width)
         throw DataError("train images are " + std::to_string(d.train.height) + "x" + std::to_string(d.train.width) +

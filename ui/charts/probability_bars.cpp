@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsTextItem>
 #include <QHorizontalBarSeries>
 #include <QLegend>
 #include <QVBoxLayout>
@@ -99,6 +100,7 @@ void ProbabilityBars::setBars(const QStringList& names, const std::vector<double
     if (p.labels != labels) {
         p.classes->clear();
         p.classes->append(bottomUp);
+        p.classes->setLabelsVisible(true);
         p.topDown = names;
         p.labels = labels;
     }
@@ -115,6 +117,9 @@ void ProbabilityBars::clear()
 {
     m_parts->set->remove(0, m_parts->set->count());
     m_parts->classes->clear();
+    // Qt Charts keeps drawing an emptied category axis's last labels: they would read as the
+    // prediction of whatever replaced it (a picture that cannot be read).
+    m_parts->classes->setLabelsVisible(false);
     m_parts->topDown.clear();
     m_parts->labels.clear();
 }
@@ -137,6 +142,16 @@ QStringList ProbabilityBars::labels() const
 QStringList ProbabilityBars::axisLabels() const
 {
     return m_parts->classes->categories();
+}
+
+QStringList ProbabilityBars::drawnLabels() const
+{
+    QStringList drawn;
+    for (QGraphicsItem* item : m_parts->chart->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            if (const QString t = text->toPlainText(); !t.isEmpty() && t != m_parts->chart->title())
+                drawn << t;
+    return drawn;
 }
 
 } // namespace tbui

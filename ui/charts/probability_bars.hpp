@@ -24,9 +24,10 @@ public:
     void setBars(const QStringList& names, const std::vector<double>& probabilities);
     void clear();
     int barCount() const;
-    QStringList categories() const; // the class names, top to bottom
-    QStringList labels() const;     // each name with its probability, top to bottom
-    QStringList axisLabels() const; // the axis's own categories, bottom up (rich text)
+    QStringList categories() const;  // the class names, top to bottom
+    QStringList labels() const;      // each name with its probability, top to bottom
+    QStringList axisLabels() const;  // the axis's own categories, bottom up (rich text)
+    QStringList drawnLabels() const; // the text the view's scene shows, the title aside
 
 private:
     ProbabilityBarsParts* m_parts;
