@@ -25,12 +25,15 @@
 #include "run/run_controller.hpp"
 #include "train/checkpoint.hpp"
 #include "train/run_folder.hpp"
+#include "train/run_history.hpp"
 #include "train/train_options.hpp"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
@@ -79,6 +82,30 @@ class TstUiResume : public QObject {
         cpu2.threads = 2;
         w->acceleratorPanel()->selectDevice(cpu2);
         return w;
+    }
+
+    // The worker holds at a batch: its count of batches is the step the window last heard.
+    static bool held(MainWindow& w)
+    {
+        const QProgressBar* bar = w.runPanel()->progressBar();
+        const int64_t heard = int64_t(w.history().size()) * bar->maximum() + bar->value();
+        return w.runController()->batchesDone() == heard;
+    }
+
+    // Runs `act` on the next modal box of `w` once it shows.
+    static void onNextModal(QWidget* w, std::function<void(QWidget*)> act)
+    {
+        auto* timer = new QTimer(w);
+        timer->setInterval(10);
+        connect(timer, &QTimer::timeout, timer, [timer, act] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (!modal || !modal->isVisible())
+                return;
+            timer->stop();
+            timer->deleteLater();
+            act(modal);
+        });
+        timer->start();
     }
 
     static RunOutcome waitForRun(QSignalSpy& finished)
@@ -421,13 +448,15 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
         file.write(bytes.left(size / 2));
         file.close();
+        // Refused before it starts, as every refusal of Resume (resumeRefusalsLeaveTheWindowAlone).
         finished.clear();
         w->resumeRun(copy);
-        o = waitForRun(finished);
-        QCOMPARE(int(o.status), int(RunStatus::Failed));
-        QVERIFY2(o.message.contains(QStringLiteral("checkpoint.tbw")), qPrintable(o.message));
-        QCOMPARE(w->statusBar()->currentMessage(), o.message);
-        QVERIFY(w->runPanel()->logText().contains(o.message));
+        QVERIFY(!w->runController()->isRunning());
+        QVERIFY(w->errorBox() && w->errorBox()->isVisible());
+        QVERIFY2(w->errorBox()->informativeText().contains(QStringLiteral("checkpoint.tbw")),
+                 qPrintable(w->errorBox()->informativeText()));
+        QVERIFY(w->statusBar()->currentMessage().contains(w->errorBox()->informativeText()));
+        w->errorBox()->close();
 
         // The run's dataset is gone and another is loaded: the difference is named.
         const QString again = m_tmp.filePath(QStringLiteral("run-without-data"));
@@ -440,11 +469,144 @@ private slots:
         QVERIFY(QDir(m_otherData).removeRecursively());
         finished.clear();
         w->resumeRun(again);
-        o = waitForRun(finished);
-        QCOMPARE(int(o.status), int(RunStatus::Failed));
-        QVERIFY2(!o.message.isEmpty(), "no message");
-        qInfo("other dataset: %s", qPrintable(o.message));
-        QCOMPARE(w->statusBar()->currentMessage(), o.message);
+        QVERIFY(!w->runController()->isRunning());
+        QVERIFY(w->errorBox() && w->errorBox()->isVisible());
+        const QString why = w->errorBox()->informativeText();
+        QVERIFY2(why.contains(QStringLiteral("another dataset")), qPrintable(why));
+        qInfo("other dataset: %s", qPrintable(why));
+        QVERIFY(finished.isEmpty());
+    }
+
+    // File > Resume run… on a folder it cannot resume (no checkpoint, a damaged one, a run of a
+    // dataset that is gone): refused in a box before anything on screen changes; the last run's
+    // charts, log, progress and page stay.
+    void resumeRefusalsLeaveTheWindowAlone()
+    {
+        auto w = makeWindow(m_data, 2, 3);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        const RunOutcome first = waitForRun(finished);
+        QCOMPARE(int(first.status), int(RunStatus::Completed));
+        w->showPage(MainWindow::RunsPage);
+        const QString log = w->runPanel()->logText();
+        const QString status = w->runPanel()->statusText();
+        const int progress = w->runPanel()->progressBar()->value();
+        const int points = w->chartsPanel()->lossChart()->pointCount(1);
+        QCOMPARE(points, 2);
+
+        // A folder without a checkpoint.
+        const QString empty = m_tmp.filePath(QStringLiteral("notds"));
+        QVERIFY(QDir().mkpath(empty));
+        // A damaged checkpoint.
+        const QString damaged = m_tmp.filePath(QStringLiteral("damaged-run"));
+        QVERIFY(QDir().mkpath(damaged));
+        fixtures::writeRaw(QDir(damaged).filePath(QStringLiteral("checkpoint.tbw")).toStdString(), "TBWGHT01garbage");
+        // A run of a dataset that is gone (another one is loaded).
+        const QString goneData = m_tmp.filePath(QStringLiteral("toy-gone"));
+        QVERIFY(QDir().mkpath(goneData));
+        fixtures::writeToyDataset(goneData.toStdString(), 128, 30, 12, 3, false, 3);
+        QString goneRun;
+        {
+            auto other = makeWindow(goneData, 1, 2);
+            QVERIFY(other);
+            QSignalSpy done(other->runController(), &RunController::finished);
+            other->startTraining();
+            goneRun = waitForRun(done).runFolder;
+        }
+        QVERIFY(QDir(goneData).removeRecursively());
+
+        for (const QString& folder : {empty, damaged, goneRun}) {
+            w->resumeRun(folder);
+            QVERIFY2(!w->runController()->isRunning(), qPrintable(folder));
+            QVERIFY(w->errorBox() && w->errorBox()->isVisible());
+            QCOMPARE(w->errorBox()->text(),
+                     QStringLiteral("The run in %1 cannot be resumed.").arg(QDir::toNativeSeparators(folder)));
+            QVERIFY(!w->errorBox()->informativeText().isEmpty());
+            QVERIFY(w->errorBox()->isModal());
+            QCOMPARE(w->runPanel()->logText(), log);
+            QCOMPARE(w->runPanel()->statusText(), status);
+            QCOMPARE(w->runPanel()->progressBar()->value(), progress);
+            QCOMPARE(w->chartsPanel()->lossChart()->pointCount(1), points);
+            QCOMPARE(int(w->history().size()), 2);
+            QVERIFY(w->hasWeights());
+            QCOMPARE(w->tabs()->currentIndex(), int(MainWindow::RunsPage));
+            w->errorBox()->close();
+        }
+        w->resumeRun(empty);
+        QVERIFY2(w->errorBox()->informativeText().contains(QStringLiteral("holds no checkpoint.tbw")),
+                 qPrintable(w->errorBox()->informativeText()));
+        QVERIFY(finished.count() == 1);
+    }
+
+    // The Stop question holds the run while it is open (it could end before the answer otherwise);
+    // Continue lets it go on, to the same weights as a run never asked.
+    void stopQuestionPausesTheRun()
+    {
+        constexpr int kEpochs = 30;
+        QString uninterrupted;
+        {
+            auto w = makeWindow(m_data, kEpochs);
+            QVERIFY(w);
+            QSignalSpy finished(w->runController(), &RunController::finished);
+            w->startTraining();
+            const RunOutcome o = waitForRun(finished);
+            QCOMPARE(int(o.status), int(RunStatus::Completed));
+            uninterrupted = o.weightsSha256;
+        }
+        auto w = makeWindow(m_data, kEpochs);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        bool asked = false, pausedWhileAsked = false, heldWhileAsked = false;
+        connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
+            if (asked || p.epoch != 2)
+                return;
+            asked = true;
+            onNextModal(w.get(), [&](QWidget* box) {
+                pausedWhileAsked = w->runController()->isPaused();
+                // The worker holds: the step it holds at is shown, and no batch follows it.
+                heldWhileAsked =
+                    pausedWhileAsked &&
+                    QTest::qWaitFor(
+                        [&] { return int(w->runPanel()->state()) == int(RunPanel::State::Paused) && held(*w); },
+                        fixtures::kHangGuardMs);
+                box->findChild<QPushButton*>(QStringLiteral("continueRun"))->click();
+            });
+            w->runPanel()->stopButton()->click();
+        });
+        w->startTraining();
+        const RunOutcome o = waitForRun(finished);
+        QVERIFY(asked);
+        QVERIFY(pausedWhileAsked);
+        QVERIFY(heldWhileAsked);
+        QCOMPARE(int(o.status), int(RunStatus::Completed));
+        QCOMPARE(o.weightsSha256, uninterrupted);
+    }
+
+    // Stop: the status line and the epoch bar say the step run.json and the Runs page record (the
+    // batches finished), not the last progress heard, which the throttle can leave a step behind.
+    void stoppedStepAgreesWithTheRunRecord()
+    {
+        auto w = makeWindow(m_data, 30);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        bool stopped = false;
+        connect(w->runController(), &RunController::batchFinished, this, [&](const tb::BatchProgress& p) {
+            if (!stopped && p.epoch == 2) {
+                stopped = true;
+                w->runController()->stop(); // as the question's Stop and keep does, without the question's pause
+            }
+        });
+        w->startTraining();
+        const RunOutcome o = waitForRun(finished);
+        QCOMPARE(int(o.status), int(RunStatus::Stopped));
+        const tb::RunSummary run = tb::readRun(o.runFolder.toStdString());
+        const int epoch = run.partialStep > 0 ? run.partialEpoch : int(run.history.size()) + 1;
+        const int step = run.partialStep;
+        const QString status = w->runPanel()->statusText();
+        QVERIFY2(status.startsWith(QStringLiteral("Stopped at epoch %1, step %2;").arg(epoch).arg(step)),
+                 qPrintable(status + QStringLiteral(" / run.json: epoch %1, step %2").arg(epoch).arg(step)));
+        QCOMPARE(w->runPanel()->progressBar()->value(), step);
     }
 };
 

@@ -26,11 +26,13 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -453,6 +455,49 @@ private slots:
         Language::apply(QStringLiteral("es"));
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
         QCOMPARE(page.sourceText(), QStringLiteral("Modelo: archivo de pesos written.tbw"));
+    }
+
+    // The Runs page's Open results on a run trained on a text FILE: the run's text is evaluated as the
+    // run cut it and the text Results page shows; a text that is gone is said so in a box (no word of
+    // misclassified images), nothing else.
+    void aTextRunsResultsOpen()
+    {
+        QString runFolder, copy = m_tmp.filePath(QStringLiteral("gone-soon.txt"));
+        QVERIFY(QFile::copy(m_text, copy));
+        {
+            MainWindow w;
+            w.modelPanel()->openModelFile(m_textModel);
+            QVERIFY(load(*w.datasetPanel(), copy));
+            w.hyperparametersPanel()->setEpochs(1);
+            w.hyperparametersPanel()->setBatchSize(8);
+            w.hyperparametersPanel()->setMaxBatches(3);
+            QSignalSpy finished(w.runController(), &RunController::finished);
+            w.startTraining();
+            QVERIFY(finished.wait(fixtures::kHangGuardMs));
+            const RunOutcome o = finished.first().first().value<RunOutcome>();
+            QVERIFY2(o.status == RunStatus::Completed, qPrintable(o.message));
+            runFolder = o.runFolder;
+        }
+        MainWindow w; // nothing loaded, as after a restart
+        QSignalSpy evaluated(&w, &MainWindow::evaluationFinished);
+        w.openRunResults(runFolder);
+        QTRY_COMPARE_WITH_TIMEOUT(evaluated.count(), 1, fixtures::kHangGuardMs);
+        QVERIFY2(evaluated.first().first().toBool(), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(!w.errorBox());
+        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::ResultsPage));
+        QVERIFY(w.resultsPanel()->showsText());
+        QVERIFY(!w.resultsPanel()->textResults()->model().expected.empty());
+        QVERIFY(w.writePanel()->hasModel());
+
+        QVERIFY(QFile::remove(copy));
+        evaluated.clear();
+        w.openRunResults(runFolder);
+        QCOMPARE(evaluated.count(), 1);
+        QVERIFY(!evaluated.first().first().toBool());
+        QVERIFY(w.errorBox() && w.errorBox()->isVisible());
+        const QString said = w.errorBox()->text() + QLatin1Char('\n') + w.errorBox()->informativeText();
+        QVERIFY2(said.contains(QStringLiteral("The text %1 the run trained on is gone").arg(copy)), qPrintable(said));
+        QVERIFY2(!said.contains(QStringLiteral("misclassified")), qPrintable(said));
     }
 };
 

@@ -25,6 +25,7 @@
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
+#include "runs/runs_panel.hpp"
 #include "train/session.hpp"
 
 #include <QAction>
@@ -33,6 +34,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -881,6 +883,69 @@ private slots:
         w->openWeights(lying.fileName());
         QVERIFY(evaluatedLying.wait(fixtures::kHangGuardMs));
         QCOMPARE(evaluatedLying.first().first().toBool(), false);
+    }
+
+    // Every save and export of the File menu that cannot write (here under a file used as a folder,
+    // which fails for root too) says so in a warning box, in the window's words, with the reason:
+    // not a status line that goes after a few seconds. Nothing is left behind.
+    void failedSavesShowAWarningBox()
+    {
+        auto w = makeWindow(1, 2);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        QVERIFY(w->hasWeights() && !w->resultsPanel()->model().isEmpty());
+        QTemporaryDir out;
+        const QString file = out.filePath(QStringLiteral("file.txt"));
+        fixtures::writeRaw(file.toStdString(), "a file, not a folder");
+        const QString under = file + QStringLiteral("/");
+        const auto expectBox = [&](const QString& error, const QString& lead, const QString& name) {
+            QVERIFY2(!error.isEmpty(), qPrintable(name));
+            QMessageBox* box = w->errorBox();
+            QVERIFY2(box && box->isVisible() && box->isModal(), qPrintable(name));
+            QCOMPARE(box->icon(), QMessageBox::Warning);
+            QCOMPARE(box->text(), lead);
+            QCOMPARE(box->informativeText(), error);
+            QVERIFY2(error.contains(under + name), qPrintable(error));
+            QVERIFY(w->statusBar()->currentMessage().contains(error));
+            box->close();
+            QVERIFY(!QFileInfo::exists(under + name));
+        };
+        for (const char* name : {"model.tbw", "model.onnx", "model.safetensors"}) {
+            const QString n = QString::fromLatin1(name);
+            expectBox(w->saveWeights(under + n), QStringLiteral("The weights could not be saved."), n);
+        }
+        // The engine's sentence in the window's words (EngineText), not left as the engine wrote it.
+        QVERIFY2(w->saveWeights(under + QStringLiteral("model.tbw"))
+                     .startsWith(QStringLiteral("cannot write %1model.tbw: %2 is not a folder").arg(under, file)),
+                 qPrintable(w->errorBox()->informativeText()));
+        w->errorBox()->close();
+        expectBox(w->exportHistoryCsv(under + QStringLiteral("history.csv")),
+                  QStringLiteral("The history could not be exported."), QStringLiteral("history.csv"));
+        expectBox(w->exportGrid(under + QStringLiteral("grid.png")),
+                  QStringLiteral("The misclassified grid could not be exported."), QStringLiteral("grid.png"));
+        expectBox(w->exportConfusion(under + QStringLiteral("confusion.png")),
+                  QStringLiteral("The confusion matrix could not be exported."), QStringLiteral("confusion.png"));
+        const QString charts = w->exportCharts(file);
+        QVERIFY(!charts.isEmpty());
+        QVERIFY(w->errorBox() && w->errorBox()->isVisible());
+        QCOMPARE(w->errorBox()->text(), QStringLiteral("The charts could not be exported."));
+        QCOMPARE(w->errorBox()->informativeText(), charts);
+        w->errorBox()->close();
+        // The report (File > Export report, the Runs page's button) is written in the background.
+        QSignalSpy exported(w->runsPanel(), &RunsPanel::reportExported);
+        w->runsPanel()->exportReport(w->reportRun(), under + QStringLiteral("report.html"));
+        QVERIFY(exported.wait(fixtures::kHangGuardMs));
+        const QString reportError = exported.first().at(1).toString();
+        QVERIFY(!reportError.isEmpty());
+        QVERIFY(w->errorBox() && w->errorBox()->isVisible());
+        QCOMPARE(w->errorBox()->text(), QStringLiteral("The report could not be exported."));
+        QCOMPARE(w->errorBox()->informativeText(), reportError);
+        w->errorBox()->close();
+        // Saved where it can be: no box.
+        QCOMPARE(w->saveWeights(out.filePath(QStringLiteral("model.tbw"))), QString());
+        QVERIFY(!w->errorBox() || !w->errorBox()->isVisible());
     }
 
     // The Compare page offers all cores again at each lower instruction set the CPU runs, unticked;

@@ -27,10 +27,12 @@
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
+#include "run/train_worker.hpp"
 #include "runs/runs_panel.hpp"
 #include "train/evaluation.hpp"
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
+#include "train/session.hpp"
 #include "write/write_panel.hpp"
 
 #include <QActionGroup>
@@ -194,6 +196,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runs, &RunsPanel::openResultsRequested, this, &MainWindow::openRunResults);
     connect(m_runs, &RunsPanel::resumeRequested, this, &MainWindow::resumeRun);
     connect(m_runs, &RunsPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    connect(m_runs, &RunsPanel::reportExported, this, [this](const QString&, const QString& error) {
+        if (!error.isEmpty())
+            showError(tr("The report could not be exported."), error);
+    });
     connect(m_runs, &RunsPanel::listed, this, &MainWindow::updateStartState);
 
     buildMenus();
@@ -501,8 +507,9 @@ QString MainWindow::resumeBlocker() const
 
 void MainWindow::resumeRun(const QString& folder)
 {
+    const QString cannot = tr("The run in %1 cannot be resumed.").arg(QDir::toNativeSeparators(folder));
     if (const QString why = resumeBlocker(); !why.isEmpty()) {
-        reportError(why);
+        showError(cannot, why);
         return;
     }
     // The run goes on with its own settings; only the device is the accelerator panel's.
@@ -510,6 +517,18 @@ void MainWindow::resumeRun(const QString& folder)
     req.data = m_dataset->dataset(); // used when it is the run's dataset; else the worker loads the run's
     req.device = m_accelerator->device();
     req.resumeFolder = ss(QDir(folder).absolutePath());
+    // Checked before anything on screen changes: a folder without a checkpoint, a damaged checkpoint
+    // or a run whose dataset is neither loaded nor where it was is refused, and the last run's
+    // charts, log and progress stay. The checkpoint read here is the one the worker continues from.
+    try {
+        const tb::RunFolder run = tb::RunFolder::open(req.resumeFolder);
+        auto saved = std::make_shared<const tb::Checkpoint>(tb::readCheckpoint(run.checkpoint()));
+        TrainWorker::resumeDataset(*saved, req.data, run.checkpoint());
+        req.checkpoint = std::move(saved);
+    } catch (const std::exception& e) {
+        showError(cannot, EngineText::of(e));
+        return;
+    }
     beginRun(req, tr("%1 resumed on %2 at %3")
                       .arg(QFileInfo(folder).fileName(), qs(req.device.id()),
                            QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
@@ -609,12 +628,33 @@ void MainWindow::reportError(const QString& message)
     statusBar()->showMessage(message, 15000);
 }
 
-QString MainWindow::reportResult(const QString& error, const QString& done)
+void MainWindow::showError(const QString& lead, const QString& detail)
+{
+    reportError(detail.isEmpty() ? lead : lead + QLatin1Char(' ') + detail);
+    if (m_errorBox)
+        m_errorBox->close(); // the newest failure replaces the one still shown
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Trainbench"), lead, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorBox"));
+    box->setInformativeText(detail);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    // Window-modal and not exec(): a failure reported from a finished background task does not
+    // start a nested event loop under it.
+    box->setWindowModality(Qt::WindowModal);
+    m_errorBox = box;
+    box->open();
+}
+
+QMessageBox* MainWindow::errorBox() const
+{
+    return m_errorBox;
+}
+
+QString MainWindow::reportResult(const QString& error, const QString& done, const QString& failed)
 {
     if (error.isEmpty())
         statusBar()->showMessage(done, 8000);
     else
-        reportError(error);
+        showError(failed, error);
     return error;
 }
 
@@ -628,15 +668,16 @@ QString MainWindow::exportCharts(const QString& dir)
         if (error.isEmpty())
             error = charts[i]->saveSvg(base + QStringLiteral(".svg"));
         if (!error.isEmpty())
-            return reportResult(error, {});
+            return reportResult(error, {}, tr("The charts could not be exported."));
     }
-    return reportResult({}, tr("Saved %1 charts as PNG and SVG in %2").arg(charts.size()).arg(dir));
+    return reportResult({}, tr("Saved %1 charts as PNG and SVG in %2").arg(charts.size()).arg(dir), {});
 }
 
 QString MainWindow::exportHistoryCsv(const QString& path)
 {
     if (m_history.empty())
-        return reportResult(tr("There is no history to export yet: train for an epoch first."), {});
+        return reportResult(tr("There is no history to export yet: train for an epoch first."), {},
+                            tr("The history could not be exported."));
     QString csv = QStringLiteral(
         "epoch,loss,accuracy,val_loss,val_accuracy,seconds,samples_per_sec,samples,device,replicas,global_batch,"
         "optimizer,learning_rate,seed\n");
@@ -656,13 +697,15 @@ QString MainWindow::exportHistoryCsv(const QString& path)
                    .arg(qs(tb::optimizerName(m_runConfig.optimizer.kind)))
                    .arg(r.learningRate > 0 ? r.learningRate : double(m_runConfig.optimizer.learningRate), 0, 'g', 6)
                    .arg(QString::number(m_runConfig.seed));
-    return reportResult(saveBytes(path, csv.toUtf8()), tr("Saved %1").arg(path));
+    return reportResult(saveBytes(path, csv.toUtf8()), tr("Saved %1").arg(path),
+                        tr("The history could not be exported."));
 }
 
 QString MainWindow::exportGrid(const QString& path, int maxTiles)
 {
+    const QString failed = tr("The misclassified grid could not be exported.");
     if (m_results->model().isEmpty())
-        return reportResult(tr("There are no results to export yet."), {});
+        return reportResult(tr("There are no results to export yet."), {}, failed);
     const int shown = m_results->grid()->tileCount();
     const QString done = shown > maxTiles
                              ? tr("Saved %1: the first %2 of %3 images (misclassified first); the grid export is "
@@ -671,27 +714,29 @@ QString MainWindow::exportGrid(const QString& path, int maxTiles)
                                    .arg(maxTiles)
                                    .arg(formatCount(shown))
                              : tr("Saved %1 (%2 images)").arg(path).arg(shown);
-    return reportResult(saveImage(path, m_results->grid()->renderImage(maxTiles, 10)), done);
+    return reportResult(saveImage(path, m_results->grid()->renderImage(maxTiles, 10)), done, failed);
 }
 
 QString MainWindow::exportConfusion(const QString& path)
 {
+    const QString failed = tr("The confusion matrix could not be exported.");
     if (m_results->model().isEmpty())
-        return reportResult(tr("There are no results to export yet."), {});
-    return reportResult(saveImage(path, m_results->confusion()->renderImage()), tr("Saved %1").arg(path));
+        return reportResult(tr("There are no results to export yet."), {}, failed);
+    return reportResult(saveImage(path, m_results->confusion()->renderImage()), tr("Saved %1").arg(path), failed);
 }
 
 QString MainWindow::saveWeights(const QString& path)
 {
+    const QString failed = tr("The weights could not be saved.");
     if (!m_weights)
-        return reportResult(tr("There are no trained weights yet."), {});
+        return reportResult(tr("There are no trained weights yet."), {}, failed);
     try {
         // .onnx and .safetensors export; anything else is Trainbench's own file.
         tb::saveWeightsAs(ss(path), *m_weights, tb::weightsFormatOfPath(ss(path)));
     } catch (const std::exception& e) {
-        return reportResult(EngineText::of(e), {});
+        return reportResult(EngineText::of(e), {}, failed);
     }
-    return reportResult({}, tr("Saved %1").arg(path));
+    return reportResult({}, tr("Saved %1").arg(path), {});
 }
 
 QString MainWindow::reportRun() const
@@ -704,15 +749,23 @@ QString MainWindow::reportRun() const
 void MainWindow::openRunResults(const QString& runFolder)
 {
     const tb::RunSummary run = tb::readRun(ss(runFolder));
+    const QString cannot = tr("The results of the run in %1 cannot be shown.").arg(QDir::toNativeSeparators(runFolder));
     if (run.damaged) {
-        reportError(tr("The run %1 is damaged: %2").arg(runFolder, EngineText::english(qs(run.damage))));
+        showError(cannot, tr("The run %1 is damaged: %2").arg(runFolder, EngineText::english(qs(run.damage))));
         emit evaluationFinished(false);
         return;
     }
-    if (!QFileInfo(qs(run.dataset)).isDir()) {
-        reportError(tr("The run's dataset folder %1 is gone: its results cannot be shown; its report still has the "
-                       "confusion matrix and misclassified images it stored.")
-                        .arg(qs(run.dataset)));
+    // A text run trained on a text file (or a folder of texts), an image run on a folder of IDX files.
+    const QFileInfo dataset(qs(run.dataset));
+    if (run.isText() ? !dataset.exists() : !dataset.isDir()) {
+        const QString path = QDir::toNativeSeparators(qs(run.dataset));
+        showError(cannot, run.isText() ? tr("The text %1 the run trained on is gone; its report still has the figures "
+                                            "it stored.")
+                                             .arg(path)
+                                       : tr("The run's dataset folder %1 is gone: its results cannot be shown; its "
+                                            "report still has the confusion matrix and misclassified images it "
+                                            "stored.")
+                                             .arg(path));
         emit evaluationFinished(false);
         return;
     }
@@ -722,8 +775,10 @@ void MainWindow::openRunResults(const QString& runFolder)
 void MainWindow::openWeights(const QString& path, const QString& datasetDir)
 {
     DatasetPtr base = m_dataset->dataset();
-    if (!datasetDir.isEmpty() && base && QFileInfo(qs(base->directory)) != QFileInfo(datasetDir))
-        base.reset(); // another dataset is loaded: the worker loads the run's
+    // Another dataset is loaded: the worker loads the run's. A run's text is loaded again in any
+    // case, cut as its weights say (the Dataset panel cuts it for the model chosen in Setup).
+    if (!datasetDir.isEmpty() && base && (base->isText() || QFileInfo(qs(base->directory)) != QFileInfo(datasetDir)))
+        base.reset();
     if (!base && datasetDir.isEmpty()) {
         reportError(tr("Choose a dataset folder first, then open the weights to evaluate them on it."));
         emit evaluationFinished(false);
@@ -772,9 +827,19 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
     watcher->setFuture(QtConcurrent::run([path, base, datasetDir, device, spec, cacheDir = m_kernelCacheDir]() {
         Evaluation out;
         try {
-            const DatasetPtr data = base ? base : std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
-            const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data.get());
-            auto weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
+            DatasetPtr data = base;
+            WeightsPtr weights;
+            if (!data && tb::weightsFormatOfPath(ss(path)) == tb::WeightsFormat::Trainbench) {
+                // A run's weights say how its dataset is read: a text (a file or a folder of texts) cut
+                // as the run cut it, else IDX images (tb::loadDatasetFor, as Resume and the CLI's evaluate).
+                weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path)));
+                data = std::make_shared<const tb::Dataset>(tb::loadDatasetFor(ss(datasetDir), *weights));
+            } else {
+                if (!data)
+                    data = std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
+                const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data.get());
+                weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
+            }
             out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
             tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
@@ -824,15 +889,27 @@ void MainWindow::confirmStop()
 {
     if (!m_controller->isRunning())
         return;
+    // The run holds while the question is open (it could end before the answer otherwise) and goes on
+    // if the answer is to continue; a run the user paused stays paused. A pause between batches does
+    // not change the weights.
+    const bool pausedHere = !m_controller->isPaused();
+    m_controller->setPaused(true);
     if (askStop(false) == StopChoice::StopAndKeep && m_controller->isRunning())
-        m_controller->stop(); // a paused run stays paused while the box is open; Stop releases it
+        m_controller->stop(); // Stop releases the pause
+    else if (pausedHere)
+        m_controller->setPaused(false);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_controller->isRunning() || m_compare->isRunning()) {
+        // As confirmStop: a training run holds while the question is open.
+        const bool pausedHere = m_controller->isRunning() && !m_controller->isPaused();
+        m_controller->setPaused(true);
         switch (askStop(true)) {
         case StopChoice::Continue:
+            if (pausedHere)
+                m_controller->setPaused(false);
             event->ignore();
             return;
         case StopChoice::StopAndKeep:

@@ -5,6 +5,7 @@
 #include "common/value_types.hpp"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@
 class QAction;
 class QActionGroup;
 class QMenu;
+class QMessageBox;
 class QTabWidget;
 
 namespace tbui {
@@ -88,6 +90,9 @@ public:
     // File > Export report: the report of the last run, else of the run selected on the Runs page.
     QString reportRun() const;
 
+    // The box that shows the last failed save or refused action (a warning the user must close), or null.
+    QMessageBox* errorBox() const;
+
     const std::vector<tb::EpochRecord>& history() const { return m_history; }
     bool hasWeights() const { return m_weights != nullptr; }
 
@@ -115,11 +120,15 @@ private:
     void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
     void onRunFinished(const RunOutcome& outcome);
     void reportError(const QString& message);
+    // A warning box (window-modal, so it cannot go unseen): what failed, then why (the engine's
+    // message); the status line says it too.
+    void showError(const QString& lead, const QString& detail);
     QString setupBlocker() const; // what training and comparison both need: dataset and model
     void askAndSave(const QString& title, const QString& name, const QString& filter,
                     const std::function<QString(const QString&)>& save);
     QString compareRequest(CompareRequest& request) const;
-    QString reportResult(const QString& error, const QString& done);
+    // An export's end: `done` in the status line, else `failed` and the error in a warning box.
+    QString reportResult(const QString& error, const QString& done, const QString& failed);
 
     tb::SystemInfo m_system; // detected once
     DatasetPanel* m_dataset;
@@ -150,6 +159,7 @@ private:
     QMenu* m_helpMenu = nullptr;
     QActionGroup* m_languages = nullptr;
     bool m_placed = false;
+    QPointer<QMessageBox> m_errorBox;
     // The Results page's source line and note, in the current language.
     std::function<QString()> m_resultsSource, m_resultsNote;
     // followModelKind: the text model's name (none for an image model), and what gives the image

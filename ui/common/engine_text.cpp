@@ -155,6 +155,15 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP(
              "EngineText",
              "%1 was made on another dataset than %2: the labels differ, although the counts and sizes are the same")},
+        // Run folders given to Resume (train/run_folder.cpp).
+        {QRegularExpression(QStringLiteral("^(.+) holds no checkpoint\\.tbw to resume from$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 holds no checkpoint.tbw to resume from")},
+        {QRegularExpression(QStringLiteral("^(.+) is not a run folder \\(no such folder\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is not a run folder (no such folder)")},
+        {QRegularExpression(QStringLiteral("^(.+) is a file, not a run folder: a run goes on from the folder it wrote "
+                                           "in the runs folder, which holds its checkpoint\\.tbw and run\\.json$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is a file, not a run folder: a run goes on from the folder it wrote in "
+                                         "the runs folder, which holds its checkpoint.tbw and run.json")},
         // Run folders (the Runs page's damage reasons).
         {QRegularExpression(QStringLiteral("^the folder holds no run\\.json \\(removed, or the run never started\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "the folder holds no run.json (removed, or the run never started)")},
@@ -239,6 +248,18 @@ const std::vector<Pattern>& patterns()
                            "bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights "
                            "differ in their last bits from those of CPUs without them "
                            "(TRAINBENCH_BF16_KERNELS=avx512bf16 gives those)")},
+        // Files written atomically (core/atomic_file.cpp); the system's reason stays as it is. Last: "(.+) is
+        // not a folder" would take the Runs page's "it is not a folder".
+        {QRegularExpression(QStringLiteral("^cannot write (.+?): (.+); nothing was written$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot write %1: %2; nothing was written")},
+        {QRegularExpression(QStringLiteral("^cannot write (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot write %1: %2")},
+        {QRegularExpression(QStringLiteral("^the folder (.+) does not exist$")),
+         QT_TRANSLATE_NOOP("EngineText", "the folder %1 does not exist")},
+        {QRegularExpression(QStringLiteral("^(.+) is not a folder$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is not a folder")},
+        {QRegularExpression(QStringLiteral("^it is a folder; give the name of a file in it$")),
+         QT_TRANSLATE_NOOP("EngineText", "it is a folder; give the name of a file in it")},
     };
     return all;
 }

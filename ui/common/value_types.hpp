@@ -5,6 +5,7 @@
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "io/weights_file.hpp"
+#include "train/checkpoint.hpp"
 #include "train/precise_bn.hpp"
 #include "train/trainer.hpp"
 
@@ -36,6 +37,9 @@ struct TrainRequest {
     // Not empty: continue the run in this folder (its own settings; spec and config are ignored), on
     // `data` when it is the checkpoint's dataset, else on the dataset folder the checkpoint names.
     std::string resumeFolder;
+    // The checkpoint of resumeFolder as the window read it to check the folder before starting (the
+    // worker reads it when null).
+    std::shared_ptr<const tb::Checkpoint> checkpoint;
 };
 
 // What the worker reports once, when training has been set up.
@@ -71,6 +75,9 @@ struct RunOutcome {
     int bestEpoch = 0;         // early stopping: the best epoch (1-based), 0 if off or none
     bool restoredBest = false; // the best epoch's weights were put back
     QString runFolder;
+    // Stopped: the epoch under way (1-based) and the batches it finished, as run.json's position says
+    // (the last progress the window heard can lag behind: progress is throttled).
+    int stoppedEpoch = 0, stoppedStep = 0;
     std::optional<tb::PreciseBnResult> preciseBn;       // when precise BN ran
     std::optional<tb::BatchNormWarmth> batchNormWarmth; // when the model has BatchNorm (without precise BN)
 };

@@ -357,6 +357,15 @@ void RunPanel::runFinished(const RunOutcome& o)
             tr("Stopped by the user; test accuracy of the weights so far: %1").arg(formatNumber(o.testAccuracy, 4)));
         if (!o.runFolder.isEmpty())
             appendLog(tr("The checkpoint is in %1; File > Resume run… continues the run.").arg(o.runFolder));
+        // Where the run stopped as its checkpoint and run.json say: the last progress heard can be a
+        // step behind (throttled), which the bars would otherwise keep showing.
+        if (o.stoppedEpoch > 0) {
+            m_last.epoch = o.stoppedEpoch;
+            m_last.step = o.stoppedStep;
+            m_progress->setValue(o.stoppedStep);
+            m_runProgress->setValue(int(std::min<int64_t>(
+                m_runProgress->maximum(), int64_t(o.stoppedEpoch - 1) * m_stepsPerEpoch + o.stoppedStep)));
+        }
         setStatus([epoch = m_last.epoch, step = m_last.step, a = o.testAccuracy] {
             return tr("Stopped at epoch %1, step %2; the weights so far are kept (test accuracy %3).")
                 .arg(epoch)

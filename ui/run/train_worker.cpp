@@ -20,10 +20,17 @@ public:
     void batchFinished(const tb::BatchProgress& p) override
     {
         m_worker.countBatch();
-        // The first and last steps and a pause are always shown; a paused run shows where it stands.
-        if (m_worker.progressDue(p.step == p.steps || p.step == 1 || m_worker.pauseRequested()))
+        // The first and last steps, a pause and a stop are always shown: a paused or stopped run shows
+        // where it stands.
+        const bool sent = m_worker.progressDue(p.step == p.steps || p.step == 1 || m_worker.pauseRequested() ||
+                                               m_worker.stopRequested());
+        if (sent)
             emit m_worker.batchFinished(p);
-        m_worker.waitWhilePaused();
+        // A pause asked for since: the step it holds at is shown too.
+        m_worker.waitWhilePaused([&] {
+            if (!sent)
+                emit m_worker.batchFinished(p);
+        });
     }
 
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult& validation) override
@@ -53,6 +60,22 @@ TrainWorker::TrainWorker(TrainRequest request, QObject* parent) : StoppableWorke
 {
 }
 
+DatasetPtr TrainWorker::resumeDataset(const tb::Checkpoint& saved, DatasetPtr loaded, const std::string& checkpointPath)
+{
+    if (!loaded)
+        return nullptr;
+    try {
+        tb::requireSameDataset(saved.data, *loaded, checkpointPath);
+        return loaded;
+    } catch (const tb::DataError&) {
+        // Another dataset is loaded: the checkpoint's own, if it is still there (a text run's is a
+        // file, an image run's a folder).
+        if (!QFileInfo::exists(qs(saved.data.directory)))
+            throw;
+        return nullptr;
+    }
+}
+
 // The session of a fresh run (with its run folder) or of a resumed one, and the dataset it trains on.
 std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data, QString& ranOn)
 {
@@ -68,18 +91,8 @@ std::unique_ptr<tb::TrainingSession> TrainWorker::makeSession(DatasetPtr& data, 
         return session;
     }
     const tb::RunFolder folder = tb::RunFolder::open(r.resumeFolder);
-    tb::Checkpoint saved = tb::readCheckpoint(folder.checkpoint());
-    data = r.data;
-    if (data) {
-        try {
-            tb::requireSameDataset(saved.data, *data, folder.checkpoint());
-        } catch (const tb::DataError&) {
-            // Another dataset is loaded: the checkpoint's own, if it is still there.
-            if (!QFileInfo(qs(saved.data.directory)).isDir())
-                throw;
-            data.reset();
-        }
-    }
+    tb::Checkpoint saved = r.checkpoint ? *r.checkpoint : tb::readCheckpoint(folder.checkpoint());
+    data = resumeDataset(saved, r.data, folder.checkpoint());
     if (!data)
         data = std::make_shared<const tb::Dataset>(tb::loadDatasetFor(saved.data.directory, saved.weights));
     // The accelerator panel's device, at the run's kernel level where it runs here in the panel's
@@ -136,6 +149,11 @@ void TrainWorker::run()
 
         const tb::TrainStatus status = session->run(&observer, stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
+        if (outcome.status == RunStatus::Stopped) {
+            const tb::RunPosition& at = session->position(); // batches finished, as run.json records them
+            outcome.stoppedEpoch = at.epoch + 1;
+            outcome.stoppedStep = at.step;
+        }
         tb::FinishOptions finishing;
         finishing.keepPredictions = true; // the Results page
         finishing.finishStopped = true;   // the stopped weights' test accuracy, in the log and the Runs page

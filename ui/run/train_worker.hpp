@@ -22,6 +22,11 @@ public:
 
     void run() override;
 
+    // The dataset a resumed run trains on: `loaded` when it is the checkpoint's, else null when the
+    // checkpoint's own (an IDX folder or a text) is still where it was, to be loaded; else throws
+    // DataError naming the difference. The window checks a folder with it before it starts anything.
+    static DatasetPtr resumeDataset(const tb::Checkpoint& saved, DatasetPtr loaded, const std::string& checkpointPath);
+
 signals:
     void started(tbui::RunStarted info);
     void batchFinished(tb::BatchProgress progress);

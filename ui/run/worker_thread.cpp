@@ -49,9 +49,11 @@ bool StoppableWorker::pauseRequested()
     return m_paused;
 }
 
-void StoppableWorker::waitWhilePaused()
+void StoppableWorker::waitWhilePaused(const std::function<void()>& holding)
 {
     std::unique_lock lock(m_pauseMutex);
+    if (m_paused && !m_stop.load() && holding)
+        holding(); // a queued signal at most: nothing that takes this lock
     m_pauseChanged.wait(lock, [this] { return !m_paused || m_stop.load(); });
 }
 

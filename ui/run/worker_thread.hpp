@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 
 class QThread;
@@ -41,7 +42,8 @@ protected:
     bool stopRequested() const { return m_stop.load(); }
     bool abandonRequested() const { return m_abandon.load(); }
     const std::atomic<bool>* abandonFlag() const { return &m_abandon; }
-    void waitWhilePaused(); // called by the worker between batches
+    // Called by the worker between batches; `holding` runs once, first, when it is about to wait.
+    void waitWhilePaused(const std::function<void()>& holding = {});
     bool pauseRequested();
     void countBatch(); // after each batch, before its progress is sent; may pause there
     // Whether to send a batch's progress now: when forced, else at most every kProgressIntervalMs.
