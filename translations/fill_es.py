@@ -670,6 +670,23 @@ ES = {
     "the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's": "los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta",
     "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)": "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)",
     "Evaluating the final weights on the %1 test images…": "Evaluando los pesos finales con las %1 imágenes de prueba…",
+    "%1 holds no checkpoint.tbw to resume from": "%1 no contiene ningún checkpoint.tbw desde el que reanudar",
+    "%1 is not a run folder (no such folder)": "%1 no es una carpeta de ejecución (no existe)",
+    "%1 is a file, not a run folder: a run goes on from the folder it wrote in the runs folder, which holds its checkpoint.tbw and run.json": "%1 es un archivo, no una carpeta de ejecución: una ejecución continúa desde la carpeta que escribió en la carpeta de ejecuciones, que contiene su checkpoint.tbw y su run.json",
+    "cannot write %1: %2; nothing was written": "no se puede escribir %1: %2; no se escribió nada",
+    "cannot write %1: %2": "no se puede escribir %1: %2",
+    "the folder %1 does not exist": "la carpeta %1 no existe",
+    "%1 is not a folder": "%1 no es una carpeta",
+    "it is a folder; give the name of a file in it": "es una carpeta; indica el nombre de un archivo dentro de ella",
+    "The report could not be exported.": "No se pudo exportar el informe.",
+    "The run in %1 cannot be resumed.": "No se puede reanudar la ejecución de %1.",
+    "The charts could not be exported.": "No se pudieron exportar las gráficas.",
+    "The history could not be exported.": "No se pudo exportar el historial.",
+    "The misclassified grid could not be exported.": "No se pudo exportar la cuadrícula de imágenes mal clasificadas.",
+    "The confusion matrix could not be exported.": "No se pudo exportar la matriz de confusión.",
+    "The weights could not be saved.": "No se pudieron guardar los pesos.",
+    "The results of the run in %1 cannot be shown.": "No se pueden mostrar los resultados de la ejecución de %1.",
+    "The text %1 the run trained on is gone; its report still has the figures it stored.": "El texto %1 con el que se entrenó la ejecución ya no existe; su informe conserva las cifras que guardó.",
 }
 
 

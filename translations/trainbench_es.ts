@@ -458,6 +458,38 @@
         <source>the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's</source>
         <translation>los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta</translation>
     </message>
+    <message>
+        <source>%1 holds no checkpoint.tbw to resume from</source>
+        <translation>%1 no contiene ningún checkpoint.tbw desde el que reanudar</translation>
+    </message>
+    <message>
+        <source>%1 is not a run folder (no such folder)</source>
+        <translation>%1 no es una carpeta de ejecución (no existe)</translation>
+    </message>
+    <message>
+        <source>%1 is a file, not a run folder: a run goes on from the folder it wrote in the runs folder, which holds its checkpoint.tbw and run.json</source>
+        <translation>%1 es un archivo, no una carpeta de ejecución: una ejecución continúa desde la carpeta que escribió en la carpeta de ejecuciones, que contiene su checkpoint.tbw y su run.json</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2; nothing was written</source>
+        <translation>no se puede escribir %1: %2; no se escribió nada</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>no se puede escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>the folder %1 does not exist</source>
+        <translation>la carpeta %1 no existe</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder</source>
+        <translation>%1 no es una carpeta</translation>
+    </message>
+    <message>
+        <source>it is a folder; give the name of a file in it</source>
+        <translation>es una carpeta; indica el nombre de un archivo dentro de ella</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -1483,6 +1515,42 @@
     <message>
         <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)</source>
         <translation>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)</translation>
+    </message>
+    <message>
+        <source>The report could not be exported.</source>
+        <translation>No se pudo exportar el informe.</translation>
+    </message>
+    <message>
+        <source>The run in %1 cannot be resumed.</source>
+        <translation>No se puede reanudar la ejecución de %1.</translation>
+    </message>
+    <message>
+        <source>The charts could not be exported.</source>
+        <translation>No se pudieron exportar las gráficas.</translation>
+    </message>
+    <message>
+        <source>The history could not be exported.</source>
+        <translation>No se pudo exportar el historial.</translation>
+    </message>
+    <message>
+        <source>The misclassified grid could not be exported.</source>
+        <translation>No se pudo exportar la cuadrícula de imágenes mal clasificadas.</translation>
+    </message>
+    <message>
+        <source>The confusion matrix could not be exported.</source>
+        <translation>No se pudo exportar la matriz de confusión.</translation>
+    </message>
+    <message>
+        <source>The weights could not be saved.</source>
+        <translation>No se pudieron guardar los pesos.</translation>
+    </message>
+    <message>
+        <source>The results of the run in %1 cannot be shown.</source>
+        <translation>No se pueden mostrar los resultados de la ejecución de %1.</translation>
+    </message>
+    <message>
+        <source>The text %1 the run trained on is gone; its report still has the figures it stored.</source>
+        <translation>El texto %1 con el que se entrenó la ejecución ya no existe; su informe conserva las cifras que guardó.</translation>
     </message>
 </context>
 <context>
