@@ -818,10 +818,16 @@ private slots:
         r = run({"train", "--data", m_data, "--model", m_tmp.path() + "/ten.json"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("the final Dense layer needs 3 units"), qPrintable(r.err));
+        // SGD at 1e30: the first update leaves finite weights whose loss is NaN. They are no "last good
+        // weights", and --save does not write them.
+        const QString diverged = m_tmp.path() + "/diverged.tbw";
         r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--optimizer", "sgd", "--lr", "1e30",
-                 "--batch", "20"});
+                 "--batch", "20", "--no-run-folder", "--save", diverged});
         QCOMPARE(r.code, 4);
-        QVERIFY(r.err.contains("diverged"));
+        QVERIFY2(r.err.contains("diverged at epoch 1, step 2: the loss became NaN or infinite with the weights the "
+                                "step before left, so no weights were kept"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(diverged));
         r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/toy.json"});
         QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains("not a Trainbench weights file"));

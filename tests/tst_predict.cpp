@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "data/preprocess.hpp"
 #include "fixtures.hpp"
+#include "io/weights_file.hpp"
 #include "predict/predictor.hpp"
 
 #include <QDir>
@@ -352,6 +353,27 @@ private slots:
         QCOMPARE(cli({"predict", "--image", path("one.png")}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--top", "9"}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--centre", "maybe"}).code, 2);
+    }
+
+    // Finite weights far too large (what a diverged run of an earlier version saved): evaluate and
+    // predict refuse their NaN outputs instead of printing "loss: nan" and "-nan%" with exit code 0.
+    void outputsThatAreNotNumbersAreRefused()
+    {
+        QVERIFY(!m_weights.isEmpty());
+        tb::WeightsFile w = tb::loadWeights(m_weights.toStdString());
+        std::fill(w.params.begin(), w.params.end(), 1e38f);
+        const QString huge = path(QStringLiteral("huge.tbw"));
+        tb::saveWeights(huge.toStdString(), w);
+        QImage img = toQImage(m_testPixels.data(), 28, 28);
+        QVERIFY(img.save(path("huge.png")));
+        const QString why = QStringLiteral("the weights give outputs that are not numbers (NaN or infinite)");
+        for (const QStringList& args : {QStringList{"evaluate", "--data", m_tmp.path(), "--weights", huge},
+                                        QStringList{"predict", "--weights", huge, "--image", path("huge.png")}}) {
+            const Result r = cli(args);
+            QCOMPARE(r.code, 5);
+            QVERIFY2(r.err.contains(why), qPrintable(r.err));
+            QVERIFY2(!r.out.contains(QStringLiteral("nan"), Qt::CaseInsensitive), qPrintable(r.out));
+        }
     }
 
     void badPictures_data()

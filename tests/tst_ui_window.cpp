@@ -1257,7 +1257,7 @@ private slots:
             {tb::MessageId::IdxTooShort, 2},          {tb::MessageId::IdxNotIdx, 3},
             {tb::MessageId::IdxTruncated, 3},         {tb::MessageId::IdxTooLong, 2},
             {tb::MessageId::TrainingDiverged, 3},     {tb::MessageId::GpuBuiltWithoutCuda, 0},
-            {tb::MessageId::IdxTooLongBy, 3}};
+            {tb::MessageId::IdxTooLongBy, 3},         {tb::MessageId::TrainingDivergedNoWeights, 2}};
         QCOMPARE(int(argCount.size()), int(tb::MessageId::Count) - 1);
         const QString fallback = QStringLiteral("ENGLISH FALLBACK");
         for (const auto& [id, n] : argCount) {

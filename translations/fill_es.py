@@ -687,6 +687,8 @@ ES = {
     "The weights could not be saved.": "No se pudieron guardar los pesos.",
     "The results of the run in %1 cannot be shown.": "No se pueden mostrar los resultados de la ejecución de %1.",
     "The text %1 the run trained on is gone; its report still has the figures it stored.": "El texto %1 con el que se entrenó la ejecución ya no existe; su informe conserva las cifras que guardó.",
+    "training diverged at epoch %1, step %2: the loss became NaN or infinite with the weights the step before left, so no weights were kept; try a lower learning rate.": "el entrenamiento divergió en la época %1, paso %2: la pérdida se volvió NaN o infinita con los pesos que dejó el paso anterior, así que no se conservó ningún peso; prueba una tasa de aprendizaje menor.",
+    "the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a run that diverged leaves them, or the file is damaged; train again, with a lower learning rate": "los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja una ejecución que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor",
 }
 
 

@@ -131,10 +131,6 @@
         <translation>compilado sin CUDA</translation>
     </message>
     <message>
-        <source>loss</source>
-        <translation>la pérdida</translation>
-    </message>
-    <message>
         <source>gradient</source>
         <translation>el gradiente</translation>
     </message>
@@ -489,6 +485,14 @@
     <message>
         <source>it is a folder; give the name of a file in it</source>
         <translation>es una carpeta; indica el nombre de un archivo dentro de ella</translation>
+    </message>
+    <message>
+        <source>training diverged at epoch %1, step %2: the loss became NaN or infinite with the weights the step before left, so no weights were kept; try a lower learning rate.</source>
+        <translation>el entrenamiento divergió en la época %1, paso %2: la pérdida se volvió NaN o infinita con los pesos que dejó el paso anterior, así que no se conservó ningún peso; prueba una tasa de aprendizaje menor.</translation>
+    </message>
+    <message>
+        <source>the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a run that diverged leaves them, or the file is damaged; train again, with a lower learning rate</source>
+        <translation>los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja una ejecución que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor</translation>
     </message>
 </context>
 <context>

@@ -241,9 +241,11 @@ int trainCommand(const std::vector<std::string>& args)
     const StopOnSignals stopOn;
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
-    } catch (const tb::DivergedError&) {
-        if (!savePath.empty())
+    } catch (const tb::DivergedError& e) {
+        if (!savePath.empty() && e.weightsKept()) {
             session.save(savePath); // the last good weights, so the run is not lost
+            std::fprintf(stderr, "Saved the last good weights to %s\n", savePath.c_str());
+        }
         throw;
     }
     tb::FinishOptions finishing;

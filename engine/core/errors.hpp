@@ -12,18 +12,19 @@ namespace tb {
 // %2, ... in the order listed; what() keeps the engine's English for the CLI. Never renumber: add
 // at the end (the window's translations are keyed by these).
 enum class MessageId : int {
-    None = 0,                 // no id: only the English text exists
-    DatasetFolderMissing = 1, // folder
-    DatasetFileMissing = 2,   // file pattern ("train-images-idx3-ubyte[.gz]"), folder
-    DatasetCountMismatch = 3, // labels file, label count, images file, image count
-    IdxCannotOpen = 4,        // file, system reason
-    IdxTooShort = 5,          // file, bytes present
-    IdxNotIdx = 6,            // file, magic found ("31,139,8,3"), magic expected ("0,0,8,3")
-    IdxTruncated = 7,         // file, declared bytes, bytes present
-    IdxTooLong = 8,           // file, declared bytes (a gzip file: how many more is not known)
-    TrainingDiverged = 9,     // epoch, step, "loss" | "gradient" | "updated weights"
-    GpuBuiltWithoutCuda = 10, // (no arguments)
-    IdxTooLongBy = 11,        // file, extra bytes, declared bytes
+    None = 0,                       // no id: only the English text exists
+    DatasetFolderMissing = 1,       // folder
+    DatasetFileMissing = 2,         // file pattern ("train-images-idx3-ubyte[.gz]"), folder
+    DatasetCountMismatch = 3,       // labels file, label count, images file, image count
+    IdxCannotOpen = 4,              // file, system reason
+    IdxTooShort = 5,                // file, bytes present
+    IdxNotIdx = 6,                  // file, magic found ("31,139,8,3"), magic expected ("0,0,8,3")
+    IdxTruncated = 7,               // file, declared bytes, bytes present
+    IdxTooLong = 8,                 // file, declared bytes (a gzip file: how many more is not known)
+    TrainingDiverged = 9,           // epoch, step, "gradient" | "updated weights"
+    GpuBuiltWithoutCuda = 10,       // (no arguments)
+    IdxTooLongBy = 11,              // file, extra bytes, declared bytes
+    TrainingDivergedNoWeights = 12, // epoch, step
     Count
 };
 
@@ -60,10 +61,19 @@ public:
     using Error::Error;
 };
 
-// The loss or the gradients became NaN or infinite; the last good weights were kept.
+// The loss or the gradients became NaN or infinite. A gradient or an update that did is not applied,
+// and the weights before it are kept (weightsKept). A loss that did was computed with the weights
+// the step before left: those are no good either, and weightsKept is false.
 class DivergedError : public Error {
 public:
-    using Error::Error;
+    DivergedError(MessageId id, std::vector<std::string> args, const std::string& english, bool weightsKept)
+        : Error(id, std::move(args), english), m_weightsKept(weightsKept)
+    {
+    }
+    bool weightsKept() const { return m_weightsKept; }
+
+private:
+    bool m_weightsKept = true;
 };
 
 // An argument outside its valid range (batch size 0, unknown optimizer, ...).

@@ -270,6 +270,13 @@ try {
     throw IoError(path + ": the header cannot be read (" + std::string(e.what()) + "); the file is corrupt");
 }
 
+void requireFiniteOutputs(bool finite)
+{
+    if (!finite)
+        throw IoError("the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a "
+                      "run that diverged leaves them, or the file is damaged; train again, with a lower learning rate");
+}
+
 Dataset datasetForWeights(Dataset d, const WeightsFile& w)
 {
     const Shape input = w.input;

@@ -32,6 +32,11 @@ struct WeightsFile {
     Network buildNetwork() const;
 };
 
+// Throws IoError when a model's outputs are not all numbers (`finite` false): finite weights far too
+// large, as a diverged run of an earlier version or another program could leave them, or a damaged
+// file. Evaluation, prediction and writing check their outputs with it rather than show NaN.
+void requireFiniteOutputs(bool finite);
+
 // `data` prepared for a model from a weights file: the size multiplier its input implies. Throws
 // DataError when the images or the classes do not fit the model.
 Dataset datasetForWeights(Dataset data, const WeightsFile& w);

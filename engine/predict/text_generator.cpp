@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/rng.hpp"
+#include "io/weights_file.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +38,7 @@ void TextGenerator::step(State& st, const std::vector<int>& ids, std::vector<flo
         m_net.layer(l).stepForward(*m_kernels, cur, n, next, st.carried[size_t(l)]);
         cur.swap(next);
     } // the softmax is taken by the caller
+    requireFiniteOutputs(std::all_of(cur.begin(), cur.end(), [](float z) { return std::isfinite(z); }));
     logits = cur;
 }
 

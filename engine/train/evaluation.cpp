@@ -17,6 +17,7 @@ WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& bas
     config.kernelCacheDir = kernelCacheDir;
     const std::unique_ptr<Backend> backend = makeBackend(e.net, e.data, config);
     e.result = backend->evaluate(e.data.test, e.data.sizeMultiplier, limit, keepPredictions);
+    requireFiniteOutputs(std::isfinite(e.result.loss));
     e.misclassified = e.result.samples - int(std::lround(e.result.accuracy * e.result.samples));
     return e;
 }

@@ -214,14 +214,21 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
             m_backend->setLearningRate(float(lr));
             const BatchResult b = trainBatch(order.data() + first, count);
             if (b.diverged != Divergence::None) {
-                const std::string what = b.diverged == Divergence::Loss       ? "loss"
-                                         : b.diverged == Divergence::Gradient ? "gradient"
-                                                                              : "updated weights";
+                const std::string where = "training diverged at epoch " + std::to_string(e + 1) + ", step " +
+                                          std::to_string(s + 1) + ": the ";
+                // A loss that is not a number came from the weights the step before left: none to keep.
+                if (b.diverged == Divergence::Loss)
+                    throw DivergedError(MessageId::TrainingDivergedNoWeights,
+                                        {std::to_string(e + 1), std::to_string(s + 1)},
+                                        where + "loss became NaN or infinite with the weights the step before left, "
+                                                "so no weights were kept; try a lower learning rate.",
+                                        false);
+                const std::string what = b.diverged == Divergence::Gradient ? "gradient" : "updated weights";
                 throw DivergedError(MessageId::TrainingDiverged, {std::to_string(e + 1), std::to_string(s + 1), what},
-                                    "training diverged at epoch " + std::to_string(e + 1) + ", step " +
-                                        std::to_string(s + 1) + ": the " + what +
+                                    where + what +
                                         " became NaN or infinite. The weights of the last good step were kept; "
-                                        "try a lower learning rate.");
+                                        "try a lower learning rate.",
+                                    true);
             }
             const StepResult& r = b.step;
             at.lossSum += r.lossSum;

@@ -53,6 +53,10 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
         text = tr("training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last "
                   "good step were kept; try a lower learning rate.");
         break;
+    case MessageId::TrainingDivergedNoWeights:
+        text = tr("training diverged at epoch %1, step %2: the loss became NaN or infinite with the weights the step "
+                  "before left, so no weights were kept; try a lower learning rate.");
+        break;
     case MessageId::GpuBuiltWithoutCuda:
         text = tr("built without CUDA");
         break;
@@ -62,9 +66,7 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
     for (const std::string& a : args) {
         QString arg = qs(a);
         if (id == MessageId::TrainingDiverged) { // the third argument names what diverged
-            if (a == "loss")
-                arg = tr("loss");
-            else if (a == "gradient")
+            if (a == "gradient")
                 arg = tr("gradient");
             else if (a == "updated weights")
                 arg = tr("updated weights");
@@ -109,6 +111,15 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1: corrupt header: %2")},
         {QRegularExpression(QStringLiteral("^(.+): the header cannot be read \\((.+)\\); the file is corrupt$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the header cannot be read (%2); the file is corrupt")},
+        {QRegularExpression(
+             QStringLiteral("^the weights give outputs that are not numbers \\(NaN or infinite\\): they are "
+                            "far too large, as a run that diverged leaves them, or the file is damaged; "
+                            "train again, with a lower learning rate$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "the weights give outputs that are not numbers (NaN or infinite): they are far too large, as "
+             "a run that diverged leaves them, or the file is damaged; train again, with a lower "
+             "learning rate")},
         {QRegularExpression(QStringLiteral("^the model classifies (\\d+) classes but (.+) has (\\d+)$")),
          QT_TRANSLATE_NOOP("EngineText", "the model classifies %1 classes but %2 has %3")},
         {QRegularExpression(

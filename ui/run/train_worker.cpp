@@ -178,7 +178,8 @@ void TrainWorker::run()
     } catch (const tb::DivergedError& e) {
         outcome.status = RunStatus::Failed;
         outcome.message = EngineText::of(e);
-        snapshot(); // the last good weights, so the run is not lost
+        if (e.weightsKept())
+            snapshot(); // the last good weights, so the run is not lost
     } catch (const std::exception& e) {
         outcome.status = RunStatus::Failed;
         outcome.message = EngineText::of(e);
