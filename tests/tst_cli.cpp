@@ -134,6 +134,19 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", weights});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("holds a text model (small-text-lstm): evaluate it on a text"), qPrintable(r.err));
+        // A folder of texts, as train reads it: evaluate reads it too (it looked for IDX files there).
+        const QString texts = m_tmp.path() + "/texts";
+        QVERIFY(QDir().mkpath(texts));
+        QVERIFY(QFile::copy("/usr/share/common-licenses/GPL-3", texts + "/GPL-3"));
+        QVERIFY(QFile::copy("/usr/share/common-licenses/Apache-2.0", texts + "/Apache-2.0"));
+        const QString folderWeights = m_tmp.path() + "/texts.tbw";
+        r = run({"train", "--data", texts, "--model", "small-text-lstm", "--epochs", "1", "--batch", "16",
+                 "--max-batches", "1", "--sequence-length", "32", "--no-run-folder", "--save", folderWeights});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString trained = r.out.mid(r.out.lastIndexOf("Test loss: ")).section(" - weights", 0, 0);
+        r = run({"evaluate", "--data", texts, "--weights", folderWeights});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(trained), qPrintable(trained + " in " + r.out)); // the run's own last evaluation
         // Without --model, a text file trains the small text model (a folder, the image default).
         r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--epochs", "1", "--batch", "16",
                  "--max-batches", "1", "--no-run-folder"});
@@ -707,6 +720,26 @@ private slots:
         const int epoch = firstOf(QRegularExpression("^Epoch [12]/2$"));
         const int progress = firstOf(QRegularExpression("^ *\\d+/\\d+ \\["));
         QVERIFY2(epoch >= 0 && progress > epoch, qPrintable(r.out));
+    }
+
+    // A relative --data is recorded as the folder it named: `train --resume` from another directory
+    // (the command the stop message prints) would otherwise look for it there.
+    void relativeDataIsRecordedWhole()
+    {
+        const QString runs = m_tmp.path() + "/relative-runs", before = QDir::currentPath();
+        QDir parent(m_tmp.path());
+        QVERIFY(parent.cdUp());
+        QVERIFY(QDir::setCurrent(parent.path()));
+        const Result r = run({"train", "--data", QFileInfo(m_data).fileName() + "/", "--model", m_data + "/toy.json",
+                              "--epochs", "2", "--max-batches", "1", "--runs-dir", runs});
+        QVERIFY(QDir::setCurrent(before));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList folders = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(folders.size(), 1);
+        QFile record(runs + "/" + folders.first() + "/run.json");
+        QVERIFY(record.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(record.readAll()).object()["dataset"].toString(),
+                 QDir::cleanPath(QFileInfo(m_data).absoluteFilePath()));
     }
 
     void compareRejectsBadDevicesAndSweeps()

@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/thread_pool.hpp"
+#include "data/text_dataset.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
@@ -20,7 +21,6 @@
 #include "train/train_options.hpp"
 
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 namespace tbcli {
@@ -63,23 +63,23 @@ int evaluateCommand(const std::vector<std::string>& args)
     requireWritable(o, "save");
     requireWritable(o, "predictions");
     const std::string dataPath = o.text("data", tb::defaultDatasetDir());
-    // A text (a file: never an IDX folder) is cut as the text model's weights say. A safetensors file of
-    // another program says nothing of its vocabulary: --model names its text model, and the text is cut
-    // as for training it (bytes, the model's sequence length).
-    std::error_code ec;
-    const bool text = std::filesystem::is_regular_file(dataPath, ec);
+    // A text (a file, or a folder of them: no IDX test images) is cut as the text model's weights say.
+    // A safetensors file of another program says nothing of its vocabulary: --model names its text
+    // model, and the text is cut as for training it (bytes, the model's sequence length).
+    const bool text = tb::isTextDataPath(dataPath) && tb::findIdxFile(dataPath, "t10k-images").empty();
     std::optional<tb::ModelSpec> named;
     if (text && o.has("model"))
         named = tb::loadModelSpec(o.text("model", ""));
+    // Only --precise-bn reads the training images.
+    tb::DatasetOptions testOnly;
+    testOnly.testSplitOnly = !o.has("precise-bn");
     tb::Dataset base;
     tb::WeightsFile weights;
     if (text && !(named && named->isText())) {
         weights = loadWeightsOption(o, nullptr);
-        base = tb::loadDatasetFor(dataPath, weights);
+        // An image model's weights: the folder's (missing) IDX files are what to say.
+        base = weights.spec.isText() ? tb::loadDatasetFor(dataPath, weights) : tb::loadDataset(dataPath, testOnly);
     } else {
-        // Only --precise-bn reads the training images.
-        tb::DatasetOptions testOnly;
-        testOnly.testSplitOnly = !o.has("precise-bn");
         base = named ? loadData(o, *named) : tb::loadDataset(dataPath, testOnly);
         weights = loadWeightsOption(o, &base);
         if (!text && weights.spec.isText())

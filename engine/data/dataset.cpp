@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
 #include <utility>
@@ -126,6 +127,17 @@ void truncateSplit(ImageSplit& s, int multiple)
 }
 } // namespace
 
+std::string absolutePath(const std::string& path)
+{
+    std::error_code ec;
+    std::string out = std::filesystem::absolute(path, ec).lexically_normal().string();
+    if (ec || out.empty())
+        return path;
+    while (out.size() > 1 && out.back() == '/')
+        out.pop_back();
+    return out;
+}
+
 const char* defaultDatasetDir()
 {
     return "/usr/share/datasets/fashion-mnist";
@@ -162,7 +174,7 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
                           std::to_string(options.sizeMultiplier) + ")");
 
     Dataset d;
-    d.directory = dir;
+    d.directory = absolutePath(dir);
     if (options.testSplitOnly) {
         d.test = loadSplit(dir, "t10k");
         d.train.height = d.test.height;

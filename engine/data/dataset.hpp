@@ -69,6 +69,10 @@ std::string findIdxFile(const std::string& dir, const std::string& part);
 // Keras' class names for the two datasets the tutorials use.
 const std::vector<std::string>& fashionMnistClassNames();
 
+// `path` made absolute and normal ("ds" → "/home/me/ds"), as runs and weights record a dataset: a
+// relative path would name another folder when a run is resumed from elsewhere.
+std::string absolutePath(const std::string& path);
+
 // The folder the CLI and the window use when none is given.
 const char* defaultDatasetDir();
 

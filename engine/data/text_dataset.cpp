@@ -277,7 +277,9 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
 
 Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
 {
-    return textDataset(readText(fileOrDir, o.vocabulary == TextVocabularyKind::Characters), fileOrDir, o);
+    Dataset d = textDataset(readText(fileOrDir, o.vocabulary == TextVocabularyKind::Characters), fileOrDir, o);
+    d.directory = absolutePath(fileOrDir);
+    return d;
 }
 
 bool isTextDataPath(const std::string& path)
