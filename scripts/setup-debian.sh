@@ -11,6 +11,7 @@ packages=(
   man-db  # `man -w trainbench-cli` in the package test (tests/check_package.sh)
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-translations-l10n  # Qt's own dialogs (file dialogs, buttons) in the window's language
   dataset-fashion-mnist
   python3-onnx python3-torch python3-numpy
   libopenblas0-openmp  # PyTorch's BLAS: Debian's torch on the reference BLAS is not the peer at its best

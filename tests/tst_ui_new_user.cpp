@@ -399,6 +399,11 @@ private slots:
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
         QVERIFY2(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Ejecución ")),
                  qPrintable(w->resultsPanel()->sourceText()));
+        // The run's name too ("toy on cpu:2, started 1:47 PM" stayed English), here and on Predict.
+        for (const QString& line : {w->resultsPanel()->sourceText(), w->predictPanel()->modelText()})
+            QVERIFY2(line.contains(QStringLiteral(" en cpu:")) && !line.contains(QStringLiteral(" on cpu:")) &&
+                         !line.contains(QStringLiteral("started")),
+                     qPrintable(line));
         // The log of a run in Spanish.
         QVERIFY(train(*w));
         const QString log = w->runPanel()->logText();

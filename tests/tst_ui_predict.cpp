@@ -87,7 +87,7 @@ private slots:
         PredictPanel page;
         page.show();
         const WeightsPtr w = randomWeights();
-        page.setWeights(w, QStringLiteral("tiny"));
+        page.setWeights(w, [] { return QStringLiteral("tiny"); });
         QVERIFY(page.centreBox()->isChecked()); // digits: MNIST's centring
         page.pad()->drawStroke(seven());
         QVERIFY(settle(page));
@@ -148,7 +148,7 @@ private slots:
     void opensPictures()
     {
         PredictPanel page;
-        page.setWeights(randomWeights(), QStringLiteral("tiny"));
+        page.setWeights(randomWeights(), [] { return QStringLiteral("tiny"); });
         QVERIFY(settle(page));
         // A drawn digit saved larger, white on black: the same input as the drawing (within the
         // resampling), and a 16-bit PNG is read too.

@@ -4,6 +4,7 @@
 // giving the engine's own text, and Stop while writing.
 #include "fixtures.hpp"
 
+#include "common/text.hpp"
 #include "data/text_dataset.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -380,6 +381,9 @@ private slots:
         const TextResultsModel& m = results.textResults()->model();
         QVERIFY(!m.expected.empty());
         QCOMPARE(m.expected.size(), m.predicted.size());
+        // Symbols, not "test images".
+        QVERIFY2(results.sourceText().endsWith(formatCount(int64_t(m.expected.size())) + " held-out symbols"),
+                 qPrintable(results.sourceText()));
         int wrong = 0;
         for (size_t i = 0; i < m.expected.size(); ++i)
             wrong += m.expected[i] != m.predicted[i] ? 1 : 0;

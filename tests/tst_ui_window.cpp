@@ -22,6 +22,7 @@
 #include "panels/model_panel.hpp"
 #include "panels/run_options_fields.hpp"
 #include "panels/run_panel.hpp"
+#include "results/confusion_matrix.hpp"
 #include "results/image_grid.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
@@ -167,7 +168,7 @@ private slots:
         grid.setTiles(20, [](int) { return Tile{}; });
         const int plain = grid.tileWidth();
         const QString caption = QStringLiteral("real: Camiseta/top");
-        grid.setCaptionSamples({QStringLiteral("Bolso 97%"), caption});
+        grid.setCaptionSamples({QStringLiteral("Bolso: 97%"), caption});
         QVERIFY2(grid.tileWidth() > grid.fontMetrics().horizontalAdvance(caption) + 6,
                  qPrintable(QString::number(grid.tileWidth())));
         grid.setCaptionSamples({QString(500, QLatin1Char('x'))});
@@ -279,8 +280,10 @@ private slots:
         // The dataset that was loaded before stays usable, and the error says it is the one in use.
         QVERIFY(w->datasetPanel()->dataset());
         QVERIFY(w->startBlocker().isEmpty());
-        QVERIFY2(error.endsWith(QStringLiteral("The dataset shown above, %1, is still the one in use.")
-                                    .arg(QDir::toNativeSeparators(m_data))),
+        // Two sentences: the engine's message gets its full stop ("…truncated The dataset…" before).
+        QVERIFY2(error.contains(QRegularExpression(QStringLiteral("[a-z0-9)]\\. The dataset shown above, "))) &&
+                     error.endsWith(QStringLiteral("The dataset shown above, %1, is still the one in use.")
+                                        .arg(QDir::toNativeSeparators(m_data))),
                  qPrintable(error));
 
         QSignalSpy failedAgain(w->datasetPanel(), &DatasetPanel::loadFailed);
@@ -367,6 +370,10 @@ private slots:
             QCOMPARE(m.isWrong(order[size_t(k)]), k < wrong);
             const Tile t = results->grid()->tile(k);
             QCOMPARE(t.frame == ResultsPanel::kWrongColor, k < wrong);
+            // The class, a colon, its probability (MNIST's "2 100%" read as one number).
+            const int i = order[size_t(k)];
+            QCOMPARE(t.caption, className(w->datasetPanel()->dataset()->classNames, m.predicted(i)) +
+                                    QStringLiteral(": ") + formatPercent(m.probability(i, m.predicted(i)), 0));
         }
         for (int k = 1; k < wrong; ++k)
             QVERIFY(m.probability(order[size_t(k - 1)], m.predicted(order[size_t(k - 1)])) >=
@@ -376,6 +383,8 @@ private slots:
             for (int p = 0; p < 3; ++p)
                 total += m.confusion(t, p);
         QCOMPARE(total, 200);
+        // Each row names its class and its column's number, once ("class 2", not "class 2 2").
+        QCOMPARE(results->confusion()->rowLabel(2), QStringLiteral("class 2"));
         // A confusion cell filters the grid to its images.
         results->filter(0, 0);
         QCOMPARE(int(results->displayOrder().size()), m.confusion(0, 0));
@@ -677,6 +686,18 @@ private slots:
                         w->runPanel()->runProgressBar()->size());
         QVERIFY(w->rect().contains(bar));
         Language::apply(QStringLiteral("en"));
+    }
+
+    // Qt's own dialogs (the file dialogs' "Look in", their buttons) follow the window's language: Qt's
+    // translations are a package of their own (qt6-translations-l10n), which the setup script installs
+    // and the .deb recommends.
+    void qtsOwnDialogsFollowTheLanguage()
+    {
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const QString lookIn = QCoreApplication::translate("QFileDialog", "Look in:");
+        QVERIFY2(lookIn != QStringLiteral("Look in:"), qPrintable(lookIn));
+        QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QStringLiteral("Cancelar"));
     }
 
     // A run started in Spanish says in Spanish what it trains, on what and where (the engine's own

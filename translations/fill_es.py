@@ -689,6 +689,8 @@ ES = {
     "The text %1 the run trained on is gone; its report still has the figures it stored.": "El texto %1 con el que se entrenó la ejecución ya no existe; su informe conserva las cifras que guardó.",
     "training diverged at epoch %1, step %2: the loss became NaN or infinite with the weights the step before left, so no weights were kept; try a lower learning rate.": "el entrenamiento divergió en la época %1, paso %2: la pérdida se volvió NaN o infinita con los pesos que dejó el paso anterior, así que no se conservó ningún peso; prueba una tasa de aprendizaje menor.",
     "the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a run that diverged leaves them, or the file is damaged; train again, with a lower learning rate": "los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja una ejecución que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor",
+    "Run %1 — validation after epoch %2 of %3, on %4 held-out symbols": "Ejecución %1 — validación tras la época %2 de %3, con %4 símbolos reservados",
+    "Run %1 — the final weights on %2 held-out symbols": "Ejecución %1 — los pesos finales con %2 símbolos reservados",
 }
 
 

@@ -1556,6 +1556,14 @@
         <source>The text %1 the run trained on is gone; its report still has the figures it stored.</source>
         <translation>El texto %1 con el que se entrenó la ejecución ya no existe; su informe conserva las cifras que guardó.</translation>
     </message>
+    <message>
+        <source>Run %1 — validation after epoch %2 of %3, on %4 held-out symbols</source>
+        <translation>Ejecución %1 — validación tras la época %2 de %3, con %4 símbolos reservados</translation>
+    </message>
+    <message>
+        <source>Run %1 — the final weights on %2 held-out symbols</source>
+        <translation>Ejecución %1 — los pesos finales con %2 símbolos reservados</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>

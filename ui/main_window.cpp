@@ -491,9 +491,9 @@ void MainWindow::startTraining()
     req.config = m_hyper->config();
     req.config.batchSize = m_accelerator->globalBatch();
     req.config.device = req.device;
-    beginRun(req, tr("%1 on %2, started %3")
-                      .arg(qs(req.spec.name), qs(req.device.id()),
-                           QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+    beginRun(req, [model = qs(req.spec.name), device = qs(req.device.id()), at = QTime::currentTime()] {
+        return tr("%1 on %2, started %3").arg(model, device, QLocale().toString(at, QLocale::ShortFormat));
+    });
 }
 
 QString MainWindow::resumeBlocker() const
@@ -529,18 +529,18 @@ void MainWindow::resumeRun(const QString& folder)
         showError(cannot, EngineText::of(e));
         return;
     }
-    beginRun(req, tr("%1 resumed on %2 at %3")
-                      .arg(QFileInfo(folder).fileName(), qs(req.device.id()),
-                           QLocale().toString(QTime::currentTime(), QLocale::ShortFormat)));
+    beginRun(req, [run = QFileInfo(folder).fileName(), device = qs(req.device.id()), at = QTime::currentTime()] {
+        return tr("%1 resumed on %2 at %3").arg(run, device, QLocale().toString(at, QLocale::ShortFormat));
+    });
 }
 
-void MainWindow::beginRun(TrainRequest req, const QString& name)
+void MainWindow::beginRun(TrainRequest req, std::function<QString()> name)
 {
     req.runsDir = tb::env::runsDir();
     req.config.kernelCacheDir = m_kernelCacheDir; // a resumed run's too
     req.checkpointEvery = m_hyper->checkpointEvery();
     m_runData = req.data;
-    m_runName = name;
+    m_runName = std::move(name);
     m_runDevice = req.device;
     m_runConfig = req.config;
     m_history.clear();
@@ -581,14 +581,15 @@ void MainWindow::onEpochFinished(const tb::EpochRecord& r, const EvalPtr& valida
     if (validation && !validation->predicted.empty() && m_runConfig.validationSplit == 0) {
         // Dropping the remainder only cuts the split's tail, so image i is the same in m_runData.
         m_results->setResults(m_runData, validation);
-        showResultsSource(
-            [name = m_runName, epoch = r.epoch, epochs = m_runInfo.epochs, n = int64_t(validation->predicted.size())] {
-                return tr("Run %1 — validation after epoch %2 of %3, on %4 test images")
-                    .arg(name)
-                    .arg(epoch)
-                    .arg(epochs)
-                    .arg(formatCount(n));
-            });
+        showResultsSource([name = m_runName, epoch = r.epoch, epochs = m_runInfo.epochs,
+                           n = int64_t(validation->predicted.size()), text = m_runData->isText()] {
+            return (text ? tr("Run %1 — validation after epoch %2 of %3, on %4 held-out symbols")
+                         : tr("Run %1 — validation after epoch %2 of %3, on %4 test images"))
+                .arg(name())
+                .arg(epoch)
+                .arg(epochs)
+                .arg(formatCount(n));
+        });
     }
     updateStartState();
 }
@@ -600,8 +601,11 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     m_write->setWeights(m_weights, m_runName); // a text model's only
     if (outcome.test && !outcome.test->predicted.empty() && m_runData) {
         m_results->setResults(m_runData, outcome.test);
-        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size())] {
-            return tr("Run %1 — the final weights on %2 test images").arg(name).arg(formatCount(n));
+        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size()), text = m_runData->isText()] {
+            return (text ? tr("Run %1 — the final weights on %2 held-out symbols")
+                         : tr("Run %1 — the final weights on %2 test images"))
+                .arg(name())
+                .arg(formatCount(n));
         });
     }
     m_run->runFinished(outcome);
@@ -801,7 +805,8 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
             return;
         }
         m_weights = e.weights;
-        m_predict->setWeights(m_weights, tr("weights file %1").arg(QFileInfo(path).fileName()));
+        m_predict->setWeights(m_weights,
+                              [file = QFileInfo(path).fileName()] { return tr("weights file %1").arg(file); });
         m_write->setWeightsFromFile(m_weights, path);
         m_runData = e.data;
         m_results->setResults(e.data, e.eval);

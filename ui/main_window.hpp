@@ -115,7 +115,7 @@ private:
     void followModelKind();
     void onDatasetLoaded(const DatasetPtr& data);
     QString resumeBlocker() const;
-    void beginRun(TrainRequest request, const QString& name);
+    void beginRun(TrainRequest request, std::function<QString()> name);
     void onRunStarted(const RunStarted& info);
     void onEpochFinished(const tb::EpochRecord& r, const EvalPtr& validation);
     void onRunFinished(const RunOutcome& outcome);
@@ -166,7 +166,9 @@ private:
     // model's optimizer, rate, batch and epochs back after a text preset's own (tb::presetTraining).
     std::optional<std::string> m_textModel;
     std::function<void()> m_restoreImageSettings;
-    QString m_runName; // "tpu-mnist-cnn on cpu:2, started 05:12", for the results page
+    // "tpu-mnist-cnn on cpu:2, started 05:12", for the results, Predict and Write pages, in the
+    // current language.
+    std::function<QString()> m_runName;
     struct Actions;
     Actions* m_act;
 };

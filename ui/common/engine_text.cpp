@@ -313,6 +313,15 @@ QString EngineText::deviceUnavailable(const tb::DeviceSpec& spec, const tb::Syst
     return EngineText::english(qs(english)); // bf16's reasons have their translation
 }
 
+QString EngineText::classNamesSource(const tb::Dataset& d)
+{
+    if (d.classNamesSource == "generic")
+        return tr("generic");
+    if (d.classNamesSource == "MNIST digits")
+        return tr("MNIST digits");
+    return qs(d.classNamesSource); // a file's or a dataset's name
+}
+
 QString EngineText::presetDescription(const std::string& name)
 {
     if (name == "tpu-mnist-cnn")
@@ -360,11 +369,7 @@ QString datasetText(const tb::Dataset& d)
             .arg(formatCount(d.train.count), formatCount(d.test.count), QString::number(d.train.steps),
                  formatCount(d.textBytes), QString::number(d.numClasses));
     }
-    QString names = qs(d.classNamesSource);
-    if (d.classNamesSource == "generic")
-        names = EngineText::tr("generic");
-    else if (d.classNamesSource == "MNIST digits")
-        names = EngineText::tr("MNIST digits");
+    const QString names = EngineText::classNamesSource(d);
     if (d.validation.count > 0)
         return EngineText::tr("%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 "
                               "classes (%7)")

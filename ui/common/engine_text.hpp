@@ -45,6 +45,9 @@ public:
     // tb::deviceUnavailableReason in the window's language; empty when the device can be used.
     static QString deviceUnavailable(const tb::DeviceSpec& spec, const tb::SystemInfo& system);
     static QString presetDescription(const std::string& name);
+    // Where an image dataset's class names come from (tb::Dataset::classNamesSource: "classes.txt",
+    // "Fashion-MNIST", "MNIST digits", "generic") in the window's language.
+    static QString classNamesSource(const tb::Dataset& d);
     // The window's label of training option `name` (tb::TrainOption::label) in the window's language.
     static QString optionLabel(const char* name);
     // tb::describeKernels in the window's language.

@@ -72,6 +72,15 @@ bool isFashionMnist(const std::vector<std::string>& names)
 }
 } // namespace
 
+QString asSentence(const QString& text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t.endsWith(QLatin1Char('.')) || t.endsWith(QLatin1Char('!')) || t.endsWith(QLatin1Char('?')) ||
+        t.endsWith(QChar(0x2026)))
+        return t;
+    return t + QLatin1Char('.');
+}
+
 QString className(const std::vector<std::string>& names, int c)
 {
     if (c < 0 || size_t(c) >= names.size())

@@ -28,6 +28,10 @@ QString formatNumber(double v, int decimals);
 QString formatPercent(double fraction, int decimals);
 QString percentOf(const QString& number); // "12" → "12%", Spanish "12 %"
 
+// `text` ended as a sentence, for another to follow it: the engine's messages have no full stop
+// ("… is empty" → "… is empty.").
+QString asSentence(const QString& text);
+
 // The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) in the window's
 // language, any other name as the dataset gives it, the number when there is none.
 QString className(const std::vector<std::string>& names, int c);

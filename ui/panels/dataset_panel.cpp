@@ -157,7 +157,7 @@ QString DatasetPanel::errorLine() const
     const QString error = tr("Could not load the dataset: %1").arg(m_lastError);
     if (!m_dataset)
         return error;
-    return error + QLatin1Char(' ') +
+    return asSentence(error) + QLatin1Char(' ') +
            tr("The dataset shown above, %1, is still the one in use.")
                .arg(QDir::toNativeSeparators(qs(m_dataset->directory)));
 }
@@ -349,7 +349,7 @@ void DatasetPanel::showInfo()
                         .arg(d.train.width)
                         .arg(d.train.height)
                         .arg(d.numClasses)
-                        .arg(qs(d.classNamesSource), names.join(QStringLiteral(", ")).toHtmlEscaped()));
+                        .arg(EngineText::classNamesSource(d), names.join(QStringLiteral(", ")).toHtmlEscaped()));
 
     // The first few training images of every class, a row a class (-1: a class with fewer images
     // leaves its row's other tiles empty).

@@ -245,7 +245,7 @@ void PredictPanel::showModelText()
         return;
     }
     m_model->setText(tr("Model: %1 — %2×%3 pictures, %4 classes")
-                         .arg(m_source)
+                         .arg(m_source ? m_source() : QString())
                          .arg(m_predictor->inputHeight())
                          .arg(m_predictor->inputWidth())
                          .arg(m_predictor->classNames().size()));
@@ -262,14 +262,14 @@ void PredictPanel::setStatus(const QString& textIn, bool errorIn)
     m_status->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
 }
 
-void PredictPanel::setWeights(WeightsPtr weights, const QString& source)
+void PredictPanel::setWeights(WeightsPtr weights, std::function<QString()> source)
 {
     if (!weights)
         return;
-    useModel(buildModel(std::move(weights)), source);
+    useModel(buildModel(std::move(weights)), std::move(source));
 }
 
-void PredictPanel::useModel(const ModelLoad& load, const QString& source)
+void PredictPanel::useModel(const ModelLoad& load, std::function<QString()> source)
 {
     if (!load.error.isEmpty()) {
         setStatus(tr("Could not use the model: %1").arg(load.error), true);
@@ -277,7 +277,7 @@ void PredictPanel::useModel(const ModelLoad& load, const QString& source)
     }
     m_weights = load.weights;
     m_predictor = load.predictor;
-    m_source = source;
+    m_source = std::move(source);
     const int classes = int(m_predictor->classNames().size());
     m_top->setRange(1, classes);
     m_top->setValue(std::min(classes, 10));
@@ -300,7 +300,7 @@ void PredictPanel::openWeightsFile(const QString& path)
             emit weightsOpened(false);
             return;
         }
-        useModel(load, tr("weights file %1").arg(QFileInfo(path).fileName()));
+        useModel(load, [file = QFileInfo(path).fileName()] { return tr("weights file %1").arg(file); });
         emit weightsOpened(true);
     });
     watcher->setFuture(QtConcurrent::run([path] {

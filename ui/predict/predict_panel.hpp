@@ -10,6 +10,7 @@
 
 #include <QImage>
 #include <QWidget>
+#include <functional>
 
 #include <memory>
 #include <vector>
@@ -40,7 +41,8 @@ public:
     ~PredictPanel() override;
 
     // The model to predict with (the last run's, or weights opened in the window); `source` names it.
-    void setWeights(WeightsPtr weights, const QString& source);
+    // source: what the model is ("tpu-mnist-cnn on cpu:2, started 10:42"), in the current language.
+    void setWeights(WeightsPtr weights, std::function<QString()> source);
     void openWeightsFile(const QString& path); // read off the GUI thread; weightsOpened tells
     void openPicture(const QString& path);     // read off the GUI thread; pictureOpened tells
     void pastePicture();                       // the clipboard's picture, or its file
@@ -73,7 +75,7 @@ private:
     void startPrediction();
     void showOutcome(const PredictOutcome& outcome);
     void usePicture(const PictureLoad& load, const QString& what);
-    void useModel(const ModelLoad& load, const QString& source);
+    void useModel(const ModelLoad& load, std::function<QString()> source);
     void setStatus(const QString& text, bool error);
     void showModelText();
     void clearPrediction();
@@ -99,9 +101,9 @@ private:
 
     std::shared_ptr<tb::Predictor> m_predictor; // used by one prediction task at a time
     WeightsPtr m_weights;
-    QString m_source;     // what the model is, for the page
-    bool m_busy = false;  // a prediction is running
-    bool m_dirty = false; // the picture or the options changed since it started
+    std::function<QString()> m_source; // what the model is, for the page, in the current language
+    bool m_busy = false;               // a prediction is running
+    bool m_dirty = false;              // the picture or the options changed since it started
     QImage m_input;
     std::vector<float> m_probs;
     QString m_statusText;

@@ -38,7 +38,12 @@ ConfusionMatrix::Geometry ConfusionMatrix::geometry(QSize size) const
 
 QString ConfusionMatrix::rowLabel(int cls) const
 {
-    return className(m_model->data()->classNames, cls) + QLatin1Char(' ') + QString::number(cls);
+    // The column's number after the name ("Coat 4"), unless the name ends with it already: MNIST's
+    // digits ("7", not "7 7") and numbered classes ("class 2", not "class 2 2").
+    const QString name = className(m_model->data()->classNames, cls), number = QString::number(cls);
+    if (name == number || name.endsWith(QLatin1Char(' ') + number))
+        return name;
+    return name + QLatin1Char(' ') + number;
 }
 
 void ConfusionMatrix::paintEvent(QPaintEvent*)

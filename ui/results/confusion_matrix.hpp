@@ -15,6 +15,7 @@ public:
 
     void setModel(const ResultsModel* model); // not owned; null clears
     QImage renderImage() const;
+    QString rowLabel(int cls) const; // "T-shirt/top 0": the name, then the number its column has ("7" for a digit)
     QSize sizeHint() const override { return {520, 420}; }
 
 signals:
@@ -29,7 +30,6 @@ private:
         int left, top, cell;
     };
     Geometry geometry(QSize size) const;
-    QString rowLabel(int cls) const; // "T-shirt/top 0": the name, then the number its column has
     // On screen at the widget's size; an export at least at sizeHint(), without the click hint.
     void paint(QPainter& p, QSize size, bool forExport) const;
 

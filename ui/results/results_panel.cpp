@@ -20,10 +20,11 @@ namespace tbui {
 const QColor ResultsPanel::kWrongColor(0xd6, 0x27, 0x28);
 
 namespace {
-// A tile's caption: the predicted class and its probability, "Sneaker 97%".
+// A tile's caption: the predicted class and its probability, "Sneaker: 97%", as Predict writes them
+// (a digit's "2 100 %" read as one number).
 QString caption(const QString& predicted, double probability)
 {
-    return predicted + QLatin1Char(' ') + formatPercent(probability, 0);
+    return predicted + QStringLiteral(": ") + formatPercent(probability, 0);
 }
 } // namespace
 

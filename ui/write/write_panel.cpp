@@ -175,9 +175,10 @@ void WritePanel::retranslate()
                            QT_TR_NOOP("90% or more")};
     for (int i = 0; i < m_legend.size(); ++i)
         m_legend[i]->setText(tr(names[i]));
-    if (!m_sourceFile.isEmpty())
-        m_sourceText = tr("weights file %1").arg(m_sourceFile);
-    m_source->setFullText(m_weights ? tr("Model: %1").arg(m_sourceText)
+    const QString source = !m_sourceFile.isEmpty() ? tr("weights file %1").arg(m_sourceFile)
+                           : m_sourceText          ? m_sourceText()
+                                                   : QString();
+    m_source->setFullText(m_weights ? tr("Model: %1").arg(source)
                                     : tr("No text model yet: train one (a text dataset and a text preset in Setup) or "
                                          "open the weights of one."));
     if (m_statusText)
@@ -220,7 +221,7 @@ QString WritePanel::errorText() const
     return m_error->isHidden() ? QString() : m_error->text();
 }
 
-void WritePanel::setWeights(WeightsPtr weights, const QString& source)
+void WritePanel::setWeights(WeightsPtr weights, std::function<QString()> source)
 {
     if (weights && !weights->spec.isText()) {
         // The last run trained an image model: that is the Predict page's; this page keeps what it had.
@@ -228,7 +229,7 @@ void WritePanel::setWeights(WeightsPtr weights, const QString& source)
     }
     stop();
     m_weights = std::move(weights);
-    m_sourceText = source;
+    m_sourceText = std::move(source);
     m_sourceFile.clear();
     m_error->hide();
     retranslate();
@@ -237,7 +238,7 @@ void WritePanel::setWeights(WeightsPtr weights, const QString& source)
 void WritePanel::setWeightsFromFile(WeightsPtr weights, const QString& path)
 {
     const bool text = weights && weights->spec.isText();
-    setWeights(std::move(weights), QString());
+    setWeights(std::move(weights), nullptr);
     if (text) {
         m_sourceFile = QFileInfo(path).fileName();
         retranslate();

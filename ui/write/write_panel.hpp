@@ -31,7 +31,8 @@ public:
     ~WritePanel() override;
 
     // The model to write with (the last run's, or a weights file's); an image model is refused here.
-    void setWeights(WeightsPtr weights, const QString& source);
+    // source: what the model is ("small-text-lstm on cpu:2, started 10:42"), in the current language.
+    void setWeights(WeightsPtr weights, std::function<QString()> source);
     // The same from a weights file: the page names it ("weights file NAME", in the window's language).
     void setWeightsFromFile(WeightsPtr weights, const QString& path);
     // Loads a weights file in the background; the page says what went wrong.
@@ -97,7 +98,7 @@ private:
     QTextEdit* m_output;
 
     WeightsPtr m_weights;
-    QString m_sourceText;
+    std::function<QString()> m_sourceText;
     QString m_sourceFile; // the weights file's name when they came from one (named in retranslate)
     std::shared_ptr<std::atomic<bool>> m_stopFlag;
     int m_generation = 0; // of the latest Write; an older one's symbols are dropped
