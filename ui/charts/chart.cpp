@@ -81,6 +81,10 @@ Chart::Chart(Kind kind, QWidget* parent)
     p.chart->setLocale(QLocale());
     p.view = new QChartView(p.chart, this);
     p.view->setRenderHint(QPainter::Antialiasing);
+    // Qt Charts moves its axis labels and grid lines (a new range, wider labels) without telling the
+    // view which parts to repaint: the old ones stayed on screen beside the new ("0", "C" left of the
+    // Time per epoch chart's axis after its first epoch). A chart is small; it repaints whole.
+    p.view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     p.view->setMinimumSize(260, 200);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -69,6 +69,7 @@ ProbabilityBars::ProbabilityBars(QWidget* parent) : QWidget(parent), m_parts(new
     p.series->attachAxis(p.percent);
     auto* view = new QChartView(p.chart, this);
     view->setRenderHint(QPainter::Antialiasing);
+    view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate); // as Chart's (chart.cpp)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view);
