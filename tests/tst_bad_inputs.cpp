@@ -538,7 +538,8 @@ void TstBadInputs::buildCatalogue()
     };
     option("option: zero epochs", {"--epochs", "0"}, "--epochs must be between 1 and 100000 (got 0)");
     option("option: batch size 0", {"--batch", "0"}, "--batch must be between 1 and 65536 (got 0)");
-    option("option: negative learning rate", {"--lr", "-1"}, "--lr must be a positive, finite number (got -1)");
+    option("option: negative learning rate", {"--lr", "-1"},
+           "--lr must be a positive number within a float's range, 1.4e-45 to 3.4e38 (got -1)");
     option("option: size multiplier 17", {"--size-multiplier", "17"},
            "--size-multiplier must be between 1 and 16 (got 17)");
     {

@@ -61,8 +61,9 @@ private slots:
         row("max-batches", "-1", QString("--max-batches must be between 0 and %1 (got -1)").arg(kMaxBatchesPerEpoch));
         row("shard", "0", "--shard must be between 1 and 65536 (got 0)");
         row("momentum", "1", "--momentum must be between 0 and 0.999 (got 1)");
-        row("lr", "-1", "--lr must be a positive, finite number (got -1)");
-        row("lr", "0", "--lr must be a positive, finite number (got 0)");
+        row("lr", "-1", "--lr must be a positive number within a float's range, 1.4e-45 to 3.4e38 (got -1)");
+        row("lr", "0", "--lr must be a positive number within a float's range, 1.4e-45 to 3.4e38 (got 0)");
+        row("lr", "1e40", "--lr must be a positive number within a float's range, 1.4e-45 to 3.4e38 (got 1e40)");
         row("validation-split", "1", "--validation-split must be 0 or between 0.001 and 0.999 (got 1)");
         row("checkpoint-every", "-5", "--checkpoint-every must be between 0 and 1073741824 (got -5)");
         row("precise-bn", "-1", "--precise-bn must be between 0 and 1073741824 (got -1)");

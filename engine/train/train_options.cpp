@@ -246,8 +246,10 @@ std::vector<TrainOption> makeTable()
          true, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {
              const double lr = parseRealOption("lr", v);
-             if (!(float(lr) > 0))
-                 throw ConfigError("--lr must be a positive, finite number (got " + v + ")");
+             // In float, as the optimizers take it: 1e40 would be infinite, 1e-50 zero.
+             if (!(float(lr) > 0) || !std::isfinite(float(lr)))
+                 throw ConfigError("--lr must be a positive number within a float's range, 1.4e-45 to 3.4e38 (got " +
+                                   v + ")");
              s.config.optimizer.learningRate = float(lr);
          },
          [](const TrainSettings& s) {
