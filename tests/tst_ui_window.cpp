@@ -689,6 +689,29 @@ private slots:
         Language::apply(QStringLiteral("en"));
     }
 
+    // An accuracy of 1 (or MNIST's 99%) draws its marker whole: a fixed range leaves room above its top,
+    // and its ticks stay quarters (the reviewer saw half circles along the top edge).
+    void markersAtTheTopOfAFixedRangeShowWhole()
+    {
+        Chart chart(Chart::Kind::Lines);
+        const int s = chart.addSeries(QStringLiteral("val"), Qt::red);
+        chart.setPointsVisible(s);
+        const int best = chart.addMarkers(QStringLiteral("best"), Qt::green, Chart::Marker::Star, 18);
+        chart.setFixedYRange(0, 1);
+        chart.append(s, {1, 0.5});
+        chart.append(s, {2, 1.0});
+        chart.setPoints(best, {QPointF(2, 1.0)});
+        chart.resize(560, 230); // the Training page's accuracy chart at 1280x720
+        chart.show();
+        chart.flush();
+        QTest::qWait(20);
+        QVERIFY2(chart.pixelsAboveHighestPoint() >= 9, qPrintable(QString::number(chart.pixelsAboveHighestPoint())));
+        const QStringList labels = chart.axisLabels();
+        for (const char* tick : {"0", "0.25", "0.5", "0.75", "1"})
+            QVERIFY2(labels.contains(QString::fromLatin1(tick)), qPrintable(labels.join(u'|')));
+        QVERIFY2(!labels.contains(QStringLiteral("1.25")), qPrintable(labels.join(u'|')));
+    }
+
     // Every chart view repaints whole: Qt Charts moves its axis labels and grid lines without saying
     // what to repaint, and under X the old labels stayed beside the new (seen in a screenshot of the
     // Time per epoch chart after its first epoch; offscreen grabs repaint everything and cannot show it).

@@ -75,6 +75,7 @@ public:
     QStringList cutAxisTitles() const;
     QStringList axisLabels() const; // the numbers and categories drawn along the axes, as drawn
     double pixelsRightOfLastPoint() const;
+    double pixelsAboveHighestPoint() const; // between the highest point and the plot area's top
     int barCount() const;
     QString title() const;
 
