@@ -691,6 +691,7 @@ ES = {
     "the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a run that diverged leaves them, or the file is damaged; train again, with a lower learning rate": "los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja una ejecución que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor",
     "Run %1 — validation after epoch %2 of %3, on %4 held-out symbols": "Ejecución %1 — validación tras la época %2 de %3, con %4 símbolos reservados",
     "Run %1 — the final weights on %2 held-out symbols": "Ejecución %1 — los pesos finales con %2 símbolos reservados",
+    "%1 of %2 + %3/%4 steps": "%1 de %2 + %3/%4 pasos",
 }
 
 

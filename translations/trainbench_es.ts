@@ -2334,6 +2334,10 @@
         <source>Tick runs in the table to overlay their curves here.</source>
         <translation>Marca ejecuciones en la tabla para superponer aquí sus curvas.</translation>
     </message>
+    <message>
+        <source>%1 of %2 + %3/%4 steps</source>
+        <translation>%1 de %2 + %3/%4 pasos</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -59,7 +59,11 @@ QSize ImageGrid::cell() const
 int ImageGrid::columns() const
 {
     const int fit = std::max(1, width() / cell().width());
-    return m_group > 0 ? std::min(fit, m_group) : fit;
+    if (m_group <= 0)
+        return fit;
+    // A group too wide for a row spreads evenly over the rows it needs: 2 + 2, not 3 + 1.
+    const int rows = (m_group + fit - 1) / fit;
+    return (m_group + rows - 1) / rows;
 }
 
 int ImageGrid::rowsPerGroup() const

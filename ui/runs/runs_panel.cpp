@@ -105,6 +105,7 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     auto* metricRow = new QHBoxLayout;
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "Exactitud de validación" whole
     metricRow->addWidget(m_metric);
     metricRow->addStretch();
     bottomLayout->addLayout(metricRow);
@@ -222,20 +223,29 @@ void RunsPanel::fill()
         m_table->setItem(row, Dataset, new SortItem(QFileInfo(qs(r.dataset)).fileName(), qs(r.dataset)));
         m_table->item(row, Dataset)->setToolTip(qs(r.dataset));
         m_table->setItem(row, Device, new SortItem(qs(r.device), qs(r.device)));
-        QString epochs;
+        QString epochs, epochsTip;
         if (!r.damaged) {
             epochs = tr("%1 of %2").arg(r.history.size()).arg(r.epochs);
-            if (r.partialStep > 0)
-                epochs = tr("%1 of %2, stopped at step %3/%4 of epoch %5")
+            // Short in the cell (the whole sentence pushed the Status column out of a 1280 px window in
+            // Spanish); the tooltip says it whole.
+            if (r.partialStep > 0) {
+                epochs = tr("%1 of %2 + %3/%4 steps")
                              .arg(r.history.size())
                              .arg(r.epochs)
                              .arg(r.partialStep)
-                             .arg(r.stepsPerEpoch)
-                             .arg(r.partialEpoch);
+                             .arg(r.stepsPerEpoch);
+                epochsTip = tr("%1 of %2, stopped at step %3/%4 of epoch %5")
+                                .arg(r.history.size())
+                                .arg(r.epochs)
+                                .arg(r.partialStep)
+                                .arg(r.stepsPerEpoch)
+                                .arg(r.partialEpoch);
+            }
         }
         const double stepsDone =
             double(r.history.size()) + (r.stepsPerEpoch > 0 ? double(r.partialStep) / r.stepsPerEpoch : 0.0);
         m_table->setItem(row, Epochs, new SortItem(epochs, stepsDone));
+        m_table->item(row, Epochs)->setToolTip(epochsTip);
         const double acc = r.finalAccuracy();
         auto* accuracyItem = new SortItem(acc >= 0 ? formatPercent(acc, 2) : QString(), acc);
         // Precise BN changes the weights after the last validation: the chart's last point differs.
