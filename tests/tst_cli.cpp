@@ -861,6 +861,14 @@ private slots:
                                 "step before left, so no weights were kept"),
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(diverged));
+        // With --json, the failure is an event too, the last line.
+        r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--optimizer", "sgd", "--lr", "1e30",
+                 "--batch", "20", "--no-run-folder", "--json"});
+        QCOMPARE(r.code, 4);
+        const QJsonObject failure = jsonLines(r.out).last();
+        QCOMPARE(failure["event"].toString(), QStringLiteral("error"));
+        QCOMPARE(failure["exit_code"].toInt(), 4);
+        QVERIFY2(failure["message"].toString().startsWith("training diverged at epoch 1"), qPrintable(r.out));
         r = run({"evaluate", "--data", m_data, "--weights", m_tmp.path() + "/toy.json"});
         QCOMPARE(r.code, 5);
         QVERIFY(r.err.contains("not a Trainbench weights file"));

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "environment.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -34,6 +35,20 @@ int main(int argc, char** argv)
             std::fputs(tbcli::commandUsage(*command).c_str(), stdout);
             return tbcli::Ok;
         }
+    // The message on stderr; with --json, also an "error" event on stdout, the last line a program
+    // reading the events gets (a divergence, a file that cannot be written).
+    const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
+    auto fail = [&](int code, const std::string& message) {
+        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), message.c_str());
+        if (json) {
+            nlohmann::ordered_json j;
+            j["event"] = "error";
+            j["exit_code"] = code;
+            j["message"] = message;
+            tbcli::printJson(j);
+        }
+        return code;
+    };
     try {
         // TRAINBENCH_ISA, TRAINBENCH_BF16_KERNELS and the OpenCL settings; `devices` applies them
         // itself, so that a setting this machine refuses does not stop it listing what it has.
@@ -41,22 +56,16 @@ int main(int argc, char** argv)
             tb::env::applyToEngine();
         return command->run(args);
     } catch (const tbcli::UsageError& e) {
-        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
-        return tbcli::Usage;
+        return fail(tbcli::Usage, e.what());
     } catch (const tb::ConfigError& e) {
-        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
-        return tbcli::Usage;
+        return fail(tbcli::Usage, e.what());
     } catch (const tb::DivergedError& e) {
-        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
-        return tbcli::Diverged;
+        return fail(tbcli::Diverged, e.what());
     } catch (const tb::IoError& e) {
-        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
-        return tbcli::FileError;
+        return fail(tbcli::FileError, e.what());
     } catch (const tb::Error& e) {
-        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), e.what());
-        return tbcli::DataOrModel;
+        return fail(tbcli::DataOrModel, e.what());
     } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "trainbench-cli %s: out of memory\n", cmd.c_str());
-        return tbcli::DataOrModel;
+        return fail(tbcli::DataOrModel, "out of memory");
     }
 }
