@@ -243,6 +243,16 @@ private slots:
         const QString big = QStringLiteral("/usr/share/datasets/fashion-mnist");
         if (!QDir(big).exists())
             QSKIP("needs dataset-fashion-mnist (a load that takes long enough to overlap)");
+        {
+            // A copy under a name that does not say "fashion" is still Fashion-MNIST, by its test labels.
+            const QString copy = m_tmp.filePath(QStringLiteral("fm-copy"));
+            QVERIFY(QDir().mkpath(copy));
+            for (const QString& f : QDir(big).entryList(QDir::Files))
+                QVERIFY(QFile::link(big + QLatin1Char('/') + f, copy + QLatin1Char('/') + f));
+            const tb::Dataset d = tb::loadDataset(copy.toStdString());
+            QCOMPARE(d.classNamesSource, std::string("Fashion-MNIST"));
+            QCOMPARE(d.classNames.at(9), std::string("Ankle boot"));
+        }
         auto w = makeWindow();
         QVERIFY(w);
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);

@@ -1,6 +1,7 @@
 #include "data/dataset.hpp"
 
 #include "core/errors.hpp"
+#include "core/sha256.hpp"
 #include "data/idx.hpp"
 
 #include <algorithm>
@@ -125,6 +126,16 @@ void truncateSplit(ImageSplit& s, int multiple)
     s.pixels.resize(size_t(keep) * s.height * s.width);
     s.labels.resize(size_t(keep) * size_t(s.steps));
 }
+
+// Fashion-MNIST's test split by its labels (SHA-256 of the 10,000 label bytes): a copy in a folder
+// named otherwise ("~/data/fm") still gets its class names, not digits.
+bool isFashionMnistTest(const ImageSplit& test)
+{
+    return test.count == 10000 && test.steps == 1 &&
+           sha256Hex(std::string(test.labels.begin(), test.labels.end())) ==
+               "3d0e6c6ea990b53b6f8f500a41cac93881d981b315f84578b7d915342ade01e9";
+}
+
 } // namespace
 
 std::string absolutePath(const std::string& path)
@@ -215,7 +226,7 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
                             " uses labels up to " + std::to_string(d.numClasses - 1));
         d.numClasses = int(d.classNames.size());
         d.classNamesSource = "classes.txt";
-    } else if (d.numClasses == 10 && lower(dir).find("fashion") != std::string::npos) {
+    } else if (d.numClasses == 10 && (lower(dir).find("fashion") != std::string::npos || isFashionMnistTest(d.test))) {
         d.classNames = fashionMnistClassNames();
         d.classNamesSource = "Fashion-MNIST";
     } else if (d.numClasses == 10) {
