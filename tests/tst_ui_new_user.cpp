@@ -4,6 +4,7 @@
 // the texts that reached the window in English. Each test drives the window as the user did: the
 // real dialog (the widget-based one, through a seam), the wheel event at the pointer, the buttons.
 #include "fixtures.hpp"
+#include "modal_answer.hpp"
 #include "window_test.hpp"
 
 #include "charts/chart.hpp"
@@ -68,21 +69,7 @@
 using namespace tbui;
 
 namespace {
-// Runs `act` on the next modal dialog as soon as it is shown (a QFileDialog or a QMessageBox).
-void onNextModal(std::function<void(QWidget*)> act)
-{
-    auto* timer = new QTimer;
-    timer->setInterval(10);
-    QObject::connect(timer, &QTimer::timeout, [timer, act] {
-        QWidget* modal = QApplication::activeModalWidget();
-        if (!modal || !modal->isVisible())
-            return;
-        timer->stop();
-        timer->deleteLater();
-        act(modal);
-    });
-    timer->start();
-}
+using fixtures::onNextModal;
 
 // With TRAINBENCH_SHOTS set to a folder, the tests save what they drive there (docs/ screenshots).
 void shot(QWidget* w, const QString& name)

@@ -92,20 +92,16 @@ class TstUiResume : public QObject {
         return w.runController()->batchesDone() == heard;
     }
 
-    // Runs `act` on the next modal box of `w` once it shows.
-    static void onNextModal(QWidget* w, std::function<void(QWidget*)> act)
+    // The weights of a run of `epochs` epochs on the toy data, never stopped.
+    QString uninterruptedHash(int epochs)
     {
-        auto* timer = new QTimer(w);
-        timer->setInterval(10);
-        connect(timer, &QTimer::timeout, timer, [timer, act] {
-            QWidget* modal = QApplication::activeModalWidget();
-            if (!modal || !modal->isVisible())
-                return;
-            timer->stop();
-            timer->deleteLater();
-            act(modal);
-        });
-        timer->start();
+        auto w = makeWindow(m_data, epochs);
+        if (!w)
+            return {};
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        const RunOutcome o = waitForRun(finished);
+        return o.status == RunStatus::Completed ? o.weightsSha256 : QString();
     }
 
     static RunOutcome waitForRun(QSignalSpy& finished)
@@ -334,16 +330,8 @@ private slots:
     void stopThenResumeEndsOnTheSameWeights()
     {
         constexpr int kEpochs = 30;
-        QString uninterrupted;
-        {
-            auto w = makeWindow(m_data, kEpochs);
-            QVERIFY(w);
-            QSignalSpy finished(w->runController(), &RunController::finished);
-            w->startTraining();
-            const RunOutcome o = waitForRun(finished);
-            QCOMPARE(int(o.status), int(RunStatus::Completed));
-            uninterrupted = o.weightsSha256;
-        }
+        const QString uninterrupted = uninterruptedHash(kEpochs);
+        QVERIFY(!uninterrupted.isEmpty());
         auto w = makeWindow(m_data, kEpochs);
         QVERIFY(w);
         w->hyperparametersPanel()->runOptions()->setCheckpointEvery(3);
@@ -544,16 +532,8 @@ private slots:
     void stopQuestionPausesTheRun()
     {
         constexpr int kEpochs = 30;
-        QString uninterrupted;
-        {
-            auto w = makeWindow(m_data, kEpochs);
-            QVERIFY(w);
-            QSignalSpy finished(w->runController(), &RunController::finished);
-            w->startTraining();
-            const RunOutcome o = waitForRun(finished);
-            QCOMPARE(int(o.status), int(RunStatus::Completed));
-            uninterrupted = o.weightsSha256;
-        }
+        const QString uninterrupted = uninterruptedHash(kEpochs);
+        QVERIFY(!uninterrupted.isEmpty());
         auto w = makeWindow(m_data, kEpochs);
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
@@ -562,7 +542,7 @@ private slots:
             if (asked || p.epoch != 2)
                 return;
             asked = true;
-            onNextModal(w.get(), [&](QWidget* box) {
+            fixtures::onNextModal([&](QWidget* box) {
                 pausedWhileAsked = w->runController()->isPaused();
                 // The worker holds: the step it holds at is shown, and no batch follows it.
                 heldWhileAsked =
