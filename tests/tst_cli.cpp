@@ -5,6 +5,7 @@
 
 #include "core/thread_pool.hpp"
 #include "kernels/isa.hpp"
+#include "train/run_lock.hpp"
 #include "train/train_options.hpp"
 
 #include <QDir>
@@ -12,8 +13,14 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cerrno>
+#include <cstring>
+#include <sys/mount.h>
+#include <unistd.h>
 
 class TstCli : public QObject {
     Q_OBJECT
@@ -720,6 +727,110 @@ private slots:
         const int epoch = firstOf(QRegularExpression("^Epoch [12]/2$"));
         const int progress = firstOf(QRegularExpression("^ *\\d+/\\d+ \\["));
         QVERIFY2(epoch >= 0 && progress > epoch, qPrintable(r.out));
+    }
+
+    // A run killed with SIGKILL: a second process that would resume it while it trains is refused (exit
+    // code 5, naming the process); once it is gone, `runs list` and `runs show` call it interrupted
+    // (not running forever) and its last checkpoint resumes it.
+    void aRunIsTrainedByOneProcessAndAKilledOneIsInterrupted()
+    {
+        const QString runs = m_tmp.path() + "/killed-runs";
+        QProcess p;
+        p.start(QStringLiteral(TRAINBENCH_CLI),
+                {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2", "--batch", "1",
+                 "--checkpoint-every", "1", "--threads", "1", "--runs-dir", runs, "--json"});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        // Step 2's line comes after step 1's checkpoint.
+        while (!out.contains("\"step\":2,") && p.state() == QProcess::Running)
+            if (p.waitForReadyRead(fixtures::kHangGuardMs))
+                out += p.readAllStandardOutput();
+        QVERIFY2(out.contains("\"step\":2,"), out.constData());
+        const QStringList folders = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(folders.size(), 1);
+        const QString folder = runs + "/" + folders.first();
+        const Result twice = run({"train", "--resume", folder, "--threads", "1"});
+        QCOMPARE(twice.code, 5);
+        QVERIFY2(twice.err.contains(folder + " is being trained by process " + QString::number(p.processId()) + " on "),
+                 qPrintable(twice.err));
+        QCOMPARE(twice.out, QString());
+        const QString listed = run({"runs", "list", "--runs-dir", runs, "--json"}).out;
+        QVERIFY2(QJsonDocument::fromJson(listed.toUtf8())["runs"][0]["status"] == "running", qPrintable(listed));
+
+        p.kill(); // SIGKILL: nothing records the run's end
+        QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
+        const QString after = run({"runs", "list", "--runs-dir", runs, "--json"}).out;
+        QVERIFY2(QJsonDocument::fromJson(after.toUtf8())["runs"][0]["status"] == "interrupted", qPrintable(after));
+        QVERIFY(run({"runs", "list", "--runs-dir", runs}).out.contains(" interrupted "));
+        QVERIFY(QRegularExpression("\nStatus +interrupted\n")
+                    .match(run({"runs", "show", "latest", "--runs-dir", runs}).out)
+                    .hasMatch());
+        const Result resumed = run({"train", "--resume", folder, "--threads", "1"});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.err));
+        const QString done = run({"runs", "list", "--runs-dir", runs, "--json"}).out;
+        QVERIFY2(QJsonDocument::fromJson(done.toUtf8())["runs"][0]["status"] == "completed", qPrintable(done));
+    }
+
+    // The lock that refuses a second trainer is the run folder's run.lock, whoever holds it (here the
+    // test itself); released, the run resumes.
+    void resumeWaitsForTheRunsLock()
+    {
+        const QString runs = m_tmp.path() + "/locked-runs";
+        const Result first = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",
+                                  "--max-batches", "2", "--runs-dir", runs});
+        QVERIFY2(first.code == 0, qPrintable(first.err));
+        const QString folder = runs + "/" + QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).value(0);
+        {
+            const tb::RunLock held(folder.toStdString());
+            const Result r = run({"train", "--resume", folder});
+            QCOMPARE(r.code, 5);
+            QVERIFY2(r.err.contains(folder + " is being trained by process " + QString::number(getpid()) + " on "),
+                     qPrintable(r.err));
+            QCOMPARE(run({"runs", "delete", folder}).code, 5);
+        }
+        const Result r = run({"train", "--resume", folder});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("(the run is complete)"), qPrintable(r.out));
+        QCOMPARE(run({"runs", "delete", folder}).code, 0);
+    }
+
+    // A checkpoint that cannot be written (a full disk) ends the run with the file error (exit code
+    // 5), but --save still keeps the weights trained so far when its place can take them, and says
+    // so; the run is then interrupted, not running.
+    void aFailedCheckpointStillSaves()
+    {
+        if (geteuid() != 0)
+            QSKIP("mounting a small tmpfs needs root");
+        const QString full = m_tmp.path() + "/full";
+        QDir().mkpath(full);
+        if (::mount("tmpfs", qPrintable(full), "tmpfs", 0, "size=1m") != 0)
+            QSKIP(qPrintable(QString("cannot mount a tmpfs here (%1)").arg(std::strerror(errno))));
+        const auto cleanup = qScopeGuard([&] { ::umount2(qPrintable(full), MNT_DETACH); });
+        // Its checkpoint (weights and Adam's two slots, 3.5 MB) does not fit; run.json does.
+        const QString wide = m_tmp.path() + "/wide.json";
+        fixtures::writeRaw(wide.toStdString(), R"({"name": "wide", "layers": [{"type": "Flatten"},
+            {"type": "Dense", "units": 2000, "activation": "relu"},
+            {"type": "Dense", "units": 3, "activation": "softmax"}]})");
+        const QString saved = m_tmp.path() + "/kept.tbw";
+        const QStringList train = {"train",    "--data",    m_data,    "--model",    wide,
+                                   "--epochs", "2",         "--batch", "10",         "--max-batches",
+                                   "2",        "--threads", "1",       "--runs-dir", full + "/runs"};
+        const Result r = run(train + QStringList{"--save", saved});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("/checkpoint.tbw: No space left on device; nothing was written"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("Saved the weights so far to " + saved + "\n"), qPrintable(r.err));
+        QVERIFY(QFile::exists(saved));
+        const Result evaluated = run({"evaluate", "--data", m_data, "--weights", saved});
+        QVERIFY2(evaluated.code == 0, qPrintable(evaluated.err));
+        const QString listed = run({"runs", "list", "--runs-dir", full + "/runs", "--json"}).out;
+        QVERIFY2(QJsonDocument::fromJson(listed.toUtf8())["runs"][0]["status"] == "interrupted", qPrintable(listed));
+        // A --save on the full disk too: the run's error all the same, and why the weights were not kept.
+        const Result nowhere = run(train + QStringList{"--save", full + "/kept.tbw"});
+        QCOMPARE(nowhere.code, 5);
+        QVERIFY2(nowhere.err.contains("/checkpoint.tbw: No space left on device; nothing was written"),
+                 qPrintable(nowhere.err));
+        QVERIFY2(nowhere.err.contains("The weights so far were not saved either: cannot write " + full + "/kept.tbw"),
+                 qPrintable(nowhere.err));
     }
 
     // A relative --data is recorded as the folder it named: `train --resume` from another directory

@@ -378,9 +378,10 @@ private slots:
     // The run status: one word each way, and an unknown word refused.
     void runStatusWords()
     {
-        for (RunStatus s :
-             {RunStatus::Running, RunStatus::Completed, RunStatus::Stopped, RunStatus::Diverged, RunStatus::Failed})
+        for (RunStatus s : {RunStatus::Running, RunStatus::Completed, RunStatus::Stopped, RunStatus::Diverged,
+                            RunStatus::Failed, RunStatus::Interrupted})
             QCOMPARE(parseRunStatus(runStatusName(s)), s);
+        QCOMPARE(std::string(runStatusName(RunStatus::Interrupted)), std::string("interrupted"));
         QCOMPARE(std::string(runStatusName(RunStatus::Completed)), std::string("completed"));
         QVERIFY_THROWS_EXCEPTION(RecordError, parseRunStatus("finished"));
     }

@@ -4,6 +4,7 @@
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "data/dataset.hpp"
@@ -128,6 +129,41 @@ private slots:
         QCOMPARE(resumed->run(), TrainStatus::Completed);
         QCOMPARE(resumed->weightsSha256(), expected);
         QCOMPARE(int(resumed->history().size()), 3);
+    }
+
+    // A run is trained by one session at a time: resuming one that a session (here, of this process)
+    // still trains is refused before anything is read or written; once that session has ended, the
+    // run resumes.
+    void aRunUnderWayIsNotResumedTwice()
+    {
+        const QString runs = m_tmp.path() + "/twice";
+        std::atomic<bool> stop{false};
+        std::string path;
+        {
+            TrainingSession s(m_model, m_toy, config(1));
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(1, 3, &stop);
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+            path = s.runFolder()->path;
+            const std::string before = readWholeFile(path + "/checkpoint.tbw");
+            for (int overload = 0; overload < 2; ++overload) {
+                try {
+                    const RunFolder folder = RunFolder::open(path);
+                    if (overload == 0)
+                        TrainingSession::resume(folder, m_toy);
+                    else
+                        TrainingSession::resume(folder, readCheckpoint(folder.checkpoint()), m_toy);
+                    QFAIL("a run under way was resumed by a second session");
+                } catch (const IoError& e) {
+                    QCOMPARE(std::string(e.what()),
+                             path + " is being trained by this process already; wait for it to end, or stop it first");
+                }
+            }
+            QCOMPARE(readWholeFile(path + "/checkpoint.tbw"), before);
+        }
+        auto resumed = TrainingSession::resume(RunFolder::open(path), m_toy);
+        QCOMPARE(resumed->position().step, 3);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
     }
 
     // A callback added to the session keeps its own state in the checkpoint under its name and gets it

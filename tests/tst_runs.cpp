@@ -29,11 +29,13 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 
 using namespace tb;
 
@@ -222,6 +224,82 @@ private slots:
         QCOMPARE(rec.test->accuracy, r.test.accuracy);
         QVERIFY(rec.record.at("test").value("at_stop", false));
         QVERIFY(!std::filesystem::exists(s.runFolder()->weights()));
+    }
+
+    // A run under way records its process in run.json; readers tell a run whose process is gone (a
+    // kill -9, a crash, a write that failed) as interrupted instead of running forever. Records
+    // without the process (older versions) read as they did.
+    void aRunWhoseProcessIsGoneIsInterrupted()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/gone";
+        std::string path;
+        nlohmann::ordered_json record;
+        {
+            TrainingSession s(m_model, m_toy, toyConfig());
+            s.enableCheckpoints(RunFolder::create(runs, "toy"));
+            path = s.runFolder()->path;
+            s.checkpoint(); // mid-run: status running, as every checkpoint before the last
+            record = parseJson(readWholeFile(path + "/run.json"));
+            QCOMPARE(record.at("status").get<std::string>(), std::string("running"));
+            const nlohmann::ordered_json& process = record.at("process");
+            QCOMPARE(process.at("pid").get<int64_t>(), int64_t(::getpid()));
+            char host[256] = {};
+            QVERIFY(::gethostname(host, sizeof host - 1) == 0);
+            QCOMPARE(process.at("host").get<std::string>(), std::string(host));
+            QVERIFY(process.at("boot_id").is_string());
+            QCOMPARE(readRun(path).status, RunStatus::Running); // this process trains it
+        }
+        const auto withProcess = [&](const std::function<void(nlohmann::ordered_json&)>& change) {
+            nlohmann::ordered_json r = record;
+            change(r["process"]);
+            writeFileAtomically(path + "/run.json", jsonText(r) + "\n");
+            return readRun(path);
+        };
+        // A process that has ended (and was reaped): its id names no process now.
+        const pid_t child = ::fork();
+        if (child == 0)
+            ::_exit(0);
+        QVERIFY(child > 0);
+        QCOMPARE(::waitpid(child, nullptr, 0), child);
+        RunSummary gone = withProcess([&](nlohmann::ordered_json& p) { p["pid"] = int64_t(child); });
+        QVERIFY2(!gone.damaged, gone.damage.c_str());
+        QCOMPARE(gone.status, RunStatus::Interrupted);
+        QCOMPARE(std::string(runStatusName(gone.status)), std::string("interrupted"));
+        // A living process of this host trains it still; the host booted since: gone, whatever its id.
+        QCOMPARE(withProcess([](nlohmann::ordered_json&) {}).status, RunStatus::Running);
+        if (!record["process"]["boot_id"].get<std::string>().empty())
+            QCOMPARE(withProcess([](nlohmann::ordered_json& p) { p["boot_id"] = "another-boot"; }).status,
+                     RunStatus::Interrupted);
+        // Another host's process cannot be asked: the run is as its record says.
+        QCOMPARE(withProcess([&](nlohmann::ordered_json& p) {
+                     p["pid"] = int64_t(child);
+                     p["host"] = "another-host.example";
+                 }).status,
+                 RunStatus::Running);
+        // A record without the process (or a damaged one) is read as before.
+        const RunSummary old = withProcess([](nlohmann::ordered_json& p) { p = nullptr; });
+        QVERIFY2(!old.damaged, old.damage.c_str());
+        QCOMPARE(old.status, RunStatus::Running);
+        QCOMPARE(withProcess([](nlohmann::ordered_json& p) { p = "1234"; }).status, RunStatus::Running);
+        // The listing and the report say so too.
+        withProcess([&](nlohmann::ordered_json& p) { p["pid"] = int64_t(child); });
+        const RunList list = listRuns(runs);
+        QCOMPARE(int(list.runs.size()), 1);
+        QCOMPARE(list.runs.front().status, RunStatus::Interrupted);
+        const std::string html = runReportHtml(readReportInput(path));
+        QVERIFY(html.find("— interrupted") != std::string::npos);
+        bool shown = false;
+        for (const auto& [label, value] : list.runs.front().configurationRows())
+            shown = shown || (label == "Status" && value == "interrupted");
+        QVERIFY(shown);
+        // Once stopped or ended, a run records no process.
+        {
+            auto resumed = TrainingSession::resume(RunFolder::open(path), m_toy);
+            QCOMPARE(resumed->run(), TrainStatus::Completed);
+        }
+        const nlohmann::ordered_json ended = parseJson(readWholeFile(path + "/run.json"));
+        QCOMPARE(ended.at("status").get<std::string>(), std::string("completed"));
+        QVERIFY(!ended.contains("process"));
     }
 
     // Numbers a damaged evaluation.json may hold where whole numbers belong (a cell of 1e90 was
@@ -523,6 +601,29 @@ private slots:
         std::filesystem::create_directories(runs + "/empty");
         deleteRun(runs + "/empty");
         QVERIFY(!std::filesystem::exists(runs + "/empty"));
+    }
+
+    // A run folder that a session trains now (it holds the run's lock) is not deleted under it; once
+    // the session has ended, its lock file goes with the folder.
+    void aRunBeingTrainedIsNotDeleted()
+    {
+        std::string path;
+        {
+            TrainingSession s(m_model, m_toy, toyConfig());
+            s.enableCheckpoints(RunFolder::create(m_tmp.path().toStdString() + "/delete-live", "toy"));
+            path = s.runFolder()->path;
+            try {
+                deleteRun(path);
+                QFAIL("the folder of a run under way was deleted");
+            } catch (const IoError& e) {
+                QVERIFY2(std::string(e.what()).find(" is being trained by this process already") != std::string::npos,
+                         e.what());
+            }
+            QVERIFY(std::filesystem::exists(path + "/run.json"));
+        }
+        QVERIFY(std::filesystem::exists(path + "/run.lock"));
+        deleteRun(path);
+        QVERIFY(!std::filesystem::exists(path));
     }
 
     void findRunByNamePrefixOrLatest()

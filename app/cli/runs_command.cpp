@@ -80,7 +80,7 @@ int listRuns(const Options& o)
                 continue;
             }
             const std::string epochs = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
-            std::printf("%-48s %-16s %-9s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
+            std::printf("%-48s %-16s %-11s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
                         tb::runStatusName(r.status), epochs.c_str(), percentText(r.finalAccuracy()).c_str(),
                         r.trainingSeconds(), r.dataset.c_str());
         }

@@ -147,6 +147,10 @@ int trainCommand(const std::vector<std::string>& args)
     std::optional<tb::Checkpoint> checkpoint;
     if (o.has("resume")) {
         resumed = tb::RunFolder::open(o.text("resume", ""));
+        // Refused at once when another process trains the run; held from before its checkpoint is read
+        // to the end (the session shares it). Under mpirun, rank 0 writes the folder and holds it.
+        if (tb::env::processLaunch().rank == 0)
+            resumed->takeLock();
         checkpoint = tb::readCheckpoint(resumed->checkpoint());
         settings = trainSettingsFrom(o, &checkpoint->config);
     }
@@ -246,6 +250,22 @@ int trainCommand(const std::vector<std::string>& args)
             session.save(savePath); // the last good weights, so the run is not lost
             std::fprintf(stderr, "Saved the last good weights to %s\n", savePath.c_str());
         }
+        throw;
+    } catch (const tb::IoError&) {
+        // A checkpoint or run.json that cannot be written (a full disk) ends the run, but the weights
+        // trained so far are still here: --save keeps them where it can, as Ctrl-C does.
+        std::fflush(stdout);
+        if (!savePath.empty()) {
+            try {
+                session.save(savePath);
+                std::fprintf(stderr, "Saved the weights so far to %s\n", savePath.c_str());
+            } catch (const tb::Error& e) {
+                std::fprintf(stderr, "The weights so far were not saved either: %s\n", e.what());
+            }
+        }
+        if (session.runFolder() && access(session.runFolder()->checkpoint().c_str(), F_OK) == 0)
+            std::fprintf(stderr, "Its last checkpoint continues it: trainbench-cli train --resume %s\n",
+                         session.runFolder()->path.c_str());
         throw;
     }
     tb::FinishOptions finishing;

@@ -126,18 +126,21 @@ const char* runStatusName(RunStatus s)
         return "diverged";
     case RunStatus::Failed:
         return "failed";
+    case RunStatus::Interrupted:
+        return "interrupted";
     }
     return "running";
 }
 
 RunStatus parseRunStatus(const std::string& text)
 {
-    for (RunStatus s :
-         {RunStatus::Running, RunStatus::Completed, RunStatus::Stopped, RunStatus::Diverged, RunStatus::Failed})
+    for (RunStatus s : {RunStatus::Running, RunStatus::Completed, RunStatus::Stopped, RunStatus::Diverged,
+                        RunStatus::Failed, RunStatus::Interrupted})
         if (text == runStatusName(s))
             return s;
     throw RecordError("status", Problem::OutOfRange,
-                      "the status \"" + text + "\" is none of running, completed, stopped, diverged, failed");
+                      "the status \"" + text +
+                          "\" is none of running, completed, stopped, diverged, failed, interrupted");
 }
 
 void to_json(Json& j, const OptimizerConfig& o)

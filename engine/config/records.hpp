@@ -19,13 +19,16 @@ namespace tb {
 
 // Where a run stands or how it ended: run.json's "status", the Runs page, the window's outcome.
 enum class RunStatus {
-    Running,   // under way, or ended by a crash (nothing recorded its end)
-    Completed, // every epoch, or early stopping ended it
-    Stopped,   // by the user (Stop, Ctrl-C); it can be resumed
-    Diverged,  // the loss or the gradients became NaN or infinite
-    Failed,    // another error ended it (the window's outcome; never written to run.json)
+    Running,     // under way (or, in a record without its process, ended by a crash: nothing recorded its end)
+    Completed,   // every epoch, or early stopping ended it
+    Stopped,     // by the user (Stop, Ctrl-C); it can be resumed
+    Diverged,    // the loss or the gradients became NaN or infinite
+    Failed,      // another error ended it (the window's outcome; never written to run.json)
+    Interrupted, // recorded as running by a process that is gone (killed, crashed, a write failed); it can be
+                 // resumed from its last checkpoint (what readers of run.json conclude; never written to it)
 };
-const char* runStatusName(RunStatus s);            // "running", "completed", "stopped", "diverged", "failed"
+// "running", "completed", "stopped", "diverged", "failed", "interrupted"
+const char* runStatusName(RunStatus s);
 RunStatus parseRunStatus(const std::string& text); // throws RecordError for another word
 
 // A member of a record that is missing, of the wrong kind, or a number out of range. member() is

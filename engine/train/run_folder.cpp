@@ -1,6 +1,7 @@
 #include "train/run_folder.hpp"
 
 #include "core/errors.hpp"
+#include "train/run_lock.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -65,6 +66,12 @@ RunFolder RunFolder::open(const std::string& path)
     if (::stat(f.checkpoint().c_str(), &st) != 0)
         throw IoError(path + " holds no checkpoint.tbw to resume from");
     return f;
+}
+
+void RunFolder::takeLock()
+{
+    if (!lock)
+        lock = std::make_shared<const RunLock>(path);
 }
 
 } // namespace tb

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "kernels/isa.hpp"
+#include "train/run_lock.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -104,6 +105,25 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
     return r;
 }
 
+// The process that wrote a running run's record ("process", since it was recorded); an empty identity,
+// which is never known to be gone, when the record has none or an unreadable one.
+ProcessIdentity recordedProcess(const nlohmann::ordered_json& r)
+{
+    ProcessIdentity p;
+    const nlohmann::ordered_json* process = jsonMember(r, "process");
+    if (!process || !process->is_object())
+        return p;
+    const nlohmann::ordered_json* pid = jsonMember(*process, "pid");
+    const nlohmann::ordered_json* host = jsonMember(*process, "host");
+    if (!pid || !pid->is_number_integer() || !host || !host->is_string())
+        return p;
+    p.pid = pid->get<int64_t>();
+    p.host = host->get<std::string>();
+    if (const nlohmann::ordered_json* boot = jsonMember(*process, "boot_id"); boot && boot->is_string())
+        p.bootId = boot->get<std::string>();
+    return p;
+}
+
 // Fills `s` from its run.json; what cannot be read marks it damaged with the reason.
 void readRecord(RunSummary& s)
 {
@@ -135,6 +155,8 @@ void readRecord(RunSummary& s)
         if (status && !status->is_string())
             throw DataError("its status is " + std::string(jsonTypeName(*status)) + ", not a word");
         s.status = status ? parseRunStatus(status->get<std::string>()) : RunStatus::Running;
+        if (s.status == RunStatus::Running && processGone(recordedProcess(r)))
+            s.status = RunStatus::Interrupted; // nothing trains it any more; its checkpoint resumes it
         s.started = text(r, "started");
         s.ended = text(r, "ended");
         s.model = text(r, "model");
@@ -250,6 +272,8 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
     nlohmann::ordered_json flat = record;
     if (config)
         flat.update(settingsRows(*config));
+    if (status == RunStatus::Interrupted) // recorded as running, by a process that is gone
+        flat["status"] = runStatusName(status);
     std::vector<std::pair<std::string, std::string>> rows;
     for (const auto& [key, label] : kRows)
         if (std::string v = text(flat, key); !v.empty())
@@ -376,15 +400,21 @@ void deleteRun(const std::string& path)
         if (fs::is_directory(e.symlink_status(ec)))
             throw IoError(path + " holds the folder " + name +
                           ": it does not look like a run folder and was not deleted");
-        const bool ours = std::any_of(std::begin(kRunFiles), std::end(kRunFiles), [&](const char* f) {
-            return name == f || name.rfind(std::string(f) + ".tmp-", 0) == 0;
-        });
+        const bool ours =
+            name == RunLock::fileName() || std::any_of(std::begin(kRunFiles), std::end(kRunFiles), [&](const char* f) {
+                return name == f || name.rfind(std::string(f) + ".tmp-", 0) == 0;
+            });
         if (!ours)
             throw IoError(path + " holds " + name + ", which is not a run's file: nothing was deleted (move it out " +
                           "of the folder first)");
     }
     if (ec)
         throw IoError("cannot read " + path + ": " + ec.message());
+    // Not a run that a process trains now (it would write into the folder as it goes): held while the
+    // folder goes, so that no process starts training it meanwhile.
+    std::optional<RunLock> lock;
+    if (fs::exists(path + "/" + RunLock::fileName(), ec))
+        lock.emplace(path);
     fs::remove_all(path, ec); // removes links inside, never what they point to
     if (ec)
         throw IoError("cannot delete " + path + ": " + ec.message());

@@ -24,8 +24,10 @@ struct RunSummary {
     bool damaged = false;
     std::string damage; // why it cannot be read, when damaged
 
-    RunStatus status = RunStatus::Running; // Running also for a run ended by a crash
-    std::string started, ended;            // UTC, ISO 8601; empty in version 1 records
+    // Interrupted for a run recorded as running by a process that is gone (train/run_lock.hpp);
+    // Running also for an older record, without its process, that a crash ended.
+    RunStatus status = RunStatus::Running;
+    std::string started, ended; // UTC, ISO 8601; empty in version 1 records
     std::string model, dataset, device, kernels;
     int epochs = 0; // planned
     std::vector<EpochRecord> history;
@@ -72,7 +74,8 @@ std::string findRun(const std::string& runsDir, const std::string& run);
 
 // Removes a run folder and what it holds. Refuses (IoError), deleting nothing, what does not look like
 // a run folder: a symbolic link, a folder with subfolders, one holding a file that is not a run's
-// (run.json, checkpoint.tbw, best.tbw, weights.tbw, evaluation.json, and their writes' temporaries).
+// (run.json, checkpoint.tbw, best.tbw, weights.tbw, evaluation.json, run.lock, and their writes'
+// temporaries), and a run that a process trains now (its lock is held).
 void deleteRun(const std::string& path);
 
 // The run's stored test evaluation (evaluation.json); nullopt with `why` set when it is missing or

@@ -9,6 +9,7 @@
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
 #include "train/progress_text.hpp"
+#include "train/run_lock.hpp"
 #include "train/test_record.hpp"
 
 #include <ctime>
@@ -148,6 +149,7 @@ void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
 {
     if (everyBatches < 0)
         throw ConfigError("checkpoints every " + std::to_string(everyBatches) + " batches: give 0 or more");
+    folder.takeLock(); // before anything is written: no other process trains this run meanwhile
     m_folder = std::move(folder);
     m_checkpointEvery = everyBatches;
     m_started = now();
@@ -170,6 +172,10 @@ void TrainingSession::writeRecord(RunStatus status)
     // had a flat summary of some (seed, epochs, batch_size, optimizer, learning_rate, ..., schedule and
     // early_stopping as text); version 2 added the times, hardware, dataset fingerprint, per-epoch
     // throughput, test block, weights hash and file list. run_history.hpp reads all three.
+    if (m_process.is_null()) { // once: a record may be written every batch
+        const ProcessIdentity self = thisProcess();
+        m_process = {{"pid", self.pid}, {"host", self.host}, {"boot_id", self.bootId}};
+    }
     nlohmann::ordered_json r;
     r["format"] = "trainbench-run";
     r["version"] = 3;
@@ -177,6 +183,8 @@ void TrainingSession::writeRecord(RunStatus status)
     r["started"] = m_started;
     if (status != RunStatus::Running)
         r["ended"] = m_ended.empty() ? now() : m_ended;
+    else // who trains it: a reader tells a run whose process is gone (killed, crashed) from one under way
+        r["process"] = m_process;
     r["model"] = m_net.spec().name;
     r["parameters"] = m_net.paramCount() + m_net.stateCount();
     const Backend& backend = m_trainer->backend();
@@ -262,7 +270,11 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
                                                          std::shared_ptr<Communicator> communicator,
                                                          const std::string& kernelCacheDir)
 {
-    return resume(folder, readCheckpoint(folder.checkpoint()), std::move(data), device, checkpointEvery,
+    // Locked before the checkpoint is read: a process that trains the run meanwhile is refused first.
+    RunFolder locked = folder;
+    if (!communicator || communicator->rank() == 0)
+        locked.takeLock();
+    return resume(locked, readCheckpoint(locked.checkpoint()), std::move(data), device, checkpointEvery,
                   std::move(communicator), kernelCacheDir);
 }
 
@@ -271,6 +283,11 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
                                                          std::shared_ptr<Communicator> communicator,
                                                          const std::string& kernelCacheDir)
 {
+    // Only rank 0 of a data-parallel run writes into the folder, and so locks it.
+    const bool writes = !communicator || communicator->rank() == 0;
+    RunFolder locked = folder;
+    if (writes)
+        locked.takeLock(); // IoError naming the process that trains the run now
     requireSameDataset(c.data, data, folder.checkpoint());
     TrainConfig config = c.config;
     if (device)
@@ -289,8 +306,8 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
         {c.weights.optimizer, c.weights.optimizerIterations, c.weights.optimizerSlots});
     session->m_trainer->restore(c.position, c.weights.history);
     session->m_trainer->restoreCallbacks(c.callbacks, folder.checkpoint());
-    if (!communicator || communicator->rank() == 0)
-        session->m_folder = folder;
+    if (writes)
+        session->m_folder = std::move(locked);
     session->m_checkpointEvery = checkpointEvery;
     session->m_started = now();
     try { // the run keeps its first start time when its record can tell it

@@ -92,7 +92,9 @@ public:
     // if not), optionally on another device (the CPU gives the same weights on any thread count).
     // Checkpoints go on into the same folder, every `checkpointEvery` batches as enableCheckpoints
     // (by rank 0 only when `communicator` makes it a data-parallel run). kernelCacheDir: as
-    // TrainConfig's (checkpoints do not keep it).
+    // TrainConfig's (checkpoints do not keep it). The session holds the folder's lock (RunFolder::
+    // takeLock, by rank 0) until it is destroyed: IoError, before anything else, when another process
+    // or session trains the run.
     static std::unique_ptr<TrainingSession> resume(const RunFolder& folder, Dataset data,
                                                    const std::optional<DeviceSpec>& device = std::nullopt,
                                                    int checkpointEvery = 0,
@@ -138,7 +140,7 @@ public:
 
     // Checkpoints into `folder`: at every epoch end, every `everyBatches` batches (0: at epoch ends
     // only), and when the run is stopped; early stopping's best epoch goes to best.tbw, the record of
-    // the run to run.json.
+    // the run to run.json. The session holds the folder's lock until it is destroyed.
     void enableCheckpoints(RunFolder folder, int everyBatches = 0);
     const std::optional<RunFolder>& runFolder() const { return m_folder; }
     // Writes the checkpoint and run.json now (atomically; IoError leaves the previous ones intact).
@@ -197,6 +199,7 @@ private:
     std::optional<TestResult> m_test;                 // run.json's "test" once recordEnd ran
     std::string m_weightsSha256, m_weightsFileSha256; // likewise
     nlohmann::ordered_json m_hardware;                // run.json's "hardware", detected on the first write
+    nlohmann::ordered_json m_process;                 // run.json's "process" while running (ProcessIdentity)
 };
 
 } // namespace tb

@@ -378,7 +378,8 @@ void RunPanel::runFinished(const RunOutcome& o)
         appendLog(tr("Error: %1").arg(o.message));
         setStatus([m = o.message] { return tr("Failed: %1").arg(m); });
         break;
-    case RunStatus::Running: // not an outcome
+    case RunStatus::Running: // not outcomes
+    case RunStatus::Interrupted:
         break;
     }
     m_last = {};

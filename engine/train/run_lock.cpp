@@ -1,0 +1,95 @@
+#include "train/run_lock.hpp"
+
+#include "core/errors.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace tb {
+
+namespace {
+std::string hostName()
+{
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0)
+        return {};
+    return name;
+}
+
+std::string bootId()
+{
+    std::ifstream f("/proc/sys/kernel/random/boot_id");
+    std::string id;
+    std::getline(f, id);
+    return id;
+}
+} // namespace
+
+ProcessIdentity thisProcess()
+{
+    return {int64_t(::getpid()), hostName(), bootId()};
+}
+
+bool processGone(const ProcessIdentity& p)
+{
+    if (p.host.empty() || p.host != hostName() || p.pid <= 0 || p.pid > INT_MAX)
+        return false;
+    if (!p.bootId.empty()) {
+        const std::string now = bootId();
+        if (!now.empty() && now != p.bootId)
+            return true; // the host has booted since: every process of then is gone
+    }
+    return ::kill(pid_t(p.pid), 0) != 0 && errno == ESRCH;
+}
+
+RunLock::RunLock(const std::string& folder)
+{
+    const std::string path = folder + "/" + fileName();
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (m_fd < 0)
+        throw IoError("cannot lock the run folder " + folder + ": cannot open " + path + ": " + std::strerror(errno));
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+        const int err = errno;
+        std::string holder;
+        if (err == EWOULDBLOCK) {
+            char text[300] = {};
+            const ssize_t n = ::pread(m_fd, text, sizeof text - 1, 0);
+            holder = n > 0 ? std::string(text, size_t(n)) : std::string();
+            while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
+                holder.pop_back();
+        }
+        ::close(m_fd);
+        m_fd = -1;
+        if (err != EWOULDBLOCK)
+            throw IoError("cannot lock the run folder " + folder + ": " + std::strerror(err));
+        // "<pid> <host>", as the holder wrote it below (empty if it has not yet).
+        const auto space = holder.find(' ');
+        const std::string pid = holder.substr(0, space);
+        const std::string host = space == std::string::npos ? std::string() : holder.substr(space + 1);
+        std::string who = "another process";
+        if (pid == std::to_string(::getpid()) && host == hostName())
+            who = "this process already";
+        else if (!pid.empty())
+            who = "process " + pid + (host.empty() ? "" : " on " + host);
+        throw IoError(folder + " is being trained by " + who + "; wait for it to end, or stop it first");
+    }
+    // Who holds it, for the message above. The lock is what counts: on a full disk, where this cannot
+    // be written, it holds all the same and the message says "another process".
+    const std::string self = std::to_string(::getpid()) + " " + hostName() + "\n";
+    [[maybe_unused]] const bool named =
+        ::ftruncate(m_fd, 0) == 0 && ::pwrite(m_fd, self.data(), self.size(), 0) == ssize_t(self.size());
+}
+
+RunLock::~RunLock()
+{
+    if (m_fd >= 0)
+        ::close(m_fd); // releases the lock
+}
+
+} // namespace tb
