@@ -5,6 +5,8 @@
 #include "fixtures.hpp"
 
 #include "charts/chart.hpp"
+#include "core/atomic_file.hpp"
+#include "core/json_text.hpp"
 #include "main_window.hpp"
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
@@ -246,6 +248,32 @@ private slots:
         QCOMPARE(p->table()->rowCount(), before - 1);
         QCOMPARE(rowOf(p, m_runs[0]), -1);
         QVERIFY(!std::filesystem::exists(m_runs[0]));
+    }
+
+    // A run recorded as running by a process that is gone (here: on a boot of this host since ended)
+    // reads "interrupted".
+    void aRunWhoseProcessIsGoneReadsInterrupted()
+    {
+        std::string path;
+        {
+            tb::TrainConfig c;
+            c.epochs = 3;
+            c.batchSize = 10;
+            tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"),
+                                  tb::loadDataset(m_data.toStdString()), c);
+            s.enableCheckpoints(tb::RunFolder::create(m_runsDir.toStdString(), "toy-killed"));
+            path = s.runFolder()->path;
+            s.checkpoint(); // mid-run: "running", with this process named
+        }
+        nlohmann::ordered_json record = tb::parseJson(tb::readWholeFile(path + "/run.json"));
+        record["process"]["boot_id"] = "a-boot-that-ended";
+        tb::writeFileAtomically(path + "/run.json", tb::jsonText(record) + "\n");
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        const int row = rowOf(p, path);
+        QVERIFY(row >= 0);
+        QCOMPARE(p->table()->item(row, 8)->text(), QStringLiteral("interrupted"));
     }
 };
 

@@ -692,6 +692,7 @@ ES = {
     "Run %1 — validation after epoch %2 of %3, on %4 held-out symbols": "Ejecución %1 — validación tras la época %2 de %3, con %4 símbolos reservados",
     "Run %1 — the final weights on %2 held-out symbols": "Ejecución %1 — los pesos finales con %2 símbolos reservados",
     "%1 of %2 + %3/%4 steps": "%1 de %2 + %3/%4 pasos",
+    "interrupted": "interrumpida",
 }
 
 

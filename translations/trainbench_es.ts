@@ -2338,6 +2338,10 @@
         <source>%1 of %2 + %3/%4 steps</source>
         <translation>%1 de %2 + %3/%4 pasos</translation>
     </message>
+    <message>
+        <source>interrupted</source>
+        <translation>interrumpida</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -180,6 +180,12 @@ void TrainWorker::run()
         outcome.message = EngineText::of(e);
         if (e.weightsKept())
             snapshot(); // the last good weights, so the run is not lost
+    } catch (const tb::IoError& e) {
+        // A checkpoint that could not be written (a full disk) ends the run; its weights are sound, and
+        // File > Save weights can put them elsewhere (none before the session exists).
+        outcome.status = RunStatus::Failed;
+        outcome.message = EngineText::of(e);
+        snapshot();
     } catch (const std::exception& e) {
         outcome.status = RunStatus::Failed;
         outcome.message = EngineText::of(e);

@@ -272,7 +272,9 @@ void RunsPanel::fill()
             status = tr("stopped");
         else if (r.status == tb::RunStatus::Diverged)
             status = tr("diverged");
-        else
+        else if (r.status == tb::RunStatus::Interrupted) // its process is gone: killed, crashed, a write failed
+            status = tr("interrupted");
+        else // a record of another host, or of an older version, cannot tell a living run from a dead one
             status = tr("running or interrupted");
         auto* statusItem = new SortItem(status, status);
         statusItem->setToolTip(status);
