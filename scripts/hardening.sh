@@ -129,7 +129,7 @@ tsan_test() {
   # for two batches of two presets) run in the Release and ASan suites.
   (cd build-tsan/tests && env "${env[@]}" ./tst_training sameSeedSameWeightsOnAnyThreadCount \
     winogradSameWeightsOnAnyThreadCount ranksGiveTheWeightsOfOneProcess toyModelLearns cancellationStopsBetweenBatches \
-    divergenceStopsAndKeepsGoodWeights)
+    divergenceKeepsOnlyGoodWeights)
   (cd build-tsan/tests && env "${env[@]}" ./tst_ui_window trainsWithLiveChartsAndResults stopEndsWithinOneBatch \
     closingMidRunStopsCleanly)
 }
