@@ -26,6 +26,7 @@
 #include "train/checkpoint.hpp"
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
+#include "train/run_lock.hpp"
 #include "train/train_options.hpp"
 
 #include <QDir>
@@ -524,6 +525,18 @@ private slots:
         w->resumeRun(empty);
         QVERIFY2(w->errorBox()->informativeText().contains(QStringLiteral("holds no checkpoint.tbw")),
                  qPrintable(w->errorBox()->informativeText()));
+        w->errorBox()->close();
+        {
+            // A run another process trains (its lock held): refused before anything changes too.
+            const tb::RunLock held(first.runFolder.toStdString());
+            w->resumeRun(first.runFolder);
+            QVERIFY(!w->runController()->isRunning());
+            QVERIFY2(w->errorBox() && w->errorBox()->informativeText().contains(QStringLiteral("is being trained by")),
+                     qPrintable(w->errorBox() ? w->errorBox()->informativeText() : QString()));
+            QCOMPARE(w->runPanel()->logText(), log);
+            QCOMPARE(w->chartsPanel()->lossChart()->pointCount(1), points);
+            w->errorBox()->close();
+        }
         QVERIFY(finished.count() == 1);
     }
 

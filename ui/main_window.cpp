@@ -32,6 +32,7 @@
 #include "train/evaluation.hpp"
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
+#include "train/run_lock.hpp"
 #include "train/session.hpp"
 #include "write/write_panel.hpp"
 
@@ -522,6 +523,9 @@ void MainWindow::resumeRun(const QString& folder)
     // charts, log and progress stay. The checkpoint read here is the one the worker continues from.
     try {
         const tb::RunFolder run = tb::RunFolder::open(req.resumeFolder);
+        {
+            const tb::RunLock probe(run.path);
+        } // a run another process trains: refused here, not by the worker
         auto saved = std::make_shared<const tb::Checkpoint>(tb::readCheckpoint(run.checkpoint()));
         TrainWorker::resumeDataset(*saved, req.data, run.checkpoint());
         req.checkpoint = std::move(saved);
