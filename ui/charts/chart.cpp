@@ -492,19 +492,23 @@ QStringList Chart::cutAxisTitles() const
     return cut;
 }
 
+QStringList drawnTexts(QGraphicsScene* scene, const QStringList& titles)
+{
+    QStringList drawn;
+    for (QGraphicsItem* item : scene->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            if (const QString t = text->toPlainText(); !t.isEmpty() && !titles.contains(t))
+                drawn << t;
+    return drawn;
+}
+
 QStringList Chart::axisLabels() const
 {
-    // Qt Charts draws each axis label as a text item of the view's scene; the titles are too.
     QStringList titles;
     for (QAbstractAxis* axis : m_parts->chart->axes())
         titles << axis->titleText();
     titles << m_parts->chart->title();
-    QStringList labels;
-    for (QGraphicsItem* item : m_parts->view->scene()->items())
-        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
-            if (const QString t = text->toPlainText(); !t.isEmpty() && !titles.contains(t))
-                labels << t;
-    return labels;
+    return drawnTexts(m_parts->view->scene(), titles);
 }
 
 void Chart::changeEvent(QEvent* event)

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+class QGraphicsScene;
 class QLabel;
 class QTimer;
 class QXYSeries;
@@ -22,6 +23,10 @@ class QXYSeries;
 namespace tbui {
 
 struct ChartParts;
+
+// The texts a chart's scene shows (Qt Charts draws every axis label and title as a text item of it),
+// less `titles`: what a test reads as drawn, not as set.
+QStringList drawnTexts(QGraphicsScene* scene, const QStringList& titles);
 
 class Chart : public QWidget {
     Q_OBJECT

@@ -1,13 +1,13 @@
 // ProbabilityBars (probability_bars.hpp).
 #include "charts/probability_bars.hpp"
 
+#include "charts/chart.hpp"
 #include "common/text.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
-#include <QGraphicsTextItem>
 #include <QHorizontalBarSeries>
 #include <QLegend>
 #include <QVBoxLayout>
@@ -147,12 +147,7 @@ QStringList ProbabilityBars::axisLabels() const
 
 QStringList ProbabilityBars::drawnLabels() const
 {
-    QStringList drawn;
-    for (QGraphicsItem* item : m_parts->chart->scene()->items())
-        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
-            if (const QString t = text->toPlainText(); !t.isEmpty() && t != m_parts->chart->title())
-                drawn << t;
-    return drawn;
+    return drawnTexts(m_parts->chart->scene(), {m_parts->chart->title()});
 }
 
 } // namespace tbui
