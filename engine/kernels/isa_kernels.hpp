@@ -152,17 +152,8 @@ template <class V> constexpr V madd(V a, V b, V c)
 #if TB_ISA_LEVEL >= 2
         return V(_mm512_fmadd_ps(__m512(a), __m512(b), __m512(c)));
 #else
-        // 16 lanes (Winograd's transforms of 16 channels) as two AVX2 halves: the same bits as AVX-512.
-        V r;
-        for (int half = 0; half < 2; ++half) {
-            __m256 x, y, z;
-            std::memcpy(&x, reinterpret_cast<const char*>(&a) + 32 * half, 32);
-            std::memcpy(&y, reinterpret_cast<const char*>(&b) + 32 * half, 32);
-            std::memcpy(&z, reinterpret_cast<const char*>(&c) + 32 * half, 32);
-            const __m256 sum = _mm256_fmadd_ps(x, y, z);
-            std::memcpy(reinterpret_cast<char*>(&r) + 32 * half, &sum, 32);
-        }
-        return r;
+        // Winograd's transforms take 8 lanes below AVX-512 (winograd_tiles.hpp's kTransformLanes).
+        static_assert(sizeof(V) == 0, "16-lane vectors are AVX-512's");
 #endif
     }
 #endif

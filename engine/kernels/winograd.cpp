@@ -87,7 +87,7 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
         }
 }
 
-constexpr int kKernelLanes = 16;
+constexpr int kKernelLanes = kTransformLanes;
 
 template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
 {

@@ -192,16 +192,23 @@ template <class F> constexpr bool factoredAsWritten()
 static_assert(factoredAsWritten<F4x4_5x5>(), "F(4x4, 5x5)'s factored transforms are not B^T, A^T and A");
 static_assert(factoredAsWritten<F4x4_3x3>(), "F(4x4, 3x3)'s factored transforms are not B^T, A^T and A");
 
+// The channels the transforms take at a time: 16 where that is one register (AVX-512), 8 below.
+// On AVX2, 16 lanes are two registers per value: an 8-value column and its results took 24 of the
+// 16, and the spills made the transforms of a colab-fashion-cnn step about twice as slow (AMD Zen 3:
+// training 168 to 211 samples/s, evaluation 620 to 785 with 8 lanes; docs/benchmarks.md). Lanes are
+// independent, so the group changes no bit.
+constexpr int kTransformLanes = TB_ISA_LEVEL >= 2 ? 16 : 8;
+
 // Calls fn(variant, lanes) with the algorithm of `kind` and the channel group the transforms work
-// in (forLaneBlocks), 16 lanes or, for 8 channels, 8, both as types.
+// in (forLaneBlocks), kTransformLanes or, for 8 channels, 8, both as types.
 template <typename Fn> void dispatch(Kind kind, int channels, Fn&& fn)
 {
-    using L16 = std::integral_constant<int, 16>;
+    using Wide = std::integral_constant<int, kTransformLanes>;
     using L8 = std::integral_constant<int, 8>;
     if (kind == Kind::F4x4_5x5)
-        channels >= 16 ? fn(F4x4_5x5{}, L16{}) : fn(F4x4_5x5{}, L8{});
+        channels >= kTransformLanes ? fn(F4x4_5x5{}, Wide{}) : fn(F4x4_5x5{}, L8{});
     else
-        channels >= 16 ? fn(F4x4_3x3{}, L16{}) : fn(F4x4_3x3{}, L8{});
+        channels >= kTransformLanes ? fn(F4x4_3x3{}, Wide{}) : fn(F4x4_3x3{}, L8{});
 }
 
 // fn(c0, lanes) for the channel blocks [c0, c0 + lanes) of `channels` (a multiple of 8): Lanes at a
@@ -438,20 +445,20 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
 // [rows][cols] = [Cin][Cout], or [Cout][Cin] from the rotated kernels when transposed, each matrix
 // kernel::packedBFloats(rows, cols) floats after the one before, in the layout that
 // `Store::put(matrix, rows, cols, r, c0, lanes, count)` writes: row r's columns c0 .. c0 + count - 1
-// (count 16 or 8, c0 a multiple of 8). The lanes run along the rows, so that each element's lanes go
+// (count kTransformLanes or 8, c0 a multiple of 8). The lanes run along the rows, so that each element's lanes go
 // out together (the lanes along Cin and an element at a time in the [Cin][Cout] layout were 3% of a
 // colab-fashion-cnn training step).
 template <class F, class Store>
 void kernelTiles(const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
-    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems, kLanes = 16;
+    constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems, kLanes = kTransformLanes;
     const int rows = transposed ? cout : cin, cols = transposed ? cin : cout;
     const int64_t per = kernel::packedBFloats(rows, cols);
     float gk[kk * kLanes];
     float u[kElems * kLanes];
     for (int r = r0; r < r1; ++r)
         for (int c0 = 0; c0 < cols; c0 += kLanes) {
-            const int lanes = std::min(kLanes, cols - c0); // 16 or 8: channel counts are multiples of 8
+            const int lanes = std::min(kLanes, cols - c0); // channel counts are multiples of 8
             for (int l = 0; l < kLanes; ++l) {
                 const int co = transposed ? r : c0 + l, ci = transposed ? c0 + l : r;
                 for (int k = 0; k < kk; ++k) {
