@@ -12,10 +12,10 @@ void transposeMatrix(const float* src, int64_t rows, int64_t cols, int64_t lds, 
         for (int64_t j0 = 0; j0 < cols8; j0 += 8) {
             Floats8 r[8];
             for (int k = 0; k < 8; ++k)
-                std::memcpy(&r[k], src + (i0 + k) * lds + j0, sizeof(Floats8));
+                r[k] = load<Floats8>(src + (i0 + k) * lds + j0);
             transpose8(r);
             for (int k = 0; k < 8; ++k)
-                std::memcpy(dst + (j0 + k) * ldd + i0, &r[k], sizeof(Floats8));
+                store(dst + (j0 + k) * ldd + i0, r[k]);
         }
         for (int64_t j = cols8; j < cols; ++j)
             for (int64_t i = i0; i < i0 + 8; ++i)

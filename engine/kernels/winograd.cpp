@@ -65,7 +65,7 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
                         for (int c0 = 0; c0 < channels; c0 += 8) {
                             Floats8 r[8];
                             for (int k = 0; k < 8; ++k)
-                                std::memcpy(&r[k], row + int64_t(x0 + k) * channels + c0, sizeof(Floats8));
+                                r[k] = load<Floats8>(row + int64_t(x0 + k) * channels + c0);
                             transpose8(r);
                             if (after && after->relu)
                                 affineChannels<true>(r, *after, c0);
