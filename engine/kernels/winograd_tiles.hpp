@@ -194,9 +194,9 @@ static_assert(factoredAsWritten<F4x4_3x3>(), "F(4x4, 3x3)'s factored transforms 
 
 // The channels the transforms take at a time: 16 where that is one register (AVX-512), 8 below.
 // On AVX2, 16 lanes are two registers per value: an 8-value column and its results took 24 of the
-// 16, and the spills made the transforms of a colab-fashion-cnn step about twice as slow (AMD Zen 3:
-// training 168 to 211 samples/s, evaluation 620 to 785 with 8 lanes; docs/benchmarks.md). Lanes are
-// independent, so the group changes no bit.
+// 16, and the spills took about 30% of a colab-fashion-cnn training step on a Zen 3
+// (docs/benchmarks.md, "AVX2: Winograd's transforms in 8 lanes"). Lanes are independent, so the group
+// changes no bit.
 constexpr int kTransformLanes = TB_ISA_LEVEL >= 2 ? 16 : 8;
 
 // Calls fn(variant, lanes) with the algorithm of `kind` and the channel group the transforms work
@@ -445,9 +445,9 @@ void outputGradientTiles(const TileGrid& g, const float* dy, int channels, int n
 // [rows][cols] = [Cin][Cout], or [Cout][Cin] from the rotated kernels when transposed, each matrix
 // kernel::packedBFloats(rows, cols) floats after the one before, in the layout that
 // `Store::put(matrix, rows, cols, r, c0, lanes, count)` writes: row r's columns c0 .. c0 + count - 1
-// (count kTransformLanes or 8, c0 a multiple of 8). The lanes run along the rows, so that each element's lanes go
-// out together (the lanes along Cin and an element at a time in the [Cin][Cout] layout were 3% of a
-// colab-fashion-cnn training step).
+// (count kTransformLanes or 8, c0 a multiple of 8). The lanes run along the rows, so that each
+// element's lanes go out together (the lanes along Cin and an element at a time in the [Cin][Cout]
+// layout were 3% of a colab-fashion-cnn training step).
 template <class F, class Store>
 void kernelTiles(const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
