@@ -15,6 +15,7 @@
 #include "report/run_report.hpp"
 #include "report/svg_chart.hpp"
 #include "train/run_history.hpp"
+#include "train/run_lock.hpp"
 #include "train/session.hpp"
 #include "train/test_record.hpp"
 
@@ -265,8 +266,26 @@ private slots:
         QVERIFY2(!gone.damaged, gone.damage.c_str());
         QCOMPARE(gone.status, RunStatus::Interrupted);
         QCOMPARE(std::string(runStatusName(gone.status)), std::string("interrupted"));
-        // A living process of this host trains it still; the host booted since: gone, whatever its id.
+        // The folder's lock says who trains it, whatever process has the recorded id now: this
+        // process lives, but holds no lock on the folder (the session has ended), as a process
+        // that took a dead trainer's id would not; while one holds it, the run is under way.
+        QCOMPARE(withProcess([](nlohmann::ordered_json&) {}).status, RunStatus::Interrupted);
+        QCOMPARE(runLockHeld(path), std::optional<bool>(false));
+        {
+            const RunLock held(path);
+            QCOMPARE(runLockHeld(path), std::optional<bool>(true));
+            QCOMPARE(withProcess([](nlohmann::ordered_json&) {}).status, RunStatus::Running);
+            QCOMPARE(withProcess([&](nlohmann::ordered_json& p) { p["pid"] = int64_t(child); }).status,
+                     RunStatus::Running);
+        }
+        // Without run.lock (a folder copied without it) the recorded id is all there is to ask: a
+        // living process of this host trains it still.
+        QVERIFY(std::filesystem::remove(path + "/" + RunLock::fileName()));
+        QCOMPARE(runLockHeld(path), std::optional<bool>());
         QCOMPARE(withProcess([](nlohmann::ordered_json&) {}).status, RunStatus::Running);
+        QCOMPARE(withProcess([&](nlohmann::ordered_json& p) { p["pid"] = int64_t(child); }).status,
+                 RunStatus::Interrupted);
+        // The host booted since: gone, whatever its id.
         if (!record["process"]["boot_id"].get<std::string>().empty())
             QCOMPARE(withProcess([](nlohmann::ordered_json& p) { p["boot_id"] = "another-boot"; }).status,
                      RunStatus::Interrupted);

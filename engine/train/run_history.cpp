@@ -155,7 +155,7 @@ void readRecord(RunSummary& s)
         if (status && !status->is_string())
             throw DataError("its status is " + std::string(jsonTypeName(*status)) + ", not a word");
         s.status = status ? parseRunStatus(status->get<std::string>()) : RunStatus::Running;
-        if (s.status == RunStatus::Running && processGone(recordedProcess(r)))
+        if (s.status == RunStatus::Running && processGone(recordedProcess(r), s.path))
             s.status = RunStatus::Interrupted; // nothing trains it any more; its checkpoint resumes it
         s.started = text(r, "started");
         s.ended = text(r, "ended");

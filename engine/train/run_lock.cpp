@@ -8,7 +8,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <sys/file.h>
 #include <unistd.h>
 
 namespace tb {
@@ -29,6 +28,17 @@ std::string bootId()
     std::getline(f, id);
     return id;
 }
+
+// The whole file, written: what RunLock takes and runLockHeld asks about.
+struct flock wholeFile()
+{
+    struct flock range {};
+    range.l_type = F_WRLCK;
+    range.l_whence = SEEK_SET;
+    range.l_start = 0;
+    range.l_len = 0; // to the end, however long
+    return range;
+}
 } // namespace
 
 ProcessIdentity thisProcess()
@@ -36,7 +46,7 @@ ProcessIdentity thisProcess()
     return {int64_t(::getpid()), hostName(), bootId()};
 }
 
-bool processGone(const ProcessIdentity& p)
+bool processGone(const ProcessIdentity& p, const std::string& folder)
 {
     if (p.host.empty() || p.host != hostName() || p.pid <= 0 || p.pid > INT_MAX)
         return false;
@@ -45,7 +55,23 @@ bool processGone(const ProcessIdentity& p)
         if (!now.empty() && now != p.bootId)
             return true; // the host has booted since: every process of then is gone
     }
+    if (const std::optional<bool> held = runLockHeld(folder))
+        return !*held;
     return ::kill(pid_t(p.pid), 0) != 0 && errno == ESRCH;
+}
+
+std::optional<bool> runLockHeld(const std::string& folder)
+{
+    const std::string path = folder + "/" + RunLock::fileName();
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    struct flock range = wholeFile();
+    const bool asked = ::fcntl(fd, F_OFD_GETLK, &range) == 0;
+    ::close(fd);
+    if (!asked)
+        return std::nullopt;
+    return range.l_type != F_UNLCK;
 }
 
 RunLock::RunLock(const std::string& folder)
@@ -54,10 +80,11 @@ RunLock::RunLock(const std::string& folder)
     m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (m_fd < 0)
         throw IoError("cannot lock the run folder " + folder + ": cannot open " + path + ": " + std::strerror(errno));
-    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
-        const int err = errno;
+    struct flock range = wholeFile();
+    if (::fcntl(m_fd, F_OFD_SETLK, &range) != 0) {
+        const int err = errno == EACCES ? EAGAIN : errno; // either, when another holds it
         std::string holder;
-        if (err == EWOULDBLOCK) {
+        if (err == EAGAIN) {
             char text[300] = {};
             const ssize_t n = ::pread(m_fd, text, sizeof text - 1, 0);
             holder = n > 0 ? std::string(text, size_t(n)) : std::string();
@@ -66,7 +93,7 @@ RunLock::RunLock(const std::string& folder)
         }
         ::close(m_fd);
         m_fd = -1;
-        if (err != EWOULDBLOCK)
+        if (err != EAGAIN)
             throw IoError("cannot lock the run folder " + folder + ": " + std::strerror(err));
         // "<pid> <host>", as the holder wrote it below (empty if it has not yet).
         const auto space = holder.find(' ');

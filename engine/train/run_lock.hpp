@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tb {
@@ -19,13 +20,21 @@ struct ProcessIdentity {
 
 ProcessIdentity thisProcess();
 
-// Whether the process is known to be gone: it ran on this host (the same name) and either the host
-// has booted since or no process has its id now. A process of another host, or one recorded without
-// a host, is not known to be gone.
-bool processGone(const ProcessIdentity& p);
+// Whether the process that trained the run in `folder` is known to be gone: it ran on this host (the
+// same name) and either the host has booted since, or no process holds the folder's lock (so a
+// process that now has its id, reused, does not count), or, where the lock cannot be asked (no
+// run.lock), no process has its id now. A process of another host, or one recorded without a host,
+// is not known to be gone.
+bool processGone(const ProcessIdentity& p, const std::string& folder);
 
-// The lock of the run folder `folder`: flock on `folder`/run.lock, which then names this process
-// ("<pid> <host>"). The kernel releases it when the process ends, however it ends.
+// Whether a process (this one included) holds the lock of the run folder `folder` now, asked
+// without taking it; nullopt where the folder has no run.lock or the system cannot say.
+std::optional<bool> runLockHeld(const std::string& folder);
+
+// The lock of the run folder `folder`: an open-file-description lock (fcntl F_OFD_SETLK, as flock:
+// one per open file, so a second open in the same process conflicts too) on `folder`/run.lock, which
+// then names this process ("<pid> <host>"). The kernel releases it when the process ends, however it
+// ends; runLockHeld asks about it without taking it.
 class RunLock {
 public:
     // Throws IoError when another process (or another session of this one) holds it, naming that
