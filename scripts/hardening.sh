@@ -11,7 +11,9 @@
 # The three builds are compiled at -O1 with line tables only (-g1, clang's -gline-tables-only):
 # enough for the sanitizers' stack traces with file and line, and half or less of the CPU time of
 # RelWithDebInfo's -O2 -g (most of CI's time is these builds). They build only what their step runs:
-# not the window's executable, the benchmark or the qemu helper (TRAINBENCH_SANITIZE excludes them).
+# not the window's executable, the benchmark or the qemu helper (TRAINBENCH_SANITIZE excludes them);
+# the engine's and the window's libraries as unity builds, the code around the engine at -O0
+# (CMakeLists.txt says why).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -102,14 +104,14 @@ asan_test() {
   # cannot run an instrumented binary, and the MPI test (its ranks run under mpirun with Open MPI's
   # uninstrumented libraries; not tried under ASan). TRAINBENCH_SANITIZED: the timing checks (event-loop stalls, a
   # batch's duration) only report. QTEST_FUNCTION_TIMEOUT: Qt Test's 5-minute watchdog per function
-  # fired on a loaded machine (ctest's own timeout still holds). Not the fuzz_*_corpus replays: the
-  # fuzz step above already runs every corpus and regression input under ASan+UBSan (clang's), and
-  # the replays took 283 s of this step's 856 s CPU (fuzz_checkpoint_corpus 250 s).
+  # fired on a loaded machine (ctest's own timeout still holds). The fuzz_*_corpus replays are not
+  # built here (CMakeLists.txt): the fuzz step above already runs every corpus and regression input
+  # under ASan+UBSan (clang's), and the replays took 283 s of this step's 856 s CPU.
   (cd build-asan && QT_QPA_PLATFORM=offscreen TRAINBENCH_SANITIZED=1 QTEST_FUNCTION_TIMEOUT=900000 \
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS=suppressions="$root/scripts/sanitizers/lsan.supp" \
     ctest --output-on-failure -j"$jobs" -LE "long|interop" \
-    -E "^(qemu_portability|isa_leaks|isa_leaks_window|desktop_files|deb_package|translations_complete|mpi_training|fuzz_[a-z_]+_corpus)$")
+    -E "^(qemu_portability|isa_leaks|isa_leaks_window|desktop_files|deb_package|translations_complete|mpi_training)$")
 }
 
 tsan_tests=(tst_core tst_training tst_ui_window)

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <iterator>
 #include <set>
 #include <vector>
@@ -165,6 +166,13 @@ std::string jsonNumberText(double v)
     if (v == std::floor(v) && std::fabs(v) < 1e15)
         return std::to_string(int64_t(v));
     return jsonText(nlohmann::ordered_json(v));
+}
+
+std::string fixedText(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
 }
 
 } // namespace tb

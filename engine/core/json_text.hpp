@@ -31,4 +31,8 @@ const char* jsonTypeName(const nlohmann::ordered_json& v);
 // A number read from JSON as a message shows it: whole numbers without a fraction.
 std::string jsonNumberText(double v);
 
+// v with `decimals` digits after the point, as printf's "%.*f" writes it ("0.50", "12.3"): the
+// figures of the reports, charts and comparison tables (the engine sets no locale, so always a point).
+std::string fixedText(double v, int decimals = 1);
+
 } // namespace tb

@@ -1,5 +1,7 @@
 #include "report/svg_chart.hpp"
 
+#include "core/json_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,12 +21,6 @@ double tickStep(double lo, double hi, int count)
     return 10 * magnitude;
 }
 
-std::string fixed(double v, int decimals = 1)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
 } // namespace
 
 std::string htmlEscape(const std::string& text)
@@ -104,21 +100,21 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
     // At most a dozen ticks, whatever the values (a step lost in a huge value's rounding).
     int ticks = 0;
     for (double y = y0; y <= y1 + yStep * 0.5 && ticks < 12; y += yStep, ++ticks) {
-        svg += "<line x1=\"" + fixed(left) + "\" x2=\"" + fixed(left + plotW) + "\" y1=\"" + fixed(py(y)) + "\" y2=\"" +
-               fixed(py(y)) + "\" class=\"grid\"/>";
-        svg += "<text x=\"" + fixed(left - 6) + "\" y=\"" + fixed(py(y) + 4) + "\" text-anchor=\"end\">" +
+        svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left + plotW) + "\" y1=\"" + fixedText(py(y)) +
+               "\" y2=\"" + fixedText(py(y)) + "\" class=\"grid\"/>";
+        svg += "<text x=\"" + fixedText(left - 6) + "\" y=\"" + fixedText(py(y) + 4) + "\" text-anchor=\"end\">" +
                shortNumber(std::fabs(y) < yStep * 1e-9 ? 0.0 : y) + "</text>\n";
     }
     const double xStep = std::max(1.0, tickStep(x0, x1, 8));
     ticks = 0;
     for (double x = std::ceil(x0 / xStep) * xStep; x <= x1 + 1e-9 && ticks < 12; x += xStep, ++ticks)
-        svg += "<text x=\"" + fixed(px(x)) + "\" y=\"" + fixed(top + plotH + 16) + "\" text-anchor=\"middle\">" +
-               shortNumber(x) + "</text>\n";
-    svg += "<line x1=\"" + fixed(left) + "\" x2=\"" + fixed(left) + "\" y1=\"" + fixed(top) + "\" y2=\"" +
-           fixed(top + plotH) + "\" class=\"axis\"/>";
-    svg += "<line x1=\"" + fixed(left) + "\" x2=\"" + fixed(left + plotW) + "\" y1=\"" + fixed(top + plotH) +
-           "\" y2=\"" + fixed(top + plotH) + "\" class=\"axis\"/>\n";
-    svg += "<text x=\"" + fixed(left + plotW / 2) + "\" y=\"" + fixed(height - 8.0) +
+        svg += "<text x=\"" + fixedText(px(x)) + "\" y=\"" + fixedText(top + plotH + 16) +
+               "\" text-anchor=\"middle\">" + shortNumber(x) + "</text>\n";
+    svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left) + "\" y1=\"" + fixedText(top) + "\" y2=\"" +
+           fixedText(top + plotH) + "\" class=\"axis\"/>";
+    svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left + plotW) + "\" y1=\"" +
+           fixedText(top + plotH) + "\" y2=\"" + fixedText(top + plotH) + "\" class=\"axis\"/>\n";
+    svg += "<text x=\"" + fixedText(left + plotW / 2) + "\" y=\"" + fixedText(height - 8.0) +
            "\" text-anchor=\"middle\">epoch</text>\n</g>\n";
 
     double legendX = left + 8;
@@ -128,16 +124,17 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
         for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
             if (!std::isfinite(s.y[i]))
                 continue;
-            points += fixed(px(s.x[i])) + "," + fixed(py(s.y[i])) + " ";
-            marks += "<circle cx=\"" + fixed(px(s.x[i])) + "\" cy=\"" + fixed(py(s.y[i])) + "\" r=\"3\" fill=\"" +
-                     colour + "\" data-value=\"" + shortNumber(s.y[i]) + "\"><title>" + htmlEscape(s.name) +
-                     ", epoch " + shortNumber(s.x[i]) + ": " + shortNumber(s.y[i]) + "</title></circle>";
+            points += fixedText(px(s.x[i])) + "," + fixedText(py(s.y[i])) + " ";
+            marks += "<circle cx=\"" + fixedText(px(s.x[i])) + "\" cy=\"" + fixedText(py(s.y[i])) +
+                     "\" r=\"3\" fill=\"" + colour + "\" data-value=\"" + shortNumber(s.y[i]) + "\"><title>" +
+                     htmlEscape(s.name) + ", epoch " + shortNumber(s.x[i]) + ": " + shortNumber(s.y[i]) +
+                     "</title></circle>";
         }
         svg += "<g class=\"series\" data-name=\"" + htmlEscape(s.name) + "\">\n<polyline fill=\"none\" stroke=\"" +
                colour + "\" stroke-width=\"2\" points=\"" + points + "\"/>\n" + marks + "\n</g>\n";
-        svg += "<rect x=\"" + fixed(legendX) + "\" y=\"" + fixed(top + 4) + "\" width=\"12\" height=\"4\" fill=\"" +
-               colour + "\"/><text x=\"" + fixed(legendX + 16) + "\" y=\"" + fixed(top + 10) + "\">" +
-               htmlEscape(s.name) + "</text>\n";
+        svg += "<rect x=\"" + fixedText(legendX) + "\" y=\"" + fixedText(top + 4) +
+               "\" width=\"12\" height=\"4\" fill=\"" + colour + "\"/><text x=\"" + fixedText(legendX + 16) +
+               "\" y=\"" + fixedText(top + 10) + "\">" + htmlEscape(s.name) + "</text>\n";
         legendX += 24 + 7.0 * double(s.name.size());
     }
     svg += "</svg>\n";

@@ -1,6 +1,7 @@
 #include "train/compare.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "model/network.hpp"
 #include "train/session.hpp"
 #include "train/test_record.hpp"
@@ -14,13 +15,6 @@
 namespace tb {
 
 namespace {
-std::string fixed(double v, int decimals)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 class RowObserver : public TrainObserver {
 public:
     RowObserver(CompareObserver* outer, int row) : m_outer(outer), m_row(row) {}
@@ -189,9 +183,10 @@ std::string compareTable(const std::vector<CompareRow>& rows)
             continue;
         }
         cells.push_back({r.device.id(), std::to_string(r.replicas), std::to_string(r.globalBatch),
-                         std::to_string(r.sizeMultiplier), fixed(r.secondsPerEpoch, 2), fixed(r.samplesPerSec, 0),
-                         fixed(r.speedup, 2) + "x", fixed(r.test.loss, 4), fixed(r.test.accuracy, 4),
-                         r.maxAbsDiff == 0 ? "0" : fixed(r.maxAbsDiff, 6), r.weightsSha256});
+                         std::to_string(r.sizeMultiplier), fixedText(r.secondsPerEpoch, 2),
+                         fixedText(r.samplesPerSec, 0), fixedText(r.speedup, 2) + "x", fixedText(r.test.loss, 4),
+                         fixedText(r.test.accuracy, 4), r.maxAbsDiff == 0 ? "0" : fixedText(r.maxAbsDiff, 6),
+                         r.weightsSha256});
     }
     std::vector<size_t> width(cells[0].size(), 0);
     for (const auto& row : cells)
