@@ -87,38 +87,36 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
         }
 }
 
-constexpr int kKernelLanes = kTransformLanes;
-
 template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, float* dW)
 {
     constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems;
     constexpr auto GT = transpose(F::G);
     const int64_t stride = winograd::matrixStride(cout, cin);
-    float u[kElems * kKernelLanes];
-    float gk[kk * kKernelLanes];
+    float u[kElems * kTransformLanes];
+    float gk[kk * kTransformLanes];
     for (int co = 0; co < cout; ++co)
-        for (int ci0 = 0; ci0 < cin; ci0 += kKernelLanes) {
-            const int lanes = std::min(kKernelLanes, cin - ci0);
+        for (int ci0 = 0; ci0 < cin; ci0 += kTransformLanes) {
+            const int lanes = std::min(kTransformLanes, cin - ci0);
             // 8 channels at a time (cin is a multiple of 8), in copies of a fixed size: element-wise
             // stores here stalled the transform's vector loads of u, and a copy of `lanes` floats
             // became a `rep movs` (each took half of this function's time).
             for (int e = 0; e < kElems; ++e) {
-                float* row = u + e * kKernelLanes;
+                float* row = u + e * kTransformLanes;
                 const float* src = dU + e * stride + int64_t(co) * cin + ci0;
                 // 64 or 36 streams, one per element, more than the hardware prefetcher follows.
-                __builtin_prefetch(src + 8 * kKernelLanes);
-                for (int l = 0; l < kKernelLanes; l += 8) {
+                __builtin_prefetch(src + 8 * kTransformLanes);
+                for (int l = 0; l < kTransformLanes; l += 8) {
                     if (l < lanes)
                         std::memcpy(row + l, src + l, sizeof(float) * 8);
                     else
                         std::memset(row + l, 0, sizeof(float) * 8);
                 }
             }
-            transform2d<kKernelLanes, F::kTile, F::kKernel>(u, gk, byMatrix(GT.v));
+            transform2d<kTransformLanes, F::kTile, F::kKernel>(u, gk, byMatrix(GT.v));
             for (int l = 0; l < lanes; ++l) {
                 float* dst = dW + (int64_t(co) * cin + ci0 + l) * kk;
                 for (int k = 0; k < kk; ++k)
-                    dst[k] += gk[k * kKernelLanes + l];
+                    dst[k] += gk[k * kTransformLanes + l];
             }
         }
 }
