@@ -12,8 +12,8 @@
 # enough for the sanitizers' stack traces with file and line, and half or less of the CPU time of
 # RelWithDebInfo's -O2 -g (most of CI's time is these builds). They build only what their step runs:
 # not the window's executable, the benchmark or the qemu helper (TRAINBENCH_SANITIZE excludes them);
-# the engine's and the window's libraries as unity builds, the code around the engine at -O0
-# (CMakeLists.txt says why).
+# the engine's and the window's libraries as unity builds, and in the ASan+UBSan build the code
+# around the engine at -O0 (CMakeLists.txt says why).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
