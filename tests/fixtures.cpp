@@ -8,9 +8,14 @@
 #include "model/network.hpp"
 #include "train/cpu_executor.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <stdexcept>
+#include <sys/mount.h>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace fixtures {
@@ -144,6 +149,23 @@ Step trainingStep(const tb::Dataset& d, const tb::Kernels& kernels, int threads,
     std::iota(indices.begin(), indices.end(), 0);
     const tb::StepResult r = exec.trainStep(d.train, 1, indices.data(), int(indices.size()), 99);
     return {exec.gradient(), r.lossSum};
+}
+
+SmallDisk::SmallDisk(const std::string& dir) : m_dir(dir)
+{
+    if (geteuid() != 0) {
+        m_skipReason = "mounting a small tmpfs needs root";
+        return;
+    }
+    std::filesystem::create_directories(dir);
+    if (::mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=1m") != 0)
+        m_skipReason = std::string("cannot mount a tmpfs here (") + std::strerror(errno) + ")";
+}
+
+SmallDisk::~SmallDisk()
+{
+    if (m_skipReason.empty())
+        ::umount2(m_dir.c_str(), MNT_DETACH);
 }
 
 } // namespace fixtures

@@ -52,4 +52,19 @@ Step trainingStep(const tb::Dataset& d, const tb::Kernels& kernels, int threads,
 // entries on a CPU without it), or empty when it can; the suites skip themselves then.
 std::string isaUnavailable();
 
+// A full disk: a 1 MiB tmpfs mounted on `dir` (created if missing) for the object's life, detached
+// when it goes. Mounting needs root; `skipReason()` says why there is none (empty when mounted), for
+// the test's QSKIP.
+class SmallDisk {
+public:
+    explicit SmallDisk(const std::string& dir);
+    ~SmallDisk();
+    SmallDisk(const SmallDisk&) = delete;
+    SmallDisk& operator=(const SmallDisk&) = delete;
+    const std::string& skipReason() const { return m_skipReason; }
+
+private:
+    std::string m_dir, m_skipReason;
+};
+
 } // namespace fixtures
