@@ -2,7 +2,7 @@
 // schedule, early stopping and checkpoint options reach TrainConfig as the CLI's do; a run shows its
 // learning rate and early stopping's decisions on the charts and in the log; every run has a run folder;
 // Stop then File > Resume run… ends on the same weights as an uninterrupted run; a damaged checkpoint
-// or another dataset is a message in the window.
+// or another dataset is a message in the window; a full disk fails the run and keeps its weights.
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 #include "modal_answer.hpp"
@@ -600,6 +600,39 @@ private slots:
         QVERIFY2(status.startsWith(QStringLiteral("Stopped at epoch %1, step %2;").arg(epoch).arg(step)),
                  qPrintable(status + QStringLiteral(" / run.json: epoch %1, step %2").arg(epoch).arg(step)));
         QCOMPARE(w->runPanel()->progressBar()->value(), step);
+    }
+
+    // A checkpoint the disk has no room for (the runs folder on a 1 MiB tmpfs) fails the run with the
+    // file's error in the status bar and the log, and keeps the weights trained so far: File > Save
+    // weights puts them elsewhere, and they open and evaluate.
+    void aFullDiskKeepsTheRunsWeights()
+    {
+        const fixtures::SmallDisk disk(tb::env::runsDir());
+        if (!disk.skipReason().empty())
+            QSKIP(disk.skipReason().c_str());
+        // Its checkpoint (weights and Adam's two slots, 3.5 MB) does not fit; run.json does.
+        const QString wide = m_tmp.filePath(QStringLiteral("wide.json"));
+        fixtures::writeRaw(wide.toStdString(), R"({"name": "wide", "layers": [{"type": "Flatten"},
+            {"type": "Dense", "units": 2000, "activation": "relu"},
+            {"type": "Dense", "units": 3, "activation": "softmax"}]})");
+        auto w = makeWindow(m_data, 2, 2);
+        QVERIFY(w);
+        w->modelPanel()->openModelFile(wide);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        const RunOutcome o = waitForRun(finished);
+        QCOMPARE(int(o.status), int(RunStatus::Failed));
+        const QString noRoom = QStringLiteral("/checkpoint.tbw: No space left on device; nothing was written");
+        QVERIFY2(o.message.contains(noRoom), qPrintable(o.message));
+        QVERIFY2(w->statusBar()->currentMessage().contains(noRoom), qPrintable(w->statusBar()->currentMessage()));
+        QVERIFY2(w->runPanel()->logText().contains(noRoom), qPrintable(w->runPanel()->logText()));
+        QVERIFY(o.weights);
+        const QString saved = m_tmp.filePath(QStringLiteral("kept-after-full-disk.tbw"));
+        QCOMPARE(w->saveWeights(saved), QString());
+        QSignalSpy evaluated(w.get(), &MainWindow::evaluationFinished);
+        w->openWeights(saved);
+        QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
+        QCOMPARE(evaluated.first().first().toBool(), true);
     }
 };
 
