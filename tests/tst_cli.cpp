@@ -64,6 +64,48 @@ private slots:
 
     // A text model from the command line: --data names a text, the run prints the unigram entropy,
     // bits per character and a sample each epoch; generate with a fixed seed prints the same text twice.
+    // A text preset trains with its own optimizer, rate, batch and epochs, as in the window, where the
+    // command line names none (at Adam's batch 128 a licence text is 4 steps an epoch, and the model
+    // writes noise); each option given still wins.
+    void aTextPresetBringsItsOwnSettings()
+    {
+        const QStringList base = {"train",
+                                  "--data",
+                                  "/usr/share/common-licenses/GPL-3",
+                                  "--max-batches",
+                                  "1",
+                                  "--sequence-length",
+                                  "32",
+                                  "--threads",
+                                  "1",
+                                  "--no-run-folder"};
+        Result r = run(base + QStringList{"--epochs", "1"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith("small-text-lstm trains with its own settings where the command line gives none: "
+                                  "rmsprop, learning rate 0.01, batch 16 (--optimizer, --lr, --batch and --epochs "
+                                  "change them)\n"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("batch 16, rmsprop lr 0.01, seed 200"), qPrintable(r.out));
+        r = run(base + QStringList{"--epochs", "1", "--lr", "0.002", "--batch", "8"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith("small-text-lstm trains with its own settings where the command line gives none: "
+                                  "rmsprop ("),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("batch 8, rmsprop lr 0.002, seed 200"), qPrintable(r.out));
+        r = run(base + QStringList{"--epochs", "1", "--optimizer", "adam", "--batch", "8"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.out.contains("its own settings") && r.out.contains("batch 8, adam lr 0.001, seed 200"),
+                 qPrintable(r.out));
+        // Six epochs when --epochs is not given; an image model keeps the defaults.
+        r = run(base + QStringList{"--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(jsonLines(r.out).first()["batch"].toInt(), 16);
+        QCOMPARE(r.out.count("\"event\":\"epoch\""), 6);
+        r = run({"train", "--data", m_data, "--max-batches", "1", "--epochs", "1", "--no-run-folder"});
+        QVERIFY2(r.code == 0 && !r.out.contains("its own settings") && r.out.contains("batch 128, adam lr 0.001"),
+                 qPrintable(r.out + r.err));
+    }
+
     void textTrainAndGenerate()
     {
         const QString weights = m_tmp.path() + "/text.tbw";
@@ -154,7 +196,9 @@ private slots:
         r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--epochs", "1", "--batch", "16",
                  "--max-batches", "1", "--no-run-folder"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.startsWith("Model small-text-lstm ("), qPrintable(r.out.left(200)));
+        QVERIFY2(r.out.startsWith("small-text-lstm trains with its own settings") &&
+                     r.out.section('\n', 1, 1).startsWith("Model small-text-lstm ("),
+                 qPrintable(r.out.left(300)));
     }
 
     void trainJsonAndThreadsGiveSameHash()
@@ -708,6 +752,14 @@ private slots:
         QCOMPARE(p.exitCode(), 130);
         QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains("Stopped by the user"), "no stop message");
         QVERIFY(QFile::exists(w));
+        // --json's last line says so, as an error's would.
+        const QList<QByteArray> events = (out + p.readAllStandardOutput()).trimmed().split('\n');
+        const QJsonObject stopped = QJsonDocument::fromJson(events.last()).object();
+        QCOMPARE(stopped["event"].toString(), QString("stopped"));
+        QCOMPARE(stopped["exit_code"].toInt(), 130);
+        QCOMPARE(stopped["saved"].toString(), w);
+        QVERIFY(stopped["epoch"].toInt() >= 1 && stopped["step"].toInt() >= 0);
+        QVERIFY(stopped["run_folder"].toString().startsWith(runs + "/"));
         // Resumed (mid-epoch, most likely): the epoch's line comes before its progress, as in a fresh run.
         const QStringList folders = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         QCOMPARE(folders.size(), 1);
@@ -938,6 +990,17 @@ private slots:
         QVERIFY(r.err.contains("unknown option --bogus"));
         r = run({"train", "--epochs", "abc"});
         QCOMPARE(r.code, 2);
+        // An option's name is not the value of the one before it (`report latest -o --json` wrote a
+        // report named --json); written with = it is.
+        r = run({"report", "latest", "-o", "--json"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli report: --out needs a value before --json\n"));
+        r = run({"evaluate", "--weights", "w.tbw", "--predictions", "--limit", "10"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--predictions needs a value before --limit"), qPrintable(r.err));
+        r = run({"train", "--data", ""}); // not the folder "", which "does not exist"
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli train: --data needs a value, not an empty one\n"));
         r = run({"frobnicate"});
         QCOMPARE(r.code, 2);
         r = run({"train", "--data", m_tmp.path() + "/nowhere"});

@@ -185,14 +185,15 @@ private slots:
         const fixtures::CliResult plain =
             fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), common + QStringList{QStringLiteral("--save"), saved});
         QCOMPARE(plain.code, 0);
-        QVERIFY2(plain.out.contains(QStringLiteral("still near their initial values")), qPrintable(plain.out));
+        QVERIFY2(plain.out.contains(QStringLiteral("of their initial values (mean 0, variance 1)")),
+                 qPrintable(plain.out));
         const fixtures::CliResult precise = fixtures::runCli(
             QStringLiteral(TRAINBENCH_CLI), common + QStringList{QStringLiteral("--precise-bn"), QStringLiteral("30")});
         QCOMPARE(precise.code, 0);
         QVERIFY2(precise.out.contains(QStringLiteral("Precise BN: BatchNorm's moving statistics recomputed over 30 "
                                                      "training batches (960 images) in 2 layers.")),
                  qPrintable(precise.out));
-        QVERIFY(!precise.out.contains(QStringLiteral("still near their initial values")));
+        QVERIFY(!precise.out.contains(QStringLiteral("of their initial values (mean 0, variance 1)")));
         auto accuracy = [](const QString& out) {
             const int at = out.indexOf(QStringLiteral("test accuracy: "));
             return at < 0 ? -1.0 : out.mid(at + 15, 6).toDouble();

@@ -425,6 +425,24 @@ private slots:
         QCOMPARE(r.code, 5);
         QCOMPARE(r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2);
         QVERIFY(r.err.contains(path("missing.png")));
+        // With --json, each picture has its line in its place: its result, or its error and exit code.
+        QImage blank(28, 28, QImage::Format_Grayscale8);
+        blank.fill(255);
+        QVERIFY(blank.save(path("blank.png")));
+        const Result j = cli({"predict", "--weights", m_weights, "--json", "--image", path("one.png"), path("bad.png"),
+                              path("blank.png")});
+        QCOMPARE(j.code, 5);
+        const QList<QByteArray> lines = j.out.toUtf8().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(QJsonDocument::fromJson(lines[0]).object().contains(QStringLiteral("top")));
+        const QJsonObject bad = QJsonDocument::fromJson(lines[1]).object();
+        QCOMPARE(bad[QStringLiteral("event")].toString(), QStringLiteral("error"));
+        QCOMPARE(bad[QStringLiteral("image")].toString(), path("bad.png"));
+        QCOMPARE(bad[QStringLiteral("exit_code")].toInt(), 5);
+        QVERIFY(bad[QStringLiteral("message")].toString().startsWith(path("bad.png") + QStringLiteral(": ")));
+        const QJsonObject white = QJsonDocument::fromJson(lines[2]).object();
+        QCOMPARE(white[QStringLiteral("exit_code")].toInt(), 3);
+        QVERIFY(white[QStringLiteral("message")].toString().contains(QStringLiteral("the picture is blank")));
     }
 
     void sixteenBitAndAlpha()

@@ -639,8 +639,18 @@ private slots:
                          e.what());
             }
             QVERIFY(std::filesystem::exists(path + "/run.json"));
+            // Nor resumed, before its first checkpoint too: who trains it, not "no checkpoint".
+            QVERIFY(!std::filesystem::exists(path + "/checkpoint.tbw"));
+            try {
+                RunFolder::open(path);
+                QFAIL("a run under way was opened to resume");
+            } catch (const IoError& e) {
+                QVERIFY2(std::string(e.what()).find(" is being trained by this process already") != std::string::npos,
+                         e.what());
+            }
         }
         QVERIFY(std::filesystem::exists(path + "/run.lock"));
+        QVERIFY_THROWS_EXCEPTION(IoError, RunFolder::open(path)); // no checkpoint, and nobody trains it
         deleteRun(path);
         QVERIFY(!std::filesystem::exists(path));
     }

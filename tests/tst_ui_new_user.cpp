@@ -659,9 +659,9 @@ private slots:
         w->startTraining();
         QVERIFY(finished.wait(fixtures::kHangGuardMs));
         const RunOutcome plain = finished.first().first().value<RunOutcome>();
-        QVERIFY2(w->resultsPanel()->noteText().contains(QStringLiteral("still near their initial values")),
+        QVERIFY2(w->resultsPanel()->noteText().contains(QStringLiteral("of their initial values (mean 0, variance 1)")),
                  qPrintable(w->resultsPanel()->noteText()));
-        QVERIFY(w->runPanel()->logText().contains(QStringLiteral("still near their initial values")));
+        QVERIFY(w->runPanel()->logText().contains(QStringLiteral("of their initial values (mean 0, variance 1)")));
         w->showPage(MainWindow::ResultsPage);
         shot(w.get(), QStringLiteral("results-batchnorm-warning"));
 

@@ -323,8 +323,8 @@
         <translation>BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la exactitud de prueba las usa.</translation>
     </message>
     <message>
-        <source>BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum %2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
-        <translation>Las estadísticas móviles de BatchNorm siguen cerca de sus valores iniciales: tras %1 pasos con momento %2 conservan un %3% de ellos, así que la exactitud de prueba puede quedar muy por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
+        <source>BatchNorm's moving statistics still hold %3% of their initial values (mean 0, variance 1) after %1 steps at momentum %2, so the test accuracy can be lower than the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
+        <translation>Las estadísticas móviles de BatchNorm aún conservan un %3% de sus valores iniciales (media 0, varianza 1) tras %1 pasos con momento %2, así que la exactitud de prueba puede quedar por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
     </message>
     <message>
         <source>%1: not a Trainbench weights file (.tbw) nor a safetensors file</source>

@@ -12,6 +12,8 @@
 #include "environment.hpp"
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
+#include "model/model_spec.hpp"
+#include "optim/optimizer.hpp"
 #include "train/checkpoint.hpp"
 #include "train/run_folder.hpp"
 
@@ -20,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 namespace tbcli {
 
@@ -70,6 +73,39 @@ tb::ModelSpec modelOption(const Options& o)
     std::error_code ec;
     const bool file = o.has("data") && std::filesystem::is_regular_file(o.text("data", ""), ec);
     return tb::loadModelSpec(file ? tb::defaultTextPreset() : tb::defaultPreset());
+}
+
+std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec, const Options& o, bool batch)
+{
+    // A model file that calls itself small-text-lstm is not the preset.
+    const tb::PresetTraining* t = tb::presetTraining(spec.name);
+    if (!t || (o.has("model") && o.text("model", "") != spec.name))
+        return {};
+    std::vector<std::string> set;
+    if (!o.has("optimizer")) {
+        cfg.optimizer.kind = tb::parseOptimizer(t->optimizer);
+        set.push_back(t->optimizer);
+        if (!o.has("lr")) { // a rate of another optimizer's is not this one's
+            cfg.optimizer.learningRate = t->learningRate;
+            char rate[32];
+            std::snprintf(rate, sizeof rate, "%g", double(t->learningRate));
+            set.push_back(std::string("learning rate ") + rate);
+        }
+    }
+    if (batch && !o.has("batch")) {
+        cfg.batchSize = t->batchSize;
+        set.push_back("batch " + std::to_string(t->batchSize));
+    }
+    if (!o.has("epochs")) {
+        cfg.epochs = t->epochs;
+        set.push_back(std::to_string(t->epochs) + " epochs");
+    }
+    if (set.empty())
+        return {};
+    std::string line = spec.name + " trains with its own settings where the command line gives none:";
+    for (size_t i = 0; i < set.size(); ++i)
+        line += (i ? ", " : " ") + set[i];
+    return line + " (--optimizer, --lr, --batch and --epochs change them)";
 }
 
 // --data: a folder of IDX files for an image model, a text file or folder of texts for a text model

@@ -37,6 +37,10 @@ tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* bas
 // --model, or without it the preset for --data: small-text-lstm for a file (a text), tpu-mnist-cnn
 // for a folder (IDX images; a folder of texts needs --model).
 tb::ModelSpec modelOption(const Options& o);
+// A text preset's own optimizer, learning rate, batch and epochs (tb::presetTraining, as the window
+// sets them) in `cfg` where the command line gives none; `batch` false leaves the batch (compare's
+// batch sweep sets it). Returns the line that says so, empty when nothing changed.
+std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec, const Options& o, bool batch = true);
 // --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
 // The device --device names, where it cannot `work` ("train", "evaluate") here: a ConfigError naming it

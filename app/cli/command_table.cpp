@@ -26,7 +26,8 @@ const std::map<std::string, OwnOption>& ownOptions()
               tb::defaultDatasetDir() + " by default"}},
         {"model",
          {"NAME|FILE", "a preset (`presets` lists them) or a model file; by default tpu-mnist-cnn, or "
-                       "small-text-lstm when --data is a file (a text)"}},
+                       "small-text-lstm when --data is a file (a text). A text preset brings its own optimizer, rate, "
+                       "batch and epochs where none is given"}},
         {"sequence-length", {"T", "a text model's sequence length, 1 to 100000 (the model's own, else 100)"}},
         {"vocabulary", {"bytes|characters", "a text model's symbols (bytes)"}},
         {"save", {"FILE", "write the weights to FILE: .tbw, .safetensors or .onnx, as its name ends"}},
@@ -83,7 +84,12 @@ std::vector<CommandOption> names(std::initializer_list<const char*> list, std::v
 std::vector<Command> makeTable()
 {
     std::vector<Command> t;
-    t.push_back({"summary", "", names({"model", "input", "classes"}),
+    // summary reads no data, so its model is the default preset unless named (train's help names --data).
+    t.push_back({"summary",
+                 "",
+                 {{"model", false, "", "a preset (`presets` lists them) or a model file (tpu-mnist-cnn)"},
+                  {"input"},
+                  {"classes"}},
                  "the Keras-style model summary (for a text model, --input is the sequence length and --classes the "
                  "vocabulary)",
                  summaryCommand});

@@ -100,7 +100,10 @@ int compareCommand(const std::vector<std::string>& args)
     const bool json = o.has("json");
 
     const tb::ModelSpec spec = modelOption(o);
+    const std::string own = applyPresetTraining(cfg.train, spec, o, cfg.sweep.kind != tb::SweepKind::Batch);
     const tb::Dataset data = loadData(o, spec);
+    if (!own.empty() && !json)
+        std::printf("%s\n", own.c_str());
     if (!json) {
         std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
                     tb::describeDataset(data).c_str(), cfg.train.epochs,
@@ -120,6 +123,8 @@ int compareCommand(const std::vector<std::string>& args)
             std::printf("Saved %s\n", csvPath.c_str());
     }
     if (g_interrupted.load()) {
+        if (json)
+            printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
         std::fflush(stdout);
         std::fprintf(stderr, "Stopped by the user; the rows above are the devices that finished.\n");
         return Interrupted;

@@ -27,8 +27,17 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
             if (!inlineValue) {
                 if (i + 1 >= args.size())
                     throw UsageError("--" + name + " needs a value");
+                // `report -o --json` wrote a report named --json: an option's name is not a value
+                // (--out=--json is, for whoever wants that name).
+                const std::string& next = args[i + 1];
+                const std::string nextName = next.rfind("--", 0) == 0 ? next.substr(2, next.find('=') - 2) : "";
+                if (valued.count(nextName) || flags.count(nextName))
+                    throw UsageError("--" + name + " needs a value before " + next);
                 value = args[++i];
             }
+            // `--data ""` read as the current folder's "" and said "dataset folder  does not exist".
+            if (value.empty() && name != "prompt") // generate's prompt may be empty: its default
+                throw UsageError("--" + name + " needs a value, not an empty one");
             m_values[name] = value;
         } else {
             throw UsageError("unknown option --" + name);

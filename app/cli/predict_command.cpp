@@ -142,13 +142,14 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 std::printf("%s\n", line.c_str());
                 std::fflush(stdout);
             }
-        } catch (const tb::IoError& e) {
-            std::fprintf(stderr, "trainbench-cli predict: %s\n", e.what());
-            status = FileError;
         } catch (const tb::Error& e) {
+            // The picture's exit code; the command's is the worst of them (a file error over a blank picture).
+            const int code = dynamic_cast<const tb::IoError*>(&e) ? FileError : DataOrModel;
             std::fprintf(stderr, "trainbench-cli predict: %s\n", e.what());
-            if (status == Ok)
-                status = DataOrModel;
+            if (json) // in the picture's place among the lines, as other commands' errors are
+                printJson({{"event", "error"}, {"image", path}, {"exit_code", code}, {"message", e.what()}});
+            if (status != FileError)
+                status = code;
         }
     }
     return status;

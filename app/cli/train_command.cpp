@@ -176,6 +176,8 @@ int trainCommand(const std::vector<std::string>& args)
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
         const tb::ModelSpec spec = modelOption(o);
+        if (const std::string own = applyPresetTraining(cfg, spec, o); !own.empty() && lead && !json)
+            std::printf("%s\n", own.c_str());
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing
@@ -272,6 +274,19 @@ int trainCommand(const std::vector<std::string>& args)
     finishing.savePath = savePath;
     const tb::RunResult result = session.finish(status, finishing);
     if (status == tb::TrainStatus::Cancelled) {
+        if (json) { // the last line, as an error's is: where the run stopped and what was kept
+            const tb::RunPosition& at = session.position();
+            nlohmann::ordered_json j;
+            j["event"] = "stopped";
+            j["exit_code"] = int(Interrupted);
+            j["epoch"] = at.epoch + 1;
+            j["step"] = at.step; // the batches of that epoch finished
+            if (!savePath.empty())
+                j["saved"] = savePath;
+            if (session.runFolder())
+                j["run_folder"] = session.runFolder()->path;
+            printJson(j);
+        }
         std::fflush(stdout); // the progress lines first, also when both go to one file
         std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
         if (session.runFolder())

@@ -83,10 +83,10 @@ std::string batchNormWarmthText(const BatchNormWarmth& w)
 {
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "BatchNorm's moving statistics are still near their initial values: after %lld steps at momentum "
-                  "%.2f they keep %.0f%% of them, so the test accuracy can be far below the training accuracy. "
-                  "Train longer, or recompute them after training with --precise-bn 100.",
-                  static_cast<long long>(w.steps), double(w.momentum), 100.0 * w.initialShare);
+                  "BatchNorm's moving statistics still hold %.0f%% of their initial values (mean 0, variance 1) "
+                  "after %lld step%s at momentum %.2f, so the test accuracy can be lower than the training "
+                  "accuracy. Train longer, or recompute them after training with --precise-bn 100.",
+                  100.0 * w.initialShare, static_cast<long long>(w.steps), w.steps == 1 ? "" : "s", double(w.momentum));
     return buf;
 }
 

@@ -63,8 +63,14 @@ RunFolder RunFolder::open(const std::string& path)
     if (!S_ISDIR(st.st_mode)) // a weights file or a checkpoint given for its folder
         throw IoError(path + " is a file, not a run folder: a run goes on from the folder it wrote in the runs "
                              "folder, which holds its checkpoint.tbw and run.json");
-    if (::stat(f.checkpoint().c_str(), &st) != 0)
+    if (::stat(f.checkpoint().c_str(), &st) != 0) {
+        // A run another process has just started has no checkpoint yet: the lock's message says who
+        // trains it, as it does once there is one.
+        if (runLockHeld(p).value_or(false)) {
+            [[maybe_unused]] const RunLock held(p); // throws while the other process holds it
+        }
         throw IoError(path + " holds no checkpoint.tbw to resume from");
+    }
     return f;
 }
 

@@ -418,8 +418,8 @@ QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,
             .arg(precise->batches)
             .arg(QLocale().toString(qlonglong(precise->samples)));
     if (warmth && warmth->stillInitial())
-        return tr("BatchNorm's moving statistics are still near their initial values: after %1 steps at momentum "
-                  "%2 they keep %3% of them, so the test accuracy can be far below the training accuracy. Train "
+        return tr("BatchNorm's moving statistics still hold %3% of their initial values (mean 0, variance 1) after "
+                  "%1 steps at momentum %2, so the test accuracy can be lower than the training accuracy. Train "
                   "longer, or set Advanced → Precise BN (100 batches) and train again.")
             .arg(warmth->steps)
             .arg(formatNumber(double(warmth->momentum), 2))
