@@ -99,7 +99,11 @@ private slots:
         // Six epochs when --epochs is not given; an image model keeps the defaults.
         r = run(base + QStringList{"--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QCOMPARE(jsonLines(r.out).first()["batch"].toInt(), 16);
+        const QJsonObject start = jsonLines(r.out).first();
+        QCOMPARE(start["batch"].toInt(), 16);
+        QCOMPARE(start["epochs"].toInt(), 6);
+        QCOMPARE(start["optimizer"].toString(), QString("rmsprop"));
+        QCOMPARE(float(start["learning_rate"].toDouble()), 0.01f);
         QCOMPARE(r.out.count("\"event\":\"epoch\""), 6);
         r = run({"train", "--data", m_data, "--max-batches", "1", "--epochs", "1", "--no-run-folder"});
         QVERIFY2(r.code == 0 && !r.out.contains("its own settings") && r.out.contains("batch 128, adam lr 0.001"),
@@ -994,7 +998,8 @@ private slots:
         // report named --json); written with = it is.
         r = run({"report", "latest", "-o", "--json"});
         QCOMPARE(r.code, 2);
-        QCOMPARE(r.err, QString("trainbench-cli report: --out needs a value before --json\n"));
+        QCOMPARE(r.err, QString("trainbench-cli report: --out needs a value before --json (--out=--json gives it that "
+                                "value)\n"));
         r = run({"evaluate", "--weights", "w.tbw", "--predictions", "--limit", "10"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--predictions needs a value before --limit"), qPrintable(r.err));

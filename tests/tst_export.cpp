@@ -295,8 +295,10 @@ private slots:
             std::memcpy(t.data.data() + at, &nan, 4);
             // Damaged, as a .tbw holding one is: exit code 5 for both.
             const QString e = errorOf<tb::IoError>(join(t.header, t.data));
-            QVERIFY2(e.contains("\"16.bias\"") && e.contains("NaN or infinite value at index 0; the file is damaged"),
-                     qPrintable(e));
+            QVERIFY2(
+                e.contains("\"16.bias\"") &&
+                    e.contains("NaN or infinite value at index 0: a diverged run's weights, or the file is damaged"),
+                qPrintable(e));
         }
         // A tensor missing (the last one, with its bytes), and one too many.
         {

@@ -436,7 +436,7 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QVERIFY(QJsonDocument::fromJson(lines[0]).object().contains(QStringLiteral("top")));
         const QJsonObject bad = QJsonDocument::fromJson(lines[1]).object();
-        QCOMPARE(bad[QStringLiteral("event")].toString(), QStringLiteral("error"));
+        QCOMPARE(bad[QStringLiteral("event")].toString(), QStringLiteral("image_error"));
         QCOMPARE(bad[QStringLiteral("image")].toString(), path("bad.png"));
         QCOMPARE(bad[QStringLiteral("exit_code")].toInt(), 5);
         QVERIFY(bad[QStringLiteral("message")].toString().startsWith(path("bad.png") + QStringLiteral(": ")));

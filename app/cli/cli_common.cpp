@@ -77,9 +77,9 @@ tb::ModelSpec modelOption(const Options& o)
 
 std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec, const Options& o, bool batch)
 {
-    // A model file that calls itself small-text-lstm is not the preset.
+    // By the model's name, as the window does (a model file that calls itself small-text-lstm too).
     const tb::PresetTraining* t = tb::presetTraining(spec.name);
-    if (!t || (o.has("model") && o.text("model", "") != spec.name))
+    if (!t)
         return {};
     std::vector<std::string> set;
     if (!o.has("optimizer")) {

@@ -28,11 +28,12 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
                 if (i + 1 >= args.size())
                     throw UsageError("--" + name + " needs a value");
                 // `report -o --json` wrote a report named --json: an option's name is not a value
-                // (--out=--json is, for whoever wants that name).
+                // (--out=--json is, for whoever wants that name). generate's prompt is any text.
                 const std::string& next = args[i + 1];
                 const std::string nextName = next.rfind("--", 0) == 0 ? next.substr(2, next.find('=') - 2) : "";
-                if (valued.count(nextName) || flags.count(nextName))
-                    throw UsageError("--" + name + " needs a value before " + next);
+                if (name != "prompt" && (valued.count(nextName) || flags.count(nextName)))
+                    throw UsageError("--" + name + " needs a value before " + next + " (--" + name + "=" + next +
+                                     " gives it that value)");
                 value = args[++i];
             }
             // `--data ""` read as the current folder's "" and said "dataset folder  does not exist".

@@ -146,8 +146,8 @@ int predictCommand(const std::vector<std::string>& argsIn)
             // The picture's exit code; the command's is the worst of them (a file error over a blank picture).
             const int code = dynamic_cast<const tb::IoError*>(&e) ? FileError : DataOrModel;
             std::fprintf(stderr, "trainbench-cli predict: %s\n", e.what());
-            if (json) // in the picture's place among the lines, as other commands' errors are
-                printJson({{"event", "error"}, {"image", path}, {"exit_code", code}, {"message", e.what()}});
+            if (json) // in the picture's place among the lines; not "error", which ends a command's events
+                printJson({{"event", "image_error"}, {"image", path}, {"exit_code", code}, {"message", e.what()}});
             if (status != FileError)
                 status = code;
         }

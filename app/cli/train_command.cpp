@@ -176,9 +176,10 @@ int trainCommand(const std::vector<std::string>& args)
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
         const tb::ModelSpec spec = modelOption(o);
-        if (const std::string own = applyPresetTraining(cfg, spec, o); !own.empty() && lead && !json)
-            std::printf("%s\n", own.c_str());
+        const std::string own = applyPresetTraining(cfg, spec, o);
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
+        if (!own.empty() && lead && !json) // once the data is read: a run that cannot start says only why
+            std::printf("%s\n", own.c_str());
         if (!o.has("no-run-folder")) {
             if (lead) // the other ranks of an MPI run write nothing
                 owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
@@ -202,6 +203,9 @@ int trainCommand(const std::vector<std::string>& args)
         j["device"] = info.device.id();
         j["threads"] = info.device.threads;
         j["batch"] = cfg.batchSize;
+        j["epochs"] = cfg.epochs;
+        j["optimizer"] = tb::optimizerName(cfg.optimizer.kind);
+        j["learning_rate"] = cfg.optimizer.learningRate;
         j["steps_per_epoch"] = info.stepsPerEpoch;
         j["seed"] = std::to_string(cfg.seed);
         if (info.device.isa)

@@ -324,7 +324,7 @@ try {
             const float v = readF32(src + 4 * k);
             if (!std::isfinite(v))
                 throw IoError(what + " holds a NaN or infinite value at index " + std::to_string(k) +
-                              "; the file is damaged"); // as a .tbw's (exit code 5)
+                              ": a diverged run's weights, or the file is damaged"); // as a .tbw's (exit code 5)
             switch (t.source) {
             case TorchTensor::Source::Params:
                 params[size_t(t.index[size_t(k)])] = v;

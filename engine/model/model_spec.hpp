@@ -34,7 +34,8 @@ const char* defaultPreset();     // for images
 const char* defaultTextPreset(); // for a text: the one that learns in minutes on a laptop
 // The settings a preset learns with where the defaults (Adam at 0.001, batch 128) do not suit it:
 // small-text-lstm takes a few epochs of small RMSprop batches to write words (docs/text-models.md).
-// The window applies them when it switches to such a preset; the CLI's options are as given.
+// The window applies them when it switches to such a preset, and the CLI's train and compare where
+// their options name none of the four (applyPresetTraining).
 struct PresetTraining {
     std::string optimizer; // "rmsprop"
     float learningRate = 0;

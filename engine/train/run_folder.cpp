@@ -66,9 +66,7 @@ RunFolder RunFolder::open(const std::string& path)
     if (::stat(f.checkpoint().c_str(), &st) != 0) {
         // A run another process has just started has no checkpoint yet: the lock's message says who
         // trains it, as it does once there is one.
-        if (runLockHeld(p).value_or(false)) {
-            [[maybe_unused]] const RunLock held(p); // throws while the other process holds it
-        }
+        refuseIfTrained(p);
         throw IoError(path + " holds no checkpoint.tbw to resume from");
     }
     return f;

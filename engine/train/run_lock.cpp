@@ -39,6 +39,25 @@ struct flock wholeFile()
     range.l_len = 0; // to the end, however long
     return range;
 }
+// "… is being trained by …" for the lock file open as `fd`, which another holds: the holder as it
+// wrote itself ("<pid> <host>", RunLock below; empty if it has not yet).
+std::string trainedByMessage(const std::string& folder, int fd)
+{
+    char text[300] = {};
+    const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+    std::string holder = n > 0 ? std::string(text, size_t(n)) : std::string();
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
+        holder.pop_back();
+    const auto space = holder.find(' ');
+    const std::string pid = holder.substr(0, space);
+    const std::string host = space == std::string::npos ? std::string() : holder.substr(space + 1);
+    std::string who = "another process";
+    if (pid == std::to_string(::getpid()) && host == hostName())
+        who = "this process already";
+    else if (!pid.empty())
+        who = "process " + pid + (host.empty() ? "" : " on " + host);
+    return folder + " is being trained by " + who + "; wait for it to end, or stop it first";
+}
 } // namespace
 
 ProcessIdentity thisProcess()
@@ -74,6 +93,20 @@ std::optional<bool> runLockHeld(const std::string& folder)
     return range.l_type != F_UNLCK;
 }
 
+void refuseIfTrained(const std::string& folder)
+{
+    const std::string path = folder + "/" + RunLock::fileName();
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct flock range = wholeFile();
+    const bool held = ::fcntl(fd, F_OFD_GETLK, &range) == 0 && range.l_type != F_UNLCK;
+    const std::string message = held ? trainedByMessage(folder, fd) : std::string();
+    ::close(fd);
+    if (held)
+        throw IoError(message);
+}
+
 RunLock::RunLock(const std::string& folder)
 {
     const std::string path = folder + "/" + fileName();
@@ -83,28 +116,11 @@ RunLock::RunLock(const std::string& folder)
     struct flock range = wholeFile();
     if (::fcntl(m_fd, F_OFD_SETLK, &range) != 0) {
         const int err = errno == EACCES ? EAGAIN : errno; // either, when another holds it
-        std::string holder;
-        if (err == EAGAIN) {
-            char text[300] = {};
-            const ssize_t n = ::pread(m_fd, text, sizeof text - 1, 0);
-            holder = n > 0 ? std::string(text, size_t(n)) : std::string();
-            while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
-                holder.pop_back();
-        }
+        const std::string message = err == EAGAIN ? trainedByMessage(folder, m_fd)
+                                                  : "cannot lock the run folder " + folder + ": " + std::strerror(err);
         ::close(m_fd);
         m_fd = -1;
-        if (err != EAGAIN)
-            throw IoError("cannot lock the run folder " + folder + ": " + std::strerror(err));
-        // "<pid> <host>", as the holder wrote it below (empty if it has not yet).
-        const auto space = holder.find(' ');
-        const std::string pid = holder.substr(0, space);
-        const std::string host = space == std::string::npos ? std::string() : holder.substr(space + 1);
-        std::string who = "another process";
-        if (pid == std::to_string(::getpid()) && host == hostName())
-            who = "this process already";
-        else if (!pid.empty())
-            who = "process " + pid + (host.empty() ? "" : " on " + host);
-        throw IoError(folder + " is being trained by " + who + "; wait for it to end, or stop it first");
+        throw IoError(message);
     }
     // Who holds it, for the message above. The lock is what counts: on a full disk, where this cannot
     // be written, it holds all the same and the message says "another process".

@@ -30,6 +30,9 @@ bool processGone(const ProcessIdentity& p, const std::string& folder);
 // Whether a process (this one included) holds the lock of the run folder `folder` now, asked
 // without taking it; nullopt where the folder has no run.lock or the system cannot say.
 std::optional<bool> runLockHeld(const std::string& folder);
+// Throws RunLock's IoError ("… is being trained by process N on HOST …") when a process holds the
+// lock of `folder`, asked without taking it or writing anything (a folder this user cannot write).
+void refuseIfTrained(const std::string& folder);
 
 // The lock of the run folder `folder`: an open-file-description lock (fcntl F_OFD_SETLK, as flock:
 // one per open file, so a second open in the same process conflicts too) on `folder`/run.lock, which
