@@ -79,7 +79,10 @@ bool processGone(const ProcessIdentity& p, const std::string& folder)
     return ::kill(pid_t(p.pid), 0) != 0 && errno == ESRCH;
 }
 
-std::optional<bool> runLockHeld(const std::string& folder)
+namespace {
+// Whether a process holds the lock of `folder`, asked without taking it (nullopt: no run.lock, or the
+// system cannot say); when held and `message` is given, RunLock's message naming the holder.
+std::optional<bool> askLock(const std::string& folder, std::string* message)
 {
     const std::string path = folder + "/" + RunLock::fileName();
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -87,23 +90,25 @@ std::optional<bool> runLockHeld(const std::string& folder)
         return std::nullopt;
     struct flock range = wholeFile();
     const bool asked = ::fcntl(fd, F_OFD_GETLK, &range) == 0;
+    const bool held = asked && range.l_type != F_UNLCK;
+    if (held && message)
+        *message = trainedByMessage(folder, fd);
     ::close(fd);
     if (!asked)
         return std::nullopt;
-    return range.l_type != F_UNLCK;
+    return held;
+}
+} // namespace
+
+std::optional<bool> runLockHeld(const std::string& folder)
+{
+    return askLock(folder, nullptr);
 }
 
 void refuseIfTrained(const std::string& folder)
 {
-    const std::string path = folder + "/" + RunLock::fileName();
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    struct flock range = wholeFile();
-    const bool held = ::fcntl(fd, F_OFD_GETLK, &range) == 0 && range.l_type != F_UNLCK;
-    const std::string message = held ? trainedByMessage(folder, fd) : std::string();
-    ::close(fd);
-    if (held)
+    std::string message;
+    if (askLock(folder, &message).value_or(false))
         throw IoError(message);
 }
 
