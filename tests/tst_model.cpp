@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <set>
 
 using namespace tb;
@@ -131,6 +132,28 @@ private slots:
         QVERIFY(maxAbs <= limit && maxAbs > 0.9f * limit);
         for (int i = 288; i < 320; ++i)
             QCOMPARE(a.params()[size_t(i)], 0.0f);
+    }
+
+    // A network built without initial values (a summary's, one about to read a weights file) holds
+    // zeros, and initialize() writes every value, the non-trainable state included: the training
+    // session builds it so and then initializes with the run's seed, as the default constructor does
+    // with seed 0.
+    void zerosFillThenInitializeIsTheInitialNetwork()
+    {
+        for (const char* preset : {"tpu-mnist-cnn", "colab-fashion-cnn", "small-text-lstm"}) {
+            const ModelSpec spec = loadModelSpec(preset);
+            const Shape input = spec.isText() ? Shape::tokenIds(spec.sequenceLength) : Shape::image(28, 28, 1);
+            const int classes = spec.isText() ? 256 : 10;
+            const Network initial(spec, input, classes);
+            Network zeros(spec, input, classes, Network::Fill::Zeros);
+            QCOMPARE(zeros.paramCount(), initial.paramCount());
+            QCOMPARE(zeros.stateCount(), initial.stateCount());
+            QCOMPARE(zeros.summary(), initial.summary());
+            QVERIFY(std::all_of(zeros.params().begin(), zeros.params().end(), [](float v) { return v == 0.0f; }));
+            QVERIFY(std::all_of(zeros.state().begin(), zeros.state().end(), [](float v) { return v == 0.0f; }));
+            zeros.initialize(0);
+            QCOMPARE(zeros.weightsSha256(), initial.weightsSha256());
+        }
     }
 
     void customModelFile()

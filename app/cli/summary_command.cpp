@@ -19,7 +19,8 @@ int summaryCommand(const std::vector<std::string>& args)
     const bool text = spec.isText();
     const int side = int(o.integer("input", text ? std::max(spec.sequenceLength, 1) : 28, 1, text ? 100000 : 4096));
     const int classes = int(o.integer("classes", text ? 256 : 10, 2, 256));
-    const tb::Network net(spec, text ? tb::Shape::tokenIds(side) : tb::Shape::image(side, side, 1), classes);
+    const tb::Network net(spec, text ? tb::Shape::tokenIds(side) : tb::Shape::image(side, side, 1), classes,
+                          tb::Network::Fill::Zeros); // the summary reads shapes and counts only
     std::fputs(net.summary().c_str(), stdout);
     return Ok;
 }

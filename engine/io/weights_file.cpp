@@ -123,7 +123,7 @@ TrainConfig trainingOfVersion1(const Json& tr, const std::string& path)
 
 Network WeightsFile::buildNetwork() const
 {
-    Network net(spec, input, int(classNames.size()));
+    Network net(spec, input, int(classNames.size()), Network::Fill::Zeros);
     if (int64_t(params.size()) != net.paramCount() || int64_t(state.size()) != net.stateCount())
         throw ModelError("the weights file holds " + std::to_string(params.size()) + "+" +
                          std::to_string(state.size()) + " values but its model needs " +

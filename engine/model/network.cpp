@@ -27,7 +27,7 @@ std::string withThousands(int64_t v)
     return s;
 }
 
-Network::Network(ModelSpec spec, Shape input, int numClasses)
+Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
     : m_spec(std::move(spec)), m_input(input), m_classes(numClasses)
 {
     std::map<std::string, int> counts;
@@ -88,7 +88,8 @@ Network::Network(ModelSpec spec, Shape input, int numClasses)
     m_params.assign(size_t(p), 0.0f);
     m_state.assign(size_t(s), 0.0f);
     bind();
-    initialize(0);
+    if (fill == Fill::Initial)
+        initialize(0);
 }
 
 Network::~Network() = default;

@@ -13,8 +13,13 @@ namespace tb {
 
 class Network {
 public:
+    // What the constructor writes in the weights: the initial values for seed 0, or zeros for a
+    // network whose weights are about to be replaced (read from a file, copied) or never read (a
+    // summary). Initial values cost: an LSTM's orthogonal recurrent kernel is a QR decomposition,
+    // most of a second for shakespeare-lstm's.
+    enum class Fill { Initial, Zeros };
     // Throws ModelError naming the layer when a shape does not fit.
-    Network(ModelSpec spec, Shape input, int numClasses);
+    Network(ModelSpec spec, Shape input, int numClasses, Fill fill = Fill::Initial);
     ~Network();
     Network(Network&&) noexcept;
 

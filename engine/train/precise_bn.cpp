@@ -36,7 +36,7 @@ PreciseBnResult recomputeBatchNormStatistics(Network& net, const ImageSplit& spl
         std::swap(order[i], order[size_t(rng.below(uint64_t(i) + 1))]);
     // A twin of the network runs the passes: an executor binds its buffers into the network it runs,
     // and the caller's network stays bound to its own backend's.
-    Network twin(net.spec(), net.inputShape(), net.numClasses());
+    Network twin(net.spec(), net.inputShape(), net.numClasses(), Network::Fill::Zeros);
     twin.params() = net.params();
     twin.state() = net.state();
     {

@@ -63,7 +63,7 @@ private:
 
 TrainingSession::TrainingSession(const ModelSpec& model, Dataset data, const TrainConfig& config)
     : m_fingerprint(fingerprintOf(data)), m_data(withOptions(std::move(data), datasetOptions(validated(config)))),
-      m_net(model, inputShapeOf(m_data), m_data.numClasses)
+      m_net(model, inputShapeOf(m_data), m_data.numClasses, Network::Fill::Zeros)
 {
     m_net.initialize(config.seed); // the same initial weights on every device
     m_trainer = std::make_unique<Trainer>(m_net, m_data, config,

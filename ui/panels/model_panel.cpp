@@ -216,7 +216,7 @@ void ModelPanel::refresh()
     }
     try {
         const tb::Network net(*m_spec, m_text ? tb::Shape::tokenIds(m_height) : tb::Shape::image(m_height, m_width, 1),
-                              m_classes);
+                              m_classes, tb::Network::Fill::Zeros); // shapes and counts only
         m_error->hide();
         m_table->setRowCount(net.layerCount());
         for (int i = 0; i < net.layerCount(); ++i) {
