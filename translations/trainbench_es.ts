@@ -323,10 +323,6 @@
         <translation>BN precisa: las estadísticas móviles de BatchNorm se recalcularon con %1 lotes de entrenamiento (%2 imágenes) tras entrenar; la exactitud de prueba las usa.</translation>
     </message>
     <message>
-        <source>BatchNorm's moving statistics still hold %3% of their initial values (mean 0, variance 1) after %1 steps at momentum %2, so the test accuracy can be lower than the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
-        <translation>Las estadísticas móviles de BatchNorm aún conservan un %3% de sus valores iniciales (media 0, varianza 1) tras %1 pasos con momento %2, así que la exactitud de prueba puede quedar por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
-    </message>
-    <message>
         <source>%1: not a Trainbench weights file (.tbw) nor a safetensors file</source>
         <translation>%1: no es un archivo de pesos de Trainbench (.tbw) ni un archivo safetensors</translation>
     </message>
@@ -493,6 +489,14 @@
     <message>
         <source>the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a run that diverged leaves them, or the file is damaged; train again, with a lower learning rate</source>
         <translation>los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja una ejecución que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor</translation>
+    </message>
+    <message>
+        <source>BatchNorm's moving statistics still hold %2% of their initial values (mean 0, variance 1) after 1 step at momentum %1, so the test accuracy can be lower than the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
+        <translation>Las estadísticas móviles de BatchNorm aún conservan un %2% de sus valores iniciales (media 0, varianza 1) tras 1 paso con momento %1, así que la exactitud de prueba puede quedar por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
+    </message>
+    <message>
+        <source>BatchNorm's moving statistics still hold %2% of their initial values (mean 0, variance 1) after %3 steps at momentum %1, so the test accuracy can be lower than the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
+        <translation>Las estadísticas móviles de BatchNorm aún conservan un %2% de sus valores iniciales (media 0, varianza 1) tras %3 pasos con momento %1, así que la exactitud de prueba puede quedar por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
     </message>
 </context>
 <context>

@@ -417,14 +417,20 @@ QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,
                   "after training; the test accuracy uses them.")
             .arg(precise->batches)
             .arg(QLocale().toString(qlonglong(precise->samples)));
-    if (warmth && warmth->stillInitial())
-        return tr("BatchNorm's moving statistics still hold %3% of their initial values (mean 0, variance 1) after "
-                  "%1 steps at momentum %2, so the test accuracy can be lower than the training accuracy. Train "
-                  "longer, or set Advanced → Precise BN (100 batches) and train again.")
-            .arg(warmth->steps)
-            .arg(formatNumber(double(warmth->momentum), 2))
-            .arg(formatNumber(100.0 * warmth->initialShare, 0));
-    return {};
+    if (!warmth || !warmth->stillInitial())
+        return {};
+    // Two sentences rather than "step(s)": %1 the momentum, %2 the share, %3 the steps.
+    const QString text =
+        warmth->steps == 1
+            ? tr("BatchNorm's moving statistics still hold %2% of their initial values (mean 0, variance 1) after "
+                 "1 step at momentum %1, so the test accuracy can be lower than the training accuracy. Train "
+                 "longer, or set Advanced → Precise BN (100 batches) and train again.")
+            : tr("BatchNorm's moving statistics still hold %2% of their initial values (mean 0, variance 1) after "
+                 "%3 steps at momentum %1, so the test accuracy can be lower than the training accuracy. Train "
+                 "longer, or set Advanced → Precise BN (100 batches) and train again.");
+    const QString filled =
+        text.arg(formatNumber(double(warmth->momentum), 2)).arg(formatNumber(100.0 * warmth->initialShare, 0));
+    return warmth->steps == 1 ? filled : filled.arg(warmth->steps);
 }
 
 namespace {

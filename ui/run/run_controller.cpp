@@ -37,6 +37,7 @@ void RunController::start(const TrainRequest& request, bool paused)
     connect(worker, &TrainWorker::evaluatingTestSet, this, &RunController::evaluatingTestSet);
     connect(worker, &TrainWorker::finished, this, &RunController::onWorkerFinished);
     connect(worker, &TrainWorker::pausedItself, this, &RunController::onWorkerPaused);
+    connect(worker, &TrainWorker::held, this, &RunController::held);
     worker->setPaused(paused); // before the thread starts, so no batch can slip past it
     worker->pauseAfterBatches(std::exchange(m_pauseAfter, 0));
     m_paused = paused;

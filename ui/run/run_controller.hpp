@@ -36,7 +36,8 @@ signals:
     void epochFinished(tb::EpochRecord record, tbui::EvalPtr validation);
     void finished(tbui::RunOutcome outcome);
     void pausedChanged(bool paused);
-    void stopping(); // Stop was asked for
+    void held(int64_t batchesDone); // paused, the worker waits: no batch runs until setPaused(false)
+    void stopping();                // Stop was asked for
     void textSampled(int epoch, QString sample);
     void evaluatingTestSet(int images); // the stopped run evaluates its weights before finished()
 

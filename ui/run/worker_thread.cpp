@@ -52,8 +52,11 @@ bool StoppableWorker::pauseRequested()
 void StoppableWorker::waitWhilePaused(const std::function<void()>& holding)
 {
     std::unique_lock lock(m_pauseMutex);
-    if (m_paused && !m_stop.load() && holding)
-        holding(); // a queued signal at most: nothing that takes this lock
+    if (m_paused && !m_stop.load()) {
+        if (holding)
+            holding(); // a queued signal at most: nothing that takes this lock
+        emit held(m_batchesDone.load());
+    }
     m_pauseChanged.wait(lock, [this] { return !m_paused || m_stop.load(); });
 }
 

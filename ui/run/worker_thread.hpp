@@ -36,6 +36,9 @@ public slots:
 
 signals:
     void pausedItself(); // pauseAfterBatches's pause took hold (sent from the worker thread)
+    // The worker waits paused, this many batches done: the batch in flight when Pause was pressed
+    // has finished (sent from the worker thread, after that batch's progress).
+    void held(int64_t batchesDone);
 
 protected:
     const std::atomic<bool>* stopFlag() const { return &m_stop; }
