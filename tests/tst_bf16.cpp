@@ -457,6 +457,16 @@ private slots:
         QCOMPARE(list[0].id(), std::string("cpu:1+bf16"));
         QCOMPARE(list[1].id(), std::string("cpu:2"));
         QCOMPARE(list[2].precision, Precision::Bf16);
+        // A trailing comma is accepted; an empty entry between two is refused, not skipped.
+        QCOMPARE(parseDeviceList("cpu:1,cpu:2,", Precision::Fp32).size(), size_t(2));
+        for (const char* bad : {"cpu:1,,cpu:2", ",cpu:1", "cpu:1, ,cpu:2"}) {
+            try {
+                parseDeviceList(bad, Precision::Fp32);
+                QFAIL(bad);
+            } catch (const ConfigError& e) {
+                QVERIFY2(std::string(e.what()).find("empty entry between two commas") != std::string::npos, e.what());
+            }
+        }
         // Never on a level below AVX-512, whatever the CPU.
         const std::string why = precisionUnavailableReason(Precision::Bf16, Isa::Avx2);
         QVERIFY(!why.empty());
