@@ -144,8 +144,7 @@ std::vector<DeviceSpec> parseDeviceList(const std::string& text, Precision unnam
             out.push_back(parseDeviceSpec(item, unnamed));
         else if (!ss.eof()) // a trailing comma is fine; "cpu:1,,cpu:2" may have lost a device
             throw ConfigError("the device list \"" + text +
-                              "\" has an empty entry between two commas: name a "
-                              "device there or remove a comma");
+                              "\" has an empty entry between two commas: name a device there or remove a comma");
     }
     if (out.empty())
         throw ConfigError("no devices given: use e.g. cpu:1,cpu:2");
