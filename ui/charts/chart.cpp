@@ -6,9 +6,11 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QLabel>
@@ -33,6 +35,8 @@ struct ChartParts {
     QChartView* view = nullptr;
     QValueAxis* x = nullptr;          // Lines
     QBarCategoryAxis* cats = nullptr; // BarsAndLine
+    QCategoryAxis* numbers = nullptr; // EpochBars
+    QAbstractAxis* bottom = nullptr;  // whichever of the three
     QValueAxis* y = nullptr;
     QValueAxis* right = nullptr;
     QBarSeries* bars = nullptr;
@@ -98,10 +102,20 @@ Chart::Chart(Kind kind, QWidget* parent)
         p.x = new QValueAxis;
         p.x->setRange(0, 1);
         p.x->setLabelFormat(QStringLiteral("%.0f")); // whole ticks (rescale)
-        p.chart->addAxis(p.x, Qt::AlignBottom);
+        p.bottom = p.x;
+    } else if (kind == Kind::BarsAndLine) {
+        p.bottom = p.cats = new QBarCategoryAxis;
     } else {
-        p.cats = new QBarCategoryAxis;
-        p.chart->addAxis(p.cats, Qt::AlignBottom);
+        // A value axis with a bar centred on each whole number from 0, labelled at some of them
+        // (rescale): a category axis labels every bar, and past a dozen epochs cut them to "...".
+        p.bottom = p.numbers = new QCategoryAxis;
+        p.numbers->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        p.numbers->setStartValue(-0.5);
+        p.numbers->setRange(-0.5, 0.5);
+        p.numbers->setGridLineVisible(false); // its lines would run through the bars' middles
+    }
+    p.chart->addAxis(p.bottom, Qt::AlignBottom);
+    if (kind != Kind::Lines) {
         p.bars = new QBarSeries;
         p.barSet = new QBarSet(QString());
         p.barSet->setColor(QColor(0x4c, 0x78, 0xa8));
@@ -110,12 +124,12 @@ Chart::Chart(Kind kind, QWidget* parent)
         p.bars->setLabelsPrecision(3);
         p.barSet->setLabelColor(QColor(0x33, 0x33, 0x33));
         p.chart->addSeries(p.bars);
-        p.bars->attachAxis(p.cats);
+        p.bars->attachAxis(p.bottom);
         p.bars->attachAxis(p.y);
         connect(p.barSet, &QBarSet::hovered, this, [this](bool on, int index) {
             if (on)
                 QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2")
-                                                       .arg(m_parts->cats->at(index))
+                                                       .arg(m_barNames.value(index))
                                                        .arg(formatNumber(m_parts->barSet->at(index), 2)));
         });
     }
@@ -141,7 +155,7 @@ void Chart::setTitles(const QString& title, const QString& xTitle, const QString
 {
     auto& p = *m_parts;
     p.chart->setTitle(title);
-    (p.x ? static_cast<QAbstractAxis*>(p.x) : p.cats)->setTitleText(xTitle);
+    p.bottom->setTitleText(xTitle);
     p.y->setTitleText(yTitle);
     if (p.right)
         p.right->setTitleText(rightTitle);
@@ -193,7 +207,7 @@ int Chart::attach(QXYSeries* s, bool rightAxis)
 {
     auto& p = *m_parts;
     p.chart->addSeries(s);
-    s->attachAxis(p.x ? static_cast<QAbstractAxis*>(p.x) : p.cats);
+    s->attachAxis(p.bottom);
     if (rightAxis) {
         if (!p.right) {
             p.right = new QValueAxis;
@@ -336,8 +350,10 @@ void Chart::append(int series, QPointF point)
 void Chart::appendBar(const QString& category, double barValue, double lineValue)
 {
     auto& p = *m_parts;
-    Q_ASSERT(m_kind == Kind::BarsAndLine);
-    p.cats->append(category);
+    Q_ASSERT(m_kind != Kind::Lines);
+    m_barNames.append(category);
+    if (p.cats)
+        p.cats->append(category);
     p.barSet->append(barValue);
     if (!p.series.empty())
         append(0, QPointF(p.barSet->count() - 1, lineValue));
@@ -352,14 +368,17 @@ void Chart::clear()
         m_pending[i].clear();
         m_counts[i] = 0;
     }
-    if (p.barSet) {
+    m_barNames.clear();
+    if (p.barSet)
         p.barSet->remove(0, p.barSet->count());
+    if (p.cats) {
         // A cleared category axis keeps drawing the last run's labels: replace it.
         auto* cats = new QBarCategoryAxis;
         cats->setTitleText(p.cats->titleText());
+        cats->setTitleFont(p.cats->titleFont());
         p.chart->removeAxis(p.cats);
         delete p.cats;
-        p.cats = cats;
+        p.bottom = p.cats = cats;
         p.chart->addAxis(cats, Qt::AlignBottom);
         p.bars->attachAxis(cats);
         for (QXYSeries* s : p.series)
@@ -428,10 +447,10 @@ void Chart::rescale()
         anyData = anyData || (s->isVisible() && s->count() > 0);
     m_empty->setVisible(!anyData && !m_empty->text().isEmpty());
     for (QAbstractAxis* axis : p.chart->axes()) {
-        bool hasData = bars && (axis == p.cats || axis == p.y);
+        bool hasData = bars && (axis == p.bottom || axis == p.y);
         for (QXYSeries* s : p.series)
             hasData = hasData || (s->isVisible() && s->count() > 0 && s->attachedAxes().contains(axis));
-        if (axis == p.x || axis == p.cats) // the bottom axis serves every series
+        if (axis == p.bottom) // it serves every series
             for (QXYSeries* s : p.series)
                 hasData = hasData || (s->isVisible() && s->count() > 0);
         axis->setTitleVisible(hasData);
@@ -444,6 +463,25 @@ void Chart::rescale()
         p.x->setTickAnchor(0);
         p.x->setTickInterval(niceStep(hi / 8)); // whole epochs (seconds): 1, 2, 3, not 0.5; 5, 10, not 2.5
     }
+    if (p.numbers) {
+        // As the Lines' epoch axis: every 1, 2, 5, 10... bars, and the first where that leaves room.
+        const int bars = int(m_barNames.size());
+        const int every = int(niceStep(bars / 8.0));
+        QStringList shown;
+        QList<int> at;
+        for (int i = 0; i < bars; ++i)
+            if ((i + 1) % every == 0 || (i == 0 && every > 2)) {
+                shown << m_barNames[i];
+                at << i;
+            }
+        if (p.numbers->categoriesLabels() != shown) {
+            for (const QString& label : p.numbers->categoriesLabels())
+                p.numbers->remove(label);
+            for (int i = 0; i < shown.size(); ++i)
+                p.numbers->append(shown[i], at[i]);
+        }
+        p.numbers->setRange(-0.5, std::max(bars, 1) - 0.5);
+    }
     if (!m_fixedY) {
         p.y->setRange(0, niceCeil(yMax * 1.05));
         p.y->applyNiceNumbers();
@@ -452,6 +490,10 @@ void Chart::rescale()
         p.right->setRange(0, niceCeil(rMax * 1.05));
         p.right->applyNiceNumbers();
     }
+    // Qt Charts draws a new range's labels at once but lays out a new tick count, axis title or label
+    // width only when the event loop comes round: until then the labels were the old count's ticks of
+    // the new range, cut to the old labels' width ("266..."), and so in a chart exported right away.
+    p.chart->layout()->activate();
 }
 
 double Chart::xTickInterval() const

@@ -31,7 +31,9 @@ QStringList drawnTexts(QGraphicsScene* scene, const QStringList& titles);
 class Chart : public QWidget {
     Q_OBJECT
 public:
-    enum class Kind { Lines, BarsAndLine }; // BarsAndLine: bars per category + a line on a right axis
+    // BarsAndLine: bars per category + a line on a right axis. EpochBars: the same with a bar per
+    // epoch, numbered along an axis that labels as many as fit (1, 2, 3; 5, 10, 15).
+    enum class Kind { Lines, BarsAndLine, EpochBars };
 
     explicit Chart(Kind kind, QWidget* parent = nullptr);
     ~Chart() override;
@@ -65,7 +67,7 @@ public:
     QString shownEmptyText() const; // the hint when it shows, else empty
 
     void append(int series, QPointF point); // buffered; drawn on the next redraw tick
-    // BarsAndLine: one category per call, with its bar value and its line value.
+    // BarsAndLine, EpochBars: one category per call, with its bar value and its line value.
     void appendBar(const QString& category, double barValue, double lineValue);
     void clear();
 
@@ -110,6 +112,7 @@ private:
     std::vector<QList<QPointF>> m_pending;
     std::vector<int> m_counts;
     std::vector<bool> m_rightAxis;
+    QStringList m_barNames; // the bars' categories, in order
     QTimer* m_redraw;
     QLabel* m_empty;
     bool m_fixedY = false;

@@ -31,7 +31,7 @@ constexpr int kMemoryPoints = 7200;
 
 ChartsPanel::ChartsPanel(QWidget* parent)
     : QWidget(parent), m_loss(new Chart(Chart::Kind::Lines, this)), m_accuracy(new Chart(Chart::Kind::Lines, this)),
-      m_speed(new Chart(Chart::Kind::BarsAndLine, this)), m_memory(new Chart(Chart::Kind::Lines, this)),
+      m_speed(new Chart(Chart::Kind::EpochBars, this)), m_memory(new Chart(Chart::Kind::Lines, this)),
       m_memoryTimer(new QTimer(this))
 {
     m_lossBatch = m_loss->addSeries({}, kTrainLight, 1.2);
