@@ -131,6 +131,30 @@ private slots:
         QCOMPARE(int(resumed->history().size()), 3);
     }
 
+    // A stop in an epoch's validation (Ctrl-C no longer waits for the whole set) leaves the run at the
+    // epoch's last step; `train --resume` says it continues with that validation, and ends with the
+    // weights of a run never stopped.
+    void aStopInTheValidationResumesThere()
+    {
+        const TrainConfig c = config(1);
+        const std::string expected = uninterrupted(c);
+        const QString runs = m_tmp.path() + "/in-validation";
+        std::atomic<bool> stop{false};
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(2, s.info().stepsPerEpoch, &stop); // the validation sees it
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+            QCOMPARE(s.position().epoch, 1);
+            QCOMPARE(s.position().step, s.info().stepsPerEpoch);
+            QCOMPARE(int(s.history().size()), 1);
+        }
+        const Cli resumed = cli({"train", "--resume", runFolderOf(runs)});
+        QCOMPARE(resumed.code, 0);
+        QVERIFY2(resumed.out.contains(QStringLiteral("(resumed at epoch 2's validation)")), qPrintable(resumed.out));
+        QVERIFY2(resumed.out.contains(QString::fromStdString("weights sha256: " + expected)), qPrintable(resumed.out));
+    }
+
     // A run is trained by one session at a time: resuming one that a session (here, of this process)
     // still trains is refused before anything is read or written; once that session has ended, the
     // run resumes.

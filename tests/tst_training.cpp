@@ -445,6 +445,62 @@ private slots:
         QCOMPARE(c.batches, 2);
     }
 
+    // A stop during an epoch's validation ends it there (Ctrl-C waited for the whole test set): the
+    // position stays at the epoch's last step, nothing reports the epoch, and going on validates it
+    // first and ends with the weights and history of a run never stopped.
+    void cancellationStopsTheValidation()
+    {
+        struct Canceller : TrainObserver {
+            std::atomic<bool>* flag;
+            int epochs = 0;
+            void batchFinished(const BatchProgress& p) override
+            {
+                if (p.epoch == 1 && p.step == p.steps)
+                    flag->store(true); // after the last step: the validation sees it
+            }
+            void epochFinished(const EpochRecord&, const EvalResult&) override { ++epochs; }
+        };
+        TrainConfig cfg;
+        cfg.batchSize = 10;
+        cfg.epochs = 2;
+        cfg.seed = 4;
+        Network whole = toyNetwork();
+        whole.initialize(4);
+        Trainer uninterrupted(whole, m_toy, cfg);
+        QCOMPARE(uninterrupted.run(), TrainStatus::Completed);
+
+        Network net = toyNetwork();
+        net.initialize(4);
+        Trainer t(net, m_toy, cfg);
+        std::atomic<bool> stop{false};
+        Canceller c;
+        c.flag = &stop;
+        QCOMPARE(t.run(&c, &stop), TrainStatus::Cancelled);
+        QCOMPARE(c.epochs, 0);
+        QCOMPARE(t.position().epoch, 0);
+        QCOMPARE(t.position().step, t.stepsPerEpoch());
+        QVERIFY(t.history().empty());
+        stop = false;
+        QCOMPARE(t.run(&c, &stop), TrainStatus::Completed);
+        QCOMPARE(c.epochs, 2);
+        t.syncToHost();
+        uninterrupted.syncToHost();
+        QCOMPARE(net.weightsSha256(), whole.weightsSha256());
+        QCOMPARE(t.history().size(), uninterrupted.history().size());
+        for (size_t e = 0; e < t.history().size(); ++e) {
+            QCOMPARE(t.history()[e].valLoss, uninterrupted.history()[e].valLoss);
+            QCOMPARE(t.history()[e].loss, uninterrupted.history()[e].loss);
+        }
+        // The evaluation itself: a set flag stops it before its first batch, and it says so.
+        CpuExecutor e(net, 2);
+        stop = true;
+        QVERIFY(e.evaluate(m_toy.test, 1, 0, false, &stop).cancelled);
+        stop = false;
+        const EvalResult full = e.evaluate(m_toy.test, 1, 0, false, &stop);
+        QVERIFY(!full.cancelled);
+        QCOMPARE(full.loss, t.evaluate().loss);
+    }
+
     void weightsFileRoundTripAndCorruption()
     {
         Network net = toyNetwork();

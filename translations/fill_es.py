@@ -385,6 +385,7 @@ ES = {
     "Run folder %1": "Carpeta del entrenamiento %1",
     "Run folder %1 (the run is complete)": "Carpeta del entrenamiento %1 (el entrenamiento está completo)",
     "Run folder %1 (resumed at epoch %2, step %3)": "Carpeta del entrenamiento %1 (continuado en la época %2, paso %3)",
+    "Run folder %1 (resumed at epoch %2's validation)": "Carpeta del entrenamiento %1 (continuado en la validación de la época %2)",
     "Validation: the last %1% of the training images (%2), held out; the test set is used at the end only":
         "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de prueba solo se usa al final",
     "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de prueba (%1 imágenes), tras cada época",

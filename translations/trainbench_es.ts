@@ -2139,6 +2139,10 @@
         <source>Evaluating the final weights on the %1 test images…</source>
         <translation>Evaluando los pesos finales con las %1 imágenes de prueba…</translation>
     </message>
+    <message>
+        <source>Run folder %1 (resumed at epoch %2's validation)</source>
+        <translation>Carpeta del entrenamiento %1 (continuado en la validación de la época %2)</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>

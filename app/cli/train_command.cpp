@@ -233,6 +233,8 @@ int trainCommand(const std::vector<std::string>& args)
             std::string where;
             if (at.finished(cfg.epochs))
                 where = " (the run is complete)";
+            else if (at.step >= info.stepsPerEpoch) // stopped in the epoch's validation
+                where = " (resumed at epoch " + std::to_string(at.epoch + 1) + "'s validation)";
             else if (at.epoch || at.step)
                 where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) +
                         ")";

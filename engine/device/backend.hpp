@@ -13,6 +13,7 @@
 #include "device/device.hpp"
 #include "optim/optimizer.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,6 +35,7 @@ struct EvalResult {
     int samples = 0;
     std::vector<uint8_t> predicted; // (samples) when requested
     std::vector<float> probs;       // (samples, classes) when requested
+    bool cancelled = false;         // stopped part-way by the caller's flag: the numbers are not whole
 };
 
 // What went non-finite in a step that was not applied.
@@ -67,8 +69,10 @@ public:
     virtual BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) = 0;
 
     // Forward pass in inference mode over the first `limit` samples of `split` (all when limit <= 0).
+    // With `cancel`, it stops between batches once the flag is set and says so (EvalResult::cancelled):
+    // a run's validation, which the user may stop, takes seconds to minutes.
     virtual EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
-                                bool keepPredictions = false) = 0;
+                                bool keepPredictions = false, const std::atomic<bool>* cancel = nullptr) = 0;
 
     // Writes the backend's weights and BatchNorm statistics into the Network it was made with
     // (nothing to do where they live there already).

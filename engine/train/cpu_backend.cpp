@@ -105,9 +105,10 @@ BatchResult CpuBackend::trainBatch(const int* indices, int count, uint64_t dropo
     return b;
 }
 
-EvalResult CpuBackend::evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions)
+EvalResult CpuBackend::evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions,
+                                const std::atomic<bool>* cancel)
 {
-    return m_exec->evaluate(split, sizeMultiplier, limit, keepPredictions);
+    return m_exec->evaluate(split, sizeMultiplier, limit, keepPredictions, cancel);
 }
 
 OptimizerState CpuBackend::optimizerState() const

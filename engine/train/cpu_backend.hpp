@@ -22,7 +22,8 @@ public:
     std::string describe() const override;
     std::string setupNote() const override;
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
-    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions) override;
+    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions,
+                        const std::atomic<bool>* cancel) override;
     void syncToHost() override {}
     void syncFromHost() override {}
     void setLearningRate(float lr) override { m_optimizer.setLearningRate(lr); }

@@ -433,7 +433,8 @@ void CpuExecutor::sumShardGradients(int l, int shards)
     });
 }
 
-EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, bool keep)
+EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, bool keep,
+                                 const std::atomic<bool>* cancel)
 {
     const int total = limit > 0 ? std::min(limit, split.count) : split.count;
     const int S = (total + m_shardSize - 1) / m_shardSize;
@@ -462,7 +463,10 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     // Each worker runs its samples through the activations of a training shard of its own, in shards of
     // the training's size: the same forward pass as training's, and no memory of its own.
     allocateShards(m_pool.threads(), false);
+    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
     m_pool.run(S, [&](int k, int w) {
+        if (cancelled()) // the shards not begun yet are skipped
+            return;
         Shard& s = *m_shards[size_t(w)];
         const int first = k * m_shardSize;
         const int n = std::min(m_shardSize, total - first);
@@ -488,6 +492,10 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
                 r.predicted[size_t(i)] = uint8_t(std::max_element(p, p + classes) - p);
             }
     });
+    if (cancelled()) {
+        r.cancelled = true;
+        return r;
+    }
     double loss = 0.0;
     int correct = 0;
     for (const LossSums& s : sums) {

@@ -264,7 +264,11 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         rec.samplesPerSec = double(at.seen) / std::max(rec.seconds, 1e-9);
         rec.learningRate = lr > 0 ? lr : learningRate();
         const EvalResult val = m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
-                                                   observer != nullptr);
+                                                   observer != nullptr, cancel);
+        // Stopped in the validation (seconds to minutes of a large test set or text): the position
+        // stays at the epoch's last step, and a resumed run validates the epoch first.
+        if (val.cancelled)
+            return TrainStatus::Cancelled;
         rec.valLoss = val.loss;
         rec.valAccuracy = val.accuracy;
         if (&validationSplit() == &m_data.test && m_config.validationLimit <= 0)

@@ -1,6 +1,6 @@
 // The training loop: seeded shuffles, batches, optimizer steps, validation on the test split after
-// each epoch, observer callbacks, cancellation between batches, and divergence detection that
-// keeps the last good weights.
+// each epoch, observer callbacks, cancellation between batches and inside validation, and divergence
+// detection that keeps the last good weights.
 #pragma once
 
 #include "config/train_config.hpp"
@@ -47,7 +47,8 @@ public:
 
     // Trains from position() until config.epochs epochs are done or a callback (early stopping) ends
     // the run, then tells the callbacks it completed (the best weights are put back). Cancelled
-    // leaves position() at the next step. Throws DivergedError (weights restored to the last good
+    // leaves position() at the next step, or at an epoch's last one when it stopped the epoch's
+    // validation. Throws DivergedError (weights restored to the last good
     // step), DataError, ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
 

@@ -207,6 +207,9 @@ void RunPanel::runStarted(const RunStarted& info)
             appendLog(tr("Run folder %1").arg(info.runFolder));
         else if (info.resumedEpoch >= c.epochs || (!info.history.empty() && info.history.back().stopped))
             appendLog(tr("Run folder %1 (the run is complete)").arg(info.runFolder));
+        else if (info.resumedStep >= info.stepsPerEpoch) // stopped in the epoch's validation
+            appendLog(
+                tr("Run folder %1 (resumed at epoch %2's validation)").arg(info.runFolder).arg(info.resumedEpoch + 1));
         else
             appendLog(tr("Run folder %1 (resumed at epoch %2, step %3)")
                           .arg(info.runFolder)

@@ -628,7 +628,8 @@ void OpenClBackend::check(cl_int err)
     ocl::check(err, "clEnqueueFillBuffer");
 }
 
-EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit, bool keep)
+EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit, bool keep,
+                                   const std::atomic<bool>* cancel)
 {
     checkUsable();
     const int total = limit > 0 ? std::min(limit, split.count) : split.count;
@@ -659,6 +660,10 @@ EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit,
         double lossSum = 0.0;
         int64_t correct = 0;
         for (int first = 0; first < total; first += m_capacity) {
+            if (cancel && cancel->load(std::memory_order_relaxed)) {
+                r.cancelled = true;
+                return r;
+            }
             const int n = std::min(m_capacity, total - first);
             gather(*pixels, *labels, split, mult, false, first, n);
             for (int l = 0; l < L; ++l)
