@@ -180,12 +180,17 @@ int trainCommand(const std::vector<std::string>& args)
         owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
         if (!own.empty() && lead && !json) // once the data is read: a run that cannot start says only why
             std::printf("%s\n", own.c_str());
-        if (!o.has("no-run-folder")) {
-            if (lead) // the other ranks of an MPI run write nothing
-                owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
-        } else if (o.has("checkpoint-every"))
+        if (o.has("no-run-folder") && o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }
+    // From before a new run's folder is written to the run's end, a signal stops the run instead of
+    // ending the process: one between the folder and the first step left a run.json saying "running"
+    // and no checkpoint (its first step then sees the flag, and the stopped run resumes), and one
+    // after the last batch waits for the test evaluation and the files (weights, run.json) to be
+    // written whole, instead of killing the process among them.
+    const StopOnSignals stopOn;
+    if (!resumed && !o.has("no-run-folder") && lead) // the other ranks of an MPI run write nothing
+        owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
     tb::TrainingSession& session = *owned;
     const tb::TrainConfig& cfg = session.config();
     const tb::ModelSpec& spec = session.network().spec();
@@ -248,9 +253,6 @@ int trainCommand(const std::vector<std::string>& args)
         text.showText(session.network(), data);
     JsonProgress jsonOut;
     tb::TrainStatus status;
-    // Through the run's end too: a signal after the last batch waits for the test evaluation and the
-    // files (weights, run.json) to be written whole, instead of killing the process among them.
-    const StopOnSignals stopOn;
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
     } catch (const tb::DivergedError& e) {
