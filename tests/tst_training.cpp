@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -157,6 +158,21 @@ Run trainToy(const Dataset& d, int threads, uint64_t seed, OptimizerKind opt = O
     t.run();
     return {net.weightsSha256(), t.history()};
 }
+// Sets the stop flag (as Ctrl-C or the window's Stop do) after the batch `when` picks; counts the
+// batches and epochs it hears of.
+struct StopWhen : TrainObserver {
+    std::atomic<bool>* flag;
+    std::function<bool(const BatchProgress&)> when;
+    int batches = 0, epochs = 0;
+    StopWhen(std::atomic<bool>* f, std::function<bool(const BatchProgress&)> w) : flag(f), when(std::move(w)) {}
+    void batchFinished(const BatchProgress& p) override
+    {
+        ++batches;
+        if (when(p))
+            flag->store(true);
+    }
+    void epochFinished(const EpochRecord&, const EvalResult&) override { ++epochs; }
+};
 } // namespace
 
 class TstTraining : public QObject {
@@ -425,22 +441,12 @@ private slots:
 
     void cancellationStopsBetweenBatches()
     {
-        struct Canceller : TrainObserver {
-            std::atomic<bool>* flag;
-            int batches = 0;
-            void batchFinished(const BatchProgress&) override
-            {
-                if (++batches == 2)
-                    flag->store(true);
-            }
-        };
         Network net = toyNetwork();
         TrainConfig cfg;
         cfg.batchSize = 10;
         Trainer t(net, m_toy, cfg);
         std::atomic<bool> stop{false};
-        Canceller c;
-        c.flag = &stop;
+        StopWhen c(&stop, [](const BatchProgress& p) { return p.step == 2; });
         QCOMPARE(t.run(&c, &stop), TrainStatus::Cancelled);
         QCOMPARE(c.batches, 2);
     }
@@ -450,16 +456,6 @@ private slots:
     // first and ends with the weights and history of a run never stopped.
     void cancellationStopsTheValidation()
     {
-        struct Canceller : TrainObserver {
-            std::atomic<bool>* flag;
-            int epochs = 0;
-            void batchFinished(const BatchProgress& p) override
-            {
-                if (p.epoch == 1 && p.step == p.steps)
-                    flag->store(true); // after the last step: the validation sees it
-            }
-            void epochFinished(const EpochRecord&, const EvalResult&) override { ++epochs; }
-        };
         TrainConfig cfg;
         cfg.batchSize = 10;
         cfg.epochs = 2;
@@ -473,8 +469,8 @@ private slots:
         net.initialize(4);
         Trainer t(net, m_toy, cfg);
         std::atomic<bool> stop{false};
-        Canceller c;
-        c.flag = &stop;
+        // After the epoch's last step: the validation sees it.
+        StopWhen c(&stop, [](const BatchProgress& p) { return p.epoch == 1 && p.step == p.steps; });
         QCOMPARE(t.run(&c, &stop), TrainStatus::Cancelled);
         QCOMPARE(c.epochs, 0);
         QCOMPARE(t.position().epoch, 0);
