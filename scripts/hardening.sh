@@ -137,6 +137,7 @@ tsan_test() {
   (cd build-tsan && env "${env[@]}" ctest --output-on-failure -R '^tst_core$')
   (cd build-tsan/tests && env "${env[@]}" ./tst_training sameSeedSameWeightsOnAnyThreadCount \
     winogradSameWeightsOnAnyThreadCount ranksGiveTheWeightsOfOneProcess toyModelLearns cancellationStopsBetweenBatches \
+    cancellationStopsTheValidation \
     divergenceKeepsOnlyGoodWeights)
   local t
   for t in tst_ui_window tst_ui_new_user tst_ui_text; do

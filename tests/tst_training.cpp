@@ -453,13 +453,16 @@ private slots:
 
     // A stop during an epoch's validation ends it there (Ctrl-C waited for the whole test set): the
     // position stays at the epoch's last step, nothing reports the epoch, and going on validates it
-    // first and ends with the weights and history of a run never stopped.
+    // first and ends with the weights and history (the rates of a schedule included) of a run never
+    // stopped. With a validation flag of its own that stays clear (the window's Stop, which tests the
+    // stopped weights anyway), the validation ends and the run stops before the next epoch.
     void cancellationStopsTheValidation()
     {
         TrainConfig cfg;
         cfg.batchSize = 10;
         cfg.epochs = 2;
         cfg.seed = 4;
+        cfg.schedule.kind = ScheduleKind::Cosine; // each step's rate differs
         Network whole = toyNetwork();
         whole.initialize(4);
         Trainer uninterrupted(whole, m_toy, cfg);
@@ -475,6 +478,7 @@ private slots:
         QCOMPARE(c.epochs, 0);
         QCOMPARE(t.position().epoch, 0);
         QCOMPARE(t.position().step, t.stepsPerEpoch());
+        QVERIFY(t.position().inValidation(t.stepsPerEpoch()));
         QVERIFY(t.history().empty());
         stop = false;
         QCOMPARE(t.run(&c, &stop), TrainStatus::Completed);
@@ -486,7 +490,19 @@ private slots:
         for (size_t e = 0; e < t.history().size(); ++e) {
             QCOMPARE(t.history()[e].valLoss, uninterrupted.history()[e].valLoss);
             QCOMPARE(t.history()[e].loss, uninterrupted.history()[e].loss);
+            QCOMPARE(t.history()[e].learningRate, uninterrupted.history()[e].learningRate);
         }
+
+        Network kept = toyNetwork();
+        kept.initialize(4);
+        Trainer w(kept, m_toy, cfg);
+        std::atomic<bool> windowStop{false}, closing{false};
+        StopWhen s(&windowStop, [](const BatchProgress& p) { return p.epoch == 1 && p.step == p.steps; });
+        QCOMPARE(w.run(&s, &windowStop, &closing), TrainStatus::Cancelled);
+        QCOMPARE(s.epochs, 1);
+        QCOMPARE(w.position().epoch, 1);
+        QCOMPARE(w.position().step, 0);
+        QVERIFY(w.testResultStands(false)); // the validation on the test set is the stopped weights' test
         // The evaluation itself: a set flag stops it before its first batch, and it says so.
         CpuExecutor e(net, 2);
         stop = true;

@@ -36,7 +36,8 @@ public:
     // Shows the learning rate beside the metrics when a schedule moves it.
     explicit TextProgress(const tb::TrainingSession& session)
         : m_schedule(session.config().schedule), m_steps(session.info().stepsPerEpoch),
-          m_showRate(session.config().schedule.kind != tb::ScheduleKind::Constant), m_tty(isatty(fileno(stdout)))
+          m_epochs(session.config().epochs), m_showRate(session.config().schedule.kind != tb::ScheduleKind::Constant),
+          m_tty(isatty(fileno(stdout)))
     {
     }
 
@@ -71,6 +72,10 @@ public:
 
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
+        if (r.epoch != m_epoch) { // resumed in its validation: no step said which epoch
+            m_epoch = r.epoch;
+            std::printf("Epoch %d/%d\n", r.epoch, m_epochs);
+        }
         std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
         if (m_textNet)
             std::printf(" - bpc: %.4f - val_bpc: %.4f", tb::bitsPerSymbol(r.loss), tb::bitsPerSymbol(r.valLoss));
@@ -90,7 +95,7 @@ private:
     tb::LrSchedule m_schedule;
     const tb::Network* m_textNet = nullptr;
     tb::TextVocabulary m_vocab;
-    int m_steps;
+    int m_steps, m_epochs;
     bool m_showRate;
     bool m_tty;
     bool m_pending = false;
@@ -185,9 +190,10 @@ int trainCommand(const std::vector<std::string>& args)
     }
     // From before a new run's folder is written to the run's end, a signal stops the run instead of
     // ending the process: one between the folder and the first step left a run.json saying "running"
-    // and no checkpoint (its first step then sees the flag, and the stopped run resumes), and one
-    // after the last batch waits for the test evaluation and the files (weights, run.json) to be
-    // written whole, instead of killing the process among them.
+    // and no checkpoint (its first step now sees the flag, and the stopped run resumes); one in an
+    // epoch's validation stops it there; one after the last epoch's validation waits for the test
+    // evaluation and the files (weights, run.json) to be written whole instead of killing the
+    // process among them.
     const StopOnSignals stopOn;
     if (!resumed && !o.has("no-run-folder") && lead) // the other ranks of an MPI run write nothing
         owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
@@ -238,7 +244,7 @@ int trainCommand(const std::vector<std::string>& args)
             std::string where;
             if (at.finished(cfg.epochs))
                 where = " (the run is complete)";
-            else if (at.step >= info.stepsPerEpoch) // stopped in the epoch's validation
+            else if (at.inValidation(info.stepsPerEpoch))
                 where = " (resumed at epoch " + std::to_string(at.epoch + 1) + "'s validation)";
             else if (at.epoch || at.step)
                 where = " (resumed at epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step + 1) +

@@ -71,6 +71,9 @@ struct RunPosition {
     int stoppedEpoch = 0; // 1-based epoch after which a callback (early stopping) ended the run; 0: none
     // Whether the run has no step left.
     bool finished(int epochs) const { return epoch >= epochs || stoppedEpoch > 0; }
+    // Whether the epoch under way has taken all its steps and waits for its validation (a run stopped
+    // in it, or a checkpoint written after the last step).
+    bool inValidation(int stepsPerEpoch) const { return step > 0 && step >= stepsPerEpoch; }
 };
 
 } // namespace tb

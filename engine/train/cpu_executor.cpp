@@ -463,10 +463,12 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     // Each worker runs its samples through the activations of a training shard of its own, in shards of
     // the training's size: the same forward pass as training's, and no memory of its own.
     allocateShards(m_pool.threads(), false);
-    auto cancelled = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
+    std::atomic<bool> skipped{false}; // a stop after the last shard began leaves the numbers whole
     m_pool.run(S, [&](int k, int w) {
-        if (cancelled()) // the shards not begun yet are skipped
+        if (cancel && cancel->load(std::memory_order_relaxed)) { // the shards not begun yet are skipped
+            skipped.store(true, std::memory_order_relaxed);
             return;
+        }
         Shard& s = *m_shards[size_t(w)];
         const int first = k * m_shardSize;
         const int n = std::min(m_shardSize, total - first);
@@ -492,7 +494,7 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
                 r.predicted[size_t(i)] = uint8_t(std::max_element(p, p + classes) - p);
             }
     });
-    if (cancelled()) {
+    if (skipped.load()) {
         r.cancelled = true;
         return r;
     }

@@ -326,9 +326,15 @@ void TrainingSession::addCallback(std::unique_ptr<Callback> callback)
 
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
+    return run(observer, cancel, cancel);
+}
+
+TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel,
+                                 const std::atomic<bool>* cancelValidation)
+{
     TrainStatus status;
     try {
-        status = m_trainer->run(observer, cancel);
+        status = m_trainer->run(observer, cancel, cancelValidation);
     } catch (const DivergedError&) {
         if (m_folder) { // the history says so (the Runs page, `runs list`); the divergence is what matters
             try {

@@ -153,6 +153,9 @@ public:
     // Trains until config.epochs epochs are done (or early stopping ends the run), from where the run
     // stands. Throws DivergedError with the last good weights kept.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+    // As Trainer::run: `cancelValidation` stops an epoch's validation instead of `cancel`.
+    TrainStatus run(TrainObserver* observer, const std::atomic<bool>* cancel,
+                    const std::atomic<bool>* cancelValidation);
     // Ends the run after run() returned `status` (see FinishOptions and RunResult). Completed: precise
     // BN if asked (else BatchNorm's warmth), the test evaluation (the last validation's when that was
     // the whole test set with these weights), the hash, the weights saved, recordEnd. Stopped: the

@@ -149,8 +149,13 @@ void Trainer::restoreCallbacks(const nlohmann::ordered_json& states, const std::
 
 double Trainer::learningRate() const
 {
+    return learningRate(m_backend->iterations());
+}
+
+double Trainer::learningRate(int64_t step) const
+{
     StepPosition at;
-    at.step = m_backend->iterations();
+    at.step = step;
     at.epoch = m_position.epoch;
     at.totalSteps = int64_t(stepsPerEpoch()) * m_config.epochs;
     double rate = m_config.optimizer.learningRate;
@@ -188,6 +193,12 @@ WeightsFile Trainer::weightsFile()
 
 TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cancel)
 {
+    return run(observer, cancel, cancel);
+}
+
+TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cancel,
+                         const std::atomic<bool>* cancelValidation)
+{
     const int steps = stepsPerEpoch();
     const int B = m_config.batchSize;
     RunPosition& at = m_position;
@@ -203,7 +214,8 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         const std::vector<int> order = shuffledOrder(m_data.train.count, m_config.seed, e);
         // Epoch times leave out the observer's callbacks; a resumed epoch adds to its earlier part.
         double t0 = m_clock() - at.seconds;
-        double lr = 0;
+        // The rate of the epoch's last step so far (one resumed in its validation takes no step).
+        double lr = at.step > 0 ? learningRate(m_backend->iterations() - 1) : 0;
         while (at.step < steps) {
             if (cancel && cancel->load(std::memory_order_relaxed))
                 return TrainStatus::Cancelled;
@@ -264,7 +276,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         rec.samplesPerSec = double(at.seen) / std::max(rec.seconds, 1e-9);
         rec.learningRate = lr > 0 ? lr : learningRate();
         const EvalResult val = m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
-                                                   observer != nullptr, cancel);
+                                                   observer != nullptr, cancelValidation);
         // Stopped in the validation (seconds to minutes of a large test set or text): the position
         // stays at the epoch's last step, and a resumed run validates the epoch first.
         if (val.cancelled)

@@ -46,11 +46,15 @@ public:
     void addCallback(std::unique_ptr<Callback> callback);
 
     // Trains from position() until config.epochs epochs are done or a callback (early stopping) ends
-    // the run, then tells the callbacks it completed (the best weights are put back). Cancelled
-    // leaves position() at the next step, or at an epoch's last one when it stopped the epoch's
-    // validation. Throws DivergedError (weights restored to the last good
-    // step), DataError, ConfigError.
+    // the run, then tells the callbacks it completed (the best weights are put back). `cancel` stops
+    // it between batches (position() at the next step) and, unless `cancelValidation` is given, inside
+    // an epoch's validation too (position() at the epoch's last step, inValidation). A front end that
+    // evaluates a stopped run's weights on the test set anyway gives, as `cancelValidation`, a flag
+    // that stops only when nothing will be evaluated: the test set's validation then ends and is that
+    // evaluation. Throws DivergedError (weights restored to the last good step), DataError, ConfigError.
     TrainStatus run(TrainObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
+    TrainStatus run(TrainObserver* observer, const std::atomic<bool>* cancel,
+                    const std::atomic<bool>* cancelValidation);
 
     // Continuing a run: its position and history. The network and the backend's optimizer state are
     // set by the caller, the callbacks' state by restoreCallbacks.
@@ -62,7 +66,8 @@ public:
     nlohmann::ordered_json callbackStates() const;
     void restoreCallbacks(const nlohmann::ordered_json& states, const std::string& path);
     // The rate of the next step.
-    double learningRate() const;
+    double learningRate() const; // of the next step
+    double learningRate(int64_t step) const;
     // The split each epoch validates on: the held-out part of the training images or the test set.
     const ImageSplit& validationSplit() const;
 

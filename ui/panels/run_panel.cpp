@@ -207,7 +207,7 @@ void RunPanel::runStarted(const RunStarted& info)
             appendLog(tr("Run folder %1").arg(info.runFolder));
         else if (info.resumedEpoch >= c.epochs || (!info.history.empty() && info.history.back().stopped))
             appendLog(tr("Run folder %1 (the run is complete)").arg(info.runFolder));
-        else if (info.resumedStep >= info.stepsPerEpoch) // stopped in the epoch's validation
+        else if (tb::RunPosition{info.resumedEpoch, info.resumedStep}.inValidation(info.stepsPerEpoch))
             appendLog(
                 tr("Run folder %1 (resumed at epoch %2's validation)").arg(info.runFolder).arg(info.resumedEpoch + 1));
         else
@@ -310,6 +310,10 @@ QString RunPanel::epochLineText(const tb::EpochRecord& r, int steps)
 
 void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
+    if (r.epoch != m_epoch) { // resumed in its validation: no step said which epoch
+        m_epoch = r.epoch;
+        appendLog(tr("Epoch %1/%2").arg(r.epoch).arg(m_config.epochs));
+    }
     m_finishedEpochSeconds += r.seconds;
     QString line = epochLineText(r, m_stepsPerEpoch);
     if (m_text)

@@ -147,7 +147,12 @@ void TrainWorker::run()
             observer.showText(session->network(), session->data());
         emit started(info);
 
-        const tb::TrainStatus status = session->run(&observer, stopFlag());
+        // Stop evaluates the stopped weights on the test set: a Stop in the test set's own validation
+        // lets it end (it is that evaluation); closing the window stops it at once.
+        const tb::TrainConfig& c = session->config();
+        const bool validatesOnTest = c.validationSplit <= 0 && c.validationLimit <= 0;
+        const tb::TrainStatus status =
+            session->run(&observer, stopFlag(), validatesOnTest ? abandonFlag() : stopFlag());
         outcome.status = status == tb::TrainStatus::Completed ? RunStatus::Completed : RunStatus::Stopped;
         if (outcome.status == RunStatus::Stopped) {
             const tb::RunPosition& at = session->position(); // batches finished, as run.json records them
