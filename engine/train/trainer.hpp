@@ -65,8 +65,8 @@ public:
     // `path` for a damaged state.
     nlohmann::ordered_json callbackStates() const;
     void restoreCallbacks(const nlohmann::ordered_json& states, const std::string& path);
-    // The rate of the next step.
-    double learningRate() const; // of the next step
+    // The rate of the next step, or of step `step` (0-based, counted from the run's start).
+    double learningRate() const;
     double learningRate(int64_t step) const;
     // The split each epoch validates on: the held-out part of the training images or the test set.
     const ImageSplit& validationSplit() const;

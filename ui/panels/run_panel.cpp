@@ -312,7 +312,7 @@ void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
     if (r.epoch != m_epoch) { // resumed in its validation: no step said which epoch
         m_epoch = r.epoch;
-        appendLog(tr("Epoch %1/%2").arg(r.epoch).arg(m_config.epochs));
+        appendLog(tr("Epoch %1/%2").arg(r.epoch).arg(m_epochs));
     }
     m_finishedEpochSeconds += r.seconds;
     QString line = epochLineText(r, m_stepsPerEpoch);
