@@ -43,10 +43,7 @@ public:
 
     void batchFinished(const tb::BatchProgress& p) override
     {
-        if (p.epoch != m_epoch) { // also a resumed run's first, mid-epoch
-            m_epoch = p.epoch;
-            std::printf("Epoch %d/%d\n", p.epoch, p.epochs);
-        }
+        announce(p.epoch); // also a resumed run's first, mid-epoch
         const auto now = std::chrono::steady_clock::now();
         const double dt = std::chrono::duration<double>(now - m_last).count();
         if (p.step < p.steps && dt < (m_tty ? 0.1 : 5.0))
@@ -72,10 +69,7 @@ public:
 
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
-        if (r.epoch != m_epoch) { // resumed in its validation: no step said which epoch
-            m_epoch = r.epoch;
-            std::printf("Epoch %d/%d\n", r.epoch, m_epochs);
-        }
+        announce(r.epoch); // resumed in its validation: no step said which epoch
         std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
         if (m_textNet)
             std::printf(" - bpc: %.4f - val_bpc: %.4f", tb::bitsPerSymbol(r.loss), tb::bitsPerSymbol(r.valLoss));
@@ -92,6 +86,15 @@ public:
     }
 
 private:
+    // "Epoch N/M" once, before the epoch's first line.
+    void announce(int epoch)
+    {
+        if (epoch == m_epoch)
+            return;
+        m_epoch = epoch;
+        std::printf("Epoch %d/%d\n", epoch, m_epochs);
+    }
+
     tb::LrSchedule m_schedule;
     const tb::Network* m_textNet = nullptr;
     tb::TextVocabulary m_vocab;

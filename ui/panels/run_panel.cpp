@@ -237,10 +237,7 @@ void RunPanel::runStarted(const RunStarted& info)
 
 void RunPanel::batchFinished(const tb::BatchProgress& p)
 {
-    if (p.epoch != m_epoch) {
-        m_epoch = p.epoch;
-        appendLog(tr("Epoch %1/%2").arg(p.epoch).arg(p.epochs));
-    }
+    announceEpoch(p.epoch);
     m_last = p;
     m_progress->setMaximum(p.steps);
     m_progress->setValue(p.step);
@@ -308,12 +305,17 @@ QString RunPanel::epochLineText(const tb::EpochRecord& r, int steps)
         .arg(formatNumber(r.valAccuracy, 4));
 }
 
+void RunPanel::announceEpoch(int epoch)
+{
+    if (epoch == m_epoch)
+        return;
+    m_epoch = epoch;
+    appendLog(tr("Epoch %1/%2").arg(epoch).arg(m_epochs));
+}
+
 void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
-    if (r.epoch != m_epoch) { // resumed in its validation: no step said which epoch
-        m_epoch = r.epoch;
-        appendLog(tr("Epoch %1/%2").arg(r.epoch).arg(m_epochs));
-    }
+    announceEpoch(r.epoch); // resumed in its validation: no step said which epoch
     m_finishedEpochSeconds += r.seconds;
     QString line = epochLineText(r, m_stepsPerEpoch);
     if (m_text)

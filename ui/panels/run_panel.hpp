@@ -69,6 +69,7 @@ private:
     void setProgressLine(const QString& line);
     void showNewestLine();
     void showState();
+    void announceEpoch(int epoch); // "Epoch N/M" in the log once, before the epoch's first line
     // The status line as a function of the run's values, so a language switch rewrites it.
     void setStatus(std::function<QString()> text);
 
