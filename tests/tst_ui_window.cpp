@@ -798,6 +798,40 @@ private slots:
         QVERIFY2(!chart.axisLabels().contains(QStringLiteral("120")), qPrintable(chart.axisLabels().join(u'|')));
     }
 
+    // A chart cleared for a new run draws as a new chart does. The Time per epoch chart's epoch axis,
+    // left without labels, kept its line where the last run's plot area had ended: a grey line across
+    // the empty chart through the whole first epoch of the next run (seen in a screenshot).
+    void aClearedChartDrawsAsANewOne()
+    {
+        const auto make = [](Chart& chart) {
+            chart.addSeries(QStringLiteral("speed"), Qt::red, 2.5, false, true);
+            chart.setPointsVisible(0);
+            chart.setEmptyText(QStringLiteral("Each epoch's time and speed appear here when it ends."));
+            chart.setTitles(QStringLiteral("Time per epoch"), QStringLiteral("Epoch"), QStringLiteral("Seconds"),
+                            QStringLiteral("Samples/s"));
+            chart.resize(560, 230); // the Training page's at 1280x720
+            chart.show();
+        };
+        Chart fresh(Chart::Kind::EpochBars), used(Chart::Kind::EpochBars);
+        make(fresh);
+        make(used);
+        QTest::qWait(20);
+        for (int epoch = 1; epoch <= 3; ++epoch) {
+            used.appendBar(QString::number(epoch), 5.0 + epoch, 2800);
+            used.flush();
+            QCoreApplication::processEvents();
+        }
+        used.clear();
+        QCoreApplication::processEvents();
+        const QImage a = fresh.grab().toImage(), b = used.grab().toImage();
+        QCOMPARE(b.size(), a.size());
+        int differing = 0;
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x)
+                differing += a.pixel(x, y) != b.pixel(x, y);
+        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 pixels differ").arg(differing)));
+    }
+
     // Every chart view repaints whole: Qt Charts moves its axis labels and grid lines without saying
     // what to repaint, and under X the old labels stayed beside the new (seen in a screenshot of the
     // Time per epoch chart after its first epoch; offscreen grabs repaint everything and cannot show it).

@@ -481,6 +481,9 @@ void Chart::rescale()
                 p.numbers->append(shown[i], at[i]);
         }
         p.numbers->setRange(-0.5, std::max(bars, 1) - 0.5);
+        // Without labels Qt Charts stops laying the axis out, and its line stayed where the last run's
+        // plot area ended: a stray line across the cleared chart.
+        p.numbers->setLineVisible(bars > 0);
     }
     if (!m_fixedY) {
         p.y->setRange(0, niceCeil(yMax * 1.05));
