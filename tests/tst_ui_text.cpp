@@ -135,6 +135,45 @@ private slots:
         QCOMPARE(b.learningRate, 0.002);
         QCOMPARE(b.batchSize, 64);
         QCOMPARE(b.epochs, 3);
+        // Said in place of the text preset's message, which stayed up for its 15 s.
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("image models' settings again")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // A session that ends on a text preset's settings: the next starts on an image model (no dataset is
+    // loaded yet) with the image model's own settings (a new user's report: after a restart on
+    // Fashion-MNIST, tpu-mnist-cnn had RMSprop at 0.01, batch 16, the text preset's), and a text opened
+    // then and an image folder after it bring them back again.
+    void imageSettingsComeBackAfterARestart()
+    {
+        {
+            MainWindow w;
+            w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
+            w.hyperparametersPanel()->setBasics({tb::OptimizerKind::SGD, 0.03, 32, 4});
+            QVERIFY(load(*w.datasetPanel(), m_text));
+            QCOMPARE(int(w.hyperparametersPanel()->basics().optimizer), int(tb::OptimizerKind::RMSprop));
+        }
+        const auto check = [](const HyperparametersPanel::Basics& b) {
+            QCOMPARE(int(b.optimizer), int(tb::OptimizerKind::SGD));
+            QCOMPARE(b.learningRate, 0.03);
+            QCOMPARE(b.batchSize, 32);
+            QCOMPARE(b.epochs, 4);
+        };
+        MainWindow w;
+        QVERIFY(w.modelPanel()->spec() && !w.modelPanel()->spec()->isText());
+        check(w.hyperparametersPanel()->basics());
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        QCOMPARE(int(w.hyperparametersPanel()->basics().optimizer), int(tb::OptimizerKind::RMSprop));
+        const QString images = m_tmp.filePath(QStringLiteral("restart-images"));
+        QVERIFY(QDir().mkpath(images));
+        fixtures::writeToyDataset(images.toStdString(), 60, 20, 12, 3);
+        QVERIFY(load(*w.datasetPanel(), images, DatasetPanel::Kind::FromPath));
+        check(w.hyperparametersPanel()->basics());
+        // Given back once: an image model's settings changed after it stay.
+        w.hyperparametersPanel()->setBasics({tb::OptimizerKind::Adam, 0.001, 128, 2});
+        MainWindow again;
+        QCOMPARE(int(again.hyperparametersPanel()->basics().optimizer), int(tb::OptimizerKind::Adam));
+        QCOMPARE(again.hyperparametersPanel()->basics().batchSize, 128);
     }
 
     void datasetPanelShowsAText()

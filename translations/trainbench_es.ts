@@ -1568,6 +1568,10 @@
         <source>Run %1 — the final weights on %2 held-out symbols</source>
         <translation>Ejecución %1 — los pesos finales con %2 símbolos reservados</translation>
     </message>
+    <message>
+        <source>%1 trains with the image models' settings again: %2 at a learning rate of %3, batch %4, %5 epochs</source>
+        <translation>%1 vuelve a entrenar con los ajustes de los modelos de imágenes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>

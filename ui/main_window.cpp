@@ -163,6 +163,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     if (m_model->spec() && m_model->spec()->isText())
         m_textModel = m_model->spec()->name;
+    else // the last session ended on a text preset's settings
+        restoreImageSettings();
     connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
         m_accelerator->setPerReplicaBatch(m_hyper->batchSize());
         if (const DatasetPtr data = m_dataset->dataset())
@@ -403,31 +405,42 @@ QString MainWindow::setupBlocker() const
 // To a text preset with its own settings (small-text-lstm's few epochs of small RMSprop batches: at
 // Adam's batch 128 a licence text is 4 steps an epoch and the model writes noise; shakespeare-lstm's
 // lower rate), from an image model or the other text preset, and back to an image model: the image
-// model's settings return.
+// model's settings return, in this session or the next (HyperparametersPanel::useTextPresetBasics).
 void MainWindow::followModelKind()
 {
     const std::optional<tb::ModelSpec> spec = m_model->spec();
     const std::optional<std::string> text = spec && spec->isText() ? std::optional(spec->name) : std::nullopt;
     if (text == m_textModel)
         return;
-    const bool fromImages = !m_textModel;
     m_textModel = text;
     if (!text) {
-        if (m_restoreImageSettings)
-            std::exchange(m_restoreImageSettings, nullptr)();
+        restoreImageSettings();
         return;
     }
     const tb::PresetTraining* t = tb::presetTraining(spec->name);
     if (!t)
         return;
-    if (fromImages)
-        m_restoreImageSettings = [this, image = m_hyper->basics()] { m_hyper->setBasics(image); };
-    m_hyper->setBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
+    m_hyper->useTextPresetBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
     statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs "
                                 "(an image model gets its settings back)")
                                  .arg(qs(spec->name), qs(t->optimizer), QLocale().toString(double(t->learningRate)))
                                  .arg(t->batchSize)
                                  .arg(t->epochs),
+                             15000);
+}
+
+void MainWindow::restoreImageSettings()
+{
+    if (!m_hyper->restoreImageBasics())
+        return;
+    // In place of the text preset's message, which would otherwise stay up for its 15 s.
+    const HyperparametersPanel::Basics b = m_hyper->basics();
+    statusBar()->showMessage(tr("%1 trains with the image models' settings again: %2 at a learning rate of %3, "
+                                "batch %4, %5 epochs")
+                                 .arg(m_model->spec() ? qs(m_model->spec()->name) : QString(),
+                                      qs(tb::optimizerName(b.optimizer)), QLocale().toString(b.learningRate))
+                                 .arg(b.batchSize)
+                                 .arg(b.epochs),
                              15000);
 }
 

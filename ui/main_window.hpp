@@ -113,6 +113,7 @@ private:
     void retranslate();
     void updateStartState();
     void followModelKind();
+    void restoreImageSettings();
     void onDatasetLoaded(const DatasetPtr& data);
     QString resumeBlocker() const;
     void beginRun(TrainRequest request, std::function<QString()> name);
@@ -162,10 +163,8 @@ private:
     QPointer<QMessageBox> m_errorBox;
     // The Results page's source line and note, in the current language.
     std::function<QString()> m_resultsSource, m_resultsNote;
-    // followModelKind: the text model's name (none for an image model), and what gives the image
-    // model's optimizer, rate, batch and epochs back after a text preset's own (tb::presetTraining).
+    // followModelKind: the text model's name (none for an image model).
     std::optional<std::string> m_textModel;
-    std::function<void()> m_restoreImageSettings;
     // "tpu-mnist-cnn on cpu:2, started 05:12", for the results, Predict and Write pages, in the
     // current language.
     std::function<QString()> m_runName;

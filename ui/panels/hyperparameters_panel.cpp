@@ -86,7 +86,7 @@ HyperparametersPanel::HyperparametersPanel(QWidget* parent)
         emit changed();
     });
     connect(m_options, &RunOptionsFields::changed, this, &HyperparametersPanel::changed);
-    m_momentum->setEnabled(config().optimizer.kind == tb::OptimizerKind::SGD);
+    showMomentum();
     retranslate();
 }
 
@@ -116,9 +116,16 @@ void HyperparametersPanel::onOptimizerChanged()
 {
     const auto kind = tb::OptimizerKind(m_optimizer->currentData().toInt());
     m_lr->setValue(tb::defaultLearningRate(kind));
-    m_momentum->setEnabled(kind == tb::OptimizerKind::SGD);
+    showMomentum();
     save();
     emit changed();
+}
+
+void HyperparametersPanel::showMomentum()
+{
+    // Only SGD takes a momentum: a greyed-out row for the others pushed Epochs below the page's fold
+    // at 1280x720.
+    m_form->setRowVisible(m_momentum, tb::OptimizerKind(m_optimizer->currentData().toInt()) == tb::OptimizerKind::SGD);
 }
 
 void HyperparametersPanel::save() const
@@ -190,6 +197,41 @@ void HyperparametersPanel::setOptimizer(tb::OptimizerKind kind)
 {
     m_optimizer->setCurrentIndex(m_optimizer->findData(int(kind)));
     onOptimizerChanged();
+}
+
+namespace {
+const char* kImageBasicsGroup = "train/imageBasics"; // useTextPresetBasics
+} // namespace
+
+void HyperparametersPanel::useTextPresetBasics(const Basics& text)
+{
+    QSettings s;
+    s.beginGroup(kImageBasicsGroup);
+    if (!s.contains("optimizer")) { // from one text preset to another: the image model's stay kept
+        const Basics image = basics();
+        s.setValue("optimizer", int(image.optimizer));
+        s.setValue("lr", image.learningRate);
+        s.setValue("batch", image.batchSize);
+        s.setValue("epochs", image.epochs);
+    }
+    s.endGroup();
+    setBasics(text);
+}
+
+bool HyperparametersPanel::restoreImageBasics()
+{
+    QSettings s;
+    s.beginGroup(kImageBasicsGroup);
+    if (!s.contains("optimizer"))
+        return false;
+    const tb::TrainConfig defaults;
+    const Basics image{tb::OptimizerKind(s.value("optimizer").toInt()),
+                       s.value("lr", double(defaults.optimizer.learningRate)).toDouble(),
+                       s.value("batch", defaults.batchSize).toInt(), s.value("epochs", defaults.epochs).toInt()};
+    s.remove(QString()); // the group
+    s.endGroup();
+    setBasics(image);
+    return true;
 }
 
 HyperparametersPanel::Basics HyperparametersPanel::basics() const
