@@ -96,6 +96,18 @@ int main(int argc, char** argv)
         }
         qputenv("XDG_DATA_HOME", tourData.path().toLocal8Bit());
     }
+    // Nor do they change the user's settings (recent datasets, model, hyperparameters, language):
+    // theirs start from a throwaway file, as on a first launch.
+    QTemporaryDir tourSettings;
+    if (parser.isSet(shots)) {
+        if (!tourSettings.isValid()) {
+            std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' settings\n");
+            return 1;
+        }
+        for (QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat})
+            QSettings::setPath(format, QSettings::UserScope, tourSettings.path());
+        tbui::Language::apply(tbui::Language::saved());
+    }
     tbui::MainWindow window;
     window.setKernelCacheDir(tb::env::kernelCacheDir());
     if (parser.isSet(shots) && parser.isSet(runsShot))

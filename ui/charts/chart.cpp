@@ -213,6 +213,7 @@ int Chart::attach(QXYSeries* s, bool rightAxis)
             p.right = new QValueAxis;
             p.right->setRange(0, 1);
             p.right->setLabelFormat(kAxisFormat);
+            p.right->setGridLineVisible(false); // its ticks need not fall on the left axis' lines
             p.chart->addAxis(p.right, Qt::AlignRight);
         }
         s->attachAxis(p.right);
@@ -485,12 +486,17 @@ void Chart::rescale()
         // plot area ended: a stray line across the cleared chart.
         p.numbers->setLineVisible(bars > 0);
     }
+    // applyNiceNumbers starts from the axis' tick count, which its last call set: from Qt's 5 each
+    // time, the ticks follow the range alone, not the runs before (an empty chart had 0, 0.5, 1 on its
+    // right axis after some runs, 0, 0.2, ... 1 after others).
     if (!m_fixedY) {
         p.y->setRange(0, niceCeil(yMax * 1.05));
+        p.y->setTickCount(5);
         p.y->applyNiceNumbers();
     }
     if (p.right) {
         p.right->setRange(0, niceCeil(rMax * 1.05));
+        p.right->setTickCount(5);
         p.right->applyNiceNumbers();
     }
     // Qt Charts draws a new range's labels at once but lays out a new tick count, axis title or label

@@ -61,7 +61,8 @@ void Language::apply(const QString& code)
 {
     static const bool registered = (initTranslationResources(), true);
     Q_UNUSED(registered);
-    QSettings().setValue(kLanguageKey, code);
+    if (saved() != code) // the start-up's apply(saved()) writes nothing (nor does a screenshot tour's)
+        QSettings().setValue(kLanguageKey, code);
     QCoreApplication::removeTranslator(&appTranslator());
     QCoreApplication::removeTranslator(&qtTranslator());
     const QString lang = effective();
