@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <QDir>
 #include <QFile>
@@ -317,6 +318,29 @@ private slots:
         fixtures::compareTrainConfigs(back, s.config);
         QCOMPARE(back.device.id(), s.config.device.id());
         QCOMPARE(back.seed, s.config.seed);
+        // The float settings as they were given (run.json said 0.019999999552965164 for --lr 0.02).
+        const std::string text = jsonText(j);
+        for (const char* given :
+             {"\"learning_rate\":0.02,", "\"momentum\":0.8,", "\"beta_2\":0.999,", "\"epsilon\":1e-07,"})
+            QVERIFY2(text.find(given) != std::string::npos, text.c_str());
+    }
+
+    // jsonFloat: a float's shortest decimal, which reads back as the same float, on any float.
+    void floatsWriteTheirShortestDecimal()
+    {
+        QCOMPARE(jsonText(nlohmann::ordered_json(jsonFloat(0.001f))), std::string("0.001"));
+        QCOMPARE(jsonText(nlohmann::ordered_json(jsonFloat(3e-38f))), std::string("3e-38"));
+        QCOMPARE(jsonText(nlohmann::ordered_json(jsonFloat(16777216.0f))), std::string("16777216.0"));
+        uint32_t bits = 12345;
+        for (int i = 0; i < 100000; ++i) {
+            bits = bits * 1664525u + 1013904223u;
+            float f;
+            std::memcpy(&f, &bits, sizeof f);
+            if (!std::isfinite(f))
+                continue;
+            const float back = parseJson(jsonText(nlohmann::ordered_json(jsonFloat(f)))).get<float>();
+            QVERIFY2(std::memcmp(&back, &f, sizeof f) == 0, qPrintable(QString::number(double(f), 'g', 9)));
+        }
     }
 
     // An epoch record: its one spelling, and the CLI's --json spellings of 0.2.0 read as the same marks.

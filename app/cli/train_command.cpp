@@ -6,6 +6,7 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "data/text_dataset.hpp"
 #include "environment.hpp"
 #include "kernels/isa.hpp"
@@ -219,7 +220,7 @@ int trainCommand(const std::vector<std::string>& args)
         j["batch"] = cfg.batchSize;
         j["epochs"] = cfg.epochs;
         j["optimizer"] = tb::optimizerName(cfg.optimizer.kind);
-        j["learning_rate"] = cfg.optimizer.learningRate;
+        j["learning_rate"] = tb::jsonFloat(cfg.optimizer.learningRate);
         j["steps_per_epoch"] = info.stepsPerEpoch;
         j["seed"] = std::to_string(cfg.seed);
         if (info.device.isa)

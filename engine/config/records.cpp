@@ -147,13 +147,13 @@ void to_json(Json& j, const OptimizerConfig& o)
 {
     j = Json::object();
     j["name"] = optimizerName(o.kind);
-    j["learning_rate"] = double(o.learningRate);
-    j["beta_1"] = double(o.beta1);
-    j["beta_2"] = double(o.beta2);
-    j["epsilon"] = double(o.epsilon);
-    j["momentum"] = double(o.momentum);
+    j["learning_rate"] = jsonFloat(o.learningRate);
+    j["beta_1"] = jsonFloat(o.beta1);
+    j["beta_2"] = jsonFloat(o.beta2);
+    j["epsilon"] = jsonFloat(o.epsilon);
+    j["momentum"] = jsonFloat(o.momentum);
     j["nesterov"] = o.nesterov;
-    j["rho"] = double(o.rho);
+    j["rho"] = jsonFloat(o.rho);
 }
 
 void from_json(const Json& j, OptimizerConfig& o)
@@ -290,7 +290,7 @@ void to_json(Json& j, const EpochRecord& r)
     j["seconds"] = r.seconds;
     j["samples_per_sec"] = r.samplesPerSec;
     j["samples"] = r.samples;
-    j["learning_rate"] = r.learningRate;
+    j["learning_rate"] = jsonFloat(float(r.learningRate)); // a float's digits, as the setting it comes from
     j["best"] = r.best;
     j["stopped"] = r.stopped;
     j["rate_lowered"] = r.rateLowered;

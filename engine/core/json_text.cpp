@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -166,6 +167,17 @@ std::string jsonNumberText(double v)
     if (v == std::floor(v) && std::fabs(v) < 1e15)
         return std::to_string(int64_t(v));
     return jsonText(nlohmann::ordered_json(v));
+}
+
+double jsonFloat(float v)
+{
+    if (!std::isfinite(v))
+        return double(v);
+    char text[32];
+    const auto written = std::to_chars(text, text + sizeof text, v); // the shortest that reads back as v
+    double d = double(v);
+    std::from_chars(text, written.ptr, d); // not strtod: the window's locale may want a comma
+    return d;
 }
 
 std::string fixedText(double v, int decimals)

@@ -28,6 +28,10 @@ const nlohmann::ordered_json* jsonMember(const nlohmann::ordered_json& object, c
 // "a number", "a string", ... for messages that say what a member is and must be.
 const char* jsonTypeName(const nlohmann::ordered_json& v);
 
+// A float setting as JSON should hold it: the double of its shortest decimal (0.001f as 0.001, not
+// as double(0.001f), 0.0010000000474974513), which reads back as the same float.
+double jsonFloat(float v);
+
 // A number read from JSON as a message shows it: whole numbers without a fraction.
 std::string jsonNumberText(double v);
 

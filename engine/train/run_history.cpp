@@ -83,9 +83,9 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
     r["batch_size"] = c.batchSize;
     r["precision"] = describePrecision(c.device.precision);
     r["optimizer"] = optimizerName(c.optimizer.kind);
-    r["learning_rate"] = c.optimizer.learningRate;
+    r["learning_rate"] = jsonFloat(c.optimizer.learningRate);
     if (c.optimizer.kind == OptimizerKind::SGD) {
-        r["momentum"] = c.optimizer.momentum;
+        r["momentum"] = jsonFloat(c.optimizer.momentum);
         r["nesterov"] = c.optimizer.nesterov;
     }
     if (c.maxBatches > 0)
