@@ -728,6 +728,9 @@ private slots:
                               "--sequence-length", "32", "--csv", csv});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains("skipped: layer 1 (embedding) works on sequences"), qPrintable(r.out));
+        // The table, as the CSV, says what the skipped row was set to run with: 1 replica, batch 16, size 1.
+        QVERIFY2(QRegularExpression(QStringLiteral("\nopencl:0 +1 +16 +1 +- ")).match(r.out).hasMatch(),
+                 qPrintable(r.out));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);

@@ -178,15 +178,17 @@ std::string compareTable(const std::vector<CompareRow>& rows)
     cells.push_back({"device", "replicas", "batch", "size", "s/epoch", "samples/s", "speed-up", "test loss", "test acc",
                      "max |dw|", "weights sha256"});
     for (const CompareRow& r : rows) {
-        if (!r.skipped.empty()) {
-            cells.push_back({r.device.id(), "-", "-", "-", "-", "-", "-", "-", "-", "-", "skipped: " + r.skipped});
-            continue;
-        }
-        cells.push_back({r.device.id(), std::to_string(r.replicas), std::to_string(r.globalBatch),
-                         std::to_string(r.sizeMultiplier), fixedText(r.secondsPerEpoch, 2),
-                         fixedText(r.samplesPerSec, 0), fixedText(r.speedup, 2) + "x", fixedText(r.test.loss, 4),
-                         fixedText(r.test.accuracy, 4), r.maxAbsDiff == 0 ? "0" : fixedText(r.maxAbsDiff, 6),
-                         r.weightsSha256});
+        // As in the CSV: what the row was set to run with, then what it measured (nothing, if skipped).
+        std::vector<std::string> row = {r.device.id(), std::to_string(r.replicas), std::to_string(r.globalBatch),
+                                        std::to_string(r.sizeMultiplier)};
+        if (!r.skipped.empty())
+            row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "skipped: " + r.skipped});
+        else
+            row.insert(row.end(),
+                       {fixedText(r.secondsPerEpoch, 2), fixedText(r.samplesPerSec, 0), fixedText(r.speedup, 2) + "x",
+                        fixedText(r.test.loss, 4), fixedText(r.test.accuracy, 4),
+                        r.maxAbsDiff == 0 ? "0" : fixedText(r.maxAbsDiff, 6), r.weightsSha256});
+        cells.push_back(std::move(row));
     }
     std::vector<size_t> width(cells[0].size(), 0);
     for (const auto& row : cells)
