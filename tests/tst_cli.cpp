@@ -767,6 +767,34 @@ private slots:
         QCOMPARE(stopped["saved"].toString(), w);
         QVERIFY(stopped["epoch"].toInt() >= 1 && stopped["step"].toInt() >= 0);
         QVERIFY(stopped["run_folder"].toString().startsWith(runs + "/"));
+        // The history says where in its epoch the run stopped (`runs list` said "0/2 epochs" and nothing
+        // of the steps; the window said "0 of 2 + 3/12 steps").
+        const int step = stopped["step"].toInt();
+        const QString list = run({"runs", "list", "--runs-dir", runs}).out;
+        const QJsonObject listed =
+            QJsonDocument::fromJson(run({"runs", "list", "--runs-dir", runs, "--json"}).out.toUtf8())
+                .object()["runs"]
+                .toArray()
+                .first()
+                .toObject();
+        if (step > 0) {
+            QVERIFY2(QRegularExpression(QStringLiteral(" stopped +%1/2 epochs \\+ %2/\\d+ steps ")
+                                            .arg(stopped["epoch"].toInt() - 1)
+                                            .arg(step))
+                         .match(list)
+                         .hasMatch(),
+                     qPrintable(list));
+            QCOMPARE(listed["partial_step"].toInt(), step);
+            QCOMPARE(listed["partial_epoch"].toInt(), stopped["epoch"].toInt());
+            const QString shown = run({"runs", "show", "latest", "--runs-dir", runs}).out;
+            QVERIFY2(
+                QRegularExpression(QStringLiteral("\n +%1 \\(%2/\\d+ steps, ").arg(stopped["epoch"].toInt()).arg(step))
+                    .match(shown)
+                    .hasMatch(),
+                qPrintable(shown));
+        } else {
+            QVERIFY2(!list.contains(" steps "), qPrintable(list));
+        }
         // Resumed (mid-epoch, most likely): the epoch's line comes before its progress, as in a fresh run.
         const QStringList folders = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         QCOMPARE(folders.size(), 1);

@@ -14,6 +14,7 @@
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -46,6 +47,11 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
     j["device"] = r.device;
     j["epochs_done"] = r.history.size();
     j["epochs"] = r.epochs;
+    if (r.partialStep > 0) { // ended mid-epoch
+        j["partial_epoch"] = r.partialEpoch;
+        j["partial_step"] = r.partialStep;
+        j["steps_per_epoch"] = r.stepsPerEpoch;
+    }
     if (r.finalAccuracy() >= 0)
         j["final_accuracy"] = r.finalAccuracy();
     if (r.test)
@@ -55,6 +61,15 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
         j["weights_sha256"] = r.weightsSha256;
     j["files"] = r.files;
     return j;
+}
+
+// "2/5 epochs", and the steps of the epoch a run ended in: "2/5 epochs + 96/150 steps".
+std::string epochsText(const tb::RunSummary& r)
+{
+    std::string text = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
+    if (r.partialStep > 0)
+        text += " + " + std::to_string(r.partialStep) + "/" + std::to_string(r.stepsPerEpoch) + " steps";
+    return text;
 }
 
 int listRuns(const Options& o)
@@ -74,15 +89,18 @@ int listRuns(const Options& o)
             std::fprintf(stderr, "trainbench-cli runs: %s\n", list.problem.c_str());
         if (list.runs.empty() && list.problem.empty()) // an unreadable folder is not an empty one
             std::printf("No runs in %s\n", list.runsDir.c_str());
+        int epochsWidth = 12;
+        for (const tb::RunSummary& r : list.runs)
+            epochsWidth = std::max(epochsWidth, int(epochsText(r).size()));
         for (const tb::RunSummary& r : list.runs) {
             if (r.damaged) {
                 std::printf("%-48s DAMAGED: %s\n", r.id.c_str(), r.damage.c_str());
                 continue;
             }
-            const std::string epochs = std::to_string(r.history.size()) + "/" + std::to_string(r.epochs) + " epochs";
-            std::printf("%-48s %-16s %-11s %-12s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
-                        tb::runStatusName(r.status), epochs.c_str(), percentText(r.finalAccuracy()).c_str(),
-                        r.trainingSeconds(), r.dataset.c_str());
+            const std::string epochs = epochsText(r);
+            std::printf("%-48s %-16s %-11s %-*s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
+                        tb::runStatusName(r.status), epochsWidth, epochs.c_str(),
+                        percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
         }
     }
     return list.problem.empty() ? Ok : FileError;
@@ -113,6 +131,9 @@ int showRun(const tb::RunSummary& r, bool json)
                     tb::shortNumber(e.accuracy).c_str(), tb::shortNumber(e.valLoss).c_str(),
                     tb::shortNumber(e.valAccuracy).c_str(), tb::shortNumber(e.learningRate).c_str(),
                     tb::shortNumber(e.seconds).c_str());
+    if (r.partialStep > 0)
+        std::printf("%5d (%d/%d steps, %s s: the run ended there)\n", r.partialEpoch, r.partialStep, r.stepsPerEpoch,
+                    tb::shortNumber(r.partialSeconds).c_str());
     if (r.test)
         std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.test->loss, r.test->accuracy);
     if (!r.weightsSha256.empty())
