@@ -2,7 +2,10 @@
 // input file (or every file in an input folder) goes to LLVMFuzzerTestOneInput as is, then
 // `--mutations N` times mutated from a fixed seed (bytes flipped, set to 0x00/0xff/'{'/'"',
 // truncated, a header length rewritten), so CTest replays the corpus and a deterministic
-// neighbourhood of it on every run. Build with -DTRAINBENCH_SANITIZE=ON to catch overreads.
+// neighbourhood of it on every run; `--total T` caps the mutations of all inputs together (T / inputs
+// each), so that a corpus libFuzzer grew to hundreds of near-alike inputs costs what a small one does.
+// Build with -DTRAINBENCH_SANITIZE=ON to catch overreads.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -66,11 +69,15 @@ void run(const std::string& bytes)
 
 int main(int argc, char** argv)
 {
-    long mutations = 0;
+    long mutations = 0, total = 0;
     std::vector<std::filesystem::path> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--mutations") && i + 1 < argc) {
             mutations = std::atol(argv[++i]);
+            continue;
+        }
+        if (!std::strcmp(argv[i], "--total") && i + 1 < argc) {
+            total = std::atol(argv[++i]);
             continue;
         }
         const std::filesystem::path p(argv[i]);
@@ -83,9 +90,11 @@ int main(int argc, char** argv)
         }
     }
     if (files.empty()) {
-        std::fprintf(stderr, "usage: %s [--mutations N] FILE|DIR...\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [--mutations N] [--total T] FILE|DIR...\n", argv[0]);
         return 2;
     }
+    if (total > 0)
+        mutations = std::min(mutations, std::max(1L, total / long(files.size())));
     for (const auto& f : files) {
         std::ifstream in(f, std::ios::binary);
         const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
