@@ -463,6 +463,15 @@ private slots:
         const tb::Network net = page.weights()->buildNetwork();
         tb::TextGenerator engine(net, tb::TextVocabulary::fromClassNames(page.weights()->classNames));
         QCOMPARE(page.generatedText(), engine.generate(g).front());
+        // The length and the status count what the model writes one at a time: bytes for a byte-level
+        // vocabulary (the page said "characters" above and "symbols" below).
+        const QString unit =
+            tb::TextVocabulary::fromClassNames(page.weights()->classNames).kind == tb::TextVocabularyKind::Bytes
+                ? QStringLiteral("bytes")
+                : QStringLiteral("characters");
+        QCOMPARE(page.lengthBox()->suffix(), u' ' + unit);
+        QVERIFY2(page.statusText().startsWith(QStringLiteral("Wrote 60 %1; mean probability ").arg(unit)),
+                 qPrintable(page.statusText()));
         // Every generated character is in the page, after the prompt in bold.
         QVERIFY(page.output()->toPlainText().startsWith(QStringLiteral("the ")));
 

@@ -504,7 +504,6 @@ ES = {
     "The text the model continues (empty: it starts a new line)": "El texto que el modelo continúa (vacío: empieza una línea nueva)",
     "&Length:": "&Longitud:",
     " characters": " caracteres",
-    "How many symbols the model writes after the prompt": "Cuántos símbolos escribe el modelo tras el inicio",
     "&Temperature:": "&Temperatura:",
     "Divides the model's scores before sampling: 0 always takes the most likely character, 1 samples the model's own probabilities, higher is wilder":
         "Divide las puntuaciones del modelo antes de muestrear: 0 toma siempre el carácter más probable, 1 muestrea las probabilidades del propio modelo, más es más libre",
@@ -524,8 +523,6 @@ ES = {
     "Writing…": "Escribiendo…",
     "%1%": "%1 %",
     "Could not write: %1": "No se pudo escribir: %1",
-    "Stopped after %1 of %2 symbols; mean probability %3%.": "Detenido tras %1 de %2 símbolos; probabilidad media %3 %.",
-    "Wrote %1 symbols; mean probability %2%.": "Escritos %1 símbolos; probabilidad media %2 %.",
     "The image size multiplier is for images: set it to 1 to train on a text.": "El multiplicador del tamaño de imagen es para imágenes: ponlo a 1 para entrenar con un texto.",
     " - bpc: %1 - val_bpc: %2": " - bpc: %1 - bpc_val: %2",
     "Draw one of the model's classes, or open, drop or paste a picture.": "Dibuja una de las clases del modelo, o abre, suelta o pega una imagen.",
@@ -696,6 +693,12 @@ ES = {
     "%1 of %2 + %3/%4 steps": "%1 de %2 + %3/%4 pasos",
     "interrupted": "interrumpida",
     "%1 trains with the image models' settings again: %2 at a learning rate of %3, batch %4, %5 epochs": "%1 vuelve a entrenar con los ajustes de los modelos de imágenes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas",
+    " bytes": " bytes",
+    "How many symbols the model writes after the prompt: characters, or bytes for a byte-level model (a non-ASCII character is several bytes)": "Cuántos símbolos escribe el modelo tras el inicio: caracteres, o bytes en un modelo a nivel de bytes (un carácter no ASCII ocupa varios bytes)",
+    "Stopped after %1 of %2 bytes; mean probability %3%.": "Detenido tras %1 de %2 bytes; probabilidad media %3 %.",
+    "Stopped after %1 of %2 characters; mean probability %3%.": "Detenido tras %1 de %2 caracteres; probabilidad media %3 %.",
+    "Wrote %1 bytes; mean probability %2%.": "Escritos %1 bytes; probabilidad media %2 %.",
+    "Wrote %1 characters; mean probability %2%.": "Escritos %1 caracteres; probabilidad media %2 %.",
 }
 
 

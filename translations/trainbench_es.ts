@@ -2443,10 +2443,6 @@
         <translation> caracteres</translation>
     </message>
     <message>
-        <source>How many symbols the model writes after the prompt</source>
-        <translation>Cuántos símbolos escribe el modelo tras el inicio</translation>
-    </message>
-    <message>
         <source>&amp;Temperature:</source>
         <translation>&amp;Temperatura:</translation>
     </message>
@@ -2531,16 +2527,32 @@
         <translation>No se pudo escribir: %1</translation>
     </message>
     <message>
-        <source>Stopped after %1 of %2 symbols; mean probability %3%.</source>
-        <translation>Detenido tras %1 de %2 símbolos; probabilidad media %3 %.</translation>
-    </message>
-    <message>
-        <source>Wrote %1 symbols; mean probability %2%.</source>
-        <translation>Escritos %1 símbolos; probabilidad media %2 %.</translation>
-    </message>
-    <message>
         <source>Weights (*.tbw *.safetensors);;All files (*)</source>
         <translation>Pesos (*.tbw *.safetensors);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source> bytes</source>
+        <translation> bytes</translation>
+    </message>
+    <message>
+        <source>How many symbols the model writes after the prompt: characters, or bytes for a byte-level model (a non-ASCII character is several bytes)</source>
+        <translation>Cuántos símbolos escribe el modelo tras el inicio: caracteres, o bytes en un modelo a nivel de bytes (un carácter no ASCII ocupa varios bytes)</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 bytes; mean probability %3%.</source>
+        <translation>Detenido tras %1 de %2 bytes; probabilidad media %3 %.</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 characters; mean probability %3%.</source>
+        <translation>Detenido tras %1 de %2 caracteres; probabilidad media %3 %.</translation>
+    </message>
+    <message>
+        <source>Wrote %1 bytes; mean probability %2%.</source>
+        <translation>Escritos %1 bytes; probabilidad media %2 %.</translation>
+    </message>
+    <message>
+        <source>Wrote %1 characters; mean probability %2%.</source>
+        <translation>Escritos %1 caracteres; probabilidad media %2 %.</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,8 @@
 #include "common/elided_label.hpp"
 #include "common/engine_text.hpp"
 #include "common/text.hpp"
+#include "core/errors.hpp"
+#include "data/text_dataset.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 #include "predict/text_generator.hpp"
@@ -160,8 +162,9 @@ void WritePanel::retranslate()
     m_promptLabel->setText(tr("&Prompt:"));
     m_prompt->setPlaceholderText(tr("The text the model continues (empty: it starts a new line)"));
     m_lengthLabel->setText(tr("&Length:"));
-    m_length->setSuffix(tr(" characters"));
-    m_length->setToolTip(tr("How many symbols the model writes after the prompt"));
+    m_length->setSuffix(writesBytes() ? tr(" bytes") : tr(" characters"));
+    m_length->setToolTip(tr("How many symbols the model writes after the prompt: characters, or bytes for a "
+                            "byte-level model (a non-ASCII character is several bytes)"));
     m_temperatureLabel->setText(tr("&Temperature:"));
     m_temperature->setToolTip(tr("Divides the model's scores before sampling: 0 always takes the most likely "
                                  "character, 1 samples the model's own probabilities, higher is wilder"));
@@ -184,6 +187,16 @@ void WritePanel::retranslate()
     if (m_statusText)
         m_status->setText(m_statusText());
     showState();
+}
+
+bool WritePanel::writesBytes() const
+{
+    try {
+        return m_weights &&
+               tb::TextVocabulary::fromClassNames(m_weights->classNames).kind == tb::TextVocabularyKind::Bytes;
+    } catch (const tb::Error&) {
+        return false; // not a text model's: Write says why when it is pressed
+    }
 }
 
 void WritePanel::changeEvent(QEvent* event)
@@ -398,12 +411,18 @@ void WritePanel::finish(int generation, const QString& error, bool stopped)
         setStatus(nullptr);
     } else {
         const double mean = m_symbols > 0 ? m_probabilitySum / m_symbols : 0.0;
-        setStatus([n = m_symbols, length = m_length->value(), mean, stopped] {
-            return stopped ? tr("Stopped after %1 of %2 symbols; mean probability %3%.")
-                                 .arg(n)
-                                 .arg(length)
-                                 .arg(formatNumber(mean * 100.0, 1))
-                           : tr("Wrote %1 symbols; mean probability %2%.").arg(n).arg(formatNumber(mean * 100.0, 1));
+        setStatus([n = m_symbols, length = m_length->value(), mean, stopped, bytes = writesBytes()] {
+            const QString p = formatNumber(mean * 100.0, 1);
+            if (stopped)
+                return (bytes ? tr("Stopped after %1 of %2 bytes; mean probability %3%.")
+                              : tr("Stopped after %1 of %2 characters; mean probability %3%."))
+                    .arg(n)
+                    .arg(length)
+                    .arg(p);
+            return (bytes ? tr("Wrote %1 bytes; mean probability %2%.")
+                          : tr("Wrote %1 characters; mean probability %2%."))
+                .arg(n)
+                .arg(p);
         });
     }
     showState();

@@ -69,6 +69,9 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // What the model writes one at a time: bytes (a byte-level vocabulary, where a non-ASCII character
+    // is several) or characters.
+    bool writesBytes() const;
     struct Symbol {
         std::string text;
         float probability;
