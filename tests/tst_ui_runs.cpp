@@ -7,6 +7,7 @@
 #include "charts/chart.hpp"
 #include "core/atomic_file.hpp"
 #include "core/json_text.hpp"
+#include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
@@ -20,6 +21,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -116,6 +119,38 @@ private slots:
         const double a = p->table()->item(1, 6)->data(Qt::UserRole + 1).toDouble();
         const double b = p->table()->item(2, 6)->data(Qt::UserRole + 1).toDouble();
         QVERIFY(a <= b);
+    }
+
+    // At the first-launch size on a 1280x720 screen (1152x648), in English and in Spanish, the table's
+    // columns fit its width and the Status column shows its words: in Spanish it was pushed behind a
+    // horizontal scroll bar ("co", "div") by the other columns and the damaged run's long reason.
+    void tableFitsTheFirstLaunchSize_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("English") << QStringLiteral("en");
+        QTest::newRow("Spanish") << QStringLiteral("es");
+    }
+    void tableFitsTheFirstLaunchSize()
+    {
+        QFETCH(QString, language);
+        Language::apply(language);
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        auto w = window();
+        QVERIFY(w);
+        w->resize(1152, 648);
+        w->showPage(MainWindow::RunsPage);
+        QTest::qWait(20);
+        QTableWidget* t = w->runsPanel()->table();
+        QVERIFY2(!t->horizontalScrollBar()->isVisible(), qPrintable(QStringLiteral("%1 px of columns in %2")
+                                                                        .arg(t->horizontalHeader()->length())
+                                                                        .arg(t->viewport()->width())));
+        const int status = 8;
+        int widest = 0;
+        for (int row = 0; row < t->rowCount(); ++row)
+            if (!t->item(row, status)->text().contains(u':')) // the damaged run's reason may be cut (tooltip)
+                widest = std::max(widest, t->fontMetrics().horizontalAdvance(t->item(row, status)->text()));
+        QVERIFY2(t->columnWidth(status) >= widest + 8,
+                 qPrintable(QStringLiteral("Status: %1 px for %2").arg(t->columnWidth(status)).arg(widest)));
     }
 
     void tickedRunsOverlay()

@@ -80,8 +80,7 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    sizeColumns();
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(Date, Qt::DescendingOrder);
     // At 1280x720 the chart gets most of the page (it was 70 px tall beside six rows of table).
@@ -195,6 +194,14 @@ QString RunsPanel::problem() const
     return m_problem;
 }
 
+void RunsPanel::sizeColumns()
+{
+    // Each column as wide as its contents but Status, which takes the rest: a damaged run's reason (in
+    // its tooltip whole) is cut rather than pushing the column, in Spanish, behind a scroll bar.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(Status, QHeaderView::Stretch);
+}
+
 void RunsPanel::fill()
 {
     const QString selected = selectedRun();
@@ -285,7 +292,7 @@ void RunsPanel::fill()
         m_table->setItem(row, Status, statusItem);
     }
     m_table->setSortingEnabled(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    sizeColumns();
     m_filling = false;
     selectRun(selected);
 

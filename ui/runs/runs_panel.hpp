@@ -62,6 +62,7 @@ protected:
 private:
     void retranslate();
     void fill();
+    void sizeColumns();
     void updateChart();
     void updateButtons();
     const tb::RunSummary* runAt(int row) const;
