@@ -342,6 +342,7 @@ private slots:
         for (int page = 0; page < w->tabs()->count(); ++page) {
             w->tabs()->setCurrentIndex(page);
             QTest::qWait(20);
+            shot(w.get(), QStringLiteral("first-launch-page%1").arg(page));
             if (auto* scroll = qobject_cast<QScrollArea*>(w->tabs()->currentWidget()))
                 QVERIFY2(
                     !scroll->horizontalScrollBar()->isVisible(),
