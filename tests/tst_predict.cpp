@@ -429,8 +429,8 @@ private slots:
         QImage blank(28, 28, QImage::Format_Grayscale8);
         blank.fill(255);
         QVERIFY(blank.save(path("blank.png")));
-        const Result j = cli({"predict", "--weights", m_weights, "--json", "--image", path("one.png"), path("bad.png"),
-                              path("blank.png")});
+        const Result j = cli({"predict", "--weights", m_weights, "--json", "--save-inputs", path("refused-inputs"),
+                              "--image", path("one.png"), path("bad.png"), path("blank.png")});
         QCOMPARE(j.code, 5);
         const QList<QByteArray> lines = j.out.toUtf8().trimmed().split('\n');
         QCOMPARE(lines.size(), 3);
@@ -443,6 +443,9 @@ private slots:
         const QJsonObject white = QJsonDocument::fromJson(lines[2]).object();
         QCOMPARE(white[QStringLiteral("exit_code")].toInt(), 3);
         QVERIFY(white[QStringLiteral("message")].toString().contains(QStringLiteral("the picture is blank")));
+        // --save-inputs writes what the model received: nothing of a refused picture.
+        QVERIFY(QFile::exists(path("refused-inputs/one.pgm")));
+        QVERIFY(!QFile::exists(path("refused-inputs/blank.pgm")));
     }
 
     void sixteenBitAndAlpha()

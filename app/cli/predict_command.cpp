@@ -101,10 +101,10 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 std::fprintf(stderr, "trainbench-cli predict: %s\n", pic.note.c_str());
             const tb::PreprocessResult in =
                 tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(), predictor.inputWidth(), options);
+            if (in.blank) // before --save-inputs: the model receives nothing of it
+                throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
             if (o.has("save-inputs"))
                 saveInput(o.text("save-inputs", ""), path, in.input, savedInputs);
-            if (in.blank)
-                throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
             // Wall time, and CPU time (what the forward costs, whatever else the machine runs).
             const auto start = std::chrono::steady_clock::now();
             const std::clock_t cpuStart = std::clock();
