@@ -2,8 +2,8 @@
 // input file (or every file in an input folder) goes to LLVMFuzzerTestOneInput as is, then
 // `--mutations N` times mutated from a fixed seed (bytes flipped, set to 0x00/0xff/'{'/'"',
 // truncated, a header length rewritten), so CTest replays the corpus and a deterministic
-// neighbourhood of it on every run; `--total T` caps the mutations of all inputs together (T / inputs
-// each), so that a corpus libFuzzer grew to hundreds of near-alike inputs costs what a small one does.
+// neighbourhood of it on every run; `--total T` lowers the mutations of each input to T / inputs (at
+// least one), so that a corpus libFuzzer grew to hundreds of near-alike inputs costs what a small one does.
 // Build with -DTRAINBENCH_SANITIZE=ON to catch overreads.
 #include <algorithm>
 #include <cstdint>

@@ -322,17 +322,10 @@ private slots:
     // Item 3: at the first-launch size on a 1280x720 screen (90%: 1152x648), in English and in
     // Spanish, no page scrolls sideways, the Setup page's texts are whole and every spin box shows
     // its arrows.
-    void firstLaunchSizeFitsInBothLanguages_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("English") << QStringLiteral("en");
-        QTest::newRow("Spanish") << QStringLiteral("es");
-    }
+    void firstLaunchSizeFitsInBothLanguages_data() { fixtures::bothLanguages(); }
     void firstLaunchSizeFitsInBothLanguages()
     {
-        QFETCH(QString, language);
-        Language::apply(language);
-        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const auto back = fixtures::inRowLanguage();
         auto w = makeWindow();
         QVERIFY(w);
         w->resize(1152, 648);
@@ -558,17 +551,11 @@ private slots:
     // Item 9: an empty chart shows no axis titles (they would float at its top left); with data the
     // titles are whole and the last epoch's markers lie whole inside the plot, at first-launch size,
     // in both languages.
-    void chartsKeepTheirTitlesAndPointsInside_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("English") << QStringLiteral("en");
-        QTest::newRow("Spanish") << QStringLiteral("es");
-    }
+    void chartsKeepTheirTitlesAndPointsInside_data() { fixtures::bothLanguages(); }
     void chartsKeepTheirTitlesAndPointsInside()
     {
         QFETCH(QString, language);
-        Language::apply(language);
-        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const auto back = fixtures::inRowLanguage();
         auto w = makeWindow(2);
         QVERIFY(w);
         w->resize(1152, 648);

@@ -169,6 +169,18 @@ private slots:
         fixtures::writeToyDataset(images.toStdString(), 60, 20, 12, 3);
         QVERIFY(load(*w.datasetPanel(), images, DatasetPanel::Kind::FromPath));
         check(w.hyperparametersPanel()->basics());
+        // From a text model file (no settings of its own), its settings changed, to a preset and back to
+        // images: the image model's come back, not the file's.
+        w.modelPanel()->openModelFile(m_textModel);
+        QVERIFY(w.modelPanel()->spec() && w.modelPanel()->spec()->isText());
+        w.hyperparametersPanel()->setBasics({tb::OptimizerKind::Adam, 0.005, 8, 9});
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        w.modelPanel()->selectPreset(QStringLiteral("small-text-lstm"));
+        QCOMPARE(w.modelPanel()->spec()->name, std::string("small-text-lstm"));
+        QCOMPARE(int(w.hyperparametersPanel()->basics().optimizer), int(tb::OptimizerKind::RMSprop));
+        QVERIFY(load(*w.datasetPanel(), images, DatasetPanel::Kind::FromPath));
+        QVERIFY(w.modelPanel()->spec() && !w.modelPanel()->spec()->isText());
+        check(w.hyperparametersPanel()->basics());
         // Given back once: an image model's settings changed after it stay.
         w.hyperparametersPanel()->setBasics({tb::OptimizerKind::Adam, 0.001, 128, 2});
         MainWindow again;
@@ -252,17 +264,10 @@ private slots:
     // The text widgets (the Dataset panel's vocabulary and sample, the Write page, the text Results)
     // narrow with the window: its minimum stays within a small screen's 600 px, in both languages,
     // and at 1152x648 no page scrolls sideways.
-    void textPagesFitASmallScreen_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("English") << QStringLiteral("en");
-        QTest::newRow("Spanish") << QStringLiteral("es");
-    }
+    void textPagesFitASmallScreen_data() { fixtures::bothLanguages(); }
     void textPagesFitASmallScreen()
     {
-        QFETCH(QString, language);
-        Language::apply(language);
-        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const auto back = fixtures::inRowLanguage();
         MainWindow w;
         QVERIFY(load(*w.datasetPanel(), m_text));
         QVERIFY(w.datasetPanel()->dataset() && w.datasetPanel()->dataset()->isText());

@@ -696,23 +696,17 @@ private slots:
         QVERIFY(EngineText::batchNorm(std::nullopt, warmth).isEmpty());
     }
 
-    void windowFitsALaptopScreen_data()
-    {
-        QTest::addColumn<QString>("language");
-        QTest::newRow("English") << QStringLiteral("en");
-        QTest::newRow("Spanish") << QStringLiteral("es");
-    }
+    void windowFitsALaptopScreen_data() { fixtures::bothLanguages(); }
 
     void windowFitsALaptopScreen()
     {
         // 1280x720 less a title bar and a panel: the window's minimum must fit, in both languages,
         // with a dataset loaded and a long path chosen.
-        QFETCH(QString, language);
-        Language::apply(language);
+        const auto back = fixtures::inRowLanguage();
         auto w = makeWindow();
         QVERIFY(w);
         const QSize min = w->minimumSizeHint().expandedTo(w->minimumSize());
-        qInfo("minimum size (%s): %dx%d", qPrintable(language), min.width(), min.height());
+        qInfo("minimum size (%s): %dx%d", qPrintable(Language::effective()), min.width(), min.height());
         QVERIFY2(min.width() <= 1260 && min.height() <= 650,
                  qPrintable(QStringLiteral("minimum %1x%2").arg(min.width()).arg(min.height())));
         // Every page's content fits or scrolls: none widens the window.
@@ -730,7 +724,6 @@ private slots:
         const QRect bar(w->runPanel()->runProgressBar()->mapTo(w.get(), QPoint(0, 0)),
                         w->runPanel()->runProgressBar()->size());
         QVERIFY(w->rect().contains(bar));
-        Language::apply(QStringLiteral("en"));
     }
 
     // An accuracy of 1 (or MNIST's 99%) draws its marker whole: a fixed range leaves room above its top,
@@ -815,7 +808,8 @@ private slots:
         Chart fresh(Chart::Kind::EpochBars), used(Chart::Kind::EpochBars);
         make(fresh);
         make(used);
-        QTest::qWait(20);
+        QCoreApplication::sendPostedEvents(); // their first layout
+        QCoreApplication::processEvents();
         const QImage a = fresh.grab().toImage();
         // Runs of other speeds leave the right axis other tick counts (Qt's nice numbers): the empty
         // chart's axes are the same after each.

@@ -5,9 +5,11 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QString>
+#include <QTest>
 
 namespace fixtures {
 
@@ -24,6 +26,21 @@ inline void beginWindowTest(const char* name, const QString& dataHome = {})
     tbui::Language::apply(QStringLiteral("en"));
     if (!dataHome.isEmpty())
         qputenv("XDG_DATA_HOME", dataHome.toUtf8());
+}
+
+// A test in both of the window's languages: its _data function calls bothLanguages, the test
+// `const auto back = inRowLanguage();` (the window in the row's language, English again after).
+inline void bothLanguages()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("English") << QStringLiteral("en");
+    QTest::newRow("Spanish") << QStringLiteral("es");
+}
+[[nodiscard]] inline auto inRowLanguage()
+{
+    QFETCH(QString, language);
+    tbui::Language::apply(language);
+    return qScopeGuard([] { tbui::Language::apply(QStringLiteral("en")); });
 }
 
 // Removes the settings file beginWindowTest made.

@@ -405,22 +405,27 @@ QString MainWindow::setupBlocker() const
 // To a text preset with its own settings (small-text-lstm's few epochs of small RMSprop batches: at
 // Adam's batch 128 a licence text is 4 steps an epoch and the model writes noise; shakespeare-lstm's
 // lower rate), from an image model or the other text preset, and back to an image model: the image
-// model's settings return, in this session or the next (HyperparametersPanel::useTextPresetBasics).
+// model's settings return, in this session or the next (HyperparametersPanel::keepImageBasics).
 void MainWindow::followModelKind()
 {
     const std::optional<tb::ModelSpec> spec = m_model->spec();
     const std::optional<std::string> text = spec && spec->isText() ? std::optional(spec->name) : std::nullopt;
     if (text == m_textModel)
         return;
+    const bool fromImages = !m_textModel;
     m_textModel = text;
     if (!text) {
         restoreImageSettings();
         return;
     }
+    // Kept on leaving the image models, whatever text model comes (a model file without settings of its
+    // own, then a preset, must not have the file's settings kept as the image model's).
+    if (fromImages)
+        m_hyper->keepImageBasics();
     const tb::PresetTraining* t = tb::presetTraining(spec->name);
     if (!t)
         return;
-    m_hyper->useTextPresetBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
+    m_hyper->setBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
     statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs "
                                 "(an image model gets its settings back)")
                                  .arg(qs(spec->name), qs(t->optimizer), QLocale().toString(double(t->learningRate)))

@@ -131,9 +131,10 @@ int showRun(const tb::RunSummary& r, bool json)
                     tb::shortNumber(e.accuracy).c_str(), tb::shortNumber(e.valLoss).c_str(),
                     tb::shortNumber(e.valAccuracy).c_str(), tb::shortNumber(e.learningRate).c_str(),
                     tb::shortNumber(e.seconds).c_str());
-    if (r.partialStep > 0)
-        std::printf("%5d (%d/%d steps, %s s: the run ended there)\n", r.partialEpoch, r.partialStep, r.stepsPerEpoch,
-                    tb::shortNumber(r.partialSeconds).c_str());
+    if (r.partialStep > 0) // a run still training has its last checkpoint's position (--checkpoint-every)
+        std::printf("%5d (%d/%d steps, %s s: %s)\n", r.partialEpoch, r.partialStep, r.stepsPerEpoch,
+                    tb::shortNumber(r.partialSeconds).c_str(),
+                    r.status == tb::RunStatus::Running ? "its last checkpoint" : "the run ended there");
     if (r.test)
         std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.test->loss, r.test->accuracy);
     if (!r.weightsSha256.empty())

@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
+#include <optional>
 #include <string_view>
 
 int main(int argc, char** argv)
@@ -88,24 +89,26 @@ int main(int argc, char** argv)
     }
     // The screenshot tours train: their runs go to a throwaway runs folder, not the user's history
     // (--runs-screenshot shows the runs folder as the environment names it).
-    QTemporaryDir tourData;
+    std::optional<QTemporaryDir> tourData; // made only for a tour: not an empty folder each launch
     if (parser.isSet(shots) && !parser.isSet(runsShot)) {
-        if (!tourData.isValid()) {
+        tourData.emplace();
+        if (!tourData->isValid()) {
             std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' runs\n");
             return 1;
         }
-        qputenv("XDG_DATA_HOME", tourData.path().toLocal8Bit());
+        qputenv("XDG_DATA_HOME", tourData->path().toLocal8Bit());
     }
     // Nor do they change the user's settings (recent datasets, model, hyperparameters, language):
     // theirs start from a throwaway file, as on a first launch.
-    QTemporaryDir tourSettings;
+    std::optional<QTemporaryDir> tourSettings;
     if (parser.isSet(shots)) {
-        if (!tourSettings.isValid()) {
+        tourSettings.emplace();
+        if (!tourSettings->isValid()) {
             std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' settings\n");
             return 1;
         }
         for (QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat})
-            QSettings::setPath(format, QSettings::UserScope, tourSettings.path());
+            QSettings::setPath(format, QSettings::UserScope, tourSettings->path());
         tbui::Language::apply(tbui::Language::saved());
     }
     tbui::MainWindow window;

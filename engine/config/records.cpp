@@ -290,7 +290,8 @@ void to_json(Json& j, const EpochRecord& r)
     j["seconds"] = r.seconds;
     j["samples_per_sec"] = r.samplesPerSec;
     j["samples"] = r.samples;
-    j["learning_rate"] = jsonFloat(float(r.learningRate)); // a float's digits, as the setting it comes from
+    // To a float's digits, as the optimizer takes it: 0.001, not 0.0010000000474974513.
+    j["learning_rate"] = jsonFloat(float(r.learningRate));
     j["best"] = r.best;
     j["stopped"] = r.stopped;
     j["rate_lowered"] = r.rateLowered;

@@ -177,7 +177,9 @@ double jsonFloat(float v)
     const auto written = std::to_chars(text, text + sizeof text, v); // the shortest that reads back as v
     double d = double(v);
     std::from_chars(text, written.ptr, d); // not strtod: the window's locale may want a comma
-    return d;
+    // Read as a double, then made a float, the decimal rounds twice: for two floats of the 2^32
+    // (+-7.038531e-26) that gives the next float. Those keep their exact double.
+    return float(d) == v ? d : double(v);
 }
 
 std::string fixedText(double v, int decimals)

@@ -29,7 +29,8 @@ const nlohmann::ordered_json* jsonMember(const nlohmann::ordered_json& object, c
 const char* jsonTypeName(const nlohmann::ordered_json& v);
 
 // A float setting as JSON should hold it: the double of its shortest decimal (0.001f as 0.001, not
-// as double(0.001f), 0.0010000000474974513), which reads back as the same float.
+// as double(0.001f), 0.0010000000474974513), which reads back as the same float (every float does:
+// the two whose shortest decimal would not are kept exact).
 double jsonFloat(float v);
 
 // A number read from JSON as a message shows it: whole numbers without a fraction.

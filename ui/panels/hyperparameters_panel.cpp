@@ -203,19 +203,16 @@ namespace {
 const char* kImageBasicsGroup = "train/imageBasics"; // useTextPresetBasics
 } // namespace
 
-void HyperparametersPanel::useTextPresetBasics(const Basics& text)
+void HyperparametersPanel::keepImageBasics()
 {
     QSettings s;
     s.beginGroup(kImageBasicsGroup);
-    if (!s.contains("optimizer")) { // from one text preset to another: the image model's stay kept
-        const Basics image = basics();
-        s.setValue("optimizer", int(image.optimizer));
-        s.setValue("lr", image.learningRate);
-        s.setValue("batch", image.batchSize);
-        s.setValue("epochs", image.epochs);
-    }
+    const Basics image = basics();
+    s.setValue("optimizer", int(image.optimizer));
+    s.setValue("lr", image.learningRate);
+    s.setValue("batch", image.batchSize);
+    s.setValue("epochs", image.epochs);
     s.endGroup();
-    setBasics(text);
 }
 
 bool HyperparametersPanel::restoreImageBasics()

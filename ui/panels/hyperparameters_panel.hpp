@@ -50,10 +50,11 @@ public:
     };
     Basics basics() const;
     void setBasics(const Basics& b);
-    // A text preset's own settings (tb::presetTraining) over an image model's: the image model's are
-    // kept in the settings, so that they come back with an image model in this session or the next.
-    void useTextPresetBasics(const Basics& text);
-    // The image model's settings back, if a text preset's replaced them: false if none were kept.
+    // From an image model to a text model (whose preset brings its own settings, tb::presetTraining):
+    // the image model's are kept in the settings, so that they come back with an image model in this
+    // session or the next.
+    void keepImageBasics();
+    // The kept image model's settings back: false if none were kept.
     bool restoreImageBasics();
 
 signals:
