@@ -163,7 +163,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     if (m_model->spec() && m_model->spec()->isText())
         m_textModel = m_model->spec()->name;
-    else // the last session ended on a text preset's settings
+    else // the last session ended on a text model (its preset's settings)
         restoreImageSettings();
     connect(m_hyper, &HyperparametersPanel::changed, this, [this] {
         m_accelerator->setPerReplicaBatch(m_hyper->batchSize());

@@ -200,7 +200,7 @@ void HyperparametersPanel::setOptimizer(tb::OptimizerKind kind)
 }
 
 namespace {
-const char* kImageBasicsGroup = "train/imageBasics"; // useTextPresetBasics
+const char* kImageBasicsGroup = "train/imageBasics"; // keepImageBasics
 } // namespace
 
 void HyperparametersPanel::keepImageBasics()
