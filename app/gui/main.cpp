@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QIcon>
 #include <QMessageBox>
 #include <QSettings>
@@ -88,27 +89,21 @@ int main(int argc, char** argv)
         return 2;
     }
     // The screenshot tours train: their runs go to a throwaway runs folder, not the user's history
-    // (--runs-screenshot shows the runs folder as the environment names it).
-    std::optional<QTemporaryDir> tourData; // made only for a tour: not an empty folder each launch
-    if (parser.isSet(shots) && !parser.isSet(runsShot)) {
-        tourData.emplace();
-        if (!tourData->isValid()) {
-            std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' runs\n");
-            return 1;
-        }
-        qputenv("XDG_DATA_HOME", tourData->path().toLocal8Bit());
-    }
-    // Nor do they change the user's settings (recent datasets, model, hyperparameters, language):
-    // theirs start from a throwaway file, as on a first launch.
-    std::optional<QTemporaryDir> tourSettings;
+    // (--runs-screenshot shows the runs folder as the environment names it). Nor do they change the
+    // user's settings (recent datasets, model, hyperparameters, language): theirs start from a
+    // throwaway file, as on a first launch. One folder for both, made only for a tour.
+    std::optional<QTemporaryDir> tour;
     if (parser.isSet(shots)) {
-        tourSettings.emplace();
-        if (!tourSettings->isValid()) {
-            std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' settings\n");
+        tour.emplace();
+        const QDir dir(tour->path());
+        if (!tour->isValid() || !dir.mkdir(QStringLiteral("data")) || !dir.mkdir(QStringLiteral("settings"))) {
+            std::fprintf(stderr, "trainbench: cannot make a temporary folder for the screenshots' runs and settings\n");
             return 1;
         }
+        if (!parser.isSet(runsShot))
+            qputenv("XDG_DATA_HOME", dir.filePath(QStringLiteral("data")).toLocal8Bit());
         for (QSettings::Format format : {QSettings::NativeFormat, QSettings::IniFormat})
-            QSettings::setPath(format, QSettings::UserScope, tourSettings->path());
+            QSettings::setPath(format, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
         tbui::Language::apply(tbui::Language::saved());
     }
     tbui::MainWindow window;
