@@ -91,10 +91,11 @@ template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, 
 {
     constexpr int kk = F::kKernel * F::kKernel, kElems = F::kElems;
     constexpr auto GT = transpose(F::G);
-    const int64_t stride = winograd::matrixStride(cout, cin);
+    const int64_t ldu = winograd::gradientRowStride(kElems, cin);
     float u[kElems * kTransformLanes];
-    float gk[kk * kTransformLanes];
-    for (int co = 0; co < cout; ++co)
+    float gk[kk * kTransformLanes], byLane[kk * kTransformLanes];
+    for (int co = 0; co < cout; ++co) {
+        const float* block = dU + co * ldu; // [E][Cin']
         for (int ci0 = 0; ci0 < cin; ci0 += kTransformLanes) {
             const int lanes = std::min(kTransformLanes, cin - ci0);
             // 8 channels at a time (cin is a multiple of 8), in copies of a fixed size: element-wise
@@ -102,9 +103,8 @@ template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, 
             // became a `rep movs` (each took half of this function's time).
             for (int e = 0; e < kElems; ++e) {
                 float* row = u + e * kTransformLanes;
-                const float* src = dU + e * stride + int64_t(co) * cin + ci0;
-                // 64 or 36 streams, one per element, more than the hardware prefetcher follows.
-                __builtin_prefetch(src + 8 * kTransformLanes);
+                const float* src = block + int64_t(e) * cin + ci0;
+                __builtin_prefetch(src + 2 * ldu); // two output channels ahead
                 for (int l = 0; l < kTransformLanes; l += 8) {
                     if (l < lanes)
                         std::memcpy(row + l, src + l, sizeof(float) * 8);
@@ -113,12 +113,18 @@ template <class F> void kernelGradientTiles(const float* dU, int cout, int cin, 
                 }
             }
             transform2d<kTransformLanes, F::kTile, F::kKernel>(u, gk, byMatrix(GT.v));
-            for (int l = 0; l < lanes; ++l) {
-                float* dst = dW + (int64_t(co) * cin + ci0 + l) * kk;
-                for (int k = 0; k < kk; ++k)
-                    dst[k] += gk[k * kTransformLanes + l];
-            }
+            // The lanes' kernels are contiguous in dW ([lane][kk]); gk is [kk][lane]: transposed in
+            // registers, then added as vectors (element by element, it was a fifth of this function).
+            // dW (a shard's gradient, cold since the last step's sum) is fetched 4 blocks ahead: its
+            // loads were a third of this function.
+            transposeMatrix(gk, kk, lanes, kTransformLanes, byLane, kk);
+            float* dst = dW + (int64_t(co) * cin + ci0) * kk;
+            for (int j = 0; j < kk * kTransformLanes; j += 16)
+                __builtin_prefetch(dst + 4 * kk * kTransformLanes + j, 1);
+            for (int j = 0; j < lanes * kk; ++j)
+                dst[j] += byLane[j];
         }
+    }
 }
 
 } // namespace

@@ -181,8 +181,8 @@ int64_t Conv2D::workspaceFloats(int n) const
         using winograd::matrixStride;
         const int64_t P = m_grid.tiles(std::min(n, std::max(winogradChunk(), forwardChunk(n))));
         const int64_t E = m_grid.elems();
-        return E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin) + matrixStride(m_g.cout, m_wcin)) +
-               foldedKernelFloats();
+        return E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin)) +
+               m_g.cout * winograd::gradientRowStride(E, m_wcin) + foldedKernelFloats();
     }
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
@@ -286,20 +286,21 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
     const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk(), kElems = m_grid.elems();
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
     using winograd::matrixStride;
-    float* V = ws;                                      // (E, P, Cin'), then M(dX)
-    float* Z = V + kElems * matrixStride(Pmax, cin);    // (E, P, Cout), then V(dY)
-    float* dU = Z + kElems * matrixStride(Pmax, cout);  // (E, Cout, Cin')
-    float* dWf = dU + kElems * matrixStride(cout, cin); // (Cout, Cin', 3, 3) when folded
-    const int chunks = (s.n + chunk - 1) / chunk;       // balanced, as in forward
+    float* V = ws;                                     // (E, P, Cin'), then M(dX)
+    float* Z = V + kElems * matrixStride(Pmax, cin);   // (E, P, Cout), then V(dY)
+    float* dU = Z + kElems * matrixStride(Pmax, cout); // (Cout, E, Cin')
+    const int64_t ldu = winograd::gradientRowStride(kElems, cin);
+    float* dWf = dU + cout * ldu;                 // (Cout, Cin', 3, 3) when folded
+    const int chunks = (s.n + chunk - 1) / chunk; // balanced, as in forward
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
-        // dU[e] (Cout, Cin') += Z[e]^T V[e], summed over the shard's chunks in order.
+        // dU[.][e] (Cout, Cin') += Z[e]^T V[e], summed over the shard's chunks in order.
         kern.winogradInputKRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         kern.winogradOutputGradientKRows(m_grid, s.dy, cout, s.n, s0, cn, Z);
         for (int e = 0; e < kElems; ++e)
             kern.gemmKRows(cout, cin, P, Z + e * matrixStride(P, cout), V + e * matrixStride(P, cin),
-                           dU + e * matrixStride(cout, cin), cin, k > 0);
+                           dU + int64_t(e) * cin, ldu, k > 0);
         if (!s.dx)
             continue;
         // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
