@@ -96,6 +96,20 @@ $mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1 >"$tmp/resumed" 2>&1 ||
     fail "resumed on 2 ranks $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
 echo "the last checkpoint resumed without MPI and on 2 ranks to the uninterrupted run's $(sha "$tmp/whole")"
 
+# Ctrl-C on mpirun, which passes SIGINT to every rank: the job ends, rank 0 alone says so and names
+# the checkpoint it wrote, which resumes without MPI to the uninterrupted run's weights.
+start_long_run
+kill -INT $job
+await_job 30
+[ $status != 0 ] || fail "the job exited 0 after Ctrl-C"
+[ "$(grep -c 'Stopped by the user' "$tmp/long")" = 1 ] || fail "not one rank said it stopped: $(tail -20 "$tmp/long")"
+grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "no resume line: $(tail -20 "$tmp/long")"
+folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
+"$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume after Ctrl-C: $(cat "$tmp/resumed")"
+[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
+    fail "resumed after Ctrl-C $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+echo "Ctrl-C on mpirun ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
+
 # A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
 export TRAINBENCH_MPI_TIMEOUT=3
 start_long_run

@@ -306,7 +306,9 @@ int trainCommand(const std::vector<std::string>& args)
             printJson(j);
         }
         std::fflush(stdout); // the progress lines first, also when both go to one file
-        std::fprintf(stderr, "\nStopped by the user%s.\n", savePath.empty() ? "" : "; the weights so far were saved");
+        if (lead)            // under mpirun every rank gets the signal; one says so
+            std::fprintf(stderr, "\nStopped by the user%s.\n",
+                         savePath.empty() ? "" : "; the weights so far were saved");
         if (session.runFolder())
             std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n",
                          session.runFolder()->path.c_str());
