@@ -75,6 +75,16 @@ await_job() {
     status=$?
 }
 
+# Runs a resume ("$@"), named $1 in messages; fails unless it gives the uninterrupted run's weights
+# ($tmp/whole).
+resumes_to_whole() {
+    local what=$1
+    shift
+    "$@" >"$tmp/resumed" 2>&1 || fail "$what: $(cat "$tmp/resumed")"
+    [ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
+        fail "$what gave $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+}
+
 # A rank killed mid-run: mpirun ends the job, non-zero, with a message naming the rank, within 20 s.
 start_long_run
 kill -9 "$victim"
@@ -88,12 +98,8 @@ folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
 cp -r "$folder" "$tmp/copy"
 "$cli" train --data "$tmp/data" --threads 2 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 --no-run-folder \
     >"$tmp/whole" 2>&1 || fail "uninterrupted run: $(cat "$tmp/whole")"
-"$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume: $(cat "$tmp/resumed")"
-[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
-    fail "resumed $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
-$mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1 >"$tmp/resumed" 2>&1 || fail "resume on 2 ranks: $(cat "$tmp/resumed")"
-[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
-    fail "resumed on 2 ranks $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+resumes_to_whole "resume" "$cli" train --resume "$folder" --threads 2
+resumes_to_whole "resume on 2 ranks" $mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1
 echo "the last checkpoint resumed without MPI and on 2 ranks to the uninterrupted run's $(sha "$tmp/whole")"
 
 # Ctrl-C on mpirun, which passes SIGINT to every rank: the job ends, rank 0 alone says so and names
@@ -105,9 +111,7 @@ await_job 30
 [ "$(grep -c 'Stopped by the user' "$tmp/long")" = 1 ] || fail "not one rank said it stopped: $(tail -20 "$tmp/long")"
 grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "no resume line: $(tail -20 "$tmp/long")"
 folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
-"$cli" train --resume "$folder" --threads 2 >"$tmp/resumed" 2>&1 || fail "resume after Ctrl-C: $(cat "$tmp/resumed")"
-[ "$(sha "$tmp/resumed")" = "$(sha "$tmp/whole")" ] ||
-    fail "resumed after Ctrl-C $(sha "$tmp/resumed") but the uninterrupted run gives $(sha "$tmp/whole")"
+resumes_to_whole "resume after Ctrl-C" "$cli" train --resume "$folder" --threads 2
 echo "Ctrl-C on mpirun ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
 
 # A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
