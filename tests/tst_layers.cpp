@@ -14,6 +14,8 @@
 #include "train/loss.hpp"
 
 #include <QtTest>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -30,6 +32,10 @@ struct Harness {
     std::vector<double> partial;
     PassContext ctx;
     const kernel::ChannelAffine* yAffine = nullptr; // ShardView::yAffine
+    // ShardView::next (absorb): its cache, and the layer's own dy, which backward makes from the
+    // next layer's (the dy passed to backward).
+    const Layer* next = nullptr;
+    std::vector<float> nextCache, ownDy;
 
     Harness(Layer& l, int samples, bool training = true) : layer(l), n(samples)
     {
@@ -61,7 +67,21 @@ struct Harness {
         v.grad = shardGrad.data();
         v.partial = partial.data();
         v.yAffine = yAffine;
+        if (next) {
+            v.next = next;
+            v.nextCache = nextCache.data();
+            v.nextDy = v.dy;
+            v.dy = ownDy.data();
+        }
         return v;
+    }
+    void absorb(const Layer& l)
+    {
+        QVERIFY(layer.absorbs(l));
+        next = &l;
+        nextCache.assign(size_t(std::max<int64_t>(1, l.cacheFloats(n))), 0.0f);
+        ws.resize(ws.size() + size_t(layer.absorbingWorkspaceFloats(n)));
+        ownDy.assign(size_t(n * layer.outShape().size()), 0.0f);
     }
     const std::vector<float>& forward(const std::vector<float>& x)
     {
@@ -510,6 +530,68 @@ private slots:
         QVERIFY(std::memcmp(folded.data(), apart.data(), apart.size() * sizeof(float)) == 0);
         if (relu)
             QVERIFY(std::count(folded.begin(), folded.end(), 0.0f) > 0); // the ReLU cut something
+    }
+
+    void convAbsorbsAPoolingBitForBit_data()
+    {
+        QTest::addColumn<int>("side");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<int>("pool");
+        QTest::addColumn<bool>("samePool");
+        QTest::addColumn<bool>("winograd");
+        QTest::addColumn<int>("act");
+        const Activation acts[] = {Activation::ELU, Activation::ReLU, Activation::Linear};
+        for (int a = 0; a < 3; ++a) {
+            const char* name = activationName(acts[a]);
+            QTest::addRow("im2col 5x5, pool 2, %s", name) << 12 << 1 << 5 << 1 << 2 << false << false << a;
+            QTest::addRow("winograd 5x5, pool 2, %s", name) << 10 << 8 << 5 << 1 << 2 << false << true << a;
+            QTest::addRow("winograd 5x5, 7x7 image, pool 2, %s", name) << 7 << 8 << 5 << 1 << 2 << false << true << a;
+            QTest::addRow("winograd 3x3, pool 3 same, %s", name) << 11 << 16 << 3 << 1 << 3 << true << true << a;
+            QTest::addRow("winograd 6x6 stride 2, pool 2, %s", name) << 12 << 4 << 6 << 2 << 2 << false << true << a;
+        }
+    }
+    // A convolution running the max-pooling after it (Layer::absorbs, as the executor runs it) gives
+    // the bits of the two layers apart: the pooled outputs, the argmax, dx and the gradient.
+    void convAbsorbsAPoolingBitForBit()
+    {
+        QFETCH(int, side);
+        QFETCH(int, cin);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(int, pool);
+        QFETCH(bool, samePool);
+        QFETCH(bool, winograd);
+        QFETCH(int, act);
+        const Activation activation = std::array{Activation::ELU, Activation::ReLU, Activation::Linear}[size_t(act)];
+        const int n = 5, filters = 16;
+        auto make = [&] {
+            return Conv2D("conv", Shape::image(side, side, cin), filters, kernel, kernel, stride, stride, true, true,
+                          activation);
+        };
+        Conv2D apart = make(), fused = make();
+        QCOMPARE(apart.usesWinograd(), winograd);
+        MaxPool2D maxPool("pool", apart.outShape(), pool, pool, pool, pool, samePool);
+        QVERIFY(!apart.absorbs(MaxPool2D("overlapping", apart.outShape(), 3, 3, 2, 2, false)));
+        Harness ha(apart, n), hp(maxPool, n), hf(fused, n);
+        hf.absorb(maxPool);
+        for (Harness* h : {&ha, &hf}) {
+            h->params = randomVector(h->params.size(), 80, 0.4f);
+            h->layer.bind(h->params.data(), h->state.data(), h->globalGrad.data());
+        }
+        const std::vector<float> x = randomVector(size_t(n * apart.inShape().size()), 81, 2.0f);
+        const std::vector<float> dy = randomVector(size_t(n * maxPool.outShape().size()), 82);
+        const std::vector<float> pooled = hp.forward(std::vector<float>(ha.forward(x)));
+        hf.forward(x);
+        auto same = [](const float* a, const float* b, size_t count) { return std::memcmp(a, b, count * 4) == 0; };
+        QVERIFY(same(hf.y.data(), pooled.data(), pooled.size()));
+        QVERIFY(same(hf.nextCache.data(), hp.cache.data(), pooled.size())); // the argmax
+        hp.backward(ha.y, dy);
+        const std::vector<float> ga = ha.backward(x, hp.dx), gf = hf.backward(x, dy);
+        QVERIFY(same(gf.data(), ga.data(), ga.size()));
+        QVERIFY(same(hf.dx.data(), ha.dx.data(), ha.dx.size()));
+        QVERIFY(std::any_of(ga.begin(), ga.end(), [](float g) { return g != 0.0f; }));
     }
 
     void batchNormForward()

@@ -4,6 +4,7 @@
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
+#include "layers/max_pool.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -187,11 +188,26 @@ int64_t Conv2D::workspaceFloats(int n) const
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
 
+bool Conv2D::absorbs(const Layer& next) const
+{
+    return next.kind() == LayerKind::MaxPool2D && !static_cast<const MaxPool2D&>(next).windowsOverlap();
+}
+
+// A forward chunk's outputs, before the pooling (the backward's dy is the executor's buffer).
+int64_t Conv2D::absorbingWorkspaceFloats(int n) const
+{
+    return forwardChunk(n) * m_out.size();
+}
+
 void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
 {
     const Kernels& kern = *ctx.kernels;
+    // With a pooling absorbed, each chunk's outputs go to the end of the workspace, and the pooling
+    // reads them from there, in cache.
+    float* pooling = s.next ? ws + workspaceFloats(s.n) : nullptr;
+    assert(!pooling || !s.yAffine); // a pooling comes between the convolution and any BatchNorm
     if (m_winograd) {
-        forwardWinograd(kern, s, ws); // with the bias, the activation and s.yAffine
+        forwardWinograd(kern, s, ws, pooling, ctx.training); // with the bias, the activation and s.yAffine
         return;
     }
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
@@ -206,13 +222,51 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
         // layer of colab-fashion-cnn: 10 MB at batch 128) and made no step measurably faster. Winograd
         // recomputes its input tiles too.
         kern.im2col(m_g, s.x, s.n, s0, cn, ws);
-        float* y = s.y + s0 * ohw;
-        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), y, int(ldy), false);
-        kern.channelBiasActivate(m_act, y, m_g.cout, cols, ldy, bias());
-        if (const kernel::ChannelAffine* a = s.yAffine) // while the chunk is in cache
+        float* y = pooling ? pooling : s.y + s0 * ohw;
+        const int64_t ld = pooling ? cols : ldy;
+        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), y, int(ld), false);
+        kern.channelBiasActivate(m_act, y, m_g.cout, cols, ld, bias());
+        if (pooling)
+            pool(kern, s, ctx.training, s0, cn, y);
+        else if (const kernel::ChannelAffine* a = s.yAffine) // while the chunk is in cache
             for (int co = 0; co < m_g.cout; ++co)
                 kern.bnAffine(kernel::BnShard{true, 1, cn, ohw, a->relu}, y + co * ldy, y + co * ldy, a->mul + co,
                               a->add + co);
+    }
+}
+
+// The absorbed pooling (MaxPool2D::forward) of samples [s0, s0 + cn) of the shard, from their outputs
+// y ([Cout][cn][H][W]) into s.y, and in training their argmax into s.nextCache.
+void Conv2D::pool(const Kernels& kern, const ShardView& s, bool training, int s0, int cn, const float* y) const
+{
+    const auto& p = static_cast<const MaxPool2D&>(*s.next);
+    const ConvGeometry g = p.geometry();
+    const int64_t hw = m_out.plane(), phw = p.outShape().plane();
+    int32_t* arg = training ? reinterpret_cast<int32_t*>(s.nextCache) : nullptr;
+    for (int co = 0; co < m_g.cout; ++co) {
+        const int64_t at = (int64_t(co) * s.n + s0) * phw;
+        kern.maxPool(g, y + int64_t(co) * cn * hw, s.y + at, arg ? arg + at : nullptr, cn);
+    }
+}
+
+// The absorbed pooling's backward and then the activation's, into s.dy ([Cout][n][H][W]) from the
+// pooling's gradient s.nextDy: each window's gradient at its maximum, whose output is the window's
+// (in s.y), and zero at the other pixels (what the activation's backward makes of a zero gradient
+// for a finite output). The windows do not overlap (absorbs): a pixel takes one window's at most.
+// The arithmetic of MaxPool2D::backward then activationBackward, in one pass over s.dy.
+void Conv2D::unpool(const Kernels& kern, const ShardView& s) const
+{
+    const int64_t hw = m_out.plane(), phw = s.next->outShape().plane(), planes = int64_t(m_g.cout) * s.n;
+    float* g = s.nextDy; // ours to overwrite
+    for (int64_t i = 0; i < planes * phw; ++i)
+        g[i] = 0.0f + g[i]; // the pooling's sum into zeros, which makes a -0 +0
+    kern.activationBackward(m_act, s.y, g, planes * phw);
+    const auto* arg = reinterpret_cast<const int32_t*>(s.nextCache);
+    for (int64_t p = 0; p < planes; ++p) {
+        float* plane = s.dy + p * hw;
+        std::memset(plane, 0, sizeof(float) * size_t(hw));
+        for (int64_t j = p * phw; j < (p + 1) * phw; ++j)
+            plane[arg[j]] = g[j];
     }
 }
 
@@ -222,7 +276,10 @@ void Conv2D::backward(const PassContext& ctx, int, ShardView& s, float* ws)
     const int64_t ohw = int64_t(m_g.ho) * m_g.wo;
     const int64_t ldy = int64_t(s.n) * ohw;
     const int64_t k = m_g.k();
-    kern.activationBackward(m_act, s.y, s.dy, int64_t(m_g.cout) * ldy);
+    if (s.next)
+        unpool(kern, s);
+    else
+        kern.activationBackward(m_act, s.y, s.dy, int64_t(m_g.cout) * ldy);
     if (m_bias) {
         float* gb = s.grad + int64_t(m_g.cout) * k;
         for (int co = 0; co < m_g.cout; ++co)
@@ -264,7 +321,7 @@ void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const
         kern.gemmPackedRows(rows, N, K, A + e * strideA, K, B + e * per, C + e * strideC, N, false);
 }
 
-void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
+void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws, float* pooling, bool training)
 {
     const int cin = m_wcin, cout = m_g.cout, chunk = forwardChunk(s.n);
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
@@ -277,7 +334,12 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         kern.winogradInputRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         assert(!m_packedForBackward);
         winogradProducts(kern, P, cout, cin, V, m_packed.data(), M); // M[e] = V[e] U[e]
-        kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1, bias(), m_act, s.yAffine);
+        if (pooling) {                                               // the chunk's outputs alone, then pooled
+            kern.winogradOutput(m_grid, M, cout, cn, 0, cn, pooling, 1, bias(), m_act, nullptr);
+            pool(kern, s, training, s0, cn, pooling);
+        } else {
+            kern.winogradOutput(m_grid, M, cout, s.n, s0, cn, s.y, 1, bias(), m_act, s.yAffine);
+        }
     }
 }
 

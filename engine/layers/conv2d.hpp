@@ -33,11 +33,17 @@ public:
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     bool foldsInferenceAffine() const override { return true; } // on each chunk's outputs
+    // A max-pooling whose windows do not overlap, on each chunk's outputs in forward; in backward,
+    // its gradient and the activation's in one pass that writes dy (unpool).
+    bool absorbs(const Layer& next) const override;
+    int64_t absorbingWorkspaceFloats(int n) const override;
     bool usesWinograd() const { return m_winograd; }
     int winogradFold() const { return m_fold; }
 
 private:
-    void forwardWinograd(const Kernels& k, ShardView& s, float* ws);
+    void forwardWinograd(const Kernels& k, ShardView& s, float* ws, float* pooling, bool training);
+    void pool(const Kernels& k, const ShardView& s, bool training, int s0, int cn, const float* y) const;
+    void unpool(const Kernels& k, const ShardView& s) const;
     void backwardWinograd(const Kernels& k, ShardView& s, float* ws);
     // The biases, or null.
     const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; }

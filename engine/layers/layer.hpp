@@ -26,6 +26,8 @@ enum class LayerKind { Conv2D, BatchNorm, MaxPool2D, Dropout, Flatten, Reshape, 
 
 const char* activationName(Activation a);
 
+class Layer;
+
 struct PassContext {
     bool training = false;
     int batchSize = 0;                          // samples in the whole batch
@@ -48,6 +50,13 @@ struct ShardView {
     // Evaluation: a BatchNorm after the layer folded into its forward (foldsInferenceAffine), to
     // apply to y after the layer's own work; null when none.
     const kernel::ChannelAffine* yAffine = nullptr;
+    // The next layer, when this one runs it inside its own passes (Layer::absorbs): y is then that
+    // layer's output, nextCache its cache, and in backward nextDy its gradient (in the buffer that is
+    // this layer's dx, or in a buffer of its own when dx is null), from which this layer makes its
+    // own dy in the buffer dy points to. Null otherwise.
+    const Layer* next = nullptr;
+    float* nextCache = nullptr;
+    float* nextDy = nullptr;
 };
 
 // Runs fn(task) for every task in [0, tasks) on the pass's threads and returns when all are done:
@@ -125,6 +134,13 @@ public:
     // to its outputs (ShardView::yAffine). A pass less over the activations, the same bits.
     virtual const kernel::ChannelAffine* inferenceAffine() const { return nullptr; }
     virtual bool foldsInferenceAffine() const { return false; }
+    // Whether the layer can run `next`'s forward and backward inside its own, on its outputs while
+    // they are in cache (Conv2D: a max-pooling whose windows do not overlap). The executor then runs
+    // `next` no more, gives this layer its buffers (ShardView::next), keeps no output of this layer's
+    // own, and gives it absorbingWorkspaceFloats(n) floats of workspace more. The same bits as the
+    // two layers apart.
+    virtual bool absorbs(const Layer& /*next*/) const { return false; }
+    virtual int64_t absorbingWorkspaceFloats(int /*n*/) const { return 0; }
     // A layer whose output is its input (an activation the layer before has taken over, or one that
     // does nothing here): the executor gives it its input's buffers and calls neither pass.
     virtual bool passThrough() const { return false; }

@@ -1,6 +1,5 @@
 #include "layers/max_pool.hpp"
 
-#include "kernels/conv_geometry.hpp"
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
@@ -21,11 +20,15 @@ MaxPool2D::MaxPool2D(std::string name, Shape in, int ph, int pw, int sh, int sw,
     m_out = Shape::image(ho, wo, in.c);
 }
 
+ConvGeometry MaxPool2D::geometry() const
+{
+    return {m_in.c, m_in.h, m_in.w, m_in.c, m_out.h, m_out.w, m_ph, m_pw, m_sh, m_sw, m_padTop, m_padLeft};
+}
+
 void MaxPool2D::forward(const PassContext& ctx, int, ShardView& s, float*)
 {
-    const ConvGeometry g{m_in.c, m_in.h, m_in.w, m_in.c, m_out.h, m_out.w, m_ph, m_pw, m_sh, m_sw, m_padTop, m_padLeft};
     int32_t* arg = ctx.training ? reinterpret_cast<int32_t*>(s.cache) : nullptr;
-    ctx.kernels->maxPool(g, s.x, s.y, arg, int64_t(m_in.c) * s.n);
+    ctx.kernels->maxPool(geometry(), s.x, s.y, arg, int64_t(m_in.c) * s.n);
 }
 
 void MaxPool2D::backward(const PassContext&, int, ShardView& s, float*)

@@ -2,6 +2,7 @@
 // "same" padding). Forward records the argmax of every window for backward.
 #pragma once
 
+#include "kernels/conv_geometry.hpp"
 #include "layers/layer.hpp"
 
 namespace tb {
@@ -14,6 +15,9 @@ public:
     bool readsOutputInBackward() const override { return false; }                   // only the argmax
     void forward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
     void backward(const PassContext& ctx, int phase, ShardView& s, float* ws) override;
+    ConvGeometry geometry() const;
+    // Whether a pixel can be in two windows (a stride smaller than the window).
+    bool windowsOverlap() const { return m_sh < m_ph || m_sw < m_pw; }
 
 private:
     int m_ph, m_pw, m_sh, m_sw, m_padTop, m_padLeft;

@@ -35,9 +35,36 @@ std::array<int64_t, 2> gradientBufferFloats(const Network& net)
     return floats;
 }
 
+// Whether layer l runs inside the layer before it (Layer::absorbs): the executor does not run it; the
+// layer before writes its output and cache, and takes its gradient. For backward's two gradient
+// buffers it still counts as a layer: its dy is in one, the layer before's dy in the other.
+bool absorbed(const Network& net, int l)
+{
+    return l > 0 && !net.layer(l).passThrough() && !net.layer(l - 1).passThrough() &&
+           net.layer(l - 1).absorbs(net.layer(l));
+}
+
+bool absorbsNext(const Network& net, int l)
+{
+    return l + 1 < net.layerCount() && absorbed(net, l + 1);
+}
+
+// The floats of layer l's own output per sample: none when the next layer's output takes its place.
+int64_t outputFloats(const Network& net, int l)
+{
+    return absorbsNext(net, l) ? 0 : net.layer(l).outShape().size();
+}
+
+int64_t workspaceFloats(const Network& net, int l, int n)
+{
+    const Layer& layer = net.layer(l);
+    return layer.workspaceFloats(n) + (absorbsNext(net, l) ? layer.absorbingWorkspaceFloats(n) : 0);
+}
+
 // Whether layer l's output goes in its input's buffer: a layer the executor never runs
 // (passThrough), or one that writes over its input where the layer that wrote the input does not
-// read its output again (a Dropout after a pooling: the pooling's backward reads only its argmax).
+// read its output again (a Dropout after a pooling: the pooling's backward reads only its argmax;
+// not after a pooling a convolution absorbed, whose backward reads the pooled outputs).
 bool sharesInputBuffer(const Network& net, int l)
 {
     const Layer& layer = net.layer(l);
@@ -47,7 +74,7 @@ bool sharesInputBuffer(const Network& net, int l)
         return false;
     for (int k = l - 1; k >= 0; --k)
         if (!net.layer(k).passThrough())
-            return !net.layer(k).readsOutputInBackward();
+            return !net.layer(absorbed(net, k) ? k - 1 : k).readsOutputInBackward();
     return true; // the network's input, loaded again for every pass
 }
 
@@ -75,7 +102,8 @@ struct CpuExecutor::Shard {
     std::vector<uint8_t> labels; // (n)
     LossSums loss;
 
-    ShardView view(int l, int cur, int64_t gradOffset)
+    // Layer l's buffers; with `next`, the layer it absorbs (l + 1) gives its output, cache and dy.
+    ShardView view(int l, int cur, int64_t gradOffset, const Layer* next = nullptr)
     {
         ShardView v;
         v.n = n;
@@ -87,6 +115,12 @@ struct CpuExecutor::Shard {
         v.cache = cache.data() + cacheOffset[size_t(l)];
         v.grad = gradOffset >= 0 ? grad.data() + gradOffset : nullptr;
         v.partial = partial.data() + partialOffset[size_t(l)];
+        if (next) {
+            v.y = acts.data() + actOffset[size_t(l) + 2];
+            v.next = next;
+            v.nextCache = cache.empty() ? nullptr : cache.data() + cacheOffset[size_t(l) + 1];
+            v.nextDy = dbuf[1 - cur].data();
+        }
         return v;
     }
 };
@@ -103,9 +137,9 @@ uint64_t CpuExecutor::trainingBytes(const Network& net, int batch, int threads, 
     for (int l = 0; l < net.layerCount(); ++l) {
         const Layer& layer = net.layer(l);
         g = acrossRanks ? g + shardGradientFloats(layer) : std::max(g, shardGradientFloats(layer));
-        ws = std::max(ws, layer.workspaceFloats(n));
+        ws = std::max(ws, workspaceFloats(net, l, n));
         if (!sharesInputBuffer(net, l))
-            a += int64_t(n) * layer.outShape().size();
+            a += int64_t(n) * outputFloats(net, l);
         c += layer.cacheFloats(n);
         p += layer.partialDoubles();
     }
@@ -127,7 +161,7 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels
     m_net.bindGradient(m_grad.data());
     int64_t ws = 0;
     for (int l = 0; l < net.layerCount(); ++l)
-        ws = std::max(ws, net.layer(l).workspaceFloats(m_shardSize));
+        ws = std::max(ws, workspaceFloats(net, l, m_shardSize));
     m_workspace.resize(size_t(m_pool.threads()));
     for (auto& w : m_workspace)
         w.assign(size_t(ws), 0.0f);
@@ -174,7 +208,7 @@ void CpuExecutor::allocateShards(int count, bool training)
                 s->actOffset.push_back(s->actOffset.back());
             } else {
                 s->actOffset.push_back(a);
-                a += int64_t(n) * layer.outShape().size();
+                a += int64_t(n) * outputFloats(m_net, l);
             }
             s->cacheOffset.push_back(c);
             c += layer.cacheFloats(n);
@@ -337,11 +371,12 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
     for (int l = 0; l < L; ++l) {
         const auto t0 = Clock::now();
         Layer& layer = m_net.layer(l);
-        if (layer.passThrough())
+        if (layer.passThrough() || absorbed(m_net, l))
             continue;
         layer.beginPass(*m_kernels, true, m_parallel);
+        const Layer* next = absorbsNext(m_net, l) ? &m_net.layer(l + 1) : nullptr;
         for (int k = 0; k < S; ++k)
-            views[size_t(k)] = m_shards[size_t(k)]->view(l, 0, m_shardGradOffset[size_t(l)]);
+            views[size_t(k)] = m_shards[size_t(k)]->view(l, 0, m_shardGradOffset[size_t(l)], next);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             m_pool.run(S,
                        [&](int k, int w) { layer.forward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
@@ -376,9 +411,14 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         Layer& layer = m_net.layer(l);
         if (layer.passThrough()) // dy passes on as dx: same buffer
             continue;
+        if (absorbed(m_net, l)) { // the layer before finds this one's dy in the other buffer
+            cur = 1 - cur;
+            continue;
+        }
         layer.beginBackward(*m_kernels, m_parallel);
+        const Layer* next = absorbsNext(m_net, l) ? &m_net.layer(l + 1) : nullptr;
         for (int k = 0; k < S; ++k)
-            views[size_t(k)] = m_shards[size_t(k)]->view(l, cur, m_shardGradOffset[size_t(l)]);
+            views[size_t(k)] = m_shards[size_t(k)]->view(l, cur, m_shardGradOffset[size_t(l)], next);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
             m_pool.run(S,
                        [&](int k, int w) { layer.backward(ctx, ph, views[size_t(k)], m_workspace[size_t(w)].data()); });
@@ -474,13 +514,14 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
         const int n = std::min(m_shardSize, total - first);
         loadInput(split, mult, nullptr, first, n, s.acts.data());
         for (int l = 0; l < L; ++l) {
-            if (m_net.layer(l).passThrough() || (l > 0 && yAffine[size_t(l) - 1]))
+            if (m_net.layer(l).passThrough() || absorbed(m_net, l) || (l > 0 && yAffine[size_t(l) - 1]))
                 continue;
             ShardView v;
             v.n = n;
             v.firstSample = first;
             v.x = s.acts.data() + s.actOffset[size_t(l)];
-            v.y = s.acts.data() + s.actOffset[size_t(l) + (yAffine[size_t(l)] ? 2 : 1)];
+            v.next = absorbsNext(m_net, l) ? &m_net.layer(l + 1) : nullptr;
+            v.y = s.acts.data() + s.actOffset[size_t(l) + (yAffine[size_t(l)] || v.next ? 2 : 1)];
             v.yAffine = yAffine[size_t(l)];
             m_net.layer(l).forward(ctx, 0, v, m_workspace[size_t(w)].data());
         }
