@@ -51,9 +51,9 @@ struct ShardView {
     // apply to y after the layer's own work; null when none.
     const kernel::ChannelAffine* yAffine = nullptr;
     // The next layer, when this one runs it inside its own passes (Layer::absorbs): y is then that
-    // layer's output, nextCache its cache, and in backward nextDy its gradient (in the buffer that is
-    // this layer's dx, or in a buffer of its own when dx is null), from which this layer makes its
-    // own dy in the buffer dy points to. Null otherwise.
+    // layer's output, nextCache its cache, and in backward nextDy its gradient, from which this
+    // layer makes its own dy where dy points. nextDy is in the buffer dx points to (when there is a
+    // dx): the layer may overwrite it. Null otherwise.
     const Layer* next = nullptr;
     float* nextCache = nullptr;
     float* nextDy = nullptr;
