@@ -125,6 +125,7 @@ private slots:
         QVERIFY(a.out.startsWith("The "));
         QCOMPARE(b.out, a.out);
         QVERIFY(run(gen + QStringList{"--seed", "4"}).out != a.out);
+        QCOMPARE(run(gen + QStringList{"--seed", "18446744073709551615"}).code, 0); // train's range
         const Result g1 = run(gen + QStringList{"--temperature", "0"}),
                      g2 = run(gen + QStringList{"--temperature", "0", "--seed", "9"});
         QCOMPARE(g2.out, g1.out); // greedy: the seed does not matter

@@ -720,6 +720,14 @@ private slots:
         QCOMPARE(noRun.code, 2);
         QVERIFY2(noRun.err.contains("report needs the run"), qPrintable(noRun.err));
         QCOMPARE(cli({"report", "latest", "extra", "--runs-dir", runs}).code, 2);
+        const Cli piped = cli({"report", "latest", "--runs-dir", runs, "-o", "-"}); // standard output
+        QCOMPARE(piped.code, 0);
+        QVERIFY(piped.out.startsWith("<!DOCTYPE html>") && piped.out.contains(sha));
+        QVERIFY(!QFile::exists("-"));
+        const Cli pdf = cli({"report", "latest", "--runs-dir", runs, "-o", m_tmp.path() + "/r.pdf"});
+        QCOMPARE(pdf.code, 2);
+        QVERIFY2(pdf.err.contains("the report is an HTML file"), qPrintable(pdf.err));
+        QVERIFY(!QFile::exists(m_tmp.path() + "/r.pdf"));
 
         QCOMPARE(cli({"runs", "bogus", "--runs-dir", runs}).code, 2);
         QCOMPARE(cli({"runs", "show", "--runs-dir", runs}).code, 2);
@@ -743,7 +751,10 @@ private slots:
         const Cli del = cli({"runs", "delete", id, "--runs-dir", runs});
         QCOMPARE(del.code, 0);
         QVERIFY(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
-        QVERIFY(cli({"runs", "list", "--runs-dir", runs}).out.contains("No runs in"));
+        const QString emptied = cli({"runs", "list", "--runs-dir", runs}).out;
+        QVERIFY2(emptied.contains("No runs in") && !emptied.contains("does not exist"), qPrintable(emptied));
+        const QString missing = cli({"runs", "list", "--runs-dir", runs + "/typo"}).out;
+        QVERIFY2(missing.contains("(the folder does not exist yet)"), qPrintable(missing));
 
         // A run that diverges is recorded as such.
         const Cli diverged =

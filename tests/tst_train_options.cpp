@@ -70,10 +70,13 @@ private slots:
         row("epochs", "two", "--epochs needs a whole number, not \"two\"");
         row("threads", "x", "--threads needs a whole number, not \"x\"");
         row("batch", "12.5", "--batch needs a whole number, not \"12.5\"");
-        row("epochs", "99999999999999999999", "--epochs needs a whole number, not \"99999999999999999999\"");
+        row("epochs", "99999999999999999999",
+            QString("--epochs must be between 1 and %1 (got 99999999999999999999)").arg(kMaxEpochs));
+        row("seed", "18446744073709551616",
+            "--seed must be between 0 and 18446744073709551615 (got 18446744073709551616)");
         row("seed", "-3", "--seed needs a non-negative whole number, not \"-3\"");
         row("lr", "fast", "--lr needs a number, not \"fast\"");
-        row("lr", "inf", "--lr needs a number, not \"inf\"");
+        row("lr", "inf", "--lr needs a finite number, not \"inf\"");
         row("optimizer", "adagrad", "--optimizer: unknown optimizer \"adagrad\" (use adam, sgd or rmsprop)");
     }
     void outOfLimitsIsRefusedWithTheNameAndTheLimits()

@@ -74,8 +74,13 @@ private slots:
         page.show();
         QVERIFY(settle(page));
         QVERIFY(!page.hasModel());
+        // A blank sheet: nothing was resized or centred, whatever the switches say.
+        QVERIFY2(page.inputCaption().endsWith(QStringLiteral("nothing, the picture is blank")),
+                 qPrintable(page.inputCaption()));
         page.pad()->drawStroke(seven());
         QVERIFY(settle(page));
+        QVERIFY2(page.inputCaption().endsWith(QStringLiteral("cropped, fitted into 20×20 and centred")),
+                 qPrintable(page.inputCaption()));
         QCOMPARE(page.modelInput().size(), QSize(28, 28));
         QCOMPARE(page.bars()->barCount(), 0);
         QVERIFY(page.statusText().contains(QStringLiteral("No model")));

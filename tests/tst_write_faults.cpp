@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -183,6 +184,55 @@ private slots:
                      QString::fromStdString("cannot write " + path + ": the folder " + m_tmp.path().toStdString() +
                                             "/no/such/folder" + " does not exist"));
         }
+    }
+
+    // What is not a regular file is never replaced: a symbolic link's target is written (the link
+    // stays a link), a FIFO and a device are written through, a link to nothing is refused.
+    void specialFilesAreWrittenThroughNotReplaced()
+    {
+        const std::string dir = m_tmp.path().toStdString() + "/special";
+        QDir().mkpath(QString::fromStdString(dir + "/elsewhere"));
+        const std::string target = dir + "/elsewhere/t.csv", link = dir + "/link.csv";
+        tb::writeFileAtomically(target, "old");
+        QVERIFY(::symlink(target.c_str(), link.c_str()) == 0);
+        tb::writeFileAtomically(link, "new");
+        struct stat st {};
+        QVERIFY(::lstat(link.c_str(), &st) == 0 && S_ISLNK(st.st_mode));
+        QCOMPARE(fileBytes(target), std::string("new"));
+        QVERIFY(strays(QString::fromStdString(dir + "/elsewhere"), "t.csv").isEmpty());
+
+        const std::string fifo = dir + "/fifo.csv";
+        QVERIFY(::mkfifo(fifo.c_str(), 0600) == 0);
+        std::string received;
+        std::thread reader([&] {
+            FILE* f = std::fopen(fifo.c_str(), "rb");
+            for (int c; f && (c = std::fgetc(f)) != EOF;)
+                received += char(c);
+            if (f)
+                std::fclose(f);
+        });
+        tb::writeFileAtomically(fifo, "epoch,loss\n1,0.5\n");
+        reader.join();
+        QCOMPARE(received, std::string("epoch,loss\n1,0.5\n"));
+        QVERIFY(::lstat(fifo.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+
+        tb::writeFileAtomically("/dev/null", "gone");
+        QVERIFY(::stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+        if (::access("/dev/full", W_OK) == 0) { // a device that is always full
+            QVERIFY_THROWS_EXCEPTION(tb::IoError, tb::writeFileAtomically("/dev/full", "x"));
+            QVERIFY(::stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+        }
+
+        const std::string dangling = dir + "/dangling.csv";
+        QVERIFY(::symlink((dir + "/nowhere/x.csv").c_str(), dangling.c_str()) == 0);
+        try {
+            tb::writeFileAtomically(dangling, "x");
+            QFAIL("writing through a link to nothing did not fail");
+        } catch (const tb::IoError& e) {
+            QVERIFY2(QString(e.what()).contains("symbolic link to " + QString::fromStdString(dir) + "/nowhere/x.csv"),
+                     e.what());
+        }
+        QVERIFY(::lstat(dangling.c_str(), &st) == 0 && S_ISLNK(st.st_mode));
     }
 
     // A writer killed with SIGKILL at random moments: the file is always the old or the new one,

@@ -331,6 +331,7 @@ ES = {
     "inverted": "invertida",
     "cropped, fitted into 20×20 and centred": "recortada, encajada en 20×20 y centrada",
     "not centred: no ink lighter than the paper": "sin centrar: no hay tinta más clara que el papel",
+    "nothing, the picture is blank": "nada, la imagen está en blanco",
     "resized": "redimensionada",
     "What the model receives (%1×%2): %3": "Lo que recibe el modelo (%1×%2): %3",
     "Draw a digit, or open, drop or paste a picture.": "Dibuja un dígito, o abre, suelta o pega una imagen.",

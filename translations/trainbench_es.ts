@@ -1782,6 +1782,10 @@
         <source>%1 (%2) — predicted in %3 ms on one core</source>
         <translation>%1 (%2) — predicho en %3 ms en un núcleo</translation>
     </message>
+    <message>
+        <source>nothing, the picture is blank</source>
+        <translation>nada, la imagen está en blanco</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ResultsPanel</name>

@@ -56,8 +56,8 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"csv", {"FILE", "the table as CSV too"}},
         {"image", {"PICTURE [PICTURE ...]", "PNG or JPEG pictures"}},
         {"top", {"K", "the K most probable classes, 1 to the model's number of classes (3)"}},
-        {"invert", {"on|off", "invert the picture (by default, as its background suggests)"}},
-        {"centre", {"on|off", "MNIST's centring (by default for digit models)"}},
+        {"invert", {"on|off", "invert dark ink on light paper, as the picture's border suggests (on)"}},
+        {"centre", {"on|off", "MNIST's centring of light ink (by default for digit models)"}},
         {"save-inputs", {"DIR", "write what the model received as DIR/<picture>.pgm (DIR is made if missing)"}},
         {"kind", {"image|text|all", "which presets (all)"}},
         {"input", {"N", "the input's side (28), for a text model its sequence length (its own)"}},
@@ -184,15 +184,15 @@ std::vector<Command> makeTable()
                  "the runs recorded in the runs folder; a damaged run is listed with the reason. RUN is a run "
                  "folder's name (or the unique start of one), a path, or latest",
                  runsCommand});
-    t.push_back(
-        {"report",
-         "RUN [-o FILE.html]",
-         {{"out", false, "FILE.html", "the file to write (-o too); <run>.html in the current folder by default"},
-          {"runs-dir"},
-          {"json"}},
-         "one self-contained HTML file of the run (charts, configuration, hardware, epochs, confusion matrix, "
-         "misclassified images, weights SHA-256)",
-         reportCommand});
+    t.push_back({"report",
+                 "RUN [-o FILE.html]",
+                 {{"out", false, "FILE.html",
+                   "the file to write (-o too; - for standard output); <run>.html in the current folder by default"},
+                  {"runs-dir"},
+                  {"json"}},
+                 "one self-contained HTML file of the run (charts, configuration, hardware, epochs, confusion matrix, "
+                 "misclassified images, weights SHA-256)",
+                 reportCommand});
     t.push_back({"generate",
                  "",
                  {{"weights", true},

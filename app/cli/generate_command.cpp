@@ -31,7 +31,7 @@ int generateCommand(const std::vector<std::string>& args)
     g.prompt = o.text("prompt", "");
     g.length = int(o.integer("length", 250, 0, 10000000));
     g.temperature = o.real("temperature", 1.0);
-    g.seed = uint64_t(o.integer("seed", 200, 0, std::numeric_limits<long long>::max()));
+    g.seed = o.unsignedInt("seed", 200); // the same range as train's
     g.streams = int(o.integer("streams", 1, 1, 1024));
     // A symbol outside the vocabulary: refused before any output.
     const std::vector<uint8_t> ids = vocab.encode(g.prompt, "the prompt");

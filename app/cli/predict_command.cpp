@@ -103,6 +103,9 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(), predictor.inputWidth(), options);
             if (in.blank) // before --save-inputs: the model receives nothing of it
                 throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
+            if (options.centre && !in.centred) // the window's caption says the same
+                std::fprintf(stderr, "trainbench-cli predict: %s: not centred: no ink lighter than the paper%s\n",
+                             path.c_str(), options.autoInvert ? "" : " (dark ink on light paper needs --invert on)");
             if (o.has("save-inputs"))
                 saveInput(o.text("save-inputs", ""), path, in.input, savedInputs);
             // Wall time, and CPU time (what the forward costs, whatever else the machine runs).

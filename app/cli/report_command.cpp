@@ -11,6 +11,7 @@
 #include "train/run_history.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace tbcli {
 
@@ -26,6 +27,14 @@ int reportCommand(const std::vector<std::string>& args)
     const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
     const tb::ReportInput in = tb::readReportInput(path);
     const std::string out = o.text("out", in.run.id + ".html");
+    if (out == "-") { // standard output
+        const std::string html = tb::runReportHtml(in);
+        std::fwrite(html.data(), 1, html.size(), stdout);
+        return std::fflush(stdout) == 0 ? Ok : FileError;
+    }
+    if (const std::string ext = std::filesystem::path(out).extension().string();
+        !ext.empty() && ext != ".html" && ext != ".htm")
+        throw UsageError("--out " + out + ": the report is an HTML file; name it .html (or - for standard output)");
     tb::writeFileAtomically(out, tb::runReportHtml(in));
     if (o.has("json"))
         printJson({{"event", "report"}, {"run", path}, {"out", out}, {"test_evaluation", bool(in.test)}});

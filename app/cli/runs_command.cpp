@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 namespace tbcli {
 
@@ -87,8 +88,11 @@ int listRuns(const Options& o)
     } else {
         if (!list.problem.empty())
             std::fprintf(stderr, "trainbench-cli runs: %s\n", list.problem.c_str());
-        if (list.runs.empty() && list.problem.empty()) // an unreadable folder is not an empty one
-            std::printf("No runs in %s\n", list.runsDir.c_str());
+        if (list.runs.empty() && list.problem.empty()) { // an unreadable folder is not an empty one
+            std::error_code ec;                          // a mistyped --runs-dir is not a folder without runs
+            std::printf("No runs in %s%s\n", list.runsDir.c_str(),
+                        std::filesystem::exists(list.runsDir, ec) ? "" : " (the folder does not exist yet)");
+        }
         int epochsWidth = 12;
         for (const tb::RunSummary& r : list.runs)
             epochsWidth = std::max(epochsWidth, int(epochsText(r).size()));

@@ -3,11 +3,14 @@
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +24,70 @@ std::string folderOf(const std::string& path)
     const auto slash = path.find_last_of('/');
     return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
+
+// Where the bytes for `path` go. A symbolic link's target, so that the link stays a link. Something
+// that is not a regular file (a device such as /dev/null or /dev/full, a FIFO) is written through as
+// a stream: renaming a file over it would destroy it. So is anything under /dev or /proc: /dev/stdout
+// may lead to a regular file the shell holds open, which must be written through its descriptor.
+struct Destination {
+    std::string path;
+    bool stream = false;
+    std::string problem; // why it cannot be written at all (a link to nothing)
+};
+
+Destination destinationOf(const std::string& path)
+{
+    Destination d{path, false, {}};
+    if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) {
+        d.stream = true;
+        return d;
+    }
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        char* real = ::realpath(path.c_str(), nullptr);
+        if (!real) {
+            const int err = errno;
+            std::vector<char> target(size_t(st.st_size) + 1, '\0');
+            const ssize_t len = ::readlink(path.c_str(), target.data(), target.size() - 1);
+            d.problem = "it is a symbolic link to " + std::string(target.data(), size_t(std::max<ssize_t>(len, 0))) +
+                        ", which cannot be followed (" + std::strerror(err) + ")";
+            return d;
+        }
+        d.path = real;
+        std::free(real);
+    }
+    if (::stat(d.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        d.stream = true;
+    return d;
+}
+
+void writeAll(int fd, const std::string& bytes, const std::function<void(int)>& fail)
+{
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            fail(errno);
+        }
+        done += size_t(w);
+    }
+}
+
+// A device or FIFO: its bytes in order, no temporary file.
+void writeThrough(const std::string& path, const std::string& bytes)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+    writeAll(fd, bytes, [&](int err) {
+        ::close(fd);
+        throw IoError("cannot write " + path + ": " + std::strerror(err));
+    });
+    if (::close(fd) != 0)
+        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+}
 } // namespace
 
 std::string unwritableReason(const std::string& path)
@@ -30,7 +97,12 @@ std::string unwritableReason(const std::string& path)
     struct stat st {};
     if (path.back() == '/' || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
         return "it is a folder; give the name of a file in it";
-    const std::string dir = folderOf(path);
+    const Destination d = destinationOf(path);
+    if (!d.problem.empty())
+        return d.problem;
+    if (d.stream)
+        return ::access(d.path.c_str(), W_OK) == 0 ? std::string() : std::strerror(errno);
+    const std::string dir = folderOf(d.path);
     if (::stat(dir.c_str(), &st) != 0)
         return errno == ENOENT ? "the folder " + dir + " does not exist" : std::strerror(errno);
     if (!S_ISDIR(st.st_mode))
@@ -44,8 +116,13 @@ void writeFileAtomically(const std::string& path, const std::string& bytes)
 {
     if (const std::string why = unwritableReason(path); !why.empty())
         throw IoError("cannot write " + path + ": " + why);
-    const std::string dir = folderOf(path);
-    std::string tmpl = path + ".tmp-XXXXXX";
+    const Destination d = destinationOf(path);
+    if (d.stream) {
+        writeThrough(d.path, bytes);
+        return;
+    }
+    const std::string dir = folderOf(d.path);
+    std::string tmpl = d.path + ".tmp-XXXXXX";
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
     const int fd = ::mkstemp(name.data());
@@ -56,16 +133,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes)
         ::unlink(name.data());
         throw IoError("cannot write " + path + ": " + std::strerror(err) + "; nothing was written");
     };
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            failWith(errno);
-        }
-        done += size_t(w);
-    }
+    writeAll(fd, bytes, failWith);
     if (::fsync(fd) != 0)
         failWith(errno);
     ::fchmod(fd, 0644);
@@ -74,7 +142,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes)
         ::unlink(name.data());
         throw IoError("cannot write " + path + ": " + std::strerror(err) + "; nothing was written");
     }
-    if (::rename(name.data(), path.c_str()) != 0) {
+    if (::rename(name.data(), d.path.c_str()) != 0) {
         const int err = errno;
         ::unlink(name.data());
         throw IoError("cannot write " + path + ": " + std::strerror(err) + "; nothing was written");

@@ -1,6 +1,8 @@
 // Writes a file atomically: the bytes go to a temporary file in the same folder, which is flushed
 // to disk and renamed over the target. A failure (no permission, full disk) throws IoError and
-// leaves neither a half-written target nor the temporary file behind.
+// leaves neither a half-written target nor the temporary file behind. A symbolic link's target is
+// what gets replaced (the link stays); a device or a FIFO (/dev/stdout, /dev/null, a named pipe),
+// and any path under /dev or /proc, is written through as a stream instead of being replaced.
 #pragma once
 
 #include <string>

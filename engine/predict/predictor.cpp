@@ -14,6 +14,10 @@ Predictor::Predictor(const WeightsFile& weights, const Kernels& kernels)
     : m_net(std::make_unique<Network>(weights.buildNetwork())), m_classNames(weights.classNames)
 {
     const Shape in = m_net->inputShape();
+    if (in.tokens)
+        throw ModelError("these weights are a text model's (its inputs are " + in.keras() +
+                         " symbol ids): it writes text rather than recognise pictures; use trainbench-cli generate, or "
+                         "the window's Write page");
     if (!in.spatial || in.c != 1)
         throw ModelError("the model takes " + in.keras() + " inputs, not one-channel images");
     m_image.count = 1;

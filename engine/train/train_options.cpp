@@ -30,9 +30,9 @@ long long parseWholeOption(const std::string& name, const std::string& text, lon
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end || errno)
+    if (text.empty() || *end || (errno && errno != ERANGE))
         throw ConfigError("--" + name + " needs a whole number, not \"" + text + "\"");
-    if (v < lo || v > hi)
+    if (errno == ERANGE || v < lo || v > hi) // a whole number too long for 64 bits is out of range too
         throw ConfigError("--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
                           " (got " + text + ")");
     return v;
@@ -54,8 +54,10 @@ double parseRealOption(const std::string& name, const std::string& text)
 {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end || !std::isfinite(v))
+    if (text.empty() || *end)
         throw ConfigError("--" + name + " needs a number, not \"" + text + "\"");
+    if (!std::isfinite(v))
+        throw ConfigError("--" + name + " needs a finite number, not \"" + text + "\"");
     return v;
 }
 

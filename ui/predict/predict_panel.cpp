@@ -227,6 +227,11 @@ void PredictPanel::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
 }
 
+QString PredictPanel::inputCaption() const
+{
+    return m_inputCaption->text();
+}
+
 QString PredictPanel::modelText() const
 {
     return m_model->text();
@@ -450,14 +455,18 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     m_inputView->setPixmap(QPixmap::fromImage(
         m_input.scaled(kInputViewSide - 2, kInputViewSide - 2, Qt::KeepAspectRatio, Qt::FastTransformation)));
     QStringList steps;
-    if (outcome.pre.inverted)
-        steps << tr("inverted");
-    if (outcome.pre.centred)
-        steps << tr("cropped, fitted into 20×20 and centred");
-    else if (m_centre->isChecked() && !outcome.pre.blank)
-        steps << tr("not centred: no ink lighter than the paper");
-    if (!outcome.pre.centred)
-        steps << tr("resized");
+    if (outcome.pre.blank) { // nothing to invert, centre or predict
+        steps << tr("nothing, the picture is blank");
+    } else {
+        if (outcome.pre.inverted)
+            steps << tr("inverted");
+        if (outcome.pre.centred)
+            steps << tr("cropped, fitted into 20×20 and centred");
+        else if (m_centre->isChecked())
+            steps << tr("not centred: no ink lighter than the paper");
+        if (!outcome.pre.centred)
+            steps << tr("resized");
+    }
     m_inputCaption->setText(tr("What the model receives (%1×%2): %3")
                                 .arg(outcome.pre.input.width)
                                 .arg(outcome.pre.input.height)

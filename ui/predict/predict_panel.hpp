@@ -54,6 +54,7 @@ public:
     bool hasModel() const { return m_predictor != nullptr; }
     QString modelText() const;
     QString statusText() const;                   // the last prediction, or what went wrong
+    QString inputCaption() const;                 // what the model receives, and the steps that made it
     QImage modelInput() const { return m_input; } // what the model received last (grayscale, model size)
     std::vector<float> probabilities() const { return m_probs; }
     bool idle() const { return !m_busy && !m_dirty; }
