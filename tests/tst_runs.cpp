@@ -728,6 +728,7 @@ private slots:
         QCOMPARE(pdf.code, 2);
         QVERIFY2(pdf.err.contains("the report is an HTML file"), qPrintable(pdf.err));
         QVERIFY(!QFile::exists(m_tmp.path() + "/r.pdf"));
+        QCOMPARE(cli({"report", "latest", "--runs-dir", runs, "-o", m_tmp.path() + "/R.HTML"}).code, 0);
 
         QCOMPARE(cli({"runs", "bogus", "--runs-dir", runs}).code, 2);
         QCOMPARE(cli({"runs", "show", "--runs-dir", runs}).code, 2);

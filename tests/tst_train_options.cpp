@@ -75,6 +75,7 @@ private slots:
         row("seed", "18446744073709551616",
             "--seed must be between 0 and 18446744073709551615 (got 18446744073709551616)");
         row("seed", "-3", "--seed needs a non-negative whole number, not \"-3\"");
+        row("seed", " -3", "--seed needs a non-negative whole number, not \" -3\"");
         row("lr", "fast", "--lr needs a number, not \"fast\"");
         row("lr", "inf", "--lr needs a finite number, not \"inf\"");
         row("optimizer", "adagrad", "--optimizer: unknown optimizer \"adagrad\" (use adam, sgd or rmsprop)");

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <random>
 #include <sys/mount.h>
 #include <sys/resource.h>
@@ -187,7 +188,8 @@ private slots:
     }
 
     // What is not a regular file is never replaced: a symbolic link's target is written (the link
-    // stays a link), a FIFO and a device are written through, a link to nothing is refused.
+    // stays a link), a FIFO and a device are written through, a link that cannot lead to a file is
+    // refused.
     void specialFilesAreWrittenThroughNotReplaced()
     {
         const std::string dir = m_tmp.path().toStdString() + "/special";
@@ -221,6 +223,33 @@ private slots:
         if (::access("/dev/full", W_OK) == 0) { // a device that is always full
             QVERIFY_THROWS_EXCEPTION(tb::IoError, tb::writeFileAtomically("/dev/full", "x"));
             QVERIFY(::stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode));
+        }
+
+        // A link to a file not made yet, in a folder that exists: made there (a relative target
+        // from the link's folder), as a shell's redirection would.
+        const std::string ahead = dir + "/ahead.csv";
+        QVERIFY(::symlink("elsewhere/new.csv", ahead.c_str()) == 0);
+        tb::writeFileAtomically(ahead, "made");
+        QCOMPARE(fileBytes(dir + "/elsewhere/new.csv"), std::string("made"));
+        QVERIFY(::lstat(ahead.c_str(), &st) == 0 && S_ISLNK(st.st_mode));
+
+        // One of the process's descriptors (/proc/self/fd/N, /dev/stdout): written where it stands,
+        // after what the file already holds, not from its start.
+        const std::string log = dir + "/log.txt";
+        tb::writeFileAtomically(log, "first line\n");
+        const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND);
+        QVERIFY(fd >= 0);
+        tb::writeFileAtomically("/proc/self/fd/" + std::to_string(fd), "second line\n");
+        ::close(fd);
+        QCOMPARE(fileBytes(log), std::string("first line\nsecond line\n"));
+
+        // A regular file under /dev (a tmpfs there) is a file like any other: replaced atomically.
+        if (::access("/dev/shm", W_OK) == 0) {
+            const std::string shm = "/dev/shm/trainbench-write-faults-" + std::to_string(::getpid()) + ".csv";
+            const auto cleanup = qScopeGuard([&] { ::unlink(shm.c_str()); });
+            tb::writeFileAtomically(shm, std::string(1000, 'a'));
+            tb::writeFileAtomically(shm, "short");
+            QCOMPARE(fileBytes(shm), std::string("short"));
         }
 
         const std::string dangling = dir + "/dangling.csv";

@@ -10,6 +10,8 @@
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -27,13 +29,13 @@ int reportCommand(const std::vector<std::string>& args)
     const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
     const tb::ReportInput in = tb::readReportInput(path);
     const std::string out = o.text("out", in.run.id + ".html");
-    if (out == "-") { // standard output
-        const std::string html = tb::runReportHtml(in);
-        std::fwrite(html.data(), 1, html.size(), stdout);
-        return std::fflush(stdout) == 0 ? Ok : FileError;
+    if (out == "-") { // standard output, through the writer's own descriptor (its errors said)
+        tb::writeFileAtomically("/dev/stdout", tb::runReportHtml(in));
+        return Ok;
     }
-    if (const std::string ext = std::filesystem::path(out).extension().string();
-        !ext.empty() && ext != ".html" && ext != ".htm")
+    std::string ext = std::filesystem::path(out).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (!ext.empty() && ext != ".html" && ext != ".htm")
         throw UsageError("--out " + out + ": the report is an HTML file; name it .html (or - for standard output)");
     tb::writeFileAtomically(out, tb::runReportHtml(in));
     if (o.has("json"))

@@ -25,36 +25,63 @@ std::string folderOf(const std::string& path)
     return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
 
-// Where the bytes for `path` go. A symbolic link's target, so that the link stays a link. Something
-// that is not a regular file (a device such as /dev/null or /dev/full, a FIFO) is written through as
-// a stream: renaming a file over it would destroy it. So is anything under /dev or /proc: /dev/stdout
-// may lead to a regular file the shell holds open, which must be written through its descriptor.
+// The descriptor a path names in this process: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N;
+// -1 for any other path. Opening those again would start at offset 0 of a file the shell redirected
+// to (overwriting what is there) instead of writing where the process's own output stands.
+int ownDescriptor(const std::string& path)
+{
+    if (path == "/dev/stdout")
+        return 1;
+    if (path == "/dev/stderr")
+        return 2;
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        const std::string p = prefix;
+        if (path.size() > p.size() && path.compare(0, p.size(), p) == 0 &&
+            path.find_first_not_of("0123456789", p.size()) == std::string::npos && path.size() - p.size() < 9)
+            return std::stoi(path.substr(p.size()));
+    }
+    return -1;
+}
+
+// Where the bytes for `path` go. A symbolic link's target, so that the link stays a link (a target
+// that does not exist yet is made, as a shell's redirection would). Something that is not a regular
+// file (a device such as /dev/null or /dev/full, a FIFO, a socket) is written through as a stream:
+// renaming a file over it would destroy it. So is one of this process's descriptors (ownDescriptor).
 struct Destination {
     std::string path;
     bool stream = false;
-    std::string problem; // why it cannot be written at all (a link to nothing)
+    int fd = -1;         // ownDescriptor
+    std::string problem; // why it cannot be written at all (a link that cannot be followed)
 };
 
 Destination destinationOf(const std::string& path)
 {
-    Destination d{path, false, {}};
-    if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) {
+    Destination d{path, false, ownDescriptor(path), {}};
+    if (d.fd >= 0) {
         d.stream = true;
         return d;
     }
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        char* real = ::realpath(path.c_str(), nullptr);
-        if (!real) {
+        if (char* real = ::realpath(path.c_str(), nullptr)) {
+            d.path = real;
+            std::free(real);
+        } else {
             const int err = errno;
-            std::vector<char> target(size_t(st.st_size) + 1, '\0');
+            std::vector<char> target(4096, '\0');
             const ssize_t len = ::readlink(path.c_str(), target.data(), target.size() - 1);
-            d.problem = "it is a symbolic link to " + std::string(target.data(), size_t(std::max<ssize_t>(len, 0))) +
+            const std::string to(target.data(), size_t(std::max<ssize_t>(len, 0)));
+            std::string made = to.empty() || to[0] == '/' ? to : folderOf(path) + "/" + to;
+            struct stat dir {};
+            if (err == ENOENT && !made.empty() && ::lstat(made.c_str(), &st) != 0 &&
+                ::stat(folderOf(made).c_str(), &dir) == 0 && S_ISDIR(dir.st_mode)) {
+                d.path = made; // a file to make, in a folder that exists
+                return d;
+            }
+            d.problem = "it is a symbolic link to " + (to.empty() ? std::string("nothing") : to) +
                         ", which cannot be followed (" + std::strerror(err) + ")";
             return d;
         }
-        d.path = real;
-        std::free(real);
     }
     if (::stat(d.path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
         d.stream = true;
@@ -75,18 +102,23 @@ void writeAll(int fd, const std::string& bytes, const std::function<void(int)>& 
     }
 }
 
-// A device or FIFO: its bytes in order, no temporary file.
-void writeThrough(const std::string& path, const std::string& bytes)
+// A device, FIFO or socket, or one of this process's descriptors: its bytes in order, no temporary file.
+void writeThrough(const Destination& d, const std::string& bytes)
 {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (d.fd >= 0) { // after what stdio holds for it, where it stands
+        std::fflush(nullptr);
+        writeAll(d.fd, bytes, [&](int err) { throw IoError("cannot write " + d.path + ": " + std::strerror(err)); });
+        return;
+    }
+    const int fd = ::open(d.path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0)
-        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+        throw IoError("cannot write " + d.path + ": " + std::strerror(errno));
     writeAll(fd, bytes, [&](int err) {
         ::close(fd);
-        throw IoError("cannot write " + path + ": " + std::strerror(err));
+        throw IoError("cannot write " + d.path + ": " + std::strerror(err));
     });
     if (::close(fd) != 0)
-        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+        throw IoError("cannot write " + d.path + ": " + std::strerror(errno));
 }
 } // namespace
 
@@ -100,6 +132,8 @@ std::string unwritableReason(const std::string& path)
     const Destination d = destinationOf(path);
     if (!d.problem.empty())
         return d.problem;
+    if (d.fd >= 0)
+        return ::fcntl(d.fd, F_GETFL) >= 0 ? std::string() : std::strerror(errno);
     if (d.stream)
         return ::access(d.path.c_str(), W_OK) == 0 ? std::string() : std::strerror(errno);
     const std::string dir = folderOf(d.path);
@@ -118,7 +152,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes)
         throw IoError("cannot write " + path + ": " + why);
     const Destination d = destinationOf(path);
     if (d.stream) {
-        writeThrough(d.path, bytes);
+        writeThrough(d, bytes);
         return;
     }
     const std::string dir = folderOf(d.path);

@@ -1,8 +1,9 @@
 // Writes a file atomically: the bytes go to a temporary file in the same folder, which is flushed
 // to disk and renamed over the target. A failure (no permission, full disk) throws IoError and
 // leaves neither a half-written target nor the temporary file behind. A symbolic link's target is
-// what gets replaced (the link stays); a device or a FIFO (/dev/stdout, /dev/null, a named pipe),
-// and any path under /dev or /proc, is written through as a stream instead of being replaced.
+// what gets replaced (the link stays); a device, FIFO or socket (/dev/null, a named pipe) is written
+// through as a stream instead of being replaced, and /dev/stdout, /dev/stderr, /dev/fd/N and
+// /proc/self/fd/N through the process's own descriptor (where its output stands).
 #pragma once
 
 #include <string>

@@ -43,7 +43,8 @@ uint64_t parseUnsignedOption(const std::string& name, const std::string& text)
     char* end = nullptr;
     errno = 0;
     const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (text.empty() || text[0] == '-' || *end || (errno && errno != ERANGE))
+    // Digits only: strtoull would skip spaces and wrap " -3" around to 2^64 - 3.
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || *end || (errno && errno != ERANGE))
         throw ConfigError("--" + name + " needs a non-negative whole number, not \"" + text + "\"");
     if (errno == ERANGE)
         throw ConfigError("--" + name + " must be between 0 and " + std::to_string(UINT64_MAX) + " (got " + text + ")");
