@@ -71,7 +71,7 @@ Destination destinationOf(const std::string& path)
             std::vector<char> target(4096, '\0');
             const ssize_t len = ::readlink(path.c_str(), target.data(), target.size() - 1);
             const std::string to(target.data(), size_t(std::max<ssize_t>(len, 0)));
-            std::string made = to.empty() || to[0] == '/' ? to : folderOf(path) + "/" + to;
+            const std::string made = to.empty() || to[0] == '/' ? to : folderOf(path) + "/" + to;
             struct stat dir {};
             if (err == ENOENT && !made.empty() && ::lstat(made.c_str(), &st) != 0 &&
                 ::stat(folderOf(made).c_str(), &dir) == 0 && S_ISDIR(dir.st_mode)) {
