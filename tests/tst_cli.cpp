@@ -328,6 +328,14 @@ private slots:
         r = run({"export", "--weights", st, "--out", m_tmp.path() + "/exported.onnx"});
         QCOMPARE(r.code, 0);
         QVERIFY(QFileInfo(m_tmp.path() + "/exported.onnx").size() > 1000);
+        // To standard output (a pipe here): the weights alone there, what was written on stderr.
+        r = run({"export", "--weights", w, "--format", "safetensors", "--out", "/dev/stdout"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(!r.out.contains("Wrote") && r.out.contains("__metadata__"));
+        QVERIFY2(r.err.startsWith("Wrote /dev/stdout (safetensors)"), qPrintable(r.err));
+        r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "3", "--predictions", "/dev/stdout"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("index,label,predicted,"), qPrintable(r.out));
 
         const QString a = m_tmp.path() + "/a.csv", b = m_tmp.path() + "/b.csv";
         r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "30", "--predictions", a, "--json"});
