@@ -26,10 +26,10 @@
 
 namespace tbcli {
 
-void printJson(const nlohmann::ordered_json& j)
+void printJson(const nlohmann::ordered_json& j, std::FILE* to)
 {
-    std::fputs((tb::jsonText(j) + "\n").c_str(), stdout);
-    std::fflush(stdout);
+    std::fputs((tb::jsonText(j) + "\n").c_str(), to);
+    std::fflush(to);
 }
 
 std::atomic<bool> g_interrupted{false};

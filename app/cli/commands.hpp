@@ -5,6 +5,8 @@
 // folders, pictures, what is written) 5. docs/cli.md says the same to users.
 #pragma once
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -28,6 +30,6 @@ int reportCommand(const std::vector<std::string>& args);
 int generateCommand(const std::vector<std::string>& args);
 
 // One --json event: a line of compact JSON on stdout, flushed.
-void printJson(const nlohmann::ordered_json& j);
+void printJson(const nlohmann::ordered_json& j, std::FILE* to = stdout);
 
 } // namespace tbcli

@@ -4,7 +4,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "core/json_text.hpp"
+#include "core/atomic_file.hpp"
 #include "io/weights_file.hpp"
 #include "io/weights_formats.hpp"
 #include "model/network.hpp"
@@ -50,20 +50,17 @@ int exportCommand(const std::vector<std::string>& args)
     tb::saveWeightsAs(out, w, format);
     const std::string sha = w.buildNetwork().weightsSha256();
     // Weights sent to standard output leave it to them: what was written is said on stderr.
-    const bool toStdout = out == "/dev/stdout" || out == "/dev/fd/1" || out == "/proc/self/fd/1";
+    std::FILE* said = tb::ownDescriptor(out) == 1 ? stderr : stdout;
     if (o.has("json")) {
         nlohmann::ordered_json j;
         j["event"] = "export";
         j["format"] = tb::weightsFormatName(format);
         j["path"] = out;
         j["weights_sha256"] = sha;
-        if (toStdout)
-            std::fprintf(stderr, "%s\n", tb::jsonText(j).c_str());
-        else
-            printJson(j);
+        printJson(j, said);
     } else {
-        std::fprintf(toStdout ? stderr : stdout, "Wrote %s (%s) - weights sha256: %s\n", out.c_str(),
-                     tb::weightsFormatName(format), sha.c_str());
+        std::fprintf(said, "Wrote %s (%s) - weights sha256: %s\n", out.c_str(), tb::weightsFormatName(format),
+                     sha.c_str());
     }
     return Ok;
 }

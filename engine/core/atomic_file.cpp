@@ -25,24 +25,6 @@ std::string folderOf(const std::string& path)
     return slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
 }
 
-// The descriptor a path names in this process: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N;
-// -1 for any other path. Opening those again would start at offset 0 of a file the shell redirected
-// to (overwriting what is there) instead of writing where the process's own output stands.
-int ownDescriptor(const std::string& path)
-{
-    if (path == "/dev/stdout")
-        return 1;
-    if (path == "/dev/stderr")
-        return 2;
-    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
-        const std::string p = prefix;
-        if (path.size() > p.size() && path.compare(0, p.size(), p) == 0 &&
-            path.find_first_not_of("0123456789", p.size()) == std::string::npos && path.size() - p.size() < 9)
-            return std::stoi(path.substr(p.size()));
-    }
-    return -1;
-}
-
 // Where the bytes for `path` go. A symbolic link's target, so that the link stays a link (a target
 // that does not exist yet is made, as a shell's redirection would). Something that is not a regular
 // file (a device such as /dev/null or /dev/full, a FIFO, a socket) is written through as a stream:
@@ -120,16 +102,15 @@ void writeThrough(const Destination& d, const std::string& bytes)
     if (::close(fd) != 0)
         throw IoError("cannot write " + d.path + ": " + std::strerror(errno));
 }
-} // namespace
 
-std::string unwritableReason(const std::string& path)
+// Why `d` (the destination of `path`) cannot be written now, or empty (unwritableReason).
+std::string reasonAgainst(const std::string& path, const Destination& d)
 {
     if (path.empty())
         return "no file name was given";
     struct stat st {};
     if (path.back() == '/' || (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
         return "it is a folder; give the name of a file in it";
-    const Destination d = destinationOf(path);
     if (!d.problem.empty())
         return d.problem;
     if (d.fd >= 0)
@@ -145,12 +126,35 @@ std::string unwritableReason(const std::string& path)
         return std::strerror(errno);
     return {};
 }
+} // namespace
+
+// Opening these again would start at offset 0 of a file the shell redirected to (overwriting what is
+// there) instead of writing where the process's own output stands.
+int ownDescriptor(const std::string& path)
+{
+    if (path == "/dev/stdout")
+        return 1;
+    if (path == "/dev/stderr")
+        return 2;
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+        const std::string p = prefix;
+        if (path.size() > p.size() && path.compare(0, p.size(), p) == 0 &&
+            path.find_first_not_of("0123456789", p.size()) == std::string::npos && path.size() - p.size() < 9)
+            return std::stoi(path.substr(p.size()));
+    }
+    return -1;
+}
+
+std::string unwritableReason(const std::string& path)
+{
+    return reasonAgainst(path, destinationOf(path));
+}
 
 void writeFileAtomically(const std::string& path, const std::string& bytes)
 {
-    if (const std::string why = unwritableReason(path); !why.empty())
-        throw IoError("cannot write " + path + ": " + why);
     const Destination d = destinationOf(path);
+    if (const std::string why = reasonAgainst(path, d); !why.empty())
+        throw IoError("cannot write " + path + ": " + why);
     if (d.stream) {
         writeThrough(d, bytes);
         return;

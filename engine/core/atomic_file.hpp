@@ -16,5 +16,8 @@ void writeFileAtomically(const std::string& path, const std::string& bytes);
 // that the work is not lost. Space is not checked (the write finds out, and says so).
 std::string unwritableReason(const std::string& path);
 std::string readWholeFile(const std::string& path); // throws IoError
+// The descriptor a path names in this process (/dev/stdout 1, /dev/stderr 2, /dev/fd/N and
+// /proc/self/fd/N: N), which writeFileAtomically writes through; -1 for any other path.
+int ownDescriptor(const std::string& path);
 
 } // namespace tb

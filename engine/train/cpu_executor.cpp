@@ -44,21 +44,22 @@ bool absorbed(const Network& net, int l)
            net.layer(l - 1).absorbs(net.layer(l));
 }
 
-bool absorbsNext(const Network& net, int l)
+// The layer l absorbs (l + 1), or null.
+const Layer* absorbedNext(const Network& net, int l)
 {
-    return l + 1 < net.layerCount() && absorbed(net, l + 1);
+    return l + 1 < net.layerCount() && absorbed(net, l + 1) ? &net.layer(l + 1) : nullptr;
 }
 
 // The floats of layer l's own output per sample: none when the next layer's output takes its place.
 int64_t outputFloats(const Network& net, int l)
 {
-    return absorbsNext(net, l) ? 0 : net.layer(l).outShape().size();
+    return absorbedNext(net, l) ? 0 : net.layer(l).outShape().size();
 }
 
 int64_t workspaceFloats(const Network& net, int l, int n)
 {
     const Layer& layer = net.layer(l);
-    return layer.workspaceFloats(n) + (absorbsNext(net, l) ? layer.absorbingWorkspaceFloats(n) : 0);
+    return layer.workspaceFloats(n) + (absorbedNext(net, l) ? layer.absorbingWorkspaceFloats(n) : 0);
 }
 
 // Whether layer l's output goes in its input's buffer: a layer the executor never runs
@@ -374,7 +375,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
         if (layer.passThrough() || absorbed(m_net, l))
             continue;
         layer.beginPass(*m_kernels, true, m_parallel);
-        const Layer* next = absorbsNext(m_net, l) ? &m_net.layer(l + 1) : nullptr;
+        const Layer* next = absorbedNext(m_net, l);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(l, 0, m_shardGradOffset[size_t(l)], next);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -416,7 +417,7 @@ StepResult CpuExecutor::trainStep(const ImageSplit& split, int mult, const int* 
             continue;
         }
         layer.beginBackward(*m_kernels, m_parallel);
-        const Layer* next = absorbsNext(m_net, l) ? &m_net.layer(l + 1) : nullptr;
+        const Layer* next = absorbedNext(m_net, l);
         for (int k = 0; k < S; ++k)
             views[size_t(k)] = m_shards[size_t(k)]->view(l, cur, m_shardGradOffset[size_t(l)], next);
         for (int ph = 0; ph < layer.phases(true); ++ph) {
@@ -520,7 +521,7 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
             v.n = n;
             v.firstSample = first;
             v.x = s.acts.data() + s.actOffset[size_t(l)];
-            v.next = absorbsNext(m_net, l) ? &m_net.layer(l + 1) : nullptr;
+            v.next = absorbedNext(m_net, l);
             v.y = s.acts.data() + s.actOffset[size_t(l) + (yAffine[size_t(l)] || v.next ? 2 : 1)];
             v.yAffine = yAffine[size_t(l)];
             m_net.layer(l).forward(ctx, 0, v, m_workspace[size_t(w)].data());
