@@ -290,6 +290,10 @@ private slots:
         QTest::newRow("F(4x4,3x3) 9x11, 24 -> 16, 2 samples") << f43 << 9 << 11 << 1 << 24 << 16 << 2;
         QTest::newRow("fold 14x14 (28x28), 48 -> 24, 1 sample") << f43 << 14 << 14 << 2 << 48 << 24 << 1;
         QTest::newRow("fold 7x9 (14x18), 96 -> 40, 3 samples") << f43 << 7 << 9 << 2 << 96 << 40 << 3;
+        const int f53 = int(winograd::Kind::F5x5_3x3);
+        QTest::newRow("F(5x5,3x3) 14x14, 16 -> 24, 2 samples") << f53 << 14 << 14 << 1 << 16 << 24 << 2;
+        QTest::newRow("F(5x5,3x3) 7x5, 8 -> 16, 3 samples") << f53 << 7 << 5 << 1 << 8 << 16 << 3;
+        QTest::newRow("F(5x5,3x3) fold 14x14 (28x28), 48 -> 24, 1 sample") << f53 << 14 << 14 << 2 << 48 << 24 << 1;
     }
     void winogradTransformsGiveTheReferenceProducts()
     {
@@ -365,6 +369,9 @@ private slots:
         QTest::newRow("F(4x4,5x5) 40 -> 24, transposed") << f45 << true << 40 << 24;
         QTest::newRow("F(4x4,3x3) 8 -> 16") << f43 << false << 8 << 16;
         QTest::newRow("F(4x4,3x3) 48 -> 40, transposed") << f43 << true << 48 << 40;
+        const int f53 = int(winograd::Kind::F5x5_3x3);
+        QTest::newRow("F(5x5,3x3) 48 -> 24") << f53 << false << 48 << 24;
+        QTest::newRow("F(5x5,3x3) 24 -> 40, transposed") << f53 << true << 24 << 40;
     }
     void transformedKernelsComeOutAsPackBPacksThem()
     {

@@ -264,15 +264,21 @@ private slots:
         QTest::addColumn<int>("cin");
         QTest::addColumn<int>("cout");
         QTest::addColumn<int>("n");
-        QTest::newRow("5x5, 14x14, one chunk") << 5 << 1 << 14 << 14 << 16 << 32 << 3;
-        QTest::newRow("5x5, 7x9, odd edges") << 5 << 1 << 7 << 9 << 16 << 32 << 2;
-        QTest::newRow("5x5, 5x5, two chunks") << 5 << 1 << 5 << 5 << 16 << 32 << 18;
-        QTest::newRow("5x5, 8 channels") << 5 << 1 << 6 << 6 << 8 << 24 << 2;
-        QTest::newRow("3x3, 14x14") << 3 << 1 << 14 << 14 << 16 << 24 << 3;
-        QTest::newRow("3x3, 7x5, two chunks") << 3 << 1 << 7 << 5 << 8 << 16 << 17;
-        QTest::newRow("6x6 stride 2, 28x28 (tpu conv2d_1)") << 6 << 2 << 28 << 28 << 12 << 24 << 2;
-        QTest::newRow("6x6 stride 2, 14x14 (tpu conv2d_2)") << 6 << 2 << 14 << 14 << 24 << 64 << 3;
-        QTest::newRow("6x6 stride 2, 10x6, two chunks") << 6 << 2 << 10 << 6 << 2 << 8 << 17;
+        QTest::addColumn<int>("kind"); // winograd::Kind, as Conv2D picks it
+        const int f45 = int(winograd::Kind::F4x4_5x5), f43 = int(winograd::Kind::F4x4_3x3),
+                  f53 = int(winograd::Kind::F5x5_3x3);
+        QTest::newRow("5x5, 14x14, one chunk") << 5 << 1 << 14 << 14 << 16 << 32 << 3 << f45;
+        QTest::newRow("5x5, 7x9, odd edges") << 5 << 1 << 7 << 9 << 16 << 32 << 2 << f45;
+        QTest::newRow("5x5, 5x5, two chunks") << 5 << 1 << 5 << 5 << 16 << 32 << 18 << f45;
+        QTest::newRow("5x5, 8 channels") << 5 << 1 << 6 << 6 << 8 << 24 << 2 << f45;
+        // 14x14: 9 tiles of 49 elements (441 products a channel pair) instead of 16 of 36 (576).
+        QTest::newRow("3x3, 14x14") << 3 << 1 << 14 << 14 << 16 << 24 << 3 << f53;
+        QTest::newRow("3x3, 12x12") << 3 << 1 << 12 << 12 << 16 << 24 << 2 << f43;
+        QTest::newRow("3x3, 7x5, two chunks") << 3 << 1 << 7 << 5 << 8 << 16 << 17 << f53;
+        QTest::newRow("3x3, 8x12, 8 channels") << 3 << 1 << 8 << 12 << 8 << 8 << 2 << f43;
+        QTest::newRow("6x6 stride 2, 28x28 (tpu conv2d_1)") << 6 << 2 << 28 << 28 << 12 << 24 << 2 << f53;
+        QTest::newRow("6x6 stride 2, 14x14 (tpu conv2d_2)") << 6 << 2 << 14 << 14 << 24 << 64 << 3 << f43;
+        QTest::newRow("6x6 stride 2, 10x6, two chunks") << 6 << 2 << 10 << 6 << 2 << 8 << 17 << f53;
     }
     void winogradMatchesTheDirectConvolution()
     {
@@ -283,10 +289,13 @@ private slots:
         QFETCH(int, cin);
         QFETCH(int, cout);
         QFETCH(int, n);
+        QFETCH(int, kind);
+        constexpr int f53Kind = int(winograd::Kind::F5x5_3x3);
         Conv2D conv("wino", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, true,
                     Activation::Linear);
         QVERIFY(conv.usesWinograd());
         QCOMPARE(conv.winogradFold(), stride);
+        QCOMPARE(int(conv.winogradKind()), kind);
         const ConvGeometry& g = conv.geometry();
         Harness hs(conv, n);
         hs.params = randomVector(hs.params.size(), 3, 0.5f);
@@ -325,7 +334,10 @@ private slots:
             scale = std::max(scale, std::fabs(direct[out]));
         }
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
-              kernel == 5 ? "F(4x4,5x5)" : "F(4x4,3x3)", worst, scale, worst / scale);
+              kernel == 5       ? "F(4x4,5x5)"
+              : kind == f53Kind ? "F(5x5,3x3)"
+                                : "F(4x4,3x3)",
+              worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
         QVERIFY(samplesAloneMatchTheBatch(conv, hs.params, x, y, n));
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
@@ -439,6 +451,66 @@ private slots:
                                 wrong += cols[size_t(k * rowLen + s * ohw + oy * g.wo + ox)] != want;
                             }
         QCOMPARE(wrong, 0);
+    }
+
+    // Kernels::convDirect (a thin input's convolution straight from the images) against im2col and
+    // gemm, to the bit, at every level that has it: images narrower than a vector of pixels, wider
+    // than a row of them, kernels wider than the image, padding after only (even kernels), several
+    // blocks of output channels, signed zeros in the input and the weights.
+    void convDirectGivesImToColsBits_data()
+    {
+        QTest::addColumn<int>("h");
+        QTest::addColumn<int>("w");
+        QTest::addColumn<int>("cin");
+        QTest::addColumn<int>("cout");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<bool>("bias");
+        QTest::addColumn<int>("act");
+        QTest::newRow("tpu-mnist-cnn's first, 28x28, 1 -> 12, 3x3") << 28 << 28 << 1 << 12 << 3 << false << 0;
+        QTest::newRow("28x28, 1 -> 64, 5x5, ELU") << 28 << 28 << 1 << 64 << 5 << true << 2;
+        QTest::newRow("9x7, 3 -> 13, 2x2, ReLU") << 9 << 7 << 3 << 13 << 2 << true << 1;
+        QTest::newRow("33x17, 1 -> 24, 3x3") << 33 << 17 << 1 << 24 << 3 << true << 0;
+        QTest::newRow("2x3, 1 -> 5, 7x7") << 2 << 3 << 1 << 5 << 7 << false << 0;
+        QTest::newRow("1x1, 2 -> 3, 3x3") << 1 << 1 << 2 << 3 << 3 << true << 1;
+    }
+    void convDirectGivesImToColsBits()
+    {
+        QFETCH(int, h);
+        QFETCH(int, w);
+        QFETCH(int, cin);
+        QFETCH(int, cout);
+        QFETCH(int, kernel);
+        QFETCH(bool, bias);
+        QFETCH(int, act);
+        const int n = 5;
+        Conv2D conv("direct", Shape::image(h, w, cin), cout, kernel, kernel, 1, 1, true, bias, Activation(act));
+        QVERIFY(!conv.usesWinograd());
+        QVERIFY(kernel::convDirectApplies(conv.geometry()));
+        std::vector<float> x = randomVector(size_t(n) * cin * h * w, 31, 2.0f);
+        for (size_t i = 0; i < x.size(); i += 7)
+            x[i] = i % 2 ? -0.0f : 0.0f;
+        int levels = 0;
+        for (Isa isa : supportedIsas()) {
+            const Kernels& table = kernelsFor(isa);
+            if (!table.convDirect)
+                continue;
+            ++levels;
+            Kernels columns = table;
+            columns.convDirect = nullptr;
+            std::vector<float> got, want;
+            for (const Kernels* k : {&table, static_cast<const Kernels*>(&columns)}) {
+                Harness hs(conv, n, false);
+                hs.params = randomVector(hs.params.size(), 32, 0.5f);
+                for (size_t i = 0; i < hs.params.size(); i += 5)
+                    hs.params[i] = -0.0f;
+                conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
+                hs.ctx.kernels = k;
+                (k == &table ? got : want) = hs.forward(x);
+            }
+            QVERIFY2(std::memcmp(got.data(), want.data(), sizeof(float) * got.size()) == 0, isaName(isa));
+        }
+        if (levels == 0)
+            QSKIP("no level here has convDirect (the baseline's gemm is Eigen's)");
     }
 
     void convForwardChunksChangeNoBit()

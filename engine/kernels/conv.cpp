@@ -1,8 +1,10 @@
-// The convolution's im2col and col2im (the layout of Conv2D's GEMM path), and the bias and
-// activation over channel planes.
+// The convolution's im2col and col2im (the layout of Conv2D's GEMM path), its direct form for thin
+// inputs (convDirect), and the bias and activation over channel planes.
 #include "kernels/isa_kernels.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <cstring>
 #include <utility>
 
@@ -114,6 +116,156 @@ void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, flo
                 }
             }
 }
+
+#if TB_ISA_LEVEL >= 1
+namespace {
+// convDirect's register block: kDirectRows output channels x two vectors of pixels (AVX-512: 12 x 32,
+// 24 accumulators of 32 registers, as gemm's; AVX2: 6 x 16, 12 of 16).
+#if TB_ISA_LEVEL == 2
+constexpr int kDirectLanes = 16, kDirectRows = 12;
+#else
+constexpr int kDirectLanes = 8, kDirectRows = 6;
+#endif
+constexpr int kDirectVectors = 2, kDirectPixels = kDirectLanes * kDirectVectors;
+typedef float DirectVec __attribute__((vector_size(kDirectLanes * sizeof(float))));
+typedef int DirectInts __attribute__((vector_size(kDirectLanes * sizeof(int))));
+// A load's lanes: a mask register (AVX-512), or all-ones lanes (AVX2).
+#if TB_ISA_LEVEL == 2
+using DirectMask = __mmask16;
+#else
+using DirectMask = DirectInts;
+#endif
+
+inline DirectMask toMask(DirectInts m)
+{
+#if TB_ISA_LEVEL == 2
+    return _mm512_movepi32_mask(__m512i(m));
+#else
+    return m;
+#endif
+}
+// Masked loads and stores touch no memory in the lanes left out (a tap's pixels past the image's
+// first or last row may lie outside x).
+inline DirectVec loadMasked(const float* p, DirectMask m)
+{
+#if TB_ISA_LEVEL == 2
+    return DirectVec(_mm512_maskz_loadu_ps(m, p));
+#else
+    return DirectVec(_mm256_maskload_ps(p, __m256i(m)));
+#endif
+}
+inline void storeMasked(float* p, DirectMask m, DirectVec v)
+{
+#if TB_ISA_LEVEL == 2
+    _mm512_mask_storeu_ps(p, m, __m512(v));
+#else
+    _mm256_maskstore_ps(p, __m256i(m), __m256(v));
+#endif
+}
+
+// Where a block's taps read: tap t of pixel block b, vector v reads x at the sample's plane + b's first
+// pixel + offset[t] + 16 v (8 v with AVX2), in the lanes of mask[(b * taps + t) * kDirectVectors + v],
+// which hold the pixels whose tap lies inside the image. The same for every sample and channel block.
+struct DirectTaps {
+    int taps = 0, blocks = 0;
+    const int64_t* offset = nullptr;
+    const DirectMask* mask = nullptr;
+    const DirectMask* store = nullptr; // [b * kDirectVectors + v]: the pixels that exist
+};
+
+// R output channels (co0 ..) of pixel block b of one sample (img: its plane of channel 0; out: its
+// outputs of channel co0): each accumulator one chain of multiply-adds in tap order from zero, as
+// gemm's block computes an element of W * cols.
+template <int R> void directBlock(const DirectTaps& t, int b, const float* w, const float* img, float* out, int64_t ldy)
+{
+    DirectVec acc[R][kDirectVectors];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+        for (int v = 0; v < kDirectVectors; ++v)
+            acc[r][v] = DirectVec{};
+    const DirectMask* mask = t.mask + int64_t(b) * t.taps * kDirectVectors;
+    const float* at = img + int64_t(b) * kDirectPixels;
+    for (int k = 0; k < t.taps; ++k) {
+        DirectVec in[kDirectVectors];
+#pragma GCC unroll 2
+        for (int v = 0; v < kDirectVectors; ++v)
+            in[v] = loadMasked(at + t.offset[k] + v * kDirectLanes, mask[k * kDirectVectors + v]);
+            // `a - DirectVec{}`: a broadcast from memory, as in gemm's block.
+#pragma GCC unroll 12
+        for (int r = 0; r < R; ++r) {
+            const float a = w[int64_t(r) * t.taps + k];
+#pragma GCC unroll 2
+            for (int v = 0; v < kDirectVectors; ++v)
+                acc[r][v] = madd(a - DirectVec{}, in[v], acc[r][v]);
+        }
+    }
+    const DirectMask* store = t.store + int64_t(b) * kDirectVectors;
+    float* o = out + int64_t(b) * kDirectPixels;
+#pragma GCC unroll 12
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
+        for (int v = 0; v < kDirectVectors; ++v)
+            storeMasked(o + r * ldy + v * kDirectLanes, store[v], acc[r][v]);
+}
+
+using DirectBlockFn = void (*)(const DirectTaps&, int, const float*, const float*, float*, int64_t);
+template <size_t... I> constexpr std::array<DirectBlockFn, kDirectRows> directBlocks(std::index_sequence<I...>)
+{
+    return {{&directBlock<int(I) + 1>...}};
+}
+constexpr std::array<DirectBlockFn, kDirectRows> kDirectBlocks = directBlocks(std::make_index_sequence<kDirectRows>{});
+} // namespace
+
+void convDirect(const ConvGeometry& g, const float* w, const float* x, int n, int s0, int cn, float* y, int64_t ldy)
+{
+    assert(kernel::convDirectApplies(g));
+    const int64_t hw = int64_t(g.h) * g.w;
+    const int taps = int(g.k());
+    DirectTaps t;
+    t.taps = taps;
+    t.blocks = int((hw + kDirectPixels - 1) / kDirectPixels);
+    thread_local Scratch<int64_t> offsetScratch;
+    thread_local Scratch<DirectMask> maskScratch;
+    int64_t* offset = offsetScratch.get(taps);
+    DirectMask* mask = maskScratch.get(int64_t(t.blocks) * (taps + 1) * kDirectVectors);
+    DirectMask* store = mask + int64_t(t.blocks) * taps * kDirectVectors;
+    for (int ci = 0, k = 0; ci < g.cin; ++ci)
+        for (int ky = 0; ky < g.kh; ++ky)
+            for (int kx = 0; kx < g.kw; ++kx, ++k)
+                offset[k] = int64_t(ci) * n * hw + int64_t(ky - g.padTop) * g.w + (kx - g.padLeft);
+    DirectInts lane;
+    for (int l = 0; l < kDirectLanes; ++l)
+        lane[l] = l;
+    for (int b = 0; b < t.blocks; ++b)
+        for (int v = 0; v < kDirectVectors; ++v) {
+            const DirectInts q = int(b * kDirectPixels + v * kDirectLanes) + lane; // pixel index
+            const DirectInts oy = q / g.w, ox = q % g.w, exists = q < int(hw);
+            store[b * kDirectVectors + v] = toMask(exists);
+            for (int ci = 0, k = 0; ci < g.cin; ++ci)
+                for (int ky = 0; ky < g.kh; ++ky)
+                    for (int kx = 0; kx < g.kw; ++kx, ++k) {
+                        const DirectInts iy = oy + (ky - g.padTop), ix = ox + (kx - g.padLeft);
+                        const DirectInts inside = exists & (iy >= 0) & (iy < g.h) & (ix >= 0) & (ix < g.w);
+                        mask[(int64_t(b) * taps + k) * kDirectVectors + v] = toMask(inside);
+                    }
+        }
+    t.offset = offset;
+    t.mask = mask;
+    t.store = store;
+    // Output channels in balanced blocks (13: 7 + 6, not 12 + 1), as gemm's rows.
+    const int rowBlocks = (g.cout + kDirectRows - 1) / kDirectRows;
+    for (int s = 0; s < cn; ++s) {
+        const float* img = x + int64_t(s0 + s) * hw;
+        float* out = y + int64_t(s) * hw;
+        for (int rb = 0; rb < rowBlocks; ++rb) {
+            const int co0 = g.cout * rb / rowBlocks, rows = g.cout * (rb + 1) / rowBlocks - co0;
+            for (int b = 0; b < t.blocks; ++b)
+                kDirectBlocks[rows - 1](t, b, w + int64_t(co0) * taps, img, out + co0 * ldy, ldy);
+        }
+    }
+}
+#endif
 
 void channelBiasActivate(Activation a, float* y, int channels, int64_t len, int64_t ld, const float* bias)
 {

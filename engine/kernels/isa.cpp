@@ -270,6 +270,7 @@ Kernels withProducts(const Kernels& base, const Bf16Products& p)
     k.winogradInputKRows = p.winogradInputKRows;
     k.winogradOutputGradientKRows = p.winogradOutputGradientKRows;
     k.winogradKernel = p.winogradKernel;
+    k.convDirect = nullptr; // FP32 products
     return k;
 }
 

@@ -34,6 +34,11 @@ const Kernels table = {
     .rowBiasActivate = &rowBiasActivate,
     .im2col = &im2col,
     .col2im = &col2im,
+#if TB_ISA_LEVEL == 0
+    .convDirect = nullptr,
+#else
+    .convDirect = &convDirect,
+#endif
     .winogradInput = &winogradInput,
     .winogradInputRows = &winogradInput, // FP32 rows are the products' own
     .winogradInputKRows = &winogradInput,

@@ -161,6 +161,8 @@ void winogradKernelGradient(Kind kind, const float* dU, int cout, int cin, float
 {
     if (kind == Kind::F4x4_5x5)
         kernelGradientTiles<F4x4_5x5>(dU, cout, cin, dW);
+    else if (kind == Kind::F5x5_3x3)
+        kernelGradientTiles<F5x5_3x3>(dU, cout, cin, dW);
     else
         kernelGradientTiles<F4x4_3x3>(dU, cout, cin, dW);
 }

@@ -1,19 +1,23 @@
-// Winograd convolutions with 4x4 output tiles, in two variants:
+// Winograd convolutions, in three variants:
 //   F(4x4, 5x5)  stride-1 "same" 5x5 convolutions (the colab-fashion-cnn's): 8x8 input tiles, 64
 //                multiplications per tile and channel pair instead of 400 (the points 0, +-1, +-2,
 //                +-1/2 and infinity, those of Lavin and Gray's F(6x6, 3x3));
-//   F(4x4, 3x3)  stride-1 "same" 3x3 convolutions: 6x6 input tiles, 36 instead of 144. A 6x6 stride-2
-//                "same" convolution on an even-sized image (the tpu-mnist-cnn's) is one of these
-//                after a space-to-depth fold: phase (py, px) of the input, x[2i+py][2j+px], becomes
-//                channel block (py*2+px) of a half-size image, and kernel tap (2a+py, 2b+px) tap
-//                (a, b) of a 3x3 kernel over 4x the channels.
-// The convolution becomes 64 or 36 GEMMs over transformed tiles (one per input tile element):
+//   F(4x4, 3x3)  stride-1 "same" 3x3 convolutions: 6x6 input tiles, 36 instead of 144;
+//   F(5x5, 3x3)  the same convolutions with 7x7 input tiles, 49 instead of 225 (the points 0, +-1,
+//                +-2, 1/2 and infinity), where its tiles cover the image with fewer products than
+//                F(4x4, 3x3)'s (bestFor3x3): a 14x14 image takes 9 of them (441 products per channel
+//                pair) instead of 16 (576); a 7x7 one stays with F(4x4, 3x3) (144 against 196).
+// A 6x6 stride-2 "same" convolution on an even-sized image (the tpu-mnist-cnn's) is a 3x3 one after a
+// space-to-depth fold: phase (py, px) of the input, x[2i+py][2j+px], becomes channel block (py*2+px)
+// of a half-size image, and kernel tap (2a+py, 2b+px) tap (a, b) of a 3x3 kernel over 4x the
+// channels.
+// The convolution becomes E GEMMs over transformed tiles (one per input tile element):
 //   forward   Y  = A^T [ (G g G^T) . (B^T d B) ] A
 //   dX        the same with the kernel rotated by 180 degrees and transposed
 //   dW        dU[e] = sum over tiles of (A dY A^T)[e] . V[e], then dW = G^T dU G
 // Transforms work on 16 (or 8) channels at a time, one vector per matrix element, read from a
 // zero-padded channels-last copy of each image, so every load is a contiguous vector.
-// Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 64 or 36 elements and
+// Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 64, 49 or 36 elements and
 // P = tiles of the chunk, matrixStride(P, C) floats from one element's matrix to the next;
 // transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts
 // must be multiples of 8.
@@ -23,14 +27,17 @@
 
 namespace tb::winograd {
 
-enum class Kind { F4x4_5x5, F4x4_3x3 };
+enum class Kind { F4x4_5x5, F4x4_3x3, F5x5_3x3 };
 
-constexpr int kOutputTile = 4; // output tile side, both variants
-
+// The output tile's side.
+constexpr int outputTile(Kind k)
+{
+    return k == Kind::F5x5_3x3 ? 5 : 4;
+}
 // The input tile's side and element count.
 constexpr int inputTile(Kind k)
 {
-    return k == Kind::F4x4_5x5 ? 8 : 6;
+    return k == Kind::F4x4_5x5 ? 8 : k == Kind::F5x5_3x3 ? 7 : 6;
 }
 constexpr int elems(Kind k)
 {
@@ -43,13 +50,21 @@ struct TileGrid {
     int tilesH = 0, tilesW = 0;
     TileGrid() = default;
     TileGrid(Kind k, int h_, int w_)
-        : kind(k), h(h_), w(w_), tilesH((h_ + kOutputTile - 1) / kOutputTile),
-          tilesW((w_ + kOutputTile - 1) / kOutputTile)
+        : kind(k), h(h_), w(w_), tilesH((h_ + outputTile(k) - 1) / outputTile(k)),
+          tilesW((w_ + outputTile(k) - 1) / outputTile(k))
     {
     }
     int64_t tiles(int n) const { return int64_t(n) * tilesH * tilesW; }
     int elems() const { return winograd::elems(kind); }
 };
+
+// The 3x3 variant for an h x w image (after any fold): F(5x5, 3x3) where its tiles need fewer
+// products than F(4x4, 3x3)'s, else F(4x4, 3x3) (equal at 28x28).
+inline Kind bestFor3x3(int h, int w)
+{
+    const auto products = [&](Kind k) { return TileGrid(k, h, w).tiles(1) * elems(k); };
+    return products(Kind::F5x5_3x3) < products(Kind::F4x4_3x3) ? Kind::F5x5_3x3 : Kind::F4x4_3x3;
+}
 
 // Floats from one of the E transformed matrices to the next (V, M and Z: [P][channels] each): a
 // cache line more than a matrix holds. A transform reads or writes one vector in each of the E

@@ -38,7 +38,7 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
 }
 
 // z[0..4] of the output gradient's transform z = A d (A^T's columns) for 4x4 output tiles: the rows of
-// the points 0, 1, -1, 2 and -2, which both variants have. 9 operations.
+// the points 0, 1, -1, 2 and -2, which both 4x4 variants have. 9 operations.
 template <class V> constexpr void gradientAtSmallPoints(const V (&d)[4], V* z)
 {
     z[0] = d[0];
@@ -60,7 +60,7 @@ template <class V> constexpr void gradientAtSmallPoints(const V (&d)[4], V* z)
 // (byMatrix, below).
 struct F4x4_5x5 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_5x5), kElems = kTile * kTile;
-    static constexpr int kOut = winograd::kOutputTile, kKernel = 5, kPad = 2;
+    static constexpr int kOut = winograd::outputTile(Kind::F4x4_5x5), kKernel = 5, kPad = 2;
     // The points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity: Lavin and Gray's F(6x6, 3x3) B^T, which
     // depends on the points only.
     static constexpr float BT[8][8] = {{1, 0, -21.0f / 4, 0, 21.0f / 4, 0, -1, 0},
@@ -125,7 +125,7 @@ struct F4x4_5x5 {
 };
 struct F4x4_3x3 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_3x3), kElems = kTile * kTile;
-    static constexpr int kOut = winograd::kOutputTile, kKernel = 3, kPad = 1;
+    static constexpr int kOut = winograd::outputTile(Kind::F4x4_3x3), kKernel = 3, kPad = 1;
     // The points 0, 1, -1, 2, -2 and infinity.
     static constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
                                        {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
@@ -167,6 +167,70 @@ struct F4x4_3x3 {
     }
 };
 
+// F(5x5, 3x3): the points 0, 1, -1, 2, -2, 1/2 and infinity. Each row of B^T is the polynomial whose
+// roots are the other finite points (ascending powers, as F(4x4, 3x3)'s); those of 0, +-1, +-2 and
+// infinity are F(4x4, 3x3)'s times (x - 1/2), and that of 1/2 is F(4x4, 3x3)'s row of infinity.
+struct F5x5_3x3 {
+    static constexpr int kTile = winograd::inputTile(Kind::F5x5_3x3), kElems = kTile * kTile;
+    static constexpr int kOut = winograd::outputTile(Kind::F5x5_3x3), kKernel = 3, kPad = 1;
+    static constexpr float BT[7][7] = {{-2, 4, 5.0f / 2, -5, -1.0f / 2, 1, 0}, {0, 2, -2, -9.0f / 2, 1.0f / 2, 1, 0},
+                                       {0, -2, 6, -7.0f / 2, -3.0f / 2, 1, 0}, {0, 1, -3.0f / 2, -2, 3.0f / 2, 1, 0},
+                                       {0, -1, 5.0f / 2, 0, -5.0f / 2, 1, 0},  {0, 4, 0, -5, 0, 1, 0},
+                                       {0, -2, 4, 5.0f / 2, -5, -1.0f / 2, 1}};
+    static_assert(std::extent_v<decltype(BT)> == kTile);
+    static constexpr float G[7][3] = {{-1.0f / 2, 0, 0},
+                                      {-1.0f / 3, -1.0f / 3, -1.0f / 3},
+                                      {1.0f / 9, -1.0f / 9, 1.0f / 9},
+                                      {1.0f / 36, 1.0f / 18, 1.0f / 9},
+                                      {-1.0f / 60, 1.0f / 30, -1.0f / 15},
+                                      {32.0f / 45, 16.0f / 45, 8.0f / 45},
+                                      {0, 0, 1}};
+    static constexpr float AT[5][7] = {{1, 1, 1, 1, 1, 1, 0},
+                                       {0, 1, -1, 2, -2, 1.0f / 2, 0},
+                                       {0, 1, 1, 4, 4, 1.0f / 4, 0},
+                                       {0, 1, -1, 8, -8, 1.0f / 8, 0},
+                                       {0, 1, 1, 16, 16, 1.0f / 16, 1}};
+
+    // t = B^T d from F(4x4, 3x3)'s transform of d[0..5] (a) and of d[1..6] (b): a row times (x - 1/2)
+    // is b - a / 2. 34 operations instead of 49.
+    template <class V> static constexpr void input(const V (&d)[7], V (&t)[7])
+    {
+        const V lo[6] = {d[0], d[1], d[2], d[3], d[4], d[5]}, hi[6] = {d[1], d[2], d[3], d[4], d[5], d[6]};
+        V a[6], b[6];
+        F4x4_3x3::input(lo, a);
+        F4x4_3x3::input(hi, b);
+        for (int j = 0; j < 5; ++j)
+            t[j] = madd(splat<V>(-1.0f / 2), a[j], b[j]);
+        t[5] = a[5];
+        t[6] = madd(splat<V>(-1.0f / 2), a[5], b[5]);
+    }
+    // o = A^T m: 16 operations instead of 30.
+    template <class V> static constexpr void output(const V (&m)[7], V (&o)[5])
+    {
+        const V s1 = m[1] + m[2], s2 = m[3] + m[4], d1 = m[1] - m[2], d2 = m[3] - m[4];
+        o[0] = m[0] + s1 + s2 + m[5];
+        o[1] = madd(splat<V>(2), d2, madd(splat<V>(1.0f / 2), m[5], d1));
+        o[2] = madd(splat<V>(4), s2, madd(splat<V>(1.0f / 4), m[5], s1));
+        o[3] = madd(splat<V>(8), d2, madd(splat<V>(1.0f / 8), m[5], d1));
+        o[4] = madd(splat<V>(16), s2, madd(splat<V>(1.0f / 16), m[5], s1 + m[6]));
+    }
+    // z = A d (A^T's columns): 16 operations instead of 30.
+    template <class V> static constexpr void outputGradient(const V (&d)[5], V (&z)[7])
+    {
+        z[0] = d[0];
+        const V e1 = d[0] + d[2] + d[4], o1 = d[1] + d[3];
+        z[1] = e1 + o1;
+        z[2] = e1 - o1;
+        const V e2 = madd(splat<V>(16), d[4], madd(splat<V>(4), d[2], d[0])), o2 = madd(splat<V>(8), d[3], d[1] + d[1]);
+        z[3] = e2 + o2;
+        z[4] = e2 - o2;
+        z[5] =
+            madd(splat<V>(1.0f / 2), d[1],
+                 madd(splat<V>(1.0f / 4), d[2], madd(splat<V>(1.0f / 8), d[3], madd(splat<V>(1.0f / 16), d[4], d[0]))));
+        z[6] = d[4];
+    }
+};
+
 // Whether the 1-D transform fn (K values into R) is the matrix M (R x K): its images of the unit
 // vectors are M's columns. Every coefficient is exact in binary and a unit vector makes each step
 // exact, so equality is exact, and a linear map is its images of the unit vectors.
@@ -191,6 +255,7 @@ template <class F> constexpr bool factoredAsWritten()
 }
 static_assert(factoredAsWritten<F4x4_5x5>(), "F(4x4, 5x5)'s factored transforms are not B^T, A^T and A");
 static_assert(factoredAsWritten<F4x4_3x3>(), "F(4x4, 3x3)'s factored transforms are not B^T, A^T and A");
+static_assert(factoredAsWritten<F5x5_3x3>(), "F(5x5, 3x3)'s factored transforms are not B^T, A^T and A");
 
 // The channels the transforms take at a time: 16 where that is one register (AVX-512), 8 below.
 // On AVX2, 16 lanes are two registers per value: an 8-value column and its results took 24 of the
@@ -207,6 +272,8 @@ template <typename Fn> void dispatch(Kind kind, int channels, Fn&& fn)
     using L8 = std::integral_constant<int, 8>;
     if (kind == Kind::F4x4_5x5)
         channels >= kTransformLanes ? fn(F4x4_5x5{}, Wide{}) : fn(F4x4_5x5{}, L8{});
+    else if (kind == Kind::F5x5_3x3)
+        channels >= kTransformLanes ? fn(F5x5_3x3{}, Wide{}) : fn(F5x5_3x3{}, L8{});
     else
         channels >= kTransformLanes ? fn(F4x4_3x3{}, Wide{}) : fn(F4x4_3x3{}, L8{});
 }
@@ -505,6 +572,8 @@ void winogradKernelAs(Kind kind, const float* w, int cout, int cin, bool transpo
 {
     if (kind == Kind::F4x4_5x5)
         kernelTiles<F4x4_5x5, Store>(w, cout, cin, transposed, r0, r1, U);
+    else if (kind == Kind::F5x5_3x3)
+        kernelTiles<F5x5_3x3, Store>(w, cout, cin, transposed, r0, r1, U);
     else
         kernelTiles<F4x4_3x3, Store>(w, cout, cin, transposed, r0, r1, U);
 }

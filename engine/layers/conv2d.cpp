@@ -89,11 +89,11 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
     const bool evenInput = in.h % 2 == 0 && in.w % 2 == 0;
     if (same && sh == 1 && sw == 1 && kh == kw && (kh == 5 || kh == 3)) {
         m_winograd = winograd::supportsChannels(in.c, filters);
-        m_grid = winograd::TileGrid(kh == 5 ? Kind::F4x4_5x5 : Kind::F4x4_3x3, in.h, in.w);
+        m_grid = winograd::TileGrid(kh == 5 ? Kind::F4x4_5x5 : winograd::bestFor3x3(in.h, in.w), in.h, in.w);
     } else if (same && sh == 2 && sw == 2 && kh == 6 && kw == 6 && evenInput) {
         m_winograd = winograd::supportsChannels(4 * in.c, filters);
         m_fold = m_winograd ? 2 : 1;
-        m_grid = winograd::TileGrid(Kind::F4x4_3x3, m_g.ho, m_g.wo);
+        m_grid = winograd::TileGrid(winograd::bestFor3x3(m_g.ho, m_g.wo), m_g.ho, m_g.wo);
     }
     m_wcin = in.c * m_fold * m_fold;
 }
@@ -214,6 +214,7 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     const int64_t ldy = int64_t(s.n) * ohw;
     const int64_t k = m_g.k();
     const float* w = m_params;
+    const bool direct = kern.convDirect && kernel::convDirectApplies(m_g); // the same bits as im2col's
     const int chunk = forwardChunk(s.n), chunks = (s.n + chunk - 1) / chunk;
     for (int c = 0; c < chunks; ++c) { // balanced
         const int s0 = s.n * c / chunks, cn = s.n * (c + 1) / chunks - s0;
@@ -221,10 +222,14 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
         // Backward makes the columns again: keeping them cost a batch tens of megabytes (the first
         // layer of colab-fashion-cnn: 10 MB at batch 128) and made no step measurably faster. Winograd
         // recomputes its input tiles too.
-        kern.im2col(m_g, s.x, s.n, s0, cn, ws);
         float* y = pooling ? pooling : s.y + s0 * ohw;
         const int64_t ld = pooling ? cols : ldy;
-        kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), y, int(ld), false);
+        if (direct) {
+            kern.convDirect(m_g, w, s.x, s.n, s0, cn, y, ld);
+        } else {
+            kern.im2col(m_g, s.x, s.n, s0, cn, ws);
+            kern.gemm(false, false, m_g.cout, int(cols), int(k), w, int(k), ws, int(cols), y, int(ld), false);
+        }
         kern.channelBiasActivate(m_act, y, m_g.cout, cols, ld, bias());
         if (pooling)
             pool(kern, s, ctx.training, s0, cn, y);

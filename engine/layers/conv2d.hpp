@@ -39,6 +39,7 @@ public:
     int64_t absorbingWorkspaceFloats(int n) const override;
     bool usesWinograd() const { return m_winograd; }
     int winogradFold() const { return m_fold; }
+    winograd::Kind winogradKind() const { return m_grid.kind; }
 
 private:
     void forwardWinograd(const Kernels& k, ShardView& s, float* ws, float* pooling, bool training);
