@@ -117,60 +117,25 @@ void col2im(const ConvGeometry& g, const float* cols, int n, int s0, int cn, flo
             }
 }
 
-#if TB_ISA_LEVEL >= 1
-namespace {
-// convDirect's register block: kDirectRows output channels x two vectors of pixels (AVX-512: 12 x 32,
-// 24 accumulators of 32 registers, as gemm's; AVX2: 6 x 16, 12 of 16).
 #if TB_ISA_LEVEL == 2
-constexpr int kDirectLanes = 16, kDirectRows = 12;
-#else
-constexpr int kDirectLanes = 8, kDirectRows = 6;
-#endif
-constexpr int kDirectVectors = 2, kDirectPixels = kDirectLanes * kDirectVectors;
+namespace {
+// convDirect's register block: kDirectRows output channels x two 16-lane vectors of pixels (12 x 32:
+// 24 accumulators of the 32 registers, as gemm's block). AVX-512 only: at AVX2, 8-lane vectors
+// and 16 registers (6 x 16) made it slower than im2col and gemm.
+constexpr int kDirectLanes = 16, kDirectRows = 12, kDirectVectors = 2;
+constexpr int kDirectPixels = kDirectLanes * kDirectVectors;
 typedef float DirectVec __attribute__((vector_size(kDirectLanes * sizeof(float))));
 typedef int DirectInts __attribute__((vector_size(kDirectLanes * sizeof(int))));
-// A load's lanes: a mask register (AVX-512), or all-ones lanes (AVX2).
-#if TB_ISA_LEVEL == 2
-using DirectMask = __mmask16;
-#else
-using DirectMask = DirectInts;
-#endif
-
-inline DirectMask toMask(DirectInts m)
-{
-#if TB_ISA_LEVEL == 2
-    return _mm512_movepi32_mask(__m512i(m));
-#else
-    return m;
-#endif
-}
-// Masked loads and stores touch no memory in the lanes left out (a tap's pixels past the image's
-// first or last row may lie outside x).
-inline DirectVec loadMasked(const float* p, DirectMask m)
-{
-#if TB_ISA_LEVEL == 2
-    return DirectVec(_mm512_maskz_loadu_ps(m, p));
-#else
-    return DirectVec(_mm256_maskload_ps(p, __m256i(m)));
-#endif
-}
-inline void storeMasked(float* p, DirectMask m, DirectVec v)
-{
-#if TB_ISA_LEVEL == 2
-    _mm512_mask_storeu_ps(p, m, __m512(v));
-#else
-    _mm256_maskstore_ps(p, __m256i(m), __m256(v));
-#endif
-}
 
 // Where a block's taps read: tap t of pixel block b, vector v reads x at the sample's plane + b's first
-// pixel + offset[t] + 16 v (8 v with AVX2), in the lanes of mask[(b * taps + t) * kDirectVectors + v],
-// which hold the pixels whose tap lies inside the image. The same for every sample and channel block.
+// pixel + offset[t] + 16 v, in the lanes of mask[(b * taps + t) * kDirectVectors + v], the pixels whose
+// tap lies inside the image (masked loads touch no memory in the other lanes, which may lie outside
+// x). The same for every sample and block of output channels.
 struct DirectTaps {
     int taps = 0, blocks = 0;
     const int64_t* offset = nullptr;
-    const DirectMask* mask = nullptr;
-    const DirectMask* store = nullptr; // [b * kDirectVectors + v]: the pixels that exist
+    const __mmask16* mask = nullptr;
+    const __mmask16* store = nullptr; // [b * kDirectVectors + v]: the pixels that exist
 };
 
 // R output channels (co0 ..) of pixel block b of one sample (img: its plane of channel 0; out: its
@@ -184,29 +149,29 @@ template <int R> void directBlock(const DirectTaps& t, int b, const float* w, co
 #pragma GCC unroll 2
         for (int v = 0; v < kDirectVectors; ++v)
             acc[r][v] = DirectVec{};
-    const DirectMask* mask = t.mask + int64_t(b) * t.taps * kDirectVectors;
+    const __mmask16* mask = t.mask + int64_t(b) * t.taps * kDirectVectors;
     const float* at = img + int64_t(b) * kDirectPixels;
     for (int k = 0; k < t.taps; ++k) {
         DirectVec in[kDirectVectors];
 #pragma GCC unroll 2
         for (int v = 0; v < kDirectVectors; ++v)
-            in[v] = loadMasked(at + t.offset[k] + v * kDirectLanes, mask[k * kDirectVectors + v]);
-            // `a - DirectVec{}`: a broadcast from memory, as in gemm's block.
+            in[v] = DirectVec(_mm512_maskz_loadu_ps(mask[k * kDirectVectors + v], at + t.offset[k] + v * kDirectLanes));
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
+            // `a - DirectVec{}`: a broadcast from memory, as in gemm's block.
             const float a = w[int64_t(r) * t.taps + k];
 #pragma GCC unroll 2
             for (int v = 0; v < kDirectVectors; ++v)
                 acc[r][v] = madd(a - DirectVec{}, in[v], acc[r][v]);
         }
     }
-    const DirectMask* store = t.store + int64_t(b) * kDirectVectors;
+    const __mmask16* store = t.store + int64_t(b) * kDirectVectors;
     float* o = out + int64_t(b) * kDirectPixels;
 #pragma GCC unroll 12
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 2
         for (int v = 0; v < kDirectVectors; ++v)
-            storeMasked(o + r * ldy + v * kDirectLanes, store[v], acc[r][v]);
+            _mm512_mask_storeu_ps(o + r * ldy + v * kDirectLanes, store[v], __m512(acc[r][v]));
 }
 
 using DirectBlockFn = void (*)(const DirectTaps&, int, const float*, const float*, float*, int64_t);
@@ -226,10 +191,10 @@ void convDirect(const ConvGeometry& g, const float* w, const float* x, int n, in
     t.taps = taps;
     t.blocks = int((hw + kDirectPixels - 1) / kDirectPixels);
     thread_local Scratch<int64_t> offsetScratch;
-    thread_local Scratch<DirectMask> maskScratch;
+    thread_local Scratch<__mmask16> maskScratch;
     int64_t* offset = offsetScratch.get(taps);
-    DirectMask* mask = maskScratch.get(int64_t(t.blocks) * (taps + 1) * kDirectVectors);
-    DirectMask* store = mask + int64_t(t.blocks) * taps * kDirectVectors;
+    __mmask16* mask = maskScratch.get(int64_t(t.blocks) * (taps + 1) * kDirectVectors);
+    __mmask16* store = mask + int64_t(t.blocks) * taps * kDirectVectors;
     for (int ci = 0, k = 0; ci < g.cin; ++ci)
         for (int ky = 0; ky < g.kh; ++ky)
             for (int kx = 0; kx < g.kw; ++kx, ++k)
@@ -241,13 +206,13 @@ void convDirect(const ConvGeometry& g, const float* w, const float* x, int n, in
         for (int v = 0; v < kDirectVectors; ++v) {
             const DirectInts q = int(b * kDirectPixels + v * kDirectLanes) + lane; // pixel index
             const DirectInts oy = q / g.w, ox = q % g.w, exists = q < int(hw);
-            store[b * kDirectVectors + v] = toMask(exists);
+            store[b * kDirectVectors + v] = _mm512_movepi32_mask(__m512i(exists));
             for (int ci = 0, k = 0; ci < g.cin; ++ci)
                 for (int ky = 0; ky < g.kh; ++ky)
                     for (int kx = 0; kx < g.kw; ++kx, ++k) {
                         const DirectInts iy = oy + (ky - g.padTop), ix = ox + (kx - g.padLeft);
                         const DirectInts inside = exists & (iy >= 0) & (iy < g.h) & (ix >= 0) & (ix < g.w);
-                        mask[(int64_t(b) * taps + k) * kDirectVectors + v] = toMask(inside);
+                        mask[(int64_t(b) * taps + k) * kDirectVectors + v] = _mm512_movepi32_mask(__m512i(inside));
                     }
         }
     t.offset = offset;

@@ -33,7 +33,7 @@ kernel::ChannelBiasActivate channelBiasActivate;
 kernel::RowBiasActivate rowBiasActivate;
 kernel::Im2col im2col;
 kernel::Col2im col2im;
-kernel::ConvDirect convDirect; // above the baseline
+kernel::ConvDirect convDirect; // AVX-512's
 kernel::WinogradInput winogradInput;
 kernel::WinogradOutput winogradOutput;
 kernel::WinogradOutputGradient winogradOutputGradient;

@@ -69,15 +69,18 @@ using Col2im = void(const ConvGeometry& g, const float* cols, int n, int s0, int
 // convDirectApplies to: y[co * ldy + (s - s0) * Ho * Wo + pixel] = the sum over k = (ci, ky, kx) of
 // w[co][k] times the input (zero outside the image), each output one chain of multiply-adds in k's
 // order from zero: im2col then gemm's arithmetic, so the same bits, without the columns (im2col and
-// a product over 9 taps were 7% of tpu-mnist-cnn's evaluation). FP32 tables above the baseline only
-// (the baseline's gemm is Eigen's; bf16 rounds the products' inputs): null elsewhere.
+// a product over 9 taps were 7% of tpu-mnist-cnn's evaluation). The AVX-512 FP32 table's (bf16 rounds
+// the products' inputs; at AVX2 it was slower than im2col and gemm): null elsewhere.
 using ConvDirect = void(const ConvGeometry& g, const float* w, const float* x, int n, int s0, int cn, float* y,
                         int64_t ldy);
-constexpr int kConvDirectMaxTaps = 64;
-// Stride 1 with the output the input's size ("same"), and few taps (thin inputs: a first layer).
+constexpr int kConvDirectMaxChannels = 4, kConvDirectMaxTaps = 64;
+// Stride 1 with the output the input's size ("same"), a thin input (a first layer: gray, RGB, RGBA)
+// and few taps. Wider inputs make a product im2col and gemm run faster (a 1x1 convolution of 64
+// channels: no faster).
 inline bool convDirectApplies(const ConvGeometry& g)
 {
-    return g.sh == 1 && g.sw == 1 && g.ho == g.h && g.wo == g.w && g.k() <= kConvDirectMaxTaps;
+    return g.sh == 1 && g.sw == 1 && g.ho == g.h && g.wo == g.w && g.cin <= kConvDirectMaxChannels &&
+           g.k() <= kConvDirectMaxTaps;
 }
 
 // An inference BatchNorm folded into the layer before it: y = y * mul[c] + add[c] per channel, then

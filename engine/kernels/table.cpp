@@ -34,10 +34,10 @@ const Kernels table = {
     .rowBiasActivate = &rowBiasActivate,
     .im2col = &im2col,
     .col2im = &col2im,
-#if TB_ISA_LEVEL == 0
-    .convDirect = nullptr,
-#else
+#if TB_ISA_LEVEL == 2
     .convDirect = &convDirect,
+#else
+    .convDirect = nullptr,
 #endif
     .winogradInput = &winogradInput,
     .winogradInputRows = &winogradInput, // FP32 rows are the products' own

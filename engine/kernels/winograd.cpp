@@ -43,8 +43,8 @@ void outputTiles(const TileGrid& g, const float* M, int channels, int n, int s0,
             // The bias and the activation on the staged row of tiles (channels-last: a row per pixel),
             // then the inference BatchNorm folded in (`after`, in the transpose's registers when
             // there is one), instead of passes over y afterwards; the same arithmetic. Only the
-            // pixels stored: the padding past the image's edge (a quarter of the 7x7 and 14x14
-            // images' 4x4 tiles) is not.
+            // pixels stored: the padding past the image's edge (a quarter of a 7x7 image's 4x4 tiles,
+            // 13% of a 14x14 one's 5x5 tiles) is not.
             for (int i = 0; i < kOut && ty * kOut + i < g.h; ++i) {
                 float* row = stage + int64_t(i) * stageW * channels;
                 if (bias || act != Activation::Linear)

@@ -17,7 +17,7 @@ namespace tb {
 namespace {
 // Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
 constexpr int64_t kColsBudget = int64_t(6) << 20;
-// Winograd's backward works on chunks of samples whose transformed tiles (64 or 36 x tiles x
+// Winograd's backward works on chunks of samples whose transformed tiles (64, 49 or 36 x tiles x
 // channels) stay within this many floats, so they are still in L2 when the products read them.
 constexpr int64_t kWinogradBudget = int64_t(96) << 10;
 constexpr int kWinogradMaxChunk = 16;

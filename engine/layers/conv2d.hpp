@@ -1,10 +1,12 @@
 // Conv2D with Keras semantics: kernel (kh, kw), strides, "same"/"valid" padding placed as Keras
 // places it (the odd pixel goes bottom/right), optional bias and fused activation.
-// Computed as im2col + one GEMM per chunk of the shard: Y[Cout][n*Ho*Wo] = W[Cout][K] * cols[K][n*Ho*Wo],
-// except where Winograd applies (kernels/winograd.hpp; channel counts multiples of 8):
-// stride-1 "same" 5x5 convolutions use F(4x4, 5x5) (6.25x fewer multiplications), stride-1 "same"
-// 3x3 ones F(4x4, 3x3) (4x), and 6x6 stride-2 "same" ones on even-sized images F(4x4, 3x3) after a
-// space-to-depth fold (4x); same results within about 1e-5 of the largest output.
+// Computed as im2col + one GEMM per chunk of the shard: Y[Cout][n*Ho*Wo] = W[Cout][K] * cols[K][n*Ho*Wo]
+// (for a thin input, the same arithmetic straight from the images: Kernels::convDirect), except where
+// Winograd applies (kernels/winograd.hpp; channel counts multiples of 8): stride-1 "same" 5x5
+// convolutions use F(4x4, 5x5) (6.25x fewer multiplications), stride-1 "same" 3x3 ones F(4x4, 3x3)
+// (4x) or F(5x5, 3x3) (4.6x) where its tiles need fewer products, and 6x6 stride-2 "same" ones on
+// even-sized images one of those two after a space-to-depth fold; same results within about 1e-5 of
+// the largest output.
 #pragma once
 
 #include "kernels/conv_geometry.hpp"
