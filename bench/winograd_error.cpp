@@ -135,10 +135,7 @@ int main(int argc, char** argv)
                 const auto [fr, fm] = relativeError(forward(linear, fp32, n, x), exact);
                 const auto [br, bm] = relativeError(forward(linear, bf16, n, x), exact);
                 const auto [dr, dm] = relativeError(directConvolution(g, n, x.data(), w, bias, true), exact);
-                const winograd::Kind kind = layer->winogradKind();
-                const std::string variant = std::string(kind == winograd::Kind::F4x4_5x5   ? "F(4x4, 5x5)"
-                                                        : kind == winograd::Kind::F5x5_3x3 ? "F(5x5, 3x3)"
-                                                                                           : "F(4x4, 3x3)") +
+                const std::string variant = std::string(winograd::kindName(layer->winogradKind())) +
                                             (layer->winogradFold() == 2 ? ", folded" : "");
                 std::printf("| %s | %s | %dx%dx%d | %dx%d/%d, %d filters | %s | %.1e | %.1e | %.1e | %.1e | %.1e | "
                             "%.1e | %.1f |\n",

@@ -290,7 +290,6 @@ private slots:
         QFETCH(int, cout);
         QFETCH(int, n);
         QFETCH(int, kind);
-        constexpr int f53Kind = int(winograd::Kind::F5x5_3x3);
         Conv2D conv("wino", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, true,
                     Activation::Linear);
         QVERIFY(conv.usesWinograd());
@@ -334,10 +333,7 @@ private slots:
             scale = std::max(scale, std::fabs(direct[out]));
         }
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
-              kernel == 5       ? "F(4x4,5x5)"
-              : kind == f53Kind ? "F(5x5,3x3)"
-                                : "F(4x4,3x3)",
-              worst, scale, worst / scale);
+              winograd::kindName(conv.winogradKind()), worst, scale, worst / scale);
         QVERIFY(worst <= 1e-5 * scale);
         QVERIFY(samplesAloneMatchTheBatch(conv, hs.params, x, y, n));
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());

@@ -29,6 +29,11 @@ namespace tb::winograd {
 
 enum class Kind { F4x4_5x5, F4x4_3x3, F5x5_3x3 };
 
+// The variant's name, as the docs write it: "F(4x4, 5x5)".
+constexpr const char* kindName(Kind k)
+{
+    return k == Kind::F4x4_5x5 ? "F(4x4, 5x5)" : k == Kind::F5x5_3x3 ? "F(5x5, 3x3)" : "F(4x4, 3x3)";
+}
 // The output tile's side.
 constexpr int outputTile(Kind k)
 {
