@@ -135,8 +135,12 @@ int main(int argc, char** argv)
                 const auto [fr, fm] = relativeError(forward(linear, fp32, n, x), exact);
                 const auto [br, bm] = relativeError(forward(linear, bf16, n, x), exact);
                 const auto [dr, dm] = relativeError(directConvolution(g, n, x.data(), w, bias, true), exact);
-                const std::string variant = std::string(winograd::kindName(layer->winogradKind())) +
-                                            (layer->winogradFold() == 2 ? ", folded" : "");
+                // The variant of each precision, where they differ (F(7x7, 3x3) is FP32's alone).
+                const winograd::Kind kind = layer->winogradKind(), kindBf16 = layer->winogradKind(Precision::Bf16);
+                const std::string variant =
+                    std::string(winograd::kindName(kind)) +
+                    (kindBf16 != kind ? std::string(" (bf16: ") + winograd::kindName(kindBf16) + ")" : "") +
+                    (layer->winogradFold() == 2 ? ", folded" : "");
                 std::printf("| %s | %s | %dx%dx%d | %dx%d/%d, %d filters | %s | %.1e | %.1e | %.1e | %.1e | %.1e | "
                             "%.1e | %.1f |\n",
                             model, linear.name().c_str(), g.h, g.w, g.cin, g.kh, g.kw, g.sh, g.cout, variant.c_str(),

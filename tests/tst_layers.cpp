@@ -264,21 +264,24 @@ private slots:
         QTest::addColumn<int>("cin");
         QTest::addColumn<int>("cout");
         QTest::addColumn<int>("n");
-        QTest::addColumn<int>("kind"); // winograd::Kind, as Conv2D picks it
+        QTest::addColumn<int>("kind");     // winograd::Kind, as Conv2D picks it for FP32 products
+        QTest::addColumn<int>("kindBf16"); // and for bf16 ones (no F(7x7, 3x3))
         const int f45 = int(winograd::Kind::F4x4_5x5), f43 = int(winograd::Kind::F4x4_3x3),
-                  f53 = int(winograd::Kind::F5x5_3x3);
-        QTest::newRow("5x5, 14x14, one chunk") << 5 << 1 << 14 << 14 << 16 << 32 << 3 << f45;
-        QTest::newRow("5x5, 7x9, odd edges") << 5 << 1 << 7 << 9 << 16 << 32 << 2 << f45;
-        QTest::newRow("5x5, 5x5, two chunks") << 5 << 1 << 5 << 5 << 16 << 32 << 18 << f45;
-        QTest::newRow("5x5, 8 channels") << 5 << 1 << 6 << 6 << 8 << 24 << 2 << f45;
-        // 14x14: 9 tiles of 49 elements (441 products a channel pair) instead of 16 of 36 (576).
-        QTest::newRow("3x3, 14x14") << 3 << 1 << 14 << 14 << 16 << 24 << 3 << f53;
-        QTest::newRow("3x3, 12x12") << 3 << 1 << 12 << 12 << 16 << 24 << 2 << f43;
-        QTest::newRow("3x3, 7x5, two chunks") << 3 << 1 << 7 << 5 << 8 << 16 << 17 << f53;
-        QTest::newRow("3x3, 8x12, 8 channels") << 3 << 1 << 8 << 12 << 8 << 8 << 2 << f43;
-        QTest::newRow("6x6 stride 2, 28x28 (tpu conv2d_1)") << 6 << 2 << 28 << 28 << 12 << 24 << 2 << f53;
-        QTest::newRow("6x6 stride 2, 14x14 (tpu conv2d_2)") << 6 << 2 << 14 << 14 << 24 << 64 << 3 << f43;
-        QTest::newRow("6x6 stride 2, 10x6, two chunks") << 6 << 2 << 10 << 6 << 2 << 8 << 17 << f53;
+                  f53 = int(winograd::Kind::F5x5_3x3), f73 = int(winograd::Kind::F7x7_3x3);
+        QTest::newRow("5x5, 14x14, one chunk") << 5 << 1 << 14 << 14 << 16 << 32 << 3 << f45 << f45;
+        QTest::newRow("5x5, 7x9, odd edges") << 5 << 1 << 7 << 9 << 16 << 32 << 2 << f45 << f45;
+        QTest::newRow("5x5, 5x5, two chunks") << 5 << 1 << 5 << 5 << 16 << 32 << 18 << f45 << f45;
+        QTest::newRow("5x5, 8 channels") << 5 << 1 << 6 << 6 << 8 << 24 << 2 << f45 << f45;
+        // 14x14: 4 tiles of 81 elements (324 products a channel pair) instead of 9 of 49 (441) or 16
+        // of 36 (576).
+        QTest::newRow("3x3, 14x14") << 3 << 1 << 14 << 14 << 16 << 24 << 3 << f73 << f53;
+        // 12x12: 9 tiles of 36 or 4 of 81 (324 either way): the smaller tile.
+        QTest::newRow("3x3, 12x12") << 3 << 1 << 12 << 12 << 16 << 24 << 2 << f43 << f43;
+        QTest::newRow("3x3, 7x5, two chunks") << 3 << 1 << 7 << 5 << 8 << 16 << 17 << f73 << f53;
+        QTest::newRow("3x3, 8x12, 8 channels") << 3 << 1 << 8 << 12 << 8 << 8 << 2 << f43 << f43;
+        QTest::newRow("6x6 stride 2, 28x28 (tpu conv2d_1)") << 6 << 2 << 28 << 28 << 12 << 24 << 2 << f73 << f53;
+        QTest::newRow("6x6 stride 2, 14x14 (tpu conv2d_2)") << 6 << 2 << 14 << 14 << 24 << 64 << 3 << f73 << f43;
+        QTest::newRow("6x6 stride 2, 10x6, two chunks") << 6 << 2 << 10 << 6 << 2 << 8 << 17 << f53 << f53;
     }
     void winogradMatchesTheDirectConvolution()
     {
@@ -290,11 +293,13 @@ private slots:
         QFETCH(int, cout);
         QFETCH(int, n);
         QFETCH(int, kind);
+        QFETCH(int, kindBf16);
         Conv2D conv("wino", Shape::image(h, w, cin), cout, kernel, kernel, stride, stride, true, true,
                     Activation::Linear);
         QVERIFY(conv.usesWinograd());
         QCOMPARE(conv.winogradFold(), stride);
         QCOMPARE(int(conv.winogradKind()), kind);
+        QCOMPARE(int(conv.winogradKind(Precision::Bf16)), kindBf16);
         const ConvGeometry& g = conv.geometry();
         Harness hs(conv, n);
         hs.params = randomVector(hs.params.size(), 3, 0.5f);
@@ -334,7 +339,11 @@ private slots:
         }
         qInfo("Winograd %s vs direct (double): max abs error %.3g, largest output %.3g (relative %.3g)",
               winograd::kindName(conv.winogradKind()), worst, scale, worst / scale);
-        QVERIFY(worst <= 1e-5 * scale);
+        // F(7x7, 3x3)'s points are farther apart: about 30x the others' error (docs/benchmarks.md),
+        // 1.3e-4 of the largest output on tpu-mnist-cnn's third convolution (96 folded channels).
+        const bool wide = kind == int(winograd::Kind::F7x7_3x3);
+        const double bound = wide ? 2e-4 : 1e-5;
+        QVERIFY(worst <= bound * scale);
         QVERIFY(samplesAloneMatchTheBatch(conv, hs.params, x, y, n));
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         // Backward: dX, dW and the bias gradient against the direct convolution's, in double
@@ -365,8 +374,8 @@ private slots:
             const std::vector<float> dp = hb.backward(x, dy);
             const double dwError = relativeError(dp, dW), dxError = relativeError(hb.dx, dX);
             qInfo("  backward at %s: dW (with the bias) relative error %.3g, dX %.3g", isaName(isa), dwError, dxError);
-            QVERIFY(dwError <= 3e-5);
-            QVERIFY(dxError <= 3e-5);
+            QVERIFY(dwError <= 3 * bound);
+            QVERIFY(dxError <= 3 * bound);
         }
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         // The bias and the activation are applied as the tiles are written: the same bits as applying
@@ -392,8 +401,9 @@ private slots:
         }
         // The layer is linear, so a wide step is exact but for rounding, which a narrow one lets
         // dominate here: one input feeds every output channel of its tiles, and the baseline
-        // (no FMA) rounds each of those sums a little differently at x + eps and x - eps.
-        gradientCheck(conv, n, 5, 2e-2, 0.25f);
+        // (no FMA) rounds each of those sums a little differently at x + eps and x - eps; F(7x7, 3x3)'s
+        // rounding, larger, takes a step 4x as wide.
+        gradientCheck(conv, n, 5, 2e-2, wide ? 1.0f : 0.25f);
     }
 
     // The im2col path chunks its forward by what fits in cache (colab-fashion-cnn's first

@@ -159,12 +159,7 @@ void winogradKernelRows(Kind kind, const float* w, int cout, int cin, bool trans
 
 void winogradKernelGradient(Kind kind, const float* dU, int cout, int cin, float* dW)
 {
-    if (kind == Kind::F4x4_5x5)
-        kernelGradientTiles<F4x4_5x5>(dU, cout, cin, dW);
-    else if (kind == Kind::F5x5_3x3)
-        kernelGradientTiles<F5x5_3x3>(dU, cout, cin, dW);
-    else
-        kernelGradientTiles<F4x4_3x3>(dU, cout, cin, dW);
+    withVariant(kind, [&](auto f) { kernelGradientTiles<decltype(f)>(dU, cout, cin, dW); });
 }
 
 } // namespace tb::TB_ISA

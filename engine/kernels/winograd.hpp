@@ -1,12 +1,17 @@
-// Winograd convolutions, in three variants:
+// Winograd convolutions, in four variants:
 //   F(4x4, 5x5)  stride-1 "same" 5x5 convolutions (the colab-fashion-cnn's): 8x8 input tiles, 64
 //                multiplications per tile and channel pair instead of 400 (the points 0, +-1, +-2,
 //                +-1/2 and infinity, those of Lavin and Gray's F(6x6, 3x3));
 //   F(4x4, 3x3)  stride-1 "same" 3x3 convolutions: 6x6 input tiles, 36 instead of 144;
 //   F(5x5, 3x3)  the same convolutions with 7x7 input tiles, 49 instead of 225 (the points 0, +-1,
-//                +-2, 1/2 and infinity), where its tiles cover the image with fewer products than
-//                F(4x4, 3x3)'s (bestFor3x3): a 14x14 image takes 9 of them (441 products per channel
-//                pair) instead of 16 (576); a 7x7 one stays with F(4x4, 3x3) (144 against 196).
+//                +-2, 1/2 and infinity);
+//   F(7x7, 3x3)  and with 9x9 input tiles, 81 instead of 441 (the points 0, +-1, +-1/2, +-3/2, 4 and
+//                infinity: of the sets of dyadic points tried, the most accurate; about 6x F(5x5,
+//                3x3)'s rounding error, 1e-5 of the output, docs/benchmarks.md), FP32 only: bf16's
+//                rounding of its larger transforms gave 5x F(5x5, 3x3)'s error, 0.11 of the output.
+// bestFor3x3 takes the variant whose tiles cover the image with the fewest products: a 14x14 image
+// takes 4 tiles of F(7x7, 3x3) (324 products per channel pair) instead of 9 of F(5x5, 3x3) (441) or
+// 16 of F(4x4, 3x3) (576); a 7x7 one takes one (81) instead of 4 of F(4x4, 3x3) (144).
 // A 6x6 stride-2 "same" convolution on an even-sized image (the tpu-mnist-cnn's) is a 3x3 one after a
 // space-to-depth fold: phase (py, px) of the input, x[2i+py][2j+px], becomes channel block (py*2+px)
 // of a half-size image, and kernel tap (2a+py, 2b+px) tap (a, b) of a 3x3 kernel over 4x the
@@ -17,32 +22,48 @@
 //   dW        dU[e] = sum over tiles of (A dY A^T)[e] . V[e], then dW = G^T dU G
 // Transforms work on 16 (or 8) channels at a time, one vector per matrix element, read from a
 // zero-padded channels-last copy of each image, so every load is a contiguous vector.
-// Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 64, 49 or 36 elements and
+// Tensors: images [C][n][H][W]; transformed tiles V/M/Z [E][P][C] with E = 81, 64, 49 or 36 elements and
 // P = tiles of the chunk, matrixStride(P, C) floats from one element's matrix to the next;
 // transformed kernels U [E][Cin][Cout] (the right-hand side of V's product). Channel counts
 // must be multiples of 8.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 namespace tb::winograd {
 
-enum class Kind { F4x4_5x5, F4x4_3x3, F5x5_3x3 };
+enum class Kind { F4x4_5x5, F4x4_3x3, F5x5_3x3, F7x7_3x3 };
 
 // The variant's name, as the docs write it: "F(4x4, 5x5)".
 constexpr const char* kindName(Kind k)
 {
-    return k == Kind::F4x4_5x5 ? "F(4x4, 5x5)" : k == Kind::F5x5_3x3 ? "F(5x5, 3x3)" : "F(4x4, 3x3)";
+    switch (k) {
+    case Kind::F4x4_5x5:
+        return "F(4x4, 5x5)";
+    case Kind::F4x4_3x3:
+        return "F(4x4, 3x3)";
+    case Kind::F5x5_3x3:
+        return "F(5x5, 3x3)";
+    case Kind::F7x7_3x3:
+        return "F(7x7, 3x3)";
+    }
+    return "?";
 }
 // The output tile's side.
 constexpr int outputTile(Kind k)
 {
-    return k == Kind::F5x5_3x3 ? 5 : 4;
+    return k == Kind::F5x5_3x3 ? 5 : k == Kind::F7x7_3x3 ? 7 : 4;
+}
+// The kernel's side.
+constexpr int kernelSide(Kind k)
+{
+    return k == Kind::F4x4_5x5 ? 5 : 3;
 }
 // The input tile's side and element count.
 constexpr int inputTile(Kind k)
 {
-    return k == Kind::F4x4_5x5 ? 8 : k == Kind::F5x5_3x3 ? 7 : 6;
+    return outputTile(k) + kernelSide(k) - 1;
 }
 constexpr int elems(Kind k)
 {
@@ -63,12 +84,17 @@ struct TileGrid {
     int elems() const { return winograd::elems(kind); }
 };
 
-// The 3x3 variant for an h x w image (after any fold): F(5x5, 3x3) where its tiles need fewer
-// products than F(4x4, 3x3)'s, else F(4x4, 3x3) (equal at 28x28).
-inline Kind bestFor3x3(int h, int w)
+// The 3x3 variant for an h x w image (after any fold) whose tiles need the fewest products, the
+// smaller tile where two tie (F(4x4, 3x3) and F(5x5, 3x3) at 28x28); F(7x7, 3x3) only where the
+// products are FP32 (not bf16, above).
+inline Kind bestFor3x3(int h, int w, bool bf16)
 {
     const auto products = [&](Kind k) { return TileGrid(k, h, w).tiles(1) * elems(k); };
-    return products(Kind::F5x5_3x3) < products(Kind::F4x4_3x3) ? Kind::F5x5_3x3 : Kind::F4x4_3x3;
+    Kind best = Kind::F4x4_3x3;
+    for (Kind k : {Kind::F5x5_3x3, Kind::F7x7_3x3})
+        if ((k != Kind::F7x7_3x3 || !bf16) && products(k) < products(best))
+            best = k;
+    return best;
 }
 
 // Floats from one of the E transformed matrices to the next (V, M and Z: [P][channels] each): a

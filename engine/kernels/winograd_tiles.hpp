@@ -37,6 +37,25 @@ template <int R, int C> constexpr Mat<C, R> transpose(const float (&m)[R][C])
     return t;
 }
 
+// The 1-D transform by the matrix M (R x K) as written, for transform2d: out[r] = sum over k of
+// M[r][k] in[k], from zero in k order. Unrolled and inlined, its coefficients become immediates and
+// its zeros drop out. The kernels' transforms (G, G^T), once per step.
+template <int R, int K> constexpr auto byMatrix(const float (&M)[R][K])
+{
+    return [&M](const auto& in, auto& out) __attribute__((always_inline))
+    {
+#pragma GCC unroll 16
+        for (int r = 0; r < R; ++r) {
+            std::remove_reference_t<decltype(out[r])> acc = {};
+#pragma GCC unroll 16
+            for (int k = 0; k < K; ++k)
+                if (M[r][k] != 0.0f)
+                    acc += M[r][k] * in[k];
+            out[r] = acc;
+        }
+    };
+}
+
 // z[0..4] of the output gradient's transform z = A d (A^T's columns) for 4x4 output tiles: the rows of
 // the points 0, 1, -1, 2 and -2, which both 4x4 variants have. 9 operations.
 template <class V> constexpr void gradientAtSmallPoints(const V (&d)[4], V* z)
@@ -57,7 +76,7 @@ template <class V> constexpr void gradientAtSmallPoints(const V (&d)[4], V* z)
 // matrices' rows factored by hand, with the sums they share computed once and the multiply-adds fused
 // where the level has FMA (isa_kernels.hpp's madd); factoredAsWritten (below) checks at compile
 // time that they are the matrices. The kernels' transforms, once per step, multiply by G as it is
-// (byMatrix, below).
+// (byMatrix, above).
 struct F4x4_5x5 {
     static constexpr int kTile = winograd::inputTile(Kind::F4x4_5x5), kElems = kTile * kTile;
     static constexpr int kOut = winograd::outputTile(Kind::F4x4_5x5), kKernel = 5, kPad = 2;
@@ -231,6 +250,114 @@ struct F5x5_3x3 {
     }
 };
 
+// F(7x7, 3x3): the points 0, 1, -1, 1/2, -1/2, 3/2, -3/2, 4 and infinity (winograd.hpp), B^T's rows as
+// the other variants' (the polynomial whose roots are the other finite points, ascending powers).
+// Every coefficient of B^T and A^T is dyadic, so exact in binary.
+struct F7x7_3x3 {
+    static constexpr int kTile = winograd::inputTile(Kind::F7x7_3x3), kElems = kTile * kTile;
+    static constexpr int kOut = winograd::outputTile(Kind::F7x7_3x3), kKernel = 3, kPad = 1;
+    static constexpr float BT[9][9] = {{9.0f / 4, -9.0f / 16, -49.0f / 4, 49.0f / 16, 14, -7.0f / 2, -4, 1, 0},
+                                       {0, -9.0f / 4, -27.0f / 16, 169.0f / 16, 15.0f / 2, -13.0f / 2, -3, 1, 0},
+                                       {0, 9.0f / 4, -45.0f / 16, -151.0f / 16, 25.0f / 2, 3.0f / 2, -5, 1, 0},
+                                       {0, -9.0f / 2, -63.0f / 8, 35.0f / 4, 91.0f / 8, -21.0f / 4, -7.0f / 2, 1, 0},
+                                       {0, 9.0f / 2, -81.0f / 8, -17.0f / 4, 117.0f / 8, -5.0f / 4, -9.0f / 2, 1, 0},
+                                       {0, -3.0f / 2, -5.0f / 8, 31.0f / 4, 25.0f / 8, -29.0f / 4, -5.0f / 2, 1, 0},
+                                       {0, 3.0f / 2, -11.0f / 8, -29.0f / 4, 55.0f / 8, 19.0f / 4, -11.0f / 2, 1, 0},
+                                       {0, -9.0f / 16, 0, 49.0f / 16, 0, -7.0f / 2, 0, 1, 0},
+                                       {0, 9.0f / 4, -9.0f / 16, -49.0f / 4, 49.0f / 16, 14, -7.0f / 2, -4, 1}};
+    static_assert(std::extent_v<decltype(BT)> == kTile);
+    static constexpr float G[9][3] = {{4.0f / 9, 0, 0},
+                                      {8.0f / 45, 8.0f / 45, 8.0f / 45},
+                                      {8.0f / 75, -8.0f / 75, 8.0f / 75},
+                                      {-8.0f / 21, -4.0f / 21, -2.0f / 21},
+                                      {-8.0f / 27, 4.0f / 27, -2.0f / 27},
+                                      {-8.0f / 225, -4.0f / 75, -2.0f / 25},
+                                      {-8.0f / 495, 4.0f / 165, -2.0f / 55},
+                                      {4.0f / 51975, 16.0f / 51975, 64.0f / 51975},
+                                      {0, 0, 1}};
+    static constexpr float AT[7][9] = {{1, 1, 1, 1, 1, 1, 1, 1, 0},
+                                       {0, 1, -1, 1.0f / 2, -1.0f / 2, 3.0f / 2, -3.0f / 2, 4, 0},
+                                       {0, 1, 1, 1.0f / 4, 1.0f / 4, 9.0f / 4, 9.0f / 4, 16, 0},
+                                       {0, 1, -1, 1.0f / 8, -1.0f / 8, 27.0f / 8, -27.0f / 8, 64, 0},
+                                       {0, 1, 1, 1.0f / 16, 1.0f / 16, 81.0f / 16, 81.0f / 16, 256, 0},
+                                       {0, 1, -1, 1.0f / 32, -1.0f / 32, 243.0f / 32, -243.0f / 32, 1024, 0},
+                                       {0, 1, 1, 1.0f / 64, 1.0f / 64, 729.0f / 64, 729.0f / 64, 4096, 1}};
+
+    // t = B^T d. Each row but 4's is (x - 4) times r, the same point's row among the seven points 0,
+    // +-1, +-1/2, +-3/2 (and infinity), and (x - 4) r applied to d is r(d[1..8]) - 4 r(d[0..7]). For +-p,
+    // r(x) = x (x +- p) Q(x^2) with Q(u) = u^2 - s u + q, whose roots are the squares of the other two of
+    // 1, 1/2 and 3/2; so r(d[k..]) = Q(d[k+2..]) +- p Q(d[k+1..]), writing Q(d[j..]) for
+    // q d[j] + -s d[j+2] + d[j+4], and a pair of rows takes three of those, Q(d[1..]), Q(d[2..]) and
+    // Q(d[3..]). 41 operations instead of 62.
+    template <class V> static constexpr V byQ(float s, float q, const V& d0, const V& d2, const V& d4)
+    {
+        return madd(splat<V>(q), d0, madd(splat<V>(-s), d2, d4));
+    }
+    template <class V> static constexpr void inputPair(const V (&d)[9], float p, float s, float q, V& plus, V& minus)
+    {
+        const V q1 = byQ(s, q, d[1], d[3], d[5]), q2 = byQ(s, q, d[2], d[4], d[6]), q3 = byQ(s, q, d[3], d[5], d[7]);
+        const V even = madd(splat<V>(-4), q2, q3), odd = madd(splat<V>(-4), q1, q2);
+        plus = madd(splat<V>(p), odd, even);
+        minus = madd(splat<V>(-p), odd, even);
+    }
+    template <class V> static constexpr void input(const V (&d)[9], V (&t)[9])
+    {
+        // The point 0's row of the seven points, (x^2 - 1)(x^2 - 1/4)(x^2 - 9/4), on d[0..], d[1..]
+        // (also the row of 4) and d[2..] (with x times it, infinity's).
+        const auto even = [](const V& a, const V& b, const V& c, const V& e) {
+            return madd(splat<V>(-9.0f / 16), a, madd(splat<V>(49.0f / 16), b, madd(splat<V>(-7.0f / 2), c, e)));
+        };
+        const V a0 = even(d[0], d[2], d[4], d[6]), b0 = even(d[1], d[3], d[5], d[7]), c0 = even(d[2], d[4], d[6], d[8]);
+        t[0] = madd(splat<V>(-4), a0, b0);
+        t[7] = b0;
+        t[8] = madd(splat<V>(-4), b0, c0);
+        inputPair(d, 1, 5.0f / 2, 9.0f / 16, t[1], t[2]);
+        inputPair(d, 1.0f / 2, 13.0f / 4, 9.0f / 4, t[3], t[4]);
+        inputPair(d, 3.0f / 2, 5.0f / 4, 1.0f / 4, t[5], t[6]);
+    }
+    // o = A^T m, from the sums and differences of the rows of +-p: 29 operations instead of 51.
+    template <class V> static constexpr void output(const V (&m)[9], V (&o)[7])
+    {
+        const V s1 = m[1] + m[2], d1 = m[1] - m[2], s2 = m[3] + m[4], d2 = m[3] - m[4], s3 = m[5] + m[6],
+                d3 = m[5] - m[6];
+        o[0] = m[0] + s1 + s2 + s3 + m[7];
+        float half = 1, threeHalves = 1, four = 1;
+        for (int i = 1; i < 7; ++i) {
+            half /= 2;
+            threeHalves *= 1.5f;
+            four *= 4;
+            const bool odd = i % 2;
+            o[i] = madd(splat<V>(four), m[7],
+                        madd(splat<V>(threeHalves), odd ? d3 : s3,
+                             madd(splat<V>(half), odd ? d2 : s2,
+                                  odd      ? d1
+                                  : i == 6 ? s1 + m[8]
+                                           : s1)));
+        }
+    }
+    // z = A d (A^T's columns): z[p] = sum of p^i d[i], its even and odd powers apart for +-p. 27
+    // operations instead of 51.
+    template <class V> static constexpr void outputGradient(const V (&d)[7], V (&z)[9])
+    {
+        z[0] = d[0];
+        const V e1 = d[0] + d[2] + d[4] + d[6], o1 = d[1] + d[3] + d[5];
+        z[1] = e1 + o1;
+        z[2] = e1 - o1;
+        for (int k = 0; k < 2; ++k) {
+            const float p = k == 0 ? 0.5f : 1.5f, p2 = p * p;
+            const V e = madd(splat<V>(p2), madd(splat<V>(p2), madd(splat<V>(p2), d[6], d[4]), d[2]), d[0]);
+            const V o = madd(splat<V>(p2), madd(splat<V>(p2), d[5], d[3]), d[1]);
+            z[3 + 2 * k] = madd(splat<V>(p), o, e);
+            z[4 + 2 * k] = madd(splat<V>(-p), o, e);
+        }
+        V four = d[6];
+        for (int i = 5; i >= 0; --i)
+            four = madd(splat<V>(4), four, d[i]);
+        z[7] = four;
+        z[8] = d[6];
+    }
+};
+
 // Whether the 1-D transform fn (K values into R) is the matrix M (R x K): its images of the unit
 // vectors are M's columns. Every coefficient is exact in binary and a unit vector makes each step
 // exact, so equality is exact, and a linear map is its images of the unit vectors.
@@ -256,6 +383,7 @@ template <class F> constexpr bool factoredAsWritten()
 static_assert(factoredAsWritten<F4x4_5x5>(), "F(4x4, 5x5)'s factored transforms are not B^T, A^T and A");
 static_assert(factoredAsWritten<F4x4_3x3>(), "F(4x4, 3x3)'s factored transforms are not B^T, A^T and A");
 static_assert(factoredAsWritten<F5x5_3x3>(), "F(5x5, 3x3)'s factored transforms are not B^T, A^T and A");
+static_assert(factoredAsWritten<F7x7_3x3>(), "F(7x7, 3x3)'s factored transforms are not B^T, A^T and A");
 
 // The channels the transforms take at a time: 16 where that is one register (AVX-512), 8 below.
 // On AVX2, 16 lanes are two registers per value: an 8-value column and its results took 24 of the
@@ -264,18 +392,28 @@ static_assert(factoredAsWritten<F5x5_3x3>(), "F(5x5, 3x3)'s factored transforms 
 // changes no bit.
 constexpr int kTransformLanes = TB_ISA_LEVEL >= 2 ? 16 : 8;
 
+// Calls fn(variant) with the algorithm of `kind`, as a type.
+template <typename Fn> void withVariant(Kind kind, Fn&& fn)
+{
+    switch (kind) {
+    case Kind::F4x4_5x5:
+        return fn(F4x4_5x5{});
+    case Kind::F4x4_3x3:
+        return fn(F4x4_3x3{});
+    case Kind::F5x5_3x3:
+        return fn(F5x5_3x3{});
+    case Kind::F7x7_3x3:
+        return fn(F7x7_3x3{});
+    }
+}
+
 // Calls fn(variant, lanes) with the algorithm of `kind` and the channel group the transforms work
 // in (forLaneBlocks), kTransformLanes or, for 8 channels, 8, both as types.
 template <typename Fn> void dispatch(Kind kind, int channels, Fn&& fn)
 {
     using Wide = std::integral_constant<int, kTransformLanes>;
     using L8 = std::integral_constant<int, 8>;
-    if (kind == Kind::F4x4_5x5)
-        channels >= kTransformLanes ? fn(F4x4_5x5{}, Wide{}) : fn(F4x4_5x5{}, L8{});
-    else if (kind == Kind::F5x5_3x3)
-        channels >= kTransformLanes ? fn(F5x5_3x3{}, Wide{}) : fn(F5x5_3x3{}, L8{});
-    else
-        channels >= kTransformLanes ? fn(F4x4_3x3{}, Wide{}) : fn(F4x4_3x3{}, L8{});
+    withVariant(kind, [&](auto f) { channels >= kTransformLanes ? fn(f, Wide{}) : fn(f, L8{}); });
 }
 
 // fn(c0, lanes) for the channel blocks [c0, c0 + lanes) of `channels` (a multiple of 8): Lanes at a
@@ -310,22 +448,22 @@ template <int Lanes, int K, int R, class Load, class Put, class Fn>
 {
     using V = typename LaneVec<Lanes>::type;
     V tmp[R][K];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int j = 0; j < K; ++j) {
         V column[K], result[R];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for (int i = 0; i < K; ++i)
             column[i] = load(i, j);
         fn(column, result);
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for (int r = 0; r < R; ++r)
             tmp[r][j] = result[r];
     }
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
         V result[R];
         fn(tmp[r], result);
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for (int s = 0; s < R; ++s)
             put(r, s, result[s]);
     }
@@ -338,25 +476,6 @@ template <int Lanes, int K, int R, class Fn>
     using V = typename LaneVec<Lanes>::type;
     transform2dWith<Lanes, K, R>([in](int i, int j) { return load<V>(in + (i * K + j) * Lanes); },
                                  [out](int r, int s, V v) { store(out + (r * R + s) * Lanes, v); }, fn);
-}
-
-// The 1-D transform by the matrix M (R x K) as written, for transform2d: out[r] = sum over k of
-// M[r][k] in[k], from zero in k order. Unrolled and inlined, its coefficients become immediates and
-// its zeros drop out. The kernels' transforms (G, G^T), once per step.
-template <int R, int K> constexpr auto byMatrix(const float (&M)[R][K])
-{
-    return [&M](const auto& in, auto& out) __attribute__((always_inline))
-    {
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) {
-            std::remove_reference_t<decltype(out[r])> acc = {};
-#pragma GCC unroll 8
-            for (int k = 0; k < K; ++k)
-                if (M[r][k] != 0.0f)
-                    acc += M[r][k] * in[k];
-            out[r] = acc;
-        }
-    };
 }
 
 // Where channel c of a (possibly folded) image lives in a [C/fold^2][n][fold h][fold w] tensor:
@@ -570,12 +689,7 @@ struct StoreKernelRows {
 template <class Store>
 void winogradKernelAs(Kind kind, const float* w, int cout, int cin, bool transposed, int r0, int r1, float* U)
 {
-    if (kind == Kind::F4x4_5x5)
-        kernelTiles<F4x4_5x5, Store>(w, cout, cin, transposed, r0, r1, U);
-    else if (kind == Kind::F5x5_3x3)
-        kernelTiles<F5x5_3x3, Store>(w, cout, cin, transposed, r0, r1, U);
-    else
-        kernelTiles<F4x4_3x3, Store>(w, cout, cin, transposed, r0, r1, U);
+    withVariant(kind, [&](auto f) { kernelTiles<decltype(f), Store>(w, cout, cin, transposed, r0, r1, U); });
 }
 
 // The two transforms with their matrices `Store`d (above), for the variant and channel group that

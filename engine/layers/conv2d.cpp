@@ -87,21 +87,27 @@ Conv2D::Conv2D(std::string name, Shape in, int filters, int kh, int kw, int sh, 
     // use im2col.
     using winograd::Kind;
     const bool evenInput = in.h % 2 == 0 && in.w % 2 == 0;
+    // The variant for each precision of the products (winograd.hpp: F(7x7, 3x3) in FP32 only).
+    const auto grids = [&](int h, int w, bool threeByThree) {
+        for (bool bf16 : {false, true})
+            m_grids[bf16] = winograd::TileGrid(threeByThree ? winograd::bestFor3x3(h, w, bf16) : Kind::F4x4_5x5, h, w);
+    };
     if (same && sh == 1 && sw == 1 && kh == kw && (kh == 5 || kh == 3)) {
         m_winograd = winograd::supportsChannels(in.c, filters);
-        m_grid = winograd::TileGrid(kh == 5 ? Kind::F4x4_5x5 : winograd::bestFor3x3(in.h, in.w), in.h, in.w);
+        grids(in.h, in.w, kh == 3);
     } else if (same && sh == 2 && sw == 2 && kh == 6 && kw == 6 && evenInput) {
         m_winograd = winograd::supportsChannels(4 * in.c, filters);
         m_fold = m_winograd ? 2 : 1;
-        m_grid = winograd::TileGrid(winograd::bestFor3x3(m_g.ho, m_g.wo), m_g.ho, m_g.wo);
+        grids(m_g.ho, m_g.wo, true);
     }
+    m_grid = m_grids[0];
     m_wcin = in.c * m_fold * m_fold;
 }
 
-int Conv2D::winogradChunk() const
+int Conv2D::winogradChunk(const winograd::TileGrid& grid) const
 {
-    const int64_t tiles = m_grid.tiles(1);
-    const int64_t byCache = kWinogradBudget / (m_grid.elems() * tiles * std::max(m_wcin, m_g.cout));
+    const int64_t tiles = grid.tiles(1);
+    const int64_t byCache = kWinogradBudget / (grid.elems() * tiles * std::max(m_wcin, m_g.cout));
     // Each chunk's E products stream all of U (E x Cin' x Cout), and backward reads and writes all
     // of dU, so chunks get at least kKernelReuse times as many tiles' floats as that.
     const int64_t perSample = tiles * (m_wcin + m_g.cout);
@@ -109,10 +115,10 @@ int Conv2D::winogradChunk() const
     return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
 }
 
-int Conv2D::forwardChunk(int n) const
+int Conv2D::forwardChunk(const winograd::TileGrid& grid, int n) const
 {
     if (m_winograd) { // V and M
-        const int64_t perSample = m_grid.elems() * m_grid.tiles(1) * (m_wcin + m_g.cout);
+        const int64_t perSample = grid.elems() * grid.tiles(1) * (m_wcin + m_g.cout);
         return int(std::clamp<int64_t>(kForwardBudget / perSample, 1, kWinogradMaxChunk));
     }
     // The columns and the outputs, so that the bias and the activation find the outputs in cache
@@ -125,6 +131,7 @@ void Conv2D::beginPass(const Kernels& kern, bool, const ParallelFor& parallel)
 {
     if (!m_winograd)
         return;
+    m_grid = m_grids[kern.precision == Precision::Bf16];
     if (m_fold == 2) {
         m_folded.resize(size_t(foldedKernelFloats()));
         winograd::foldKernel(m_params, m_g.cout, m_g.cin, m_folded.data());
@@ -178,12 +185,17 @@ int Conv2D::chunkSamples(int n) const
 int64_t Conv2D::workspaceFloats(int n) const
 {
     if (m_winograd) {
-        // V or M(dX), M or Z or V(dY), dU and the folded dW.
+        // V or M(dX), M or Z or V(dY), dU and the folded dW, for the larger of the two precisions'
+        // variants (a pass takes one of them; the workspace is sized before).
         using winograd::matrixStride;
-        const int64_t P = m_grid.tiles(std::min(n, std::max(winogradChunk(), forwardChunk(n))));
-        const int64_t E = m_grid.elems();
-        return E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin)) +
-               m_g.cout * winograd::gradientRowStride(E, m_wcin) + foldedKernelFloats();
+        int64_t most = 0;
+        for (const winograd::TileGrid& grid : m_grids) {
+            const int64_t P = grid.tiles(std::min(n, std::max(winogradChunk(grid), forwardChunk(grid, n))));
+            const int64_t E = grid.elems();
+            most = std::max(most, E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin)) +
+                                      m_g.cout * winograd::gradientRowStride(E, m_wcin));
+        }
+        return most + foldedKernelFloats();
     }
     return m_g.k() * m_g.ho * m_g.wo * chunkSamples(n);
 }
@@ -196,7 +208,7 @@ bool Conv2D::absorbs(const Layer& next) const
 // A forward chunk's outputs, before the pooling (the backward's dy is the executor's buffer).
 int64_t Conv2D::absorbingWorkspaceFloats(int n) const
 {
-    return forwardChunk(n) * m_out.size();
+    return std::max(forwardChunk(m_grids[0], n), forwardChunk(m_grids[1], n)) * m_out.size();
 }
 
 void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
@@ -215,7 +227,7 @@ void Conv2D::forward(const PassContext& ctx, int, ShardView& s, float* ws)
     const int64_t k = m_g.k();
     const float* w = m_params;
     const bool direct = kern.convDirect && kernel::convDirectApplies(m_g); // the same bits as im2col's
-    const int chunk = forwardChunk(s.n), chunks = (s.n + chunk - 1) / chunk;
+    const int chunk = forwardChunk(m_grid, s.n), chunks = (s.n + chunk - 1) / chunk;
     for (int c = 0; c < chunks; ++c) { // balanced
         const int s0 = s.n * c / chunks, cn = s.n * (c + 1) / chunks - s0;
         const int64_t cols = int64_t(cn) * ohw;
@@ -328,7 +340,7 @@ void Conv2D::winogradProducts(const Kernels& kern, int rows, int N, int K, const
 
 void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws, float* pooling, bool training)
 {
-    const int cin = m_wcin, cout = m_g.cout, chunk = forwardChunk(s.n);
+    const int cin = m_wcin, cout = m_g.cout, chunk = forwardChunk(m_grid, s.n);
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
     float* V = ws;                                                     // (E, P, Cin')
     float* M = V + m_grid.elems() * winograd::matrixStride(Pmax, cin); // (E, P, Cout)
@@ -350,7 +362,7 @@ void Conv2D::forwardWinograd(const Kernels& kern, ShardView& s, float* ws, float
 
 void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
 {
-    const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk(), kElems = m_grid.elems();
+    const int cin = m_wcin, cout = m_g.cout, chunk = winogradChunk(m_grid), kElems = m_grid.elems();
     const int64_t Pmax = m_grid.tiles(std::min(s.n, chunk));
     using winograd::matrixStride;
     float* V = ws;                                     // (E, P, Cin'), then M(dX)

@@ -4,9 +4,9 @@
 // (for a thin input, the same arithmetic straight from the images: Kernels::convDirect), except where
 // Winograd applies (kernels/winograd.hpp; channel counts multiples of 8): stride-1 "same" 5x5
 // convolutions use F(4x4, 5x5) (6.25x fewer multiplications), stride-1 "same" 3x3 ones F(4x4, 3x3)
-// (4x) or F(5x5, 3x3) (4.6x) where its tiles need fewer products, and 6x6 stride-2 "same" ones on
-// even-sized images one of those two after a space-to-depth fold; same results within about 1e-5 of
-// the largest output.
+// (4x), F(5x5, 3x3) (4.6x) or, FP32 only, F(7x7, 3x3) (5.4x), whichever needs the fewest products,
+// and 6x6 stride-2 "same" ones on even-sized images one of those after a space-to-depth fold; same
+// results within about 1e-5 of the largest output (5e-5 with F(7x7, 3x3)).
 #pragma once
 
 #include "kernels/conv_geometry.hpp"
@@ -41,7 +41,8 @@ public:
     int64_t absorbingWorkspaceFloats(int n) const override;
     bool usesWinograd() const { return m_winograd; }
     int winogradFold() const { return m_fold; }
-    winograd::Kind winogradKind() const { return m_grid.kind; }
+    // The variant for products of this precision.
+    winograd::Kind winogradKind(Precision p = Precision::Fp32) const { return m_grids[p == Precision::Bf16].kind; }
 
 private:
     void forwardWinograd(const Kernels& k, ShardView& s, float* ws, float* pooling, bool training);
@@ -50,8 +51,9 @@ private:
     void backwardWinograd(const Kernels& k, ShardView& s, float* ws);
     // The biases, or null.
     const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; }
-    int winogradChunk() const;     // samples per chunk in backward
-    int forwardChunk(int n) const; // and in forward (both paths; its chunks change no bit)
+    int winogradChunk(const winograd::TileGrid& grid) const;       // samples per chunk in backward
+    int forwardChunk(const winograd::TileGrid& grid, int n) const; // and in forward (both paths; its chunks
+                                                                   // change no bit)
     void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C) const;
     int chunkSamples(int n) const;
     void packTransformedKernels(const Kernels& k, bool forBackward, const ParallelFor& parallel);
@@ -60,10 +62,11 @@ private:
     Activation m_act;
     int64_t foldedKernelFloats() const { return m_fold == 2 ? int64_t(m_g.cout) * m_wcin * 9 : 0; }
     bool m_winograd = false;
-    int m_fold = 1; // 2: space-to-depth before the Winograd convolution
-    int m_wcin = 0; // input channels the Winograd convolution sees (cin * fold^2)
-    winograd::TileGrid m_grid;
-    std::vector<float> m_folded; // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
+    int m_fold = 1;                // 2: space-to-depth before the Winograd convolution
+    int m_wcin = 0;                // input channels the Winograd convolution sees (cin * fold^2)
+    winograd::TileGrid m_grids[2]; // the variant for FP32 products, and for bf16 ones
+    winograd::TileGrid m_grid;     // this pass's (beginPass)
+    std::vector<float> m_folded;   // (Cout, 4 Cin, 3, 3) the folded kernel, when m_fold == 2
     // The transformed kernels of one direction, each of the E packed (packB): forward's U (E, Cin',
     // Cout), or backward's rotated, transposed Ut (E, Cout, Cin') for dX in their place.
     std::vector<float> m_packed;
