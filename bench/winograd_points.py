@@ -7,8 +7,10 @@ Algorithms for Convolutional Neural Networks", 2016), checks them against the di
 then measures in double precision the error of one output tile summed over 64 input channels when the
 transformed inputs V, the transformed kernels U, or both are rounded to bfloat16 (round to nearest
 even, as the engine does), beside the direct convolution of bf16-rounded inputs and kernels summed
-exactly. Inputs are ReLU'd standard normals, kernels Glorot-uniform. Figures, not a test:
-docs/benchmarks.md reads them; bench/winograd_error.cpp measures the engine's own layers.
+exactly. Inputs are ReLU'd standard normals, kernels Glorot-uniform. A second table gives the FP32
+error of the 3x3 variants' candidate point sets (transforms, products and sums in float32; how
+F(7x7, 3x3)'s points were chosen). Figures, not a test: docs/benchmarks.md reads them;
+bench/winograd_error.cpp measures the engine's own layers.
 
 usage: /usr/bin/python3 bench/winograd_points.py   (needs numpy)
 """
@@ -67,6 +69,26 @@ def check(at, g, bt, m, r):
     return np.max(np.abs(at @ ((g @ k) * (bt @ d)) - direct))
 
 
+def fp32_error(at, g, bt, m, r, channels=96, trials=100):
+    """Relative rms error of the whole convolution in float32 (tpu-mnist-cnn's third layer has 96
+    folded channels), against the same in double precision."""
+    n = m + r - 1
+    rng = np.random.default_rng(2)
+    f = lambda a: a.astype(np.float32)
+    at32, g32, bt32 = f(at), f(g), f(bt)
+    sq = total = 0.0
+    for _ in range(trials):
+        d = np.maximum(rng.standard_normal((channels, n, n)), 0.0)
+        k = rng.uniform(-1, 1, (channels, r, r)) * np.sqrt(6.0 / (r * r * 2 * channels))
+        exact = at @ (np.einsum('ij,cjk,lk->cil', bt, d, bt) * np.einsum('ij,cjk,lk->cil', g, k, g)).sum(0) @ at.T
+        v = f(np.einsum('ij,cjk,lk->cil', bt32, f(d), bt32))
+        u = f(np.einsum('ij,cjk,lk->cil', g32, f(k), g32))
+        y = f(at32 @ f((v * u).sum(0, dtype=np.float32)) @ at32.T)
+        sq += ((y - exact) ** 2).sum()
+        total += (exact ** 2).sum()
+    return np.sqrt(sq / total)
+
+
 def errors(at, g, bt, m, r, channels=64, trials=200):
     """Relative rms error of bf16 V and U, V only, U only, and of the direct bf16 convolution."""
     n = m + r - 1
@@ -92,6 +114,8 @@ VARIANTS = [
     ("F(4x4, 3x3)", [0, 1, -1, 2, -2], 4, 3),
     ("F(4x4, 3x3)", [0, 1, -1, Fr(1, 2), -Fr(1, 2)], 4, 3),
     ("F(2x2, 3x3)", [0, 1, -1], 2, 3),
+    ("F(5x5, 3x3)", [0, 1, -1, 2, -2, Fr(1, 2)], 5, 3),
+    ("F(7x7, 3x3)", [0, 1, -1, Fr(1, 2), -Fr(1, 2), Fr(3, 2), -Fr(3, 2), 4], 7, 3),
     ("F(4x4, 5x5)", [0, 1, -1, 2, -2, Fr(1, 2), -Fr(1, 2)], 4, 5),
     ("F(4x4, 5x5)", [0, 1, -1, Fr(1, 2), -Fr(1, 2), Fr(3, 2), -Fr(3, 2)], 4, 5),
     ("F(2x2, 5x5)", [0, 1, -1, 2, -2], 2, 5),
@@ -107,3 +131,22 @@ for name, points, m, r in VARIANTS:
     shown = ", ".join(str(p) for p in points)
     print(f"| {name} | {shown} | {check(at, g, bt, m, r):.0e} | {both:.1e} | {v_only:.1e} | {u_only:.1e} | "
           f"{direct:.1e} | {both / direct:.1f} |")
+
+half, three_halves = Fr(1, 2), Fr(3, 2)
+FP32_VARIANTS = [
+    ("F(4x4, 3x3)", [0, 1, -1, 2, -2], 4),
+    ("F(5x5, 3x3)", [0, 1, -1, 2, -2, half], 5),
+    ("F(7x7, 3x3)", [0, 1, -1, half, -half, three_halves, -three_halves, 4], 7),
+    ("F(7x7, 3x3)", [0, 1, -1, half, -half, three_halves, -three_halves, -4], 7),
+    ("F(7x7, 3x3)", [0, 1, -1, half, -half, three_halves, -three_halves, 3], 7),
+    ("F(7x7, 3x3)", [0, 1, -1, half, -half, three_halves, -three_halves, 2], 7),
+    ("F(7x7, 3x3)", [0, 1, -1, 2, -2, half, -half, Fr(1, 4)], 7),
+    ("F(7x7, 3x3)", [0, 1, -1, 2, -2, half, -half, -Fr(1, 4)], 7),
+]
+print()
+print("| variant | points (and infinity) | FP32 error, 96 channels |")
+print("|---|---|---|")
+for name, points, m in FP32_VARIANTS:
+    at, g, bt = transforms(points, m, 3)
+    shown = ", ".join(str(p) for p in points)
+    print(f"| {name} | {shown} | {fp32_error(at, g, bt, m, 3):.1e} |")

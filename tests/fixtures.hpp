@@ -35,8 +35,8 @@ std::vector<float> randomMatrix(size_t n, uint64_t seed);
 // A tiny model using every layer kind, for determinism and CLI tests.
 std::string toyModelJson();
 // Four convolutions on 12x12 images, three through Winograd (the toy model's are too narrow for
-// it): F(4x4, 5x5) from 8 channels, F(4x4, 3x3) on 16, and a 6x6 stride-2 one folded to F(4x4, 3x3)
-// on 64 (8- and 16-channel groups both ways), then a Dense layer.
+// it): F(4x4, 5x5) from 8 channels, F(4x4, 3x3) on 16, and a 6x6 stride-2 one folded to F(7x7, 3x3)
+// (F(4x4, 3x3) in bf16) on 64 (8- and 16-channel groups both ways), then a Dense layer.
 std::string winogradModelJson();
 
 // One training step of the model `json` on `d`'s first 40 training samples (weights of seed 7,

@@ -272,7 +272,7 @@ private slots:
 
     // Winograd's bf16 transforms against the reference's FP32 ones, through the products that read
     // them: the input transform as gemmPackedRows's rows (forward, dX), both transforms as
-    // gemmKRows's k-rows (dW). Both variants, the fold on an image wide enough for its 8-pixel reads,
+    // gemmKRows's k-rows (dW). Each variant bf16 takes, the fold on an image wide enough for its 8-pixel reads,
     // 8- and 16-channel groups, odd and even tile counts, and edge values (a NaN, infinities,
     // subnormal transformed values).
     void winogradTransformsGiveTheReferenceProducts_data()
@@ -356,7 +356,7 @@ private slots:
     // Kernels::winogradKernel writes the transformed kernels straight into the products' packed
     // layout: every table's (the FP32 levels' panels, the bf16 kernels' pairs of rows) must be what
     // its packB makes of the row-major matrices the reference writes, in any split into row blocks
-    // of even length. Both variants, transposed or not; 40 columns end in a partial panel at the
+    // of even length. Each variant, transposed or not; 40 columns end in a partial panel at the
     // AVX2 and AVX-512 widths (24 and 32 columns; the baseline's are 8).
     void transformedKernelsComeOutAsPackBPacksThem_data()
     {
@@ -372,6 +372,9 @@ private slots:
         const int f53 = int(winograd::Kind::F5x5_3x3);
         QTest::newRow("F(5x5,3x3) 48 -> 24") << f53 << false << 48 << 24;
         QTest::newRow("F(5x5,3x3) 24 -> 40, transposed") << f53 << true << 24 << 40;
+        const int f73 = int(winograd::Kind::F7x7_3x3); // FP32's alone, but every table packs it
+        QTest::newRow("F(7x7,3x3) 48 -> 24") << f73 << false << 48 << 24;
+        QTest::newRow("F(7x7,3x3) 24 -> 40, transposed") << f73 << true << 24 << 40;
     }
     void transformedKernelsComeOutAsPackBPacksThem()
     {

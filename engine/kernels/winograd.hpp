@@ -6,9 +6,11 @@
 //   F(5x5, 3x3)  the same convolutions with 7x7 input tiles, 49 instead of 225 (the points 0, +-1,
 //                +-2, 1/2 and infinity);
 //   F(7x7, 3x3)  and with 9x9 input tiles, 81 instead of 441 (the points 0, +-1, +-1/2, +-3/2, 4 and
-//                infinity: of the sets of dyadic points tried, the most accurate; about 6x F(5x5,
-//                3x3)'s rounding error, 1e-5 of the output, docs/benchmarks.md), FP32 only: bf16's
-//                rounding of its larger transforms gave 5x F(5x5, 3x3)'s error, 0.11 of the output.
+//                infinity: with -4 for 4, the most accurate dyadic sets of those tried,
+//                bench/winograd_points.py), FP32 only. Its rounding error is about 6x F(5x5, 3x3)'s:
+//                rms 1.3e-5 to 1.8e-5 of the output, max 6e-5 to 9e-5, on tpu-mnist-cnn's layers
+//                (docs/benchmarks.md). In bf16, its larger transforms would magnify the rounding to
+//                about 70x a direct bf16 convolution's error (F(5x5, 3x3): 13x; the script above).
 // bestFor3x3 takes the variant whose tiles cover the image with the fewest products: a 14x14 image
 // takes 4 tiles of F(7x7, 3x3) (324 products per channel pair) instead of 9 of F(5x5, 3x3) (441) or
 // 16 of F(4x4, 3x3) (576); a 7x7 one takes one (81) instead of 4 of F(4x4, 3x3) (144).
@@ -85,8 +87,8 @@ struct TileGrid {
 };
 
 // The 3x3 variant for an h x w image (after any fold) whose tiles need the fewest products, the
-// smaller tile where two tie (F(4x4, 3x3) and F(5x5, 3x3) at 28x28); F(7x7, 3x3) only where the
-// products are FP32 (not bf16, above).
+// smaller tile where two tie (F(4x4, 3x3) and F(7x7, 3x3) at 12x12, F(4x4, 3x3) and F(5x5, 3x3) at
+// 28x28 in bf16); F(7x7, 3x3) only where the products are FP32 (not bf16, above).
 inline Kind bestFor3x3(int h, int w, bool bf16)
 {
     const auto products = [&](Kind k) { return TileGrid(k, h, w).tiles(1) * elems(k); };

@@ -17,7 +17,7 @@ namespace tb {
 namespace {
 // Bound on the im2col buffer per worker (floats); larger shards are processed in chunks.
 constexpr int64_t kColsBudget = int64_t(6) << 20;
-// Winograd's backward works on chunks of samples whose transformed tiles (64, 49 or 36 x tiles x
+// Winograd's backward works on chunks of samples whose transformed tiles (81, 64, 49 or 36 x tiles x
 // channels) stay within this many floats, so they are still in L2 when the products read them.
 constexpr int64_t kWinogradBudget = int64_t(96) << 10;
 constexpr int kWinogradMaxChunk = 16;
@@ -143,6 +143,7 @@ void Conv2D::beginPass(const Kernels& kern, bool, const ParallelFor& parallel)
 // take memory at once (10 MB in FP32 for colab-fashion-cnn's last two convolutions).
 void Conv2D::beginBackward(const Kernels& kern, const ParallelFor& parallel)
 {
+    assert(m_grid.kind == m_grids[kern.precision == Precision::Bf16].kind); // beginPass's, same kernels
     if (m_winograd)
         packTransformedKernels(kern, true, parallel);
 }
