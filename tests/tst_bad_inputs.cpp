@@ -401,13 +401,15 @@ void TstBadInputs::buildCatalogue()
         "train-images-idx3-ubyte: read error: Input/output error");
 
     // Model descriptions.
-    auto model = [&](const char* name, const QByteArray& json, const QString& message) {
+    // doesNotFit: the model parses, and the network for the dataset's images cannot be built.
+    auto model = [&](const char* name, const QByteArray& json, const QString& message, bool doesNotFit = false) {
         m_cases.push_back({name,
                            Area::Model,
                            [json](const QString& d) { writeAll(d + "/model.json", json); },
                            {"train", "--data", "{toy}", "--model", "{dir}/model.json", "--epochs", "1"},
                            3,
-                           message});
+                           message,
+                           doesNotFit});
     };
     // The JSON itself (nlohmann-json's messages; duplicates, deep nesting and overflowing numbers
     // are refused by engine/core/json_text.cpp).
@@ -448,25 +450,29 @@ void TstBadInputs::buildCatalogue()
     model(
         "model: kernel larger than the image",
         R"({"layers": [{"type": "Conv2D", "filters": 2, "kernel_size": 30}, {"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
-        "layer 1 (conv2d, Conv2D): a 30x30 kernel does not fit its input (None, 12, 12, 1) with \"valid\" padding");
+        "{dir}/model.json, layer 1 (conv2d, Conv2D): a 30x30 kernel does not fit its input (None, 12, 12, 1) with "
+        "\"valid\" padding",
+        true);
     model("model: dropout rate 1",
           R"({"layers": [{"type": "Dropout", "rate": 1.0}, {"type": "Flatten"}, {"type": "Dense", "units": 3}]})",
           "{dir}/model.json, layer 1 (Dropout): \"rate\" must be in [0, 1) (got 1)");
     model("model: output does not match the classes",
           R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 5, "activation": "softmax"}]})",
-          "the model's output (None, 5) does not match the dataset's 3 classes: the final Dense layer needs 3 units");
+          "{dir}/model.json: the model's output (None, 5) does not match the dataset's 3 classes: the final Dense "
+          "layer needs 3 units",
+          true);
     {
         // 144 x 2^20 + 2^20 x 2^20 + ... weights: refused before anything is allocated, with the estimate.
         const uint64_t weights = 1048576ull * 1048576;
         model(
             "model: too large for memory",
             R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
-            QString("layer 3 (dense_1, Dense): a Dense layer of 1048576 units on 1048576 inputs has %1 weights (%2), "
+            QString("{dir}/model.json, layer 3 (dense_1, Dense): a Dense layer of 1048576 units on 1048576 inputs has "
+                    "%1 weights (%2), "
                     "more than this machine can train (%3 of memory)")
-                .arg(QString::number(weights), humanBytes(weights * 4), humanBytes(tb::physicalMemoryBytes())));
+                .arg(QString::number(weights), humanBytes(weights * 4), humanBytes(tb::physicalMemoryBytes())),
+            true);
     }
-    for (Case& c : m_cases)
-        c.doesNotFit = c.area == Area::Model && !c.message.startsWith("{dir}");
     m_cases.push_back({"model: missing file",
                        Area::Model,
                        nullptr,

@@ -102,7 +102,9 @@ ModelSpec parseModelSpec(const std::string& text, const std::string& origin)
     // specFrom checks each value's type before it reads it; should one slip through, nlohmann's
     // exception still becomes a ModelError naming the file.
     try {
-        return specFrom(root, origin);
+        ModelSpec spec = specFrom(root, origin);
+        spec.origin = origin;
+        return spec;
     } catch (const nlohmann::ordered_json::exception& e) {
         throw ModelError(origin + ": the model description cannot be read (" + std::string(e.what()) + ")");
     }

@@ -19,6 +19,9 @@ struct ModelSpec {
     int sequenceLength = 0;  // a text model's default T ("sequence_length"); 0 for image models
     std::vector<LayerSpec> layers;
     std::string json; // the description as read, as compact JSON: weights files and exports store it
+    // Where it was read from (parseModelSpec's origin: a file name, "preset x"), or empty: the
+    // network's errors about it (a kernel larger than its input) begin with it.
+    std::string origin;
 
     // A model on token ids (its first kind reads them: an Embedding): trained on text, one label per step.
     bool isText() const;

@@ -32,13 +32,18 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
 {
     std::map<std::string, int> counts;
     Shape shape = input;
+    // Which model the messages speak of, the model file's name or the preset's, as its parse errors
+    // name it: "model.json, layer 3 (...): ...", "model.json: the model's output ...".
+    const std::string about = m_spec.origin.empty() ? "" : m_spec.origin + ": ";
+    const std::string layersOf = m_spec.origin.empty() ? "" : m_spec.origin + ", ";
     const int n = int(m_spec.layers.size());
     for (int i = 0; i < n; ++i) {
         LayerSpec& ls = m_spec.layers[size_t(i)];
         const std::string base = ls.type->defaultName;
         const int k = counts[base]++;
         const std::string name = ls.name.empty() ? (k == 0 ? base : base + "_" + std::to_string(k)) : ls.name;
-        const std::string where = "layer " + std::to_string(i + 1) + " (" + name + ", " + ls.kerasClass + ")";
+        const std::string where =
+            layersOf + "layer " + std::to_string(i + 1) + " (" + name + ", " + ls.kerasClass + ")";
         auto fail = [&](const std::string& what) { throw ModelError(where + ": " + what); };
         const bool last = i == n - 1;
         if (ls.activation == Activation::Softmax && !last)
@@ -65,11 +70,12 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
     }
     const LayerSpec& lastSpec = m_spec.layers.back();
     if (lastSpec.activation != Activation::Softmax)
-        throw ModelError("the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
+        throw ModelError(about +
+                         "the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
                          "Activation softmax layer); it ends with " +
                          m_layers.back()->name());
     if (shape.spatial || shape.c != numClasses || (!shape.sequence && shape.size() != numClasses))
-        throw ModelError("the model's output " + shape.keras() + " does not match the dataset's " +
+        throw ModelError(about + "the model's output " + shape.keras() + " does not match the dataset's " +
                          std::to_string(numClasses) + " classes: the final Dense layer needs " +
                          std::to_string(numClasses) + " units");
 
@@ -83,7 +89,7 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
     // Refused before allocation: weights, their gradient and the optimizer's slots are several copies.
     const uint64_t bytes = uint64_t(p + s) * sizeof(float);
     if (bytes > physicalMemoryBytes() / 2)
-        throw ModelError("the model has " + std::to_string(p + s) + " weights (" + humanBytes(bytes) +
+        throw ModelError(about + "the model has " + std::to_string(p + s) + " weights (" + humanBytes(bytes) +
                          "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
     m_params.assign(size_t(p), 0.0f);
     m_state.assign(size_t(s), 0.0f);
