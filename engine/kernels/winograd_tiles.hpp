@@ -322,6 +322,7 @@ struct F7x7_3x3 {
                 d3 = m[5] - m[6];
         o[0] = m[0] + s1 + s2 + s3 + m[7];
         float half = 1, threeHalves = 1, four = 1;
+#pragma GCC unroll 8
         for (int i = 1; i < 7; ++i) {
             half /= 2;
             threeHalves *= 1.5f;
@@ -343,6 +344,7 @@ struct F7x7_3x3 {
         const V e1 = d[0] + d[2] + d[4] + d[6], o1 = d[1] + d[3] + d[5];
         z[1] = e1 + o1;
         z[2] = e1 - o1;
+#pragma GCC unroll 2
         for (int k = 0; k < 2; ++k) {
             const float p = k == 0 ? 0.5f : 1.5f, p2 = p * p;
             const V e = madd(splat<V>(p2), madd(splat<V>(p2), madd(splat<V>(p2), d[6], d[4]), d[2]), d[0]);
@@ -351,6 +353,7 @@ struct F7x7_3x3 {
             z[4 + 2 * k] = madd(splat<V>(-p), o, e);
         }
         V four = d[6];
+#pragma GCC unroll 8
         for (int i = 5; i >= 0; --i)
             four = madd(splat<V>(4), four, d[i]);
         z[7] = four;
