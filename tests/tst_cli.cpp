@@ -959,6 +959,27 @@ private slots:
         QCOMPARE(both.code, 2);
         QVERIFY2(both.err.contains("leave out --size-multiplier"), qPrintable(both.err));
         QCOMPARE(run({"compare", "--data", m_data, "--sweep", "batch=16,32", "--batch", "8"}).code, 2);
+
+        // A sweep value the model cannot take (a 16x16 kernel on the 12x12 images at size 1, not on
+        // the 24x24 ones at size 2) is a skipped row with the reason; the other values' rows stay,
+        // in the table and the CSV.
+        const QString wide = m_data + "/wide-kernel.json", csv = m_data + "/sweep.csv";
+        fixtures::writeRaw(wide.toStdString(), R"({"layers": [{"type": "Conv2D", "filters": 2, "kernel_size": 16},
+            {"type": "Flatten"}, {"type": "Dense", "units": "classes", "activation": "softmax"}]})");
+        const Result sweep = run({"compare", "--data", m_data, "--model", wide, "--devices", "cpu:1", "--max-batches",
+                                  "1", "--sweep", "size=1,2", "--csv", csv});
+        QCOMPARE(sweep.code, 0);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[1].contains("does not fit its input"), qPrintable(lines[1]));
+        QVERIFY2(lines[2].contains(",2,") && !lines[2].contains("does not fit"), qPrintable(lines[2]));
+        // Every value skipped: the rows, and the usage error.
+        const Result all = run({"compare", "--data", m_data, "--model", wide, "--devices", "cpu:1", "--max-batches",
+                                "1", "--sweep", "size=1"});
+        QCOMPARE(all.code, 2);
+        QVERIFY2(all.out.contains("does not fit its input"), qPrintable(all.out));
     }
 
     // --help is made from the tables: every training option with its help, each command's options

@@ -101,12 +101,14 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             tc.device = resolved;
             // The same initial weights on every device. A device other than the CPU that cannot set the
             // model up (an OpenCL device and a text model's sequences, its memory) is a skipped row with the
-            // reason, and the others go on; what fails on the CPU fails on every device, and ends it.
+            // reason, and the others go on; what fails on the CPU fails on every device, and ends it,
+            // unless it is this sweep value's (a size the model's kernels do not fit, a batch too large):
+            // then this value's rows are skipped and the other values go on.
             std::optional<TrainingSession> made;
             try {
                 made.emplace(spec, base, tc);
             } catch (const Error& e) {
-                if (resolved.kind == DeviceKind::Cpu)
+                if (resolved.kind == DeviceKind::Cpu && config.sweep.kind == SweepKind::None)
                     throw;
                 row.skipped = e.what();
                 rows.push_back(row);
