@@ -482,6 +482,17 @@ void TstBadInputs::buildCatalogue()
                        "shakespeare-lstm, "
                        "small-text-lstm) nor a "
                        "readable model file"});
+    m_cases.push_back({"model: a folder",
+                       Area::Model,
+                       [](const QString& d) { QDir().mkpath(d + "/model.json"); },
+                       {"train", "--data", "{toy}", "--model", "{dir}/model.json", "--epochs", "1"},
+                       5,
+                       "cannot read {dir}/model.json: it is a folder, not a file"});
+    // 1e40 is a double, and infinite in single precision: every input would be.
+    model(
+        "model: input_scale beyond single precision",
+        R"({"input_scale": 1e40, "layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
+        "{dir}/model.json: \"input_scale\" must be a number between 1e-30 and 1e30");
 
     // Weights files.
     auto weights = [&](const char* name, std::function<void(const QString&)> make, const QString& message,

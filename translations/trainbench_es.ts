@@ -223,10 +223,6 @@
         <translation>%1: "name" debe ser una cadena</translation>
     </message>
     <message>
-        <source>%1: "input_scale" must be a positive number</source>
-        <translation>%1: "input_scale" debe ser un número positivo</translation>
-    </message>
-    <message>
         <source>%1: "layers" must be a non-empty array</source>
         <translation>%1: "layers" debe ser una lista no vacía</translation>
     </message>
@@ -497,6 +493,10 @@
     <message>
         <source>BatchNorm's moving statistics still hold %2% of their initial values (mean 0, variance 1) after %3 steps at momentum %1, so the test accuracy can be lower than the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
         <translation>Las estadísticas móviles de BatchNorm aún conservan un %2% de sus valores iniciales (media 0, varianza 1) tras %3 pasos con momento %1, así que la exactitud de prueba puede quedar por debajo de la de entrenamiento. Entrena más, o activa Avanzado → BN precisa (100 lotes) y vuelve a entrenar.</translation>
+    </message>
+    <message>
+        <source>%1: "input_scale" must be a number between 1e-30 and 1e30</source>
+        <translation>%1: "input_scale" debe ser un número entre 1e-30 y 1e30</translation>
     </message>
 </context>
 <context>

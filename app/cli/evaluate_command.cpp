@@ -86,6 +86,9 @@ int evaluateCommand(const std::vector<std::string>& args)
             throw tb::ModelError(o.text("weights", "") + " holds a text model (" + weights.spec.name +
                                  "): evaluate it on a text, --data FILE");
     }
+    // Data the weights cannot take (other image sizes, another class count) is an error, before any
+    // warning about their classes.
+    tb::requireWeightsFit(base, weights);
     // Weights of other classes are evaluated (a relabelled copy of their dataset is a fair use), with a
     // warning on stderr and in the JSON line.
     const std::string otherClasses = tb::otherClassesNote(weights, base);

@@ -277,7 +277,7 @@ void requireFiniteOutputs(bool finite)
                       "run that diverged leaves them, or the file is damaged; train again, with a lower learning rate");
 }
 
-Dataset datasetForWeights(Dataset d, const WeightsFile& w)
+void requireWeightsFit(const Dataset& d, const WeightsFile& w)
 {
     const Shape input = w.input;
     if (input.h % d.train.height || input.w % d.train.width || input.h / d.train.height != input.w / d.train.width)
@@ -287,6 +287,12 @@ Dataset datasetForWeights(Dataset d, const WeightsFile& w)
     if (d.numClasses != int(w.classNames.size()))
         throw DataError("the model classifies " + std::to_string(w.classNames.size()) + " classes but " + d.directory +
                         " has " + std::to_string(d.numClasses));
+}
+
+Dataset datasetForWeights(Dataset d, const WeightsFile& w)
+{
+    requireWeightsFit(d, w);
+    const Shape input = w.input;
     DatasetOptions options;
     options.sizeMultiplier = input.h / d.train.height;
     return withOptions(std::move(d), options);

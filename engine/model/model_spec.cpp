@@ -1,5 +1,6 @@
 #include "model/model_spec.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "layers/layer_args.hpp"
@@ -7,7 +8,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 
 namespace tb {
 
@@ -33,8 +33,9 @@ ModelSpec specFrom(const Json& root, const std::string& origin)
         spec.name = n->get<std::string>();
     }
     if (const Json* s = jsonMember(root, "input_scale")) {
-        if (!s->is_number() || !(s->get<double>() > 0) || !std::isfinite(s->get<double>()))
-            throw ModelError(origin + ": \"input_scale\" must be a positive number");
+        // Pixels of 0 to 255 times the scale, in single precision: 1e40 would make every input infinite.
+        if (!s->is_number() || !(s->get<double>() >= 1e-30) || !(s->get<double>() <= 1e30))
+            throw ModelError(origin + ": \"input_scale\" must be a number between 1e-30 and 1e30");
         spec.inputScale = float(s->get<double>());
     }
     if (const Json* t = jsonMember(root, "sequence_length")) {
@@ -122,9 +123,8 @@ ModelSpec loadModelSpec(const std::string& nameOrPath)
             known += (known.empty() ? "" : ", ") + n;
         throw ModelError("\"" + nameOrPath + "\" is neither a preset (" + known + ") nor a readable model file");
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parseModelSpec(ss.str(), nameOrPath);
+    // A folder (which opens, and reads as nothing), a FIFO or a huge file is refused by name.
+    return parseModelSpec(readWholeFile(nameOrPath), nameOrPath);
 }
 
 } // namespace tb
