@@ -270,7 +270,7 @@ ES = {
     "Continue training": "Continuar el entrenamiento",
     "Paused": "En pausa",
     "Stopping…": "Deteniendo…",
-    "Paused — epoch %v/%m steps": "En pausa — época %v/%m pasos",
+    "Paused — epoch: %v/%m steps": "En pausa — época: %v/%m pasos",
     "Epoch: %v/%m steps": "Época: %v/%m pasos",
     "Epoch: no run yet": "Época: aún sin entrenamiento",
     "It ran on %1 until now; it continues on %2.": "Hasta ahora se entrenó en %1; continúa en %2.",

@@ -2000,10 +2000,6 @@
         <translation>Deteniendo…</translation>
     </message>
     <message>
-        <source>Paused — epoch %v/%m steps</source>
-        <translation>En pausa — época %v/%m pasos</translation>
-    </message>
-    <message>
         <source>Epoch: %v/%m steps</source>
         <translation>Época: %v/%m pasos</translation>
     </message>
@@ -2150,6 +2146,10 @@
     <message>
         <source>Run folder %1 (resumed at epoch %2's validation)</source>
         <translation>Carpeta del entrenamiento %1 (continuado en la validación de la época %2)</translation>
+    </message>
+    <message>
+        <source>Paused — epoch: %v/%m steps</source>
+        <translation>En pausa — época: %v/%m pasos</translation>
     </message>
 </context>
 <context>

@@ -130,6 +130,7 @@ int compareCommand(const std::vector<std::string>& args)
         return Interrupted;
     }
     if (std::all_of(rows.begin(), rows.end(), [](const tb::CompareRow& r) { return !r.skipped.empty(); })) {
+        std::fflush(stdout); // the table first, also when stdout is a pipe
         std::fprintf(stderr, "trainbench-cli compare: no device could run it (the reasons are above)\n");
         return Usage;
     }

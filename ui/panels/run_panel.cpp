@@ -109,7 +109,7 @@ void RunPanel::showState()
     m_stateLabel->setText(state);
     m_stateLabel->setVisible(!state.isEmpty());
     m_stateLabel->setStyleSheet(QStringLiteral("font-weight: bold; color: %1").arg(color));
-    m_progress->setFormat(m_state == State::Paused ? tr("Paused — epoch %v/%m steps")
+    m_progress->setFormat(m_state == State::Paused ? tr("Paused — epoch: %v/%m steps")
                           : m_stepsPerEpoch > 0    ? tr("Epoch: %v/%m steps")
                                                    : tr("Epoch: no run yet"));
     m_runProgress->setFormat(tr("Run: %p%"));
