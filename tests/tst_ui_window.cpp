@@ -10,6 +10,7 @@
 #include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
+#include "core/memory.hpp"
 #include "data/dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
@@ -58,6 +59,7 @@
 #include <QtTest>
 
 #include <map>
+#include <new>
 
 using namespace tbui;
 
@@ -1466,6 +1468,11 @@ private slots:
             Language::apply(QStringLiteral("es"));
             QCOMPARE(EngineText::of(e), QStringLiteral("la carpeta de datos %1 no existe").arg(qs(missing)));
         }
+        // A failed allocation: the CLI's words, not "std::bad_alloc".
+        Language::apply(QStringLiteral("en"));
+        QCOMPARE(EngineText::of(std::bad_alloc()), qs(tb::kOutOfMemory));
+        Language::apply(QStringLiteral("es"));
+        QVERIFY(EngineText::of(std::bad_alloc()).startsWith(QStringLiteral("sin memoria")));
         Language::apply(QStringLiteral("en"));
     }
 

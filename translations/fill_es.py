@@ -563,6 +563,8 @@ ES = {
     "%1: a model file holds a JSON object with \"layers\"": "%1: un archivo de modelo contiene un objeto JSON con \"layers\"",
     "%1: unknown member \"%2\" (expected name, input_scale, layers)": "%1: miembro desconocido \"%2\" (se esperaba name, input_scale, layers)",
     "%1: \"name\" must be a string": "%1: \"name\" debe ser una cadena",
+    "out of memory: this needs more memory than the machine could give; a smaller model, batch or dataset may fit":
+        "sin memoria: hace falta más memoria de la que la máquina pudo dar; un modelo, un lote o un conjunto de datos más pequeño puede caber",
     "%1: \"input_scale\" must be a number between 1e-30 and 1e30": "%1: \"input_scale\" debe ser un número entre 1e-30 y 1e30",
     "%1: \"layers\" must be a non-empty array": "%1: \"layers\" debe ser una lista no vacía",
     "%1: each layer is a JSON object": "%1: cada capa es un objeto JSON",

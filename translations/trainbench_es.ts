@@ -498,6 +498,10 @@
         <source>%1: "input_scale" must be a number between 1e-30 and 1e30</source>
         <translation>%1: "input_scale" debe ser un número entre 1e-30 y 1e30</translation>
     </message>
+    <message>
+        <source>out of memory: this needs more memory than the machine could give; a smaller model, batch or dataset may fit</source>
+        <translation>sin memoria: hace falta más memoria de la que la máquina pudo dar; un modelo, un lote o un conjunto de datos más pequeño puede caber</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -6,6 +6,7 @@
 #include "options.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "environment.hpp"
 
 #include <algorithm>
@@ -66,6 +67,6 @@ int main(int argc, char** argv)
     } catch (const tb::Error& e) {
         return fail(tbcli::DataOrModel, e.what());
     } catch (const std::bad_alloc&) {
-        return fail(tbcli::DataOrModel, "out of memory");
+        return fail(tbcli::DataOrModel, tb::kOutOfMemory);
     }
 }

@@ -19,6 +19,12 @@ inline uint64_t physicalMemoryBytes()
     return uint64_t(8) << 30;
 }
 
+// What a failed allocation (std::bad_alloc) tells the user, on the command line and, translated, in
+// the window: the refusals that estimate a model's, a batch's or a dataset's memory come first; this
+// is what they did not foresee.
+constexpr const char* kOutOfMemory = "out of memory: this needs more memory than the machine could give; a "
+                                     "smaller model, batch or dataset may fit";
+
 // "1.5 GiB", "12.0 MiB".
 inline std::string humanBytes(uint64_t b)
 {

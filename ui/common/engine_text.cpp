@@ -1,6 +1,7 @@
 #include "common/engine_text.hpp"
 
 #include "common/text.hpp"
+#include "core/memory.hpp"
 #include "device/device.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
@@ -11,6 +12,8 @@
 
 #include <QLocale>
 #include <QRegularExpression>
+
+#include <new>
 
 namespace tbui {
 
@@ -120,6 +123,10 @@ const std::vector<Pattern>& patterns()
              "the weights give outputs that are not numbers (NaN or infinite): they are far too large, as "
              "a run that diverged leaves them, or the file is damaged; train again, with a lower "
              "learning rate")},
+        {QRegularExpression(QStringLiteral("^out of memory: this needs more memory than the machine could give; a "
+                                           "smaller model, batch or dataset may fit$")),
+         QT_TRANSLATE_NOOP("EngineText", "out of memory: this needs more memory than the machine could give; a "
+                                         "smaller model, batch or dataset may fit")},
         {QRegularExpression(QStringLiteral("^the model classifies (\\d+) classes but (.+) has (\\d+)$")),
          QT_TRANSLATE_NOOP("EngineText", "the model classifies %1 classes but %2 has %3")},
         {QRegularExpression(
@@ -292,6 +299,8 @@ QString EngineText::english(const QString& text)
 
 QString EngineText::of(const std::exception& e)
 {
+    if (dynamic_cast<const std::bad_alloc*>(&e)) // its what() is "std::bad_alloc"
+        return english(qs(tb::kOutOfMemory));
     if (const auto* error = dynamic_cast<const tb::Error*>(&e))
         if (error->id() != tb::MessageId::None)
             return message(error->id(), error->args(), qs(e.what()));
