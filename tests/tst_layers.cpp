@@ -343,6 +343,8 @@ private slots:
         // output (tpu-mnist-cnn's third convolution, 96 folded channels), 30x the others' largest.
         const bool wide = kind == int(winograd::Kind::F7x7_3x3);
         const double bound = wide ? 2e-4 : 1e-5;
+        // Backward's, dX and dW: up to 7.5e-5 seen with F(7x7, 3x3), 9e-6 with the others.
+        const double backwardBound = wide ? 2e-4 : 3e-5;
         QVERIFY(worst <= bound * scale);
         QVERIFY(samplesAloneMatchTheBatch(conv, hs.params, x, y, n));
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
@@ -374,8 +376,8 @@ private slots:
             const std::vector<float> dp = hb.backward(x, dy);
             const double dwError = relativeError(dp, dW), dxError = relativeError(hb.dx, dX);
             qInfo("  backward at %s: dW (with the bias) relative error %.3g, dX %.3g", isaName(isa), dwError, dxError);
-            QVERIFY(dwError <= 3 * bound);
-            QVERIFY(dxError <= 3 * bound);
+            QVERIFY(dwError <= backwardBound);
+            QVERIFY(dxError <= backwardBound);
         }
         conv.bind(hs.params.data(), hs.state.data(), hs.globalGrad.data());
         // The bias and the activation are applied as the tiles are written: the same bits as applying
