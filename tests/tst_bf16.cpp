@@ -333,7 +333,9 @@ private slots:
                                  C.data() + e * strideOut, cout, false);
             return C;
         };
-        auto kRowsProduct = [&](const Kernels& k) {
+        // `split`: C's rows in two blocks, the second's A from column `split` of Z (lda = cout), as
+        // Conv2D's dW takes blocks of output channels.
+        auto kRowsProduct = [&](const Kernels& k, int split) {
             // NaN wherever a transform leaves something unwritten that the product would read.
             const float junk = std::numeric_limits<float>::quiet_NaN();
             std::vector<float> V(size_t(kElems * strideIn), junk), Z(size_t(kElems * strideOut), junk);
@@ -341,15 +343,17 @@ private slots:
             k.winogradInputKRows(g, x.data(), cin, samples, 0, samples, V.data(), fold);
             k.winogradOutputGradientKRows(g, dy.data(), cout, samples, 0, samples, Z.data());
             for (int e = 0; e < kElems; ++e)
-                k.gemmKRows(cout, cin, int(P), Z.data() + e * strideOut, V.data() + e * strideIn,
-                            dU.data() + int64_t(e) * cout * cin, cin, e % 2 == 1);
+                for (const auto& [r0, r1] : {std::pair(0, split), std::pair(split, cout)})
+                    k.gemmKRows(r1 - r0, cin, int(P), Z.data() + e * strideOut + r0, cout, V.data() + e * strideIn,
+                                dU.data() + (int64_t(e) * cout + r0) * cin, cin, e % 2 == 1);
             return dU;
         };
         const std::vector<float> rows = rowsProduct(fast), rowsWant = rowsProduct(ref);
         QCOMPARE(firstDifference(rows, rowsWant), -1L);
-        const std::vector<float> kRows = kRowsProduct(fast), kRowsWant = kRowsProduct(ref);
-        QCOMPARE(firstDifference(kRows, kRowsWant), -1L);
-        QVERIFY(std::any_of(kRows.begin(), kRows.end(), [](float v) { return std::isnan(v); }));
+        const std::vector<float> kRowsWant = kRowsProduct(ref, cout);
+        for (int split : {cout, 8, cout - 8})
+            QCOMPARE(firstDifference(kRowsProduct(fast, split), kRowsWant), -1L);
+        QVERIFY(std::any_of(kRowsWant.begin(), kRowsWant.end(), [](float v) { return std::isnan(v); }));
         QVERIFY(std::any_of(rows.begin(), rows.end(), [](float v) { return std::isfinite(v) && v != 0.0f; }));
     }
 

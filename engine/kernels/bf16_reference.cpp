@@ -81,9 +81,9 @@ void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const flo
 }
 
 // And its k-rows are FP32 rows.
-void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate)
+void gemmKRows(int M, int N, int K, const float* A, int64_t lda, const float* B, float* C, int64_t ldc, bool accumulate)
 {
-    product(M, N, K, A, 1, M, B, N, 1, C, ldc, accumulate);
+    product(M, N, K, A, 1, lda, B, N, 1, C, ldc, accumulate);
 }
 
 } // namespace tb::bf16_reference

@@ -207,9 +207,9 @@ void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const flo
     gemmPacked(M, N, K, A, aRow, 1, packed, C, ldc, accumulate);
 }
 
-void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate)
+void gemmKRows(int M, int N, int K, const float* A, int64_t lda, const float* B, float* C, int64_t ldc, bool accumulate)
 {
-    tileGemm(M, N, K, A, 1, M, B, N, C, ldc, accumulate);
+    tileGemm(M, N, K, A, 1, lda, B, N, C, ldc, accumulate);
 }
 
 void tileGemm(int M, int N, int K, const float* A, int64_t aRow, int64_t aCol, const float* B, int64_t ldb, float* C,

@@ -342,10 +342,10 @@ void gemmPackedRows(int M, int N, int K, const float* A, int64_t aRow, const flo
 }
 
 // A and B as pairs of k-rows (winogradInputKRows, winogradOutputGradientKRows): A's pairs for 12
-// rows of C are 12 consecutive words of a pair row (aRow 1, aCol M), B's pair rows are read in place,
+// rows of C are 12 consecutive words of a pair row (aRow 1, aCol lda), B's pair rows are read in place,
 // N words apart (about 100 KB for Winograd's dW products, in L2 across the row blocks).
 // kernels/panel_sweep.hpp; N is a multiple of 8, so every block is a full 8, 16, 24 or 32 columns.
-void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate)
+void gemmKRows(int M, int N, int K, const float* A, int64_t lda, const float* B, float* C, int64_t ldc, bool accumulate)
 {
     if (M <= 0 || N <= 0)
         return;
@@ -355,14 +355,14 @@ void gemmKRows(int M, int N, int K, const float* A, const float* B, float* C, in
     if (pairsOf(K) >= kTileWords) {
         const uint32_t* b = reinterpret_cast<const uint32_t*>(B);
         return tileProduct(
-            M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, M,
+            M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, lda,
             [&](int j0) {
                 return TileStrip{b + j0, N, N - j0};
             },
             C, ldc, accumulate);
     }
 #endif
-    sweepColumns<kRows, kCols>(M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, M,
+    sweepColumns<kRows, kCols>(M, N, pairsOf(K), reinterpret_cast<const uint32_t*>(A), 1, lda,
                                reinterpret_cast<const uint32_t*>(B), N, C, ldc, accumulate, blocksFor);
 }
 

@@ -46,10 +46,13 @@ using GemmPackedRows = void(int M, int N, int K, const float* A, int64_t aRow, c
                             int64_t ldc, bool accumulate);
 // C (M x N) (+)= A^T B over K, A (K x M) and B (K x N) given as rows over k in the products' own
 // k-row format, as Kernels::winogradInputKRows and winogradOutputGradientKRows write them: FP32
-// rows as they are (M and N floats long); the bf16 kernels' as pairs of consecutive rows, word i
-// of row q holding rows 2q and 2q + 1 of column i (an odd K's last row paired with zero). N is a
-// multiple of 8. The same bits as TileGemm(M, N, K, A, 1, M, B, N, C, ldc, accumulate).
-using GemmKRows = void(int M, int N, int K, const float* A, const float* B, float* C, int64_t ldc, bool accumulate);
+// rows as they are (N floats long for B, and A's lda floats apart), the bf16 kernels' as pairs of
+// consecutive rows, word i of row q holding rows 2q and 2q + 1 of column i (an odd K's last row
+// paired with zero; A's pair rows lda words apart). A word is a float's size, so A + i is column
+// i of a wider A (lda >= M) in either format. N is a multiple of 8. The same bits as
+// TileGemm(M, N, K, A, 1, lda, B, N, C, ldc, accumulate).
+using GemmKRows = void(int M, int N, int K, const float* A, int64_t lda, const float* B, float* C, int64_t ldc,
+                       bool accumulate);
 // dst[j * ldd + i] = src[i * lds + j] for i < rows, j < cols.
 using Transpose = void(const float* src, int64_t rows, int64_t cols, int64_t lds, float* dst, int64_t ldd);
 

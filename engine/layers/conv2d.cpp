@@ -29,6 +29,13 @@ constexpr int kWinogradMaxChunk = 16;
 constexpr int64_t kForwardBudget = int64_t(256) << 10;
 // Minimum ratio of a chunk's tile floats to the kernel-side floats its products stream (below).
 constexpr int64_t kKernelReuse = 2;
+// When a shard's backward is one chunk, dW's products and their transform G^T dU G go by blocks of
+// output channels whose dU ([rows][E][Cin']) stays within this many floats, in L2 from the products
+// to the transform, instead of the whole dU through memory (8 MB for colab-fashion-cnn's last
+// convolution, written then read back, once per shard). Rows in multiples of 12, every level's
+// product block height (4, 6 or 12).
+constexpr int64_t kGradientBlockBudget = int64_t(96) << 10;
+constexpr int kGradientBlockRows = 12;
 // The kernels' transform before each pass, in blocks of at least this many rows (Cin or Cout) and
 // at most this many blocks: enough for the threads to share it (on one thread it was 4% of a
 // colab-fashion-cnn step, which two threads spent one waiting for the other).
@@ -115,6 +122,14 @@ int Conv2D::winogradChunk(const winograd::TileGrid& grid) const
     return int(std::clamp<int64_t>(std::max(byCache, byReuse), 1, kWinogradMaxChunk));
 }
 
+int Conv2D::gradientBlockRows(const winograd::TileGrid& grid, int n) const
+{
+    if (winogradChunk(grid) < n) // dU sums the chunks: whole
+        return m_g.cout;
+    const int64_t rows = kGradientBlockBudget / winograd::gradientRowStride(grid.elems(), m_wcin);
+    return int(std::clamp<int64_t>(rows / kGradientBlockRows * kGradientBlockRows, kGradientBlockRows, m_g.cout));
+}
+
 int Conv2D::forwardChunk(const winograd::TileGrid& grid, int n) const
 {
     if (m_winograd) { // V and M
@@ -194,7 +209,7 @@ int64_t Conv2D::workspaceFloats(int n) const
             const int64_t P = grid.tiles(std::min(n, std::max(winogradChunk(grid), forwardChunk(grid, n))));
             const int64_t E = grid.elems();
             most = std::max(most, E * (matrixStride(P, m_g.cout) + matrixStride(P, m_wcin)) +
-                                      m_g.cout * winograd::gradientRowStride(E, m_wcin));
+                                      gradientBlockRows(grid, n) * winograd::gradientRowStride(E, m_wcin));
         }
         return most + foldedKernelFloats();
     }
@@ -368,19 +383,36 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
     using winograd::matrixStride;
     float* V = ws;                                     // (E, P, Cin'), then M(dX)
     float* Z = V + kElems * matrixStride(Pmax, cin);   // (E, P, Cout), then V(dY)
-    float* dU = Z + kElems * matrixStride(Pmax, cout); // (Cout, E, Cin')
+    float* dU = Z + kElems * matrixStride(Pmax, cout); // (Cout, E, Cin'), or `blockRows` of Cout
     const int64_t ldu = winograd::gradientRowStride(kElems, cin);
-    float* dWf = dU + cout * ldu;                 // (Cout, Cin', 3, 3) when folded
+    const int blockRows = gradientBlockRows(m_grid, s.n);
+    float* dWf = dU + blockRows * ldu;      // (Cout, Cin', 3, 3) when folded
+    float* dW = m_fold == 2 ? dWf : s.grad; // (Cout, Cin', kk) += G^T dU G
+    const int kk = winograd::kernelSide(m_grid.kind) * winograd::kernelSide(m_grid.kind);
+    if (m_fold == 2)
+        std::fill(dWf, dWf + foldedKernelFloats(), 0.0f);
+    // dU[.][e] (rows r0..r1 of Cout, Cin') (+)= Z[e]^T V[e] over the chunk's P tiles.
+    const auto kernelGradientProducts = [&](int P, int r0, int r1, bool accumulate) {
+        for (int e = 0; e < kElems; ++e)
+            kern.gemmKRows(r1 - r0, cin, P, Z + e * matrixStride(P, cout) + r0, cout, V + e * matrixStride(P, cin),
+                           dU + int64_t(e) * cin, ldu, accumulate);
+    };
     const int chunks = (s.n + chunk - 1) / chunk; // balanced, as in forward
+    assert(chunks == 1 || blockRows == cout);
     for (int k = 0; k < chunks; ++k) {
         const int s0 = s.n * k / chunks, cn = s.n * (k + 1) / chunks - s0;
         const int P = int(m_grid.tiles(cn));
-        // dU[.][e] (Cout, Cin') += Z[e]^T V[e], summed over the shard's chunks in order.
         kern.winogradInputKRows(m_grid, s.x, cin, s.n, s0, cn, V, m_fold);
         kern.winogradOutputGradientKRows(m_grid, s.dy, cout, s.n, s0, cn, Z);
-        for (int e = 0; e < kElems; ++e)
-            kern.gemmKRows(cout, cin, P, Z + e * matrixStride(P, cout), V + e * matrixStride(P, cin),
-                           dU + int64_t(e) * cin, ldu, k > 0);
+        if (chunks > 1) { // dU summed over the shard's chunks in order, then transformed below
+            kernelGradientProducts(P, 0, cout, k > 0);
+        } else { // dW += G^T dU G a block of output channels at a time, its dU still in L2 (the same sums)
+            for (int r0 = 0; r0 < cout; r0 += blockRows) {
+                const int r1 = std::min(cout, r0 + blockRows);
+                kernelGradientProducts(P, r0, r1, false);
+                kern.winogradKernelGradient(m_grid.kind, dU, r1 - r0, cin, dW + int64_t(r0) * cin * kk);
+            }
+        }
         if (!s.dx)
             continue;
         // dX: the forward algorithm on dY with the rotated, transposed kernels (then unfolded).
@@ -392,13 +424,10 @@ void Conv2D::backwardWinograd(const Kernels& kern, ShardView& s, float* ws)
         kern.winogradOutput(m_grid, Mdx, cin, s.n, s0, cn, s.dx, m_fold, nullptr, Activation::Linear, nullptr);
     }
     // dW = G^T dU G, through the fold when there is one.
-    if (m_fold == 2) {
-        std::fill(dWf, dWf + foldedKernelFloats(), 0.0f);
-        kern.winogradKernelGradient(m_grid.kind, dU, cout, cin, dWf);
+    if (chunks > 1)
+        kern.winogradKernelGradient(m_grid.kind, dU, cout, cin, dW);
+    if (m_fold == 2)
         winograd::unfoldKernelGradient(dWf, cout, m_g.cin, s.grad);
-    } else {
-        kern.winogradKernelGradient(m_grid.kind, dU, cout, cin, s.grad);
-    }
 }
 
 // ---- The Conv2D kind (layers/layer_type.hpp) ----
