@@ -87,8 +87,12 @@ int evaluateCommand(const std::vector<std::string>& args)
                                  "): evaluate it on a text, --data FILE");
     }
     // Data the weights cannot take (other image sizes, another class count) is an error, before any
-    // warning about their classes.
-    tb::requireWeightsFit(base, weights);
+    // warning about their classes, and names the weights file, as the window does.
+    try {
+        tb::requireWeightsFit(base, weights);
+    } catch (const tb::DataError& e) {
+        throw tb::DataError(o.text("weights", "") + ": " + e.what());
+    }
     // Weights of other classes are evaluated (a relabelled copy of their dataset is a fair use), with a
     // warning on stderr and in the JSON line.
     const std::string otherClasses = tb::otherClassesNote(weights, base);
