@@ -52,10 +52,12 @@ private:
     void backwardWinograd(const Kernels& k, ShardView& s, float* ws);
     // The biases, or null.
     const float* bias() const { return m_bias ? m_params + int64_t(m_g.cout) * m_g.k() : nullptr; }
-    int winogradChunk(const winograd::TileGrid& grid) const;            // samples per chunk in backward
-    int gradientBlockRows(const winograd::TileGrid& grid, int n) const; // dU's output channels at a time
-    int forwardChunk(const winograd::TileGrid& grid, int n) const;      // and in forward (both paths; its chunks
-                                                                        // change no bit)
+    int winogradChunk(const winograd::TileGrid& grid) const;       // samples per chunk in backward
+    int forwardChunk(const winograd::TileGrid& grid, int n) const; // and in forward (both paths; its chunks
+                                                                   // change no bit)
+    // Backward's output channels per block of dU and dW for a shard of n samples (all of them when
+    // the shard is several chunks).
+    int gradientBlockRows(const winograd::TileGrid& grid, int n) const;
     void winogradProducts(const Kernels& k, int rows, int N, int K, const float* A, const float* B, float* C) const;
     int chunkSamples(int n) const;
     void packTransformedKernels(const Kernels& k, bool forBackward, const ParallelFor& parallel);
