@@ -666,7 +666,8 @@ private slots:
 
     // --precision on train, evaluate and compare, and per device (cpu:1+bf16): bf16 runs where the
     // CPU has AVX512_BF16 and is refused with the reason elsewhere (never emulated); cpu:1@avx2+bf16
-    // is refused on every CPU. An FP32 run prints what it always printed.
+    // is refused on every CPU, and cpu:1+bf16@avx2 with the order to write them in. The header names
+    // FP32 too; the names take any case.
     void precisionOnTrainEvaluateAndCompare()
     {
         const QStringList model = {"--data", m_data, "--model", m_data + "/toy.json", "--seed", "5"};
@@ -674,9 +675,17 @@ private slots:
             run(QStringList{"train", "--max-batches", "1", "--device", "cpu:1@avx2+bf16", "--no-run-folder"} + model);
         QCOMPARE(avx2.code, 2);
         QVERIFY2(avx2.err.contains("bf16"), qPrintable(avx2.err));
-        const Result fp32 = run(QStringList{"train", "--max-batches", "1", "--no-run-folder"} + model);
+        const Result order =
+            run(QStringList{"train", "--max-batches", "1", "--device", "cpu:1+bf16@avx2", "--no-run-folder"} + model);
+        QCOMPARE(order.code, 2);
+        QVERIFY2(order.err.contains("the instruction set comes before the precision (cpu:1@avx2+bf16)"),
+                 qPrintable(order.err));
+        const Result fp32 =
+            run(QStringList{"train", "--max-batches", "1", "--no-run-folder", "--precision", "FP32"} + model);
         QCOMPARE(fp32.code, 0);
         QVERIFY2(!fp32.out.contains("bf16") && !fp32.out.contains("bfloat16"), qPrintable(fp32.out));
+        QVERIFY2(fp32.out.contains("CPU, 2 threads, FP32, batch ") || fp32.out.contains("CPU, 1 thread, FP32, batch "),
+                 qPrintable(fp32.out));
 
         const QString why =
             QString::fromStdString(tb::precisionUnavailableReason(tb::Precision::Bf16, tb::Isa::Avx512));
@@ -717,7 +726,15 @@ private slots:
         QCOMPARE(ev.code, 0);
         QVERIFY2(ev.out.contains("\nTest loss: " + test), qPrintable(ev.out + " / " + test));
         QVERIFY2(ev.out.startsWith("Evaluated on cpu:"), qPrintable(ev.out));
-        QVERIFY2(ev.out.section('\n', 0, 0).endsWith("+bf16"), qPrintable(ev.out));
+        QVERIFY2(ev.out.section('\n', 0, 0).endsWith("+bf16 (bfloat16 products, FP32 accumulation)"),
+                 qPrintable(ev.out));
+        QVERIFY2(ev.err.isEmpty(), qPrintable(ev.err));
+        // In FP32 unless told, with a note that says how to evaluate as the run did.
+        const Result evFp32 = run({"evaluate", "--data", m_data, "--weights", w});
+        QCOMPARE(evFp32.code, 0);
+        QVERIFY2(evFp32.out.section('\n', 0, 0).endsWith(" (FP32)"), qPrintable(evFp32.out));
+        QCOMPARE(evFp32.err, QString("trainbench-cli evaluate: note: the weights were trained in bf16; this evaluation "
+                                     "is fp32 (--precision bf16 evaluates as their run did)\n"));
 
         QCOMPARE(rows[0]["device"].toString(), QString("cpu:1+bf16"));
         QVERIFY2(rows[0]["description"].toString().contains("bfloat16"), qPrintable(rows[0]["description"].toString()));

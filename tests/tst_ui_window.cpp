@@ -369,7 +369,7 @@ private slots:
         QVERIFY2(log.contains(QStringLiteral("Model toy (")) &&
                      log.contains(QStringLiteral(": 1,024 training / 200 test images, 12×12, 3 classes")),
                  qPrintable(log));
-        QVERIFY2(log.contains(QStringLiteral("CPU, 2 threads, batch 32, adam lr 0.001, seed 7, ")) &&
+        QVERIFY2(log.contains(QStringLiteral("CPU, 2 threads, FP32, batch 32, adam lr 0.001, seed 7, ")) &&
                      log.contains(QStringLiteral(" kernels (")),
                  qPrintable(log));
 
@@ -888,10 +888,11 @@ private slots:
         QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
                      log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de prueba, 12×12, 3 clases")),
                  qPrintable(log));
-        QVERIFY2(log.contains(QStringLiteral("CPU, 2 hilos, lote 32, adam con tasa de aprendizaje 0,001, semilla 7, "
-                                             "kernels ")) &&
-                     log.contains(QStringLiteral("productos de matrices: ")),
-                 qPrintable(log));
+        QVERIFY2(
+            log.contains(QStringLiteral("CPU, 2 hilos, FP32, lote 32, adam con tasa de aprendizaje 0,001, semilla 7, "
+                                        "kernels ")) &&
+                log.contains(QStringLiteral("productos de matrices: ")),
+            qPrintable(log));
         QVERIFY2(!log.contains(QStringLiteral(" params) on ")), qPrintable(log));
     }
 

@@ -637,6 +637,7 @@ ES = {
     "CPU, 1 thread": "CPU, 1 hilo",
     "CPU, %1 threads": "CPU, %1 hilos",
     ", bf16 (bfloat16 products, FP32 accumulation)": ", bf16 (productos en bfloat16, sumas en FP32)",
+    ", FP32": ", FP32",
     "%1, batch %2, %3 lr %4, seed %5, %6": "%1, lote %2, %3 con tasa de aprendizaje %4, semilla %5, %6",
     "%1; matrix products: %2": "%1; productos de matrices: %2",
     "OpenCL kernels: loaded from the cache (%1)": "Kernels OpenCL: cargados de la caché (%1)",

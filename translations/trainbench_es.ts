@@ -502,6 +502,10 @@
         <source>out of memory: this needs more memory than the machine could give; a smaller model, batch or dataset may fit</source>
         <translation>sin memoria: hace falta más memoria de la que la máquina pudo dar; un modelo, un lote o un conjunto de datos más pequeño puede caber</translation>
     </message>
+    <message>
+        <source>, FP32</source>
+        <translation>, FP32</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -98,6 +98,14 @@ int evaluateCommand(const std::vector<std::string>& args)
     const std::string otherClasses = tb::otherClassesNote(weights, base);
     if (!otherClasses.empty())
         std::fprintf(stderr, "trainbench-cli evaluate: warning: %s\n", otherClasses.c_str());
+    // Weights trained in bf16 evaluate in FP32 unless told: their run's figures need --precision bf16.
+    const bool precisionNamed = o.has("precision") || o.text("device", "").find('+') != std::string::npos;
+    if (!precisionNamed && weights.train.device.precision != device.precision)
+        std::fprintf(stderr,
+                     "trainbench-cli evaluate: note: the weights were trained in %s; this evaluation is %s "
+                     "(--precision %s evaluates as their run did)\n",
+                     tb::precisionName(weights.train.device.precision), tb::precisionName(device.precision),
+                     tb::precisionName(weights.train.device.precision));
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,
         // on the CPU engine, then evaluated (and saved with --save).
@@ -137,7 +145,7 @@ int evaluateCommand(const std::vector<std::string>& args)
             j["warning"] = otherClasses;
         printJson(j);
     } else {
-        std::printf("Evaluated on %s\n", device.id().c_str());
+        std::printf("Evaluated on %s (%s)\n", device.id().c_str(), tb::precisionDescription(device.precision));
         std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d %s - weights sha256: %s\n", r.loss,
                     r.accuracy, e.misclassified, r.samples, text ? "predicted symbols" : "images",
                     e.net.weightsSha256().c_str());

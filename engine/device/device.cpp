@@ -106,6 +106,9 @@ DeviceSpec parseDeviceSpec(const std::string& raw, Precision unnamed)
         }
     }
     if (plus != std::string::npos) {
+        if (kind == "cpu" && text.find('@', plus) != std::string::npos)
+            throw ConfigError("device '" + text +
+                              "': the instruction set comes before the precision (cpu:1@avx2+bf16)");
         if (kind != "cpu")
             throw ConfigError("device '" + text + "': only CPU devices take a precision (cpu:2+bf16)");
         try {

@@ -4,6 +4,8 @@
 #include "kernels/bf16_reference.hpp"
 #include "kernels/kernels.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cpuid.h>
 #include <optional>
 #include <sys/syscall.h>
@@ -66,8 +68,13 @@ template <class T, size_t N>
 T parseNamed(std::string_view text, const T (&values)[N], const char* (*name)(T), const char* what)
 {
     std::string names;
+    // Any case: the reports print FP32 and AVX-512, the options take fp32 and avx512.
+    const auto sameName = [text](std::string_view n) {
+        return std::equal(text.begin(), text.end(), n.begin(), n.end(),
+                          [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    };
     for (size_t i = 0; i < N; ++i) {
-        if (text == name(values[i]))
+        if (sameName(name(values[i])))
             return values[i];
         names += std::string(i == 0 ? "" : i + 1 < N ? ", " : " or ") + name(values[i]);
     }

@@ -102,8 +102,7 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
     std::string where = dev.kind == DeviceKind::Cpu
                             ? "CPU, " + std::to_string(dev.threads) + (dev.threads == 1 ? " thread" : " threads")
                             : dev.id();
-    if (dev.precision != Precision::Fp32) // FP32 runs print what they always printed
-        where += ", " + describePrecision(dev.precision);
+    where += ", " + describePrecision(dev.precision);
     char rest[256];
     std::snprintf(rest, sizeof rest, ", batch %d, %s lr %g, seed %llu, ", cfg.batchSize,
                   optimizerName(cfg.optimizer.kind), double(cfg.optimizer.learningRate),

@@ -399,8 +399,7 @@ QString EngineText::runHeader(const tb::Network& net, const tb::Dataset& d, cons
     QString where = !cpu               ? qs(dev.id())
                     : dev.threads == 1 ? tr("CPU, 1 thread")
                                        : tr("CPU, %1 threads").arg(dev.threads);
-    if (dev.precision == tb::Precision::Bf16)
-        where += tr(", bf16 (bfloat16 products, FP32 accumulation)");
+    where += dev.precision == tb::Precision::Bf16 ? tr(", bf16 (bfloat16 products, FP32 accumulation)") : tr(", FP32");
     // The CPU's kernels as the window names them, where the backend describes just them (no MPI).
     QString kernels = english(qs(run.kernels));
     if (cpu && run.kernels == tb::describeKernels(tb::cpuKernels(dev)))
