@@ -139,6 +139,23 @@ private slots:
         QVERIFY(hasRow(rows, "Nesterov", "yes"));
         QVERIFY(hasRow(rows, "Schedule", "step decay x0.5 every 1 epochs"));
         QVERIFY(hasRow(rows, "Early stopping", "off"));
+        QVERIFY(std::none_of(rows.begin(), rows.end(), [](const auto& row) { return row.first == "Earlier devices"; }));
+    }
+
+    // A run resumed elsewhere lists the devices it left, and where: `runs show` and the report's rows.
+    void earlierDevicesRow()
+    {
+        const std::string folder = m_tmp.path().toStdString() + "/runs/moved";
+        QVERIFY(copyFolder(QString::fromStdString(m_stopped), QString::fromStdString(folder)));
+        nlohmann::ordered_json r = parseJson(readWholeFile(folder + "/run.json"));
+        r["earlier_devices"] =
+            nlohmann::ordered_json::array({{{"device", "cpu:1@avx2+bf16"}, {"epochs", 1}, {"steps", 3}},
+                                           {{"device", "cpu:2@avx2"}, {"epochs", 2}, {"steps", 0}}});
+        writeFileAtomically(folder + "/run.json", jsonText(r) + "\n");
+        const RunSummary moved = readRun(folder);
+        QVERIFY2(!moved.damaged, moved.damage.c_str());
+        QVERIFY(hasRow(moved.configurationRows(), "Earlier devices",
+                       "cpu:1@avx2+bf16 (to epoch 2, step 3); cpu:2@avx2 (to the end of epoch 2)"));
     }
 
     // A 0.2.0 checkpoint (version 1): every setting, the position and the history with its flags.

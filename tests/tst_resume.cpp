@@ -14,6 +14,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -327,8 +328,23 @@ private slots:
         QCOMPARE(resumed.code, 0);
         const QList<QByteArray> lines = resumed.out.toUtf8().split('\n');
         const QJsonObject start = QJsonDocument::fromJson(lines.first()).object();
-        if (!resumedOn.isEmpty())
+        // Where it ran before, when it goes on elsewhere: in the start line, and in run.json with the
+        // position it left that device at (`runs show` and the report list them).
+        QFile record(folder + "/run.json");
+        QVERIFY(record.open(QIODevice::ReadOnly));
+        const QJsonArray earlier = QJsonDocument::fromJson(record.readAll()).object()["earlier_devices"].toArray();
+        if (!resumedOn.isEmpty()) {
             QCOMPARE(start["device"].toString(), resumedOn);
+            const QString before = QString::fromStdString(left.config.device.id());
+            QCOMPARE(start["ran_on"].toString(), before);
+            QCOMPARE(earlier.size(), 1);
+            QCOMPARE(earlier[0].toObject()["device"].toString(), before);
+            QCOMPARE(earlier[0].toObject()["epochs"].toInt(), left.position.epoch);
+            QCOMPARE(earlier[0].toObject()["steps"].toInt(), left.position.step);
+        } else {
+            QVERIFY(!start.contains("ran_on"));
+            QVERIFY(earlier.isEmpty());
+        }
         QCOMPARE(start["resumed_epoch"].toInt(), left.position.epoch);
         QCOMPARE(start["resumed_step"].toInt(), left.position.step);
         const QString sha = QJsonDocument::fromJson(resumed.out.split('\n', Qt::SkipEmptyParts).last().toUtf8())

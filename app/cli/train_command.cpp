@@ -175,7 +175,10 @@ int trainCommand(const std::vector<std::string>& args)
     const int checkpointEvery = settings.checkpointEvery;
 
     std::unique_ptr<tb::TrainingSession> owned;
+    std::string ranOn; // a resumed run's device until now, when it goes on elsewhere (as the window says)
     if (resumed) {
+        if (checkpoint->config.device.id() != settings.config.device.id())
+            ranOn = checkpoint->config.device.id();
         const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
         tb::Dataset data = tb::loadDatasetFor(dataDir, checkpoint->weights);
         owned = tb::TrainingSession::resume(*resumed, std::move(*checkpoint), std::move(data), settings.config.device,
@@ -236,6 +239,8 @@ int trainCommand(const std::vector<std::string>& args)
             j["resumed_epoch"] = info.position.epoch;
             j["resumed_step"] = info.position.step;
         }
+        if (!ranOn.empty())
+            j["ran_on"] = ranOn;
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
@@ -255,6 +260,8 @@ int trainCommand(const std::vector<std::string>& args)
                         ")";
             std::printf("Run folder %s%s\n", session.runFolder()->path.c_str(), where.c_str());
         }
+        if (!ranOn.empty())
+            std::printf("It ran on %s until now; it continues on %s.\n", ranOn.c_str(), info.device.id().c_str());
         std::fflush(stdout);
     }
 

@@ -248,6 +248,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
         {"parameters", "Parameters"},
         {"dataset", "Dataset"},
         {"device", "Device"},
+        {"earlier_devices", "Earlier devices"},
         {"kernels", "Kernels"},
         {"precision", "Precision"},
         {"epochs", "Epochs"},
@@ -272,6 +273,25 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
     nlohmann::ordered_json flat = record;
     if (config)
         flat.update(settingsRows(*config));
+    // A resumed run that went on elsewhere: "cpu:1@avx512+bf16 (to epoch 2, step 12); ...".
+    flat.erase("earlier_devices");
+    if (const auto* earlier = jsonMember(record, "earlier_devices"); earlier && earlier->is_array()) {
+        std::string list;
+        for (const auto& d : *earlier) {
+            const auto count = [&d](const char* key) {
+                const nlohmann::ordered_json* v = d.is_object() ? jsonMember(d, key) : nullptr;
+                return v && v->is_number_unsigned() ? v->get<uint64_t>() : uint64_t(0);
+            };
+            const uint64_t epochs = count("epochs"), steps = count("steps");
+            const std::string until =
+                steps == 0 ? "to the end of epoch " + std::to_string(epochs)
+                           : "to epoch " + std::to_string(epochs + 1) + ", step " + std::to_string(steps);
+            if (d.is_object())
+                list += (list.empty() ? "" : "; ") + text(d, "device") + " (" + until + ")";
+        }
+        if (!list.empty())
+            flat["earlier_devices"] = list;
+    }
     if (status == RunStatus::Interrupted) // recorded as running, by a process that is gone
         flat["status"] = runStatusName(status);
     std::vector<std::pair<std::string, std::string>> rows;

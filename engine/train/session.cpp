@@ -189,6 +189,8 @@ void TrainingSession::writeRecord(RunStatus status)
     r["parameters"] = m_net.paramCount() + m_net.stateCount();
     const Backend& backend = m_trainer->backend();
     r["device"] = backend.device().id();
+    if (!m_earlierDevices.empty())
+        r["earlier_devices"] = m_earlierDevices;
     r["kernels"] = backend.describe();
     if (m_hardware.is_null()) { // once: a record may be written every batch
         const CpuInfo cpu = detectCpu();
@@ -310,10 +312,18 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
         session->m_folder = std::move(locked);
     session->m_checkpointEvery = checkpointEvery;
     session->m_started = now();
-    try { // the run keeps its first start time when its record can tell it
+    try { // the run keeps its first start time, and the devices it left, when its record can tell them
         const nlohmann::ordered_json old = parseJson(readWholeFile(folder.record()));
         if (const auto* started = jsonMember(old, "started"); started && started->is_string())
             session->m_started = started->get<std::string>();
+        if (const auto* earlier = jsonMember(old, "earlier_devices"); earlier && earlier->is_array())
+            session->m_earlierDevices = *earlier;
+        const auto* before = jsonMember(old, "device");
+        const RunPosition& at = session->m_trainer->position();
+        if (before && before->is_string() && *before != session->m_trainer->backend().device().id() &&
+            (at.epoch > 0 || at.step > 0)) {
+            session->m_earlierDevices.push_back({{"device", *before}, {"epochs", at.epoch}, {"steps", at.step}});
+        }
     } catch (const Error&) {
     }
     return session;

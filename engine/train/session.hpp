@@ -203,6 +203,10 @@ private:
     std::string m_weightsSha256, m_weightsFileSha256; // likewise
     nlohmann::ordered_json m_hardware;                // run.json's "hardware", detected on the first write
     nlohmann::ordered_json m_process;                 // run.json's "process" while running (ProcessIdentity)
+    // run.json's "earlier_devices": where a resumed run trained before it went on elsewhere (another
+    // thread count, level or precision), each {"device", "epochs", "steps"}: the epochs and steps of
+    // the next that had run when it left that device. Empty for a run that never changed.
+    nlohmann::ordered_json m_earlierDevices = nlohmann::ordered_json::array();
 };
 
 } // namespace tb
