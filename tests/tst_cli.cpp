@@ -737,6 +737,8 @@ private slots:
                                      "is fp32 (--precision bf16 evaluates as their run did)\n"));
 
         QCOMPARE(rows[0]["device"].toString(), QString("cpu:1+bf16"));
+        QCOMPARE(rows[0]["precision"].toString(), QString("bf16"));
+        QCOMPARE(rows[1]["precision"].toString(), QString("fp32"));
         QVERIFY2(rows[0]["description"].toString().contains("bfloat16"), qPrintable(rows[0]["description"].toString()));
         QCOMPARE(rows[2]["weights_sha256"].toString(), rows[0]["weights_sha256"].toString());
         QVERIFY(rows[1]["weights_sha256"].toString() != rows[0]["weights_sha256"].toString());

@@ -32,7 +32,7 @@ public:
                                     std::to_string(r.sizeMultiplier) + ")")
                                        .c_str()
                                  : "",
-                    r.description.c_str());
+                    r.skipped.empty() ? r.description.c_str() : ("skipped: " + r.skipped).c_str());
         std::fflush(stdout);
     }
     void batchFinished(int, const tb::BatchProgress& p) override
@@ -52,6 +52,7 @@ public:
             nlohmann::ordered_json j;
             j["event"] = "device";
             j["device"] = r.device.id();
+            j["precision"] = tb::precisionName(r.device.precision); // as train's and evaluate's --json say it
             j["description"] = r.description;
             j["replicas"] = r.replicas;
             j["global_batch"] = r.globalBatch;

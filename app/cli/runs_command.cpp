@@ -93,16 +93,19 @@ int listRuns(const Options& o)
             std::printf("No runs in %s%s\n", list.runsDir.c_str(),
                         std::filesystem::exists(list.runsDir, ec) ? "" : " (the folder does not exist yet)");
         }
-        int epochsWidth = 12;
-        for (const tb::RunSummary& r : list.runs)
+        // Columns as wide as their longest entry (a bf16 run's name is longer than the others).
+        int idWidth = 48, epochsWidth = 12;
+        for (const tb::RunSummary& r : list.runs) {
+            idWidth = std::max(idWidth, int(r.id.size()));
             epochsWidth = std::max(epochsWidth, int(epochsText(r).size()));
+        }
         for (const tb::RunSummary& r : list.runs) {
             if (r.damaged) {
-                std::printf("%-48s DAMAGED: %s\n", r.id.c_str(), r.damage.c_str());
+                std::printf("%-*s DAMAGED: %s\n", idWidth, r.id.c_str(), r.damage.c_str());
                 continue;
             }
             const std::string epochs = epochsText(r);
-            std::printf("%-48s %-16s %-11s %-*s %8s  %7.1f s  %s\n", r.id.c_str(), r.date().c_str(),
+            std::printf("%-*s %-16s %-11s %-*s %8s  %7.1f s  %s\n", idWidth, r.id.c_str(), r.date().c_str(),
                         tb::runStatusName(r.status), epochsWidth, epochs.c_str(),
                         percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
         }
