@@ -14,6 +14,7 @@
 #include "data/dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
+#include "io/weights_file.hpp"
 #include "kernels/isa.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
@@ -234,6 +235,51 @@ private slots:
                 QVERIFY2(spanish.startsWith(QStringLiteral("los pesos se entrenaron con un conjunto de datos de otras "
                                                            "clases (")),
                          qPrintable(spanish));
+            }
+        }
+    }
+
+    // Weights trained in bf16, evaluated in the Accelerator panel's FP32: the Results page says how to
+    // evaluate them as their run did (as `evaluate`'s note does); FP32 weights get no such note. The
+    // bf16 file is an FP32 one whose record says bf16, so this runs on every CPU.
+    void weightsOfTheOtherPrecisionSaySo()
+    {
+        const QString data = m_tmp.filePath(QStringLiteral("precision-data"));
+        QVERIFY(QDir().mkpath(data));
+        fixtures::writeToyDataset(data.toStdString(), 200, 50, 12, 3, true);
+        const QString fp32 = m_tmp.filePath(QStringLiteral("fp32.tbw")),
+                      bf16 = m_tmp.filePath(QStringLiteral("bf16.tbw"));
+        {
+            tb::TrainConfig c;
+            c.epochs = 1;
+            c.maxBatches = 1;
+            c.batchSize = 16;
+            tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"),
+                                  tb::loadDataset(data.toStdString()), c);
+            s.run();
+            s.save(fp32.toStdString());
+            tb::WeightsFile w = tb::loadWeights(fp32.toStdString());
+            w.train.device.precision = tb::Precision::Bf16;
+            tb::saveWeights(bf16.toStdString(), w);
+        }
+        MainWindow w;
+        QSignalSpy loaded(w.datasetPanel(), &DatasetPanel::datasetLoaded);
+        w.datasetPanel()->loadFolder(data);
+        QVERIFY(loaded.wait(fixtures::kHangGuardMs));
+        for (const auto& [file, noted] : {std::pair{bf16, true}, std::pair{fp32, false}}) {
+            QSignalSpy evaluated(&w, &MainWindow::evaluationFinished);
+            w.openWeights(file);
+            QVERIFY(evaluated.wait(fixtures::kHangGuardMs));
+            QVERIFY(evaluated.first().first().toBool());
+            const QString note = w.resultsPanel()->noteText();
+            QVERIFY2(note.contains(QStringLiteral("These weights were trained in bf16 and evaluated in FP32; choose "
+                                                  "bfloat16 under Precision on the Setup page")) == noted,
+                     qPrintable(file + ": " + note));
+            if (noted) {
+                Language::apply(QStringLiteral("es"));
+                const QString spanish = w.resultsPanel()->noteText();
+                Language::apply(QStringLiteral("en"));
+                QVERIFY2(spanish.startsWith(QStringLiteral("Estos pesos se entrenaron en bf16")), qPrintable(spanish));
             }
         }
     }

@@ -139,6 +139,8 @@ ES = {
         "Elige primero una carpeta de datos y después abre los pesos para evaluarlos con ella.",
     "Could not evaluate %1: %2": "No se pudo evaluar %1: %2",
     "Evaluated %1: test loss %2, accuracy %3": "Evaluado %1: pérdida de prueba %2, exactitud %3",
+    "These weights were trained in bf16 and evaluated in FP32; choose bfloat16 under Precision on the Setup page to evaluate them as their run did.": "Estos pesos se entrenaron en bf16 y se evaluaron en FP32; elige bfloat16 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.",
+    "These weights were trained in FP32 and evaluated in bf16; choose FP32 under Precision on the Setup page to evaluate them as their run did.": "Estos pesos se entrenaron en FP32 y se evaluaron en bf16; elige FP32 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.",
     "Model": "Modelo",
     "Layer (type)": "Capa (tipo)",
     "Output shape": "Forma de salida",

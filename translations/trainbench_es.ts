@@ -1580,6 +1580,14 @@
         <source>%1 trains with the image models' settings again: %2 at a learning rate of %3, batch %4, %5 epochs</source>
         <translation>%1 vuelve a entrenar con los ajustes de los modelos de imágenes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas</translation>
     </message>
+    <message>
+        <source>These weights were trained in bf16 and evaluated in FP32; choose bfloat16 under Precision on the Setup page to evaluate them as their run did.</source>
+        <translation>Estos pesos se entrenaron en bf16 y se evaluaron en FP32; elige bfloat16 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.</translation>
+    </message>
+    <message>
+        <source>These weights were trained in FP32 and evaluated in bf16; choose FP32 under Precision on the Setup page to evaluate them as their run did.</source>
+        <translation>Estos pesos se entrenaron en FP32 y se evaluaron en bf16; elige FP32 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>

@@ -816,6 +816,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         EvalPtr eval;
         QString error;
         QString otherClasses; // the weights were trained on a dataset with other classes
+        tb::Precision trainedIn = tb::Precision::Fp32, evaluatedIn = tb::Precision::Fp32;
     };
     auto* watcher = new QFutureWatcher<Evaluation>(this);
     connect(watcher, &QFutureWatcher<Evaluation>::finished, this, [this, watcher, path] {
@@ -836,9 +837,23 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
             return tr("Weights file %1 — evaluated on the test set of %2")
                 .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(dir));
         });
-        // As `evaluate` warns: weights of another dataset's classes give a meaningless accuracy.
-        m_resultsNote = e.otherClasses.isEmpty() ? std::function<QString()>()
-                                                 : [note = e.otherClasses] { return EngineText::english(note); };
+        // As `evaluate` warns: weights of another dataset's classes give a meaningless accuracy; and as
+        // it notes, weights trained in bf16 evaluate in the Accelerator panel's precision.
+        if (!e.otherClasses.isEmpty() || e.trainedIn != e.evaluatedIn)
+            m_resultsNote = [note = e.otherClasses, trained = e.trainedIn, evaluated = e.evaluatedIn] {
+                QStringList notes;
+                if (!note.isEmpty())
+                    notes << EngineText::english(note);
+                if (trained != evaluated)
+                    notes << (trained == tb::Precision::Bf16
+                                  ? tr("These weights were trained in bf16 and evaluated in FP32; choose bfloat16 "
+                                       "under Precision on the Setup page to evaluate them as their run did.")
+                                  : tr("These weights were trained in FP32 and evaluated in bf16; choose FP32 under "
+                                       "Precision on the Setup page to evaluate them as their run did."));
+                return notes.join(QLatin1Char('\n'));
+            };
+        else
+            m_resultsNote = nullptr;
         m_results->setNote(m_resultsNote ? m_resultsNote() : QString());
         showPage(ResultsPage);
         statusBar()->showMessage(
@@ -868,6 +883,8 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
                 weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
             }
             out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
+            out.trainedIn = weights->train.device.precision;
+            out.evaluatedIn = device.precision;
             tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
             out.data = std::make_shared<const tb::Dataset>(std::move(e.data));
