@@ -66,6 +66,20 @@ using namespace tbui;
 
 using fixtures::answerNextBox;
 
+namespace {
+// The toy model trained one batch of 16 on the dataset in `data`, saved as `weights`.
+void saveToyWeights(const QString& data, const QString& weights)
+{
+    tb::TrainConfig c;
+    c.epochs = 1;
+    c.maxBatches = 1;
+    c.batchSize = 16;
+    tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"), tb::loadDataset(data.toStdString()), c);
+    s.run();
+    s.save(weights.toStdString());
+}
+} // namespace
+
 class TstUiWindow : public QObject {
     Q_OBJECT
     QTemporaryDir m_tmp;
@@ -207,16 +221,7 @@ private slots:
         fixtures::writeRaw(clothes.toStdString() + "/classes.txt", "shirt\ntrouser\nbag\n");
         fixtures::writeRaw(colours.toStdString() + "/classes.txt", "red\ngreen\nblue\n");
         const QString weights = m_tmp.filePath(QStringLiteral("clothes.tbw"));
-        {
-            tb::TrainConfig c;
-            c.epochs = 1;
-            c.maxBatches = 1;
-            c.batchSize = 16;
-            tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"),
-                                  tb::loadDataset(clothes.toStdString()), c);
-            s.run();
-            s.save(weights.toStdString());
-        }
+        saveToyWeights(clothes, weights);
         MainWindow w;
         for (const auto& [folder, warned] : {std::pair{colours, true}, std::pair{clothes, false}}) {
             QSignalSpy loaded(w.datasetPanel(), &DatasetPanel::datasetLoaded);
@@ -249,15 +254,8 @@ private slots:
         fixtures::writeToyDataset(data.toStdString(), 200, 50, 12, 3, true);
         const QString fp32 = m_tmp.filePath(QStringLiteral("fp32.tbw")),
                       bf16 = m_tmp.filePath(QStringLiteral("bf16.tbw"));
+        saveToyWeights(data, fp32);
         {
-            tb::TrainConfig c;
-            c.epochs = 1;
-            c.maxBatches = 1;
-            c.batchSize = 16;
-            tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"),
-                                  tb::loadDataset(data.toStdString()), c);
-            s.run();
-            s.save(fp32.toStdString());
             tb::WeightsFile w = tb::loadWeights(fp32.toStdString());
             w.train.device.precision = tb::Precision::Bf16;
             tb::saveWeights(bf16.toStdString(), w);
