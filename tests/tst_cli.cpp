@@ -4,6 +4,7 @@
 #include "fixtures.hpp"
 
 #include "core/thread_pool.hpp"
+#include "io/weights_file.hpp"
 #include "kernels/isa.hpp"
 #include "train/run_lock.hpp"
 #include "train/train_options.hpp"
@@ -668,6 +669,33 @@ private slots:
     // CPU has AVX512_BF16 and is refused with the reason elsewhere (never emulated); cpu:1@avx2+bf16
     // is refused on every CPU, and cpu:1+bf16@avx2 with the order to write them in. The header names
     // FP32 too; the names take any case.
+    // Weights trained in bf16 evaluated where bf16 cannot run (the avx2 level, on every CPU): the note
+    // says why instead of advising a --precision that would be refused. The file is an FP32 one whose
+    // record says bf16.
+    void evaluateNotesWhyBf16CannotRunHere()
+    {
+        const QString fp32 = m_tmp.filePath("noted-fp32.tbw"), bf16 = m_tmp.filePath("noted-bf16.tbw");
+        const Result trained = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1",
+                                    "--no-run-folder", "--save", fp32});
+        QCOMPARE(trained.code, 0);
+        tb::WeightsFile w = tb::loadWeights(fp32.toStdString());
+        w.train.device.precision = tb::Precision::Bf16;
+        tb::saveWeights(bf16.toStdString(), w);
+        const Result ev = run({"evaluate", "--data", m_data, "--weights", bf16, "--isa", "avx2"});
+        if (!tb::isaSupported(tb::Isa::Avx2))
+            QSKIP("this CPU has no AVX2");
+        QCOMPARE(ev.code, 0);
+        QVERIFY2(ev.err.startsWith("trainbench-cli evaluate: note: the weights were trained in bf16; this evaluation "
+                                   "is fp32 (bf16 cannot run here: "),
+                 qPrintable(ev.err));
+        QVERIFY2(!ev.err.contains("--precision"), qPrintable(ev.err));
+        // Named, no note.
+        const Result named =
+            run({"evaluate", "--data", m_data, "--weights", bf16, "--isa", "avx2", "--precision", "fp32"});
+        QCOMPARE(named.code, 0);
+        QVERIFY2(named.err.isEmpty(), qPrintable(named.err));
+    }
+
     void precisionOnTrainEvaluateAndCompare()
     {
         const QStringList model = {"--data", m_data, "--model", m_data + "/toy.json", "--seed", "5"};

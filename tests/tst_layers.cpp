@@ -272,8 +272,8 @@ private slots:
         QTest::newRow("5x5, 7x9, odd edges") << 5 << 1 << 7 << 9 << 16 << 32 << 2 << f45 << f45;
         QTest::newRow("5x5, 5x5, two chunks") << 5 << 1 << 5 << 5 << 16 << 32 << 18 << f45 << f45;
         QTest::newRow("5x5, 8 channels") << 5 << 1 << 6 << 6 << 8 << 24 << 2 << f45 << f45;
-        // dW's products and transform by blocks of output channels (Conv2D::gradientBlockRows): 24
-        // and 16 here; the fold rows below take blocks of 12 (FP32) or 24 (bf16).
+        // dW's products and transform by blocks of output channels (Conv2D::gradientBlockRows): 12,
+        // 12, 12 and 4 here; the tpu conv2d_2 fold row below takes blocks of 12 (F(7x7, 3x3), FP32).
         QTest::newRow("5x5, 7x7, 64 -> 40, dW in blocks") << 5 << 1 << 7 << 7 << 64 << 40 << 2 << f45 << f45;
         // 14x14: 4 tiles of 81 elements (324 products a channel pair) instead of 9 of 49 (441) or 16
         // of 36 (576).

@@ -883,7 +883,13 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
                 weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
             }
             out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
-            out.trainedIn = weights->train.device.precision;
+            // The note says which precision evaluates them as their run did: only where the panel can
+            // choose it (the CPU, and bf16 where its kernels run).
+            const bool choosable =
+                device.kind == tb::DeviceKind::Cpu &&
+                tb::precisionUnavailableReason(weights->train.device.precision, device.isa.value_or(tb::defaultIsa()))
+                    .empty();
+            out.trainedIn = choosable ? weights->train.device.precision : device.precision;
             out.evaluatedIn = device.precision;
             tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));

@@ -33,6 +33,7 @@ public:
                                        .c_str()
                                  : "",
                     r.skipped.empty() ? r.description.c_str() : ("skipped: " + r.skipped).c_str());
+        m_described = r.skipped.empty();
         std::fflush(stdout);
     }
     void batchFinished(int, const tb::BatchProgress& p) override
@@ -68,13 +69,19 @@ public:
                 j["max_abs_diff"] = r.maxAbsDiff;
             }
             printJson(j);
-        } else if (m_tty) {
+            return;
+        }
+        if (m_tty)
             std::printf("\r\033[K");
+        if (m_described && !r.skipped.empty()) { // announced with what it would run, then it could not set up
+            std::printf("  skipped: %s\n", r.skipped.c_str());
+            std::fflush(stdout);
         }
     }
 
 private:
     bool m_json, m_tty;
+    bool m_described = false; // the row under way was announced with its description, not as skipped
     std::chrono::steady_clock::time_point m_last{};
 };
 

@@ -100,12 +100,17 @@ int evaluateCommand(const std::vector<std::string>& args)
         std::fprintf(stderr, "trainbench-cli evaluate: warning: %s\n", otherClasses.c_str());
     // Weights trained in bf16 evaluate in FP32 unless told: their run's figures need --precision bf16.
     const bool precisionNamed = o.has("precision") || o.text("device", "").find('+') != std::string::npos;
-    if (!precisionNamed && weights.train.device.precision != device.precision)
+    if (const tb::Precision trained = weights.train.device.precision; !precisionNamed && trained != device.precision) {
+        std::string how = std::string("--precision ") + tb::precisionName(trained) + " evaluates as their run did";
+        if (trained == tb::Precision::Bf16 && device.kind != tb::DeviceKind::Cpu)
+            how = "bf16 runs on the CPU only";
+        else if (const std::string why = tb::precisionUnavailableReason(trained, device.isa.value_or(tb::defaultIsa()));
+                 !why.empty())
+            how = "bf16 cannot run here: " + why;
         std::fprintf(stderr,
-                     "trainbench-cli evaluate: note: the weights were trained in %s; this evaluation is %s "
-                     "(--precision %s evaluates as their run did)\n",
-                     tb::precisionName(weights.train.device.precision), tb::precisionName(device.precision),
-                     tb::precisionName(weights.train.device.precision));
+                     "trainbench-cli evaluate: note: the weights were trained in %s; this evaluation is %s (%s)\n",
+                     tb::precisionName(trained), tb::precisionName(device.precision), how.c_str());
+    }
     if (o.has("precise-bn")) {
         // After training: the weights file's BatchNorm statistics recomputed over the training set,
         // on the CPU engine, then evaluated (and saved with --save).

@@ -175,10 +175,7 @@ int trainCommand(const std::vector<std::string>& args)
     const int checkpointEvery = settings.checkpointEvery;
 
     std::unique_ptr<tb::TrainingSession> owned;
-    std::string ranOn; // a resumed run's device until now, when it goes on elsewhere (as the window says)
     if (resumed) {
-        if (checkpoint->config.device.id() != settings.config.device.id())
-            ranOn = checkpoint->config.device.id();
         const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
         tb::Dataset data = tb::loadDatasetFor(dataDir, checkpoint->weights);
         owned = tb::TrainingSession::resume(*resumed, std::move(*checkpoint), std::move(data), settings.config.device,
@@ -210,6 +207,7 @@ int trainCommand(const std::vector<std::string>& args)
     const tb::Dataset& data = session.data();
 
     const tb::RunInfo info = session.info();
+    const std::string& ranOn = session.ranOn(); // as the window says it, and run.json records it
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "start";

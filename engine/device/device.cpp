@@ -106,9 +106,9 @@ DeviceSpec parseDeviceSpec(const std::string& raw, Precision unnamed)
         }
     }
     if (plus != std::string::npos) {
-        if (kind == "cpu" && text.find('@', plus) != std::string::npos)
-            throw ConfigError("device '" + text +
-                              "': the instruction set comes before the precision (cpu:1@avx2+bf16)");
+        if (const size_t late = text.find('@', plus); kind == "cpu" && late != std::string::npos)
+            throw ConfigError("device '" + text + "': the instruction set comes before the precision (" + head +
+                              text.substr(late) + text.substr(plus, late - plus) + ")");
         if (kind != "cpu")
             throw ConfigError("device '" + text + "': only CPU devices take a precision (cpu:2+bf16)");
         try {

@@ -5,7 +5,6 @@
 #include "kernels/kernels.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cpuid.h>
 #include <optional>
 #include <sys/syscall.h>
@@ -68,10 +67,11 @@ template <class T, size_t N>
 T parseNamed(std::string_view text, const T (&values)[N], const char* (*name)(T), const char* what)
 {
     std::string names;
-    // Any case: the reports print FP32 and AVX-512, the options take fp32 and avx512.
+    // Any case (the reports print FP32 and BF16, the names are lowercase), ASCII only: a locale's
+    // tolower may not map 'I' to 'i'.
     const auto sameName = [text](std::string_view n) {
         return std::equal(text.begin(), text.end(), n.begin(), n.end(),
-                          [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+                          [](char a, char b) { return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b; });
     };
     for (size_t i = 0; i < N; ++i) {
         if (sameName(name(values[i])))

@@ -323,6 +323,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
         if (before && before->is_string() && *before != session->m_trainer->backend().device().id() &&
             (at.epoch > 0 || at.step > 0)) {
             session->m_earlierDevices.push_back({{"device", *before}, {"epochs", at.epoch}, {"steps", at.step}});
+            session->m_ranOn = before->get<std::string>();
         }
     } catch (const Error&) {
     }

@@ -143,6 +143,9 @@ public:
     // the run to run.json. The session holds the folder's lock until it is destroyed.
     void enableCheckpoints(RunFolder folder, int everyBatches = 0);
     const std::optional<RunFolder>& runFolder() const { return m_folder; }
+    // A resumed run's device until now, when it goes on on another (the last of run.json's
+    // "earlier_devices"); empty otherwise.
+    const std::string& ranOn() const { return m_ranOn; }
     // Writes the checkpoint and run.json now (atomically; IoError leaves the previous ones intact).
     void checkpoint();
 
@@ -207,6 +210,7 @@ private:
     // thread count, level or precision), each {"device", "epochs", "steps"}: the epochs and steps of
     // the next that had run when it left that device. Empty for a run that never changed.
     nlohmann::ordered_json m_earlierDevices = nlohmann::ordered_json::array();
+    std::string m_ranOn;
 };
 
 } // namespace tb
