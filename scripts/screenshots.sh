@@ -1,6 +1,6 @@
 #!/bin/sh
-# Renders the screenshots of the window for the user guide (docs/guide/: empty, setup, training,
-# results, Spanish) into docs/, training tpu-mnist-cnn briefly on Fashion-MNIST. Needs a build
+# Renders the screenshots of the window for the user guide (docs/guide/: empty, setup, setup with
+# bf16, training, results, Spanish) into docs/, training tpu-mnist-cnn briefly on Fashion-MNIST. Needs a build
 # (scripts/build.sh) and the dataset-fashion-mnist package; runs offscreen, no display needed.
 set -eu
 cd "$(dirname "$0")/.."

@@ -97,6 +97,12 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     all.threads = 2;
     w.acceleratorPanel()->selectDevice(all);
     ok = shoot(w, outDir, QStringLiteral("setup")) && ok;
+    // The precision row with bf16 chosen, or where this CPU cannot run it, the reason under it.
+    tb::DeviceSpec bf16 = all;
+    bf16.precision = tb::Precision::Bf16;
+    w.acceleratorPanel()->selectDevice(bf16);
+    ok = shoot(w, outDir, QStringLiteral("setup-bf16")) && ok;
+    w.acceleratorPanel()->selectDevice(all);
 
     QEventLoop secondEpoch;
     int epochs = 0;
