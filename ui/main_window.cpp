@@ -816,7 +816,8 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         EvalPtr eval;
         QString error;
         QString otherClasses; // the weights were trained on a dataset with other classes
-        tb::Precision trainedIn = tb::Precision::Fp32, evaluatedIn = tb::Precision::Fp32;
+        // The weights' precision, where it is not this evaluation's and the panel can choose it.
+        std::optional<tb::Precision> runPrecision;
     };
     auto* watcher = new QFutureWatcher<Evaluation>(this);
     connect(watcher, &QFutureWatcher<Evaluation>::finished, this, [this, watcher, path] {
@@ -839,13 +840,13 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         });
         // As `evaluate` warns: weights of another dataset's classes give a meaningless accuracy; and as
         // it notes, weights trained in bf16 evaluate in the Accelerator panel's precision.
-        if (!e.otherClasses.isEmpty() || e.trainedIn != e.evaluatedIn)
-            m_resultsNote = [note = e.otherClasses, trained = e.trainedIn, evaluated = e.evaluatedIn] {
+        if (!e.otherClasses.isEmpty() || e.runPrecision)
+            m_resultsNote = [note = e.otherClasses, trained = e.runPrecision] {
                 QStringList notes;
                 if (!note.isEmpty())
                     notes << EngineText::english(note);
-                if (trained != evaluated)
-                    notes << (trained == tb::Precision::Bf16
+                if (trained)
+                    notes << (*trained == tb::Precision::Bf16
                                   ? tr("These weights were trained in bf16 and evaluated in FP32; choose bfloat16 "
                                        "under Precision on the Setup page to evaluate them as their run did.")
                                   : tr("These weights were trained in FP32 and evaluated in bf16; choose FP32 under "
@@ -885,12 +886,9 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
             out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
             // The note says which precision evaluates them as their run did: only where the panel can
             // choose it (the CPU, and bf16 where its kernels run).
-            const bool choosable =
-                device.kind == tb::DeviceKind::Cpu &&
-                tb::precisionUnavailableReason(weights->train.device.precision, device.isa.value_or(tb::defaultIsa()))
-                    .empty();
-            out.trainedIn = choosable ? weights->train.device.precision : device.precision;
-            out.evaluatedIn = device.precision;
+            if (const tb::Precision trained = weights->train.device.precision;
+                trained != device.precision && tb::precisionUnavailableOn(device, trained).empty())
+                out.runPrecision = trained;
             tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
             out.data = std::make_shared<const tb::Dataset>(std::move(e.data));

@@ -101,12 +101,10 @@ int evaluateCommand(const std::vector<std::string>& args)
     // Weights trained in bf16 evaluate in FP32 unless told: their run's figures need --precision bf16.
     const bool precisionNamed = o.has("precision") || o.text("device", "").find('+') != std::string::npos;
     if (const tb::Precision trained = weights.train.device.precision; !precisionNamed && trained != device.precision) {
-        std::string how = std::string("--precision ") + tb::precisionName(trained) + " evaluates as their run did";
-        if (trained == tb::Precision::Bf16 && device.kind != tb::DeviceKind::Cpu)
-            how = "bf16 runs on the CPU only";
-        else if (const std::string why = tb::precisionUnavailableReason(trained, device.isa.value_or(tb::defaultIsa()));
-                 !why.empty())
-            how = "bf16 cannot run here: " + why;
+        const std::string why = tb::precisionUnavailableOn(device, trained);
+        const std::string how =
+            why.empty() ? std::string("--precision ") + tb::precisionName(trained) + " evaluates as their run did"
+                        : std::string(tb::precisionName(trained)) + " cannot run here: " + why;
         std::fprintf(stderr,
                      "trainbench-cli evaluate: note: the weights were trained in %s; this evaluation is %s (%s)\n",
                      tb::precisionName(trained), tb::precisionName(device.precision), how.c_str());

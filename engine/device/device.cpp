@@ -204,15 +204,24 @@ const Kernels& cpuKernels(const DeviceSpec& spec)
     return kernelsFor(spec.isa.value_or(defaultIsa()), spec.precision);
 }
 
+std::string precisionUnavailableOn(const DeviceSpec& device, Precision p)
+{
+    if (device.kind == DeviceKind::Cpu)
+        return precisionUnavailableReason(p, device.isa.value_or(defaultIsa()));
+    if (p != Precision::Fp32)
+        return device.id() + " computes in FP32 only: " + precisionName(p) + " is for the CPU";
+    return {};
+}
+
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system)
 {
     if (spec.kind == DeviceKind::Cpu) {
         if (spec.isa && !isaSupported(*spec.isa))
             return std::string("this CPU has no ") + isaDescription(*spec.isa);
-        return precisionUnavailableReason(spec.precision, spec.isa.value_or(defaultIsa()));
+        return precisionUnavailableOn(spec, spec.precision);
     }
-    if (spec.precision != Precision::Fp32)
-        return spec.id() + " computes in FP32 only: " + precisionName(spec.precision) + " is for the CPU";
+    if (std::string why = precisionUnavailableOn(spec, spec.precision); !why.empty())
+        return why;
     if (spec.kind == DeviceKind::OpenCl) {
         for (const OpenClDeviceInfo& d : system.openclDevices)
             if (d.index == spec.index)

@@ -98,6 +98,9 @@ const Kernels& cpuKernels(const DeviceSpec& spec);
 
 // Why `spec` cannot run on this machine, or empty when it can.
 std::string deviceUnavailableReason(const DeviceSpec& spec, const SystemInfo& system);
+// Why `device` cannot compute in precision `p`, or empty when it can: a CPU device at its level
+// (defaultIsa() when unset) asks precisionUnavailableReason; other devices compute in FP32 only.
+std::string precisionUnavailableOn(const DeviceSpec& device, Precision p);
 
 // Human description of a device, e.g. "CPU, 2 threads (AMD EPYC 9R14, AVX-512)".
 std::string describeDevice(const DeviceSpec& spec, const SystemInfo& system);
