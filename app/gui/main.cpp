@@ -113,7 +113,7 @@ int main(int argc, char** argv)
     if (parser.isSet(shots) && parser.isSet(writeShot))
         return runWriteScreenshot(window, parser.value(shots), parser.value(data), parser.value(writeShot));
     if (parser.isSet(shots) && parser.isSet(predictShot))
-        return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot));
+        return runPredictScreenshot(window, parser.value(shots), parser.value(predictShot), parser.value(data));
     if (parser.isSet(shots)) {
         const QString dir = parser.isSet(data) ? parser.value(data) : tbui::DatasetPanel::defaultFolder();
         if (parser.isSet(compareShot))

@@ -191,10 +191,13 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     return ok ? 0 : 1;
 }
 
-int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weightsPath)
+int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weightsPath, const QString& dataDir)
 {
     using namespace tbui;
     showOnePage(w, outDir, MainWindow::PredictPage);
+    // The page needs no dataset, but without one the status line asks for it.
+    if (!dataDir.isEmpty() && !loadAndWait(w, dataDir, DatasetPanel::Kind::ByModel))
+        return 1;
     PredictPanel* page = w.predictPanel();
     QEventLoop opened;
     QObject::connect(page, &PredictPanel::weightsOpened, &opened, &QEventLoop::quit);

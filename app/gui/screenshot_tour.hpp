@@ -11,7 +11,8 @@ class MainWindow;
 // Returns the process exit code once every screenshot is written (or an error happened).
 int runScreenshotTour(tbui::MainWindow& window, const QString& outDir, const QString& dataDir);
 // The Predict page with the weights file `weights`, a digit drawn on it: <outDir>/predict-page.png.
-int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weights);
+// `dataDir`, when given, is loaded first, as a user would have one open.
+int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QString& weights, const QString& dataDir);
 // Only the Compare page, one epoch of 20 batches of tpu-mnist-cnn on each device of `devices`
 // ("cpu:1,cpu:2,opencl:0"), at 1280x690: <outDir>/compare-opencl.png when one is an OpenCL
 // device, else compare-devices.png.
