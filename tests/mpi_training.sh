@@ -3,8 +3,8 @@
 # weights of the single process, to the bit, on 1, 2, 3 and 4 ranks (models with BatchNorm and
 # Dropout, a text model, batches that are not a multiple of 16 x ranks, so that a rank may hold no shard); a rank
 # whose settings differ is named at start-up; a rank killed mid-run ends the job within a bound, a
-# stuck rank ends it by the watchdog's message, and the last checkpoint resumes without MPI to the
-# uninterrupted run's weights.
+# stuck rank ends it by the watchdog's message, Ctrl-C (or SIGINT to one rank) stops every rank, and the
+# last checkpoint resumes without MPI to the uninterrupted run's weights.
 # usage: mpi_training.sh TRAINBENCH_CLI MAKE_TOY_DATASET
 set -u
 cli=$1
@@ -113,6 +113,18 @@ grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "no r
 folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
 resumes_to_whole "resume after Ctrl-C" "$cli" train --resume "$folder" --threads 2
 echo "Ctrl-C on mpirun ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
+
+# SIGINT to one rank alone (not rank 0, which writes): every rank stops after the same step, and rank 0
+# says so and writes the checkpoint, which resumes to the uninterrupted run's weights.
+start_long_run
+kill -INT "$victim"
+await_job 30
+[ $status != 0 ] || fail "the job exited 0 after SIGINT to rank 1"
+[ "$(grep -c 'Stopped by the user' "$tmp/long")" = 1 ] || fail "SIGINT to rank 1: not one rank said it stopped: $(tail -20 "$tmp/long")"
+grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "SIGINT to rank 1: no resume line: $(tail -20 "$tmp/long")"
+folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
+resumes_to_whole "resume after SIGINT to rank 1" "$cli" train --resume "$folder" --threads 2
+echo "SIGINT to rank 1 alone ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
 
 # A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
 export TRAINBENCH_MPI_TIMEOUT=3

@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <barrier>
 #include <cmath>
 #include <condition_variable>
@@ -72,6 +73,13 @@ public:
     void allgather(const uint64_t* mine, int n, uint64_t* all) override
     {
         gather(m_hub->words, mine, n, n * m_rank, all, n * size());
+    }
+    bool anyRank(bool mine) override
+    {
+        std::vector<uint64_t> all(static_cast<size_t>(m_hub->ranks));
+        const uint64_t word = mine ? 1 : 0;
+        allgather(&word, 1, all.data());
+        return std::find(all.begin(), all.end(), uint64_t(1)) != all.end();
     }
     void receiveFromPrevious(float* data, int64_t n, int) override
     {
@@ -284,6 +292,68 @@ private slots:
             t.join();
         for (const std::string& e : errors)
             QVERIFY2(e.find("MPI rank 1's batch size differs from rank 0's") != std::string::npos, e.c_str());
+    }
+
+    // A stop asked of one rank alone (a signal to one process of mpirun's job) stops every rank after
+    // the same step, between batches or in an epoch's validation: a rank that stopped alone would leave
+    // the others waiting for its gradient. Going on from there gives every rank the weights of one
+    // process that was never stopped.
+    void aStopAskedOfOneRankStopsEveryRank_data()
+    {
+        QTest::addColumn<bool>("inValidation");
+        QTest::newRow("between batches") << false;
+        QTest::newRow("in the validation") << true;
+    }
+    void aStopAskedOfOneRankStopsEveryRank()
+    {
+        QFETCH(bool, inValidation);
+        constexpr int ranks = 3, asked = 1;
+        const Run one = trainToy(m_toy, 1, 42, OptimizerKind::Adam);
+        auto hub = std::make_shared<ThreadHub>(ranks);
+        std::vector<TrainStatus> stopped(ranks), resumed(ranks);
+        std::vector<RunPosition> at(ranks);
+        std::vector<int> steps(ranks);
+        std::vector<std::string> shas(ranks), errors(ranks);
+        std::vector<std::thread> rankThreads;
+        for (int r = 0; r < ranks; ++r)
+            rankThreads.emplace_back([&, r] {
+                try {
+                    Network net = networkOf(m_toy, fixtures::toyModelJson());
+                    net.initialize(42);
+                    TrainConfig cfg; // trainToy's
+                    cfg.epochs = 2;
+                    cfg.batchSize = 50;
+                    cfg.device.threads = 1;
+                    cfg.communicator = std::make_shared<ThreadCommunicator>(hub, r);
+                    cfg.seed = 42;
+                    cfg.optimizer.kind = OptimizerKind::Adam;
+                    cfg.optimizer.learningRate = defaultLearningRate(OptimizerKind::Adam);
+                    Trainer t(net, m_toy, cfg);
+                    std::atomic<bool> stop{false};
+                    StopWhen c(&stop, [&](const BatchProgress& p) {
+                        return r == asked && p.epoch == 1 && p.step == (inValidation ? p.steps : 2);
+                    });
+                    stopped[size_t(r)] = t.run(&c, &stop);
+                    at[size_t(r)] = t.position();
+                    steps[size_t(r)] = t.stepsPerEpoch();
+                    stop = false;
+                    resumed[size_t(r)] = t.run(&c, &stop);
+                    t.syncToHost();
+                    shas[size_t(r)] = net.weightsSha256();
+                } catch (const std::exception& e) {
+                    errors[size_t(r)] = e.what();
+                }
+            });
+        for (std::thread& t : rankThreads)
+            t.join();
+        for (size_t r = 0; r < size_t(ranks); ++r) {
+            QCOMPARE(errors[r], std::string());
+            QCOMPARE(stopped[r], TrainStatus::Cancelled);
+            QCOMPARE(at[r].epoch, 0);
+            QCOMPARE(at[r].step, inValidation ? steps[r] : 2);
+            QCOMPARE(resumed[r], TrainStatus::Completed);
+            QCOMPARE(shas[r], one.sha);
+        }
     }
 
     void toyModelLearns()

@@ -89,6 +89,11 @@ public:
     // Continues from a saved state (same configuration kind and parameter count; ConfigError if not).
     virtual void setOptimizerState(const OptimizerState& state) = 0;
 
+    // Whether this process (`mine`) or any other of the run asked to stop. The ranks of a data-parallel
+    // run each call it at the same points and get the same answer, so that they all stop after the same
+    // step whichever rank a signal reached; one process: `mine`.
+    virtual bool anyStops(bool mine) { return mine; }
+
     // Per-layer time of the last training step, forward and backward (seconds); empty where the
     // backend does not measure it.
     virtual std::vector<double> forwardSeconds() const { return {}; }

@@ -29,6 +29,8 @@ public:
                             const std::vector<int>& displs) = 0;
     // Every rank's n values, rank after rank.
     virtual void allgather(const uint64_t* mine, int n, uint64_t* all) = 0;
+    // Whether any rank's `mine` is true; every rank gets the answer (a stop asked of one rank).
+    virtual bool anyRank(bool mine) = 0;
     // The running sum down the ranks: from rank-1 (rank 0 never receives), to rank+1 (the last rank
     // never sends). Tags keep the pieces of one step apart.
     virtual void receiveFromPrevious(float* data, int64_t n, int tag) = 0;

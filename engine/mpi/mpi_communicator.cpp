@@ -53,6 +53,17 @@ public:
         wait(req, "the start-up check of every rank's configuration", -1);
     }
 
+    bool anyRank(bool mine) override
+    {
+        const int in = mine ? 1 : 0;
+        int out = 0;
+        MPI_Request req;
+        MPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD, &req);
+        m_bytes += sizeof(int);
+        wait(req, "whether a rank was asked to stop", -1);
+        return out != 0;
+    }
+
     void receiveFromPrevious(float* data, int64_t n, int tag) override
     {
         for (int64_t done = 0; done < n;) {

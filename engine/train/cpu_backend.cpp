@@ -116,6 +116,11 @@ OptimizerState CpuBackend::optimizerState() const
     return {m_optimizer.config(), m_optimizer.iterations(), m_optimizer.slotBuffer()};
 }
 
+bool CpuBackend::anyStops(bool mine)
+{
+    return m_comm ? m_comm->anyRank(mine) : mine;
+}
+
 void CpuBackend::setOptimizerState(const OptimizerState& state)
 {
     if (state.config.kind != m_optimizer.config().kind || state.slotBuffer.size() != m_optimizer.slotBuffer().size())

@@ -30,6 +30,7 @@ public:
     int64_t iterations() const override { return m_optimizer.iterations(); }
     OptimizerState optimizerState() const override;
     void setOptimizerState(const OptimizerState& state) override;
+    bool anyStops(bool mine) override;
     std::vector<double> forwardSeconds() const override { return m_exec->forwardSeconds(); }
     std::vector<double> backwardSeconds() const override { return m_exec->backwardSeconds(); }
 

@@ -217,7 +217,7 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         // The rate of the epoch's last step so far (one resumed in its validation takes no step).
         double lr = at.step > 0 ? learningRate(m_backend->iterations() - 1) : 0;
         while (at.step < steps) {
-            if (cancel && cancel->load(std::memory_order_relaxed))
+            if (m_backend->anyStops(cancel && cancel->load(std::memory_order_relaxed)))
                 return TrainStatus::Cancelled;
             const int s = at.step;
             const int first = s * B;
@@ -278,8 +278,9 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         const EvalResult val = m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
                                                    observer != nullptr, cancelValidation);
         // Stopped in the validation (seconds to minutes of a large test set or text): the position
-        // stays at the epoch's last step, and a resumed run validates the epoch first.
-        if (val.cancelled)
+        // stays at the epoch's last step, and a resumed run validates the epoch first. The ranks of a
+        // data-parallel run each validate alone and agree here: all stop if one was stopped.
+        if (m_backend->anyStops(val.cancelled))
             return TrainStatus::Cancelled;
         rec.valLoss = val.loss;
         rec.valAccuracy = val.accuracy;
