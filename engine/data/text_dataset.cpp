@@ -232,9 +232,10 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
         throw ConfigError("the validation fraction of a text must be between 0 and 1 (exclusive)");
     if (text.empty())
         throw DataError("the text " + origin + " is empty");
-    const TextVocabulary vocab =
-        o.vocabulary == TextVocabularyKind::Bytes ? TextVocabulary::bytes() : TextVocabulary::characters(text, origin);
-    const std::vector<uint8_t> ids = vocab.encode(text);
+    const TextVocabulary vocab = o.vocabulary == TextVocabularyKind::Bytes ? TextVocabulary::bytes()
+                                 : o.modelCharacters                       ? *o.modelCharacters
+                                                                           : TextVocabulary::characters(text, origin);
+    const std::vector<uint8_t> ids = vocab.encode(text, "the text " + origin);
     const int64_t total = int64_t(ids.size());
     const int64_t trainLen = int64_t(std::llround(double(total) * (1.0 - o.validationFraction)));
     // Each side needs T + 1 tokens for one sequence and its labels.

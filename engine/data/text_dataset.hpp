@@ -13,6 +13,7 @@
 #include "data/dataset.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct TextVocabulary {
 struct TextOptions {
     int sequenceLength = 100; // T, the notebook's
     TextVocabularyKind vocabulary = TextVocabularyKind::Bytes;
+    // Character-level: a model's characters (evaluating or resuming it), with which the text is
+    // encoded, instead of the text's own; DataError names the first character the model lacks.
+    std::optional<TextVocabulary> modelCharacters;
     double validationFraction = 0.1; // the last part of the text, by position
 };
 

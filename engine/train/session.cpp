@@ -40,7 +40,10 @@ Dataset loadDatasetFor(const std::string& path, const WeightsFile& w)
         return loadDataset(path);
     TextOptions t;
     t.sequenceLength = w.input.h;
-    t.vocabulary = TextVocabulary::fromClassNames(w.classNames).kind;
+    TextVocabulary model = TextVocabulary::fromClassNames(w.classNames);
+    t.vocabulary = model.kind;
+    if (model.kind == TextVocabularyKind::Characters) // the ids the model learned, not this text's
+        t.modelCharacters = std::move(model);
     return loadTextDataset(path, t);
 }
 

@@ -76,7 +76,8 @@ struct RunResult {
 };
 
 // The dataset at `path` as a trained model reads it: a text cut as its run cut it (the model's sequence
-// length and vocabulary), else a folder of IDX images. Resuming a run and evaluating a text model's
+// length and vocabulary; character-level, the model's own characters and ids, DataError naming one the
+// model lacks), else a folder of IDX images. Resuming a run and evaluating a text model's
 // weights load their data so from every front end.
 Dataset loadDatasetFor(const std::string& path, const WeightsFile& w);
 
