@@ -931,7 +931,7 @@ private slots:
     }
 
     // The lock that refuses a second trainer is the run folder's run.lock, whoever holds it (here the
-    // test itself); released, the run resumes.
+    // test itself), before anything else is said of the run.
     void resumeWaitsForTheRunsLock()
     {
         const QString runs = m_tmp.path() + "/locked-runs";
@@ -947,9 +947,21 @@ private slots:
                      qPrintable(r.err));
             QCOMPARE(run({"runs", "delete", folder}).code, 5);
         }
-        const Result r = run({"train", "--resume", folder});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains("(the run is complete)"), qPrintable(r.out));
+        // Released: the run, complete, has nothing to resume; it is left as it was (resuming it recorded
+        // it again, on the resume's device, and wrote its weights again).
+        QFile record(folder + "/run.json"), weights(folder + "/weights.tbw");
+        QVERIFY(record.open(QIODevice::ReadOnly) && weights.open(QIODevice::ReadOnly));
+        const QByteArray recorded = record.readAll(), saved = weights.readAll();
+        record.close();
+        weights.close();
+        const Result r = run({"train", "--resume", folder, "--threads", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(folder + " is complete (it ended 20") &&
+                     r.err.contains("): nothing to resume. Its weights are " + folder + "/weights.tbw"),
+                 qPrintable(r.err));
+        QVERIFY(record.open(QIODevice::ReadOnly) && weights.open(QIODevice::ReadOnly));
+        QVERIFY(record.readAll() == recorded);
+        QVERIFY(weights.readAll() == saved);
         QCOMPARE(run({"runs", "delete", folder}).code, 0);
     }
 

@@ -17,6 +17,7 @@
 #include "train/precise_bn.hpp"
 #include "train/progress_text.hpp"
 #include "train/run_folder.hpp"
+#include "train/run_history.hpp"
 #include "train/session.hpp"
 #include "train/test_record.hpp"
 #include "train/train_options.hpp"
@@ -160,6 +161,15 @@ int trainCommand(const std::vector<std::string>& args)
         // to the end (the session shares it). Under mpirun, rank 0 writes the folder and holds it.
         if (tb::env::processLaunch().rank == 0)
             resumed->takeLock();
+        // A run that ended has nothing to go on with: resuming it would evaluate it again and record
+        // it anew (on the device of the resume, its weights file written again). One whose process
+        // died after its last step, before it recorded its end, goes on: it finishes.
+        if (const tb::RunSummary ran = tb::readRun(resumed->path);
+            !ran.damaged && ran.status == tb::RunStatus::Completed)
+            throw UsageError(resumed->path + " is complete" +
+                             (ran.ended.empty() ? "" : " (it ended " + ran.ended + ")") +
+                             ": nothing to resume. Its weights are " + resumed->weights() +
+                             " (evaluate, predict and export take them)");
         checkpoint = tb::readCheckpoint(resumed->checkpoint());
         settings = trainSettingsFrom(o, &checkpoint->config);
     }
