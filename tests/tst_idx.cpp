@@ -82,6 +82,11 @@ private slots:
         fixtures::writeToyDataset(digits, 40, 10, 8, 10);
         d = tb::loadDataset(digits);
         QCOMPARE(QString::fromStdString(d.classNames[3]), QString("3"));
+        // The folder's own name says Fashion-MNIST, not a folder above it.
+        const std::string inside = fashion + "/digits";
+        QDir().mkpath(QString::fromStdString(inside));
+        fixtures::writeToyDataset(inside, 40, 10, 8, 10);
+        QCOMPARE(QString::fromStdString(tb::loadDataset(inside).classNames[3]), QString("3"));
         fixtures::writeRaw(digits + "/classes.txt", "zero\none\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n");
         d = tb::loadDataset(digits);
         QCOMPARE(QString::fromStdString(d.classNames[2]), QString("two"));

@@ -226,7 +226,10 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
                             " uses labels up to " + std::to_string(d.numClasses - 1));
         d.numClasses = int(d.classNames.size());
         d.classNamesSource = "classes.txt";
-    } else if (d.numClasses == 10 && (lower(dir).find("fashion") != std::string::npos || isFashionMnistTest(d.test))) {
+    } else if (d.numClasses == 10 &&
+               (lower(std::filesystem::path(absolutePath(dir)).filename().string()).find("fashion") !=
+                    std::string::npos || // the folder's own name
+                isFashionMnistTest(d.test))) {
         d.classNames = fashionMnistClassNames();
         d.classNamesSource = "Fashion-MNIST";
     } else if (d.numClasses == 10) {
