@@ -233,6 +233,28 @@ private slots:
         expectError(dir(t), {"t10k-labels uses label 7", "0..2"});
     }
 
+    // Reading the test split alone (evaluating weights), the classes are the training labels' (not the
+    // images'): a test split without one of them still has them all, so the weights trained here fit.
+    // Without a readable training labels file, the test labels say.
+    void testSplitAloneTakesTheTrainingClasses()
+    {
+        QTemporaryDir t;
+        fixtures::writeToyDataset(dir(t), 40, 5, 8, 10);
+        writeIdx(dir(t) + "/t10k-labels-idx1-ubyte", {5}, {0, 1, 8, 2, 1}); // no 9
+        tb::DatasetOptions testOnly;
+        testOnly.testSplitOnly = true;
+        tb::Dataset d = tb::loadDataset(dir(t), testOnly);
+        QCOMPARE(d.numClasses, 10);
+        QCOMPARE(QString::fromStdString(d.classNames[9]), QString("9"));
+        QCOMPARE(d.train.count, 0);
+        writeIdx(dir(t) + "/train-images-idx3-ubyte", {40, 8, 8}, std::vector<uint8_t>(10)); // truncated: unread
+        QCOMPARE(tb::loadDataset(dir(t), testOnly).numClasses, 10);
+        writeIdx(dir(t) + "/train-labels-idx1-ubyte", {40}, std::vector<uint8_t>(3)); // truncated
+        QCOMPARE(tb::loadDataset(dir(t), testOnly).numClasses, 9);
+        QFile::remove(QString::fromStdString(dir(t) + "/train-labels-idx1-ubyte"));
+        QCOMPARE(tb::loadDataset(dir(t), testOnly).numClasses, 9);
+    }
+
     void absurdSizeRefusedBeforeAllocating()
     {
         QTemporaryDir t;

@@ -203,8 +203,20 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         maxTrain = std::max<int>(maxTrain, l);
     for (uint8_t l : d.test.labels)
         maxTest = std::max<int>(maxTest, l);
+    if (options.testSplitOnly) {
+        // The training labels alone (60 KB for MNIST, not the images): the classes a model trained here
+        // knows, which the test split may lack some of. Without a readable file, the test labels say.
+        if (const std::string labels = findIdxFile(dir, "train-labels"); !labels.empty()) {
+            try {
+                for (uint8_t l : readIdx(labels, 1).bytes)
+                    maxTrain = std::max<int>(maxTrain, l);
+            } catch (const DataError&) {
+                maxTrain = 0;
+            }
+        }
+    }
     const char* labelsPart = options.testSplitOnly ? "t10k-labels" : "train-labels";
-    d.numClasses = (options.testSplitOnly ? maxTest : maxTrain) + 1;
+    d.numClasses = (options.testSplitOnly ? std::max(maxTest, maxTrain) : maxTrain) + 1;
     if (d.numClasses < 2)
         throw DataError(std::string(labelsPart) + " holds a single class (0); a classifier needs at least two");
 

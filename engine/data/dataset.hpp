@@ -32,7 +32,8 @@ struct DatasetOptions {
     double validationSplit = 0; // in (0, 1): the last fraction of train becomes `validation`
     // Only the test split is read (evaluating trained weights needs no training image, and a damaged
     // train file should not stop it): `train` is left empty but for the test images' size, and the
-    // classes are the test labels'.
+    // classes are those of the training labels file (a test split may lack one), or where it cannot
+    // be read, the test labels'.
     bool testSplitOnly = false;
 };
 
