@@ -51,6 +51,9 @@ void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const s
 void requireWeightsName(const Options& o, const char* option);
 // --weights (with --model and the dataset for a safetensors file of another program).
 tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
+// --weights for a command without --model (predict, generate): a file that names its model; a
+// safetensors file of another program is refused with how to make one that does.
+tb::WeightsFile loadSelfDescribedWeights(const Options& o);
 // The file option `option` names (--save, --csv, --predictions), which the command writes after its
 // work: IoError before the work when it cannot be written (tb::unwritableReason), so none is lost.
 void requireWritable(const Options& o, const char* option);

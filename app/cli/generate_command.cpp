@@ -1,4 +1,5 @@
 // `trainbench-cli generate`: a trained text model writes, one symbol at a time (predict/text_generator.hpp).
+#include "cli_common.hpp"
 #include "command_table.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -7,7 +8,6 @@
 #include "core/errors.hpp"
 #include "data/text_dataset.hpp"
 #include "io/weights_file.hpp"
-#include "io/weights_formats.hpp"
 #include "predict/text_generator.hpp"
 
 #include <cstdio>
@@ -20,7 +20,7 @@ int generateCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("generate"), args);
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required (the .tbw or .safetensors of a text model)");
-    const tb::WeightsFile w = tb::loadAnyWeights(o.text("weights", ""));
+    const tb::WeightsFile w = loadSelfDescribedWeights(o);
     if (!w.spec.isText())
         throw tb::ModelError(o.text("weights", "") + " holds an image model (" + w.spec.name +
                              "); generate needs a text model (trained on a text with --data FILE.txt)");

@@ -1,12 +1,12 @@
 // trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG or JPEG),
 // after the same preprocessing as the window's Predict page.
+#include "cli_common.hpp"
 #include "command_table.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "picture_file.hpp"
 
 #include "core/errors.hpp"
-#include "io/weights_formats.hpp"
 #include "predict/predictor.hpp"
 
 #include "core/atomic_file.hpp"
@@ -76,7 +76,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
         throw UsageError("--weights FILE is required");
     if (images.empty())
         throw UsageError("--image FILE [FILE ...] is required");
-    const tb::WeightsFile w = tb::loadAnyWeights(o.text("weights", ""));
+    const tb::WeightsFile w = loadSelfDescribedWeights(o);
     tb::Predictor predictor(w);
     tb::PreprocessOptions options = predictor.defaultOptions();
     options.autoInvert = onOff(o, "invert", options.autoInvert);

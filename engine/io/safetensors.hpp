@@ -24,6 +24,9 @@ struct ModelHint {
     const ModelSpec* spec = nullptr;
     Shape input;
     std::vector<std::string> classNames;
+    // How the user names the model where neither the file nor `spec` does, for the message; empty:
+    // --model (a command that takes it) or the window's Setup.
+    std::string howToName;
 };
 
 // The file's bytes for this network.
