@@ -18,10 +18,11 @@ class TstIdx : public QObject {
     std::string dir(QTemporaryDir& t) { return t.path().toStdString(); }
 
     // Expects loadDataset(dir) to throw DataError whose message contains every fragment.
-    void expectError(const std::string& d, std::initializer_list<const char*> fragments)
+    void expectError(const std::string& d, std::initializer_list<const char*> fragments,
+                     const tb::DatasetOptions& options = {})
     {
         try {
-            tb::loadDataset(d);
+            tb::loadDataset(d, options);
             QFAIL("expected a DataError");
         } catch (const tb::DataError& e) {
             const QString msg = QString::fromStdString(e.what());
@@ -303,6 +304,10 @@ private slots:
         QCOMPARE(img[0], float(src[0]));
         QCOMPARE(img[2 * 18 + 2], float(src[0]));
         QCOMPARE(img[3 * 18 + 5], float(src[1 * 6 + 1]));
+        // A batch larger than a split: which split, how many images.
+        o.dropRemainderBatch = 50;
+        expectError(dir(t), {"cannot drop the remainder: the test split holds 45 images, fewer than one batch of 50"},
+                    o);
     }
 };
 

@@ -167,6 +167,12 @@ private slots:
                                "the text ideographs.txt has 300 distinct characters; a character-level "
                                "vocabulary holds at most 256 (use the byte-level one)");
         QCOMPARE(TextVocabulary::fromClassNames(TextVocabulary::bytes().classNames()).kind, TextVocabularyKind::Bytes);
+        // The image size multiplier is refused for a text, as the window refuses it (it said the network was
+        // built for other inputs than "the images").
+        DatasetOptions doubled;
+        doubled.sizeMultiplier = 2;
+        expectError<ConfigError>([&] { withOptions(textDataset(text, "greeting", o), doubled); },
+                                 "the image size multiplier is for images, and greeting is a text: leave it at 1");
     }
 
     void folderOfTexts()

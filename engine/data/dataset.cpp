@@ -265,6 +265,9 @@ Dataset withOptions(Dataset d, const DatasetOptions& options)
     if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
         throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
                           std::to_string(options.sizeMultiplier) + ")");
+    if (d.isText() && options.sizeMultiplier != 1)
+        throw ConfigError("the image size multiplier is for images, and " + d.directory +
+                          " is a text: leave it at 1 for a text model");
     if (options.validationSplit != 0) {
         if (!(options.validationSplit > 0 && options.validationSplit < 1))
             throw ConfigError("the validation split must be a fraction between 0 and 1 (exclusive)");
@@ -284,9 +287,11 @@ Dataset withOptions(Dataset d, const DatasetOptions& options)
         d.train.labels.resize(size_t(keep) * size_t(d.train.steps));
     }
     if (options.dropRemainderBatch > 0) {
-        if (d.train.count < options.dropRemainderBatch || d.test.count < options.dropRemainderBatch)
-            throw DataError("cannot drop the remainder: a split holds fewer images than one batch of " +
-                            std::to_string(options.dropRemainderBatch));
+        for (const auto& [split, what] : {std::pair{&d.train, "training"}, std::pair{&d.test, "test"}})
+            if (split->count < options.dropRemainderBatch)
+                throw DataError(std::string("cannot drop the remainder: the ") + what + " split holds " +
+                                std::to_string(split->count) + " " + (d.isText() ? "sequences" : "images") +
+                                ", fewer than one batch of " + std::to_string(options.dropRemainderBatch));
         truncateSplit(d.train, options.dropRemainderBatch);
         truncateSplit(d.test, options.dropRemainderBatch);
     }
