@@ -222,6 +222,20 @@ private slots:
         QCOMPARE(v.samples, data.test.count * 32); // counted per character
     }
 
+    // A model that predicts one label per sequence does not fit a text (ModelError: exit code 3, as a
+    // final Dense of other units); it was a ConfigError, the code of a bad option.
+    void modelWithoutReturnSequencesDoesNotFit()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        const char* lastStepOnly = R"({"name": "last-step", "sequence_length": 32, "layers": [
+            {"type": "Embedding", "input_dim": 256, "output_dim": 8}, {"type": "LSTM", "units": 8},
+            {"type": "Dense", "units": "classes", "activation": "softmax"}]})";
+        expectError<ModelError>([&] { TrainingSession(parseModelSpec(lastStepOnly, "m"), data, textConfig(1, 1, 1)); },
+                                "its last LSTM needs \"return_sequences\": true");
+    }
+
     void sameWeightsOnOneAndTwoThreads()
     {
         TextOptions o;

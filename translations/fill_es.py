@@ -655,8 +655,8 @@ ES = {
         "%1 contiene imágenes IDX, no textos: un modelo de texto entrena con un archivo de texto o una carpeta de textos, un modelo de imágenes con imágenes IDX",
     "The Shakespeare character model from the Keras TPU notebook: Embedding(256, 512), two LSTM(512), Dense(256) softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).":
         "El modelo de caracteres de Shakespeare del notebook de Keras para TPU: Embedding(256, 512), dos LSTM(512), Dense(256) softmax en cada paso, sobre secuencias de 100 bytes (texto por bytes; 4.460.800 parámetros).",
-    "A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.":
-        "Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 caracteres.",
+    "A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over sequences of 64 symbols (bytes, or characters with a character-level vocabulary).":
+        "Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 símbolos (bytes, o caracteres con un vocabulario por caracteres).",
     "%1 threads on %2 cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%2":
         "%1 hilos en %2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%2",
     # Session 29: the dataset panel's error beside an earlier dataset.

@@ -427,10 +427,6 @@
         <translation>El modelo de caracteres de Shakespeare del notebook de Keras para TPU: Embedding(256, 512), dos LSTM(512), Dense(256) softmax en cada paso, sobre secuencias de 100 bytes (texto por bytes; 4.460.800 parámetros).</translation>
     </message>
     <message>
-        <source>A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.</source>
-        <translation>Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 caracteres.</translation>
-    </message>
-    <message>
         <source>%1 and %2 in %3 hold different data: keep the one you mean to train on</source>
         <translation>%1 y %2 en %3 contienen datos distintos: deja el que quieras usar para entrenar</translation>
     </message>
@@ -505,6 +501,10 @@
     <message>
         <source>, FP32</source>
         <translation>, FP32</translation>
+    </message>
+    <message>
+        <source>A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over sequences of 64 symbols (bytes, or characters with a character-level vocabulary).</source>
+        <translation>Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 símbolos (bytes, o caracteres con un vocabulario por caracteres).</translation>
     </message>
 </context>
 <context>

@@ -82,7 +82,8 @@ const Preset kPresets[] = {
   ]})"},
     {"small-text-lstm",
      "A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), "
-     "Dense softmax over the vocabulary at every step, over 64-character sequences.",
+     "Dense softmax over the vocabulary at every step, over sequences of 64 symbols (bytes, or characters with "
+     "--vocabulary characters).",
      R"({"name": "small-text-lstm", "sequence_length": 64,
   "layers": [
     {"type": "Embedding", "input_dim": 256, "output_dim": 32},

@@ -79,11 +79,11 @@ Trainer::Trainer(Network& net, const Dataset& data, TrainConfig config, BestWeig
     if (data.inputHeight() != net.inputShape().h || data.inputWidth() != net.inputShape().w)
         throw ConfigError("the network was built for " + net.inputShape().keras() + " inputs but the images are " +
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()));
-    if (net.outputSteps() != data.train.steps)
-        throw ConfigError(net.outputSteps() == 1
-                              ? "the text gives a label at every step but the model predicts one per sequence: its "
-                                "last LSTM needs \"return_sequences\": true"
-                              : "the model predicts a label at every step but the dataset has one per sample");
+    if (net.outputSteps() != data.train.steps) // a model that does not fit the data, as a Dense of other units
+        throw ModelError(net.outputSteps() == 1
+                             ? "the text gives a label at every step but the model predicts one per sequence: its "
+                               "last LSTM needs \"return_sequences\": true"
+                             : "the model predicts a label at every step but the dataset has one per sample");
     m_backend = makeBackend(net, data, m_config);
     addCallback(std::make_unique<LrScheduleCallback>(m_config.schedule, m_config.optimizer.learningRate));
     if (m_config.earlyStopping.enabled) {

@@ -346,7 +346,8 @@ QString EngineText::presetDescription(const std::string& name)
                   "Dense(256) softmax at every step, over 100-byte sequences (byte-level text; 4,460,800 parameters).");
     if (name == "small-text-lstm")
         return tr("A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one "
-                  "LSTM(128), Dense softmax over the vocabulary at every step, over 64-character sequences.");
+                  "LSTM(128), Dense softmax over the vocabulary at every step, over sequences of 64 symbols (bytes, or "
+                  "characters with a character-level vocabulary).");
     return qs(tb::presetDescription(name));
 }
 
