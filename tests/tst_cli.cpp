@@ -210,6 +210,12 @@ private slots:
         QVERIFY(QDir().mkpath(texts));
         QVERIFY(QFile::copy("/usr/share/common-licenses/GPL-3", texts + "/GPL-3"));
         QVERIFY(QFile::copy("/usr/share/common-licenses/Apache-2.0", texts + "/Apache-2.0"));
+        // Without --model a folder trains the image model, and one of texts says how to train a text model.
+        r = run({"train", "--data", texts, "--max-batches", "1", "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("no train-images-idx3-ubyte[.gz] file in " + texts +
+                                " (a folder of texts trains a text model: --model small-text-lstm)"),
+                 qPrintable(r.err));
         const QString folderWeights = m_tmp.path() + "/texts.tbw";
         r = run({"train", "--data", texts, "--model", "small-text-lstm", "--epochs", "1", "--batch", "16",
                  "--max-batches", "1", "--sequence-length", "32", "--no-run-folder", "--save", folderWeights});

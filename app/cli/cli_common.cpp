@@ -117,7 +117,22 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
         if (o.has("sequence-length") || o.has("vocabulary"))
             throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
                              " is an image model");
-        return tb::loadDataset(path);
+        try {
+            return tb::loadDataset(path);
+        } catch (const tb::DataError& e) {
+            // A folder without any IDX file, that the image model was chosen for by default: of texts?
+            std::error_code ec;
+            const bool noIdx = std::filesystem::is_directory(path, ec) && [&] {
+                for (const char* part : {"train-images", "train-labels", "t10k-images", "t10k-labels"})
+                    if (!tb::findIdxFile(path, part).empty())
+                        return false;
+                return true;
+            }();
+            if (!o.has("model") && noIdx)
+                throw tb::DataError(std::string(e.what()) + " (a folder of texts trains a text model: --model " +
+                                    tb::defaultTextPreset() + ")");
+            throw;
+        }
     }
     if (!o.has("data"))
         throw UsageError(spec.name + " is a text model: give --data a text file or a folder of texts (the default, " +
