@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
 #include <unistd.h>
 
 class TstCli : public QObject {
@@ -166,6 +167,25 @@ private slots:
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("the prompt's character \"€\" at byte offset 4 (bytes 0xe2 0x82 0xac)"),
                  qPrintable(r.err));
+        // Ctrl-C ends a long generation after the symbol under way, with exit code 130 and what it wrote
+        // (it died by the signal).
+        QProcess writing;
+        writing.start(QStringLiteral(TRAINBENCH_CLI),
+                      {"generate", "--weights", chars, "--prompt", "The ", "--length", "10000000"});
+        QVERIFY(writing.waitForStarted());
+        QByteArray written;
+        while (written.size() < 20 && writing.state() == QProcess::Running)
+            if (writing.waitForReadyRead(fixtures::kHangGuardMs))
+                written += writing.readAllStandardOutput();
+        QVERIFY2(written.startsWith("The "), written.constData());
+        ::kill(pid_t(writing.processId()), SIGINT);
+        QVERIFY(writing.waitForFinished(fixtures::kHangGuardMs));
+        QCOMPARE(writing.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(writing.exitCode(), 130);
+        QVERIFY(writing.readAllStandardError().contains("Stopped by the user."));
+        r = run({"generate", "--weights", chars, "--prompt", "", "--probabilities", m_tmp.path() + "/p.csv"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--probabilities needs a --prompt that is not empty"), qPrintable(r.err));
         // evaluate reads a text with the model's characters, not the text's own: GPL-3 without its one "J"
         // (in its training part) gives the same validation numbers, and a character the model lacks is
         // named. It used the text's characters: the one missing, the ids after it moved.

@@ -39,7 +39,7 @@ int generateCommand(const std::vector<std::string>& args)
         // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
         // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}".
         if (ids.empty())
-            throw UsageError("--probabilities needs a --prompt");
+            throw UsageError("--probabilities needs a --prompt that is not empty");
         const std::vector<float> p = gen.probabilities(ids);
         const int V = net.numClasses();
         std::string csv = "position,id";
@@ -66,7 +66,9 @@ int generateCommand(const std::vector<std::string>& args)
     } else if (g.streams == 1) {
         std::fputs(g.prompt.c_str(), stdout);
     }
-    // One stream: the symbols as they come; several: each stream's text once all are written.
+    // One stream: the symbols as they come; several: each stream's text once all are written. Ctrl-C
+    // and SIGTERM end it after the symbol under way, with what was written so far.
+    const StopOnSignals stopOn;
     const std::vector<std::string> texts = gen.generate(g, [&](const tb::GeneratedSymbol& s) {
         if (json) {
             nlohmann::ordered_json j;
@@ -81,7 +83,7 @@ int generateCommand(const std::vector<std::string>& args)
             std::fwrite(s.text.data(), 1, s.text.size(), stdout);
             std::fflush(stdout);
         }
-        return true;
+        return !g_interrupted.load();
     });
     if (!json) {
         if (g.streams == 1)
@@ -89,6 +91,11 @@ int generateCommand(const std::vector<std::string>& args)
         else
             for (size_t k = 0; k < texts.size(); ++k)
                 std::printf("--- stream %zu ---\n%s%s\n", k + 1, g.prompt.c_str(), texts[k].c_str());
+    }
+    if (g_interrupted.load()) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "Stopped by the user.\n");
+        return Interrupted;
     }
     return Ok;
 }
