@@ -292,8 +292,8 @@ int runCompareScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
     for (const tb::DeviceSpec& d : compare->selectedDevices())
         ticked << QString::fromStdString(d.id());
     if (ticked.size() != wanted.size()) {
-        std::fprintf(stderr, "asked for %s; the Compare page offers and can run only %s\n", qPrintable(devices),
-                     qPrintable(ticked.join(QLatin1Char(','))));
+        std::fprintf(stderr, "asked for %s; of these the Compare page offers and can run %s\n", qPrintable(devices),
+                     ticked.isEmpty() ? "none" : qPrintable("only " + ticked.join(QLatin1Char(','))));
         return 1;
     }
     QEventLoop compared;
