@@ -346,6 +346,19 @@ private slots:
         const std::string path = tmp.path().toStdString() + "/tiny.tbw";
         s.save(path);
         const WeightsFile w = loadWeights(path);
+        // A text model's weights meet images, and an image model's a text: said as such (the window said
+        // the model was trained on 28x28 images but the text held 64x1 images).
+        const std::string images = tmp.path().toStdString() + "/images";
+        QVERIFY(QDir().mkpath(QString::fromStdString(images)));
+        fixtures::writeToyDataset(images, 20, 10);
+        expectError<DataError>([&] { requireWeightsFit(loadDataset(images), w); },
+                               "the weights hold a text model (tiny-text) and " + images +
+                                   " holds images: evaluate them on a text");
+        WeightsFile imageModel = w;
+        imageModel.spec = parseModelSpec(fixtures::toyModelJson(), "toy");
+        expectError<DataError>([&] { requireWeightsFit(data, imageModel); },
+                               std::string("the weights hold an image model (") + imageModel.spec.name + ") and " +
+                                   kGpl3 + " is a text: evaluate them on a folder of IDX images");
         const Network loaded = w.buildNetwork();
         TextGenerator a(s.network(), vocabularyOf(data)), b(loaded, TextVocabulary::fromClassNames(w.classNames));
         GenerateOptions g;

@@ -242,7 +242,7 @@ int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString
     w.openWeights(weights);
     evaluated.exec();
     if (!evaluatedOk) {
-        std::fprintf(stderr, "could not evaluate %s\n", qPrintable(weights));
+        std::fprintf(stderr, "%s\n", qPrintable(w.statusBar()->currentMessage())); // "Could not evaluate W: why"
         return 1;
     }
     ok = shoot(w, outDir, QStringLiteral("text-results")) && ok;

@@ -279,6 +279,13 @@ void requireFiniteOutputs(bool finite)
 
 void requireWeightsFit(const Dataset& d, const WeightsFile& w)
 {
+    const std::string model = w.spec.name.empty() ? std::string() : " (" + w.spec.name + ")";
+    if (w.spec.isText() && !d.isText())
+        throw DataError("the weights hold a text model" + model + " and " + d.directory +
+                        " holds images: evaluate them on a text");
+    if (!w.spec.isText() && d.isText())
+        throw DataError("the weights hold an image model" + model + " and " + d.directory +
+                        " is a text: evaluate them on a folder of IDX images");
     const Shape input = w.input;
     if (input.h % d.train.height || input.w % d.train.width || input.h / d.train.height != input.w / d.train.width)
         throw DataError("the model was trained on " + std::to_string(input.h) + "x" + std::to_string(input.w) +

@@ -40,7 +40,8 @@ void requireFiniteOutputs(bool finite);
 // `data` prepared for a model from a weights file: the size multiplier its input implies. Throws
 // DataError when the images or the classes do not fit the model (requireWeightsFit).
 Dataset datasetForWeights(Dataset data, const WeightsFile& w);
-// Throws DataError when data's images or classes do not fit the weights' model.
+// Throws DataError when data's images or classes do not fit the weights' model (a text for an image
+// model, or the reverse, said as such).
 void requireWeightsFit(const Dataset& data, const WeightsFile& w);
 
 void saveWeights(const std::string& path, const WeightsFile& w); // atomic; throws IoError
