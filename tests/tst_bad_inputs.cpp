@@ -250,7 +250,8 @@ void TstBadInputs::buildCatalogue()
         b[0] = 0x1f;
         b[1] = char(0x8b);
         replace("wrong magic (gzip without .gz)", kTrainImages, b,
-                "train-images-idx3-ubyte: not an IDX file (bad magic number 31,139,8,3; expected 0,0,8,3)");
+                "train-images-idx3-ubyte: not an IDX file but a gzip-compressed one: name it "
+                "train-images-idx3-ubyte.gz, or decompress it (gunzip)");
     }
     replace("wrong dtype (float32)", kTrainImages, idx({40, 12, 12}, imageBytes * 4, 0x0d),
             "train-images-idx3-ubyte: holds IDX data type 0x0d; only unsigned bytes (0x08) are supported");

@@ -94,6 +94,9 @@ private slots:
         QCOMPARE(QString::fromStdString(d.classNamesSource), QString("classes.txt"));
         fixtures::writeRaw(digits + "/classes.txt", "a\nb\n");
         expectError(digits, {"classes.txt names 2 classes"});
+        // Names go into weights files, reports and JSON: UTF-8 only (Latin-1 "é" is byte 0xe9).
+        fixtures::writeRaw(digits + "/classes.txt", "zero\none\ntwo\nthr\xe9\nfour\nfive\nsix\nseven\neight\nnine\n");
+        expectError(digits, {"classes.txt line 4 is not valid UTF-8 (at byte 3): save it as UTF-8"});
     }
 
     void badMagic()
@@ -102,7 +105,10 @@ private slots:
         fixtures::writeToyDataset(dir(t), 10, 5);
         writeIdx(dir(t) + "/train-images-idx3-ubyte", {10, 12, 12}, std::vector<uint8_t>(1440), false,
                  {0x1f, 0x8b, 8, 3});
-        expectError(dir(t), {"train-images-idx3-ubyte", "bad magic"});
+        expectError(dir(t), {"train-images-idx3-ubyte: not an IDX file but a gzip-compressed one: name it "
+                             "train-images-idx3-ubyte.gz, or decompress it (gunzip)"});
+        writeIdx(dir(t) + "/train-images-idx3-ubyte", {10, 12, 12}, std::vector<uint8_t>(1440), false, {1, 2, 8, 3});
+        expectError(dir(t), {"train-images-idx3-ubyte", "bad magic number 1,2,8,3"});
     }
 
     void wrongDataType()

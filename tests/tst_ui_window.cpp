@@ -1481,13 +1481,19 @@ private slots:
     {
         // Every id the engine attaches to a message has its own text, in Spanish too, with each of
         // its arguments in place.
-        const std::map<tb::MessageId, int> argCount = {
-            {tb::MessageId::DatasetFolderMissing, 1}, {tb::MessageId::DatasetFileMissing, 2},
-            {tb::MessageId::DatasetCountMismatch, 4}, {tb::MessageId::IdxCannotOpen, 2},
-            {tb::MessageId::IdxTooShort, 2},          {tb::MessageId::IdxNotIdx, 3},
-            {tb::MessageId::IdxTruncated, 3},         {tb::MessageId::IdxTooLong, 2},
-            {tb::MessageId::TrainingDiverged, 3},     {tb::MessageId::GpuBuiltWithoutCuda, 0},
-            {tb::MessageId::IdxTooLongBy, 3},         {tb::MessageId::TrainingDivergedNoWeights, 2}};
+        const std::map<tb::MessageId, int> argCount = {{tb::MessageId::DatasetFolderMissing, 1},
+                                                       {tb::MessageId::DatasetFileMissing, 2},
+                                                       {tb::MessageId::DatasetCountMismatch, 4},
+                                                       {tb::MessageId::IdxCannotOpen, 2},
+                                                       {tb::MessageId::IdxTooShort, 2},
+                                                       {tb::MessageId::IdxNotIdx, 3},
+                                                       {tb::MessageId::IdxTruncated, 3},
+                                                       {tb::MessageId::IdxTooLong, 2},
+                                                       {tb::MessageId::TrainingDiverged, 3},
+                                                       {tb::MessageId::GpuBuiltWithoutCuda, 0},
+                                                       {tb::MessageId::IdxTooLongBy, 3},
+                                                       {tb::MessageId::TrainingDivergedNoWeights, 2},
+                                                       {tb::MessageId::IdxGzipped, 1}};
         QCOMPARE(int(argCount.size()), int(tb::MessageId::Count) - 1);
         const QString fallback = QStringLiteral("ENGLISH FALLBACK");
         for (const auto& [id, n] : argCount) {

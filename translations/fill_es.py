@@ -230,6 +230,8 @@ ES = {
         "%1: el archivo es demasiado corto para contener una cabecera IDX (%2 bytes)",
     "%1: not an IDX file (bad magic number %2; expected %3)":
         "%1: no es un archivo IDX (número mágico incorrecto %2; se esperaba %3)",
+    "%1: not an IDX file but a gzip-compressed one: name it %1.gz, or decompress it (gunzip)":
+        "%1: no es un archivo IDX sino uno comprimido con gzip: llámalo %1.gz, o descomprímelo (gunzip)",
     "%1: is longer than its header says: %2 extra bytes after the declared %3":
         "%1: es más largo de lo que dice su cabecera: %2 bytes de más tras los %3 declarados",
     "%1: is truncated: the header declares %2 data bytes but only %3 are present":

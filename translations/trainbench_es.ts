@@ -506,6 +506,10 @@
         <source>A small character model that learns a text in minutes on two CPU cores: Embedding(256, 32), one LSTM(128), Dense softmax over the vocabulary at every step, over sequences of 64 symbols (bytes, or characters with a character-level vocabulary).</source>
         <translation>Un modelo de caracteres pequeño que aprende un texto en minutos con dos núcleos de CPU: Embedding(256, 32), una LSTM(128), Dense softmax sobre el vocabulario en cada paso, sobre secuencias de 64 símbolos (bytes, o caracteres con un vocabulario por caracteres).</translation>
     </message>
+    <message>
+        <source>%1: not an IDX file but a gzip-compressed one: name it %1.gz, or decompress it (gunzip)</source>
+        <translation>%1: no es un archivo IDX sino uno comprimido con gzip: llámalo %1.gz, o descomprímelo (gunzip)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

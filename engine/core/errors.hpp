@@ -25,6 +25,7 @@ enum class MessageId : int {
     GpuBuiltWithoutCuda = 10,       // (no arguments)
     IdxTooLongBy = 11,              // file, extra bytes, declared bytes
     TrainingDivergedNoWeights = 12, // epoch, step
+    IdxGzipped = 13,                // file (gzip-compressed under a name without .gz)
     Count
 };
 

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/sha256.hpp"
 #include "data/idx.hpp"
+#include "data/text_dataset.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -225,9 +226,13 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         std::ifstream in(classesFile);
         std::string line;
         // Labels are single bytes: more than 256 names is a mistake, and reading stops there.
-        while (d.classNames.size() <= 256 && std::getline(in, line)) {
+        for (int number = 1; d.classNames.size() <= 256 && std::getline(in, line); ++number) {
             while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
                 line.pop_back();
+            // The names go into weights files, reports and JSON, which hold UTF-8.
+            if (const size_t bad = firstInvalidUtf8(line); bad != std::string::npos)
+                throw DataError("classes.txt line " + std::to_string(number) + " is not valid UTF-8 (at byte " +
+                                std::to_string(bad) + "): save it as UTF-8");
             if (!line.empty())
                 d.classNames.push_back(line);
         }

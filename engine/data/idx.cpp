@@ -178,6 +178,10 @@ IdxArray readIdx(const std::string& path, int expectedDims)
     if (got < 4)
         throw DataError(MessageId::IdxTooShort, {name, std::to_string(got)},
                         name + ": the file is too short to hold an IDX header (" + std::to_string(got) + " bytes)");
+    if (magic[0] == 0x1f && magic[1] == 0x8b) // raw IDX is read under a name without .gz
+        throw DataError(MessageId::IdxGzipped, {name},
+                        name + ": not an IDX file but a gzip-compressed one: name it " + name +
+                            ".gz, or decompress it (gunzip)");
     if (magic[0] != 0 || magic[1] != 0) {
         const std::string found = std::to_string(magic[0]) + "," + std::to_string(magic[1]) + "," +
                                   std::to_string(magic[2]) + "," + std::to_string(magic[3]);

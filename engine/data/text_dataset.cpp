@@ -75,14 +75,9 @@ void checkText(const std::string& text, const std::string& origin, bool requireU
     if (controls >= 16 && controls * 100 > text.size())
         throw DataError(origin + " looks binary, not text (" + std::to_string(controls) + " of its " +
                         std::to_string(text.size()) + " bytes are control characters)");
-    if (requireUtf8)
-        for (size_t i = 0; i < text.size();) {
-            const int len = utf8Length(text, i);
-            if (len == 0)
-                throw DataError(origin + " is not valid UTF-8 (at byte " + std::to_string(i) +
-                                "); a character-level vocabulary needs UTF-8, the byte-level one reads any text");
-            i += size_t(len);
-        }
+    if (const size_t bad = requireUtf8 ? firstInvalidUtf8(text) : std::string::npos; bad != std::string::npos)
+        throw DataError(origin + " is not valid UTF-8 (at byte " + std::to_string(bad) +
+                        "); a character-level vocabulary needs UTF-8, the byte-level one reads any text");
 }
 } // namespace
 
@@ -281,6 +276,17 @@ Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
     Dataset d = textDataset(readText(fileOrDir, o.vocabulary == TextVocabularyKind::Characters), fileOrDir, o);
     d.directory = absolutePath(fileOrDir);
     return d;
+}
+
+size_t firstInvalidUtf8(const std::string& s)
+{
+    for (size_t i = 0; i < s.size();) {
+        const int len = utf8Length(s, i);
+        if (len == 0)
+            return i;
+        i += size_t(len);
+    }
+    return std::string::npos;
 }
 
 bool isTextDataPath(const std::string& path)

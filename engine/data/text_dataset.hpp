@@ -61,6 +61,9 @@ Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& options
 // The same from text in memory (`origin` names it in messages).
 Dataset textDataset(const std::string& text, const std::string& origin, const TextOptions& options = {});
 
+// Where `s` stops being valid UTF-8 (a byte offset), or std::string::npos where it is valid throughout.
+size_t firstInvalidUtf8(const std::string& s);
+
 // Whether --data names a text dataset: a regular file, or a folder without IDX training images.
 bool isTextDataPath(const std::string& path);
 

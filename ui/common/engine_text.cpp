@@ -43,6 +43,9 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
     case MessageId::IdxNotIdx:
         text = tr("%1: not an IDX file (bad magic number %2; expected %3)");
         break;
+    case MessageId::IdxGzipped:
+        text = tr("%1: not an IDX file but a gzip-compressed one: name it %1.gz, or decompress it (gunzip)");
+        break;
     case MessageId::IdxTruncated:
         text = tr("%1: is truncated: the header declares %2 data bytes but only %3 are present");
         break;
