@@ -474,6 +474,16 @@ private slots:
             QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
             QVERIFY(!jsonLines(r.out).last().contains("warning"));
         }
+        // Images half the size the model takes are evaluated enlarged, and the note says so (it was silent).
+        const QString small = m_tmp.path() + "/small";
+        QVERIFY(QDir().mkpath(small));
+        fixtures::writeToyDataset(small.toStdString(), 20, 10, 6, 3, true);
+        fixtures::writeRaw(small.toStdString() + "/classes.txt", "shirt\ntrouser\nbag\n");
+        r = run({"evaluate", "--data", small, "--weights", w});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err == "trainbench-cli evaluate: note: the model takes 12x12 images and " + small +
+                              " holds 6x6 ones: they are enlarged 2 times (each pixel repeated) to fit\n",
+                 qPrintable(r.err));
     }
 
     // Evaluation reads only the test split: a damaged training file does not stop it (the same result as

@@ -29,6 +29,7 @@
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
 #include "runs/runs_panel.hpp"
+#include "train/evaluation.hpp"
 #include "train/session.hpp"
 
 #include <QAction>
@@ -928,9 +929,18 @@ private slots:
         const QString fileForFolder = EngineText::english(
             QStringLiteral("/t/GPL-3 is a file; choose the folder that holds the IDX files (a text trains a text "
                            "model, such as small-text-lstm)"));
+        tb::WeightsFile takes28;
+        takes28.input = tb::Shape::image(28, 28, 1);
+        tb::Dataset small;
+        small.directory = "/t/small";
+        small.test.height = small.test.width = 14;
+        const QString enlarged = EngineText::english(qs(tb::enlargedImagesNote(takes28, small)));
         Language::apply(QStringLiteral("en"));
         QVERIFY2(fileForFolder.startsWith(QStringLiteral("/t/GPL-3 es un archivo; elige la carpeta")),
                  qPrintable(fileForFolder));
+        QCOMPARE(enlarged,
+                 QStringLiteral("el modelo toma imágenes de 28x28 y /t/small las tiene de 14x14: se amplían 2 "
+                                "veces (cada píxel repetido) para que encajen"));
         QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
                      log.contains(QStringLiteral(": 1024 imágenes de entrenamiento / 200 de prueba, 12×12, 3 clases")),
                  qPrintable(log));

@@ -674,6 +674,8 @@ ES = {
     "Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.": "Marca dispositivos arriba y pulsa Ejecutar comparación: aquí aparecen el tiempo por época y la aceleración de cada uno.",
     "Tick runs in the table to overlay their curves here.": "Marca ejecuciones en la tabla para superponer aquí sus curvas.",
     "Recent datasets…": "Recientes…",
+    "the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times (each pixel repeated) to fit":
+        "el modelo toma imágenes de %1 y %2 las tiene de %3: se amplían %4 veces (cada píxel repetido) para que encajen",
     "the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's": "los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta",
     "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)": "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)",
     "Evaluating the final weights on the %1 test images…": "Evaluando los pesos finales con las %1 imágenes de prueba…",

@@ -510,6 +510,10 @@
         <source>%1: not an IDX file but a gzip-compressed one: name it %1.gz, or decompress it (gunzip)</source>
         <translation>%1: no es un archivo IDX sino uno comprimido con gzip: llámalo %1.gz, o descomprímelo (gunzip)</translation>
     </message>
+    <message>
+        <source>the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times (each pixel repeated) to fit</source>
+        <translation>el modelo toma imágenes de %1 y %2 las tiene de %3: se amplían %4 veces (cada píxel repetido) para que encajen</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -816,6 +816,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         EvalPtr eval;
         QString error;
         QString otherClasses; // the weights were trained on a dataset with other classes
+        QString enlarged;     // the images are smaller than the model's: enlarged to fit
         // The weights' precision, where it is not this evaluation's and the panel can choose it.
         std::optional<tb::Precision> runPrecision;
     };
@@ -840,11 +841,12 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         });
         // As `evaluate` warns: weights of another dataset's classes give a meaningless accuracy; and as
         // it notes, weights trained in bf16 evaluate in the Accelerator panel's precision.
-        if (!e.otherClasses.isEmpty() || e.runPrecision)
-            m_resultsNote = [note = e.otherClasses, trained = e.runPrecision] {
+        if (!e.otherClasses.isEmpty() || !e.enlarged.isEmpty() || e.runPrecision)
+            m_resultsNote = [note = e.otherClasses, enlarged = e.enlarged, trained = e.runPrecision] {
                 QStringList notes;
-                if (!note.isEmpty())
-                    notes << EngineText::english(note);
+                for (const QString& english : {note, enlarged})
+                    if (!english.isEmpty())
+                        notes << EngineText::english(english);
                 if (trained)
                     notes << (*trained == tb::Precision::Bf16
                                   ? tr("These weights were trained in bf16 and evaluated in FP32; choose bfloat16 "
@@ -884,6 +886,7 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
                 weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
             }
             out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
+            out.enlarged = qs(tb::enlargedImagesNote(*weights, *data));
             // The note says which precision evaluates them as their run did: only where the panel can
             // choose it (the CPU, and bf16 where its kernels run).
             if (const tb::Precision trained = weights->train.device.precision;

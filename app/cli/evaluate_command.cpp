@@ -98,6 +98,8 @@ int evaluateCommand(const std::vector<std::string>& args)
     const std::string otherClasses = tb::otherClassesNote(weights, base);
     if (!otherClasses.empty())
         std::fprintf(stderr, "trainbench-cli evaluate: warning: %s\n", otherClasses.c_str());
+    if (const std::string enlarged = tb::enlargedImagesNote(weights, base); !enlarged.empty())
+        std::fprintf(stderr, "trainbench-cli evaluate: note: %s\n", enlarged.c_str());
     // Weights trained in bf16 evaluate in FP32 unless told: their run's figures need --precision bf16.
     const bool precisionNamed = o.has("precision") || o.text("device", "").find('+') != std::string::npos;
     if (const tb::Precision trained = weights.train.device.precision; !precisionNamed && trained != device.precision) {

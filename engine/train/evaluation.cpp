@@ -53,4 +53,16 @@ std::string otherClassesNote(const WeightsFile& weights, const Dataset& data)
            "); the accuracy counts the predictions whose class number is the label's";
 }
 
+std::string enlargedImagesNote(const WeightsFile& weights, const Dataset& data)
+{
+    const int h = data.test.height, w = data.test.width;
+    if (data.isText() || h < 1 || weights.input.h % h || weights.input.h / h <= 1 ||
+        weights.input.h / h == weights.train.sizeMultiplier)
+        return {};
+    const auto size = [](int height, int width) { return std::to_string(height) + "x" + std::to_string(width); };
+    return "the model takes " + size(weights.input.h, weights.input.w) + " images and " + data.directory + " holds " +
+           size(h, w) + " ones: they are enlarged " + std::to_string(weights.input.h / h) +
+           " times (each pixel repeated) to fit";
+}
+
 } // namespace tb

@@ -32,5 +32,8 @@ WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& bas
 // ("class 0", "class 1", ...: a dataset without classes.txt, see loadDataset) say nothing and are not
 // compared; neither are a text's symbols (the weights' vocabulary cuts the text).
 std::string otherClassesNote(const WeightsFile& weights, const Dataset& data);
+// When `data`'s images are smaller than the weights' model takes by a whole factor its run did not
+// use (--size-multiplier), what evaluating them does: they are enlarged to fit. Empty otherwise.
+std::string enlargedImagesNote(const WeightsFile& weights, const Dataset& data);
 
 } // namespace tb

@@ -210,6 +210,11 @@ const std::vector<Pattern>& patterns()
                                            "is the label's$")),
          QT_TRANSLATE_NOOP("EngineText", "the weights were trained on a dataset with other classes (%1) than %2 (%3); "
                                          "the accuracy counts the predictions whose class number is the label's")},
+        // Images smaller than the weights' model takes (train/evaluation.cpp).
+        {QRegularExpression(QStringLiteral("^the model takes (\\d+x\\d+) images and (.+) holds (\\d+x\\d+) ones: they "
+                                           "are enlarged (\\d+) times \\(each pixel repeated\\) to fit$")),
+         QT_TRANSLATE_NOOP("EngineText", "the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times "
+                                         "(each pixel repeated) to fit")},
         // A dataset of the other kind than the model's (data/dataset.cpp, data/text_dataset.cpp).
         {QRegularExpression(QStringLiteral("^(.+) is a file; choose the folder that holds the IDX files \\(a text "
                                            "trains a text model, such as small-text-lstm\\)$")),
