@@ -25,6 +25,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <unistd.h>
@@ -187,6 +188,11 @@ int trainCommand(const std::vector<std::string>& args)
     std::unique_ptr<tb::TrainingSession> owned;
     if (resumed) {
         const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
+        std::error_code ec;
+        if (!o.has("data") && dataDir.find("\xef\xbf\xbd") != std::string::npos &&
+            !std::filesystem::exists(dataDir, ec))
+            throw UsageError("the run's dataset folder is recorded as " + dataDir +
+                             ": its name is not UTF-8, which the checkpoint cannot keep; give it with --data");
         tb::Dataset data = tb::loadDatasetFor(dataDir, checkpoint->weights);
         owned = tb::TrainingSession::resume(*resumed, std::move(*checkpoint), std::move(data), settings.config.device,
                                             checkpointEvery, comm, tb::env::kernelCacheDir());
@@ -324,9 +330,14 @@ int trainCommand(const std::vector<std::string>& args)
         if (lead)            // under mpirun every rank gets the signal; one says so
             std::fprintf(stderr, "\nStopped by the user%s.\n",
                          savePath.empty() ? "" : "; the weights so far were saved");
+        // A dataset folder whose name is not UTF-8 is recorded with U+FFFD in its place (JSON holds
+        // UTF-8): the resume needs it given again.
         if (session.runFolder())
-            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s\n",
-                         session.runFolder()->path.c_str());
+            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s%s\n",
+                         session.runFolder()->path.c_str(),
+                         tb::firstInvalidUtf8(data.directory) == std::string::npos
+                             ? ""
+                             : (" --data '" + data.directory + "'").c_str());
         return Interrupted;
     }
     if (!json && result.restoredBest)
