@@ -234,7 +234,7 @@ private slots:
         r = run({"train", "--data", texts, "--max-batches", "1", "--no-run-folder"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("no train-images-idx3-ubyte[.gz] file in " + texts +
-                                " (a folder of texts trains a text model: --model small-text-lstm)"),
+                                " (if it holds texts, they train a text model: --model small-text-lstm)"),
                  qPrintable(r.err));
         const QString folderWeights = m_tmp.path() + "/texts.tbw";
         r = run({"train", "--data", texts, "--model", "small-text-lstm", "--epochs", "1", "--batch", "16",
@@ -433,8 +433,9 @@ private slots:
                                            QStringList{"generate", "--prompt", "The"}}) {
             r = run(command + QStringList{"--weights", foreign.fileName()});
             QCOMPARE(r.code, 3);
-            QVERIFY2(r.err.contains("this command takes weights that name it: make them with trainbench-cli export "
-                                    "--weights FILE --model NAME|FILE --data DATASET --out FILE.tbw"),
+            QVERIFY2(r.err.contains("(written by another program?): this command takes weights that name their "
+                                    "model; make them with trainbench-cli export --weights FILE --model NAME|FILE "
+                                    "--data DATASET --out FILE.tbw"),
                      qPrintable(r.err));
         }
     }

@@ -80,6 +80,11 @@ class TstResume : public QObject {
 
     using Cli = fixtures::CliResult;
     static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
+    static QJsonObject recordOf(const QString& runJson)
+    {
+        QFile f(runJson);
+        return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+    }
     static QString runFolderOf(const QString& runsDir)
     {
         const QStringList runs = QDir(runsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -154,6 +159,33 @@ private slots:
         QCOMPARE(resumed.code, 0);
         QVERIFY2(resumed.out.contains(QStringLiteral("(resumed at epoch 2's validation)")), qPrintable(resumed.out));
         QVERIFY2(resumed.out.contains(QString::fromStdString("weights sha256: " + expected)), qPrintable(resumed.out));
+    }
+
+    // A run whose last step is done but whose end is not recorded (its process died in the test evaluation,
+    // or weights.tbw could not be written) is not completed: run.json says so until the end is recorded,
+    // and `train --resume` finishes it. It was recorded completed at its last checkpoint, and the resume
+    // refused it as complete, pointing at a weights.tbw that did not exist.
+    void aRunThatDiedBeforeItsEndResumesToFinish()
+    {
+        const TrainConfig c = config(1);
+        const std::string expected = uninterrupted(c);
+        const QString runs = m_tmp.path() + "/unfinished";
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            QCOMPARE(s.run(), TrainStatus::Completed); // and no finish(): the process ends here
+        }
+        const QString folder = runFolderOf(runs);
+        QVERIFY(!QFile::exists(folder + "/weights.tbw"));
+        const QJsonObject record = recordOf(folder + "/run.json");
+        QCOMPARE(record["status"].toString(), QStringLiteral("running"));
+        const Cli resumed = cli({"train", "--resume", folder});
+        QVERIFY2(resumed.code == 0, qPrintable(resumed.err));
+        QVERIFY2(resumed.out.contains(QStringLiteral("(the run is complete)")), qPrintable(resumed.out));
+        QVERIFY2(resumed.out.contains(QString::fromStdString("weights sha256: " + expected)), qPrintable(resumed.out));
+        QVERIFY(QFile::exists(folder + "/weights.tbw"));
+        QCOMPARE(recordOf(folder + "/run.json")["status"].toString(), QStringLiteral("completed"));
+        QCOMPARE(cli({"train", "--resume", folder}).code, 2); // now it is complete
     }
 
     // A run is trained by one session at a time: resuming one that a session (here, of this process)

@@ -315,6 +315,7 @@ private slots:
         {
             auto resumed = TrainingSession::resume(RunFolder::open(path), m_toy);
             QCOMPARE(resumed->run(), TrainStatus::Completed);
+            resumed->finish(TrainStatus::Completed, {}); // the test evaluation, the weights: the end recorded
         }
         const nlohmann::ordered_json ended = parseJson(readWholeFile(path + "/run.json"));
         QCOMPARE(ended.at("status").get<std::string>(), std::string("completed"));

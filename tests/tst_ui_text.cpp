@@ -514,6 +514,39 @@ private slots:
         QCOMPARE(page.sourceText(), QStringLiteral("Modelo: archivo de pesos written.tbw"));
     }
 
+    // A character-level model's weights opened (File > Open weights) on a text the Dataset panel holds: the
+    // text is cut with the model's own characters, not the panel's cut (bytes, or the text's own
+    // characters), so a text without one of the model's characters evaluates; it was refused ("the model
+    // classifies 27 classes but ... has 256").
+    void characterModelOpenedOnAnotherText()
+    {
+        QFile f(m_text);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString trainedOn = writeFile(QStringLiteral("with-z.txt"), "Zebra. " + f.readAll()); // one more
+        tb::TextOptions o;
+        o.sequenceLength = 16;
+        o.vocabulary = tb::TextVocabularyKind::Characters;
+        tb::TrainConfig cfg;
+        cfg.batchSize = 8;
+        cfg.maxBatches = 2;
+        cfg.device.threads = 1;
+        const char* characters = R"({"name": "tiny-characters", "sequence_length": 16, "layers": [
+          {"type": "Embedding", "input_dim": 256, "output_dim": 8}, {"type": "LSTM", "units": 8, "return_sequences": true},
+          {"type": "Dense", "units": "classes", "activation": "softmax"}]})";
+        tb::TrainingSession s(tb::parseModelSpec(characters, "tiny-characters"),
+                              tb::loadTextDataset(trainedOn.toStdString(), o), cfg);
+        s.run();
+        const QString weights = m_tmp.filePath(QStringLiteral("characters.tbw"));
+        s.save(weights.toStdString());
+
+        MainWindow w;
+        QVERIFY(load(*w.datasetPanel(), m_text));
+        QSignalSpy evaluated(&w, &MainWindow::evaluationFinished);
+        w.openWeights(weights);
+        QTRY_COMPARE_WITH_TIMEOUT(evaluated.count(), 1, fixtures::kHangGuardMs);
+        QVERIFY2(evaluated.first().first().toBool(), qPrintable(w.statusBar()->currentMessage()));
+    }
+
     // The Runs page's Open results on a run trained on a text FILE: the run's text is evaluated as the
     // run cut it and the text Results page shows; a text that is gone is said so in a box (no word of
     // misclassified images), nothing else.

@@ -884,6 +884,10 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
                     data = std::make_shared<const tb::Dataset>(tb::loadDataset(ss(datasetDir)));
                 const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data.get());
                 weights = std::make_shared<const tb::WeightsFile>(tb::loadAnyWeights(ss(path), &hint));
+                // The Dataset panel cut its text for the model chosen in Setup, with the text's own
+                // characters: cut again as the weights' run did (their sequence length and characters).
+                if (data->isText() && weights->spec.isText())
+                    data = std::make_shared<const tb::Dataset>(tb::loadDatasetFor(data->directory, *weights));
             }
             out.otherClasses = qs(tb::otherClassesNote(*weights, *data));
             out.enlarged = qs(tb::enlargedImagesNote(*weights, *data));

@@ -129,7 +129,7 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
                 return true;
             }();
             if (!o.has("model") && noIdx)
-                throw tb::DataError(std::string(e.what()) + " (a folder of texts trains a text model: --model " +
+                throw tb::DataError(std::string(e.what()) + " (if it holds texts, they train a text model: --model " +
                                     tb::defaultTextPreset() + ")");
             throw;
         }
@@ -177,8 +177,8 @@ tb::WeightsFile loadSelfDescribedWeights(const Options& o)
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     tb::ModelHint hint; // the command has no --model, nor the data a model needs besides
-    hint.howToName = "this command takes weights that name it: make them with trainbench-cli export --weights FILE "
-                     "--model NAME|FILE --data DATASET --out FILE.tbw";
+    hint.howToName = "this command takes weights that name their model; make them with trainbench-cli export "
+                     "--weights FILE --model NAME|FILE --data DATASET --out FILE.tbw";
     return tb::loadAnyWeights(o.text("weights", ""), &hint);
 }
 

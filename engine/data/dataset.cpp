@@ -216,7 +216,7 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
             }
         }
     }
-    const char* labelsPart = options.testSplitOnly ? "t10k-labels" : "train-labels";
+    const char* labelsPart = options.testSplitOnly && maxTest >= maxTrain ? "t10k-labels" : "train-labels";
     d.numClasses = (options.testSplitOnly ? std::max(maxTest, maxTrain) : maxTrain) + 1;
     if (d.numClasses < 2)
         throw DataError(std::string(labelsPart) + " holds a single class (0); a classifier needs at least two");

@@ -255,13 +255,11 @@ try {
     } else if (hint && hint->spec) {
         w.spec = *hint->spec;
     } else {
-        throw ModelError(origin +
-                         " holds no Trainbench model description (written by another program?): say which "
-                         "model its tensors belong to (" +
-                         (hint && !hint->howToName.empty()
-                              ? hint->howToName
-                              : std::string("--model NAME|FILE; in the window, the model chosen in Setup")) +
-                         ")");
+        throw ModelError(origin + " holds no Trainbench model description (written by another program?): " +
+                         (hint && !hint->howToName.empty() ? hint->howToName
+                                                           : std::string("say which model its tensors belong to "
+                                                                         "(--model NAME|FILE; in the window, the "
+                                                                         "model chosen in Setup)")));
     }
     if (hasModel) {
         const Json in = parseMetadataJson(file.metadata, "input_shape", origin);

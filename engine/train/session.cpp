@@ -166,7 +166,9 @@ void TrainingSession::checkpoint()
     WeightsFile w = weightsFile();
     w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint, m_trainer->callbackStates());
     saveWeights(m_folder->checkpoint(), w);
-    writeRecord(m_trainer->position().finished(config().epochs) ? RunStatus::Completed : RunStatus::Running);
+    // Running until recordEnd: a run whose last checkpoint is written has yet to be evaluated and its
+    // weights saved, and one that dies before is interrupted, and resumes to finish.
+    writeRecord(RunStatus::Running);
 }
 
 void TrainingSession::writeRecord(RunStatus status)
