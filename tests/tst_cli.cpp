@@ -383,6 +383,15 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "3", "--predictions", "/dev/stdout"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith("index,label,predicted,"), qPrintable(r.out));
+        // "-" is standard output for export, as for report; elsewhere it is refused, not a file named "-".
+        const Result dash = run({"export", "--weights", w, "--format", "safetensors", "--out", "-"});
+        QCOMPARE(dash.code, 0);
+        QVERIFY(dash.out.contains("__metadata__"));
+        QVERIFY(!QFile::exists("-"));
+        r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "3", "--predictions", "-"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--predictions -: give a file name, or /dev/stdout for standard output"),
+                 qPrintable(r.err));
 
         const QString a = m_tmp.path() + "/a.csv", b = m_tmp.path() + "/b.csv";
         r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "30", "--predictions", a, "--json"});

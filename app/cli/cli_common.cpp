@@ -210,6 +210,8 @@ void requireWritable(const Options& o, const char* option)
     if (!o.has(option))
         return;
     const std::string path = o.text(option, "");
+    if (path == "-") // not a file named "-": say that this option has no standard output
+        throw UsageError("--" + std::string(option) + " -: give a file name, or /dev/stdout for standard output");
     if (const std::string why = tb::unwritableReason(path); !why.empty())
         throw tb::IoError("--" + std::string(option) + " " + path + ": cannot write it: " + why);
 }

@@ -19,7 +19,8 @@ int exportCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("export"), args);
     if (!o.has("format") && !o.has("out"))
         throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
-    const std::string outName = o.text("out", "");
+    // "-" is standard output, as for report (/dev/stdout too).
+    const std::string typed = o.text("out", ""), outName = typed == "-" ? "/dev/stdout" : typed;
     // tb::weightsFormatOfPath takes any other name for .tbw: export writes no format the user did not name.
     const std::optional<tb::WeightsFormat> named = tb::weightsFormatNamedBy(outName);
     tb::WeightsFormat format = tb::WeightsFormat::Trainbench;
@@ -30,11 +31,11 @@ int exportCommand(const std::vector<std::string>& args)
         format = *f;
         // An --out whose extension names another format would hold what its name denies.
         if (o.has("out") && named && *named != format)
-            throw UsageError("--out " + outName + " says " + tb::weightsFormatName(*named) +
+            throw UsageError("--out " + typed + " says " + tb::weightsFormatName(*named) +
                              " by its extension, but --format says " + tb::weightsFormatName(format));
     } else if (!named) {
         // Without --format, the name is all that says the format: one it does not name is refused.
-        throw UsageError("--out " + outName +
+        throw UsageError("--out " + typed +
                          ": its name says no format; export writes ONNX (.onnx), safetensors (.safetensors) or "
                          "Trainbench weights (.tbw): end the name with one of these, or say which with --format "
                          "onnx|safetensors|tbw");
@@ -46,7 +47,7 @@ int exportCommand(const std::vector<std::string>& args)
     if (o.has("model"))
         data = loadData(o, tb::loadModelSpec(o.text("model", ""))); // a text model's: its text
     const tb::WeightsFile w = loadWeightsOption(o, data ? &*data : nullptr);
-    const std::string out = o.text("out", tb::withWeightsExtension(o.text("weights", ""), format));
+    const std::string out = o.has("out") ? outName : tb::withWeightsExtension(o.text("weights", ""), format);
     tb::saveWeightsAs(out, w, format);
     const std::string sha = w.buildNetwork().weightsSha256();
     // Weights sent to standard output leave it to them: what was written is said on stderr.

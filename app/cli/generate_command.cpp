@@ -35,6 +35,7 @@ int generateCommand(const std::vector<std::string>& args)
     g.streams = int(o.integer("streams", 1, 1, 1024));
     // A symbol outside the vocabulary: refused before any output.
     const std::vector<uint8_t> ids = vocab.encode(g.prompt, "the prompt");
+    requireWritable(o, "probabilities");
     if (o.has("probabilities")) {
         // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
         // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}".
