@@ -1080,7 +1080,15 @@ private slots:
     void compareRejectsBadDevicesAndSweeps()
     {
         QCOMPARE(run({"compare", "--data", m_data, "--devices", "tpu:0"}).code, 2);
-        QCOMPARE(run({"compare", "--data", m_data, "--devices", "cpu:x"}).code, 2);
+        // A thread count that is not one names the device and --devices' value, not only the number.
+        for (const auto& [device, says] :
+             {std::pair{"cpu:x", "device 'cpu:x': the thread count 'x' is not a number"},
+              std::pair{"cpu:99999999999", "device 'cpu:99999999999': the thread count 99999999999 is far too large"},
+              std::pair{"cpu:2000", "device 'cpu:2000': the thread count must be between 1 and 1024"}}) {
+            const Result bad = run({"compare", "--data", m_data, "--devices", device});
+            QCOMPARE(bad.code, 2);
+            QVERIFY2(bad.err.contains(says), qPrintable(bad.err));
+        }
         // Every device skipped (bf16 runs on no CPU at the baseline level): nothing was compared.
         const Result none = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
                                  "cpu:1@baseline+bf16", "--max-batches", "1"});

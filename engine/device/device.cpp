@@ -63,14 +63,15 @@ std::string simdLevel()
 #endif
 }
 
-int parseCount(const std::string& text, const std::string& what)
+// The number `digits` after a device's colon; `device` is all of it, for the messages.
+int parseCount(const std::string& digits, const std::string& what, const std::string& device)
 {
-    if (text.empty() || text.size() > 6)
-        throw ConfigError("bad " + what + " in device '" + text + "'");
-    for (char c : text)
+    for (char c : digits)
         if (!std::isdigit(static_cast<unsigned char>(c)))
-            throw ConfigError("bad " + what + " '" + text + "': expected a number");
-    return std::stoi(text);
+            throw ConfigError("device '" + device + "': the " + what + " '" + digits + "' is not a number");
+    if (digits.size() > 6)
+        throw ConfigError("device '" + device + "': the " + what + " " + digits + " is far too large");
+    return std::stoi(digits);
 }
 } // namespace
 
@@ -119,15 +120,15 @@ DeviceSpec parseDeviceSpec(const std::string& raw, Precision unnamed)
     }
     if (kind == "cpu") {
         d.kind = DeviceKind::Cpu;
-        d.threads = arg.empty() ? hardwareThreads() : parseCount(arg, "thread count");
+        d.threads = arg.empty() ? hardwareThreads() : parseCount(arg, "thread count", text);
         if (d.threads < 1 || d.threads > 1024)
             throw ConfigError("device '" + text + "': the thread count must be between 1 and 1024");
     } else if (kind == "cuda" || kind == "gpu") {
         d.kind = DeviceKind::Cuda;
-        d.index = arg.empty() ? 0 : parseCount(arg, "GPU index");
+        d.index = arg.empty() ? 0 : parseCount(arg, "GPU index", text);
     } else if (kind == "opencl") {
         d.kind = DeviceKind::OpenCl;
-        d.index = arg.empty() ? 0 : parseCount(arg, "OpenCL device index");
+        d.index = arg.empty() ? 0 : parseCount(arg, "OpenCL device index", text);
     } else {
         throw ConfigError("unknown device '" + text +
                           "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels), cpu:N+bf16 (bfloat16 "
