@@ -476,6 +476,7 @@ private slots:
         std::filesystem::create_directories(runs + "/20200101-000008-unreadable/run.json"); // a folder: read fails
         write(runs + "/stray-file.txt", "not a run");
         std::filesystem::create_symlink(m_dataDir, runs + "/link-out"); // never followed
+        write(runs + "/.cache/run.json", "not a run either");           // a hidden folder is some tool's
         // A version 1 record (before issue 18): read, without what it lacked.
         write(runs + "/20200101-000009-v1/run.json",
               R"({"format":"trainbench-run","version":1,"status":"completed","model":"toy","device":"cpu:1",)"

@@ -365,7 +365,8 @@ RunList listRuns(const std::string& runsDir)
             break;
         }
         std::error_code st;
-        if (fs::is_directory(it->symlink_status(st))) // not files, not links out of the runs folder
+        const bool hidden = it->path().filename().string().front() == '.'; // a tool's, not a run
+        if (!hidden && fs::is_directory(it->symlink_status(st))) // not files, not links out of the runs folder
             list.runs.push_back(readRun(it->path().string()));
     }
     std::sort(list.runs.begin(), list.runs.end(), [](const RunSummary& a, const RunSummary& b) {
