@@ -102,29 +102,24 @@ resumes_to_whole "resume" "$cli" train --resume "$folder" --threads 2
 resumes_to_whole "resume on 2 ranks" $mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1
 echo "the last checkpoint resumed without MPI and on 2 ranks to the uninterrupted run's $(sha "$tmp/whole")"
 
-# Ctrl-C on mpirun, which passes SIGINT to every rank: the job ends, rank 0 alone says so and names
-# the checkpoint it wrote, which resumes without MPI to the uninterrupted run's weights.
-start_long_run
-kill -INT $job
-await_job 30
-[ $status != 0 ] || fail "the job exited 0 after Ctrl-C"
-[ "$(grep -c 'Stopped by the user' "$tmp/long")" = 1 ] || fail "not one rank said it stopped: $(tail -20 "$tmp/long")"
-grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "no resume line: $(tail -20 "$tmp/long")"
-folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
-resumes_to_whole "resume after Ctrl-C" "$cli" train --resume "$folder" --threads 2
-echo "Ctrl-C on mpirun ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
-
-# SIGINT to one rank alone (not rank 0, which writes): every rank stops after the same step, and rank 0
-# says so and writes the checkpoint, which resumes to the uninterrupted run's weights.
-start_long_run
-kill -INT "$victim"
-await_job 30
-[ $status != 0 ] || fail "the job exited 0 after SIGINT to rank 1"
-[ "$(grep -c 'Stopped by the user' "$tmp/long")" = 1 ] || fail "SIGINT to rank 1: not one rank said it stopped: $(tail -20 "$tmp/long")"
-grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "SIGINT to rank 1: no resume line: $(tail -20 "$tmp/long")"
-folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
-resumes_to_whole "resume after SIGINT to rank 1" "$cli" train --resume "$folder" --threads 2
-echo "SIGINT to rank 1 alone ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
+# SIGINT to the process whose pid the variable named $2 holds once the run has started (job: mpirun, which
+# passes it to every rank; victim: rank 1 alone): the job ends, non-zero, every rank after the same
+# step; rank 0 alone says so and names the checkpoint it wrote, which resumes without MPI to the
+# uninterrupted run's weights. $1 names the case in messages.
+stops_on_sigint() {
+    local what=$1
+    start_long_run
+    kill -INT "${!2}"
+    await_job 30
+    [ $status != 0 ] || fail "the job exited 0 after $what"
+    [ "$(grep -c 'Stopped by the user' "$tmp/long")" = 1 ] || fail "$what: not one rank said it stopped: $(tail -20 "$tmp/long")"
+    grep -q "Continue with: trainbench-cli train --resume" "$tmp/long" || fail "$what: no resume line: $(tail -20 "$tmp/long")"
+    folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
+    resumes_to_whole "resume after $what" "$cli" train --resume "$folder" --threads 2
+    echo "$what ended the job in ${elapsed}s (status $status); its checkpoint resumed to $(sha "$tmp/whole")"
+}
+stops_on_sigint "Ctrl-C on mpirun" job
+stops_on_sigint "SIGINT to rank 1 alone" victim # not rank 0, which writes
 
 # A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
 export TRAINBENCH_MPI_TIMEOUT=3
