@@ -388,6 +388,9 @@ private slots:
         QCOMPARE(dash.code, 0);
         QVERIFY(dash.out.contains("__metadata__"));
         QVERIFY(!QFile::exists("-"));
+        r = run({"export", "--weights", w, "--out", "-"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--out - (standard output) needs --format onnx|safetensors|tbw"), qPrintable(r.err));
         r = run({"evaluate", "--data", m_data, "--weights", w, "--limit", "3", "--predictions", "-"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--predictions -: give a file name, or /dev/stdout for standard output"),
@@ -1084,7 +1087,8 @@ private slots:
         for (const auto& [device, says] :
              {std::pair{"cpu:x", "device 'cpu:x': the thread count 'x' is not a number"},
               std::pair{"cpu:99999999999", "device 'cpu:99999999999': the thread count 99999999999 is far too large"},
-              std::pair{"cpu:2000", "device 'cpu:2000': the thread count must be between 1 and 1024"}}) {
+              std::pair{"cpu:2000", "device 'cpu:2000': the thread count must be between 1 and 1024"},
+              std::pair{"cpu:00000002000", "device 'cpu:00000002000': the thread count must be between 1 and 1024"}}) {
             const Result bad = run({"compare", "--data", m_data, "--devices", device});
             QCOMPARE(bad.code, 2);
             QVERIFY2(bad.err.contains(says), qPrintable(bad.err));

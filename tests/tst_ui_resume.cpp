@@ -394,7 +394,11 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QString folder =
             QJsonDocument::fromJson(r.out.section('\n', 0, 0).toUtf8()).object()["run_folder"].toString();
-        auto w = makeWindow(m_data, 1); // cpu:2: a finished run resumes too, and only evaluates
+        // A run whose end is not all there (no weights.tbw: its process died, or a build before 2026-12-06
+        // recorded it complete at its last checkpoint) resumes, and only evaluates; one that ended is
+        // refused (tst_ui_runs).
+        QVERIFY(QFile::remove(folder + QStringLiteral("/weights.tbw")));
+        auto w = makeWindow(m_data, 1); // cpu:2
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->resumeRun(folder);
@@ -409,13 +413,16 @@ private slots:
     // is gone are messages in the window.
     void resumeFindsItsDatasetOrSaysWhy()
     {
-        auto w = makeWindow(m_otherData, 1, 2); // a finished run resumes too: it only evaluates
+        auto w = makeWindow(m_otherData, 1, 2);
         QVERIFY(w);
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
         const RunOutcome first = waitForRun(finished);
         QCOMPARE(int(first.status), int(RunStatus::Completed));
         const QString folder = first.runFolder;
+        // Without its weights.tbw, as if its process died before its end was recorded: it resumes and
+        // only evaluates (a run that ended is refused: tst_ui_runs).
+        QVERIFY(QFile::remove(QDir(folder).filePath(QStringLiteral("weights.tbw"))));
 
         // The window has another dataset open: the run's own is loaded for it.
         QSignalSpy loaded(w->datasetPanel(), &DatasetPanel::datasetLoaded);
@@ -459,7 +466,8 @@ private slots:
         const QString again = m_tmp.filePath(QStringLiteral("run-without-data"));
         QDir().mkpath(again);
         for (const QString& name : QDir(folder).entryList(QDir::Files))
-            QVERIFY(QFile::copy(QDir(folder).filePath(name), QDir(again).filePath(name)));
+            if (name != QStringLiteral("weights.tbw")) // the resume above ended it: not an ended run here
+                QVERIFY(QFile::copy(QDir(folder).filePath(name), QDir(again).filePath(name)));
         loaded.clear();
         w->datasetPanel()->loadFolder(m_data);
         QVERIFY(loaded.wait(fixtures::kHangGuardMs));

@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -235,8 +236,8 @@ private slots:
         w->startTraining();
         QVERIFY(finished.wait(fixtures::kHangGuardMs));
         // The listing that ends it: the page also relists when the run starts, and that listing runs on
-        // the pool, so it can read run.json between the last epoch's checkpoint (status completed)
-        // and the end's record (the test set's figures). The one after the run's end has both.
+        // the pool, so it can read run.json between the last epoch's checkpoint (status running) and
+        // the end's record (completed, the test set's figures). The one after the run's end has both.
         const auto ended = [&] {
             const auto& runs = w->runsPanel()->runs();
             return runs.size() >= 4 && runs.front().status == tb::RunStatus::Completed && runs.front().test.has_value();
@@ -249,6 +250,14 @@ private slots:
         QVERIFY(std::find(r.files.begin(), r.files.end(), "evaluation.json") != r.files.end());
         // File > Export report names that run.
         QCOMPARE(w->reportRun(), QString::fromStdString(r.path));
+        // File > Resume run… refuses it, as the page greys its Resume: it would be evaluated and recorded
+        // again.
+        QVERIFY(r.finished());
+        w->resumeRun(QString::fromStdString(r.path));
+        QVERIFY(!w->runController()->isRunning());
+        QVERIFY2(
+            w->statusBar()->currentMessage().contains(QStringLiteral("It is complete: nothing is left to resume.")),
+            qPrintable(w->statusBar()->currentMessage()));
     }
 
     // A runs folder that cannot be read (here a file where the folder should be): the page opens,

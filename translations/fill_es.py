@@ -127,6 +127,8 @@ ES = {
     "A run is in progress.": "Hay un entrenamiento en curso.",
     "The dataset is still loading.": "El conjunto de datos aún se está cargando.",
     "Choose a dataset folder first.": "Primero elige una carpeta de datos.",
+    "It is complete: nothing is left to resume. Its weights are %1.":
+        "Está terminada: no queda nada que reanudar. Sus pesos son %1.",
     "The model cannot be used: see the Model panel.": "El modelo no se puede usar: mira el panel Modelo.",
     "The chosen accelerator cannot be used: %1": "El acelerador elegido no se puede usar: %1",
     "Saved %1 charts as PNG and SVG in %2": "Se guardaron %1 gráficos como PNG y SVG en %2",

@@ -1596,6 +1596,10 @@
         <source>These weights were trained in FP32 and evaluated in bf16; choose FP32 under Precision on the Setup page to evaluate them as their run did.</source>
         <translation>Estos pesos se entrenaron en FP32 y se evaluaron en bf16; elige FP32 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.</translation>
     </message>
+    <message>
+        <source>It is complete: nothing is left to resume. Its weights are %1.</source>
+        <translation>Está terminada: no queda nada que reanudar. Sus pesos son %1.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>

@@ -544,6 +544,12 @@ void MainWindow::resumeRun(const QString& folder)
         {
             const tb::RunLock probe(run.path);
         } // a run another process trains: refused here, not by the worker
+        // As the Runs page greys Resume for it: resuming would evaluate it again and record it anew.
+        if (tb::readRun(run.path).finished()) {
+            showError(cannot, tr("It is complete: nothing is left to resume. Its weights are %1.")
+                                  .arg(QDir::toNativeSeparators(qs(run.weights()))));
+            return;
+        }
         auto saved = std::make_shared<const tb::Checkpoint>(tb::readCheckpoint(run.checkpoint()));
         TrainWorker::resumeDataset(*saved, req.data, run.checkpoint());
         req.checkpoint = std::move(saved);

@@ -33,6 +33,8 @@ int exportCommand(const std::vector<std::string>& args)
         if (o.has("out") && named && *named != format)
             throw UsageError("--out " + typed + " says " + tb::weightsFormatName(*named) +
                              " by its extension, but --format says " + tb::weightsFormatName(format));
+    } else if (typed == "-") {
+        throw UsageError("--out - (standard output) needs --format onnx|safetensors|tbw: no name says the format");
     } else if (!named) {
         // Without --format, the name is all that says the format: one it does not name is refused.
         throw UsageError("--out " + typed +

@@ -165,8 +165,7 @@ int trainCommand(const std::vector<std::string>& args)
         // A run that ended has nothing to go on with: resuming it would evaluate it again and record
         // it anew (on the device of the resume, its weights file written again). One whose process
         // died after its last step, before it recorded its end, goes on: it finishes.
-        if (const tb::RunSummary ran = tb::readRun(resumed->path);
-            !ran.damaged && ran.status == tb::RunStatus::Completed)
+        if (const tb::RunSummary ran = tb::readRun(resumed->path); ran.finished())
             throw UsageError(resumed->path + " is complete" +
                              (ran.ended.empty() ? "" : " (it ended " + ran.ended + ")") +
                              ": nothing to resume. Its weights are " + resumed->weights() +

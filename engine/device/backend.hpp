@@ -70,7 +70,8 @@ public:
 
     // Forward pass in inference mode over the first `limit` samples of `split` (all when limit <= 0).
     // With `cancel`, it stops between batches once the flag is set and says so (EvalResult::cancelled):
-    // a run's validation, which the user may stop, takes seconds to minutes.
+    // a run's validation, which the user may stop, takes seconds to minutes. The ranks of a
+    // data-parallel run stop at the same batch when one's flag is set (each gives its own `cancel`).
     virtual EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
                                 bool keepPredictions = false, const std::atomic<bool>* cancel = nullptr) = 0;
 
@@ -90,8 +91,8 @@ public:
     virtual void setOptimizerState(const OptimizerState& state) = 0;
 
     // Whether this process (`mine`) or any other of the run asked to stop. The ranks of a data-parallel
-    // run each call it at the same points and get the same answer, so that they all stop after the same
-    // step whichever rank a signal reached; one process: `mine`.
+    // run each call it at the same points (before each step) and get the same answer, so that they all
+    // stop after the same step whichever rank a signal reached; one process: `mine`.
     virtual bool anyStops(bool mine) { return mine; }
 
     // Per-layer time of the last training step, forward and backward (seconds); empty where the

@@ -69,9 +69,10 @@ int parseCount(const std::string& digits, const std::string& what, const std::st
     for (char c : digits)
         if (!std::isdigit(static_cast<unsigned char>(c)))
             throw ConfigError("device '" + device + "': the " + what + " '" + digits + "' is not a number");
-    if (digits.size() > 6)
+    const size_t first = std::min(digits.find_first_not_of('0'), digits.size() - 1); // "0004" is 4
+    if (digits.size() - first > 6)
         throw ConfigError("device '" + device + "': the " + what + " " + digits + " is far too large");
-    return std::stoi(digits);
+    return std::stoi(digits.substr(first));
 }
 } // namespace
 

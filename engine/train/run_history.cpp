@@ -232,6 +232,12 @@ std::string RunSummary::date() const
     return {};
 }
 
+bool RunSummary::finished() const
+{
+    return !damaged && status == RunStatus::Completed &&
+           std::find(files.begin(), files.end(), "weights.tbw") != files.end();
+}
+
 bool RunSummary::isText() const
 {
     const nlohmann::ordered_json* f = jsonMember(record, "dataset_fingerprint");

@@ -48,6 +48,10 @@ struct RunSummary {
     double finalAccuracy() const;
     // A text model's run: its samples are sequences, its throughput symbols per second.
     bool isText() const;
+    // The run recorded its end: completed, and its weights saved. Nothing is left to resume. (A build
+    // before 2026-12-06 recorded a run completed at its last checkpoint: one that died before its end
+    // has no weights.tbw, and resumes to finish.)
+    bool finished() const;
     double trainingSeconds() const; // the epochs' training time
     // "2026-11-23 11:02" (UTC) from `started`, else from the folder name's stamp.
     std::string date() const;

@@ -361,7 +361,7 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
         throw;
     }
     if (m_folder) {
-        checkpoint(); // a stopped run continues from here; a finished one records its end
+        checkpoint(); // a stopped run continues from here; a finished one records its end in finish()
         if (status == TrainStatus::Cancelled)
             writeRecord(RunStatus::Stopped);
     }
@@ -397,9 +397,13 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
         saveCopy();
         return r;
     }
-    if (const int batches = config().preciseBnBatches; batches > 0 && !abandoned()) // the run's own setting
+    if (const int batches = config().preciseBnBatches; batches > 0) { // the run's own setting
+        if (abandoned()) { // its end is not recorded without it: the run is interrupted, and resumes to finish
+            r.abandoned = true;
+            return r;
+        }
         r.preciseBn = recomputeBatchNorm(batches);
-    else // the weights' statistics as they stand: the best epoch's where early stopping restored them
+    } else // the weights' statistics as they stand: the best epoch's where early stopping restored them
         r.batchNormWarmth =
             tb::batchNormWarmth(m_net, r.restoredBest ? int64_t(r.bestEpoch) * m_trainer->stepsPerEpoch()
                                                       : m_trainer->backend().iterations());

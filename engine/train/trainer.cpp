@@ -275,16 +275,12 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         rec.accuracy = double(at.correct) / double(std::max<int64_t>(at.seen, 1));
         rec.samplesPerSec = double(at.seen) / std::max(rec.seconds, 1e-9);
         rec.learningRate = lr > 0 ? lr : learningRate();
-        // The ranks of a data-parallel run each validate alone, whole: one that a signal stopped in it
-        // would wait for the others' (seconds to minutes) under the MPI watchdog's deadline. They agree
-        // after it instead: all stop if one was asked to.
-        const bool ranks = m_config.communicator != nullptr;
+        // The ranks of a data-parallel run stop a validation together (Backend::evaluate agrees).
         const EvalResult val = m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
-                                                   observer != nullptr, ranks ? nullptr : cancelValidation);
+                                                   observer != nullptr, cancelValidation);
         // Stopped in the validation (seconds to minutes of a large test set or text): the position
         // stays at the epoch's last step, and a resumed run validates the epoch first.
-        if (ranks ? m_backend->anyStops(cancelValidation && cancelValidation->load(std::memory_order_relaxed))
-                  : val.cancelled)
+        if (val.cancelled)
             return TrainStatus::Cancelled;
         rec.valLoss = val.loss;
         rec.valAccuracy = val.accuracy;

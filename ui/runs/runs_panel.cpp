@@ -452,7 +452,7 @@ void RunsPanel::updateButtons()
         return usable && std::find(r->files.begin(), r->files.end(), file) != r->files.end();
     };
     m_open->setEnabled(has("weights.tbw"));
-    m_resume->setEnabled(has("checkpoint.tbw") && r->status != tb::RunStatus::Completed);
+    m_resume->setEnabled(has("checkpoint.tbw") && !r->finished());
     m_delete->setEnabled(r != nullptr);
     m_report->setEnabled(usable);
 }
