@@ -113,7 +113,7 @@ private slots:
         QCOMPARE(r.weightsFileSha256, sha256Hex(readWholeFile(m_runPath + "/weights.tbw")));
         QVERIFY(!r.started.empty() && !r.ended.empty());
         for (const char* f : {"run.json", "checkpoint.tbw", "weights.tbw", "evaluation.json"})
-            QVERIFY2(std::find(r.files.begin(), r.files.end(), f) != r.files.end(), f);
+            QVERIFY2(r.holds(f), f);
         bool cpu = false;
         for (const auto& [label, value] : r.hardwareRows())
             cpu = cpu || (label == "CPU" && !value.empty());

@@ -247,7 +247,7 @@ private slots:
         const tb::RunSummary& r = w->runsPanel()->runs().front(); // newest first
         QCOMPARE(int(r.status), int(tb::RunStatus::Completed));
         QVERIFY(r.test);
-        QVERIFY(std::find(r.files.begin(), r.files.end(), "evaluation.json") != r.files.end());
+        QVERIFY(r.holds("evaluation.json"));
         // File > Export report names that run.
         QCOMPARE(w->reportRun(), QString::fromStdString(r.path));
         // File > Resume run… refuses it, as the page greys its Resume: it would be evaluated and recorded

@@ -234,8 +234,12 @@ std::string RunSummary::date() const
 
 bool RunSummary::finished() const
 {
-    return !damaged && status == RunStatus::Completed &&
-           std::find(files.begin(), files.end(), "weights.tbw") != files.end();
+    return !damaged && status == RunStatus::Completed && holds("weights.tbw");
+}
+
+bool RunSummary::holds(const std::string& file) const
+{
+    return std::find(files.begin(), files.end(), file) != files.end();
 }
 
 bool RunSummary::isText() const

@@ -52,6 +52,8 @@ struct RunSummary {
     // before 2026-12-06 recorded a run completed at its last checkpoint: one that died before its end
     // has no weights.tbw, and resumes to finish.)
     bool finished() const;
+    // Whether the run's folder holds `file` (one of `files`).
+    bool holds(const std::string& file) const;
     double trainingSeconds() const; // the epochs' training time
     // "2026-11-23 11:02" (UTC) from `started`, else from the folder name's stamp.
     std::string date() const;

@@ -448,9 +448,7 @@ void RunsPanel::updateButtons()
 {
     const tb::RunSummary* r = m_table->selectionModel()->hasSelection() ? runAt(m_table->currentRow()) : nullptr;
     const bool usable = r && !r->damaged;
-    auto has = [&](const char* file) {
-        return usable && std::find(r->files.begin(), r->files.end(), file) != r->files.end();
-    };
+    auto has = [&](const char* file) { return usable && r->holds(file); };
     m_open->setEnabled(has("weights.tbw"));
     m_resume->setEnabled(has("checkpoint.tbw") && !r->finished());
     m_delete->setEnabled(r != nullptr);
