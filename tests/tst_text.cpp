@@ -184,6 +184,14 @@ private slots:
         fixtures::writeRaw(dir + "/.hidden", std::string("\0\0", 2));
         QVERIFY(isTextDataPath(dir));
         QCOMPARE(readText(dir, false), std::string(300, 'a') + std::string(300, 'b'));
+        // A character a model lacks is named in its own file, at its offset there.
+        fixtures::writeRaw(dir + "/c.txt", std::string(10, 'a') + "z");
+        TextOptions o;
+        o.sequenceLength = 8;
+        o.vocabulary = TextVocabularyKind::Characters;
+        o.modelCharacters = TextVocabulary::characters("ab", "");
+        expectError<DataError>([&] { loadTextDataset(dir, o); },
+                               "the text " + dir + "/c.txt's character \"z\" at byte offset 10");
     }
 
     void shakespearePresetIsTheNotebooks()

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace tb {
 
@@ -182,13 +183,16 @@ std::vector<uint8_t> TextVocabulary::encode(const std::string& text, const std::
     return ids;
 }
 
-std::string readText(const std::string& fileOrDir, bool requireUtf8)
+namespace {
+// A text file, or each regular file of a folder (sorted by name, not hidden, not recursive), as
+// (its name, its text); checked as readText says.
+std::vector<std::pair<std::string, std::string>> readTextFiles(const std::string& fileOrDir, bool requireUtf8)
 {
     std::error_code ec;
     const fs::path p(fileOrDir);
     if (!fs::exists(p, ec))
         throw DataError("the text " + fileOrDir + " does not exist");
-    std::string text;
+    std::vector<std::pair<std::string, std::string>> parts;
     if (fs::is_directory(p, ec)) {
         if (!findIdxFile(fileOrDir, "train-images").empty())
             throw DataError(fileOrDir + " holds IDX images, not texts: a text model trains on a text file or a folder "
@@ -205,17 +209,30 @@ std::string readText(const std::string& fileOrDir, bool requireUtf8)
         if (files.empty())
             throw DataError("the folder " + fileOrDir + " holds no text files");
         for (const fs::path& f : files) {
-            const std::string t = readFile(f);
-            checkText(t, f.string(), requireUtf8);
-            text += t;
+            parts.emplace_back(f.string(), readFile(f));
+            checkText(parts.back().second, f.string(), requireUtf8);
         }
     } else {
-        text = readFile(p);
-        checkText(text, fileOrDir, requireUtf8);
+        parts.emplace_back(fileOrDir, readFile(p));
+        checkText(parts.back().second, fileOrDir, requireUtf8);
     }
+    return parts;
+}
+
+std::string joined(const std::vector<std::pair<std::string, std::string>>& parts, const std::string& fileOrDir)
+{
+    std::string text;
+    for (const auto& part : parts)
+        text += part.second;
     if (text.empty())
         throw DataError("the text " + fileOrDir + " is empty");
     return text;
+}
+} // namespace
+
+std::string readText(const std::string& fileOrDir, bool requireUtf8)
+{
+    return joined(readTextFiles(fileOrDir, requireUtf8), fileOrDir);
 }
 
 Dataset textDataset(const std::string& text, const std::string& origin, const TextOptions& o)
@@ -273,7 +290,13 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
 
 Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
 {
-    Dataset d = textDataset(readText(fileOrDir, o.vocabulary == TextVocabularyKind::Characters), fileOrDir, o);
+    const auto parts = readTextFiles(fileOrDir, o.vocabulary == TextVocabularyKind::Characters);
+    // A character the model lacks is named within its own file, not at its offset in the folder's
+    // texts joined together.
+    if (o.modelCharacters && parts.size() > 1)
+        for (const auto& [file, text] : parts)
+            o.modelCharacters->encode(text, "the text " + file);
+    Dataset d = textDataset(joined(parts, fileOrDir), fileOrDir, o);
     d.directory = absolutePath(fileOrDir);
     return d;
 }
