@@ -878,7 +878,8 @@ private slots:
     // saved, exit 130. The signal goes once the run has reported a batch, so it lands mid-run.
     void sigtermStopsAndSaves()
     {
-        const QString w = m_tmp.path() + "/terminated.tbw", runs = m_tmp.path() + "/terminated-runs";
+        // A runs folder a shell would split (a space, a quote): the resume line quotes it.
+        const QString w = m_tmp.path() + "/terminated.tbw", runs = m_tmp.path() + "/it's terminated";
         QProcess p;
         p.start(QStringLiteral(TRAINBENCH_CLI), {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs",
                                                  "2", "--batch", "1", "--runs-dir", runs, "--save", w, "--json"});
@@ -892,7 +893,11 @@ private slots:
         QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
-        QVERIFY2(QString::fromUtf8(p.readAllStandardError()).contains("Stopped by the user"), "no stop message");
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("Stopped by the user"), qPrintable(err));
+        QVERIFY2(
+            err.contains("Continue with: trainbench-cli train --resume '" + m_tmp.path() + "/it'\\''s terminated/"),
+            qPrintable(err));
         QVERIFY(QFile::exists(w));
         // --json's last line says so, as an error's would.
         const QList<QByteArray> events = (out + p.readAllStandardOutput()).trimmed().split('\n');

@@ -23,8 +23,11 @@
 #include "train/train_options.hpp"
 #include "train/trainer.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -134,6 +137,31 @@ public:
         printJson(j);
     }
 };
+
+// `s` as one word of a POSIX shell: as it is when it holds only characters no shell reads specially,
+// otherwise in single quotes, a quote in it written '\''.
+std::string shellWord(const std::string& s)
+{
+    const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("/._-+,:=@%", c);
+    });
+    if (plain)
+        return s;
+    std::string quoted = "'";
+    for (char c : s)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// The command that resumes the run. A dataset folder whose name is not UTF-8 is recorded with U+FFFD
+// in its place (JSON holds UTF-8), so the resume needs it given again.
+std::string resumeCommand(const tb::RunFolder& run, const tb::Dataset& data)
+{
+    std::string command = "trainbench-cli train --resume " + shellWord(run.path);
+    if (tb::firstInvalidUtf8(data.directory) != std::string::npos)
+        command += " --data " + shellWord(data.directory);
+    return command;
+}
 
 } // namespace
 
@@ -304,8 +332,8 @@ int trainCommand(const std::vector<std::string>& args)
             }
         }
         if (session.runFolder() && access(session.runFolder()->checkpoint().c_str(), F_OK) == 0)
-            std::fprintf(stderr, "Its last checkpoint continues it: trainbench-cli train --resume %s\n",
-                         session.runFolder()->path.c_str());
+            std::fprintf(stderr, "Its last checkpoint continues it: %s\n",
+                         resumeCommand(*session.runFolder(), data).c_str());
         throw;
     }
     tb::FinishOptions finishing;
@@ -329,14 +357,8 @@ int trainCommand(const std::vector<std::string>& args)
         if (lead)            // under mpirun every rank gets the signal; one says so
             std::fprintf(stderr, "\nStopped by the user%s.\n",
                          savePath.empty() ? "" : "; the weights so far were saved");
-        // A dataset folder whose name is not UTF-8 is recorded with U+FFFD in its place (JSON holds
-        // UTF-8): the resume needs it given again.
         if (session.runFolder())
-            std::fprintf(stderr, "Continue with: trainbench-cli train --resume %s%s\n",
-                         session.runFolder()->path.c_str(),
-                         tb::firstInvalidUtf8(data.directory) == std::string::npos
-                             ? ""
-                             : (" --data '" + data.directory + "'").c_str());
+            std::fprintf(stderr, "Continue with: %s\n", resumeCommand(*session.runFolder(), data).c_str());
         return Interrupted;
     }
     if (!json && result.restoredBest)
