@@ -18,7 +18,7 @@ Step cpuStep(tb::Network& net, const tb::Dataset& data, const int* indices, int 
 Eval cpuEvaluate(tb::Network& net, const tb::Dataset& data, int limit)
 {
     tb::CpuExecutor exec(net, 1);
-    const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, limit, true);
+    const tb::EvalResult r = exec.evaluate(data.test, data.sizeMultiplier, limit, tb::EvalKeeps::Probabilities);
     return {r.loss, r.probs};
 }
 

@@ -127,7 +127,8 @@ private slots:
         tb::Network a = w.buildNetwork(), b = back.buildNetwork();
         QCOMPARE(b.weightsSha256(), a.weightsSha256());
         tb::CpuExecutor ea(a, 2), eb(b, 2);
-        const tb::EvalResult ra = ea.evaluate(data.test, 1, 0, true), rb = eb.evaluate(data.test, 1, 0, true);
+        const tb::EvalResult ra = ea.evaluate(data.test, 1, 0, tb::EvalKeeps::Probabilities),
+                             rb = eb.evaluate(data.test, 1, 0, tb::EvalKeeps::Probabilities);
         QVERIFY(ra.predicted == rb.predicted);
         QVERIFY(ra.probs == rb.probs);
 

@@ -203,7 +203,7 @@ private slots:
         Network cpuEval = network(json), gpuEval = network(json);
         auto clEval = backend(gpuEval);
         const reference::Eval refEval = reference::cpuEvaluate(cpuEval, m_toy, 70);
-        const EvalResult e = clEval->evaluate(m_toy.test, 1, 70, true);
+        const EvalResult e = clEval->evaluate(m_toy.test, 1, 70, EvalKeeps::Probabilities);
         QCOMPARE(e.samples, 70);
         QVERIFY(std::fabs(e.loss - refEval.loss) <= 1e-5 * std::max(1.0, refEval.loss));
         QVERIFY2(relativeDifference(refEval.probs, e.probs) < 1e-5, "inference probabilities differ");

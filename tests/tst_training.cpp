@@ -576,9 +576,9 @@ private slots:
         // The evaluation itself: a set flag stops it before its first batch, and it says so.
         CpuExecutor e(net, 2);
         stop = true;
-        QVERIFY(e.evaluate(m_toy.test, 1, 0, false, &stop).cancelled);
+        QVERIFY(e.evaluate(m_toy.test, 1, 0, EvalKeeps::Metrics, &stop).cancelled);
         stop = false;
-        const EvalResult full = e.evaluate(m_toy.test, 1, 0, false, &stop);
+        const EvalResult full = e.evaluate(m_toy.test, 1, 0, EvalKeeps::Metrics, &stop);
         QVERIFY(!full.cancelled);
         QCOMPARE(full.loss, t.evaluate().loss);
     }
@@ -642,7 +642,7 @@ private slots:
         saveWeights(path, t.weightsFile());
         Network loaded = loadWeights(path).buildNetwork();
         CpuExecutor other(loaded, 1);
-        const EvalResult again = other.evaluate(d.test, 1, 0, true);
+        const EvalResult again = other.evaluate(d.test, 1, 0, EvalKeeps::Probabilities);
         QCOMPARE(again.loss, reported.loss);
         QCOMPARE(again.accuracy, reported.accuracy);
     }
@@ -683,7 +683,8 @@ private slots:
         for (const Kernels* k : {&defaultKernels(), &bf16ReferenceKernels(defaultIsa())})
             for (int threads : {1, 2}) {
                 CpuExecutor a(folded, threads, 16, *k), b(apart, threads, 16, *k);
-                const EvalResult ra = a.evaluate(m_toy.test, 1, 0, true), rb = b.evaluate(m_toy.test, 1, 0, true);
+                const EvalResult ra = a.evaluate(m_toy.test, 1, 0, EvalKeeps::Probabilities),
+                                 rb = b.evaluate(m_toy.test, 1, 0, EvalKeeps::Probabilities);
                 QCOMPARE(ra.probs.size(), rb.probs.size());
                 QVERIFY(std::memcmp(ra.probs.data(), rb.probs.data(), ra.probs.size() * sizeof(float)) == 0);
                 QCOMPARE(ra.loss, rb.loss);

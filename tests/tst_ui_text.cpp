@@ -340,7 +340,7 @@ private slots:
         const size_t n = data->test.labels.size();
         eval->samples = int(n);
         eval->predicted.assign(n, uint8_t('x')); // every prediction wrong
-        eval->probs.assign(n * size_t(data->numClasses), 1.0f / float(data->numClasses));
+        eval->confidence.assign(n, 1.0f / float(data->numClasses));
         TextResults view;
         view.setResults(data, eval);
         QVERIFY2(view.summaryText().contains(QStringLiteral("held-out bytes")), qPrintable(view.summaryText()));

@@ -902,7 +902,8 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
             if (const tb::Precision trained = weights->train.device.precision;
                 trained != device.precision && tb::precisionUnavailableOn(device, trained).empty())
                 out.runPrecision = trained;
-            tb::WeightsEvaluation e = tb::evaluateWeights(*weights, *data, device, cacheDir);
+            tb::WeightsEvaluation e =
+                tb::evaluateWeights(*weights, *data, device, cacheDir, 0, tb::resultsKeeps(*data));
             out.eval = std::make_shared<const tb::EvalResult>(std::move(e.result));
             out.data = std::make_shared<const tb::Dataset>(std::move(e.data));
             out.weights = weights;

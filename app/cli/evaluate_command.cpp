@@ -132,8 +132,9 @@ int evaluateCommand(const std::vector<std::string>& args)
                 std::printf("Saved %s\n", o.text("save", "").c_str());
         }
     }
-    const tb::WeightsEvaluation e = tb::evaluateWeights(weights, base, device, settings.config.kernelCacheDir,
-                                                        int(o.integer("limit", 0, 0, 1 << 30)), o.has("predictions"));
+    const tb::WeightsEvaluation e = tb::evaluateWeights(
+        weights, base, device, settings.config.kernelCacheDir, int(o.integer("limit", 0, 0, 1 << 30)),
+        o.has("predictions") ? tb::EvalKeeps::Probabilities : tb::EvalKeeps::Metrics);
     const tb::EvalResult& r = e.result;
     if (o.has("predictions"))
         writePredictions(o.text("predictions", ""), r, e.data.test, e.net.numClasses());

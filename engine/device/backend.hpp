@@ -29,12 +29,21 @@ struct StepResult {
     int samples = 0;
 };
 
+// What an evaluation keeps of each sample beside the mean loss and accuracy.
+enum class EvalKeeps {
+    Metrics,       // nothing
+    Predictions,   // the predicted class and its probability
+    Probabilities, // also every class's probability: a text's whole vocabulary at each symbol, which
+                   // for a large text is far more memory than the text
+};
+
 struct EvalResult {
     double loss = 0.0; // mean
     double accuracy = 0.0;
     int samples = 0;
-    std::vector<uint8_t> predicted; // (samples) when requested
-    std::vector<float> probs;       // (samples, classes) when requested
+    std::vector<uint8_t> predicted; // (samples) with EvalKeeps::Predictions or Probabilities
+    std::vector<float> confidence;  // (samples) the predicted class's probability, likewise
+    std::vector<float> probs;       // (samples, classes) with EvalKeeps::Probabilities
     bool cancelled = false;         // stopped part-way by the caller's flag: the numbers are not whole
 };
 
@@ -73,7 +82,7 @@ public:
     // a run's validation, which the user may stop, takes seconds to minutes. The ranks of a
     // data-parallel run stop at the same batch when one's flag is set (each gives its own `cancel`).
     virtual EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
-                                bool keepPredictions = false, const std::atomic<bool>* cancel = nullptr) = 0;
+                                EvalKeeps keeps = EvalKeeps::Metrics, const std::atomic<bool>* cancel = nullptr) = 0;
 
     // Writes the backend's weights and BatchNorm statistics into the Network it was made with
     // (nothing to do where they live there already).

@@ -43,7 +43,7 @@ std::vector<float> Predictor::probabilities(const GrayImage& input)
         throw ModelError("the model takes " + std::to_string(m_image.height) + "x" + std::to_string(m_image.width) +
                          " images, not " + std::to_string(input.height) + "x" + std::to_string(input.width));
     std::copy(input.pixels.begin(), input.pixels.end(), m_image.pixels.begin());
-    std::vector<float> probs = m_executor->evaluate(m_image, 1, 1, true).probs;
+    std::vector<float> probs = m_executor->evaluate(m_image, 1, 1, EvalKeeps::Probabilities).probs;
     requireFiniteOutputs(std::all_of(probs.begin(), probs.end(), [](float p) { return std::isfinite(p); }));
     return probs;
 }

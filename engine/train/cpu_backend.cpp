@@ -105,10 +105,10 @@ BatchResult CpuBackend::trainBatch(const int* indices, int count, uint64_t dropo
     return b;
 }
 
-EvalResult CpuBackend::evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions,
+EvalResult CpuBackend::evaluate(const ImageSplit& split, int sizeMultiplier, int limit, EvalKeeps keeps,
                                 const std::atomic<bool>* cancel)
 {
-    return m_exec->evaluate(split, sizeMultiplier, limit, keepPredictions, cancel);
+    return m_exec->evaluate(split, sizeMultiplier, limit, keeps, cancel);
 }
 
 OptimizerState CpuBackend::optimizerState() const

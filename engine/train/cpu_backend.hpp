@@ -22,7 +22,7 @@ public:
     std::string describe() const override;
     std::string setupNote() const override;
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
-    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit, bool keepPredictions,
+    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit, EvalKeeps keeps,
                         const std::atomic<bool>* cancel) override;
     void syncToHost() override {}
     void syncFromHost() override {}

@@ -477,7 +477,7 @@ void CpuExecutor::sumShardGradients(int l, int shards)
     });
 }
 
-EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, bool keep,
+EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, EvalKeeps keeps,
                                  const std::atomic<bool>* cancel)
 {
     const int total = limit > 0 ? std::min(limit, split.count) : split.count;
@@ -488,10 +488,18 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
     const int steps = m_net.outputSteps(); // a text model: one prediction per step
     EvalResult r;
     r.samples = total * steps;
+    const bool keep = keeps != EvalKeeps::Metrics, all = keeps == EvalKeeps::Probabilities;
     if (keep) {
         r.predicted.assign(size_t(total) * size_t(steps), 0);
-        r.probs.assign(size_t(total) * size_t(steps) * size_t(classes), 0.0f);
+        r.confidence.assign(size_t(total) * size_t(steps), 0.0f);
     }
+    if (all)
+        r.probs.assign(size_t(total) * size_t(steps) * size_t(classes), 0.0f);
+    // Without every probability kept, each worker's shard has its own (a shard of a text is its
+    // sequences' symbols, each with the whole vocabulary).
+    std::vector<std::vector<float>> shardProbs(keep && !all ? size_t(m_pool.threads()) : 0);
+    for (std::vector<float>& p : shardProbs)
+        p.resize(size_t(m_shardSize) * size_t(steps) * size_t(classes));
     PassContext ctx;
     ctx.training = false;
     ctx.kernels = m_kernels;
@@ -542,12 +550,15 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, b
             }
             const float* logits = s.acts.data() + s.actOffset[size_t(L)];
             const int64_t row0 = int64_t(first) * steps;
-            sums[size_t(k)] = softmaxCrossEntropy(logits, split.labels.data() + row0, n * steps, classes, 0.0f, nullptr,
-                                                  keep ? r.probs.data() + row0 * classes : nullptr);
+            float* probs = all ? r.probs.data() + row0 * classes : keep ? shardProbs[size_t(w)].data() : nullptr;
+            sums[size_t(k)] =
+                softmaxCrossEntropy(logits, split.labels.data() + row0, n * steps, classes, 0.0f, nullptr, probs);
             if (keep)
-                for (int64_t i = row0; i < row0 + int64_t(n) * steps; ++i) {
-                    const float* p = r.probs.data() + i * classes;
-                    r.predicted[size_t(i)] = uint8_t(std::max_element(p, p + classes) - p);
+                for (int64_t i = 0; i < int64_t(n) * steps; ++i) {
+                    const float* p = probs + i * classes;
+                    const int64_t best = std::max_element(p, p + classes) - p;
+                    r.predicted[size_t(row0 + i)] = uint8_t(best);
+                    r.confidence[size_t(row0 + i)] = p[best];
                 }
         });
     }

@@ -48,8 +48,8 @@ public:
 
     // Forward pass in inference mode over the first `limit` samples (all when limit <= 0); with
     // `cancel`, as Backend::evaluate.
-    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0, bool keepPredictions = false,
-                        const std::atomic<bool>* cancel = nullptr);
+    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
+                        EvalKeeps keeps = EvalKeeps::Metrics, const std::atomic<bool>* cancel = nullptr);
 
     // Per-layer time of the last trainStep, forward and backward (seconds), for profiling.
     const std::vector<double>& forwardSeconds() const { return m_fwdSec; }

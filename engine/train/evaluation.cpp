@@ -8,15 +8,20 @@
 
 namespace tb {
 
+EvalKeeps resultsKeeps(const Dataset& data)
+{
+    return data.isText() ? EvalKeeps::Predictions : EvalKeeps::Probabilities;
+}
+
 WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& base, const DeviceSpec& device,
-                                  const std::string& kernelCacheDir, int limit, bool keepPredictions)
+                                  const std::string& kernelCacheDir, int limit, EvalKeeps keeps)
 {
     WeightsEvaluation e{datasetForWeights(base, weights), weights.buildNetwork(), {}, 0};
     TrainConfig config;
     config.device = device;
     config.kernelCacheDir = kernelCacheDir;
     const std::unique_ptr<Backend> backend = makeBackend(e.net, e.data, config);
-    e.result = backend->evaluate(e.data.test, e.data.sizeMultiplier, limit, keepPredictions);
+    e.result = backend->evaluate(e.data.test, e.data.sizeMultiplier, limit, keeps);
     requireFiniteOutputs(std::isfinite(e.result.loss));
     e.misclassified = e.result.samples - int(std::lround(e.result.accuracy * e.result.samples));
     return e;

@@ -22,10 +22,7 @@ TestRecord makeTestRecord(const EvalResult& result, const Dataset& data, int kee
     // One prediction per label: an image's class, or each symbol of a text's sequences in order.
     const int n = int(
         std::min<int64_t>({int64_t(result.samples), int64_t(result.predicted.size()), int64_t(test.labels.size())}));
-    auto confidence = [&](int i) {
-        const size_t p = size_t(i) * size_t(k) + size_t(result.predicted[size_t(i)]);
-        return p < result.probs.size() ? result.probs[p] : 0.0f;
-    };
+    auto confidence = [&](int i) { return size_t(i) < result.confidence.size() ? result.confidence[size_t(i)] : 0.0f; };
     std::vector<int> wrong;
     for (int i = 0; i < n; ++i) {
         const int label = test.labels[size_t(i)], predicted = result.predicted[size_t(i)];

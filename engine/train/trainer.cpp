@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
+#include "train/evaluation.hpp"
 #include "train/run_limits.hpp"
 
 #include <chrono>
@@ -276,8 +277,9 @@ TrainStatus Trainer::run(TrainObserver* observer, const std::atomic<bool>* cance
         rec.samplesPerSec = double(at.seen) / std::max(rec.seconds, 1e-9);
         rec.learningRate = lr > 0 ? lr : learningRate();
         // The ranks of a data-parallel run stop a validation together (Backend::evaluate agrees).
-        const EvalResult val = m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
-                                                   observer != nullptr, cancelValidation);
+        const EvalResult val =
+            m_backend->evaluate(validationSplit(), m_data.sizeMultiplier, m_config.validationLimit,
+                                observer ? resultsKeeps(m_data) : EvalKeeps::Metrics, cancelValidation);
         // Stopped in the validation (seconds to minutes of a large test set or text): the position
         // stays at the epoch's last step, and a resumed run validates the epoch first.
         if (val.cancelled)
@@ -317,7 +319,8 @@ EvalResult Trainer::evaluate(int limit, bool keepPredictions)
 {
     if (limit <= 0 && testResultStands(keepPredictions))
         return *m_testResult;
-    return m_backend->evaluate(m_data.test, m_data.sizeMultiplier, limit, keepPredictions);
+    return m_backend->evaluate(m_data.test, m_data.sizeMultiplier, limit,
+                               keepPredictions ? resultsKeeps(m_data) : EvalKeeps::Metrics);
 }
 
 } // namespace tb

@@ -34,8 +34,8 @@ TextResultsModel TextResultsModel::of(const tb::Dataset& data, const tb::EvalRes
             k.position = int(i);
             k.expected = m.expected[i];
             k.predicted = m.predicted[i];
-            if (eval.probs.size() >= (i + 1) * size_t(classes))
-                k.confidence = eval.probs[i * size_t(classes) + size_t(k.predicted)];
+            if (i < eval.confidence.size())
+                k.confidence = eval.confidence[i];
             m.mistakes.push_back(k);
         }
     }

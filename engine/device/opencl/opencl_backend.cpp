@@ -628,7 +628,7 @@ void OpenClBackend::check(cl_int err)
     ocl::check(err, "clEnqueueFillBuffer");
 }
 
-EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit, bool keep,
+EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit, EvalKeeps keeps,
                                    const std::atomic<bool>* cancel)
 {
     checkUsable();
@@ -636,10 +636,14 @@ EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit,
     const int classes = m_net.numClasses(), L = m_net.layerCount();
     EvalResult r;
     r.samples = total;
+    const bool keep = keeps != EvalKeeps::Metrics, all = keeps == EvalKeeps::Probabilities;
     if (keep) {
         r.predicted.assign(size_t(total), 0);
-        r.probs.assign(size_t(total) * size_t(classes), 0.0f);
+        r.confidence.assign(size_t(total), 0.0f);
     }
+    if (all)
+        r.probs.assign(size_t(total) * size_t(classes), 0.0f);
+    std::vector<float> batchProbs(keep && !all ? size_t(m_capacity) * size_t(classes) : 0);
     try {
         ocl::Device& d = *m_dev;
         // The splits the backend was made for are on the device already; another goes up for this call.
@@ -678,11 +682,13 @@ EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit,
             lossSum += chunkLoss;
             correct += status[1];
             if (keep) {
-                float* probs = r.probs.data() + int64_t(first) * classes;
+                float* probs = all ? r.probs.data() + int64_t(first) * classes : batchProbs.data();
                 d.read(m_probs, probs, int64_t(n) * classes * int64_t(sizeof(float)));
                 for (int i = 0; i < n; ++i) {
                     const float* p = probs + int64_t(i) * classes;
-                    r.predicted[size_t(first + i)] = uint8_t(std::max_element(p, p + classes) - p);
+                    const int64_t best = std::max_element(p, p + classes) - p;
+                    r.predicted[size_t(first + i)] = uint8_t(best);
+                    r.confidence[size_t(first + i)] = p[best];
                 }
             }
         }

@@ -36,8 +36,8 @@ public:
     // Where the kernels came from (tests check that a second backend loads them from the cache).
     const ocl::ProgramOrigin& programOrigin() const { return m_dev->origin(); }
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
-    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0, bool keepPredictions = false,
-                        const std::atomic<bool>* cancel = nullptr) override;
+    EvalResult evaluate(const ImageSplit& split, int sizeMultiplier, int limit = 0,
+                        EvalKeeps keeps = EvalKeeps::Metrics, const std::atomic<bool>* cancel = nullptr) override;
     void syncToHost() override;
     void syncFromHost() override;
     void setLearningRate(float lr) override { m_opt.learningRate = lr; }
