@@ -45,6 +45,16 @@ $mpi -np 1 "$cli" $train --batch 40 : -np 1 "$cli" $train --batch 32 >"$tmp/mism
 grep -q "MPI rank 1's batch size differs from rank 0's" "$tmp/mismatch" || fail "mismatch: $(cat "$tmp/mismatch")"
 echo "a rank with another batch size is named"
 
+# An error on one rank alone (rank 0 makes the run folder) is said, and ends the job with its exit code
+# (5, a file error, as one process), not by the watchdog after the others waited for the failed rank.
+TRAINBENCH_MPI_TIMEOUT=60 $mpi -np 2 -x TRAINBENCH_MPI_TIMEOUT "$cli" train --data "$tmp/data" --threads 1 \
+    --model tpu-mnist-cnn --epochs 1 --runs-dir /proc/no-runs-here >"$tmp/one_fails" 2>&1
+status=$?
+[ $status = 5 ] || fail "rank 0's error ended the job with status $status: $(cat "$tmp/one_fails")"
+grep -q "cannot create the runs folder /proc/no-runs-here" "$tmp/one_fails" || fail "rank 0's error unsaid: $(cat "$tmp/one_fails")"
+grep -q "waited [0-9]* s for" "$tmp/one_fails" && fail "the watchdog ended the job: $(cat "$tmp/one_fails")"
+echo "an error on rank 0 alone is said and ends the job with its exit code"
+
 # The pid of the rank `r` among mpirun's children.
 rank_pid() {
     for p in $(pgrep -P "$1"); do

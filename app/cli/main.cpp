@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "environment.hpp"
+#include "mpi/communicator.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -48,6 +49,7 @@ int main(int argc, char** argv)
             j["message"] = message;
             tbcli::printJson(j);
         }
+        tb::endMpiJobAfterError(code); // the other ranks of a data-parallel run, which wait for this one
         return code;
     };
     try {

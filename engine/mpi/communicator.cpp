@@ -23,6 +23,15 @@ std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch)
 #endif
 }
 
+void endMpiJobAfterError(int exitCode)
+{
+#if TRAINBENCH_HAVE_MPI
+    abortMpiJob(exitCode);
+#else
+    (void)exitCode;
+#endif
+}
+
 std::string mpiAvailability()
 {
 #if TRAINBENCH_HAVE_MPI

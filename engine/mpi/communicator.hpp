@@ -57,6 +57,12 @@ struct ProcessLaunch {
 // started as one of several ranks by a build without MPI.
 std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch);
 
+// After an error that ends this process was said: ends every rank of the MPI job this process is one
+// of, with `exitCode` as mpirun's. The others would otherwise wait for this rank in their next
+// collective until the deadline, and end with a message that blames a lost rank. Nothing when this
+// process is no rank of a job of several (or the build has no MPI).
+void endMpiJobAfterError(int exitCode);
+
 // What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
 std::string mpiAvailability();
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,11 @@ public:
     }
     ~MpiCommunicator() override
     {
+        // An error on its way out of this rank: the other ranks wait for it in a collective, so
+        // finalizing would wait for them until the deadline, and this rank's message, said once the
+        // error is caught, would never be seen; endMpiJobAfterError ends the job after the message.
+        if (std::uncaught_exceptions() > 0 && m_size > 1)
+            return;
         finishSends();
         MPI_Finalize();
     }
@@ -128,8 +134,8 @@ private:
                 const std::string from = peer >= 0 ? "rank " + std::to_string(peer) : std::string("the other ranks");
                 std::fprintf(stderr,
                              "trainbench-cli: MPI rank %d of %d waited %.0f s for %s (%s): it died, hangs or its "
-                             "node is lost; ending the job (TRAINBENCH_MPI_TIMEOUT=%.0f). The run folder's last "
-                             "checkpoint is intact: continue with train --resume.\n",
+                             "node is lost; ending the job (TRAINBENCH_MPI_TIMEOUT=%.0f). A checkpoint the run "
+                             "wrote before is intact: train --resume continues from it.\n",
                              m_rank, m_size, waited, from.c_str(), what, m_timeout);
                 std::fflush(stderr);
                 MPI_Abort(MPI_COMM_WORLD, 6);
@@ -147,6 +153,21 @@ private:
 std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds)
 {
     return std::make_shared<MpiCommunicator>(timeoutSeconds);
+}
+
+void abortMpiJob(int exitCode)
+{
+    int initialized = 0, finalized = 0, size = 1;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized)
+        return;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size > 1) {
+        std::fflush(stdout);
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, exitCode);
+    }
 }
 
 } // namespace tb

@@ -15,4 +15,7 @@ namespace tb {
 // longer than `timeoutSeconds` ends the run with a message.
 std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds);
 
+// See endMpiJobAfterError.
+void abortMpiJob(int exitCode);
+
 } // namespace tb
