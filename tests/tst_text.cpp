@@ -107,6 +107,17 @@ private slots:
         fixtures::writeRaw(dir + "/text.txt.gz", "\x1f\x8b\x08\x08 rest of a gzip file");
         expectError<DataError>([&] { loadTextDataset(dir + "/text.txt.gz"); },
                                "text.txt.gz is gzip-compressed, not text: decompress it first (gunzip -k)");
+        // UTF-16 says so (its zero bytes said "binary"); a device or a pipe is refused before it is read
+        // (/dev/zero was read until memory ran out); one symbol repeated leaves nothing to predict.
+        fixtures::writeRaw(dir + "/utf16.txt", std::string("\xff\xfeh\0i\0", 6));
+        expectError<DataError>([&] { loadTextDataset(dir + "/utf16.txt"); },
+                               "utf16.txt is UTF-16 or UTF-32 (it starts with a byte-order mark)");
+        expectError<DataError>([&] { loadTextDataset("/dev/zero"); },
+                               "/dev/zero is not a regular file (a device, pipe or socket)");
+        fixtures::writeRaw(dir + "/one.txt", std::string(500, 'a'));
+        expectError<DataError>(
+            [&] { loadTextDataset(dir + "/one.txt"); },
+            "one.txt holds one symbol only (\"a\" repeated): there is nothing for a model to predict");
         // Text's own control characters (tabs, form feeds, carriage returns, escapes) are text.
         std::string controlled;
         for (int i = 0; i < 300; ++i)

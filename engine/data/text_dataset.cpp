@@ -1,6 +1,7 @@
 #include "data/text_dataset.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,8 +43,18 @@ int utf8Length(const std::string& s, size_t i)
     return len;
 }
 
+// What training holds of each byte of a text at most: the text as read and joined, its token ids, the
+// windows of ids and their labels, and a validation's prediction and probability per symbol.
+constexpr uint64_t kTextBytesPerByte = 10;
+
+// A regular file only: a device (/dev/zero) or a pipe would be read until memory runs out, or forever.
 std::string readFile(const fs::path& p)
 {
+    std::error_code ec;
+    const fs::file_status status = fs::status(p, ec);
+    if (!ec && !fs::is_regular_file(status))
+        throw DataError(p.string() + " is not a regular file (a device, pipe or socket): give a text file or a "
+                                     "folder of them");
     std::ifstream in(p, std::ios::binary);
     if (!in)
         throw DataError("cannot read the text file " + p.string() + ": " + std::strerror(errno));
@@ -64,6 +75,10 @@ void checkText(const std::string& text, const std::string& origin, bool requireU
 {
     if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
         throw DataError(origin + " is gzip-compressed, not text: decompress it first (gunzip -k)");
+    const auto starts = [&](const char* bom, size_t n) { return text.compare(0, n, bom, n) == 0; };
+    if (starts("\xff\xfe", 2) || starts("\xfe\xff", 2) || starts("\0\0\xfe\xff", 4))
+        throw DataError(origin + " is UTF-16 or UTF-32 (it starts with a byte-order mark), not UTF-8 or a byte text: "
+                                 "convert it first (iconv -f UTF-16 -t UTF-8)");
     if (const size_t z = text.find('\0'); z != std::string::npos)
         throw DataError(origin + " looks binary, not text (a zero byte at offset " + std::to_string(z) + ")");
     // Compressed or encrypted data without a zero byte: about one byte in nine is a control
@@ -184,6 +199,21 @@ std::vector<uint8_t> TextVocabulary::encode(const std::string& text, const std::
 }
 
 namespace {
+// Refuses texts that training could not hold before any is read (a disk image given by mistake).
+void requireMemoryFor(const std::vector<fs::path>& files, const std::string& fileOrDir)
+{
+    uint64_t bytes = 0;
+    for (const fs::path& f : files) {
+        std::error_code ec;
+        if (const uintmax_t size = fs::file_size(f, ec); !ec)
+            bytes += uint64_t(size);
+    }
+    if (bytes * kTextBytesPerByte > physicalMemoryBytes())
+        throw DataError("the text " + fileOrDir + " (" + humanBytes(bytes) + ") needs about " +
+                        humanBytes(bytes * kTextBytesPerByte) + " of memory to train on, more than this machine's " +
+                        humanBytes(physicalMemoryBytes()) + "; use a part of it");
+}
+
 // A text file, or each regular file of a folder (sorted by name, not hidden, not recursive), as
 // (its name, its text); checked as readText says.
 std::vector<std::pair<std::string, std::string>> readTextFiles(const std::string& fileOrDir, bool requireUtf8)
@@ -208,11 +238,13 @@ std::vector<std::pair<std::string, std::string>> readTextFiles(const std::string
         std::sort(files.begin(), files.end());
         if (files.empty())
             throw DataError("the folder " + fileOrDir + " holds no text files");
+        requireMemoryFor(files, fileOrDir);
         for (const fs::path& f : files) {
             parts.emplace_back(f.string(), readFile(f));
             checkText(parts.back().second, f.string(), requireUtf8);
         }
     } else {
+        requireMemoryFor({p}, fileOrDir);
         parts.emplace_back(fileOrDir, readFile(p));
         checkText(parts.back().second, fileOrDir, requireUtf8);
     }
@@ -248,6 +280,10 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
                                  : o.modelCharacters                       ? *o.modelCharacters
                                                                            : TextVocabulary::characters(text, origin);
     const std::vector<uint8_t> ids = vocab.encode(text, "the text " + origin);
+    if (std::all_of(ids.begin(), ids.end(), [&](uint8_t id) { return id == ids.front(); }))
+        throw DataError("the text " + origin + " holds one symbol only (\"" +
+                        printableSample(vocab.decode(ids.front())) +
+                        "\" repeated): there is nothing for a model to predict; use a text with more");
     const int64_t total = int64_t(ids.size());
     const int64_t trainLen = int64_t(std::llround(double(total) * (1.0 - o.validationFraction)));
     // Each side needs T + 1 tokens for one sequence and its labels.
