@@ -988,6 +988,13 @@ private slots:
         QVERIFY(QRegularExpression("\nStatus +interrupted\n")
                     .match(run({"runs", "show", "latest", "--runs-dir", runs}).out)
                     .hasMatch());
+        // A text's settings are the run's too: they were taken and ignored.
+        for (const QStringList& extra :
+             {QStringList{"--sequence-length", "10"}, QStringList{"--vocabulary", "bytes"}}) {
+            const Result refused = run(QStringList{"train", "--resume", folder} + extra);
+            QCOMPARE(refused.code, 2);
+            QVERIFY2(refused.err.contains(extra.first() + " cannot change them"), qPrintable(refused.err));
+        }
         const Result resumed = run({"train", "--resume", folder, "--threads", "1"});
         QVERIFY2(resumed.code == 0, qPrintable(resumed.err));
         const QString done = run({"runs", "list", "--runs-dir", runs, "--json"}).out;
@@ -1236,6 +1243,20 @@ private slots:
         r = run({"train", "--data", m_data, "--model", m_tmp.path() + "/ten.json"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("the final Dense layer needs 3 units"), qPrintable(r.err));
+        // A model safetensors cannot lay out is refused before it trains when --save asks for that format
+        // (it trained to the end, then lost its weights); no run folder is left.
+        fixtures::writeRaw(m_tmp.path().toStdString() + "/uneven.json",
+                           R"({"layers": [{"type": "Embedding", "input_dim": 256, "output_dim": 8},
+                                          {"type": "LSTM", "units": 8, "return_sequences": true},
+                                          {"type": "LSTM", "units": 12, "return_sequences": true},
+                                          {"type": "Dense", "units": 256, "activation": "softmax"}]})");
+        const QString uneven = m_tmp.path() + "/uneven.safetensors", unevenRuns = m_tmp.path() + "/uneven-runs";
+        r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", m_tmp.path() + "/uneven.json",
+                 "--sequence-length", "16", "--runs-dir", unevenRuns, "--save", uneven});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("stacked LSTM layers must have the same units") && !r.out.contains("Epoch"),
+                 qPrintable(r.out + r.err));
+        QVERIFY(!QFile::exists(uneven) && !QFileInfo::exists(unevenRuns));
         // SGD at 1e30: the first update leaves finite weights whose loss is NaN. They are no "last good
         // weights", and --save does not write them.
         const QString diverged = m_tmp.path() + "/diverged.tbw";

@@ -9,6 +9,7 @@
 #include "core/json_text.hpp"
 #include "data/text_dataset.hpp"
 #include "environment.hpp"
+#include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
 #include "model/network.hpp"
 #include "mpi/communicator.hpp"
@@ -170,7 +171,7 @@ int trainCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("train"), args);
     if (o.has("resume")) {
         // The run goes on with its own settings; only where it runs and how it is watched can change.
-        std::vector<std::string> fixed = {"model", "runs-dir", "no-run-folder"};
+        std::vector<std::string> fixed = {"model", "sequence-length", "vocabulary", "runs-dir", "no-run-folder"};
         for (const tb::TrainOption& t : tb::trainOptions())
             if (t.fixedOnResume)
                 fixed.push_back(t.name);
@@ -235,6 +236,8 @@ int trainCommand(const std::vector<std::string>& args)
         if (o.has("no-run-folder") && o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }
+    if (!savePath.empty()) // before the run folder and the training, not after
+        tb::requireSavableAs(owned->network(), owned->data().classNames, tb::weightsFormatOfPath(savePath));
     // From before a new run's folder is written to the run's end, a signal stops the run instead of
     // ending the process: one between the folder and the first step left a run.json saying "running"
     // and no checkpoint (its first step now sees the flag, and the stopped run resumes); one in an

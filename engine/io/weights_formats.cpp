@@ -63,6 +63,16 @@ std::string withWeightsExtension(const std::string& path, WeightsFormat f)
     return stem + "." + weightsFormatName(f);
 }
 
+void requireSavableAs(const Network& net, const std::vector<std::string>& classNames, WeightsFormat f)
+{
+    // The layout depends on the layers, not on the weights' values: the untrained network's file
+    // fails as the trained one's would. It is built and dropped (megabytes, once).
+    if (f == WeightsFormat::Safetensors)
+        (void)safetensorsBytes(net, classNames);
+    else if (f == WeightsFormat::Onnx)
+        (void)onnxModel(net, classNames);
+}
+
 void saveWeightsAs(const std::string& path, const WeightsFile& w, WeightsFormat f)
 {
     switch (f) {

@@ -24,6 +24,9 @@ std::string withWeightsExtension(const std::string& path, WeightsFormat f);
 
 // Writes atomically; throws IoError, or ModelError if `w`'s parts disagree.
 void saveWeightsAs(const std::string& path, const WeightsFile& w, WeightsFormat f);
+// Throws the ModelError that saving `net` in `f` would (a layer safetensors' or ONNX's layout has no
+// place for): a run that is to save its weights so is refused before it trains, not after.
+void requireSavableAs(const Network& net, const std::vector<std::string>& classNames, WeightsFormat f);
 // A .tbw or safetensors file, told apart by their first bytes; an ONNX file is refused (export only).
 WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint = nullptr);
 // The hint a safetensors file written by another program is read with: the model the user chose
