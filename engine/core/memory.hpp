@@ -19,6 +19,23 @@ inline uint64_t physicalMemoryBytes()
     return uint64_t(8) << 30;
 }
 
+// The memory the system could give now without swapping (MemAvailable), which other programs' use
+// lowers; physicalMemoryBytes() when the system does not say.
+inline uint64_t availableMemoryBytes()
+{
+    if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+        char line[256];
+        unsigned long long kib = 0;
+        bool found = false;
+        while (!found && std::fgets(line, sizeof line, f))
+            found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+        std::fclose(f);
+        if (found)
+            return uint64_t(kib) * 1024;
+    }
+    return physicalMemoryBytes();
+}
+
 // What a failed allocation (std::bad_alloc) tells the user, on the command line and, translated, in
 // the window: the refusals that estimate a model's, a batch's or a dataset's memory come first; this
 // is what they did not foresee.

@@ -37,6 +37,14 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
                           std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
                           " needs about " + humanBytes(need) + " for training, more than this machine's " +
                           humanBytes(physicalMemoryBytes()) + " of memory; use a smaller batch or size multiplier");
+    // Beyond what is free now, the kernel's out-of-memory killer ends the process mid-run, without a
+    // word, or another program.
+    if (const uint64_t free = availableMemoryBytes(); need > free)
+        throw ConfigError("a batch of " + std::to_string(config.batchSize) + " images of " +
+                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
+                          " needs about " + humanBytes(need) + " for training, more than the " + humanBytes(free) +
+                          " this machine has free now (of " + humanBytes(physicalMemoryBytes()) +
+                          "); close other programs, or use a smaller batch or size multiplier");
     if (m_comm)
         requireSameRunOnEveryRank(*m_comm, net, data, config, *m_device.isa);
     m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels, m_comm.get());
