@@ -131,9 +131,11 @@ private slots:
         const Result g1 = run(gen + QStringList{"--temperature", "0"}),
                      g2 = run(gen + QStringList{"--temperature", "0", "--seed", "9"});
         QCOMPARE(g2.out, g1.out); // greedy: the seed does not matter
-        r = run({"generate", "--weights", weights, "--temperature", "-1"});
+        // Refused before anything is printed (the prompt came out first).
+        r = run({"generate", "--weights", weights, "--prompt", "Hello", "--temperature", "-1"});
         QCOMPARE(r.code, 2);
-        QVERIFY(r.err.contains("temperature"));
+        QVERIFY2(r.err.contains("the temperature must be 0 (greedy) or a positive number (got -1)"), qPrintable(r.err));
+        QCOMPARE(r.out, QString());
         // The same model exported to safetensors writes the same text.
         const QString st = m_tmp.path() + "/text.safetensors";
         QCOMPARE(run({"export", "--weights", weights, "--format", "safetensors", "--out", st}).code, 0);
@@ -151,6 +153,10 @@ private slots:
             if (j.contains("bytes"))
                 bytes += QByteArray::fromHex(j["bytes"].toString().toLatin1());
         QCOMPARE(QString::fromUtf8(QByteArray("The ") + bytes), a.out.chopped(1)); // less the newline
+        // The last line says the text is whole, as train's last says how the run ended.
+        const QJsonObject done = jsonLines(r.out).last();
+        QCOMPARE(done["event"].toString(), QStringLiteral("done"));
+        QCOMPARE(done["symbols"].toInt(), bytes.size());
         // A character model refuses a prompt outside its vocabulary before it prints anything.
         const QString chars = m_tmp.path() + "/chars.tbw";
         r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm", "--epochs", "1",

@@ -33,7 +33,8 @@ int generateCommand(const std::vector<std::string>& args)
     g.temperature = o.real("temperature", 1.0);
     g.seed = o.unsignedInt("seed", 200); // the same range as train's
     g.streams = int(o.integer("streams", 1, 1, 1024));
-    // A symbol outside the vocabulary: refused before any output.
+    // A symbol outside the vocabulary, or an option out of range: refused before any output.
+    tb::requireValid(g);
     const std::vector<uint8_t> ids = vocab.encode(g.prompt, "the prompt");
     requireWritable(o, "probabilities");
     if (o.has("probabilities")) {
@@ -70,7 +71,9 @@ int generateCommand(const std::vector<std::string>& args)
     // One stream: the symbols as they come; several: each stream's text once all are written. Ctrl-C
     // and SIGTERM end it after the symbol under way, with what was written so far.
     const StopOnSignals stopOn;
+    int symbolCount = 0; // each stream's, written so far
     const std::vector<std::string> texts = gen.generate(g, [&](const tb::GeneratedSymbol& s) {
+        symbolCount = s.index + 1;
         if (json) {
             nlohmann::ordered_json j;
             j["stream"] = s.stream;
@@ -93,7 +96,17 @@ int generateCommand(const std::vector<std::string>& args)
             for (size_t k = 0; k < texts.size(); ++k)
                 std::printf("--- stream %zu ---\n%s%s\n", k + 1, g.prompt.c_str(), texts[k].c_str());
     }
-    if (g_interrupted.load()) {
+    const bool stopped = g_interrupted.load();
+    if (json) { // the last line, as train's: whether the text is whole
+        nlohmann::ordered_json j;
+        j["event"] = stopped ? "stopped" : "done";
+        if (stopped)
+            j["exit_code"] = int(Interrupted);
+        j["streams"] = g.streams;
+        j["symbols"] = texts.empty() ? 0 : symbolCount;
+        printJson(j);
+    }
+    if (stopped) {
         std::fflush(stdout);
         std::fprintf(stderr, "Stopped by the user.\n");
         return Interrupted;

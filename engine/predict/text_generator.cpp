@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace tb {
 
@@ -74,15 +75,23 @@ std::vector<float> TextGenerator::probabilities(const std::vector<uint8_t>& ids)
     return out;
 }
 
-std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
-                                                 const std::function<bool(const GeneratedSymbol&)>& onSymbol)
+void requireValid(const GenerateOptions& o)
 {
     if (o.streams < 1 || o.streams > 1024)
         throw ConfigError("the number of streams must be between 1 and 1024 (got " + std::to_string(o.streams) + ")");
     if (o.length < 0 || o.length > 10000000)
         throw ConfigError("the length must be between 0 and 10000000 symbols (got " + std::to_string(o.length) + ")");
-    if (!(o.temperature >= 0) || !std::isfinite(o.temperature))
-        throw ConfigError("the temperature must be 0 (greedy) or a positive number");
+    if (!(o.temperature >= 0) || !std::isfinite(o.temperature)) {
+        char got[32];
+        std::snprintf(got, sizeof got, "%g", o.temperature);
+        throw ConfigError(std::string("the temperature must be 0 (greedy) or a positive number (got ") + got + ")");
+    }
+}
+
+std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
+                                                 const std::function<bool(const GeneratedSymbol&)>& onSymbol)
+{
+    requireValid(o);
     const int V = m_net.numClasses(), n = o.streams;
     std::vector<uint8_t> prompt = m_vocab.encode(o.prompt, "the prompt");
     if (prompt.empty()) {

@@ -26,6 +26,10 @@ struct GenerateOptions {
     int streams = 1;
 };
 
+// ConfigError for options out of range; generate() checks them too, but a caller that prints before it
+// (the prompt) checks first, so that a refusal prints nothing.
+void requireValid(const GenerateOptions& options);
+
 struct GeneratedSymbol {
     int stream = 0;
     int index = 0;           // 0-based position among the generated symbols
