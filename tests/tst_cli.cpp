@@ -880,6 +880,29 @@ private slots:
         QVERIFY(lines[2].startsWith("cpu:1,") && lines[2].endsWith(",\"\""));
     }
 
+    // Ctrl-C in the first device: nothing to compare, said so, and no CSV of a header alone (it printed an
+    // empty table and "the rows above are the devices that finished").
+    void compareStoppedBeforeAnyDeviceFinished()
+    {
+        const QString csv = m_tmp.path() + "/stopped-compare.csv";
+        QProcess p;
+        p.start(QStringLiteral(TRAINBENCH_CLI),
+                {"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2", "--epochs",
+                 "1000", "--batch", "1", "--csv", csv});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        while (!out.contains("[1/2] cpu:1") && p.state() == QProcess::Running)
+            if (p.waitForReadyRead(fixtures::kHangGuardMs))
+                out += p.readAllStandardOutput();
+        QVERIFY2(out.contains("[1/2] cpu:1"), out.constData());
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
+        QCOMPARE(p.exitCode(), 130);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("Stopped by the user before any device finished; nothing to compare"), qPrintable(err));
+        QVERIFY(!QFile::exists(csv));
+    }
+
     // SIGTERM (kill, a service manager's stop) stops a run as Ctrl-C does: between batches, the weights
     // saved, exit 130. The signal goes once the run has reported a batch, so it lands mid-run.
     void sigtermStopsAndSaves()

@@ -113,8 +113,8 @@ int compareCommand(const std::vector<std::string>& args)
     if (!own.empty() && !json)
         std::printf("%s\n", own.c_str());
     if (!json) {
-        std::printf("Comparing %s on %s: %s, %d epoch(s)%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
-                    tb::describeDataset(data).c_str(), cfg.train.epochs,
+        std::printf("Comparing %s on %s: %s, %d %s%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
+                    tb::describeDataset(data).c_str(), cfg.train.epochs, cfg.train.epochs == 1 ? "epoch" : "epochs",
                     cfg.train.maxBatches ? (" of at most " + std::to_string(cfg.train.maxBatches) + " batches").c_str()
                                          : "",
                     static_cast<unsigned long long>(cfg.train.seed));
@@ -123,6 +123,14 @@ int compareCommand(const std::vector<std::string>& args)
     CompareProgress progress(json);
     const StopOnSignals stopOn; // through the CSV's writing too
     const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
+    if (rows.empty()) { // stopped in the first device: no table, and no CSV of a header alone
+        if (json)
+            printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
+        std::fflush(stdout);
+        std::fprintf(stderr, "\nStopped by the user before any device finished; nothing to compare%s.\n",
+                     csvPath.empty() ? "" : (" (" + csvPath + " not written)").c_str());
+        return Interrupted;
+    }
     if (!json)
         std::printf("\n%s", tb::compareTable(rows).c_str());
     if (!csvPath.empty()) {
