@@ -484,6 +484,13 @@ void TstBadInputs::buildCatalogue()
                        "shakespeare-lstm, "
                        "small-text-lstm) nor a "
                        "readable model file"});
+    m_cases.push_back({"model: a weights file",
+                       Area::Model,
+                       [](const QString& d) { fixtures::writeRaw((d + "/w.tbw").toStdString(), "TBWGHT01\x10rest"); },
+                       {"train", "--data", "{toy}", "--model", "{dir}/w.tbw", "--epochs", "1"},
+                       3,
+                       "{dir}/w.tbw is a Trainbench weights file, not a model description: --model takes a preset or "
+                       "a model's JSON file (a command that reads weights takes them with --weights)"});
     m_cases.push_back({"model: a folder",
                        Area::Model,
                        [](const QString& d) { QDir().mkpath(d + "/model.json"); },

@@ -124,7 +124,16 @@ ModelSpec loadModelSpec(const std::string& nameOrPath)
         throw ModelError("\"" + nameOrPath + "\" is neither a preset (" + known + ") nor a readable model file");
     }
     // A folder (which opens, and reads as nothing), a FIFO or a huge file is refused by name.
-    return parseModelSpec(readWholeFile(nameOrPath), nameOrPath);
+    const std::string text = readWholeFile(nameOrPath);
+    // Weights given for a model said "JSON error at line 1, column 1: invalid literal".
+    if (text.compare(0, 8, "TBWGHT01") == 0)
+        throw ModelError(nameOrPath +
+                         " is a Trainbench weights file, not a model description: --model takes a preset "
+                         "or a model's JSON file (a command that reads weights takes them with --weights)");
+    if (text.find('\0') < 64)
+        throw ModelError(nameOrPath + " is binary (weights, an export?), not a model description: --model takes a "
+                                      "preset or a model's JSON file");
+    return parseModelSpec(text, nameOrPath);
 }
 
 } // namespace tb
