@@ -1255,6 +1255,9 @@ private slots:
         r = run({"train", "--data", ""}); // not the folder "", which "does not exist"
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err, QString("trainbench-cli train: --data needs a value, not an empty one\n"));
+        r = run({"train", "--save", "-"}); // weights are a file, never standard output
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--save -: the weights go to a file; give its name"), qPrintable(r.err));
         r = run({"frobnicate"});
         QCOMPARE(r.code, 2);
         r = run({"train", "--data", m_tmp.path() + "/nowhere"});

@@ -299,6 +299,24 @@ private slots:
                      QByteArray(reinterpret_cast<const char*>(m_testPixels.data()) + i * 784, 784));
             QCOMPARE(plain[size_t(i)], evaluated[size_t(i)]);
         }
+        // What --save-inputs wrote reads back (binary PGM; it was "not a PNG or JPEG picture"): the dataset's
+        // bytes, the same answers.
+        QStringList saved;
+        for (int i = 0; i < m_testCount; ++i)
+            saved << path(QStringLiteral("inputs/%1.pgm").arg(i));
+        const Result back = cli(
+            QStringList{"predict", "--weights", m_weights, "--json", "--centre", "off", "--invert", "off", "--image"} +
+            saved);
+        QVERIFY2(back.code == 0, qPrintable(back.err));
+        const QStringList backLines = back.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(int(backLines.size()), m_testCount);
+        for (int i = 0; i < m_testCount; ++i)
+            QCOMPARE(QJsonDocument::fromJson(backLines[i].toUtf8())
+                         .object()[QStringLiteral("top")]
+                         .toArray()[0]
+                         .toObject()[QStringLiteral("class")]
+                         .toInt(),
+                     evaluated[size_t(i)]);
         // Smoothed to another size and centred again: close to the dataset's bytes, same answers.
         const std::vector<int> centred = predicted(smooth, QStringLiteral("on"));
         QCOMPARE(int(centred.size()), m_testCount);
@@ -392,7 +410,8 @@ private slots:
             return b;
         };
         QTest::newRow("empty") << QByteArray() << QStringLiteral("the file is empty");
-        QTest::newRow("text") << QByteArray("hello, not a picture\n") << QStringLiteral("not a PNG or JPEG picture");
+        QTest::newRow("text") << QByteArray("hello, not a picture\n")
+                              << QStringLiteral("not a PNG, JPEG or PGM picture");
         QTest::newRow("corrupt png") << (sig + QByteArray(40, '\x11')) << QStringLiteral("not a valid PNG file");
         QTest::newRow("huge png") << ihdr(20000, 20000)
                                   << QStringLiteral("20000x20000 pixels is too large to predict on");
@@ -400,7 +419,11 @@ private slots:
         QTest::newRow("cut jpeg") << QByteArray("\xff\xd8\xff\xe0\x00\x10JFIF\x00", 11)
                                   << QStringLiteral("not a valid JPEG file");
         QTest::newRow("gif") << QByteArray("GIF89a\x02\x00\x02\x00", 10)
-                             << QStringLiteral("a GIF picture; the command line reads PNG and JPEG");
+                             << QStringLiteral("a GIF picture; the command line reads PNG, JPEG and PGM");
+        QTest::newRow("cut pgm") << QByteArray("P5\n28 28\n255\n\x01\x02", 15)
+                                 << QStringLiteral("a truncated PGM file (784 bytes of pixels declared, 2 present)");
+        QTest::newRow("pgm without a size") << QByteArray("P5\n# a comment\nwide 28\n255\n")
+                                            << QStringLiteral("not a valid PGM file (its width is not a number)");
     }
 
     void badPictures()

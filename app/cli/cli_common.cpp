@@ -199,6 +199,9 @@ void requireWeightsName(const Options& o, const char* option)
     if (!o.has(option))
         return;
     const std::string path = o.text(option, "");
+    if (path == "-") // not a file named "-", and no standard output: weights are a file
+        throw UsageError("--" + std::string(option) +
+                         " -: the weights go to a file; give its name (NAME.tbw, NAME.safetensors or NAME.onnx)");
     if (!tb::weightsFormatNamedBy(path))
         throw UsageError("--" + std::string(option) + " " + path +
                          ": its name says no format; the weights are written as Trainbench weights (.tbw), "

@@ -1,9 +1,11 @@
-// PNG through libpng's simplified API, JPEG through libjpeg-turbo (picture_file.hpp).
+// PNG through libpng, PGM by hand's simplified API, JPEG through libjpeg-turbo (picture_file.hpp).
 #include "picture_file.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -175,6 +177,49 @@ Picture readJpeg(const std::string& path, const std::string& bytes)
     return pic;
 }
 
+// Binary PGM (P5), what --save-inputs writes: "P5", width, height and the largest value as decimal
+// numbers between white space and comments, one white space character, then the rows, a byte a pixel
+// (two, most significant first, when the largest value exceeds 255).
+Picture readPgm(const std::string& path, const std::string& bytes)
+{
+    size_t at = 2;
+    auto number = [&](const char* what) {
+        while (at < bytes.size() && (std::isspace(static_cast<unsigned char>(bytes[at])) || bytes[at] == '#'))
+            if (bytes[at] == '#')
+                at = std::min(bytes.find('\n', at), bytes.size());
+            else
+                ++at;
+        uint64_t v = 0;
+        const size_t start = at;
+        while (at < bytes.size() && std::isdigit(static_cast<unsigned char>(bytes[at])) && v < (uint64_t(1) << 32))
+            v = v * 10 + uint64_t(bytes[at++] - '0');
+        if (at == start || v >= (uint64_t(1) << 32))
+            fail(path, std::string("not a valid PGM file (its ") + what + " is not a number)");
+        return v;
+    };
+    const uint64_t w = number("width"), h = number("height"), maxValue = number("largest value");
+    if (maxValue < 1 || maxValue > 65535)
+        fail(path, "not a valid PGM file (its largest value " + std::to_string(maxValue) + " is not 1 to 65535)");
+    checkSize(path, int64_t(w), int64_t(h));
+    ++at; // the one white space character before the rows
+    const uint64_t sampleBytes = maxValue > 255 ? 2 : 1, need = w * h * sampleBytes;
+    if (at > bytes.size() || bytes.size() - at < need)
+        fail(path, "a truncated PGM file (" + std::to_string(need) + " bytes of pixels declared, " +
+                       std::to_string(at > bytes.size() ? 0 : bytes.size() - at) + " present)");
+    Picture pic;
+    pic.image.width = int(w);
+    pic.image.height = int(h);
+    pic.image.pixels.resize(size_t(w * h) * 4);
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at);
+    for (size_t i = 0; i < size_t(w * h); ++i) {
+        const uint64_t v = sampleBytes == 2 ? uint64_t(p[2 * i]) << 8 | p[2 * i + 1] : p[i];
+        const auto grey = static_cast<unsigned char>((std::min(v, maxValue) * 255 + maxValue / 2) / maxValue);
+        std::memset(&pic.image.pixels[i * 4], grey, 3);
+        pic.image.pixels[i * 4 + 3] = 255;
+    }
+    return pic;
+}
+
 } // namespace
 
 Picture readPicture(const std::string& path)
@@ -192,6 +237,8 @@ Picture readPicture(const std::string& path)
         return readPng(path, bytes);
     if (startsWith(bytes, "\xff\xd8\xff", 3))
         return readJpeg(path, bytes);
+    if (startsWith(bytes, "P5", 2) && bytes.size() > 2 && std::isspace(static_cast<unsigned char>(bytes[2])))
+        return readPgm(path, bytes);
     std::string kind;
     if (startsWith(bytes, "GIF8", 4))
         kind = "a GIF picture";
@@ -202,8 +249,8 @@ Picture readPicture(const std::string& path)
     else if (startsWith(bytes, "II*\0", 4) || startsWith(bytes, "MM\0*", 4))
         kind = "a TIFF picture";
     if (!kind.empty())
-        fail(path, kind + "; the command line reads PNG and JPEG (convert it, or open it in the window)");
-    fail(path, "not a PNG or JPEG picture");
+        fail(path, kind + "; the command line reads PNG, JPEG and PGM (convert it, or open it in the window)");
+    fail(path, "not a PNG, JPEG or PGM picture");
 }
 
 } // namespace tbcli

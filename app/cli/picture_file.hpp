@@ -14,7 +14,7 @@ struct Picture {
     std::string note; // a warning to print, e.g. an animated PNG read as its first frame
 };
 
-// Throws tb::IoError naming the file and what is wrong with it (missing, empty, not a PNG or JPEG,
+// Throws tb::IoError naming the file and what is wrong with it (missing, empty, not a PNG, JPEG or PGM,
 // corrupt, too large).
 Picture readPicture(const std::string& path);
 

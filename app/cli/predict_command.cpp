@@ -87,6 +87,8 @@ int predictCommand(const std::vector<std::string>& argsIn)
 
     if (o.has("save-inputs")) { // made before any picture, so that none of them is lost to it
         const std::string dir = o.text("save-inputs", "");
+        if (dir == "-") // not a folder named "-"
+            throw UsageError("--save-inputs -: give the name of a folder to write the pictures to");
         std::error_code ec;
         std::filesystem::create_directories(dir, ec);
         if (ec)
