@@ -470,6 +470,8 @@ private slots:
         QCOMPARE(d.id(), std::string("cpu:2@avx512+bf16"));
         QCOMPARE(parseDeviceSpec("cpu:2").id(), std::string("cpu:2"));
         QCOMPARE(parseDeviceSpec("cpu:1+bf16").id(), std::string("cpu:1+bf16"));
+        QCOMPARE(parseDeviceSpec("CPU:2@AVX512+BF16").id(), std::string("cpu:2@avx512+bf16")); // names take any case
+        QCOMPARE(parseDeviceSpec("OpenCL:1").id(), std::string("opencl:1"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseDeviceSpec("opencl:0+bf16"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parseDeviceSpec("cpu:2+int8"));
         // A list's --precision goes to the devices that name none.

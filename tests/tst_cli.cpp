@@ -1129,7 +1129,10 @@ private slots:
              {std::pair{"cpu:x", "device 'cpu:x': the thread count 'x' is not a number"},
               std::pair{"cpu:99999999999", "device 'cpu:99999999999': the thread count 99999999999 is far too large"},
               std::pair{"cpu:2000", "device 'cpu:2000': the thread count must be between 1 and 1024"},
-              std::pair{"cpu:00000002000", "device 'cpu:00000002000': the thread count must be between 1 and 1024"}}) {
+              std::pair{"cpu:00000002000", "device 'cpu:00000002000': the thread count must be between 1 and 1024"},
+              std::pair{"cpu:", "device 'cpu:': the thread count after the colon is missing"}, // not every core
+              std::pair{"cpu:-1", "device 'cpu:-1': the thread count cannot be negative"},
+              std::pair{"opencl:", "device 'opencl:': the OpenCL device index after the colon is missing"}}) {
             const Result bad = run({"compare", "--data", m_data, "--devices", device});
             QCOMPARE(bad.code, 2);
             QVERIFY2(bad.err.contains(says), qPrintable(bad.err));

@@ -5,6 +5,7 @@
 #include "device/opencl/opencl_devices.hpp"
 #include "kernels/kernels.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -66,6 +67,12 @@ std::string simdLevel()
 // The number `digits` after a device's colon; `device` is all of it, for the messages.
 int parseCount(const std::string& digits, const std::string& what, const std::string& device)
 {
+    if (digits.empty())
+        throw ConfigError("device '" + device + "': the " + what + " after the colon is missing");
+    if (digits[0] == '-' && digits.size() > 1 && std::all_of(digits.begin() + 1, digits.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        }))
+        throw ConfigError("device '" + device + "': the " + what + " cannot be negative");
     for (char c : digits)
         if (!std::isdigit(static_cast<unsigned char>(c)))
             throw ConfigError("device '" + device + "': the " + what + " '" + digits + "' is not a number");
@@ -94,8 +101,10 @@ DeviceSpec parseDeviceSpec(const std::string& raw, Precision unnamed)
     const size_t at = head.find('@');
     const std::string base = head.substr(0, at);
     const size_t colon = base.find(':');
-    const std::string kind = base.substr(0, colon);
-    const std::string arg = colon == std::string::npos ? "" : base.substr(colon + 1);
+    std::string kind = base.substr(0, colon); // any case, as the instruction sets and precisions
+    std::transform(kind.begin(), kind.end(), kind.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const bool counted = colon != std::string::npos; // "cpu:" is a count left out, not every core
+    const std::string arg = counted ? base.substr(colon + 1) : "";
     DeviceSpec d;
     d.precision = unnamed;
     if (at != std::string::npos) {
@@ -121,15 +130,15 @@ DeviceSpec parseDeviceSpec(const std::string& raw, Precision unnamed)
     }
     if (kind == "cpu") {
         d.kind = DeviceKind::Cpu;
-        d.threads = arg.empty() ? hardwareThreads() : parseCount(arg, "thread count", text);
+        d.threads = !counted ? hardwareThreads() : parseCount(arg, "thread count", text);
         if (d.threads < 1 || d.threads > 1024)
             throw ConfigError("device '" + text + "': the thread count must be between 1 and 1024");
     } else if (kind == "cuda" || kind == "gpu") {
         d.kind = DeviceKind::Cuda;
-        d.index = arg.empty() ? 0 : parseCount(arg, "GPU index", text);
+        d.index = !counted ? 0 : parseCount(arg, "GPU index", text);
     } else if (kind == "opencl") {
         d.kind = DeviceKind::OpenCl;
-        d.index = arg.empty() ? 0 : parseCount(arg, "OpenCL device index", text);
+        d.index = !counted ? 0 : parseCount(arg, "OpenCL device index", text);
     } else {
         throw ConfigError("unknown device '" + text +
                           "': use cpu, cpu:N (N threads), cpu:N@avx2 (N threads, AVX2 kernels), cpu:N+bf16 (bfloat16 "
