@@ -288,10 +288,11 @@ int trainCommand(const std::vector<std::string>& args)
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
-        if (data.isText()) // what "learning" means for this text: below the symbols' own entropy
-            std::printf("Unigram entropy of the validation text: %.4f nats (%.4f bits) per symbol\n",
-                        tb::unigramEntropy(data.test.labels, data.numClasses),
-                        tb::bitsPerSymbol(tb::unigramEntropy(data.test.labels, data.numClasses)));
+        if (data.isText()) { // what "learning" means for this text: below the symbols' own entropy
+            const double entropy = tb::unigramEntropy(session.validationSplit().labels, data.numClasses);
+            std::printf("Unigram entropy of the validation text: %.4f nats (%.4f bits) per symbol\n", entropy,
+                        tb::bitsPerSymbol(entropy));
+        }
         if (session.runFolder()) {
             const tb::RunPosition& at = info.position;
             std::string where;

@@ -142,7 +142,12 @@ Checkpoint readCheckpoint(const std::string& path)
 void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path)
 {
     const DatasetFingerprint now = fingerprintOf(loaded);
-    auto images = [](const DatasetFingerprint& f) {
+    // A text's samples are sequences of T symbols (T x 1 "images"), its classes a vocabulary.
+    auto images = [text = loaded.isText()](const DatasetFingerprint& f) {
+        if (text)
+            return std::to_string(f.trainCount) + " train and " + std::to_string(f.testCount) +
+                   " validation sequences of " + std::to_string(f.height) + " symbols, a vocabulary of " +
+                   std::to_string(f.classes);
         return std::to_string(f.trainCount) + " train and " + std::to_string(f.testCount) + " test images of " +
                std::to_string(f.height) + "x" + std::to_string(f.width) + " in " + std::to_string(f.classes) +
                " classes";

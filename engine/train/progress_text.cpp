@@ -84,11 +84,16 @@ std::string describeDataset(const Dataset& d)
 {
     if (d.isText()) {
         const bool bytes = d.textVocabulary == "bytes";
-        return std::to_string(d.train.count) + " train / " + std::to_string(d.test.count) +
-               " validation sequences of " + std::to_string(d.train.steps) + (bytes ? " byte" : " character") +
-               (d.train.steps == 1 ? "" : "s") + " (" + withThousands(d.textBytes) + " bytes of text), " +
-               (bytes ? "byte-level" : "character-level") + " vocabulary of " + std::to_string(d.numClasses) +
-               " symbols";
+        // The text's last part validates, unless --validation-split holds out training sequences; then
+        // it is the test part, evaluated at the end.
+        const std::string heldOut = d.validation.count > 0
+                                        ? std::to_string(d.validation.count) + " validation (held out of train) / " +
+                                              std::to_string(d.test.count) + " test"
+                                        : std::to_string(d.test.count) + " validation";
+        return std::to_string(d.train.count) + " train / " + heldOut + " sequences of " +
+               std::to_string(d.train.steps) + (bytes ? " byte" : " character") + (d.train.steps == 1 ? "" : "s") +
+               " (" + withThousands(d.textBytes) + " bytes of text), " + (bytes ? "byte-level" : "character-level") +
+               " vocabulary of " + std::to_string(d.numClasses) + " symbols";
     }
     const std::string validation =
         d.validation.count > 0 ? std::to_string(d.validation.count) + " validation (held out of train) / " : "";
