@@ -16,6 +16,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
 
 #include <csignal>
 #include <unistd.h>
@@ -1119,6 +1120,27 @@ private slots:
         QVERIFY(record.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(record.readAll()).object()["dataset"].toString(),
                  QDir::cleanPath(QFileInfo(m_data).absoluteFilePath()));
+    }
+
+    // One corrupt label byte (200 in a 3-class set) makes 201 classes; the run says what that suggests.
+    void classesWithoutImagesAreNoted()
+    {
+        const std::string dir = m_tmp.path().toStdString() + "/corrupt-label";
+        QVERIFY(QDir().mkpath(QString::fromStdString(dir)));
+        fixtures::writeToyDataset(dir, 40, 20);
+        std::fstream labels(dir + "/train-labels-idx1-ubyte", std::ios::in | std::ios::out | std::ios::binary);
+        labels.seekp(8 + 5);
+        labels.put(char(200));
+        labels.close();
+        const Result r = run({"train", "--data", QString::fromStdString(dir), "--model", m_data + "/toy.json",
+                              "--max-batches", "1", "--no-run-folder"});
+        QCOMPARE(r.code, 3); // the model's 3 units do not fit 201 classes; the note says why there are 201
+        QVERIFY2(r.err.contains("Note: 197 of the 201 classes (as many as the largest training label, 200, says) have "
+                                "no training image: 3, 4, 5, 6, 7, ... 199; a corrupt label file"),
+                 qPrintable(r.err));
+        QVERIFY(
+            !run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--no-run-folder"})
+                 .err.contains("no training image"));
     }
 
     void compareRejectsBadDevicesAndSweeps()

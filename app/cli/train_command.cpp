@@ -230,7 +230,11 @@ int trainCommand(const std::vector<std::string>& args)
         cfg.communicator = comm;
         const tb::ModelSpec spec = modelOption(o);
         const std::string own = applyPresetTraining(cfg, spec, o);
-        owned = std::make_unique<tb::TrainingSession>(spec, loadData(o, spec), cfg);
+        tb::Dataset data = loadData(o, spec);
+        // Before the model meets the classes: a corrupt label also makes its last layer "need 201 units".
+        if (const std::string note = tb::emptyClassesNote(data); !note.empty() && lead)
+            std::fprintf(stderr, "Note: %s\n", note.c_str());
+        owned = std::make_unique<tb::TrainingSession>(spec, std::move(data), cfg);
         if (!own.empty() && lead && !json) // once the data is read: a run that cannot start says only why
             std::printf("%s\n", own.c_str());
         if (o.has("no-run-folder") && o.has("checkpoint-every"))

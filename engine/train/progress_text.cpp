@@ -102,6 +102,31 @@ std::string describeDataset(const Dataset& d)
            std::to_string(d.numClasses) + " classes (" + d.classNamesSource + ")";
 }
 
+std::string emptyClassesNote(const Dataset& d)
+{
+    if (d.isText() || d.classNamesSource == "classes.txt" || d.train.labels.empty())
+        return {};
+    std::vector<int64_t> counts(size_t(d.numClasses), 0);
+    for (uint8_t l : d.train.labels)
+        if (l < d.numClasses)
+            ++counts[l];
+    std::vector<int> empty;
+    for (int c = 0; c < d.numClasses; ++c)
+        if (counts[size_t(c)] == 0)
+            empty.push_back(c);
+    if (empty.empty())
+        return {};
+    std::string listed;
+    for (size_t i = 0; i < empty.size() && i < 5; ++i)
+        listed += (i ? ", " : "") + std::to_string(empty[i]);
+    if (empty.size() > 5)
+        listed += ", ... " + std::to_string(empty.back());
+    return std::to_string(empty.size()) + " of the " + std::to_string(d.numClasses) +
+           " classes (as many as the largest training label, " + std::to_string(d.numClasses - 1) +
+           ", says) have no training image: " + listed +
+           "; a corrupt label file, or a classes.txt missing from the folder?";
+}
+
 std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg, const Backend& backend)
 {
     const DeviceSpec& dev = backend.device();

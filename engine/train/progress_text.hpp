@@ -23,6 +23,10 @@ double loweredRate(const EpochRecord& r, const LrSchedule& schedule);
 // "60000 train / 10000 test images, 28x28, 10 classes (Fashion-MNIST)"; for a text:
 // "494 train / 54 validation sequences of 64 bytes (35,149 bytes of text), byte-level vocabulary of 256 symbols"
 std::string describeDataset(const Dataset& d);
+// For an image dataset whose classes (as many as its largest training label says, without classes.txt)
+// include some no training image has: what that suggests, since one corrupt label byte makes 10
+// classes 201. Empty when every class has images, or classes.txt names them.
+std::string emptyClassesNote(const Dataset& d);
 // The two lines a run starts with: model, parameters, dataset; device, batch, optimizer, seed, GEMM.
 std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& cfg, const Backend& backend);
 
