@@ -257,7 +257,8 @@ void TstBadInputs::buildCatalogue()
             "train-images-idx3-ubyte: holds IDX data type 0x0d; only unsigned bytes (0x08) are supported");
     replace("labels where images belong", kTrainImages, idx({40}, 40),
             "train-images-idx3-ubyte: has 1 dimensions; expected 3 (images, rows, columns)");
-    replace("zero images", kTrainImages, idx({0, 12, 12}, 0), "train-images-idx3-ubyte: dimension 1 is zero");
+    replace("zero images", kTrainImages, idx({0, 12, 12}, 0),
+            "train-images-idx3-ubyte: the header declares 0 images: the file holds none");
     replace("absurd dimension", kTrainImages, idx({0xffffffffu, 12, 12}, 0),
             "train-images-idx3-ubyte: dimension 1 is absurd (4294967295)");
     {

@@ -1098,7 +1098,8 @@ private slots:
         QCOMPARE(nowhere.code, 5);
         QVERIFY2(nowhere.err.contains("/checkpoint.tbw: No space left on device; nothing was written"),
                  qPrintable(nowhere.err));
-        QVERIFY2(nowhere.err.contains("The weights so far were not saved either: cannot write " + full + "/kept.tbw"),
+        QVERIFY2(nowhere.err.contains("The weights so far could not be saved to " + full + "/kept.tbw: cannot write " +
+                                      full + "/kept.tbw"),
                  qPrintable(nowhere.err));
     }
 

@@ -367,6 +367,10 @@ private slots:
         QCOMPARE(made.code, 5);
         QVERIFY2(made.err.contains("cannot create the folder " + path("one.png/inputs")), qPrintable(made.err));
         QVERIFY(made.out.isEmpty());
+        made = cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--save-inputs", path("one.png")});
+        QCOMPARE(made.code, 5);
+        QVERIFY2(made.err.contains("--save-inputs " + path("one.png") + " is a file, not a folder"),
+                 qPrintable(made.err));
         QCOMPARE(cli({"predict", "--weights", m_weights}).code, 2);
         QCOMPARE(cli({"predict", "--image", path("one.png")}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--top", "9"}).code, 2);

@@ -90,6 +90,8 @@ int predictCommand(const std::vector<std::string>& argsIn)
         if (dir == "-") // not a folder named "-"
             throw UsageError("--save-inputs -: give the name of a folder to write the pictures to");
         std::error_code ec;
+        if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+            throw tb::IoError("--save-inputs " + dir + " is a file, not a folder: give a folder's name");
         std::filesystem::create_directories(dir, ec);
         if (ec)
             throw tb::IoError("cannot create the folder " + dir + ": " + ec.message());

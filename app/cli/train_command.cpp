@@ -329,18 +329,19 @@ int trainCommand(const std::vector<std::string>& args)
         throw;
     } catch (const tb::IoError&) {
         // A checkpoint or run.json that cannot be written (a full disk) ends the run, but the weights
-        // trained so far are still here: --save keeps them where it can, as Ctrl-C does.
+        // trained so far are still here: --save keeps them where it can, as Ctrl-C does. These lines
+        // come before the error's, which main prints: each says what it is about.
         std::fflush(stdout);
         if (!savePath.empty()) {
             try {
                 session.save(savePath);
                 std::fprintf(stderr, "Saved the weights so far to %s\n", savePath.c_str());
             } catch (const tb::Error& e) {
-                std::fprintf(stderr, "The weights so far were not saved either: %s\n", e.what());
+                std::fprintf(stderr, "The weights so far could not be saved to %s: %s\n", savePath.c_str(), e.what());
             }
         }
         if (session.runFolder() && access(session.runFolder()->checkpoint().c_str(), F_OK) == 0)
-            std::fprintf(stderr, "Its last checkpoint continues it: %s\n",
+            std::fprintf(stderr, "The run's last checkpoint continues it: %s\n",
                          resumeCommand(*session.runFolder(), data).c_str());
         throw;
     }

@@ -206,8 +206,11 @@ IdxArray readIdx(const std::string& path, int expectedDims)
         if (src.read(b, 4) < 4)
             throw DataError(name + ": the header is truncated (dimension " + std::to_string(d + 1) + " is missing)");
         const uint32_t v = uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3];
-        if (v == 0)
-            throw DataError(name + ": dimension " + std::to_string(d + 1) + " is zero");
+        if (v == 0) {
+            static const char* const kImageDims[] = {"images", "rows in an image", "columns in an image"};
+            throw DataError(name + ": the header declares 0 " + (expectedDims == 3 ? kImageDims[d] : "labels") +
+                            (d == 0 ? ": the file holds none" : ""));
+        }
         if (v > 0x7fffffffu)
             throw DataError(name + ": dimension " + std::to_string(d + 1) + " is absurd (" + std::to_string(v) + ")");
         out.dims.push_back(int(v));
