@@ -213,6 +213,12 @@ int trainCommand(const std::vector<std::string>& args)
     const std::string savePath = lead ? o.text("save", "") : "";
     const int checkpointEvery = settings.checkpointEvery;
 
+    // From before the data is read to the run's end, a signal stops the run instead of ending the
+    // process: one between a new run's folder and its first step left a run.json saying "running" and
+    // no checkpoint (its first step now sees the flag, and the stopped run resumes); one in an epoch's
+    // validation stops it there; one after the last epoch's validation waits for the test evaluation
+    // and the files (weights, run.json) to be written whole instead of killing the process among them.
+    const StopOnSignals stopOn;
     std::unique_ptr<tb::TrainingSession> owned;
     if (resumed) {
         const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
@@ -242,13 +248,15 @@ int trainCommand(const std::vector<std::string>& args)
     }
     if (!savePath.empty()) // before the run folder and the training, not after
         tb::requireSavableAs(owned->network(), owned->data().classNames, tb::weightsFormatOfPath(savePath));
-    // From before a new run's folder is written to the run's end, a signal stops the run instead of
-    // ending the process: one between the folder and the first step left a run.json saying "running"
-    // and no checkpoint (its first step now sees the flag, and the stopped run resumes); one in an
-    // epoch's validation stops it there; one after the last epoch's validation waits for the test
-    // evaluation and the files (weights, run.json) to be written whole instead of killing the
-    // process among them.
-    const StopOnSignals stopOn;
+    // A signal while the data loaded (seconds for a large gzip file or text): no run yet, nothing
+    // written; said, where the process ended without a word. Under MPI the ranks agree at the first
+    // step instead (one alone must not leave the others waiting).
+    if (!comm && g_interrupted.load()) {
+        if (json)
+            printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
+        std::fprintf(stderr, "Stopped by the user before the run started; nothing was written.\n");
+        return Interrupted;
+    }
     if (!resumed && !o.has("no-run-folder") && lead) // the other ranks of an MPI run write nothing
         owned->createRunFolder(o.text("runs-dir", tb::env::runsDir()), checkpointEvery);
     tb::TrainingSession& session = *owned;
