@@ -34,9 +34,15 @@ void printJson(const nlohmann::ordered_json& j, std::FILE* to)
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void onSigint(int)
+// The first signal asks the run to stop where it keeps its work; a second, for someone who will not
+// wait (a large dataset still loading, a long test evaluation), ends the process as the signal does
+// by default (files are written atomically, so none is left half-written).
+extern "C" void onSigint(int signal)
 {
-    g_interrupted.store(true);
+    if (g_interrupted.exchange(true)) {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+    }
 }
 
 StopOnSignals::StopOnSignals()
