@@ -78,6 +78,13 @@ private slots:
         row("seed", " -3", "--seed needs a non-negative whole number, not \" -3\"");
         row("lr", "fast", "--lr needs a number, not \"fast\"");
         row("lr", "inf", "--lr needs a finite number, not \"inf\"");
+        // Space on either side alike, decimal only, and no number that underflows to 0 (which may mean
+        // something else: greedy, none).
+        row("epochs", " 2", "--epochs needs a whole number, not \" 2\"");
+        row("epochs", "2 ", "--epochs needs a whole number, not \"2 \"");
+        row("lr", " 0.1", "--lr needs a number, not \" 0.1\"");
+        row("lr", "0x1p-3", "--lr needs a number, not \"0x1p-3\"");
+        row("lr", "1e-5000", "--lr 1e-5000 is too small for a number here: give 0, or 1e-300 or more");
         row("optimizer", "adagrad", "--optimizer: unknown optimizer \"adagrad\" (use adam, sgd or rmsprop)");
     }
     void outOfLimitsIsRefusedWithTheNameAndTheLimits()

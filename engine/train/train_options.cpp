@@ -6,6 +6,7 @@
 #include "train/run_limits.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -30,7 +31,8 @@ long long parseWholeOption(const std::string& name, const std::string& text, lon
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end || (errno && errno != ERANGE))
+    // strtoll skips leading space, which a trailing space is refused for: neither is.
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || *end || (errno && errno != ERANGE))
         throw ConfigError("--" + name + " needs a whole number, not \"" + text + "\"");
     if (errno == ERANGE || v < lo || v > hi) // a whole number too long for 64 bits is out of range too
         throw ConfigError("--" + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
@@ -54,11 +56,16 @@ uint64_t parseUnsignedOption(const std::string& name, const std::string& text)
 double parseRealOption(const std::string& name, const std::string& text)
 {
     char* end = nullptr;
+    errno = 0;
     const double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end)
+    // Decimal only: strtod also reads leading space and hexadecimal ("0x1p-3").
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || *end ||
+        text.find_first_of("xX") != std::string::npos)
         throw ConfigError("--" + name + " needs a number, not \"" + text + "\"");
     if (!std::isfinite(v))
         throw ConfigError("--" + name + " needs a finite number, not \"" + text + "\"");
+    if (errno == ERANGE && v == 0) // 1e-5000 is not 0, which may mean something else (greedy, none)
+        throw ConfigError("--" + name + " " + text + " is too small for a number here: give 0, or 1e-300 or more");
     return v;
 }
 
