@@ -46,7 +46,7 @@ int generateCommand(const std::vector<std::string>& args)
         const int V = net.numClasses();
         std::string csv = "position,id";
         for (int v = 0; v < V; ++v)
-            csv += ",p" + std::to_string(v);
+            csv += ",p_" + std::to_string(v); // as evaluate --predictions names them
         csv += "\n";
         char buf[32];
         for (size_t k = 0; k < ids.size(); ++k) {
