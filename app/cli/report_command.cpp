@@ -43,8 +43,8 @@ int reportCommand(const std::vector<std::string>& args)
     else {
         std::printf("Wrote %s\n", out.c_str());
         if (!in.test)
-            std::printf("Note: %s; the report has no confusion matrix or misclassified images.\n",
-                        in.testMissing.c_str());
+            std::printf("Note: %s; the report has no %s.\n", in.testMissing.c_str(),
+                        in.run.isText() ? "test results" : "confusion matrix or misclassified images");
     }
     return Ok;
 }
