@@ -28,6 +28,19 @@ class TstCli : public QObject {
 
     using Result = fixtures::CliResult;
     static Result run(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
+    // Starts the CLI with `args` and reads its standard output until it holds `marker` (or the process
+    // ends): what it printed, for the test to check that the marker came before it acts on the process.
+    static QByteArray startUntil(QProcess& p, const QStringList& args, const QByteArray& marker)
+    {
+        p.start(QStringLiteral(TRAINBENCH_CLI), args);
+        QByteArray out;
+        if (!p.waitForStarted())
+            return out;
+        while (!out.contains(marker) && p.state() == QProcess::Running)
+            if (p.waitForReadyRead(fixtures::kHangGuardMs))
+                out += p.readAllStandardOutput();
+        return out;
+    }
     QList<QJsonObject> jsonLines(const QString& out)
     {
         QList<QJsonObject> lines;
@@ -177,13 +190,8 @@ private slots:
         // Ctrl-C ends a long generation after the symbol under way, with exit code 130 and what it wrote
         // (it died by the signal).
         QProcess writing;
-        writing.start(QStringLiteral(TRAINBENCH_CLI),
-                      {"generate", "--weights", chars, "--prompt", "The ", "--length", "10000000"});
-        QVERIFY(writing.waitForStarted());
-        QByteArray written;
-        while (written.size() < 20 && writing.state() == QProcess::Running)
-            if (writing.waitForReadyRead(fixtures::kHangGuardMs))
-                written += writing.readAllStandardOutput();
+        const QByteArray written =
+            startUntil(writing, {"generate", "--weights", chars, "--prompt", "The ", "--length", "10000000"}, "The ");
         QVERIFY2(written.startsWith("The "), written.constData());
         ::kill(pid_t(writing.processId()), SIGINT);
         QVERIFY(writing.waitForFinished(fixtures::kHangGuardMs));
@@ -887,14 +895,10 @@ private slots:
     {
         const QString csv = m_tmp.path() + "/stopped-compare.csv";
         QProcess p;
-        p.start(QStringLiteral(TRAINBENCH_CLI),
-                {"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2", "--epochs",
-                 "1000", "--batch", "1", "--csv", csv});
-        QVERIFY(p.waitForStarted());
-        QByteArray out;
-        while (!out.contains("[1/2] cpu:1") && p.state() == QProcess::Running)
-            if (p.waitForReadyRead(fixtures::kHangGuardMs))
-                out += p.readAllStandardOutput();
+        const QByteArray out = startUntil(p,
+                                          {"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                                           "cpu:1,cpu:2", "--epochs", "1000", "--batch", "1", "--csv", csv},
+                                          "[1/2] cpu:1");
         QVERIFY2(out.contains("[1/2] cpu:1"), out.constData());
         ::kill(pid_t(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
@@ -911,13 +915,10 @@ private slots:
         // A runs folder a shell would split (a space, a quote): the resume line quotes it.
         const QString w = m_tmp.path() + "/terminated.tbw", runs = m_tmp.path() + "/it's terminated";
         QProcess p;
-        p.start(QStringLiteral(TRAINBENCH_CLI), {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs",
-                                                 "2", "--batch", "1", "--runs-dir", runs, "--save", w, "--json"});
-        QVERIFY(p.waitForStarted());
-        QByteArray out;
-        while (!out.contains("\"event\":\"batch\"") && p.state() == QProcess::Running)
-            if (p.waitForReadyRead(fixtures::kHangGuardMs))
-                out += p.readAllStandardOutput();
+        const QByteArray out = startUntil(p,
+                                          {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2",
+                                           "--batch", "1", "--runs-dir", runs, "--save", w, "--json"},
+                                          "\"event\":\"batch\"");
         QVERIFY2(out.contains("\"event\":\"batch\""), out.constData());
         p.terminate(); // SIGTERM
         QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
@@ -989,15 +990,12 @@ private slots:
     {
         const QString runs = m_tmp.path() + "/killed-runs";
         QProcess p;
-        p.start(QStringLiteral(TRAINBENCH_CLI),
-                {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2", "--batch", "1",
-                 "--checkpoint-every", "1", "--threads", "1", "--runs-dir", runs, "--json"});
-        QVERIFY(p.waitForStarted());
-        QByteArray out;
         // Step 2's line comes after step 1's checkpoint.
-        while (!out.contains("\"step\":2,") && p.state() == QProcess::Running)
-            if (p.waitForReadyRead(fixtures::kHangGuardMs))
-                out += p.readAllStandardOutput();
+        const QByteArray out =
+            startUntil(p,
+                       {"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "2", "--batch", "1",
+                        "--checkpoint-every", "1", "--threads", "1", "--runs-dir", runs, "--json"},
+                       "\"step\":2,");
         QVERIFY2(out.contains("\"step\":2,"), out.constData());
         const QStringList folders = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         QCOMPARE(folders.size(), 1);
