@@ -426,6 +426,12 @@ private slots:
                              << QStringLiteral("a GIF picture; the command line reads PNG, JPEG and PGM");
         QTest::newRow("cut pgm") << QByteArray("P5\n28 28\n255\n\x01\x02", 15)
                                  << QStringLiteral("a truncated PGM file (784 bytes of pixels declared, 2 present)");
+        QTest::newRow("cut 16-bit pgm") << QByteArray("P5 2 2 65535\n\x01\x02\x03\x04", 17)
+                                        << QStringLiteral(
+                                               "a truncated PGM file (8 bytes of pixels declared, 4 present)");
+        QTest::newRow("pgm without its white space")
+            << QByteArray("P5 2 2 255")
+            << QStringLiteral("not a valid PGM file (no white space between its largest value");
         QTest::newRow("pgm without a size") << QByteArray("P5\n# a comment\nwide 28\n255\n")
                                             << QStringLiteral("not a valid PGM file (its width is not a number)");
     }

@@ -11,6 +11,7 @@
 #include "model/network.hpp"
 #include "predict/text_generator.hpp"
 #include "report/run_report.hpp"
+#include "train/cpu_executor.hpp"
 #include "train/run_history.hpp"
 #include "train/session.hpp"
 #include "train/test_record.hpp"
@@ -118,6 +119,10 @@ private slots:
         expectError<DataError>(
             [&] { loadTextDataset(dir + "/one.txt"); },
             "one.txt holds one symbol only (\"a\" repeated): there is nothing for a model to predict");
+        TextOptions evaluating; // a model evaluated on such a text: it is what it is
+        evaluating.forTraining = false;
+        evaluating.sequenceLength = 8;
+        QVERIFY(loadTextDataset(dir + "/one.txt", evaluating).test.count > 0);
         // Text's own control characters (tabs, form feeds, carriage returns, escapes) are text.
         std::string controlled;
         for (int i = 0; i < 300; ++i)
@@ -203,6 +208,29 @@ private slots:
         o.modelCharacters = TextVocabulary::characters("ab", "");
         expectError<DataError>([&] { loadTextDataset(dir, o); },
                                "the text " + dir + "/c.txt's character \"z\" at byte offset 10");
+    }
+
+    // A text's evaluation keeps each symbol's prediction and its probability, not its vocabulary's
+    // (EvalKeeps::Predictions): the same predictions as with every probability kept, each confidence the
+    // predicted symbol's probability, on two workers with shards smaller than the split.
+    void predictionsKeepTheWinnersProbability()
+    {
+        TextOptions o;
+        o.sequenceLength = 32;
+        const Dataset data = loadTextDataset(kGpl3, o);
+        Network net(parseModelSpec(kTinyModel, "tiny"), inputShapeOf(data), data.numClasses);
+        CpuExecutor exec(net, 2, 4);
+        const EvalResult all = exec.evaluate(data.test, 1, 0, EvalKeeps::Probabilities);
+        const EvalResult kept = exec.evaluate(data.test, 1, 0, EvalKeeps::Predictions);
+        const size_t n = size_t(all.samples);
+        QVERIFY(n > 1000);
+        QVERIFY(kept.probs.empty());
+        QCOMPARE(kept.predicted, all.predicted);
+        QCOMPARE(kept.confidence, all.confidence);
+        QCOMPARE(kept.loss, all.loss);
+        for (size_t i = 0; i < n; ++i)
+            QCOMPARE(kept.confidence[i], all.probs[i * size_t(data.numClasses) + all.predicted[i]]);
+        QVERIFY(exec.evaluate(data.test, 1, 0, EvalKeeps::Metrics).predicted.empty());
     }
 
     void shakespearePresetIsTheNotebooks()

@@ -84,7 +84,7 @@ private slots:
         row("epochs", "2 ", "--epochs needs a whole number, not \"2 \"");
         row("lr", " 0.1", "--lr needs a number, not \" 0.1\"");
         row("lr", "0x1p-3", "--lr needs a number, not \"0x1p-3\"");
-        row("lr", "1e-5000", "--lr 1e-5000 is too small for a number here: give 0, or 1e-300 or more");
+        row("lr", "1e-5000", "--lr 1e-5000 is too small: it rounds to 0");
         row("optimizer", "adagrad", "--optimizer: unknown optimizer \"adagrad\" (use adam, sgd or rmsprop)");
     }
     void outOfLimitsIsRefusedWithTheNameAndTheLimits()

@@ -123,7 +123,7 @@ int compareCommand(const std::vector<std::string>& args)
     CompareProgress progress(json);
     const StopOnSignals stopOn; // through the CSV's writing too
     const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
-    if (rows.empty()) { // stopped in the first device: no table, and no CSV of a header alone
+    if (rows.empty() && g_interrupted.load()) { // stopped in the first device: no table, and no CSV of a header alone
         if (json)
             printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
         std::fflush(stdout);

@@ -96,14 +96,14 @@ int generateCommand(const std::vector<std::string>& args)
             for (size_t k = 0; k < texts.size(); ++k)
                 std::printf("--- stream %zu ---\n%s%s\n", k + 1, g.prompt.c_str(), texts[k].c_str());
     }
-    const bool stopped = g_interrupted.load();
+    const bool stopped = g_interrupted.load() && symbolCount < g.length; // a signal after the end: whole
     if (json) { // the last line, as train's: whether the text is whole
         nlohmann::ordered_json j;
         j["event"] = stopped ? "stopped" : "done";
         if (stopped)
             j["exit_code"] = int(Interrupted);
         j["streams"] = g.streams;
-        j["symbols"] = texts.empty() ? 0 : symbolCount;
+        j["symbols"] = symbolCount;
         printJson(j);
     }
     if (stopped) {

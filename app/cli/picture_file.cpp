@@ -1,4 +1,4 @@
-// PNG through libpng, PGM by hand's simplified API, JPEG through libjpeg-turbo (picture_file.hpp).
+// PNG through libpng's simplified API, JPEG through libjpeg-turbo (picture_file.hpp); binary PGM by hand.
 #include "picture_file.hpp"
 
 #include "core/atomic_file.hpp"
@@ -69,8 +69,8 @@ Picture readPng(const std::string& path, const std::string& bytes)
     pic.image.pixels.resize(4 * n);
     if (png.format & PNG_FORMAT_FLAG_LINEAR) {
         // 16 bits a channel: read as they are (libpng takes them as linear light and would
-        // gamma-encode them into 8 bits) and keep the top byte's worth, as Qt does. Linear RGBA
-        // comes premultiplied.
+        // gamma-encode them into 8 bits) and scale them to 8 bits, rounded. Linear RGBA comes
+        // premultiplied.
         png.format = PNG_FORMAT_LINEAR_RGB_ALPHA;
         std::vector<png_uint_16> wide(4 * n);
         if (!png_image_finish_read(&png, nullptr, wide.data(), 0, nullptr))
@@ -193,14 +193,18 @@ Picture readPgm(const std::string& path, const std::string& bytes)
         const size_t start = at;
         while (at < bytes.size() && std::isdigit(static_cast<unsigned char>(bytes[at])) && v < (uint64_t(1) << 32))
             v = v * 10 + uint64_t(bytes[at++] - '0');
-        if (at == start || v >= (uint64_t(1) << 32))
+        if (at == start)
             fail(path, std::string("not a valid PGM file (its ") + what + " is not a number)");
+        if (v >= (uint64_t(1) << 32))
+            fail(path, std::string("not a valid PGM file (its ") + what + " is absurd)");
         return v;
     };
     const uint64_t w = number("width"), h = number("height"), maxValue = number("largest value");
     if (maxValue < 1 || maxValue > 65535)
         fail(path, "not a valid PGM file (its largest value " + std::to_string(maxValue) + " is not 1 to 65535)");
     checkSize(path, int64_t(w), int64_t(h));
+    if (at >= bytes.size() || !std::isspace(static_cast<unsigned char>(bytes[at])))
+        fail(path, "not a valid PGM file (no white space between its largest value and its pixels)");
     ++at; // the one white space character before the rows
     const uint64_t sampleBytes = maxValue > 255 ? 2 : 1, need = w * h * sampleBytes;
     if (at > bytes.size() || bytes.size() - at < need)

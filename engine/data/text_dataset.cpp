@@ -251,11 +251,22 @@ std::vector<std::pair<std::string, std::string>> readTextFiles(const std::string
     return parts;
 }
 
-std::string joined(const std::vector<std::pair<std::string, std::string>>& parts, const std::string& fileOrDir)
+// The texts in order, each freed once copied: a large text is not held twice.
+std::string joined(std::vector<std::pair<std::string, std::string>> parts, const std::string& fileOrDir)
 {
     std::string text;
-    for (const auto& part : parts)
-        text += part.second;
+    if (parts.size() == 1) {
+        text = std::move(parts.front().second);
+    } else {
+        size_t total = 0;
+        for (const auto& part : parts)
+            total += part.second.size();
+        text.reserve(total);
+        for (auto& part : parts) {
+            text += part.second;
+            std::string().swap(part.second);
+        }
+    }
     if (text.empty())
         throw DataError("the text " + fileOrDir + " is empty");
     return text;
@@ -280,7 +291,7 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
                                  : o.modelCharacters                       ? *o.modelCharacters
                                                                            : TextVocabulary::characters(text, origin);
     const std::vector<uint8_t> ids = vocab.encode(text, "the text " + origin);
-    if (std::all_of(ids.begin(), ids.end(), [&](uint8_t id) { return id == ids.front(); }))
+    if (o.forTraining && std::all_of(ids.begin(), ids.end(), [&](uint8_t id) { return id == ids.front(); }))
         throw DataError("the text " + origin + " holds one symbol only (\"" +
                         printableSample(vocab.decode(ids.front())) +
                         "\" repeated): there is nothing for a model to predict; use a text with more");
@@ -326,13 +337,13 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
 
 Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
 {
-    const auto parts = readTextFiles(fileOrDir, o.vocabulary == TextVocabularyKind::Characters);
+    auto parts = readTextFiles(fileOrDir, o.vocabulary == TextVocabularyKind::Characters);
     // A character the model lacks is named within its own file, not at its offset in the folder's
     // texts joined together.
     if (o.modelCharacters && parts.size() > 1)
         for (const auto& [file, text] : parts)
             o.modelCharacters->encode(text, "the text " + file);
-    Dataset d = textDataset(joined(parts, fileOrDir), fileOrDir, o);
+    Dataset d = textDataset(joined(std::move(parts), fileOrDir), fileOrDir, o);
     d.directory = absolutePath(fileOrDir);
     return d;
 }

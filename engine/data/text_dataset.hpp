@@ -47,6 +47,9 @@ struct TextOptions {
     // encoded, instead of the text's own; DataError names the first character the model lacks.
     std::optional<TextVocabulary> modelCharacters;
     double validationFraction = 0.1; // the last part of the text, by position
+    // A text to train on: one symbol repeated is refused (nothing to predict). Evaluating or resuming
+    // a model on it is not refused.
+    bool forTraining = true;
 };
 
 // The text of a file, or of every regular file in a folder (sorted by name, not hidden, not

@@ -37,6 +37,14 @@ enum class EvalKeeps {
                    // for a large text is far more memory than the text
 };
 
+// What the Results pages show of each test sample: an image's every class (its three likeliest), a
+// text's predicted symbol and its probability (the whole vocabulary at each symbol of a large text
+// would take far more memory than the text).
+inline EvalKeeps resultsKeeps(const Dataset& data)
+{
+    return data.isText() ? EvalKeeps::Predictions : EvalKeeps::Probabilities;
+}
+
 struct EvalResult {
     double loss = 0.0; // mean
     double accuracy = 0.0;

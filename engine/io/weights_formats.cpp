@@ -66,7 +66,8 @@ std::string withWeightsExtension(const std::string& path, WeightsFormat f)
 void requireSavableAs(const Network& net, const std::vector<std::string>& classNames, WeightsFormat f)
 {
     // The layout depends on the layers, not on the weights' values: the untrained network's file
-    // fails as the trained one's would. It is built and dropped (megabytes, once).
+    // fails as the trained one's would. It is built and dropped: for a moment, a second copy of the
+    // weights.
     if (f == WeightsFormat::Safetensors)
         (void)safetensorsBytes(net, classNames);
     else if (f == WeightsFormat::Onnx)

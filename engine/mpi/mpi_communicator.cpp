@@ -163,11 +163,18 @@ void abortMpiJob(int exitCode)
     if (!initialized || finalized)
         return;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1) {
-        std::fflush(stdout);
-        std::fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, exitCode);
-    }
+    if (size <= 1)
+        return;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    // An error every rank meets (a missing dataset) reaches them all at about the same time; rank 0's
+    // message, and its --json error event (the others print none), should end the job. The other
+    // ranks give it two seconds to abort the job first.
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0)
+        std::this_thread::sleep_for(std::chrono::seconds(2));
+    MPI_Abort(MPI_COMM_WORLD, exitCode);
 }
 
 } // namespace tb

@@ -29,21 +29,21 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
     : m_net(net), m_data(data), m_device(resolved(config.device)), m_kernels(&cpuKernels(m_device)),
       m_optimizer(config.optimizer, net.paramCount(), *m_kernels), m_comm(config.communicator)
 {
-    // A batch whose buffers could not fit is refused before anything is allocated.
+    // A batch whose buffers could not fit is refused before anything is allocated; so is one beyond
+    // what is free now, which the kernel's out-of-memory killer would end mid-run, without a word.
     const uint64_t need =
         CpuExecutor::trainingBytes(net, config.batchSize, m_device.threads, config.shardSize, m_comm != nullptr);
+    const std::string batch =
+        "a batch of " + std::to_string(config.batchSize) +
+        (data.isText() ? " sequences of " + std::to_string(data.inputHeight()) + " symbols"
+                       : " images of " + std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth())) +
+        " needs about " + humanBytes(need) + " for training, more than ";
     if (need > physicalMemoryBytes())
-        throw ConfigError("a batch of " + std::to_string(config.batchSize) + " images of " +
-                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
-                          " needs about " + humanBytes(need) + " for training, more than this machine's " +
-                          humanBytes(physicalMemoryBytes()) + " of memory; use a smaller batch or size multiplier");
-    // Beyond what is free now, the kernel's out-of-memory killer ends the process mid-run, without a
-    // word, or another program.
-    if (const uint64_t free = availableMemoryBytes(); need > free)
-        throw ConfigError("a batch of " + std::to_string(config.batchSize) + " images of " +
-                          std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth()) +
-                          " needs about " + humanBytes(need) + " for training, more than the " + humanBytes(free) +
-                          " this machine has free now (of " + humanBytes(physicalMemoryBytes()) +
+        throw ConfigError(batch + "this machine's " + humanBytes(physicalMemoryBytes()) +
+                          " of memory; use a smaller batch or size multiplier");
+    if (const uint64_t freeNow = availableMemoryBytes(); need > freeNow)
+        throw ConfigError(batch + "the " + humanBytes(freeNow) + " this machine has free now (of " +
+                          humanBytes(physicalMemoryBytes()) +
                           "); close other programs, or use a smaller batch or size multiplier");
     if (m_comm)
         requireSameRunOnEveryRank(*m_comm, net, data, config, *m_device.isa);

@@ -8,11 +8,6 @@
 
 namespace tb {
 
-EvalKeeps resultsKeeps(const Dataset& data)
-{
-    return data.isText() ? EvalKeeps::Predictions : EvalKeeps::Probabilities;
-}
-
 WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& base, const DeviceSpec& device,
                                   const std::string& kernelCacheDir, int limit, EvalKeeps keeps)
 {

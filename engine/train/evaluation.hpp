@@ -22,11 +22,6 @@ struct WeightsEvaluation {
 // Throws what loading, building and the device throw (ModelError when the weights do not fit the
 // dataset's images or classes, ConfigError for an unusable device). kernelCacheDir: as TrainConfig's (an
 // OpenCL device's compiled kernels; empty: compiled again).
-// What the Results pages show of each test sample: an image's every class (its three likeliest), a
-// text's predicted symbol and its probability (the whole vocabulary at each symbol of a large text
-// would take far more memory than the text).
-EvalKeeps resultsKeeps(const Dataset& data);
-
 WeightsEvaluation evaluateWeights(const WeightsFile& weights, const Dataset& base, const DeviceSpec& device,
                                   const std::string& kernelCacheDir, int limit = 0,
                                   EvalKeeps keeps = EvalKeeps::Metrics);

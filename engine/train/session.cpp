@@ -40,6 +40,7 @@ Dataset loadDatasetFor(const std::string& path, const WeightsFile& w)
         return loadDataset(path);
     TextOptions t;
     t.sequenceLength = w.input.h;
+    t.forTraining = false; // the model's text as it is, one symbol repeated too
     TextVocabulary model = TextVocabulary::fromClassNames(w.classNames);
     t.vocabulary = model.kind;
     if (model.kind == TextVocabularyKind::Characters) // the ids the model learned, not this text's

@@ -36,7 +36,7 @@ struct TestRecord {
     int classes() const { return int(classNames.size()); }
 };
 
-// Of an evaluation with predictions (EvalResult::predicted and probs) of `data.test`'s first images,
+// Of an evaluation with predictions (EvalResult::predicted and confidence) of `data.test`'s first images,
 // or of its first sequences' symbols for a text dataset (one prediction per label).
 TestRecord makeTestRecord(const EvalResult& result, const Dataset& data, int keepImages = 100);
 

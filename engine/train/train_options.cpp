@@ -65,7 +65,7 @@ double parseRealOption(const std::string& name, const std::string& text)
     if (!std::isfinite(v))
         throw ConfigError("--" + name + " needs a finite number, not \"" + text + "\"");
     if (errno == ERANGE && v == 0) // 1e-5000 is not 0, which may mean something else (greedy, none)
-        throw ConfigError("--" + name + " " + text + " is too small for a number here: give 0, or 1e-300 or more");
+        throw ConfigError("--" + name + " " + text + " is too small: it rounds to 0");
     return v;
 }
 

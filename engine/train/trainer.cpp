@@ -2,7 +2,6 @@
 
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
-#include "train/evaluation.hpp"
 #include "train/run_limits.hpp"
 
 #include <chrono>
@@ -313,6 +312,17 @@ BatchResult Trainer::trainBatch(const int* indices, int count)
     m_testResult.reset(); // the weights move
     const uint64_t globalStep = uint64_t(m_backend->iterations());
     return m_backend->trainBatch(indices, count, hashKey(m_config.seed, uint64_t(RngPurpose::Dropout), globalStep));
+}
+
+bool Trainer::testResultStands(bool keepPredictions) const
+{
+    if (!m_testResult)
+        return false;
+    if (!keepPredictions)
+        return true;
+    // What evaluate(0, true) keeps (resultsKeeps): the last validation must have kept as much.
+    const bool probabilities = resultsKeeps(m_data) == EvalKeeps::Probabilities;
+    return !m_testResult->predicted.empty() && (!probabilities || !m_testResult->probs.empty());
 }
 
 EvalResult Trainer::evaluate(int limit, bool keepPredictions)

@@ -87,10 +87,7 @@ public:
     // The test split (or its first `limit` images), on the run's device.
     EvalResult evaluate(int limit = 0, bool keepPredictions = false);
     // Whether evaluate(0, keepPredictions) returns the last validation without another pass.
-    bool testResultStands(bool keepPredictions) const
-    {
-        return m_testResult && (!keepPredictions || !m_testResult->predicted.empty());
-    }
+    bool testResultStands(bool keepPredictions) const;
     // The weights or statistics changed outside training (precise BN): the last validation no longer
     // stands for the test set.
     void forgetTestResult() { m_testResult.reset(); }
