@@ -6,6 +6,12 @@ import sys
 import xml.etree.ElementTree as ET
 
 ES = {
+    "The run is damaged: its record cannot be read.": "La ejecución está dañada: su registro no se puede leer.",
+    "The run has not ended: its final weights are saved at its end.": "La ejecución no ha terminado: sus pesos finales se guardan al terminar.",
+    "The run was stopped or interrupted before its end: its folder keeps a checkpoint to resume from, not final weights (weights.tbw). Resume it to finish it.": "La ejecución se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarla, no pesos finales (weights.tbw). Reanúdala para terminarla.",
+    "The run's folder has no weights (weights.tbw).": "La carpeta de la ejecución no tiene pesos (weights.tbw).",
+    "The run is complete: nothing is left to resume.": "La ejecución está completa: no queda nada por reanudar.",
+    "The run's folder has no checkpoint (checkpoint.tbw) to resume from.": "La carpeta de la ejecución no tiene punto de control (checkpoint.tbw) desde el que reanudarla.",
     "Could not write %1: %2": "No se pudo escribir %1: %2",
     "A setting of the environment is not valid:\n%1": "Un ajuste del entorno no es válido:\n%1",
     "Could not encode the image for %1": "No se pudo codificar la imagen para %1",

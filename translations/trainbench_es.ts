@@ -2386,6 +2386,30 @@
         <source>interrupted</source>
         <translation>interrumpida</translation>
     </message>
+    <message>
+        <source>The run is damaged: its record cannot be read.</source>
+        <translation>La ejecución está dañada: su registro no se puede leer.</translation>
+    </message>
+    <message>
+        <source>The run has not ended: its final weights are saved at its end.</source>
+        <translation>La ejecución no ha terminado: sus pesos finales se guardan al terminar.</translation>
+    </message>
+    <message>
+        <source>The run was stopped or interrupted before its end: its folder keeps a checkpoint to resume from, not final weights (weights.tbw). Resume it to finish it.</source>
+        <translation>La ejecución se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarla, no pesos finales (weights.tbw). Reanúdala para terminarla.</translation>
+    </message>
+    <message>
+        <source>The run's folder has no weights (weights.tbw).</source>
+        <translation>La carpeta de la ejecución no tiene pesos (weights.tbw).</translation>
+    </message>
+    <message>
+        <source>The run is complete: nothing is left to resume.</source>
+        <translation>La ejecución está completa: no queda nada por reanudar.</translation>
+    </message>
+    <message>
+        <source>The run's folder has no checkpoint (checkpoint.tbw) to resume from.</source>
+        <translation>La carpeta de la ejecución no tiene punto de control (checkpoint.tbw) desde el que reanudarla.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>
