@@ -6,6 +6,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 ES = {
+    "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados",
+    "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba",
     "The run is damaged: its record cannot be read.": "La ejecución está dañada: su registro no se puede leer.",
     "The run has not ended: its final weights are saved at its end.": "La ejecución no ha terminado: sus pesos finales se guardan al terminar.",
     "The run was stopped or interrupted before its end: its folder keeps a checkpoint to resume from, not final weights (weights.tbw). Resume it to finish it.": "La ejecución se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarla, no pesos finales (weights.tbw). Reanúdala para terminarla.",

@@ -1600,6 +1600,14 @@
         <source>It is complete: nothing is left to resume. Its weights are %1.</source>
         <translation>Está terminada: no queda nada que reanudar. Sus pesos son %1.</translation>
     </message>
+    <message>
+        <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols</source>
+        <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados</translation>
+    </message>
+    <message>
+        <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images</source>
+        <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ModelPanel</name>

@@ -629,7 +629,16 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     m_write->setWeights(m_weights, m_runName); // a text model's only
     if (outcome.test && !outcome.test->predicted.empty() && m_runData) {
         m_results->setResults(m_runData, outcome.test);
-        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size()), text = m_runData->isText()] {
+        const bool stopped = outcome.status == RunStatus::Stopped;
+        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size()), text = m_runData->isText(),
+                           stopped, epoch = outcome.stoppedEpoch, step = outcome.stoppedStep] {
+            if (stopped)
+                return (text ? tr("Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols")
+                             : tr("Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images"))
+                    .arg(name())
+                    .arg(epoch)
+                    .arg(step)
+                    .arg(formatCount(n));
             return (text ? tr("Run %1 — the final weights on %2 held-out symbols")
                          : tr("Run %1 — the final weights on %2 test images"))
                 .arg(name())
