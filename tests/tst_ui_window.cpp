@@ -1225,6 +1225,33 @@ private slots:
         QVERIFY(sha[tb::Isa::Baseline] != sha[tb::detectIsa()]);
     }
 
+    // A language switch says the Compare page's status again and writes its table's numbers in the
+    // new language's format: "1.0986" stayed, which a Spanish reader takes for a thousand and some.
+    void compareFollowsALanguageSwitch()
+    {
+        auto w = makeWindow(1, 3, 32);
+        QVERIFY(w);
+        ComparePanel* compare = w->comparePanel();
+        for (const tb::DeviceSpec& d : compare->selectedDevices())
+            compare->setDeviceChecked(QString::fromStdString(d.id()), false);
+        compare->setDeviceChecked(QStringLiteral("cpu:1"), true);
+        QSignalSpy done(compare, &ComparePanel::comparisonFinished);
+        QCOMPARE(compare->start(), QString());
+        QVERIFY(done.wait(fixtures::kHangGuardMs));
+        QCOMPARE(compare->statusText(), QStringLiteral("Done; runs compared: 1."));
+        const int lossColumn = 7;
+        const double loss = compare->rows().at(0).test.loss;
+        QCOMPARE(compare->table()->item(0, lossColumn)->text(), QString::number(loss, 'f', 4));
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        QCOMPARE(compare->statusText(), QStringLiteral("Hecho; ejecuciones comparadas: 1."));
+        QCOMPARE(compare->table()->item(0, lossColumn)->text(),
+                 QString::number(loss, 'f', 4).replace(QLatin1Char('.'), QLatin1Char(',')));
+        Language::apply(QStringLiteral("en"));
+        QCOMPARE(compare->statusText(), QStringLiteral("Done; runs compared: 1."));
+        QCOMPARE(compare->table()->item(0, lossColumn)->text(), QString::number(loss, 'f', 4));
+    }
+
     // OpenCL devices are named for what they are: PoCL on the CPU is never called a GPU.
     void openClDevicesAreLabelledHonestly()
     {
