@@ -12,6 +12,7 @@
 #include "compare/compare_panel.hpp"
 #include "core/memory.hpp"
 #include "data/dataset.hpp"
+#include "data/text_dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
 #include "io/weights_file.hpp"
@@ -60,6 +61,7 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <functional>
 #include <map>
 #include <new>
 
@@ -1564,6 +1566,45 @@ private slots:
         Language::apply(QStringLiteral("es"));
         QVERIFY(EngineText::of(std::bad_alloc()).startsWith(QStringLiteral("sin memoria")));
         Language::apply(QStringLiteral("en"));
+    }
+
+    // The dataset errors a new user meets, from the engine itself: each is Spanish in the Spanish window,
+    // with its figures ("…the header is truncated (dimension 2 is missing)." stayed in English).
+    void datasetErrorsAreTranslated()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        auto spanishOf = [](const std::function<void()>& fail) {
+            try {
+                fail();
+            } catch (const std::exception& e) {
+                Language::apply(QStringLiteral("en"));
+                const QString english = EngineText::of(e);
+                Language::apply(QStringLiteral("es"));
+                return std::pair{english, EngineText::of(e)};
+            }
+            return std::pair{QString(), QString()};
+        };
+        // A test images file that holds its magic number and its count only.
+        const QString headerOnly = m_tmp.filePath(QStringLiteral("header-only"));
+        QDir().mkpath(headerOnly);
+        fixtures::writeToyDataset(headerOnly.toStdString(), 60, 30);
+        fixtures::writeRaw((headerOnly + QStringLiteral("/t10k-images-idx3-ubyte")).toStdString(),
+                           std::string("\0\0\x08\x03\0\0\0\x1e", 8));
+        const auto [truncatedEn, truncated] = spanishOf([&] { tb::loadDataset(headerOnly.toStdString()); });
+        QCOMPARE(truncatedEn,
+                 QStringLiteral("t10k-images-idx3-ubyte: the header is truncated (dimension 2 is missing)"));
+        QCOMPARE(truncated, QStringLiteral("t10k-images-idx3-ubyte: la cabecera está truncada (falta la dimensión 2)"));
+        // A text shorter than a sequence on each side of the split.
+        tb::TextOptions sequences;
+        sequences.sequenceLength = 64;
+        const auto [shortEn, shortText] = spanishOf([&] { tb::textDataset("abc", "short.txt", sequences); });
+        QVERIFY2(
+            shortEn.startsWith(QStringLiteral("the text short.txt holds 3 bytes, shorter than one sequence of 64")),
+            qPrintable(shortEn));
+        QVERIFY2(
+            shortText.startsWith(QStringLiteral("el texto short.txt contiene 3 bytes, menos que una secuencia de 64 ")),
+            qPrintable(shortText));
+        QVERIFY2(shortText.contains(QStringLiteral("usa un texto más largo")), qPrintable(shortText));
     }
 
     void spanishChangesVisibleTexts()

@@ -514,6 +514,130 @@
         <source>the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times (each pixel repeated) to fit</source>
         <translation>el modelo toma imágenes de %1 y %2 las tiene de %3: se amplían %4 veces (cada píxel repetido) para que encajen</translation>
     </message>
+    <message>
+        <source>%1: the header is truncated (dimension %2 is missing)</source>
+        <translation>%1: la cabecera está truncada (falta la dimensión %2)</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is zero</source>
+        <translation>%1: la dimensión %2 es cero</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is absurd (%3)</source>
+        <translation>%1: la dimensión %2 es absurda (%3)</translation>
+    </message>
+    <message>
+        <source>%1: has %2 dimensions; expected 3 (images, rows, columns)</source>
+        <translation>%1: tiene %2 dimensiones; se esperaban 3 (imágenes, filas, columnas)</translation>
+    </message>
+    <message>
+        <source>%1: has %2 dimensions; expected 1 (labels)</source>
+        <translation>%1: tiene %2 dimensiones; se esperaba 1 (etiquetas)</translation>
+    </message>
+    <message>
+        <source>%1: holds IDX data type 0x%2; only unsigned bytes (0x08) are supported</source>
+        <translation>%1: contiene datos IDX de tipo 0x%2; solo se admiten bytes sin signo (0x08)</translation>
+    </message>
+    <message>
+        <source>%1: declares %2 bytes of data (%3), more than this machine can hold (%4); the header is probably corrupt</source>
+        <translation>%1: declara %2 bytes de datos (%3), más de lo que cabe en esta máquina (%4); la cabecera probablemente está dañada</translation>
+    </message>
+    <message>
+        <source>%1: the gzip data is corrupt (%2)</source>
+        <translation>%1: los datos gzip están dañados (%2)</translation>
+    </message>
+    <message>
+        <source>%1: has bytes after the end of its gzip data that are not gzip data (the file is damaged, or something was appended to it)</source>
+        <translation>%1: tiene bytes tras el final de sus datos gzip que no son datos gzip (el archivo está dañado, o se le añadió algo)</translation>
+    </message>
+    <message>
+        <source>%1: read error: %2</source>
+        <translation>%1: error de lectura: %2</translation>
+    </message>
+    <message>
+        <source>%1: images of %2x%3 pixels are larger than Trainbench supports (4096x4096)</source>
+        <translation>%1: imágenes de %2x%3 píxeles, más grandes de lo que admite Trainbench (4096x4096)</translation>
+    </message>
+    <message>
+        <source>train images are %1x%2 but test images are %3x%4</source>
+        <translation>las imágenes de entrenamiento son de %1x%2 pero las de prueba son de %3x%4</translation>
+    </message>
+    <message>
+        <source>%1 holds a single class (0); a classifier needs at least two</source>
+        <translation>%1 contiene una sola clase (0); un clasificador necesita al menos dos</translation>
+    </message>
+    <message>
+        <source>classes.txt line %1 is not valid UTF-8 (at byte %2): save it as UTF-8</source>
+        <translation>la línea %1 de classes.txt no es UTF-8 válido (en el byte %2): guárdalo como UTF-8</translation>
+    </message>
+    <message>
+        <source>classes.txt names %1 classes but %2 uses labels up to %3</source>
+        <translation>classes.txt nombra %1 clases pero %2 usa etiquetas hasta %3</translation>
+    </message>
+    <message>
+        <source>t10k-labels uses label %1 but the training labels only cover 0..%2</source>
+        <translation>t10k-labels usa la etiqueta %1 pero las etiquetas de entrenamiento solo cubren 0..%2</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves no training images of %2</source>
+        <translation>una fracción de validación de %1 no deja ninguna imagen de entrenamiento de %2</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves no validation images of %2</source>
+        <translation>una fracción de validación de %1 no deja ninguna imagen de validación de %2</translation>
+    </message>
+    <message>
+        <source>the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length</source>
+        <translation>el texto %1 contiene %2 bytes, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta</translation>
+    </message>
+    <message>
+        <source>the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length</source>
+        <translation>el texto %1 contiene %2 caracteres, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta</translation>
+    </message>
+    <message>
+        <source>the text %1 does not exist</source>
+        <translation>el texto %1 no existe</translation>
+    </message>
+    <message>
+        <source>the text %1 is empty</source>
+        <translation>el texto %1 está vacío</translation>
+    </message>
+    <message>
+        <source>the folder %1 holds no text files</source>
+        <translation>la carpeta %1 no contiene archivos de texto</translation>
+    </message>
+    <message>
+        <source>cannot list the folder %1: %2</source>
+        <translation>no se puede listar la carpeta %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot read the text file %1: %2</source>
+        <translation>no se puede leer el archivo de texto %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is gzip-compressed, not text: decompress it first (gunzip -k)</source>
+        <translation>%1 está comprimido con gzip, no es texto: descomprímelo primero (gunzip -k)</translation>
+    </message>
+    <message>
+        <source>%1 looks binary, not text (a zero byte at offset %2)</source>
+        <translation>%1 parece binario, no texto (un byte cero en la posición %2)</translation>
+    </message>
+    <message>
+        <source>%1 looks binary, not text (%2 of its %3 bytes are control characters)</source>
+        <translation>%1 parece binario, no texto (%2 de sus %3 bytes son caracteres de control)</translation>
+    </message>
+    <message>
+        <source>%1 is not valid UTF-8 (at byte %2); a character-level vocabulary needs UTF-8, the byte-level one reads any text</source>
+        <translation>%1 no es UTF-8 válido (en el byte %2); un vocabulario de caracteres necesita UTF-8, el de bytes lee cualquier texto</translation>
+    </message>
+    <message>
+        <source>the text %1 has %2 distinct characters; a character-level vocabulary holds at most 256 (use the byte-level one)</source>
+        <translation>el texto %1 tiene %2 caracteres distintos; un vocabulario de caracteres admite como mucho 256 (usa el de bytes)</translation>
+    </message>
+    <message>
+        <source>%1 is an image dataset, not a text</source>
+        <translation>%1 es un conjunto de imágenes, no un texto</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
