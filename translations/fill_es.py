@@ -397,7 +397,7 @@ ES = {
     "Early stopping": "Parada temprana",
     "Minimum change": "Cambio mínimo",
     "Checkpoint every": "Punto de control cada",
-    "0 (test set)": "0 (conjunto de prueba)",
+    "0 (test set)": "0 (prueba)",
     "Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do":
         "Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de prueba quede intacto hasta el final; 0: el conjunto de prueba valida cada época, como en los tutoriales",
     "Constant": "Constante",

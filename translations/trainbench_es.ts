@@ -2018,7 +2018,7 @@
     </message>
     <message>
         <source>0 (test set)</source>
-        <translation>0 (conjunto de prueba)</translation>
+        <translation>0 (prueba)</translation>
     </message>
     <message>
         <source>Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do</source>
