@@ -4,11 +4,13 @@
 // giving the engine's own text, and Stop while writing.
 #include "fixtures.hpp"
 
+#include "charts/chart.hpp"
 #include "common/text.hpp"
 #include "data/text_dataset.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "model/model_spec.hpp"
+#include "panels/charts_panel.hpp"
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
@@ -418,6 +420,10 @@ private slots:
         QVERIFY(log.contains(QStringLiteral("Sample after epoch 2: ")));
         QVERIFY(log.contains(QStringLiteral("bpc: ")));
         QCOMPARE(int(w.history().size()), 2);
+        // The validation curves name the end of the text, not a test set a text does not have.
+        ChartsPanel* charts = w.chartsPanel();
+        QCOMPARE(charts->lossChart()->seriesName(charts->validationSeries()),
+                 QStringLiteral("Validation (last 10% of the text)"));
 
         // Results: the held-out text, its mistakes most confident first, the confusion.
         ResultsPanel& results = *w.resultsPanel();

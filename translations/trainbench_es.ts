@@ -950,6 +950,10 @@
         <source>Each epoch's time and speed appear here when it ends.</source>
         <translation>El tiempo y la velocidad de cada época aparecen aquí cuando termina.</translation>
     </message>
+    <message>
+        <source>Validation (last %1% of the text)</source>
+        <translation>Validación (último %1 % del texto)</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ComparePanel</name>

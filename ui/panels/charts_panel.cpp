@@ -2,6 +2,7 @@
 
 #include "charts/chart.hpp"
 #include "common/text.hpp"
+#include "data/text_dataset.hpp"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -134,6 +135,9 @@ QString ChartsPanel::validationName() const
 {
     if (m_config.validationSplit > 0)
         return tr("Validation (last %1% of train)").arg(m_config.validationSplit * 100, 0, 'g', 3);
+    // A text has no test set: its held-out part is the end of the text (the window's default fraction).
+    if (m_textRun)
+        return tr("Validation (last %1% of the text)").arg(tb::TextOptions{}.validationFraction * 100, 0, 'g', 3);
     return tr("Validation (test set)");
 }
 

@@ -31,7 +31,8 @@ public:
     void addBatch(const tb::BatchProgress& p);
     void addEpoch(const tb::EpochRecord& r);
 
-    // Series of lossChart(): the learning rate (right axis) and the decisions' markers.
+    // Series of lossChart(): the validation curve, the learning rate (right axis) and the decisions' markers.
+    int validationSeries() const { return m_lossVal; }
     int rateSeries() const { return m_lossRate; }
     int loweredSeries() const { return m_lossLowered; }
     int bestSeries() const { return m_lossBest; } // also in accuracyChart(), as accuracyBestSeries()
