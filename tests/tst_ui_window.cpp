@@ -64,6 +64,7 @@
 #include <functional>
 #include <map>
 #include <new>
+#include <tuple>
 
 using namespace tbui;
 
@@ -1566,6 +1567,38 @@ private slots:
         Language::apply(QStringLiteral("es"));
         QVERIFY(EngineText::of(std::bad_alloc()).startsWith(QStringLiteral("sin memoria")));
         Language::apply(QStringLiteral("en"));
+    }
+
+    // A count of one is singular, in both languages: "1 replicas in sync" and "1 epochs" were shown.
+    void countsTakeTheirPluralForm()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        RunPanel panel;
+        panel.setRunning(true);
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 1;
+        info.globalBatch = 128;
+        info.config.schedule.kind = tb::ScheduleKind::StepDecay; // the log says it
+        info.config.schedule.factor = 0.5;
+        const std::vector<std::tuple<QString, int, QString, QString>> rows = {
+            {QStringLiteral("en"), 1, QStringLiteral("Training: 1 replica in sync, global batch 128."),
+             QStringLiteral("step decay ×0.5 every epoch")},
+            {QStringLiteral("en"), 2, QStringLiteral("Training: 2 replicas in sync, global batch 128."),
+             QStringLiteral("step decay ×0.5 every 2 epochs")},
+            {QStringLiteral("es"), 1, QStringLiteral("Entrenando: 1 réplica sincronizada, lote global 128."),
+             QStringLiteral("caída escalonada ×0.5 cada época")},
+            {QStringLiteral("es"), 2, QStringLiteral("Entrenando: 2 réplicas sincronizadas, lote global 128."),
+             QStringLiteral("caída escalonada ×0.5 cada 2 épocas")},
+        };
+        for (const auto& [language, n, training, schedule] : rows) {
+            Language::apply(language);
+            info.replicas = n;
+            info.config.schedule.everyEpochs = n;
+            panel.runStarted(info);
+            QCOMPARE(panel.statusText(), training);
+            QVERIFY2(panel.logText().endsWith(schedule), qPrintable(panel.logText()));
+        }
     }
 
     // The dataset errors a new user meets, from the engine itself: each is Spanish in the Spanish window,

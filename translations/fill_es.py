@@ -197,7 +197,10 @@ ES = {
     "Show all images": "Mostrar todas las imágenes",
     "Results appear after the first epoch.": "Los resultados aparecen tras la primera época.",
     "%1 of %2 wrong": "%1 de %2 erróneas",
-    "%1 images of class %2 predicted as %3": "%1 imágenes de la clase %2 predichas como %3",
+    "%Ln image(s) of class %1 predicted as %2": [
+        "%Ln imagen de la clase %1 predicha como %2",
+        "%Ln imágenes de la clase %1 predichas como %2",
+    ],
     "true: %1": "real: %1",
     "Test image %1": "Imagen de prueba %1",
     "<b>True class:</b> %1<br><b>Predicted:</b> %2<br><br><b>Top 3</b><br>":
@@ -206,7 +209,10 @@ ES = {
     "Pause": "Pausar",
     "Ready.": "Listo.",
     "Paused at epoch %1/%2, step %3/%4.": "En pausa en la época %1/%2, paso %3/%4.",
-    "Training: %1 replicas in sync, global batch %2.": "Entrenando: %1 réplicas sincronizadas, lote global %2.",
+    "Training: %n replica(s) in sync, global batch %1.": [
+        "Entrenando: %n réplica sincronizada, lote global %1.",
+        "Entrenando: %n réplicas sincronizadas, lote global %1.",
+    ],
     "Epoch %1/%2": "Época %1/%2",
     "Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8":
         "Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — exactitud %8",
@@ -437,10 +443,13 @@ ES = {
         "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de prueba solo se usa al final",
     "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de prueba (%1 imágenes), tras cada época",
     "Learning-rate schedule: %1": "Programación de la tasa de aprendizaje: %1",
-    "step decay ×%1 every %2 epochs": "caída escalonada ×%1 cada %2 épocas",
+    "step decay ×%1 every %n epoch(s)": ["caída escalonada ×%1 cada época", "caída escalonada ×%1 cada %n épocas"],
     "exponential decay %1 per %2 steps": "caída exponencial %1 cada %2 pasos",
     "cosine decay to %1× after %2 warm-up steps": "caída coseno hasta %1× tras %2 pasos de calentamiento",
-    "reduce on plateau of %1: ×%2 after %3 epochs, minimum %4": "reducir en meseta de %1: ×%2 tras %3 épocas, mínimo %4",
+    "reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3": [
+        "reducir en meseta de %1: ×%2 tras %n época, mínimo %3",
+        "reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3",
+    ],
     "constant": "constante",
     "%1, patience %2, min_delta %3": "%1, paciencia %2, min_delta %3",
     "%1, restoring the best weights": "%1, restaurando los mejores pesos",
@@ -719,7 +728,10 @@ ES = {
     "the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times (each pixel repeated) to fit":
         "el modelo toma imágenes de %1 y %2 las tiene de %3: se amplían %4 veces (cada píxel repetido) para que encajen",
     "the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's": "los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta",
-    "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)": "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)",
+    "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)": [
+        "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n época (un modelo de imágenes recupera los suyos)",
+        "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n épocas (un modelo de imágenes recupera los suyos)",
+    ],
     "Evaluating the final weights on the %1 test images…": "Evaluando los pesos finales con las %1 imágenes de prueba…",
     "%1 holds no checkpoint.tbw to resume from": "%1 no contiene ningún checkpoint.tbw desde el que reanudar",
     "%1 is not a run folder (no such folder)": "%1 no es una carpeta de ejecución (no existe)",
@@ -754,21 +766,34 @@ ES = {
 }
 
 
-def main(path):
+def fill(path, table):
+    """Writes `table`'s translations into the .ts at `path`; a plural message's (numerus) entry is the
+    list of its forms, in the language's order. Returns the sources without an entry."""
     tree = ET.parse(path)
     missing = []
     for message in tree.getroot().iter("message"):
         source = message.find("source").text or ""
         translation = message.find("translation")
-        if source in ES:
-            translation.text = ES[source]
-            translation.attrib.pop("type", None)
-        else:
+        if source not in table:
             missing.append(source)
+            continue
+        if message.get("numerus") == "yes":
+            for form in list(translation):
+                translation.remove(form)
+            translation.text = None
+            for text in table[source]:
+                ET.SubElement(translation, "numerusform").text = text
+        else:
+            translation.text = table[source]
+        translation.attrib.pop("type", None)
     tree.write(path, encoding="utf-8", xml_declaration=True)
     for m in missing:
         print("untranslated:", repr(m), file=sys.stderr)
-    return 1 if missing else 0
+    return missing
+
+
+def main(path):
+    return 1 if fill(path, ES) else 0
 
 
 if __name__ == "__main__":

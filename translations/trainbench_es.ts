@@ -1665,10 +1665,6 @@
         <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de imágenes IDX y modelos de lenguaje LSTM con archivos de texto, y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Núcleos de cálculo de la CPU: %2.</translation>
     </message>
     <message>
-        <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)</source>
-        <translation>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)</translation>
-    </message>
-    <message>
         <source>The report could not be exported.</source>
         <translation>No se pudo exportar el informe.</translation>
     </message>
@@ -1735,6 +1731,10 @@
     <message>
         <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images</source>
         <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)</source>
+        <translation><numerusform>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n época (un modelo de imágenes recupera los suyos)</numerusform><numerusform>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n épocas (un modelo de imágenes recupera los suyos)</numerusform></translation>
     </message>
 </context>
 <context>
@@ -1966,10 +1966,6 @@
         <translation>%1 de %2 erróneas</translation>
     </message>
     <message>
-        <source>%1 images of class %2 predicted as %3</source>
-        <translation>%1 imágenes de la clase %2 predichas como %3</translation>
-    </message>
-    <message>
         <source>true: %1</source>
         <translation>real: %1</translation>
     </message>
@@ -1980,6 +1976,10 @@
     <message>
         <source>&lt;b&gt;True class:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicted:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Top 3&lt;/b&gt;&lt;br&gt;</source>
         <translation>&lt;b&gt;Clase real:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicha:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Las 3 más probables&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln image(s) of class %1 predicted as %2</source>
+        <translation><numerusform>%Ln imagen de la clase %1 predicha como %2</numerusform><numerusform>%Ln imágenes de la clase %1 predichas como %2</numerusform></translation>
     </message>
 </context>
 <context>
@@ -2124,10 +2124,6 @@
         <translation>Listo.</translation>
     </message>
     <message>
-        <source>Training: %1 replicas in sync, global batch %2.</source>
-        <translation>Entrenando: %1 réplicas sincronizadas, lote global %2.</translation>
-    </message>
-    <message>
         <source>Epoch %1/%2</source>
         <translation>Época %1/%2</translation>
     </message>
@@ -2248,20 +2244,12 @@
         <translation>El punto de control está en %1; Archivo &gt; Continuar entrenamiento… lo continúa.</translation>
     </message>
     <message>
-        <source>step decay ×%1 every %2 epochs</source>
-        <translation>caída escalonada ×%1 cada %2 épocas</translation>
-    </message>
-    <message>
         <source>exponential decay %1 per %2 steps</source>
         <translation>caída exponencial %1 cada %2 pasos</translation>
     </message>
     <message>
         <source>cosine decay to %1× after %2 warm-up steps</source>
         <translation>caída coseno hasta %1× tras %2 pasos de calentamiento</translation>
-    </message>
-    <message>
-        <source>reduce on plateau of %1: ×%2 after %3 epochs, minimum %4</source>
-        <translation>reducir en meseta de %1: ×%2 tras %3 épocas, mínimo %4</translation>
     </message>
     <message>
         <source>constant</source>
@@ -2314,6 +2302,18 @@
     <message>
         <source>Paused — epoch: %v/%m steps</source>
         <translation>En pausa — época: %v/%m pasos</translation>
+    </message>
+    <message numerus="yes">
+        <source>Training: %n replica(s) in sync, global batch %1.</source>
+        <translation><numerusform>Entrenando: %n réplica sincronizada, lote global %1.</numerusform><numerusform>Entrenando: %n réplicas sincronizadas, lote global %1.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>step decay ×%1 every %n epoch(s)</source>
+        <translation><numerusform>caída escalonada ×%1 cada época</numerusform><numerusform>caída escalonada ×%1 cada %n épocas</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
+        <translation><numerusform>reducir en meseta de %1: ×%2 tras %n época, mínimo %3</numerusform><numerusform>reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3</numerusform></translation>
     </message>
 </context>
 <context>

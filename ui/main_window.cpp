@@ -426,11 +426,11 @@ void MainWindow::followModelKind()
     if (!t)
         return;
     m_hyper->setBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
-    statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs "
-                                "(an image model gets its settings back)")
+    statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) "
+                                "(an image model gets its settings back)",
+                                nullptr, t->epochs)
                                  .arg(qs(spec->name), qs(t->optimizer), QLocale().toString(double(t->learningRate)))
-                                 .arg(t->batchSize)
-                                 .arg(t->epochs),
+                                 .arg(t->batchSize),
                              15000);
 }
 

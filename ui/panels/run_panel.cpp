@@ -231,7 +231,7 @@ void RunPanel::runStarted(const RunStarted& info)
         appendLog(tr("Early stopping: %1").arg(earlyStoppingText(info.config.earlyStopping)));
     if (m_state == State::Running)
         setStatus([replicas = info.replicas, batch = info.globalBatch] {
-            return tr("Training: %1 replicas in sync, global batch %2.").arg(replicas).arg(batch);
+            return tr("Training: %n replica(s) in sync, global batch %1.", nullptr, replicas).arg(batch);
         });
 }
 
@@ -439,16 +439,15 @@ QString RunPanel::scheduleText(const tb::LrSchedule& s)
     case tb::ScheduleKind::Constant:
         break;
     case tb::ScheduleKind::StepDecay:
-        return tr("step decay ×%1 every %2 epochs").arg(s.factor, 0, 'g', 4).arg(s.everyEpochs);
+        return tr("step decay ×%1 every %n epoch(s)", nullptr, s.everyEpochs).arg(s.factor, 0, 'g', 4);
     case tb::ScheduleKind::Exponential:
         return tr("exponential decay %1 per %2 steps").arg(s.decayRate, 0, 'g', 4).arg(s.decaySteps);
     case tb::ScheduleKind::Cosine:
         return tr("cosine decay to %1× after %2 warm-up steps").arg(s.alpha, 0, 'g', 4).arg(s.warmupSteps);
     case tb::ScheduleKind::Plateau:
-        return tr("reduce on plateau of %1: ×%2 after %3 epochs, minimum %4")
+        return tr("reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3", nullptr, s.patience)
             .arg(qs(tb::monitorName(s.monitor)))
             .arg(s.factor, 0, 'g', 4)
-            .arg(s.patience)
             .arg(s.minLr, 0, 'g', 4);
     }
     return tr("constant");
