@@ -556,9 +556,9 @@ ES = {
     "other": "otros",
     "Open the weights of a text model": "Abrir los pesos de un modelo de texto",
     "Trainbench weights (*.tbw);;All files (*)": "Pesos de Trainbench (*.tbw);;Todos los archivos (*)",
-    "&Prompt:": "&Inicio:",
+    "&Prompt:": "I&nicio:",
     "The text the model continues (empty: it starts a new line)": "El texto que el modelo continúa (vacío: empieza una línea nueva)",
-    "&Length:": "&Longitud:",
+    "Len&gth:": "&Longitud:",
     " characters": " caracteres",
     "&Temperature:": "&Temperatura:",
     "Divides the model's scores before sampling: 0 always takes the most likely character, 1 samples the model's own probabilities, higher is wilder":

@@ -2620,15 +2620,11 @@
     </message>
     <message>
         <source>&amp;Prompt:</source>
-        <translation>&amp;Inicio:</translation>
+        <translation>I&amp;nicio:</translation>
     </message>
     <message>
         <source>The text the model continues (empty: it starts a new line)</source>
         <translation>El texto que el modelo continúa (vacío: empieza una línea nueva)</translation>
-    </message>
-    <message>
-        <source>&amp;Length:</source>
-        <translation>&amp;Longitud:</translation>
     </message>
     <message>
         <source> characters</source>
@@ -2745,6 +2741,10 @@
     <message>
         <source>Wrote %1 characters; mean probability %2%.</source>
         <translation>Escritos %1 caracteres; probabilidad media %2 %.</translation>
+    </message>
+    <message>
+        <source>Len&amp;gth:</source>
+        <translation>&amp;Longitud:</translation>
     </message>
 </context>
 </TS>
