@@ -21,6 +21,7 @@
 #include "panels/model_panel.hpp"
 #include "panels/run_options_fields.hpp"
 #include "panels/run_panel.hpp"
+#include "predict/predict_panel.hpp"
 #include "results/results_model.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
@@ -382,6 +383,11 @@ private slots:
                 : QStringLiteral("(resumed at epoch %1, step %2)").arg(at.position.epoch + 1).arg(at.position.step + 1);
         QVERIFY2(w->runPanel()->logText().contains(where), qPrintable(where + "\n" + w->runPanel()->logText()));
         QVERIFY(w->runPanel()->logText().contains(resumed.weightsSha256));
+        // The Predict page names the run as a fresh one is named (model and device), not by its folder.
+        const QString model = w->predictPanel()->modelText();
+        QVERIFY2(model.startsWith(
+                     QStringLiteral("Model: %1 on cpu:1, resumed ").arg(QString::fromStdString(at.weights.spec.name))),
+                 qPrintable(model));
     }
 
     // A run made at a kernel level of its own (here by the CLI) goes on at that level in the window,

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 ES = {
     "Validation (last %1% of the text)": "Validación (último %1 % del texto)",
+    "%1 on %2, resumed %3": "%1 en %2, reanudado a las %3",
     "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados",
     "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba",
     "The run is damaged: its record cannot be read.": "La ejecución está dañada: su registro no se puede leer.",

@@ -1613,10 +1613,6 @@
         <translation>Hay un entrenamiento en curso.</translation>
     </message>
     <message>
-        <source>%1 resumed on %2 at %3</source>
-        <translation>%1 continuado en %2 a las %3</translation>
-    </message>
-    <message>
         <source>Run %1 — the final weights on %2 test images</source>
         <translation>Ejecución %1 — los pesos finales en %2 imágenes de prueba</translation>
     </message>
@@ -1735,6 +1731,10 @@
     <message numerus="yes">
         <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)</source>
         <translation><numerusform>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n época (un modelo de imágenes recupera los suyos)</numerusform><numerusform>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n épocas (un modelo de imágenes recupera los suyos)</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 on %2, resumed %3</source>
+        <translation>%1 en %2, reanudado a las %3</translation>
     </message>
 </context>
 <context>

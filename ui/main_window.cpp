@@ -557,9 +557,11 @@ void MainWindow::resumeRun(const QString& folder)
         showError(cannot, EngineText::of(e));
         return;
     }
-    beginRun(req, [run = QFileInfo(folder).fileName(), device = qs(req.device.id()), at = QTime::currentTime()] {
-        return tr("%1 resumed on %2 at %3").arg(run, device, QLocale().toString(at, QLocale::ShortFormat));
-    });
+    // Named as a fresh run is (its model, not its folder's stamped name), and said to be resumed.
+    beginRun(req,
+             [model = qs(req.checkpoint->weights.spec.name), device = qs(req.device.id()), at = QTime::currentTime()] {
+                 return tr("%1 on %2, resumed %3").arg(model, device, QLocale().toString(at, QLocale::ShortFormat));
+             });
 }
 
 void MainWindow::beginRun(TrainRequest req, std::function<QString()> name)
