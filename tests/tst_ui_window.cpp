@@ -1569,6 +1569,33 @@ private slots:
         Language::apply(QStringLiteral("en"));
     }
 
+    // With precise BN the last validation point is of BatchNorm's statistics before it: a marker at the
+    // last epoch on both charts gives the final weights' test figures after it (the charts showed only
+    // the point before).
+    void preciseBnMarksTheFinalTestOnTheCharts()
+    {
+        auto w = makeWindow(1);
+        QVERIFY(w);
+        w->hyperparametersPanel()->runOptions()->setPreciseBnBatches(4);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        const RunOutcome o = finished.first().first().value<RunOutcome>();
+        QVERIFY(o.preciseBn);
+        ChartsPanel* charts = w->chartsPanel();
+        Chart* accuracy = charts->accuracyChart();
+        QVERIFY(accuracy->seriesVisible(charts->accuracyPreciseBnSeries()));
+        QCOMPARE(accuracy->points(charts->accuracyPreciseBnSeries()), (QList<QPointF>{{1.0, o.testAccuracy}}));
+        QCOMPARE(accuracy->seriesName(charts->accuracyPreciseBnSeries()), QStringLiteral("Test after Precise BN"));
+        QCOMPARE(charts->lossChart()->points(charts->preciseBnSeries()), (QList<QPointF>{{1.0, o.testLoss}}));
+        // The next run starts without it.
+        w->hyperparametersPanel()->runOptions()->setPreciseBnBatches(0);
+        finished.clear();
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        QVERIFY(!accuracy->seriesVisible(charts->accuracyPreciseBnSeries()));
+    }
+
     // A count of one is singular, in both languages: "1 replicas in sync" and "1 epochs" were shown.
     void countsTakeTheirPluralForm()
     {

@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 ES = {
+    "Test after Precise BN": "Prueba tras BN precisa",
     "Validation (last %1% of the text)": "Validación (último %1 % del texto)",
     "%1 on %2, resumed %3": "%1 en %2, reanudado a las %3",
     "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados",

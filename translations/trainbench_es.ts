@@ -954,6 +954,10 @@
         <source>Validation (last %1% of the text)</source>
         <translation>Validación (último %1 % del texto)</translation>
     </message>
+    <message>
+        <source>Test after Precise BN</source>
+        <translation>Prueba tras BN precisa</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ComparePanel</name>

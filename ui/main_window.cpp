@@ -647,6 +647,9 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
                 .arg(formatCount(n));
         });
     }
+    // The validation points are of BatchNorm's statistics before precise BN: its final figures beside them.
+    if (outcome.preciseBn && outcome.status == RunStatus::Completed && !m_history.empty())
+        m_charts->setPreciseBnTest(m_history.back().epoch, outcome.testLoss, outcome.testAccuracy);
     m_run->runFinished(outcome);
     // Said where the gap between training and test accuracy shows (the log above, the Results page).
     m_resultsNote = [precise = outcome.preciseBn, warmth = outcome.batchNormWarmth] {
