@@ -1596,6 +1596,34 @@ private slots:
         QVERIFY(!accuracy->seriesVisible(charts->accuracyPreciseBnSeries()));
     }
 
+    // The status line says what the run does while no step moves: the set-up before the first step
+    // (an OpenCL device compiles its kernels, 40 s on PoCL) and an epoch's validation after its last
+    // step (it said "ETA 0s").
+    void statusSaysWhatTheRunDoesBetweenSteps()
+    {
+        RunPanel panel;
+        panel.setRunning(true);
+        QCOMPARE(panel.statusText(), QStringLiteral("Starting: reading the dataset and preparing the device…"));
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 2;
+        info.globalBatch = 32;
+        panel.runStarted(info);
+        tb::BatchProgress p;
+        p.epoch = 1;
+        p.epochs = 2;
+        p.steps = 10;
+        p.step = 5;
+        p.epochElapsed = 5.0;
+        panel.batchFinished(p);
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Epoch 1/2 — step 5/10 — ETA 5s")),
+                 qPrintable(panel.statusText()));
+        p.step = 10;
+        p.epochElapsed = 10.0;
+        panel.batchFinished(p);
+        QCOMPARE(panel.statusText(), QStringLiteral("Epoch 1/2 trained — validating…"));
+    }
+
     // A count of one is singular, in both languages: "1 replicas in sync" and "1 epochs" were shown.
     void countsTakeTheirPluralForm()
     {

@@ -6,6 +6,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 ES = {
+    "Starting: reading the dataset and preparing the device…": "Iniciando: leyendo el conjunto de datos y preparando el dispositivo…",
+    "Epoch %1/%2 trained — validating…": "Época %1/%2 entrenada — validando…",
     "Test after Precise BN": "Prueba tras BN precisa",
     "Validation (last %1% of the text)": "Validación (último %1 % del texto)",
     "%1 on %2, resumed %3": "%1 en %2, reanudado a las %3",

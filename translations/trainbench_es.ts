@@ -2319,6 +2319,14 @@
         <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
         <translation><numerusform>reducir en meseta de %1: ×%2 tras %n época, mínimo %3</numerusform><numerusform>reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3</numerusform></translation>
     </message>
+    <message>
+        <source>Starting: reading the dataset and preparing the device…</source>
+        <translation>Iniciando: leyendo el conjunto de datos y preparando el dispositivo…</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 trained — validating…</source>
+        <translation>Época %1/%2 entrenada — validando…</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunsPanel</name>
