@@ -15,6 +15,7 @@
 #include "data/text_dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
+#include "io/safetensors.hpp"
 #include "io/weights_file.hpp"
 #include "kernels/isa.hpp"
 #include "main_window.hpp"
@@ -111,6 +112,20 @@ class TstUiWindow : public QObject {
         cpu2.threads = 2;
         w->acceleratorPanel()->selectDevice(cpu2);
         return w;
+    }
+
+    // The window's English and Spanish of the engine error `fail` throws (empty if none).
+    static std::pair<QString, QString> englishAndSpanish(const std::function<void()>& fail)
+    {
+        try {
+            fail();
+        } catch (const std::exception& e) {
+            Language::apply(QStringLiteral("en"));
+            const QString english = EngineText::of(e);
+            Language::apply(QStringLiteral("es"));
+            return {english, EngineText::of(e)};
+        }
+        return {};
     }
 
 private slots:
@@ -1624,6 +1639,26 @@ private slots:
         QCOMPARE(panel.statusText(), QStringLiteral("Epoch 1/2 trained — validating…"));
     }
 
+    // The safetensors reader's errors a user meets opening another program's file, from the engine.
+    void safetensorsErrorsAreTranslated()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const QString tiny = m_tmp.filePath(QStringLiteral("tiny.safetensors"));
+        fixtures::writeRaw(tiny.toStdString(), "abcd");
+        const auto [shortEn, shortEs] = englishAndSpanish([&] { tb::loadSafetensors(tiny.toStdString()); });
+        QCOMPARE(shortEn, tiny + QStringLiteral(": not a safetensors file (4 bytes, shorter than the 8-byte header "
+                                                "length)"));
+        QCOMPARE(shortEs, tiny + QStringLiteral(": no es un archivo safetensors (4 bytes, menos que los 8 bytes de la "
+                                                "longitud de su cabecera)"));
+        const QString lying = m_tmp.filePath(QStringLiteral("lying.safetensors"));
+        fixtures::writeRaw(lying.toStdString(), std::string("\x40\0\0\0\0\0\0\0{}", 10));
+        const auto [lyingEn, lyingEs] = englishAndSpanish([&] { tb::loadSafetensors(lying.toStdString()); });
+        QVERIFY2(lyingEn.contains(QStringLiteral("is larger than the file (10 bytes)")), qPrintable(lyingEn));
+        QVERIFY2(lyingEs.startsWith(lying + QStringLiteral(": la longitud de la cabecera (64 bytes) es mayor que el "
+                                                           "archivo (10 bytes)")),
+                 qPrintable(lyingEs));
+    }
+
     // A count of one is singular, in both languages: "1 replicas in sync" and "1 epochs" were shown.
     void countsTakeTheirPluralForm()
     {
@@ -1661,31 +1696,20 @@ private slots:
     void datasetErrorsAreTranslated()
     {
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
-        auto spanishOf = [](const std::function<void()>& fail) {
-            try {
-                fail();
-            } catch (const std::exception& e) {
-                Language::apply(QStringLiteral("en"));
-                const QString english = EngineText::of(e);
-                Language::apply(QStringLiteral("es"));
-                return std::pair{english, EngineText::of(e)};
-            }
-            return std::pair{QString(), QString()};
-        };
         // A test images file that holds its magic number and its count only.
         const QString headerOnly = m_tmp.filePath(QStringLiteral("header-only"));
         QDir().mkpath(headerOnly);
         fixtures::writeToyDataset(headerOnly.toStdString(), 60, 30);
         fixtures::writeRaw((headerOnly + QStringLiteral("/t10k-images-idx3-ubyte")).toStdString(),
                            std::string("\0\0\x08\x03\0\0\0\x1e", 8));
-        const auto [truncatedEn, truncated] = spanishOf([&] { tb::loadDataset(headerOnly.toStdString()); });
+        const auto [truncatedEn, truncated] = englishAndSpanish([&] { tb::loadDataset(headerOnly.toStdString()); });
         QCOMPARE(truncatedEn,
                  QStringLiteral("t10k-images-idx3-ubyte: the header is truncated (dimension 2 is missing)"));
         QCOMPARE(truncated, QStringLiteral("t10k-images-idx3-ubyte: la cabecera está truncada (falta la dimensión 2)"));
         // A text shorter than a sequence on each side of the split.
         tb::TextOptions sequences;
         sequences.sequenceLength = 64;
-        const auto [shortEn, shortText] = spanishOf([&] { tb::textDataset("abc", "short.txt", sequences); });
+        const auto [shortEn, shortText] = englishAndSpanish([&] { tb::textDataset("abc", "short.txt", sequences); });
         QVERIFY2(
             shortEn.startsWith(QStringLiteral("the text short.txt holds 3 bytes, shorter than one sequence of 64")),
             qPrintable(shortEn));

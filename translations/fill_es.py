@@ -6,6 +6,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 ES = {
+    "%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)": "%1: no es un archivo safetensors (%2 bytes, menos que los 8 bytes de la longitud de su cabecera)",
+    "%1: the header length (%2 bytes) is larger than the file (%3 bytes); the file is truncated or not a safetensors file": "%1: la longitud de la cabecera (%2 bytes) es mayor que el archivo (%3 bytes); el archivo está truncado o no es un archivo safetensors",
+    "%1: the file lacks tensor \"%2\" (%3, %4 of %5); is the file of another model?": "%1: al archivo le falta el tensor \"%2\" (%3, %4 de %5); ¿es el archivo de otro modelo?",
+    "%1: tensor \"%2\" of %3 has shape %4 but the model needs %5; is the file of another model?": "%1: el tensor \"%2\" de %3 tiene la forma %4 pero el modelo necesita %5; ¿es el archivo de otro modelo?",
+    "%1: tensor \"%2\" of %3 is %4 but must be %5": "%1: el tensor \"%2\" de %3 es %4 pero debe ser %5",
     "Starting: reading the dataset and preparing the device…": "Iniciando: leyendo el conjunto de datos y preparando el dispositivo…",
     "Epoch %1/%2 trained — validating…": "Época %1/%2 entrenada — validando…",
     "Test after Precise BN": "Prueba tras BN precisa",

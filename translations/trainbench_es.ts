@@ -638,6 +638,26 @@
         <source>%1 is an image dataset, not a text</source>
         <translation>%1 es un conjunto de imágenes, no un texto</translation>
     </message>
+    <message>
+        <source>%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)</source>
+        <translation>%1: no es un archivo safetensors (%2 bytes, menos que los 8 bytes de la longitud de su cabecera)</translation>
+    </message>
+    <message>
+        <source>%1: the header length (%2 bytes) is larger than the file (%3 bytes); the file is truncated or not a safetensors file</source>
+        <translation>%1: la longitud de la cabecera (%2 bytes) es mayor que el archivo (%3 bytes); el archivo está truncado o no es un archivo safetensors</translation>
+    </message>
+    <message>
+        <source>%1: the file lacks tensor "%2" (%3, %4 of %5); is the file of another model?</source>
+        <translation>%1: al archivo le falta el tensor "%2" (%3, %4 de %5); ¿es el archivo de otro modelo?</translation>
+    </message>
+    <message>
+        <source>%1: tensor "%2" of %3 has shape %4 but the model needs %5; is the file of another model?</source>
+        <translation>%1: el tensor "%2" de %3 tiene la forma %4 pero el modelo necesita %5; ¿es el archivo de otro modelo?</translation>
+    </message>
+    <message>
+        <source>%1: tensor "%2" of %3 is %4 but must be %5</source>
+        <translation>%1: el tensor "%2" de %3 es %4 pero debe ser %5</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -273,6 +273,26 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves no training images of %2")},
         {QRegularExpression(QStringLiteral("^a validation split of (.+) leaves no validation images of (\\d+)$")),
          QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves no validation images of %2")},
+        // Safetensors files (io/safetensors.cpp).
+        {QRegularExpression(QStringLiteral(
+             "^(.+): not a safetensors file \\((\\d+) bytes, shorter than the 8-byte header length\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)")},
+        {QRegularExpression(QStringLiteral("^(.+): the header length \\((\\d+) bytes\\) is larger than the file "
+                                           "\\((\\d+) bytes\\); the file is truncated or not a safetensors file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header length (%2 bytes) is larger than the file (%3 bytes); the "
+                                         "file is truncated or not a safetensors file")},
+        {QRegularExpression(QStringLiteral("^(.+): the file lacks tensor \\\"(.+)\\\" \\((\\[.*\\]), (.+) of (.+)\\); "
+                                           "is the file of another model\\?$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: the file lacks tensor \"%2\" (%3, %4 of %5); is the file of another model?")},
+        {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) has shape (\\[.*\\]) but the model "
+                                           "needs (\\[.*\\]); is the file of another model\\?$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1: tensor \"%2\" of %3 has shape %4 but the model needs %5; is the file of another model?")},
+        {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) is (\\w+) but must be (I64|F32)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: tensor \"%2\" of %3 is %4 but must be %5")},
         // Texts (data/text_dataset.cpp).
         {QRegularExpression(QStringLiteral("^the text (.+) holds (\\d+) bytes, shorter than one sequence of (\\d+) on "
                                            "each side of the training/validation split \\(at least (\\d+) needed\\); "
