@@ -212,11 +212,11 @@ private slots:
 
         FinishOptions window;
         window.finishStopped = true;
-        window.keepPredictions = true; // a stopped run's evaluation keeps none: the Results page shows none
+        window.keepPredictions = true; // the Results page shows the stopped weights' predictions
         const RunResult r = s.finish(TrainStatus::Cancelled, window, &observer);
         QVERIFY(r.evaluated && !r.testWasLastValidation);
         QCOMPARE(observer.tests, m_toy.test.count);
-        QVERIFY(r.test.predicted.empty());
+        QCOMPARE(int(r.test.predicted.size()), m_toy.test.count);
         QCOMPARE(r.weightsSha256, s.weightsSha256());
         QCOMPARE(r.files, std::vector<std::string>{s.runFolder()->record()});
         const RunSummary rec = readRun(s.runFolder()->path);
@@ -225,6 +225,7 @@ private slots:
         QCOMPARE(rec.test->accuracy, r.test.accuracy);
         QVERIFY(rec.record.at("test").value("at_stop", false));
         QVERIFY(!std::filesystem::exists(s.runFolder()->weights()));
+        QVERIFY(!std::filesystem::exists(s.runFolder()->evaluation())); // the predictions are the window's only
     }
 
     // A run under way records its process in run.json; readers tell a run whose process is gone (a

@@ -366,6 +366,31 @@ private slots:
         }
     }
 
+    // At 1152x720 with the Advanced section open, every spin box shows its whole text: the Spanish
+    // validation fraction's "0 (conjunto de prueba)" showed as "njunto de prueba)".
+    void advancedFieldsShowTheirWholeText_data() { fixtures::bothLanguages(); }
+    void advancedFieldsShowTheirWholeText()
+    {
+        const auto back = fixtures::inRowLanguage();
+        auto w = makeWindow();
+        QVERIFY(w);
+        w->resize(1152, 720);
+        w->showPage(MainWindow::SetupPage);
+        w->hyperparametersPanel()->runOptions()->setExpanded(true);
+        QTest::qWait(20);
+        shot(w.get(), QStringLiteral("setup-advanced"));
+        for (QAbstractSpinBox* box : w->hyperparametersPanel()->findChildren<QAbstractSpinBox*>()) {
+            if (!box->isVisible())
+                continue;
+            const QLineEdit* edit = box->findChild<QLineEdit*>();
+            const int needs = edit->fontMetrics().horizontalAdvance(edit->text()) + 4; // QLineEdit's margins
+            QVERIFY2(edit->contentsRect().width() >= needs, qPrintable(QStringLiteral("\"%1\" is cut: %2 of %3 px")
+                                                                           .arg(edit->text())
+                                                                           .arg(edit->contentsRect().width())
+                                                                           .arg(needs)));
+        }
+    }
+
     // Item 10: the texts that reached the Spanish window in English: the Keras-style log line, a
     // model file's and a weights file's errors, a run's damage reason, the About box, the Results
     // source line after a live switch, Fashion-MNIST's class names; Predict says "draw a digit"
@@ -743,7 +768,7 @@ private slots:
     }
 
     // Item 8: a picture that cannot be read, after a good one: the previous picture, its input
-    // preview and its bars go; only the error is shown.
+    // preview and its bars go; the error is shown beside the empty page (the blank sheet's preview).
     void failedPictureLeavesNoOldPrediction()
     {
         auto w = makeWindow();
@@ -776,7 +801,8 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return page->idle(); }, 10000));
         QCOMPARE(page->bars()->barCount(), 0);
         shot(w.get(), QStringLiteral("predict-bad-picture"));
-        QVERIFY(page->modelInput().isNull());
+        QVERIFY2(page->inputCaption().endsWith(QStringLiteral("nothing, the picture is blank")),
+                 qPrintable(page->inputCaption()));
         QVERIFY(page->statusText().contains(QStringLiteral("bad.png")));
         // The pad is blank: the bad file's picture is not the old one.
         const QImage sheet = page->pad()->picture();

@@ -212,6 +212,27 @@ private slots:
         QCOMPARE(page.pad()->picture().size(), QSize(DrawingPad::kSheetSide, DrawingPad::kSheetSide));
     }
 
+    // A picture that cannot be read after a drawing: the page goes back to its empty state, the blank
+    // sheet's preview with its caption and no bars (it showed a black square without a caption), and
+    // the error stays said.
+    void badPictureLeavesTheEmptyState()
+    {
+        PredictPanel page;
+        page.setWeights(randomWeights(), [] { return QStringLiteral("tiny"); });
+        page.pad()->drawStroke(seven());
+        QVERIFY(settle(page));
+        QCOMPARE(page.bars()->barCount(), 10);
+        QSignalSpy opened(&page, &PredictPanel::pictureOpened);
+        page.openPicture(writeBytes(QStringLiteral("truncated.png"), QByteArray("\x89PNG\r\n\x1a\n", 8)));
+        QVERIFY(opened.wait(fixtures::kHangGuardMs));
+        QVERIFY(!opened.first().first().toBool());
+        QVERIFY(settle(page));
+        QVERIFY2(page.inputCaption().endsWith(QStringLiteral("nothing, the picture is blank")),
+                 qPrintable(page.inputCaption()));
+        QCOMPARE(page.bars()->barCount(), 0);
+        QVERIFY2(page.statusText().contains(QStringLiteral("truncated.png")), qPrintable(page.statusText()));
+    }
+
     void animatedGifIsReadAsItsFirstFrame()
     {
         // Two 4x4 frames, black then white (ImageMagick's `convert -delay 10 -size 4x4 xc:black xc:white`).

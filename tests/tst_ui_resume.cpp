@@ -21,8 +21,11 @@
 #include "panels/model_panel.hpp"
 #include "panels/run_options_fields.hpp"
 #include "panels/run_panel.hpp"
+#include "predict/predict_panel.hpp"
+#include "results/results_model.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
+#include "runs/runs_panel.hpp"
 #include "train/checkpoint.hpp"
 #include "train/run_folder.hpp"
 #include "train/run_history.hpp"
@@ -380,6 +383,11 @@ private slots:
                 : QStringLiteral("(resumed at epoch %1, step %2)").arg(at.position.epoch + 1).arg(at.position.step + 1);
         QVERIFY2(w->runPanel()->logText().contains(where), qPrintable(where + "\n" + w->runPanel()->logText()));
         QVERIFY(w->runPanel()->logText().contains(resumed.weightsSha256));
+        // The Predict page names the run as a fresh one is named (model and device), not by its folder.
+        const QString model = w->predictPanel()->modelText();
+        QVERIFY2(model.startsWith(
+                     QStringLiteral("Model: %1 on cpu:1, resumed ").arg(QString::fromStdString(at.weights.spec.name))),
+                 qPrintable(model));
     }
 
     // A run made at a kernel level of its own (here by the CLI) goes on at that level in the window,
@@ -616,6 +624,42 @@ private slots:
         QVERIFY2(status.startsWith(QStringLiteral("Stopped at epoch %1, step %2;").arg(epoch).arg(step)),
                  qPrintable(status + QStringLiteral(" / run.json: epoch %1, step %2").arg(epoch).arg(step)));
         QCOMPARE(w->runPanel()->progressBar()->value(), step);
+    }
+
+    // Stop in the first epoch: the stopped weights' test evaluation fills the Results page, named as the
+    // weights at the stop (it said "Results appear after the first epoch."). Their folder holds no
+    // weights.tbw, so the Runs page greys Open results and its tooltip says why.
+    void stopInTheFirstEpochShowsTheStoppedWeights()
+    {
+        auto w = makeWindow(m_data, 1);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        // Held after its second step, then stopped there (Stop releases the hold).
+        w->runController()->pauseAfterBatches(2);
+        connect(w->runController(), &RunController::held, w->runController(), &RunController::stop);
+        w->startTraining();
+        const RunOutcome o = waitForRun(finished);
+        QCOMPARE(int(o.status), int(RunStatus::Stopped));
+        QCOMPARE(o.stoppedEpoch, 1);
+        QCOMPARE(o.stoppedStep, 2);
+        QVERIFY(w->history().empty());
+        const ResultsModel& results = w->resultsPanel()->model();
+        QCOMPARE(results.samples(), 120); // the toy test set
+        QCOMPARE(double(results.samples() - results.wrongCount()) / results.samples(), o.testAccuracy);
+        const QString source = w->resultsPanel()->sourceText();
+        QVERIFY2(source.contains(QStringLiteral("the weights kept at the stop (epoch 1, step %1) on 120 test images")
+                                     .arg(o.stoppedStep)),
+                 qPrintable(source));
+
+        RunsPanel* runs = w->runsPanel();
+        QSignalSpy listed(runs, &RunsPanel::listed);
+        runs->refresh();
+        QVERIFY(listed.wait(fixtures::kHangGuardMs));
+        runs->selectRun(o.runFolder);
+        QVERIFY(!runs->openButton()->isEnabled());
+        QVERIFY2(runs->openButton()->toolTip().contains(QStringLiteral("stopped or interrupted before its end")),
+                 qPrintable(runs->openButton()->toolTip()));
+        QVERIFY(runs->resumeButton()->isEnabled());
     }
 
     // A checkpoint the disk has no room for (the runs folder on a 1 MiB tmpfs) fails the run with the

@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
@@ -148,6 +149,28 @@ private slots:
                 widest = std::max(widest, t->fontMetrics().horizontalAdvance(t->item(row, status)->text()));
         QVERIFY2(t->columnWidth(status) >= widest + 8,
                  qPrintable(QStringLiteral("Status: %1 px for %2").arg(t->columnWidth(status)).arg(widest)));
+    }
+
+    // A greyed button says why in its tooltip: Resume for a complete run (it said only what Resume
+    // does), both for a damaged one.
+    void greyedButtonsSayWhy()
+    {
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        p->selectRun(QString::fromStdString(m_runs[0]));
+        QVERIFY(p->openButton()->isEnabled());
+        QVERIFY(!p->resumeButton()->isEnabled());
+        QVERIFY2(
+            p->resumeButton()->toolTip().endsWith(QStringLiteral("\nThe run is complete: nothing is left to resume.")),
+            qPrintable(p->resumeButton()->toolTip()));
+        QVERIFY2(!p->openButton()->toolTip().contains(u'\n'), qPrintable(p->openButton()->toolTip()));
+        p->selectRun(m_runsDir + QStringLiteral("/20200101-000000-crashed"));
+        for (const QPushButton* b : {p->openButton(), p->resumeButton()}) {
+            QVERIFY(!b->isEnabled());
+            QVERIFY2(b->toolTip().endsWith(QStringLiteral("\nThe run is damaged: its record cannot be read.")),
+                     qPrintable(b->toolTip()));
+        }
     }
 
     void tickedRunsOverlay()

@@ -4,11 +4,13 @@
 // giving the engine's own text, and Stop while writing.
 #include "fixtures.hpp"
 
+#include "charts/chart.hpp"
 #include "common/text.hpp"
 #include "data/text_dataset.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
 #include "model/model_spec.hpp"
+#include "panels/charts_panel.hpp"
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
@@ -21,15 +23,19 @@
 #include "window_test.hpp"
 #include "write/write_panel.hpp"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -400,6 +406,32 @@ private slots:
         QVERIFY(!w.runController()->isRunning());
     }
 
+    // Alt+letter on the Write page: each of its fields' letters differs from the menus' (Alt+L went to
+    // Length before the Language menu; in Spanish Alt+I to Inicio before Idioma), in both languages.
+    void writePageMnemonicsLeaveTheMenus_data() { fixtures::bothLanguages(); }
+    void writePageMnemonicsLeaveTheMenus()
+    {
+        const auto back = fixtures::inRowLanguage();
+        MainWindow w;
+        auto mnemonic = [](const QString& text) {
+            const int at = text.indexOf(QRegularExpression(QStringLiteral("&[^&]")));
+            return at < 0 ? QChar() : text.at(at + 1).toLower();
+        };
+        QMap<QChar, QString> taken;
+        for (const QAction* menu : w.menuBar()->actions())
+            if (const QChar key = mnemonic(menu->text()); !key.isNull())
+                taken.insert(key, menu->text());
+        for (const QLabel* label : w.writePanel()->findChildren<QLabel*>()) {
+            const QChar key = mnemonic(label->text());
+            if (key.isNull())
+                continue;
+            QVERIFY2(!taken.contains(key), qPrintable(label->text() + QStringLiteral(" takes Alt+") + key +
+                                                      QStringLiteral(" from ") + taken.value(key)));
+            taken.insert(key, label->text());
+        }
+        QVERIFY(taken.size() >= 8); // four menus, four fields
+    }
+
     void trainWriteAndResults()
     {
         MainWindow w;
@@ -418,6 +450,10 @@ private slots:
         QVERIFY(log.contains(QStringLiteral("Sample after epoch 2: ")));
         QVERIFY(log.contains(QStringLiteral("bpc: ")));
         QCOMPARE(int(w.history().size()), 2);
+        // The validation curves name the end of the text, not a test set a text does not have.
+        ChartsPanel* charts = w.chartsPanel();
+        QCOMPARE(charts->lossChart()->seriesName(charts->validationSeries()),
+                 QStringLiteral("Validation (last 10% of the text)"));
 
         // Results: the held-out text, its mistakes most confident first, the confusion.
         ResultsPanel& results = *w.resultsPanel();

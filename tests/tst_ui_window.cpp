@@ -12,8 +12,10 @@
 #include "compare/compare_panel.hpp"
 #include "core/memory.hpp"
 #include "data/dataset.hpp"
+#include "data/text_dataset.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
+#include "io/safetensors.hpp"
 #include "io/weights_file.hpp"
 #include "kernels/isa.hpp"
 #include "main_window.hpp"
@@ -60,8 +62,10 @@
 #include <QTimer>
 #include <QtTest>
 
+#include <functional>
 #include <map>
 #include <new>
+#include <tuple>
 
 using namespace tbui;
 
@@ -108,6 +112,20 @@ class TstUiWindow : public QObject {
         cpu2.threads = 2;
         w->acceleratorPanel()->selectDevice(cpu2);
         return w;
+    }
+
+    // The window's English and Spanish of the engine error `fail` throws (empty if none).
+    static std::pair<QString, QString> englishAndSpanish(const std::function<void()>& fail)
+    {
+        try {
+            fail();
+        } catch (const std::exception& e) {
+            Language::apply(QStringLiteral("en"));
+            const QString english = EngineText::of(e);
+            Language::apply(QStringLiteral("es"));
+            return {english, EngineText::of(e)};
+        }
+        return {};
     }
 
 private slots:
@@ -1225,6 +1243,33 @@ private slots:
         QVERIFY(sha[tb::Isa::Baseline] != sha[tb::detectIsa()]);
     }
 
+    // A language switch says the Compare page's status again and writes its table's numbers in the
+    // new language's format: "1.0986" stayed, which a Spanish reader takes for a thousand and some.
+    void compareFollowsALanguageSwitch()
+    {
+        auto w = makeWindow(1, 3, 32);
+        QVERIFY(w);
+        ComparePanel* compare = w->comparePanel();
+        for (const tb::DeviceSpec& d : compare->selectedDevices())
+            compare->setDeviceChecked(QString::fromStdString(d.id()), false);
+        compare->setDeviceChecked(QStringLiteral("cpu:1"), true);
+        QSignalSpy done(compare, &ComparePanel::comparisonFinished);
+        QCOMPARE(compare->start(), QString());
+        QVERIFY(done.wait(fixtures::kHangGuardMs));
+        QCOMPARE(compare->statusText(), QStringLiteral("Done; runs compared: 1."));
+        const int lossColumn = 7;
+        const double loss = compare->rows().at(0).test.loss;
+        QCOMPARE(compare->table()->item(0, lossColumn)->text(), QString::number(loss, 'f', 4));
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        QCOMPARE(compare->statusText(), QStringLiteral("Hecho; ejecuciones comparadas: 1."));
+        QCOMPARE(compare->table()->item(0, lossColumn)->text(),
+                 QString::number(loss, 'f', 4).replace(QLatin1Char('.'), QLatin1Char(',')));
+        Language::apply(QStringLiteral("en"));
+        QCOMPARE(compare->statusText(), QStringLiteral("Done; runs compared: 1."));
+        QCOMPARE(compare->table()->item(0, lossColumn)->text(), QString::number(loss, 'f', 4));
+    }
+
     // OpenCL devices are named for what they are: PoCL on the CPU is never called a GPU.
     void openClDevicesAreLabelledHonestly()
     {
@@ -1537,6 +1582,141 @@ private slots:
         Language::apply(QStringLiteral("es"));
         QVERIFY(EngineText::of(std::bad_alloc()).startsWith(QStringLiteral("sin memoria")));
         Language::apply(QStringLiteral("en"));
+    }
+
+    // With precise BN the last validation point is of BatchNorm's statistics before it: a marker at the
+    // last epoch on both charts gives the final weights' test figures after it (the charts showed only
+    // the point before).
+    void preciseBnMarksTheFinalTestOnTheCharts()
+    {
+        auto w = makeWindow(1);
+        QVERIFY(w);
+        w->hyperparametersPanel()->runOptions()->setPreciseBnBatches(4);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        const RunOutcome o = finished.first().first().value<RunOutcome>();
+        QVERIFY(o.preciseBn);
+        ChartsPanel* charts = w->chartsPanel();
+        Chart* accuracy = charts->accuracyChart();
+        QVERIFY(accuracy->seriesVisible(charts->accuracyPreciseBnSeries()));
+        QCOMPARE(accuracy->points(charts->accuracyPreciseBnSeries()), (QList<QPointF>{{1.0, o.testAccuracy}}));
+        QCOMPARE(accuracy->seriesName(charts->accuracyPreciseBnSeries()), QStringLiteral("Test after Precise BN"));
+        QCOMPARE(charts->lossChart()->points(charts->preciseBnSeries()), (QList<QPointF>{{1.0, o.testLoss}}));
+        // The next run starts without it.
+        w->hyperparametersPanel()->runOptions()->setPreciseBnBatches(0);
+        finished.clear();
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        QVERIFY(!accuracy->seriesVisible(charts->accuracyPreciseBnSeries()));
+    }
+
+    // The status line says what the run does while no step moves: the set-up before the first step
+    // (an OpenCL device compiles its kernels, 40 s on PoCL) and an epoch's validation after its last
+    // step (it said "ETA 0s").
+    void statusSaysWhatTheRunDoesBetweenSteps()
+    {
+        RunPanel panel;
+        panel.setRunning(true);
+        QCOMPARE(panel.statusText(), QStringLiteral("Starting: reading the dataset and preparing the device…"));
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 2;
+        info.globalBatch = 32;
+        panel.runStarted(info);
+        tb::BatchProgress p;
+        p.epoch = 1;
+        p.epochs = 2;
+        p.steps = 10;
+        p.step = 5;
+        p.epochElapsed = 5.0;
+        panel.batchFinished(p);
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Epoch 1/2 — step 5/10 — ETA 5s")),
+                 qPrintable(panel.statusText()));
+        p.step = 10;
+        p.epochElapsed = 10.0;
+        panel.batchFinished(p);
+        QCOMPARE(panel.statusText(), QStringLiteral("Epoch 1/2 trained — validating…"));
+    }
+
+    // The safetensors reader's errors a user meets opening another program's file, from the engine.
+    void safetensorsErrorsAreTranslated()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const QString tiny = m_tmp.filePath(QStringLiteral("tiny.safetensors"));
+        fixtures::writeRaw(tiny.toStdString(), "abcd");
+        const auto [shortEn, shortEs] = englishAndSpanish([&] { tb::loadSafetensors(tiny.toStdString()); });
+        QCOMPARE(shortEn, tiny + QStringLiteral(": not a safetensors file (4 bytes, shorter than the 8-byte header "
+                                                "length)"));
+        QCOMPARE(shortEs, tiny + QStringLiteral(": no es un archivo safetensors (4 bytes, menos que los 8 bytes de la "
+                                                "longitud de su cabecera)"));
+        const QString lying = m_tmp.filePath(QStringLiteral("lying.safetensors"));
+        fixtures::writeRaw(lying.toStdString(), std::string("\x40\0\0\0\0\0\0\0{}", 10));
+        const auto [lyingEn, lyingEs] = englishAndSpanish([&] { tb::loadSafetensors(lying.toStdString()); });
+        QVERIFY2(lyingEn.contains(QStringLiteral("is larger than the file (10 bytes)")), qPrintable(lyingEn));
+        QVERIFY2(lyingEs.startsWith(lying + QStringLiteral(": la longitud de la cabecera (64 bytes) es mayor que el "
+                                                           "archivo (10 bytes)")),
+                 qPrintable(lyingEs));
+    }
+
+    // A count of one is singular, in both languages: "1 replicas in sync" and "1 epochs" were shown.
+    void countsTakeTheirPluralForm()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        RunPanel panel;
+        panel.setRunning(true);
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 1;
+        info.globalBatch = 128;
+        info.config.schedule.kind = tb::ScheduleKind::StepDecay; // the log says it
+        info.config.schedule.factor = 0.5;
+        const std::vector<std::tuple<QString, int, QString, QString>> rows = {
+            {QStringLiteral("en"), 1, QStringLiteral("Training: 1 replica in sync, global batch 128."),
+             QStringLiteral("step decay ×0.5 every epoch")},
+            {QStringLiteral("en"), 2, QStringLiteral("Training: 2 replicas in sync, global batch 128."),
+             QStringLiteral("step decay ×0.5 every 2 epochs")},
+            {QStringLiteral("es"), 1, QStringLiteral("Entrenando: 1 réplica sincronizada, lote global 128."),
+             QStringLiteral("caída escalonada ×0.5 cada época")},
+            {QStringLiteral("es"), 2, QStringLiteral("Entrenando: 2 réplicas sincronizadas, lote global 128."),
+             QStringLiteral("caída escalonada ×0.5 cada 2 épocas")},
+        };
+        for (const auto& [language, n, training, schedule] : rows) {
+            Language::apply(language);
+            info.replicas = n;
+            info.config.schedule.everyEpochs = n;
+            panel.runStarted(info);
+            QCOMPARE(panel.statusText(), training);
+            QVERIFY2(panel.logText().endsWith(schedule), qPrintable(panel.logText()));
+        }
+    }
+
+    // The dataset errors a new user meets, from the engine itself: each is Spanish in the Spanish window,
+    // with its figures ("…the header is truncated (dimension 2 is missing)." stayed in English).
+    void datasetErrorsAreTranslated()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        // A test images file that holds its magic number and its count only.
+        const QString headerOnly = m_tmp.filePath(QStringLiteral("header-only"));
+        QDir().mkpath(headerOnly);
+        fixtures::writeToyDataset(headerOnly.toStdString(), 60, 30);
+        fixtures::writeRaw((headerOnly + QStringLiteral("/t10k-images-idx3-ubyte")).toStdString(),
+                           std::string("\0\0\x08\x03\0\0\0\x1e", 8));
+        const auto [truncatedEn, truncated] = englishAndSpanish([&] { tb::loadDataset(headerOnly.toStdString()); });
+        QCOMPARE(truncatedEn,
+                 QStringLiteral("t10k-images-idx3-ubyte: the header is truncated (dimension 2 is missing)"));
+        QCOMPARE(truncated, QStringLiteral("t10k-images-idx3-ubyte: la cabecera está truncada (falta la dimensión 2)"));
+        // A text shorter than a sequence on each side of the split.
+        tb::TextOptions sequences;
+        sequences.sequenceLength = 64;
+        const auto [shortEn, shortText] = englishAndSpanish([&] { tb::textDataset("abc", "short.txt", sequences); });
+        QVERIFY2(
+            shortEn.startsWith(QStringLiteral("the text short.txt holds 3 bytes, shorter than one sequence of 64")),
+            qPrintable(shortEn));
+        QVERIFY2(
+            shortText.startsWith(QStringLiteral("el texto short.txt contiene 3 bytes, menos que una secuencia de 64 ")),
+            qPrintable(shortText));
+        QVERIFY2(shortText.contains(QStringLiteral("usa un texto más largo")), qPrintable(shortText));
     }
 
     void spanishChangesVisibleTexts()

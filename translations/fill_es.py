@@ -6,6 +6,55 @@ import sys
 import xml.etree.ElementTree as ET
 
 ES = {
+    "%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)": "%1: no es un archivo safetensors (%2 bytes, menos que los 8 bytes de la longitud de su cabecera)",
+    "%1: the header length (%2 bytes) is larger than the file (%3 bytes); the file is truncated or not a safetensors file": "%1: la longitud de la cabecera (%2 bytes) es mayor que el archivo (%3 bytes); el archivo está truncado o no es un archivo safetensors",
+    "%1: the file lacks tensor \"%2\" (%3, %4 of %5); is the file of another model?": "%1: al archivo le falta el tensor \"%2\" (%3, %4 de %5); ¿es el archivo de otro modelo?",
+    "%1: tensor \"%2\" of %3 has shape %4 but the model needs %5; is the file of another model?": "%1: el tensor \"%2\" de %3 tiene la forma %4 pero el modelo necesita %5; ¿es el archivo de otro modelo?",
+    "%1: tensor \"%2\" of %3 is %4 but must be %5": "%1: el tensor \"%2\" de %3 es %4 pero debe ser %5",
+    "Starting: reading the dataset and preparing the device…": "Iniciando: leyendo el conjunto de datos y preparando el dispositivo…",
+    "Epoch %1/%2 trained — validating…": "Época %1/%2 entrenada — validando…",
+    "Test after Precise BN": "Prueba tras BN precisa",
+    "Validation (last %1% of the text)": "Validación (último %1 % del texto)",
+    "%1 on %2, resumed %3": "%1 en %2, reanudado a las %3",
+    "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados",
+    "Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images": "Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba",
+    "The run is damaged: its record cannot be read.": "La ejecución está dañada: su registro no se puede leer.",
+    "The run has not ended: its final weights are saved at its end.": "La ejecución no ha terminado: sus pesos finales se guardan al terminar.",
+    "The run was stopped or interrupted before its end: its folder keeps a checkpoint to resume from, not final weights (weights.tbw). Resume it to finish it.": "La ejecución se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarla, no pesos finales (weights.tbw). Reanúdala para terminarla.",
+    "The run's folder has no weights (weights.tbw).": "La carpeta de la ejecución no tiene pesos (weights.tbw).",
+    "The run is complete: nothing is left to resume.": "La ejecución está completa: no queda nada por reanudar.",
+    "The run's folder has no checkpoint (checkpoint.tbw) to resume from.": "La carpeta de la ejecución no tiene punto de control (checkpoint.tbw) desde el que reanudarla.",
+    "%1: the header is truncated (dimension %2 is missing)": "%1: la cabecera está truncada (falta la dimensión %2)",
+    "%1: dimension %2 is zero": "%1: la dimensión %2 es cero",
+    "%1: dimension %2 is absurd (%3)": "%1: la dimensión %2 es absurda (%3)",
+    "%1: has %2 dimensions; expected 3 (images, rows, columns)": "%1: tiene %2 dimensiones; se esperaban 3 (imágenes, filas, columnas)",
+    "%1: has %2 dimensions; expected 1 (labels)": "%1: tiene %2 dimensiones; se esperaba 1 (etiquetas)",
+    "%1: holds IDX data type 0x%2; only unsigned bytes (0x08) are supported": "%1: contiene datos IDX de tipo 0x%2; solo se admiten bytes sin signo (0x08)",
+    "%1: declares %2 bytes of data (%3), more than this machine can hold (%4); the header is probably corrupt": "%1: declara %2 bytes de datos (%3), más de lo que cabe en esta máquina (%4); la cabecera probablemente está dañada",
+    "%1: the gzip data is corrupt (%2)": "%1: los datos gzip están dañados (%2)",
+    "%1: has bytes after the end of its gzip data that are not gzip data (the file is damaged, or something was appended to it)": "%1: tiene bytes tras el final de sus datos gzip que no son datos gzip (el archivo está dañado, o se le añadió algo)",
+    "%1: read error: %2": "%1: error de lectura: %2",
+    "%1: images of %2x%3 pixels are larger than Trainbench supports (4096x4096)": "%1: imágenes de %2x%3 píxeles, más grandes de lo que admite Trainbench (4096x4096)",
+    "train images are %1x%2 but test images are %3x%4": "las imágenes de entrenamiento son de %1x%2 pero las de prueba son de %3x%4",
+    "%1 holds a single class (0); a classifier needs at least two": "%1 contiene una sola clase (0); un clasificador necesita al menos dos",
+    "classes.txt line %1 is not valid UTF-8 (at byte %2): save it as UTF-8": "la línea %1 de classes.txt no es UTF-8 válido (en el byte %2): guárdalo como UTF-8",
+    "classes.txt names %1 classes but %2 uses labels up to %3": "classes.txt nombra %1 clases pero %2 usa etiquetas hasta %3",
+    "t10k-labels uses label %1 but the training labels only cover 0..%2": "t10k-labels usa la etiqueta %1 pero las etiquetas de entrenamiento solo cubren 0..%2",
+    "a validation split of %1 leaves no training images of %2": "una fracción de validación de %1 no deja ninguna imagen de entrenamiento de %2",
+    "a validation split of %1 leaves no validation images of %2": "una fracción de validación de %1 no deja ninguna imagen de validación de %2",
+    "the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length": "el texto %1 contiene %2 bytes, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta",
+    "the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length": "el texto %1 contiene %2 caracteres, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta",
+    "the text %1 does not exist": "el texto %1 no existe",
+    "the text %1 is empty": "el texto %1 está vacío",
+    "the folder %1 holds no text files": "la carpeta %1 no contiene archivos de texto",
+    "cannot list the folder %1: %2": "no se puede listar la carpeta %1: %2",
+    "cannot read the text file %1: %2": "no se puede leer el archivo de texto %1: %2",
+    "%1 is gzip-compressed, not text: decompress it first (gunzip -k)": "%1 está comprimido con gzip, no es texto: descomprímelo primero (gunzip -k)",
+    "%1 looks binary, not text (a zero byte at offset %2)": "%1 parece binario, no texto (un byte cero en la posición %2)",
+    "%1 looks binary, not text (%2 of its %3 bytes are control characters)": "%1 parece binario, no texto (%2 de sus %3 bytes son caracteres de control)",
+    "%1 is not valid UTF-8 (at byte %2); a character-level vocabulary needs UTF-8, the byte-level one reads any text": "%1 no es UTF-8 válido (en el byte %2); un vocabulario de caracteres necesita UTF-8, el de bytes lee cualquier texto",
+    "the text %1 has %2 distinct characters; a character-level vocabulary holds at most 256 (use the byte-level one)": "el texto %1 tiene %2 caracteres distintos; un vocabulario de caracteres admite como mucho 256 (usa el de bytes)",
+    "%1 is an image dataset, not a text": "%1 es un conjunto de imágenes, no un texto",
     "Could not write %1: %2": "No se pudo escribir %1: %2",
     "A setting of the environment is not valid:\n%1": "Un ajuste del entorno no es válido:\n%1",
     "Could not encode the image for %1": "No se pudo codificar la imagen para %1",
@@ -157,7 +206,10 @@ ES = {
     "Show all images": "Mostrar todas las imágenes",
     "Results appear after the first epoch.": "Los resultados aparecen tras la primera época.",
     "%1 of %2 wrong": "%1 de %2 erróneas",
-    "%1 images of class %2 predicted as %3": "%1 imágenes de la clase %2 predichas como %3",
+    "%Ln image(s) of class %1 predicted as %2": [
+        "%Ln imagen de la clase %1 predicha como %2",
+        "%Ln imágenes de la clase %1 predichas como %2",
+    ],
     "true: %1": "real: %1",
     "Test image %1": "Imagen de prueba %1",
     "<b>True class:</b> %1<br><b>Predicted:</b> %2<br><br><b>Top 3</b><br>":
@@ -166,7 +218,10 @@ ES = {
     "Pause": "Pausar",
     "Ready.": "Listo.",
     "Paused at epoch %1/%2, step %3/%4.": "En pausa en la época %1/%2, paso %3/%4.",
-    "Training: %1 replicas in sync, global batch %2.": "Entrenando: %1 réplicas sincronizadas, lote global %2.",
+    "Training: %n replica(s) in sync, global batch %1.": [
+        "Entrenando: %n réplica sincronizada, lote global %1.",
+        "Entrenando: %n réplicas sincronizadas, lote global %1.",
+    ],
     "Epoch %1/%2": "Época %1/%2",
     "Epoch %1/%2 — step %3/%4 — ETA %5 — %6 samples/s — loss %7 — accuracy %8":
         "Época %1/%2 — paso %3/%4 — quedan %5 — %6 muestras/s — pérdida %7 — exactitud %8",
@@ -358,7 +413,7 @@ ES = {
     "Early stopping": "Parada temprana",
     "Minimum change": "Cambio mínimo",
     "Checkpoint every": "Punto de control cada",
-    "0 (test set)": "0 (conjunto de prueba)",
+    "0 (test set)": "0 (prueba)",
     "Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do":
         "Reservar esta última fracción de las imágenes de entrenamiento para validar cada época (validation_split de Keras), de modo que el conjunto de prueba quede intacto hasta el final; 0: el conjunto de prueba valida cada época, como en los tutoriales",
     "Constant": "Constante",
@@ -397,10 +452,13 @@ ES = {
         "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de prueba solo se usa al final",
     "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de prueba (%1 imágenes), tras cada época",
     "Learning-rate schedule: %1": "Programación de la tasa de aprendizaje: %1",
-    "step decay ×%1 every %2 epochs": "caída escalonada ×%1 cada %2 épocas",
+    "step decay ×%1 every %n epoch(s)": ["caída escalonada ×%1 cada época", "caída escalonada ×%1 cada %n épocas"],
     "exponential decay %1 per %2 steps": "caída exponencial %1 cada %2 pasos",
     "cosine decay to %1× after %2 warm-up steps": "caída coseno hasta %1× tras %2 pasos de calentamiento",
-    "reduce on plateau of %1: ×%2 after %3 epochs, minimum %4": "reducir en meseta de %1: ×%2 tras %3 épocas, mínimo %4",
+    "reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3": [
+        "reducir en meseta de %1: ×%2 tras %n época, mínimo %3",
+        "reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3",
+    ],
     "constant": "constante",
     "%1, patience %2, min_delta %3": "%1, paciencia %2, min_delta %3",
     "%1, restoring the best weights": "%1, restaurando los mejores pesos",
@@ -507,9 +565,9 @@ ES = {
     "other": "otros",
     "Open the weights of a text model": "Abrir los pesos de un modelo de texto",
     "Trainbench weights (*.tbw);;All files (*)": "Pesos de Trainbench (*.tbw);;Todos los archivos (*)",
-    "&Prompt:": "&Inicio:",
+    "&Prompt:": "I&nicio:",
     "The text the model continues (empty: it starts a new line)": "El texto que el modelo continúa (vacío: empieza una línea nueva)",
-    "&Length:": "&Longitud:",
+    "Len&gth:": "&Longitud:",
     " characters": " caracteres",
     "&Temperature:": "&Temperatura:",
     "Divides the model's scores before sampling: 0 always takes the most likely character, 1 samples the model's own probabilities, higher is wilder":
@@ -679,7 +737,10 @@ ES = {
     "the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times (each pixel repeated) to fit":
         "el modelo toma imágenes de %1 y %2 las tiene de %3: se amplían %4 veces (cada píxel repetido) para que encajen",
     "the weights were trained on a dataset with other classes (%1) than %2 (%3); the accuracy counts the predictions whose class number is the label's": "los pesos se entrenaron con un conjunto de datos de otras clases (%1) que %2 (%3); la exactitud cuenta las predicciones cuyo número de clase es el de la etiqueta",
-    "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)": "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)",
+    "%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)": [
+        "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n época (un modelo de imágenes recupera los suyos)",
+        "%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n épocas (un modelo de imágenes recupera los suyos)",
+    ],
     "Evaluating the final weights on the %1 test images…": "Evaluando los pesos finales con las %1 imágenes de prueba…",
     "%1 holds no checkpoint.tbw to resume from": "%1 no contiene ningún checkpoint.tbw desde el que reanudar",
     "%1 is not a run folder (no such folder)": "%1 no es una carpeta de ejecución (no existe)",
@@ -714,21 +775,34 @@ ES = {
 }
 
 
-def main(path):
+def fill(path, table):
+    """Writes `table`'s translations into the .ts at `path`; a plural message's (numerus) entry is the
+    list of its forms, in the language's order. Returns the sources without an entry."""
     tree = ET.parse(path)
     missing = []
     for message in tree.getroot().iter("message"):
         source = message.find("source").text or ""
         translation = message.find("translation")
-        if source in ES:
-            translation.text = ES[source]
-            translation.attrib.pop("type", None)
-        else:
+        if source not in table:
             missing.append(source)
+            continue
+        if message.get("numerus") == "yes":
+            for form in list(translation):
+                translation.remove(form)
+            translation.text = None
+            for text in table[source]:
+                ET.SubElement(translation, "numerusform").text = text
+        else:
+            translation.text = table[source]
+        translation.attrib.pop("type", None)
     tree.write(path, encoding="utf-8", xml_declaration=True)
     for m in missing:
         print("untranslated:", repr(m), file=sys.stderr)
-    return 1 if missing else 0
+    return missing
+
+
+def main(path):
+    return 1 if fill(path, ES) else 0
 
 
 if __name__ == "__main__":

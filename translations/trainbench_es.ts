@@ -514,6 +514,150 @@
         <source>the model takes %1 images and %2 holds %3 ones: they are enlarged %4 times (each pixel repeated) to fit</source>
         <translation>el modelo toma imágenes de %1 y %2 las tiene de %3: se amplían %4 veces (cada píxel repetido) para que encajen</translation>
     </message>
+    <message>
+        <source>%1: the header is truncated (dimension %2 is missing)</source>
+        <translation>%1: la cabecera está truncada (falta la dimensión %2)</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is zero</source>
+        <translation>%1: la dimensión %2 es cero</translation>
+    </message>
+    <message>
+        <source>%1: dimension %2 is absurd (%3)</source>
+        <translation>%1: la dimensión %2 es absurda (%3)</translation>
+    </message>
+    <message>
+        <source>%1: has %2 dimensions; expected 3 (images, rows, columns)</source>
+        <translation>%1: tiene %2 dimensiones; se esperaban 3 (imágenes, filas, columnas)</translation>
+    </message>
+    <message>
+        <source>%1: has %2 dimensions; expected 1 (labels)</source>
+        <translation>%1: tiene %2 dimensiones; se esperaba 1 (etiquetas)</translation>
+    </message>
+    <message>
+        <source>%1: holds IDX data type 0x%2; only unsigned bytes (0x08) are supported</source>
+        <translation>%1: contiene datos IDX de tipo 0x%2; solo se admiten bytes sin signo (0x08)</translation>
+    </message>
+    <message>
+        <source>%1: declares %2 bytes of data (%3), more than this machine can hold (%4); the header is probably corrupt</source>
+        <translation>%1: declara %2 bytes de datos (%3), más de lo que cabe en esta máquina (%4); la cabecera probablemente está dañada</translation>
+    </message>
+    <message>
+        <source>%1: the gzip data is corrupt (%2)</source>
+        <translation>%1: los datos gzip están dañados (%2)</translation>
+    </message>
+    <message>
+        <source>%1: has bytes after the end of its gzip data that are not gzip data (the file is damaged, or something was appended to it)</source>
+        <translation>%1: tiene bytes tras el final de sus datos gzip que no son datos gzip (el archivo está dañado, o se le añadió algo)</translation>
+    </message>
+    <message>
+        <source>%1: read error: %2</source>
+        <translation>%1: error de lectura: %2</translation>
+    </message>
+    <message>
+        <source>%1: images of %2x%3 pixels are larger than Trainbench supports (4096x4096)</source>
+        <translation>%1: imágenes de %2x%3 píxeles, más grandes de lo que admite Trainbench (4096x4096)</translation>
+    </message>
+    <message>
+        <source>train images are %1x%2 but test images are %3x%4</source>
+        <translation>las imágenes de entrenamiento son de %1x%2 pero las de prueba son de %3x%4</translation>
+    </message>
+    <message>
+        <source>%1 holds a single class (0); a classifier needs at least two</source>
+        <translation>%1 contiene una sola clase (0); un clasificador necesita al menos dos</translation>
+    </message>
+    <message>
+        <source>classes.txt line %1 is not valid UTF-8 (at byte %2): save it as UTF-8</source>
+        <translation>la línea %1 de classes.txt no es UTF-8 válido (en el byte %2): guárdalo como UTF-8</translation>
+    </message>
+    <message>
+        <source>classes.txt names %1 classes but %2 uses labels up to %3</source>
+        <translation>classes.txt nombra %1 clases pero %2 usa etiquetas hasta %3</translation>
+    </message>
+    <message>
+        <source>t10k-labels uses label %1 but the training labels only cover 0..%2</source>
+        <translation>t10k-labels usa la etiqueta %1 pero las etiquetas de entrenamiento solo cubren 0..%2</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves no training images of %2</source>
+        <translation>una fracción de validación de %1 no deja ninguna imagen de entrenamiento de %2</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves no validation images of %2</source>
+        <translation>una fracción de validación de %1 no deja ninguna imagen de validación de %2</translation>
+    </message>
+    <message>
+        <source>the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length</source>
+        <translation>el texto %1 contiene %2 bytes, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta</translation>
+    </message>
+    <message>
+        <source>the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length</source>
+        <translation>el texto %1 contiene %2 caracteres, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta</translation>
+    </message>
+    <message>
+        <source>the text %1 does not exist</source>
+        <translation>el texto %1 no existe</translation>
+    </message>
+    <message>
+        <source>the text %1 is empty</source>
+        <translation>el texto %1 está vacío</translation>
+    </message>
+    <message>
+        <source>the folder %1 holds no text files</source>
+        <translation>la carpeta %1 no contiene archivos de texto</translation>
+    </message>
+    <message>
+        <source>cannot list the folder %1: %2</source>
+        <translation>no se puede listar la carpeta %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot read the text file %1: %2</source>
+        <translation>no se puede leer el archivo de texto %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is gzip-compressed, not text: decompress it first (gunzip -k)</source>
+        <translation>%1 está comprimido con gzip, no es texto: descomprímelo primero (gunzip -k)</translation>
+    </message>
+    <message>
+        <source>%1 looks binary, not text (a zero byte at offset %2)</source>
+        <translation>%1 parece binario, no texto (un byte cero en la posición %2)</translation>
+    </message>
+    <message>
+        <source>%1 looks binary, not text (%2 of its %3 bytes are control characters)</source>
+        <translation>%1 parece binario, no texto (%2 de sus %3 bytes son caracteres de control)</translation>
+    </message>
+    <message>
+        <source>%1 is not valid UTF-8 (at byte %2); a character-level vocabulary needs UTF-8, the byte-level one reads any text</source>
+        <translation>%1 no es UTF-8 válido (en el byte %2); un vocabulario de caracteres necesita UTF-8, el de bytes lee cualquier texto</translation>
+    </message>
+    <message>
+        <source>the text %1 has %2 distinct characters; a character-level vocabulary holds at most 256 (use the byte-level one)</source>
+        <translation>el texto %1 tiene %2 caracteres distintos; un vocabulario de caracteres admite como mucho 256 (usa el de bytes)</translation>
+    </message>
+    <message>
+        <source>%1 is an image dataset, not a text</source>
+        <translation>%1 es un conjunto de imágenes, no un texto</translation>
+    </message>
+    <message>
+        <source>%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)</source>
+        <translation>%1: no es un archivo safetensors (%2 bytes, menos que los 8 bytes de la longitud de su cabecera)</translation>
+    </message>
+    <message>
+        <source>%1: the header length (%2 bytes) is larger than the file (%3 bytes); the file is truncated or not a safetensors file</source>
+        <translation>%1: la longitud de la cabecera (%2 bytes) es mayor que el archivo (%3 bytes); el archivo está truncado o no es un archivo safetensors</translation>
+    </message>
+    <message>
+        <source>%1: the file lacks tensor "%2" (%3, %4 of %5); is the file of another model?</source>
+        <translation>%1: al archivo le falta el tensor "%2" (%3, %4 de %5); ¿es el archivo de otro modelo?</translation>
+    </message>
+    <message>
+        <source>%1: tensor "%2" of %3 has shape %4 but the model needs %5; is the file of another model?</source>
+        <translation>%1: el tensor "%2" de %3 tiene la forma %4 pero el modelo necesita %5; ¿es el archivo de otro modelo?</translation>
+    </message>
+    <message>
+        <source>%1: tensor "%2" of %3 is %4 but must be %5</source>
+        <translation>%1: el tensor "%2" de %3 es %4 pero debe ser %5</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -825,6 +969,14 @@
     <message>
         <source>Each epoch's time and speed appear here when it ends.</source>
         <translation>El tiempo y la velocidad de cada época aparecen aquí cuando termina.</translation>
+    </message>
+    <message>
+        <source>Validation (last %1% of the text)</source>
+        <translation>Validación (último %1 % del texto)</translation>
+    </message>
+    <message>
+        <source>Test after Precise BN</source>
+        <translation>Prueba tras BN precisa</translation>
     </message>
 </context>
 <context>
@@ -1485,10 +1637,6 @@
         <translation>Hay un entrenamiento en curso.</translation>
     </message>
     <message>
-        <source>%1 resumed on %2 at %3</source>
-        <translation>%1 continuado en %2 a las %3</translation>
-    </message>
-    <message>
         <source>Run %1 — the final weights on %2 test images</source>
         <translation>Ejecución %1 — los pesos finales en %2 imágenes de prueba</translation>
     </message>
@@ -1535,10 +1683,6 @@
     <message>
         <source>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Train convolutional networks on IDX image datasets and LSTM language models on text files, and compare what each accelerator does with the same work, offline.&lt;br&gt;CPU kernels: %2.</source>
         <translation>&lt;b&gt;Trainbench %1&lt;/b&gt;&lt;br&gt;Entrena redes convolucionales con conjuntos de imágenes IDX y modelos de lenguaje LSTM con archivos de texto, y compara lo que hace cada acelerador con el mismo trabajo, sin conexión.&lt;br&gt;Núcleos de cálculo de la CPU: %2.</translation>
-    </message>
-    <message>
-        <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs (an image model gets its settings back)</source>
-        <translation>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas (un modelo de imágenes recupera los suyos)</translation>
     </message>
     <message>
         <source>The report could not be exported.</source>
@@ -1599,6 +1743,22 @@
     <message>
         <source>It is complete: nothing is left to resume. Its weights are %1.</source>
         <translation>Está terminada: no queda nada que reanudar. Sus pesos son %1.</translation>
+    </message>
+    <message>
+        <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols</source>
+        <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados</translation>
+    </message>
+    <message>
+        <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images</source>
+        <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)</source>
+        <translation><numerusform>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n época (un modelo de imágenes recupera los suyos)</numerusform><numerusform>%1 entrena con sus propios ajustes: %2 con una tasa de aprendizaje de %3, lote %4, %n épocas (un modelo de imágenes recupera los suyos)</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 on %2, resumed %3</source>
+        <translation>%1 en %2, reanudado a las %3</translation>
     </message>
 </context>
 <context>
@@ -1830,10 +1990,6 @@
         <translation>%1 de %2 erróneas</translation>
     </message>
     <message>
-        <source>%1 images of class %2 predicted as %3</source>
-        <translation>%1 imágenes de la clase %2 predichas como %3</translation>
-    </message>
-    <message>
         <source>true: %1</source>
         <translation>real: %1</translation>
     </message>
@@ -1844,6 +2000,10 @@
     <message>
         <source>&lt;b&gt;True class:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicted:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Top 3&lt;/b&gt;&lt;br&gt;</source>
         <translation>&lt;b&gt;Clase real:&lt;/b&gt; %1&lt;br&gt;&lt;b&gt;Predicha:&lt;/b&gt; %2&lt;br&gt;&lt;br&gt;&lt;b&gt;Las 3 más probables&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln image(s) of class %1 predicted as %2</source>
+        <translation><numerusform>%Ln imagen de la clase %1 predicha como %2</numerusform><numerusform>%Ln imágenes de la clase %1 predichas como %2</numerusform></translation>
     </message>
 </context>
 <context>
@@ -1886,7 +2046,7 @@
     </message>
     <message>
         <source>0 (test set)</source>
-        <translation>0 (conjunto de prueba)</translation>
+        <translation>0 (prueba)</translation>
     </message>
     <message>
         <source>Hold out this last fraction of the training images to validate each epoch (Keras' validation_split), so the test set stays untouched until the end; 0: the test set validates each epoch, as the tutorials do</source>
@@ -1986,10 +2146,6 @@
     <message>
         <source>Ready.</source>
         <translation>Listo.</translation>
-    </message>
-    <message>
-        <source>Training: %1 replicas in sync, global batch %2.</source>
-        <translation>Entrenando: %1 réplicas sincronizadas, lote global %2.</translation>
     </message>
     <message>
         <source>Epoch %1/%2</source>
@@ -2112,20 +2268,12 @@
         <translation>El punto de control está en %1; Archivo &gt; Continuar entrenamiento… lo continúa.</translation>
     </message>
     <message>
-        <source>step decay ×%1 every %2 epochs</source>
-        <translation>caída escalonada ×%1 cada %2 épocas</translation>
-    </message>
-    <message>
         <source>exponential decay %1 per %2 steps</source>
         <translation>caída exponencial %1 cada %2 pasos</translation>
     </message>
     <message>
         <source>cosine decay to %1× after %2 warm-up steps</source>
         <translation>caída coseno hasta %1× tras %2 pasos de calentamiento</translation>
-    </message>
-    <message>
-        <source>reduce on plateau of %1: ×%2 after %3 epochs, minimum %4</source>
-        <translation>reducir en meseta de %1: ×%2 tras %3 épocas, mínimo %4</translation>
     </message>
     <message>
         <source>constant</source>
@@ -2178,6 +2326,26 @@
     <message>
         <source>Paused — epoch: %v/%m steps</source>
         <translation>En pausa — época: %v/%m pasos</translation>
+    </message>
+    <message numerus="yes">
+        <source>Training: %n replica(s) in sync, global batch %1.</source>
+        <translation><numerusform>Entrenando: %n réplica sincronizada, lote global %1.</numerusform><numerusform>Entrenando: %n réplicas sincronizadas, lote global %1.</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>step decay ×%1 every %n epoch(s)</source>
+        <translation><numerusform>caída escalonada ×%1 cada época</numerusform><numerusform>caída escalonada ×%1 cada %n épocas</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
+        <translation><numerusform>reducir en meseta de %1: ×%2 tras %n época, mínimo %3</numerusform><numerusform>reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3</numerusform></translation>
+    </message>
+    <message>
+        <source>Starting: reading the dataset and preparing the device…</source>
+        <translation>Iniciando: leyendo el conjunto de datos y preparando el dispositivo…</translation>
+    </message>
+    <message>
+        <source>Epoch %1/%2 trained — validating…</source>
+        <translation>Época %1/%2 entrenada — validando…</translation>
     </message>
 </context>
 <context>
@@ -2386,6 +2554,30 @@
         <source>interrupted</source>
         <translation>interrumpida</translation>
     </message>
+    <message>
+        <source>The run is damaged: its record cannot be read.</source>
+        <translation>La ejecución está dañada: su registro no se puede leer.</translation>
+    </message>
+    <message>
+        <source>The run has not ended: its final weights are saved at its end.</source>
+        <translation>La ejecución no ha terminado: sus pesos finales se guardan al terminar.</translation>
+    </message>
+    <message>
+        <source>The run was stopped or interrupted before its end: its folder keeps a checkpoint to resume from, not final weights (weights.tbw). Resume it to finish it.</source>
+        <translation>La ejecución se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarla, no pesos finales (weights.tbw). Reanúdala para terminarla.</translation>
+    </message>
+    <message>
+        <source>The run's folder has no weights (weights.tbw).</source>
+        <translation>La carpeta de la ejecución no tiene pesos (weights.tbw).</translation>
+    </message>
+    <message>
+        <source>The run is complete: nothing is left to resume.</source>
+        <translation>La ejecución está completa: no queda nada por reanudar.</translation>
+    </message>
+    <message>
+        <source>The run's folder has no checkpoint (checkpoint.tbw) to resume from.</source>
+        <translation>La carpeta de la ejecución no tiene punto de control (checkpoint.tbw) desde el que reanudarla.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>
@@ -2460,15 +2652,11 @@
     </message>
     <message>
         <source>&amp;Prompt:</source>
-        <translation>&amp;Inicio:</translation>
+        <translation>I&amp;nicio:</translation>
     </message>
     <message>
         <source>The text the model continues (empty: it starts a new line)</source>
         <translation>El texto que el modelo continúa (vacío: empieza una línea nueva)</translation>
-    </message>
-    <message>
-        <source>&amp;Length:</source>
-        <translation>&amp;Longitud:</translation>
     </message>
     <message>
         <source> characters</source>
@@ -2585,6 +2773,10 @@
     <message>
         <source>Wrote %1 characters; mean probability %2%.</source>
         <translation>Escritos %1 caracteres; probabilidad media %2 %.</translation>
+    </message>
+    <message>
+        <source>Len&amp;gth:</source>
+        <translation>&amp;Longitud:</translation>
     </message>
 </context>
 </TS>

@@ -426,11 +426,11 @@ void MainWindow::followModelKind()
     if (!t)
         return;
     m_hyper->setBasics({tb::parseOptimizer(t->optimizer), t->learningRate, t->batchSize, t->epochs});
-    statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %5 epochs "
-                                "(an image model gets its settings back)")
+    statusBar()->showMessage(tr("%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) "
+                                "(an image model gets its settings back)",
+                                nullptr, t->epochs)
                                  .arg(qs(spec->name), qs(t->optimizer), QLocale().toString(double(t->learningRate)))
-                                 .arg(t->batchSize)
-                                 .arg(t->epochs),
+                                 .arg(t->batchSize),
                              15000);
 }
 
@@ -557,9 +557,11 @@ void MainWindow::resumeRun(const QString& folder)
         showError(cannot, EngineText::of(e));
         return;
     }
-    beginRun(req, [run = QFileInfo(folder).fileName(), device = qs(req.device.id()), at = QTime::currentTime()] {
-        return tr("%1 resumed on %2 at %3").arg(run, device, QLocale().toString(at, QLocale::ShortFormat));
-    });
+    // Named as a fresh run is (its model, not its folder's stamped name), and said to be resumed.
+    beginRun(req,
+             [model = qs(req.checkpoint->weights.spec.name), device = qs(req.device.id()), at = QTime::currentTime()] {
+                 return tr("%1 on %2, resumed %3").arg(model, device, QLocale().toString(at, QLocale::ShortFormat));
+             });
 }
 
 void MainWindow::beginRun(TrainRequest req, std::function<QString()> name)
@@ -629,13 +631,25 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
     m_write->setWeights(m_weights, m_runName); // a text model's only
     if (outcome.test && !outcome.test->predicted.empty() && m_runData) {
         m_results->setResults(m_runData, outcome.test);
-        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size()), text = m_runData->isText()] {
+        const bool stopped = outcome.status == RunStatus::Stopped;
+        showResultsSource([name = m_runName, n = int64_t(outcome.test->predicted.size()), text = m_runData->isText(),
+                           stopped, epoch = outcome.stoppedEpoch, step = outcome.stoppedStep] {
+            if (stopped)
+                return (text ? tr("Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols")
+                             : tr("Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images"))
+                    .arg(name())
+                    .arg(epoch)
+                    .arg(step)
+                    .arg(formatCount(n));
             return (text ? tr("Run %1 — the final weights on %2 held-out symbols")
                          : tr("Run %1 — the final weights on %2 test images"))
                 .arg(name())
                 .arg(formatCount(n));
         });
     }
+    // The validation points are of BatchNorm's statistics before precise BN: its final figures beside them.
+    if (outcome.preciseBn && outcome.status == RunStatus::Completed && !m_history.empty())
+        m_charts->setPreciseBnTest(m_history.back().epoch, outcome.testLoss, outcome.testAccuracy);
     m_run->runFinished(outcome);
     // Said where the gap between training and test accuracy shows (the log above, the Results page).
     m_resultsNote = [precise = outcome.preciseBn, warmth = outcome.batchNormWarmth] {

@@ -409,8 +409,9 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
             tb::batchNormWarmth(m_net, r.restoredBest ? int64_t(r.bestEpoch) * m_trainer->stepsPerEpoch()
                                                       : m_trainer->backend().iterations());
     // With a run folder, the predictions too: its evaluation.json keeps the confusion matrix and the
-    // misclassified images for the Runs page and the report.
-    const bool keepPredictions = completed && (o.keepPredictions || m_folder);
+    // misclassified images for the Runs page and the report. A stopped run keeps them only when asked
+    // (the window's Results page shows the stopped weights; the folder keeps no evaluation.json).
+    const bool keepPredictions = o.keepPredictions || (completed && m_folder);
     r.testWasLastValidation = completed && m_trainer->testResultStands(keepPredictions);
     if (!r.testWasLastValidation) {
         if (abandoned()) {

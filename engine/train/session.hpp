@@ -44,8 +44,8 @@ struct RunInfo {
 // How finish() ends a run.
 struct FinishOptions {
     std::string savePath; // not empty: the weights also written there (.tbw or .safetensors)
-    // The test evaluation keeps per-image predictions (the window's Results page); with a run folder
-    // it always does (evaluation.json).
+    // The test evaluation keeps per-image predictions (the window's Results page, a stopped run's
+    // too); with a run folder a completed run's always does (evaluation.json).
     bool keepPredictions = false;
     // A stopped run: also precise BN, the test evaluation and run.json's "stopped" block (the window);
     // false: only the weights saved (the CLI: Ctrl-C ends at once; the checkpoint stays for --resume).

@@ -227,6 +227,114 @@ const std::vector<Pattern>& patterns()
         {QRegularExpression(
              QStringLiteral("^(.+) and (.+) in (.+) hold different data: keep the one you mean to train on$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 and %2 in %3 hold different data: keep the one you mean to train on")},
+        // IDX files (data/idx.cpp).
+        {QRegularExpression(QStringLiteral("^(.+): the header is truncated \\(dimension (\\d+) is missing\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header is truncated (dimension %2 is missing)")},
+        {QRegularExpression(QStringLiteral("^(.+): dimension (\\d+) is zero$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: dimension %2 is zero")},
+        {QRegularExpression(QStringLiteral("^(.+): dimension (\\d+) is absurd \\((\\d+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: dimension %2 is absurd (%3)")},
+        {QRegularExpression(QStringLiteral("^(.+): has (\\d+) dimensions; expected 3 \\(images, rows, columns\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: has %2 dimensions; expected 3 (images, rows, columns)")},
+        {QRegularExpression(QStringLiteral("^(.+): has (\\d+) dimensions; expected 1 \\(labels\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: has %2 dimensions; expected 1 (labels)")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): holds IDX data type 0x([0-9a-f]+); only unsigned bytes \\(0x08\\) are supported$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: holds IDX data type 0x%2; only unsigned bytes (0x08) are supported")},
+        {QRegularExpression(QStringLiteral("^(.+): declares (\\d+) bytes of data \\((.+)\\), more than this machine "
+                                           "can hold \\((.+)\\); the header is probably corrupt$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: declares %2 bytes of data (%3), more than this machine can hold (%4); "
+                                         "the header is probably corrupt")},
+        {QRegularExpression(QStringLiteral("^(.+): the gzip data is corrupt \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the gzip data is corrupt (%2)")},
+        {QRegularExpression(QStringLiteral("^(.+): has bytes after the end of its gzip data that are not gzip data "
+                                           "\\(the file is damaged, or something was appended to it\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: has bytes after the end of its gzip data that are not gzip data (the "
+                                         "file is damaged, or something was appended to it)")},
+        {QRegularExpression(QStringLiteral("^(.+): read error: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: read error: %2")},
+        // Image datasets (data/dataset.cpp).
+        {QRegularExpression(QStringLiteral(
+             "^(.+): images of (\\d+)x(\\d+) pixels are larger than Trainbench supports \\(4096x4096\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: images of %2x%3 pixels are larger than Trainbench supports (4096x4096)")},
+        {QRegularExpression(QStringLiteral("^train images are (\\d+)x(\\d+) but test images are (\\d+)x(\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "train images are %1x%2 but test images are %3x%4")},
+        {QRegularExpression(QStringLiteral("^(.+) holds a single class \\(0\\); a classifier needs at least two$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 holds a single class (0); a classifier needs at least two")},
+        {QRegularExpression(
+             QStringLiteral("^classes\\.txt line (\\d+) is not valid UTF-8 \\(at byte (\\d+)\\): save it as UTF-8$")),
+         QT_TRANSLATE_NOOP("EngineText", "classes.txt line %1 is not valid UTF-8 (at byte %2): save it as UTF-8")},
+        {QRegularExpression(QStringLiteral("^classes\\.txt names (\\d+) classes but (.+) uses labels up to (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "classes.txt names %1 classes but %2 uses labels up to %3")},
+        {QRegularExpression(
+             QStringLiteral("^t10k-labels uses label (\\d+) but the training labels only cover 0\\.\\.(\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "t10k-labels uses label %1 but the training labels only cover 0..%2")},
+        {QRegularExpression(QStringLiteral("^a validation split of (.+) leaves no training images of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves no training images of %2")},
+        {QRegularExpression(QStringLiteral("^a validation split of (.+) leaves no validation images of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves no validation images of %2")},
+        // Safetensors files (io/safetensors.cpp).
+        {QRegularExpression(QStringLiteral(
+             "^(.+): not a safetensors file \\((\\d+) bytes, shorter than the 8-byte header length\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)")},
+        {QRegularExpression(QStringLiteral("^(.+): the header length \\((\\d+) bytes\\) is larger than the file "
+                                           "\\((\\d+) bytes\\); the file is truncated or not a safetensors file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header length (%2 bytes) is larger than the file (%3 bytes); the "
+                                         "file is truncated or not a safetensors file")},
+        {QRegularExpression(QStringLiteral("^(.+): the file lacks tensor \\\"(.+)\\\" \\((\\[.*\\]), (.+) of (.+)\\); "
+                                           "is the file of another model\\?$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: the file lacks tensor \"%2\" (%3, %4 of %5); is the file of another model?")},
+        {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) has shape (\\[.*\\]) but the model "
+                                           "needs (\\[.*\\]); is the file of another model\\?$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1: tensor \"%2\" of %3 has shape %4 but the model needs %5; is the file of another model?")},
+        {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) is (\\w+) but must be (I64|F32)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: tensor \"%2\" of %3 is %4 but must be %5")},
+        // Texts (data/text_dataset.cpp).
+        {QRegularExpression(QStringLiteral("^the text (.+) holds (\\d+) bytes, shorter than one sequence of (\\d+) on "
+                                           "each side of the training/validation split \\(at least (\\d+) needed\\); "
+                                           "use a longer text or a shorter sequence length$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the training/validation "
+             "split (at least %4 needed); use a longer text or a shorter sequence length")},
+        {QRegularExpression(QStringLiteral("^the text (.+) holds (\\d+) characters, shorter than one sequence of "
+                                           "(\\d+) on each side of the training/validation split \\(at least (\\d+) "
+                                           "needed\\); use a longer text or a shorter sequence length$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation "
+             "split (at least %4 needed); use a longer text or a shorter sequence length")},
+        {QRegularExpression(QStringLiteral("^the text (.+) does not exist$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1 does not exist")},
+        {QRegularExpression(QStringLiteral("^the text (.+) is empty$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1 is empty")},
+        {QRegularExpression(QStringLiteral("^the folder (.+) holds no text files$")),
+         QT_TRANSLATE_NOOP("EngineText", "the folder %1 holds no text files")},
+        {QRegularExpression(QStringLiteral("^cannot list the folder (.+): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot list the folder %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot read the text file (.+): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read the text file %1: %2")},
+        {QRegularExpression(QStringLiteral("^(.+) is gzip-compressed, not text: decompress it first \\(gunzip -k\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is gzip-compressed, not text: decompress it first (gunzip -k)")},
+        {QRegularExpression(QStringLiteral("^(.+) looks binary, not text \\(a zero byte at offset (\\d+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 looks binary, not text (a zero byte at offset %2)")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) looks binary, not text \\((\\d+) of its (\\d+) bytes are control characters\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 looks binary, not text (%2 of its %3 bytes are control characters)")},
+        {QRegularExpression(QStringLiteral("^(.+) is not valid UTF-8 \\(at byte (\\d+)\\); a character-level "
+                                           "vocabulary needs UTF-8, the byte-level one reads any text$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is not valid UTF-8 (at byte %2); a character-level vocabulary needs "
+                                         "UTF-8, the byte-level one reads any text")},
+        {QRegularExpression(QStringLiteral("^the text (.+) has (\\d+) distinct characters; a character-level "
+                                           "vocabulary holds at most 256 \\(use the byte-level one\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1 has %2 distinct characters; a character-level vocabulary holds "
+                                         "at most 256 (use the byte-level one)")},
+        {QRegularExpression(QStringLiteral("^(.+) is an image dataset, not a text$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is an image dataset, not a text")},
         // An OpenCL device's description and set-up line in a run's header (device/opencl).
         {QRegularExpression(QStringLiteral("^(OpenCL: .+); matrix products: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1; matrix products: %2")},

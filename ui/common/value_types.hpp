@@ -71,7 +71,7 @@ struct RunOutcome {
     WeightsPtr weights; // null when setup failed
     double testLoss = 0.0, testAccuracy = 0.0;
     QString weightsSha256;
-    EvalPtr test;              // the final weights on the test set with predictions, when not already shown
+    EvalPtr test;              // the final or stopped weights on the test set with predictions, when not already shown
     int bestEpoch = 0;         // early stopping: the best epoch (1-based), 0 if off or none
     bool restoredBest = false; // the best epoch's weights were put back
     QString runFolder;

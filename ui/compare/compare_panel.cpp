@@ -260,6 +260,20 @@ void ComparePanel::retranslate()
     m_chart->setEmptyText(tr("Tick devices above and press Run comparison: each one's time per epoch and speed-up "
                              "appear here."));
     m_chart->setSeriesName(0, tr("Speed-up vs the first device"));
+    // The status and the table's numbers in the new language and its number format ("3,707" is 3.7 to a
+    // Spanish reader).
+    if (m_statusText)
+        m_status->setText(m_statusText());
+    for (size_t row = 0; row < m_rows.size(); ++row)
+        fillRow(int(row), m_rows[row]);
+    if (m_pending && int(m_rows.size()) < m_table->rowCount())
+        fillRow(int(m_rows.size()), *m_pending);
+}
+
+void ComparePanel::setStatus(std::function<QString()> text)
+{
+    m_statusText = std::move(text);
+    m_status->setText(m_statusText());
 }
 
 void ComparePanel::changeEvent(QEvent* event)
@@ -331,7 +345,7 @@ QString ComparePanel::start()
     m_stop->setEnabled(true);
     m_exportCsv->setEnabled(false);
     m_exportPng->setEnabled(false);
-    m_status->setText(tr("Starting…"));
+    setStatus([] { return tr("Starting…"); });
     emit comparisonStarted();
     return {};
 }
@@ -344,9 +358,12 @@ void ComparePanel::stop()
 void ComparePanel::onDeviceStarted(int row, int rows, const tb::CompareRow& pending)
 {
     m_totalRows = rows;
+    m_pending = pending;
     m_table->setRowCount(row + 1);
     fillRow(row, pending);
-    m_status->setText(tr("Device %1 of %2: %3").arg(row + 1).arg(rows).arg(qs(pending.description)));
+    setStatus([row, rows, device = qs(pending.description)] {
+        return tr("Device %1 of %2: %3").arg(row + 1).arg(rows).arg(device);
+    });
 }
 
 void ComparePanel::onBatch(int row, const tb::BatchProgress& p)
@@ -355,26 +372,31 @@ void ComparePanel::onBatch(int row, const tb::BatchProgress& p)
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue((p.epoch - 1) * p.steps + p.step);
     if (p.step == p.steps) { // the evaluation that follows takes minutes on a slow device (PoCL): say so
-        m_status->setText(tr("Device %1 of %2 — epoch %3/%4 trained, evaluating…")
-                              .arg(row + 1)
-                              .arg(m_totalRows)
-                              .arg(p.epoch)
-                              .arg(p.epochs));
+        setStatus([row, rows = m_totalRows, p] {
+            return tr("Device %1 of %2 — epoch %3/%4 trained, evaluating…")
+                .arg(row + 1)
+                .arg(rows)
+                .arg(p.epoch)
+                .arg(p.epochs);
+        });
         return;
     }
-    m_status->setText(tr("Device %1 of %2 — epoch %3/%4, step %5/%6 — %7 samples/s")
-                          .arg(row + 1)
-                          .arg(m_totalRows)
-                          .arg(p.epoch)
-                          .arg(p.epochs)
-                          .arg(p.step)
-                          .arg(p.steps)
-                          .arg(formatCount(std::llround(p.samplesPerSec))));
+    setStatus([row, rows = m_totalRows, p] {
+        return tr("Device %1 of %2 — epoch %3/%4, step %5/%6 — %7 samples/s")
+            .arg(row + 1)
+            .arg(rows)
+            .arg(p.epoch)
+            .arg(p.epochs)
+            .arg(p.step)
+            .arg(p.steps)
+            .arg(formatCount(std::llround(p.samplesPerSec)));
+    });
 }
 
 void ComparePanel::onDeviceFinished(int row, const tb::CompareRow& r)
 {
     m_rows.push_back(r);
+    m_pending.reset();
     fillRow(row, r);
     if (r.skipped.empty()) {
         QString label = qs(r.device.id());
@@ -392,12 +414,14 @@ void ComparePanel::onFinished(bool stopped, const QString& error)
     m_exportCsv->setEnabled(!m_rows.empty());
     m_exportPng->setEnabled(!m_rows.empty());
     m_table->setRowCount(int(m_rows.size())); // a stopped device's half row goes
+    m_pending.reset();
+    const int done = int(m_rows.size());
     if (!error.isEmpty())
-        m_status->setText(tr("Comparison failed: %1").arg(error));
+        setStatus([error] { return tr("Comparison failed: %1").arg(error); });
     else if (stopped)
-        m_status->setText(tr("Stopped; runs finished: %1 of %2.").arg(m_rows.size()).arg(m_totalRows));
+        setStatus([done, rows = m_totalRows] { return tr("Stopped; runs finished: %1 of %2.").arg(done).arg(rows); });
     else
-        m_status->setText(tr("Done; runs compared: %1.").arg(m_rows.size()));
+        setStatus([done] { return tr("Done; runs compared: %1.").arg(done); });
     emit comparisonFinished(stopped, error);
 }
 
@@ -434,7 +458,7 @@ void ComparePanel::exportWithDialog(const QString& title, const QString& name, c
     if (path.isEmpty())
         return;
     const QString error = (this->*save)(path);
-    m_status->setText(error.isEmpty() ? tr("Saved %1").arg(path) : error);
+    setStatus([error, path] { return error.isEmpty() ? tr("Saved %1").arg(path) : error; });
 }
 
 QString ComparePanel::exportCsv(const QString& path)

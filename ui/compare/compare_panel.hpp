@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -54,6 +55,8 @@ protected:
 
 private:
     void retranslate();
+    // Shows the status line, kept as a function of the language: a switch of language says it again.
+    void setStatus(std::function<QString()> text);
     void onDeviceStarted(int row, int rows, const tb::CompareRow& pending);
     void onBatch(int row, const tb::BatchProgress& p);
     void onDeviceFinished(int row, const tb::CompareRow& r);
@@ -81,6 +84,8 @@ private:
     QLabel* m_bf16Note; // why the bf16 devices are unavailable, when they are
     WorkerThread m_thread;
     std::vector<tb::CompareRow> m_rows;
+    std::optional<tb::CompareRow> m_pending; // the device under way, its row half filled
+    std::function<QString()> m_statusText;
     int m_totalRows = 0;
 };
 

@@ -14,6 +14,7 @@
 static void initTranslationResources()
 {
     Q_INIT_RESOURCE(trainbench_ui_translations);
+    Q_INIT_RESOURCE(trainbench_ui_plurals);
 }
 
 namespace tbui {
@@ -67,14 +68,12 @@ void Language::apply(const QString& code)
     QCoreApplication::removeTranslator(&qtTranslator());
     const QString lang = effective();
     QLocale::setDefault(QLocale(lang == QLatin1String("es") ? QLocale::Spanish : QLocale::English));
-    // English is the source language: removing the translators was all it took.
-    if (lang != QLatin1String("en")) {
-        if (appTranslator().load(QStringLiteral(":/i18n/trainbench_%1.qm").arg(lang)))
-            QCoreApplication::installTranslator(&appTranslator());
-        if (qtTranslator().load(QStringLiteral("qtbase_%1").arg(lang),
-                                QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QCoreApplication::installTranslator(&qtTranslator());
-    }
+    // English is the source language: its translation holds only the plural forms ("1 epoch", "2 epochs").
+    if (appTranslator().load(QStringLiteral(":/i18n/trainbench_%1.qm").arg(lang)))
+        QCoreApplication::installTranslator(&appTranslator());
+    if (lang != QLatin1String("en") &&
+        qtTranslator().load(QStringLiteral("qtbase_%1").arg(lang), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(&qtTranslator());
     // Widgets keep the locale they were made with, and number fields (spin boxes) write by it: "0,80"
     // in Spanish. Children without a locale of their own take their window's.
     for (QWidget* w : QApplication::topLevelWidgets())

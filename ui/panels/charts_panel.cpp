@@ -2,6 +2,7 @@
 
 #include "charts/chart.hpp"
 #include "common/text.hpp"
+#include "data/text_dataset.hpp"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -19,6 +20,7 @@ const QColor kVal(0xe4, 0x57, 0x1a);
 const QColor kRate(0x2c, 0xa0, 0x2c);
 const QColor kBest(0xf2, 0xb7, 0x01);
 const QColor kStop(0x40, 0x40, 0x40);
+const QColor kPrecise(0x6a, 0x3d, 0x9a);
 // The per-batch curves: an exponential moving average of each batch's own loss and accuracy over
 // about ten batches, fewer in a short epoch (a twentieth of it), so the curve never lags the
 // epoch's points by much of an epoch.
@@ -46,6 +48,8 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     m_lossStop = m_loss->addMarkers({}, kStop, Chart::Marker::Diamond, 13);
     m_accBest = m_accuracy->addMarkers({}, kBest, Chart::Marker::Star, 18);
     m_accStop = m_accuracy->addMarkers({}, kStop, Chart::Marker::Diamond, 13);
+    m_lossPrecise = m_loss->addMarkers({}, kPrecise, Chart::Marker::Triangle, 13);
+    m_accPrecise = m_accuracy->addMarkers({}, kPrecise, Chart::Marker::Triangle, 13);
     m_accuracy->setFixedYRange(0, 1);
     m_speed->addSeries({}, kVal, 2.5, false, true);
     for (int s : {m_lossTrain, m_lossVal})
@@ -97,6 +101,8 @@ void ChartsPanel::retranslate()
         chart->setSeriesName(best, tr("Best epoch (%1)").arg(monitor));
         chart->setSeriesName(stop, tr("Early stopping"));
     }
+    m_loss->setSeriesName(m_lossPrecise, tr("Test after Precise BN"));
+    m_accuracy->setSeriesName(m_accPrecise, tr("Test after Precise BN"));
     if (m_textRun)
         m_accuracy->setTitles(tr("Next-character accuracy"), tr("Epoch"), tr("Accuracy"));
     else
@@ -134,6 +140,9 @@ QString ChartsPanel::validationName() const
 {
     if (m_config.validationSplit > 0)
         return tr("Validation (last %1% of train)").arg(m_config.validationSplit * 100, 0, 'g', 3);
+    // A text has no test set: its held-out part is the end of the text (the window's default fraction).
+    if (m_textRun)
+        return tr("Validation (last %1% of the text)").arg(tb::TextOptions{}.validationFraction * 100, 0, 'g', 3);
     return tr("Validation (test set)");
 }
 
@@ -154,6 +163,8 @@ void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::Ep
         chart->setSeriesVisible(best, config.earlyStopping.enabled);
         chart->setSeriesVisible(stop, config.earlyStopping.enabled);
     }
+    m_loss->setSeriesVisible(m_lossPrecise, false); // until the run's end says what precise BN gave
+    m_accuracy->setSeriesVisible(m_accPrecise, false);
     retranslate();
     for (const tb::EpochRecord& r : history) {
         m_loss->append(m_lossRate, QPointF(r.epoch, r.learningRate)); // the restored epochs' rate, per epoch
@@ -198,6 +209,14 @@ void ChartsPanel::addEpoch(const tb::EpochRecord& r)
     if (r.rateLowered)
         m_loss->append(m_lossLowered,
                        QPointF(r.epoch, std::max(r.learningRate * m_config.schedule.factor, m_config.schedule.minLr)));
+}
+
+void ChartsPanel::setPreciseBnTest(int epoch, double loss, double accuracy)
+{
+    m_loss->setPoints(m_lossPrecise, {QPointF(epoch, loss)});
+    m_accuracy->setPoints(m_accPrecise, {QPointF(epoch, accuracy)});
+    m_loss->setSeriesVisible(m_lossPrecise, true);
+    m_accuracy->setSeriesVisible(m_accPrecise, true);
 }
 
 void ChartsPanel::sampleMemory()

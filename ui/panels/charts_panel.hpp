@@ -31,13 +31,19 @@ public:
     void addBatch(const tb::BatchProgress& p);
     void addEpoch(const tb::EpochRecord& r);
 
-    // Series of lossChart(): the learning rate (right axis) and the decisions' markers.
+    // Series of lossChart(): the validation curve, the learning rate (right axis) and the decisions' markers.
+    int validationSeries() const { return m_lossVal; }
     int rateSeries() const { return m_lossRate; }
     int loweredSeries() const { return m_lossLowered; }
     int bestSeries() const { return m_lossBest; } // also in accuracyChart(), as accuracyBestSeries()
     int stopSeries() const { return m_lossStop; }
     int accuracyBestSeries() const { return m_accBest; }
     int accuracyStopSeries() const { return m_accStop; }
+    int preciseBnSeries() const { return m_lossPrecise; } // also in accuracyChart(), as accuracyPreciseBnSeries()
+    int accuracyPreciseBnSeries() const { return m_accPrecise; }
+    // The final weights' test figures after precise BN recomputed BatchNorm's statistics, at the last
+    // epoch: that epoch's validation point is of the statistics before.
+    void setPreciseBnTest(int epoch, double loss, double accuracy);
     QString validationName() const; // the validation curves' legend
     void sampleMemory();
 
@@ -58,8 +64,8 @@ private:
     Chart* m_accuracy;
     Chart* m_speed;
     Chart* m_memory;
-    int m_lossBatch, m_lossTrain, m_lossVal, m_lossRate, m_lossLowered, m_lossBest, m_lossStop;
-    int m_accBatch, m_accTrain, m_accVal, m_accBest, m_accStop;
+    int m_lossBatch, m_lossTrain, m_lossVal, m_lossRate, m_lossLowered, m_lossBest, m_lossStop, m_lossPrecise;
+    int m_accBatch, m_accTrain, m_accVal, m_accBest, m_accStop, m_accPrecise;
     tb::TrainConfig m_config;
     bool m_textRun = false;
     int m_memProcess, m_memSystem;

@@ -126,8 +126,11 @@ void RunPanel::setStatus(std::function<QString()> text)
 void RunPanel::setRunning(bool running)
 {
     m_state = running ? State::Running : State::Idle;
-    if (running)
+    if (running) {
         m_start->setEnabled(false);
+        // Until the run's first lines: an OpenCL device compiles its kernels meanwhile (40 s on PoCL).
+        setStatus([] { return tr("Starting: reading the dataset and preparing the device…"); });
+    }
     showState();
 }
 
@@ -231,7 +234,7 @@ void RunPanel::runStarted(const RunStarted& info)
         appendLog(tr("Early stopping: %1").arg(earlyStoppingText(info.config.earlyStopping)));
     if (m_state == State::Running)
         setStatus([replicas = info.replicas, batch = info.globalBatch] {
-            return tr("Training: %1 replicas in sync, global batch %2.").arg(replicas).arg(batch);
+            return tr("Training: %n replica(s) in sync, global batch %1.", nullptr, replicas).arg(batch);
         });
 }
 
@@ -252,19 +255,22 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
     const double perStep = runDone > 0 ? computed / double(runDone) : 0.0;
     m_runEta = eta + perStep * double(int64_t(p.epochs - p.epoch) * p.steps);
     const int percent = runSteps > 0 ? int(100 * runDone / runSteps) : 0;
-    m_progressText = [p, eta, percent, runEta = std::max(0.0, m_runEta)] {
-        return tr("Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — "
-                  "accuracy %10")
-            .arg(p.epoch)
-            .arg(p.epochs)
-            .arg(p.step)
-            .arg(p.steps)
-            .arg(qs(tb::formatDuration(eta)))
-            .arg(percent)
-            .arg(qs(tb::formatDuration(runEta)))
-            .arg(formatCount(std::llround(p.samplesPerSec)))
-            .arg(formatNumber(p.loss, 4), formatNumber(p.accuracy, 4)); // prose: the locale's decimal sign
-    };
+    if (p.step == p.steps) // the epoch's validation follows, a while on a slow device: not "ETA 0s"
+        m_progressText = [p] { return tr("Epoch %1/%2 trained — validating…").arg(p.epoch).arg(p.epochs); };
+    else
+        m_progressText = [p, eta, percent, runEta = std::max(0.0, m_runEta)] {
+            return tr("Epoch %1/%2 — step %3/%4 — ETA %5 — run %6% — run ETA %7 — %8 samples/s — loss %9 — "
+                      "accuracy %10")
+                .arg(p.epoch)
+                .arg(p.epochs)
+                .arg(p.step)
+                .arg(p.steps)
+                .arg(qs(tb::formatDuration(eta)))
+                .arg(percent)
+                .arg(qs(tb::formatDuration(runEta)))
+                .arg(formatCount(std::llround(p.samplesPerSec)))
+                .arg(formatNumber(p.loss, 4), formatNumber(p.accuracy, 4)); // prose: the locale's decimal sign
+        };
     if (m_state == State::Running)
         setStatus(m_progressText);
     else if (m_state == State::Paused)
@@ -439,16 +445,15 @@ QString RunPanel::scheduleText(const tb::LrSchedule& s)
     case tb::ScheduleKind::Constant:
         break;
     case tb::ScheduleKind::StepDecay:
-        return tr("step decay ×%1 every %2 epochs").arg(s.factor, 0, 'g', 4).arg(s.everyEpochs);
+        return tr("step decay ×%1 every %n epoch(s)", nullptr, s.everyEpochs).arg(s.factor, 0, 'g', 4);
     case tb::ScheduleKind::Exponential:
         return tr("exponential decay %1 per %2 steps").arg(s.decayRate, 0, 'g', 4).arg(s.decaySteps);
     case tb::ScheduleKind::Cosine:
         return tr("cosine decay to %1× after %2 warm-up steps").arg(s.alpha, 0, 'g', 4).arg(s.warmupSteps);
     case tb::ScheduleKind::Plateau:
-        return tr("reduce on plateau of %1: ×%2 after %3 epochs, minimum %4")
+        return tr("reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3", nullptr, s.patience)
             .arg(qs(tb::monitorName(s.monitor)))
             .arg(s.factor, 0, 'g', 4)
-            .arg(s.patience)
             .arg(s.minLr, 0, 'g', 4);
     }
     return tr("constant");

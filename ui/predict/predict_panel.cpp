@@ -376,8 +376,9 @@ void PredictPanel::clearPrediction()
     m_input = QImage();
     m_inputView->clear();
     m_inputCaption->clear();
-    if (m_busy)
-        m_dirty = true; // the prediction in flight is the old picture's: predict the blank one after it
+    // The blank sheet's preview and caption, as before any picture (the error stays said); a prediction
+    // in flight is the old picture's, and this one follows it.
+    requestPrediction();
 }
 
 bool PredictPanel::drawsDigits() const

@@ -168,9 +168,8 @@ void ResultsPanel::refreshGrid()
     if (m_filterTrue < 0)
         m_header->setText(tr("%1 of %2 wrong").arg(formatCount(m_model.wrongCount()), formatCount(m_model.samples())));
     else
-        m_header->setText(tr("%1 images of class %2 predicted as %3")
-                              .arg(formatCount(int64_t(m_order.size())), className(names, m_filterTrue),
-                                   className(names, m_filterPredicted)));
+        m_header->setText(tr("%Ln image(s) of class %1 predicted as %2", nullptr, int(m_order.size()))
+                              .arg(className(names, m_filterTrue), className(names, m_filterPredicted)));
     const ResultsModel* model = &m_model;
     const std::vector<int>* order = &m_order;
     const QString trueFormat = tr("true: %1");

@@ -174,9 +174,9 @@ void TrainWorker::run()
         }
         outcome.testLoss = result.test.loss;
         outcome.testAccuracy = result.test.accuracy;
-        // The results pages show the final weights on the test set, unless the last epoch's validation
-        // already showed that very pass.
-        if (result.status == tb::TrainStatus::Completed && !result.testWasLastValidation)
+        // The results pages show the final (or stopped) weights on the test set, unless the last epoch's
+        // validation already showed that very pass. A run stopped in its first epoch has nothing else to show.
+        if (result.evaluated && !result.testWasLastValidation)
             outcome.test = std::make_shared<const tb::EvalResult>(result.test);
         outcome.weightsSha256 = qs(result.weightsSha256);
         snapshot();

@@ -143,9 +143,7 @@ void RunsPanel::retranslate()
         tr("The test accuracy of the final weights; a run without one shows its last validation accuracy"));
     m_refresh->setText(tr("Refresh"));
     m_open->setText(tr("Open results"));
-    m_open->setToolTip(tr("Evaluate the run's final weights on its dataset and show them on the Results page"));
     m_resume->setText(tr("Resume"));
-    m_resume->setToolTip(tr("Continue the run from its checkpoint on the accelerator chosen in Setup"));
     m_delete->setText(tr("Delete…"));
     m_report->setText(tr("Export report…"));
     m_report->setToolTip(tr("One HTML file with the run's charts, configuration, hardware, confusion matrix and "
@@ -155,6 +153,7 @@ void RunsPanel::retranslate()
     for (int i = 0; i < metrics.size(); ++i)
         m_metric->setItemText(i, metrics[i]);
     fill();
+    updateButtons(); // their tooltips
 }
 
 void RunsPanel::changeEvent(QEvent* event)
@@ -453,6 +452,31 @@ void RunsPanel::updateButtons()
     m_resume->setEnabled(has("checkpoint.tbw") && !r->finished());
     m_delete->setEnabled(r != nullptr);
     m_report->setEnabled(usable);
+    // A greyed button's tooltip says why it is greyed, after what it does.
+    const QString damaged = tr("The run is damaged: its record cannot be read.");
+    QString cannotOpen, cannotResume;
+    if (r && r->damaged) {
+        cannotOpen = cannotResume = damaged;
+    } else if (r) {
+        if (!r->holds("weights.tbw"))
+            cannotOpen = r->status == tb::RunStatus::Running
+                             ? tr("The run has not ended: its final weights are saved at its end.")
+                         : r->holds("checkpoint.tbw")
+                             ? tr("The run was stopped or interrupted before its end: its folder keeps a checkpoint "
+                                  "to resume from, not final weights (weights.tbw). Resume it to finish it.")
+                             : tr("The run's folder has no weights (weights.tbw).");
+        if (r->finished())
+            cannotResume = tr("The run is complete: nothing is left to resume.");
+        else if (!r->holds("checkpoint.tbw"))
+            cannotResume = tr("The run's folder has no checkpoint (checkpoint.tbw) to resume from.");
+    }
+    auto tip = [](const QString& does, const QString& why) {
+        return why.isEmpty() ? does : does + QLatin1Char('\n') + why;
+    };
+    m_open->setToolTip(tip(tr("Evaluate the run's final weights on its dataset and show them on the Results page"),
+                           m_open->isEnabled() ? QString() : cannotOpen));
+    m_resume->setToolTip(tip(tr("Continue the run from its checkpoint on the accelerator chosen in Setup"),
+                             m_resume->isEnabled() ? QString() : cannotResume));
 }
 
 void RunsPanel::exportReport(const QString& run, const QString& path)

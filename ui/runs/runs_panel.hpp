@@ -29,6 +29,8 @@ public:
     void refresh();
     const std::vector<tb::RunSummary>& runs() const { return m_runs; }
     QTableWidget* table() const { return m_table; }
+    QPushButton* openButton() const { return m_open; }
+    QPushButton* resumeButton() const { return m_resume; }
     Chart* chart() const { return m_chart; }
     QString problem() const; // the runs folder's, or empty
 

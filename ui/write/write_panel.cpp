@@ -161,7 +161,7 @@ void WritePanel::retranslate()
 {
     m_promptLabel->setText(tr("&Prompt:"));
     m_prompt->setPlaceholderText(tr("The text the model continues (empty: it starts a new line)"));
-    m_lengthLabel->setText(tr("&Length:"));
+    m_lengthLabel->setText(tr("Len&gth:")); // Alt+L is the Language menu
     m_length->setSuffix(writesBytes() ? tr(" bytes") : tr(" characters"));
     m_length->setToolTip(tr("How many symbols the model writes after the prompt: characters, or bytes for a "
                             "byte-level model (a non-ASCII character is several bytes)"));
