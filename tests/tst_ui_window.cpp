@@ -1717,6 +1717,19 @@ private slots:
             shortText.startsWith(QStringLiteral("el texto short.txt contiene 3 bytes, menos que una secuencia de 64 ")),
             qPrintable(shortText));
         QVERIFY2(shortText.contains(QStringLiteral("usa un texto más largo")), qPrintable(shortText));
+        // A text of one symbol, and one in UTF-16.
+        sequences.sequenceLength = 8;
+        const auto [oneEn, one] =
+            englishAndSpanish([&] { tb::textDataset(std::string(500, 'a'), "one.txt", sequences); });
+        QVERIFY2(oneEn.startsWith(QStringLiteral("the text one.txt holds one symbol only")), qPrintable(oneEn));
+        QCOMPARE(one, QStringLiteral("el texto one.txt contiene un solo símbolo (\"a\" repetido): no hay nada que un "
+                                     "modelo pueda predecir; usa un texto con más"));
+        const QString utf16 = m_tmp.filePath(QStringLiteral("utf16.txt"));
+        fixtures::writeRaw(utf16.toStdString(), std::string("\xff\xfeh\0i\0", 6));
+        const auto [utf16En, utf16Es] = englishAndSpanish([&] { tb::loadTextDataset(utf16.toStdString()); });
+        QVERIFY2(utf16En.contains(QStringLiteral("is UTF-16 or UTF-32")), qPrintable(utf16En));
+        QVERIFY2(utf16Es.contains(QStringLiteral("es UTF-16 o UTF-32 (empieza con una marca de orden de bytes)")),
+                 qPrintable(utf16Es));
     }
 
     void spanishChangesVisibleTexts()

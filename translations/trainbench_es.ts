@@ -519,10 +519,6 @@
         <translation>%1: la cabecera está truncada (falta la dimensión %2)</translation>
     </message>
     <message>
-        <source>%1: dimension %2 is zero</source>
-        <translation>%1: la dimensión %2 es cero</translation>
-    </message>
-    <message>
         <source>%1: dimension %2 is absurd (%3)</source>
         <translation>%1: la dimensión %2 es absurda (%3)</translation>
     </message>
@@ -657,6 +653,62 @@
     <message>
         <source>%1: tensor "%2" of %3 is %4 but must be %5</source>
         <translation>%1: el tensor "%2" de %3 es %4 pero debe ser %5</translation>
+    </message>
+    <message>
+        <source>%1 is a Trainbench weights file, not a model description: --model takes a preset or a model's JSON file (a command that reads weights takes them with --weights)</source>
+        <translation>%1 es un archivo de pesos de Trainbench, no una descripción de modelo: --model admite un modelo predefinido o el archivo JSON de un modelo (un comando que lee pesos los admite con --weights)</translation>
+    </message>
+    <message>
+        <source>%1 is binary (weights, an export?), not a model description: --model takes a preset or a model's JSON file</source>
+        <translation>%1 es binario (¿pesos, una exportación?), no una descripción de modelo: --model admite un modelo predefinido o el archivo JSON de un modelo</translation>
+    </message>
+    <message>
+        <source>a batch of %1 images of %2x%3 needs about %4 for training, more than this machine's %5 of memory; use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 de memoria de esta máquina; usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 images of %2x%3 needs about %4 for training, more than the %5 this machine has free now (of %6); close other programs, or use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 que esta máquina tiene libres ahora (de %6); cierra otros programas, o usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than this machine's %4 of memory; use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 de memoria de esta máquina; usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>%1: the header declares 0 images: the file holds none</source>
+        <translation>%1: la cabecera declara 0 imágenes: el archivo no contiene ninguna</translation>
+    </message>
+    <message>
+        <source>%1: the header declares 0 labels: the file holds none</source>
+        <translation>%1: la cabecera declara 0 etiquetas: el archivo no contiene ninguna</translation>
+    </message>
+    <message>
+        <source>%1: the header declares 0 rows in an image</source>
+        <translation>%1: la cabecera declara 0 filas por imagen</translation>
+    </message>
+    <message>
+        <source>%1: the header declares 0 columns in an image</source>
+        <translation>%1: la cabecera declara 0 columnas por imagen</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file (a device, pipe or socket): give a text file or a folder of them</source>
+        <translation>%1 no es un archivo normal (es un dispositivo, una tubería o un socket): indica un archivo de texto o una carpeta de ellos</translation>
+    </message>
+    <message>
+        <source>the text %1 (%2) needs about %3 of memory to train on, more than this machine's %4; use a part of it</source>
+        <translation>el texto %1 (%2) necesita unos %3 de memoria para entrenar, más que los %4 de esta máquina; usa una parte de él</translation>
+    </message>
+    <message>
+        <source>%1 is UTF-16 or UTF-32 (it starts with a byte-order mark), not UTF-8 or a byte text: convert it first (iconv -f UTF-16 -t UTF-8)</source>
+        <translation>%1 es UTF-16 o UTF-32 (empieza con una marca de orden de bytes), no UTF-8 ni un texto de bytes: conviértelo antes (iconv -f UTF-16 -t UTF-8)</translation>
+    </message>
+    <message>
+        <source>the text %1 holds one symbol only ("%2" repeated): there is nothing for a model to predict; use a text with more</source>
+        <translation>el texto %1 contiene un solo símbolo ("%2" repetido): no hay nada que un modelo pueda predecir; usa un texto con más</translation>
     </message>
 </context>
 <context>

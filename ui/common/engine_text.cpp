@@ -160,6 +160,39 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1: the model description cannot be read (%2)")},
         {QRegularExpression(QStringLiteral("^\"(.+)\" is neither a preset \\((.+)\\) nor a readable model file$")),
          QT_TRANSLATE_NOOP("EngineText", "\"%1\" is neither a preset (%2) nor a readable model file")},
+        {QRegularExpression(QStringLiteral("^(.+) is a Trainbench weights file, not a model description: --model takes "
+                                           "a preset or a model's JSON file \\(a command that reads weights takes them "
+                                           "with --weights\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is a Trainbench weights file, not a model description: --model takes a "
+                                         "preset or a model's JSON file (a command that reads weights takes them with "
+                                         "--weights)")},
+        {QRegularExpression(QStringLiteral("^(.+) is binary \\(weights, an export\\?\\), not a model description: "
+                                           "--model takes a preset or a model's JSON file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is binary (weights, an export?), not a model description: --model takes "
+                                         "a preset or a model's JSON file")},
+        // A batch's memory (train/cpu_backend.cpp).
+        {QRegularExpression(QStringLiteral("^a batch of (\\d+) images of (\\d+)x(\\d+) needs about (.+) for "
+                                           "training, more than this machine's (.+) of memory; use a smaller batch or "
+                                           "size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 images of %2x%3 needs about %4 for training, more than this "
+                                         "machine's %5 of memory; use a smaller batch or size multiplier")},
+        {QRegularExpression(QStringLiteral("^a batch of (\\d+) images of (\\d+)x(\\d+) needs about (.+) for "
+                                           "training, more than the (.+) this machine has free now \\(of (.+)\\); "
+                                           "close other programs, or use a smaller batch or size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 images of %2x%3 needs about %4 for training, more than the %5 "
+                                         "this machine has free now (of %6); close other programs, or use a smaller "
+                                         "batch or size multiplier")},
+        {QRegularExpression(QStringLiteral("^a batch of (\\d+) sequences of (\\d+) symbols needs about (.+) for "
+                                           "training, more than this machine's (.+) of memory; use a smaller batch or "
+                                           "size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 sequences of %2 symbols needs about %3 for training, more than "
+                                         "this machine's %4 of memory; use a smaller batch or size multiplier")},
+        {QRegularExpression(QStringLiteral("^a batch of (\\d+) sequences of (\\d+) symbols needs about (.+) for "
+                                           "training, more than the (.+) this machine has free now \\(of (.+)\\); "
+                                           "close other programs, or use a smaller batch or size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 sequences of %2 symbols needs about %3 for training, more than "
+                                         "the %4 this machine has free now (of %5); close other programs, or use a "
+                                         "smaller batch or size multiplier")},
         // Checkpoints.
         {QRegularExpression(QStringLiteral("^(.+): the checkpoint lacks \"(.+)\"; it is damaged or not a checkpoint$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the checkpoint lacks \"%2\"; it is damaged or not a checkpoint")},
@@ -230,8 +263,14 @@ const std::vector<Pattern>& patterns()
         // IDX files (data/idx.cpp).
         {QRegularExpression(QStringLiteral("^(.+): the header is truncated \\(dimension (\\d+) is missing\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the header is truncated (dimension %2 is missing)")},
-        {QRegularExpression(QStringLiteral("^(.+): dimension (\\d+) is zero$")),
-         QT_TRANSLATE_NOOP("EngineText", "%1: dimension %2 is zero")},
+        {QRegularExpression(QStringLiteral("^(.+): the header declares 0 images: the file holds none$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header declares 0 images: the file holds none")},
+        {QRegularExpression(QStringLiteral("^(.+): the header declares 0 labels: the file holds none$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header declares 0 labels: the file holds none")},
+        {QRegularExpression(QStringLiteral("^(.+): the header declares 0 rows in an image$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header declares 0 rows in an image")},
+        {QRegularExpression(QStringLiteral("^(.+): the header declares 0 columns in an image$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the header declares 0 columns in an image")},
         {QRegularExpression(QStringLiteral("^(.+): dimension (\\d+) is absurd \\((\\d+)\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: dimension %2 is absurd (%3)")},
         {QRegularExpression(QStringLiteral("^(.+): has (\\d+) dimensions; expected 3 \\(images, rows, columns\\)$")),
@@ -294,6 +333,23 @@ const std::vector<Pattern>& patterns()
         {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) is (\\w+) but must be (I64|F32)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: tensor \"%2\" of %3 is %4 but must be %5")},
         // Texts (data/text_dataset.cpp).
+        {QRegularExpression(QStringLiteral(
+             "^(.+) is not a regular file \\(a device, pipe or socket\\): give a text file or a folder of them$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1 is not a regular file (a device, pipe or socket): give a text file or a folder of them")},
+        {QRegularExpression(QStringLiteral("^the text (.+) \\((.+)\\) needs about (.+) of memory to train on, more "
+                                           "than this machine's (.+); use a part of it$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1 (%2) needs about %3 of memory to train on, more than this "
+                                         "machine's %4; use a part of it")},
+        {QRegularExpression(QStringLiteral("^(.+) is UTF-16 or UTF-32 \\(it starts with a byte-order mark\\), not "
+                                           "UTF-8 or a byte text: convert it first \\(iconv -f UTF-16 -t UTF-8\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is UTF-16 or UTF-32 (it starts with a byte-order mark), not UTF-8 or a "
+                                         "byte text: convert it first (iconv -f UTF-16 -t UTF-8)")},
+        {QRegularExpression(QStringLiteral("^the text (.+) holds one symbol only \\(\"(.*)\" repeated\\): there is "
+                                           "nothing for a model to predict; use a text with more$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1 holds one symbol only (\"%2\" repeated): there is nothing for a "
+                                         "model to predict; use a text with more")},
         {QRegularExpression(QStringLiteral("^the text (.+) holds (\\d+) bytes, shorter than one sequence of (\\d+) on "
                                            "each side of the training/validation split \\(at least (\\d+) needed\\); "
                                            "use a longer text or a shorter sequence length$")),
