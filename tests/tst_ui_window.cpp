@@ -1730,6 +1730,14 @@ private slots:
         QVERIFY2(utf16En.contains(QStringLiteral("is UTF-16 or UTF-32")), qPrintable(utf16En));
         QVERIFY2(utf16Es.contains(QStringLiteral("es UTF-16 o UTF-32 (empieza con una marca de orden de bytes)")),
                  qPrintable(utf16Es));
+        // A prompt with a character the model lacks (the Write page).
+        const tb::TextVocabulary abc = tb::TextVocabulary::characters("abc", "");
+        const auto [promptEn, prompt] = englishAndSpanish([&] { abc.encode("ab€", "the prompt"); });
+        QCOMPARE(promptEn, QStringLiteral("the prompt's character \"€\" at byte offset 2 (bytes 0xe2 0x82 0xac) is not "
+                                          "in the model's character-level vocabulary"));
+        QCOMPARE(prompt,
+                 QStringLiteral("el carácter \"€\" del inicio, en el byte 2 (bytes 0xe2 0x82 0xac), no está en el "
+                                "vocabulario de caracteres del modelo"));
     }
 
     void spanishChangesVisibleTexts()

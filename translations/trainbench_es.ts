@@ -710,6 +710,22 @@
         <source>the text %1 holds one symbol only ("%2" repeated): there is nothing for a model to predict; use a text with more</source>
         <translation>el texto %1 contiene un solo símbolo ("%2" repetido): no hay nada que un modelo pueda predecir; usa un texto con más</translation>
     </message>
+    <message>
+        <source>the prompt's character "%1" at byte offset %2 (%3) is not in the model's character-level vocabulary</source>
+        <translation>el carácter "%1" del inicio, en el byte %2 (%3), no está en el vocabulario de caracteres del modelo</translation>
+    </message>
+    <message>
+        <source>the prompt's character at byte offset %1 (%2) is not in the model's character-level vocabulary</source>
+        <translation>el carácter del inicio en el byte %1 (%2) no está en el vocabulario de caracteres del modelo</translation>
+    </message>
+    <message>
+        <source>the text %1's character "%2" at byte offset %3 (%4) is not in the model's character-level vocabulary</source>
+        <translation>el carácter "%2" del texto %1, en el byte %3 (%4), no está en el vocabulario de caracteres del modelo</translation>
+    </message>
+    <message>
+        <source>the text %1's character at byte offset %2 (%3) is not in the model's character-level vocabulary</source>
+        <translation>el carácter del texto %1 en el byte %2 (%3) no está en el vocabulario de caracteres del modelo</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -333,6 +333,23 @@ const std::vector<Pattern>& patterns()
         {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) is (\\w+) but must be (I64|F32)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: tensor \"%2\" of %3 is %4 but must be %5")},
         // Texts (data/text_dataset.cpp).
+        {QRegularExpression(QStringLiteral("^the prompt's character \"(.+)\" at byte offset (\\d+) \\((bytes? .+)\\) "
+                                           "is not in the model's character-level vocabulary$")),
+         QT_TRANSLATE_NOOP("EngineText", "the prompt's character \"%1\" at byte offset %2 (%3) is not in the model's "
+                                         "character-level vocabulary")},
+        {QRegularExpression(QStringLiteral("^the prompt's character at byte offset (\\d+) \\((bytes? .+)\\) is not in "
+                                           "the model's character-level vocabulary$")),
+         QT_TRANSLATE_NOOP("EngineText", "the prompt's character at byte offset %1 (%2) is not in the model's "
+                                         "character-level vocabulary")},
+        {QRegularExpression(
+             QStringLiteral("^the text (.+)'s character \"(.+)\" at byte offset (\\d+) \\((bytes? .+)\\) "
+                            "is not in the model's character-level vocabulary$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1's character \"%2\" at byte offset %3 (%4) is not in the model's "
+                                         "character-level vocabulary")},
+        {QRegularExpression(QStringLiteral("^the text (.+)'s character at byte offset (\\d+) \\((bytes? .+)\\) is not "
+                                           "in the model's character-level vocabulary$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1's character at byte offset %2 (%3) is not in the model's "
+                                         "character-level vocabulary")},
         {QRegularExpression(QStringLiteral(
              "^(.+) is not a regular file \\(a device, pipe or socket\\): give a text file or a folder of them$")),
          QT_TRANSLATE_NOOP(
