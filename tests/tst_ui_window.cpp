@@ -1730,6 +1730,18 @@ private slots:
         QVERIFY2(utf16En.contains(QStringLiteral("is UTF-16 or UTF-32")), qPrintable(utf16En));
         QVERIFY2(utf16Es.contains(QStringLiteral("es UTF-16 o UTF-32 (empieza con una marca de orden de bytes)")),
                  qPrintable(utf16Es));
+        // Dropping the remainder of a split smaller than a batch.
+        const QString toy = m_tmp.filePath(QStringLiteral("toy-for-drop"));
+        QDir().mkpath(toy);
+        fixtures::writeToyDataset(toy.toStdString(), 60, 30);
+        tb::DatasetOptions dropping;
+        dropping.dropRemainderBatch = 128;
+        const auto [dropEn, drop] =
+            englishAndSpanish([&] { tb::withOptions(tb::loadDataset(toy.toStdString()), dropping); });
+        QCOMPARE(dropEn, QStringLiteral("cannot drop the remainder: the training split holds 60 images, fewer than one "
+                                        "batch of 128"));
+        QCOMPARE(drop, QStringLiteral("no se puede descartar el resto: la división de entrenamiento contiene 60 "
+                                      "imágenes, menos que un lote de 128"));
         // A prompt with a character the model lacks (the Write page).
         const tb::TextVocabulary abc = tb::TextVocabulary::characters("abc", "");
         const auto [promptEn, prompt] = englishAndSpanish([&] { abc.encode("ab€", "the prompt"); });

@@ -726,6 +726,26 @@
         <source>the text %1's character at byte offset %2 (%3) is not in the model's character-level vocabulary</source>
         <translation>el carácter del texto %1 en el byte %2 (%3) no está en el vocabulario de caracteres del modelo</translation>
     </message>
+    <message>
+        <source>cannot drop the remainder: the training split holds %1 images, fewer than one batch of %2</source>
+        <translation>no se puede descartar el resto: la división de entrenamiento contiene %1 imágenes, menos que un lote de %2</translation>
+    </message>
+    <message>
+        <source>cannot drop the remainder: the training split holds %1 sequences, fewer than one batch of %2</source>
+        <translation>no se puede descartar el resto: la división de entrenamiento contiene %1 secuencias, menos que un lote de %2</translation>
+    </message>
+    <message>
+        <source>cannot drop the remainder: the test split holds %1 images, fewer than one batch of %2</source>
+        <translation>no se puede descartar el resto: la división de prueba contiene %1 imágenes, menos que un lote de %2</translation>
+    </message>
+    <message>
+        <source>cannot drop the remainder: the test split holds %1 sequences, fewer than one batch of %2</source>
+        <translation>no se puede descartar el resto: la división de prueba contiene %1 secuencias, menos que un lote de %2</translation>
+    </message>
+    <message>
+        <source>the image size multiplier is for images, and %1 is a text: leave it at 1 for a text model</source>
+        <translation>el multiplicador de tamaño de imagen es para imágenes, y %1 es un texto: déjalo en 1 para un modelo de texto</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

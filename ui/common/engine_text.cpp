@@ -332,6 +332,32 @@ const std::vector<Pattern>& patterns()
              "%1: tensor \"%2\" of %3 has shape %4 but the model needs %5; is the file of another model?")},
         {QRegularExpression(QStringLiteral("^(.+): tensor \\\"(.+)\\\" of (.+) is (\\w+) but must be (I64|F32)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: tensor \"%2\" of %3 is %4 but must be %5")},
+        // Dataset options (data/dataset.cpp).
+        {QRegularExpression(QStringLiteral("^cannot drop the remainder: the training split holds (\\d+) images, fewer "
+                                           "than one batch of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "cannot drop the remainder: the training split holds %1 images, fewer than one batch "
+                           "of %2")},
+        {QRegularExpression(
+             QStringLiteral("^cannot drop the remainder: the training split holds (\\d+) sequences, fewer "
+                            "than one batch of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "cannot drop the remainder: the training split holds %1 sequences, fewer than one batch "
+                           "of %2")},
+        {QRegularExpression(QStringLiteral("^cannot drop the remainder: the test split holds (\\d+) images, fewer "
+                                           "than one batch of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "cannot drop the remainder: the test split holds %1 images, fewer than one batch "
+                           "of %2")},
+        {QRegularExpression(QStringLiteral("^cannot drop the remainder: the test split holds (\\d+) sequences, fewer "
+                                           "than one batch of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "cannot drop the remainder: the test split holds %1 sequences, fewer than one batch "
+                           "of %2")},
+        {QRegularExpression(QStringLiteral("^the image size multiplier is for images, and (.+) is a text: leave it at "
+                                           "1 for a text model$")),
+         QT_TRANSLATE_NOOP("EngineText", "the image size multiplier is for images, and %1 is a text: leave it at 1 for "
+                                         "a text model")},
         // Texts (data/text_dataset.cpp).
         {QRegularExpression(QStringLiteral("^the prompt's character \"(.+)\" at byte offset (\\d+) \\((bytes? .+)\\) "
                                            "is not in the model's character-level vocabulary$")),
