@@ -1730,6 +1730,24 @@ private slots:
         QVERIFY2(utf16En.contains(QStringLiteral("is UTF-16 or UTF-32")), qPrintable(utf16En));
         QVERIFY2(utf16Es.contains(QStringLiteral("es UTF-16 o UTF-32 (empieza con una marca de orden de bytes)")),
                  qPrintable(utf16Es));
+        // A test images file whose header declares no image.
+        const QString none = m_tmp.filePath(QStringLiteral("no-test-images"));
+        QDir().mkpath(none);
+        fixtures::writeToyDataset(none.toStdString(), 60, 30);
+        fixtures::writeRaw((none + QStringLiteral("/t10k-images-idx3-ubyte")).toStdString(),
+                           std::string("\0\0\x08\x03\0\0\0\0\0\0\0\x0c\0\0\0\x0c", 16));
+        QCOMPARE(
+            englishAndSpanish([&] { tb::loadDataset(none.toStdString()); }).second,
+            QStringLiteral("t10k-images-idx3-ubyte: la cabecera declara 0 imágenes: el archivo no contiene ninguna"));
+        // A batch beyond the memory free now, as the engine words it (a test cannot fill the machine).
+        QCOMPARE(englishAndSpanish([] {
+                     throw tb::ConfigError("a batch of 4096 sequences of 100 symbols needs about 9.0 GiB for training, "
+                                           "more than the 2.0 GiB this machine has free now (of 24.0 GiB); close "
+                                           "other programs, or use a smaller batch");
+                 }).second,
+                 QStringLiteral("un lote de 4096 secuencias de 100 símbolos necesita unos 9.0 GiB para entrenar, más "
+                                "que los 2.0 GiB que esta máquina tiene libres ahora (de 24.0 GiB); cierra otros "
+                                "programas, o usa un lote menor"));
         // Dropping the remainder of a split smaller than a batch.
         const QString toy = m_tmp.filePath(QStringLiteral("toy-for-drop"));
         QDir().mkpath(toy);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails when a user-visible string of the window is not translated: runs lupdate over the sources
 into a copy of the .ts (so a tr() string added without `update_translations` counts too) and lists
-every message whose translation is unfinished, empty or missing.
+every message whose translation is unfinished, empty or missing. The English file (*_en.ts) holds
+the plural forms only ("1 epoch", "2 epochs"): it is checked for those.
 Usage: check_ts.py LUPDATE TS_FILE SOURCE_DIR..."""
 import os
 import shutil
@@ -31,7 +32,8 @@ def main(lupdate, ts, sources):
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, os.path.basename(ts))
         shutil.copy(ts, copy)
-        run = subprocess.run([lupdate, "-no-obsolete", "-locations", "none", *sources, "-ts", copy],
+        plurals = ["-pluralonly"] if ts.endswith("_en.ts") else []
+        run = subprocess.run([lupdate, "-no-obsolete", "-locations", "none", *plurals, *sources, "-ts", copy],
                              capture_output=True, text=True)
         if run.returncode != 0:
             print(run.stdout + run.stderr, file=sys.stderr)
@@ -40,10 +42,11 @@ def main(lupdate, ts, sources):
     for context, source in bad:
         print(f"untranslated in {context}: {source!r}", file=sys.stderr)
     if bad:
-        print(f"{len(bad)} string(s) without Spanish: run `cmake --build build --target update_translations`, "
-              "add them to translations/fill_es.py and run it", file=sys.stderr)
+        fill = "fill_en.py" if ts.endswith("_en.ts") else "fill_es.py"
+        print(f"{len(bad)} string(s) untranslated in {os.path.basename(ts)}: run `cmake --build build --target "
+              f"update_translations`, add them to translations/{fill} and run it", file=sys.stderr)
         return 1
-    print("every string of the window has its Spanish")
+    print(f"every string of the window has its translation in {os.path.basename(ts)}")
     return 0
 
 

@@ -46,8 +46,8 @@ ES = {
     "%1 is binary (weights, an export?), not a model description: --model takes a preset or a model's JSON file": "%1 es binario (¿pesos, una exportación?), no una descripción de modelo: --model admite un modelo predefinido o el archivo JSON de un modelo",
     "a batch of %1 images of %2x%3 needs about %4 for training, more than this machine's %5 of memory; use a smaller batch or size multiplier": "un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 de memoria de esta máquina; usa un lote o un multiplicador de tamaño menor",
     "a batch of %1 images of %2x%3 needs about %4 for training, more than the %5 this machine has free now (of %6); close other programs, or use a smaller batch or size multiplier": "un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 que esta máquina tiene libres ahora (de %6); cierra otros programas, o usa un lote o un multiplicador de tamaño menor",
-    "a batch of %1 sequences of %2 symbols needs about %3 for training, more than this machine's %4 of memory; use a smaller batch or size multiplier": "un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 de memoria de esta máquina; usa un lote o un multiplicador de tamaño menor",
-    "a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch or size multiplier": "un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote o un multiplicador de tamaño menor",
+    "a batch of %1 sequences of %2 symbols needs about %3 for training, more than this machine's %4 of memory; use a smaller batch": "un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 de memoria de esta máquina; usa un lote menor",
+    "a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch": "un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote menor",
     "%1: dimension %2 is absurd (%3)": "%1: la dimensión %2 es absurda (%3)",
     "%1: has %2 dimensions; expected 3 (images, rows, columns)": "%1: tiene %2 dimensiones; se esperaban 3 (imágenes, filas, columnas)",
     "%1: has %2 dimensions; expected 1 (labels)": "%1: tiene %2 dimensiones; se esperaba 1 (etiquetas)",
@@ -472,6 +472,9 @@ ES = {
     "Run folder %1 (resumed at epoch %2's validation)": "Carpeta del entrenamiento %1 (continuado en la validación de la época %2)",
     "Validation: the last %1% of the training images (%2), held out; the test set is used at the end only":
         "Validación: el último %1% de las imágenes de entrenamiento (%2), reservado; el conjunto de prueba solo se usa al final",
+    "Validation: the text's last part (%1 sequences), after each epoch": "Validación: la última parte del texto (%1 secuencias), tras cada época",
+    "Evaluating the final weights on the %1 held-out sequences…": "Evaluando los pesos finales con las %1 secuencias reservadas…",
+    "Evaluating the weights so far on the %1 held-out sequences…": "Evaluando los pesos hasta ahora con las %1 secuencias reservadas…",
     "Validation: the test set (%1 images), after each epoch": "Validación: el conjunto de prueba (%1 imágenes), tras cada época",
     "Learning-rate schedule: %1": "Programación de la tasa de aprendizaje: %1",
     "step decay ×%1 every %n epoch(s)": ["caída escalonada ×%1 cada época", "caída escalonada ×%1 cada %n épocas"],
@@ -808,7 +811,12 @@ def fill(path, table):
         if source not in table:
             missing.append(source)
             continue
-        if message.get("numerus") == "yes":
+        numerus = message.get("numerus") == "yes"
+        # A plural message takes the list of its forms, any other one string: a string given for a plural
+        # would become one form per character.
+        if numerus != isinstance(table[source], list):
+            raise SystemExit(f"{path}: {source!r} needs {'a list of plural forms' if numerus else 'one string'}")
+        if numerus:
             for form in list(translation):
                 translation.remove(form)
             translation.text = None

@@ -671,14 +671,6 @@
         <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 que esta máquina tiene libres ahora (de %6); cierra otros programas, o usa un lote o un multiplicador de tamaño menor</translation>
     </message>
     <message>
-        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than this machine's %4 of memory; use a smaller batch or size multiplier</source>
-        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 de memoria de esta máquina; usa un lote o un multiplicador de tamaño menor</translation>
-    </message>
-    <message>
-        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch or size multiplier</source>
-        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote o un multiplicador de tamaño menor</translation>
-    </message>
-    <message>
         <source>%1: the header declares 0 images: the file holds none</source>
         <translation>%1: la cabecera declara 0 imágenes: el archivo no contiene ninguna</translation>
     </message>
@@ -745,6 +737,14 @@
     <message>
         <source>the image size multiplier is for images, and %1 is a text: leave it at 1 for a text model</source>
         <translation>el multiplicador de tamaño de imagen es para imágenes, y %1 es un texto: déjalo en 1 para un modelo de texto</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than this machine's %4 of memory; use a smaller batch</source>
+        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 de memoria de esta máquina; usa un lote menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch</source>
+        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote menor</translation>
     </message>
 </context>
 <context>
@@ -2434,6 +2434,18 @@
     <message>
         <source>Epoch %1/%2 trained — validating…</source>
         <translation>Época %1/%2 entrenada — validando…</translation>
+    </message>
+    <message>
+        <source>Evaluating the final weights on the %1 held-out sequences…</source>
+        <translation>Evaluando los pesos finales con las %1 secuencias reservadas…</translation>
+    </message>
+    <message>
+        <source>Evaluating the weights so far on the %1 held-out sequences…</source>
+        <translation>Evaluando los pesos hasta ahora con las %1 secuencias reservadas…</translation>
+    </message>
+    <message>
+        <source>Validation: the text's last part (%1 sequences), after each epoch</source>
+        <translation>Validación: la última parte del texto (%1 secuencias), tras cada época</translation>
     </message>
 </context>
 <context>

@@ -647,9 +647,13 @@ void MainWindow::onRunFinished(const RunOutcome& outcome)
                 .arg(formatCount(n));
         });
     }
-    // The validation points are of BatchNorm's statistics before precise BN: its final figures beside them.
-    if (outcome.preciseBn && outcome.status == RunStatus::Completed && !m_history.empty())
-        m_charts->setPreciseBnTest(m_history.back().epoch, outcome.testLoss, outcome.testAccuracy);
+    // The validation points are of BatchNorm's statistics before precise BN: its final figures beside them,
+    // at the epoch whose weights they are (early stopping may have restored an earlier one). A model
+    // without BatchNorm had nothing recomputed: no mark.
+    if (outcome.preciseBn && outcome.preciseBn->layers > 0 && outcome.status == RunStatus::Completed &&
+        !m_history.empty())
+        m_charts->setPreciseBnTest(outcome.restoredBest ? outcome.bestEpoch : m_history.back().epoch, outcome.testLoss,
+                                   outcome.testAccuracy);
     m_run->runFinished(outcome);
     // Said where the gap between training and test accuracy shows (the log above, the Results page).
     m_resultsNote = [precise = outcome.preciseBn, warmth = outcome.batchNormWarmth] {

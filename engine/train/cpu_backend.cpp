@@ -38,13 +38,12 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
         (data.isText() ? " sequences of " + std::to_string(data.inputHeight()) + " symbols"
                        : " images of " + std::to_string(data.inputHeight()) + "x" + std::to_string(data.inputWidth())) +
         " needs about " + humanBytes(need) + " for training, more than ";
+    const char* smaller = data.isText() ? "a smaller batch" : "a smaller batch or size multiplier"; // texts take none
     if (need > physicalMemoryBytes())
-        throw ConfigError(batch + "this machine's " + humanBytes(physicalMemoryBytes()) +
-                          " of memory; use a smaller batch or size multiplier");
+        throw ConfigError(batch + "this machine's " + humanBytes(physicalMemoryBytes()) + " of memory; use " + smaller);
     if (const uint64_t freeNow = availableMemoryBytes(); need > freeNow)
         throw ConfigError(batch + "the " + humanBytes(freeNow) + " this machine has free now (of " +
-                          humanBytes(physicalMemoryBytes()) +
-                          "); close other programs, or use a smaller batch or size multiplier");
+                          humanBytes(physicalMemoryBytes()) + "); close other programs, or use " + smaller);
     if (m_comm)
         requireSameRunOnEveryRank(*m_comm, net, data, config, *m_device.isa);
     m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels, m_comm.get());

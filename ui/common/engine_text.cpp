@@ -183,16 +183,15 @@ const std::vector<Pattern>& patterns()
                                          "this machine has free now (of %6); close other programs, or use a smaller "
                                          "batch or size multiplier")},
         {QRegularExpression(QStringLiteral("^a batch of (\\d+) sequences of (\\d+) symbols needs about (.+) for "
-                                           "training, more than this machine's (.+) of memory; use a smaller batch or "
-                                           "size multiplier$")),
+                                           "training, more than this machine's (.+) of memory; use a smaller batch$")),
          QT_TRANSLATE_NOOP("EngineText", "a batch of %1 sequences of %2 symbols needs about %3 for training, more than "
-                                         "this machine's %4 of memory; use a smaller batch or size multiplier")},
+                                         "this machine's %4 of memory; use a smaller batch")},
         {QRegularExpression(QStringLiteral("^a batch of (\\d+) sequences of (\\d+) symbols needs about (.+) for "
                                            "training, more than the (.+) this machine has free now \\(of (.+)\\); "
-                                           "close other programs, or use a smaller batch or size multiplier$")),
+                                           "close other programs, or use a smaller batch$")),
          QT_TRANSLATE_NOOP("EngineText", "a batch of %1 sequences of %2 symbols needs about %3 for training, more than "
                                          "the %4 this machine has free now (of %5); close other programs, or use a "
-                                         "smaller batch or size multiplier")},
+                                         "smaller batch")},
         // Checkpoints.
         {QRegularExpression(QStringLiteral("^(.+): the checkpoint lacks \"(.+)\"; it is damaged or not a checkpoint$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the checkpoint lacks \"%2\"; it is damaged or not a checkpoint")},

@@ -166,7 +166,15 @@ void RunPanel::evaluatingTestSet(int images)
 {
     m_testImages = images;
     // After the last epoch the test set's pass takes a while: the status says so, not "100%".
-    if (m_state == State::Running)
+    if (m_text) {
+        const bool final = m_state == State::Running;
+        if (final || m_state == State::Stopping)
+            setStatus([images, final] {
+                return (final ? tr("Evaluating the final weights on the %1 held-out sequences…")
+                              : tr("Evaluating the weights so far on the %1 held-out sequences…"))
+                    .arg(formatCount(images));
+            });
+    } else if (m_state == State::Running)
         setStatus(
             [images] { return tr("Evaluating the final weights on the %1 test images…").arg(formatCount(images)); });
     else if (m_state == State::Stopping)
@@ -225,6 +233,9 @@ void RunPanel::runStarted(const RunStarted& info)
         appendLog(tr("Validation: the last %1% of the training images (%2), held out; the test set is used at "
                      "the end only")
                       .arg(info.config.validationSplit * 100, 0, 'g', 3)
+                      .arg(formatCount(info.validationImages)));
+    else if (m_text) // the text's last part, which the Dataset calls its test split
+        appendLog(tr("Validation: the text's last part (%1 sequences), after each epoch")
                       .arg(formatCount(info.validationImages)));
     else
         appendLog(tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(info.validationImages)));
