@@ -19,21 +19,32 @@ inline uint64_t physicalMemoryBytes()
     return uint64_t(8) << 30;
 }
 
+// A field of /proc/meminfo in bytes ("MemTotal", "MemAvailable"; the file says kB); 0 when the system
+// does not say.
+inline int64_t meminfoBytes(const std::string& key)
+{
+    std::FILE* f = std::fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) {
+        const std::string text(line);
+        const size_t colon = text.find(':');
+        found = colon != std::string::npos && text.compare(0, colon, key) == 0 &&
+                std::sscanf(line + colon + 1, "%lld", &kib) == 1;
+    }
+    std::fclose(f);
+    return found ? kib * 1024 : 0;
+}
+
 // The memory the system could give now without swapping (MemAvailable), which other programs' use
 // lowers; physicalMemoryBytes() when the system does not say.
 inline uint64_t availableMemoryBytes()
 {
-    if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
-        char line[256];
-        unsigned long long kib = 0;
-        bool found = false;
-        while (!found && std::fgets(line, sizeof line, f))
-            found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
-        std::fclose(f);
-        if (found)
-            return uint64_t(kib) * 1024;
-    }
-    return physicalMemoryBytes();
+    const int64_t available = meminfoBytes("MemAvailable");
+    return available > 0 ? uint64_t(available) : physicalMemoryBytes();
 }
 
 // What a failed allocation (std::bad_alloc) tells the user, on the command line and, translated, in

@@ -13,6 +13,7 @@
 #include "device/device.hpp"
 #include "optim/optimizer.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -53,6 +54,24 @@ struct EvalResult {
     std::vector<float> confidence;  // (samples) the predicted class's probability, likewise
     std::vector<float> probs;       // (samples, classes) with EvalKeeps::Probabilities
     bool cancelled = false;         // stopped part-way by the caller's flag: the numbers are not whole
+
+    // Makes room for what `keeps` asks of `n` samples of `classes` classes.
+    void prepare(EvalKeeps keeps, size_t n, int classes)
+    {
+        if (keeps != EvalKeeps::Metrics) {
+            predicted.assign(n, 0);
+            confidence.assign(n, 0.0f);
+        }
+        if (keeps == EvalKeeps::Probabilities)
+            probs.assign(n * size_t(classes), 0.0f);
+    }
+    // Sample i's prediction and its probability, from its row `p` of the classes' probabilities.
+    void keepPrediction(size_t i, const float* p, int classes)
+    {
+        const auto best = std::max_element(p, p + classes) - p;
+        predicted[i] = uint8_t(best);
+        confidence[i] = p[best];
+    }
 };
 
 // What went non-finite in a step that was not applied.

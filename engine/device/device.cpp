@@ -1,6 +1,7 @@
 #include "device/device.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "core/thread_pool.hpp"
 #include "device/opencl/opencl_devices.hpp"
 #include "kernels/kernels.hpp"
@@ -36,12 +37,6 @@ std::string procField(const char* path, const std::string& key)
             return trim(line.substr(colon + 1));
     }
     return {};
-}
-
-int64_t meminfoBytes(const std::string& key)
-{
-    const std::string v = procField("/proc/meminfo", key); // "24597212 kB"
-    return v.empty() ? 0 : std::atoll(v.c_str()) * 1024;
 }
 
 std::string simdLevel()

@@ -489,12 +489,7 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, E
     EvalResult r;
     r.samples = total * steps;
     const bool keep = keeps != EvalKeeps::Metrics, all = keeps == EvalKeeps::Probabilities;
-    if (keep) {
-        r.predicted.assign(size_t(total) * size_t(steps), 0);
-        r.confidence.assign(size_t(total) * size_t(steps), 0.0f);
-    }
-    if (all)
-        r.probs.assign(size_t(total) * size_t(steps) * size_t(classes), 0.0f);
+    r.prepare(keeps, size_t(total) * size_t(steps), classes);
     // Without every probability kept, each worker's shard has its own (a shard of a text is its
     // sequences' symbols, each with the whole vocabulary).
     std::vector<std::vector<float>> shardProbs(keep && !all ? size_t(m_pool.threads()) : 0);
@@ -554,12 +549,8 @@ EvalResult CpuExecutor::evaluate(const ImageSplit& split, int mult, int limit, E
             sums[size_t(k)] =
                 softmaxCrossEntropy(logits, split.labels.data() + row0, n * steps, classes, 0.0f, nullptr, probs);
             if (keep)
-                for (int64_t i = 0; i < int64_t(n) * steps; ++i) {
-                    const float* p = probs + i * classes;
-                    const int64_t best = std::max_element(p, p + classes) - p;
-                    r.predicted[size_t(row0 + i)] = uint8_t(best);
-                    r.confidence[size_t(row0 + i)] = p[best];
-                }
+                for (int64_t i = 0; i < int64_t(n) * steps; ++i)
+                    r.keepPrediction(size_t(row0 + i), probs + i * classes, classes);
         });
     }
     if (skipped.load()) {

@@ -166,20 +166,16 @@ void RunPanel::evaluatingTestSet(int images)
 {
     m_testImages = images;
     // After the last epoch the test set's pass takes a while: the status says so, not "100%".
-    if (m_text) {
-        const bool final = m_state == State::Running;
-        if (final || m_state == State::Stopping)
-            setStatus([images, final] {
-                return (final ? tr("Evaluating the final weights on the %1 held-out sequences…")
-                              : tr("Evaluating the weights so far on the %1 held-out sequences…"))
-                    .arg(formatCount(images));
-            });
-    } else if (m_state == State::Running)
-        setStatus(
-            [images] { return tr("Evaluating the final weights on the %1 test images…").arg(formatCount(images)); });
-    else if (m_state == State::Stopping)
-        setStatus(
-            [images] { return tr("Evaluating the weights so far on the %1 test images…").arg(formatCount(images)); });
+    if (m_state != State::Running && m_state != State::Stopping)
+        return;
+    const bool final = m_state == State::Running;
+    setStatus([images, final, text = m_text] {
+        const QString what = text ? (final ? tr("Evaluating the final weights on the %1 held-out sequences…")
+                                           : tr("Evaluating the weights so far on the %1 held-out sequences…"))
+                                  : (final ? tr("Evaluating the final weights on the %1 test images…")
+                                           : tr("Evaluating the weights so far on the %1 test images…"));
+        return what.arg(formatCount(images));
+    });
 }
 
 void RunPanel::setStartEnabled(bool enabled, const QString& why)

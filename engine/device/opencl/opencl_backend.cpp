@@ -637,12 +637,7 @@ EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit,
     EvalResult r;
     r.samples = total;
     const bool keep = keeps != EvalKeeps::Metrics, all = keeps == EvalKeeps::Probabilities;
-    if (keep) {
-        r.predicted.assign(size_t(total), 0);
-        r.confidence.assign(size_t(total), 0.0f);
-    }
-    if (all)
-        r.probs.assign(size_t(total) * size_t(classes), 0.0f);
+    r.prepare(keeps, size_t(total), classes);
     std::vector<float> batchProbs(keep && !all ? size_t(m_capacity) * size_t(classes) : 0);
     try {
         ocl::Device& d = *m_dev;
@@ -684,12 +679,8 @@ EvalResult OpenClBackend::evaluate(const ImageSplit& split, int mult, int limit,
             if (keep) {
                 float* probs = all ? r.probs.data() + int64_t(first) * classes : batchProbs.data();
                 d.read(m_probs, probs, int64_t(n) * classes * int64_t(sizeof(float)));
-                for (int i = 0; i < n; ++i) {
-                    const float* p = probs + int64_t(i) * classes;
-                    const int64_t best = std::max_element(p, p + classes) - p;
-                    r.predicted[size_t(first + i)] = uint8_t(best);
-                    r.confidence[size_t(first + i)] = p[best];
-                }
+                for (int i = 0; i < n; ++i)
+                    r.keepPrediction(size_t(first + i), probs + int64_t(i) * classes, classes);
             }
         }
         r.loss = total ? lossSum / total : 0.0;
