@@ -55,6 +55,14 @@ grep -q "cannot create the runs folder /proc/no-runs-here" "$tmp/one_fails" || f
 grep -q "waited [0-9]* s for" "$tmp/one_fails" && fail "the watchdog ended the job: $(cat "$tmp/one_fails")"
 echo "an error on rank 0 alone is said and ends the job with its exit code"
 
+# An error every rank meets is said once (rank 0's), not once per rank.
+$mpi -np 3 "$cli" train --data "$tmp/no-such-folder" --threads 1 --epochs 1 --no-run-folder >"$tmp/all_fail" 2>&1
+status=$?
+[ $status = 3 ] || fail "a missing dataset ended the job with status $status: $(cat "$tmp/all_fail")"
+[ "$(grep -c "dataset folder $tmp/no-such-folder does not exist" "$tmp/all_fail")" = 1 ] ||
+    fail "not said once: $(cat "$tmp/all_fail")"
+echo "an error every rank meets is said once"
+
 # The pid of the rank `r` among mpirun's children.
 rank_pid() {
     for p in $(pgrep -P "$1"); do

@@ -41,15 +41,17 @@ int main(int argc, char** argv)
     // reading the events gets (a divergence, a file that cannot be written).
     const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
     auto fail = [&](int code, const std::string& message) {
-        std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), message.c_str());
-        if (json) {
-            nlohmann::ordered_json j;
-            j["event"] = "error";
-            j["exit_code"] = code;
-            j["message"] = message;
-            tbcli::printJson(j);
-        }
-        tb::endMpiJobAfterError(code); // the other ranks of a data-parallel run, which wait for this one
+        // The other ranks of a data-parallel run wait for this one: the job ends after the message.
+        tb::endMpiJobAfterError(code, [&] {
+            std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), message.c_str());
+            if (json) {
+                nlohmann::ordered_json j;
+                j["event"] = "error";
+                j["exit_code"] = code;
+                j["message"] = message;
+                tbcli::printJson(j);
+            }
+        });
         return code;
     };
     try {

@@ -23,12 +23,13 @@ std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch)
 #endif
 }
 
-void endMpiJobAfterError(int exitCode)
+void endMpiJobAfterError(int exitCode, const std::function<void()>& say)
 {
 #if TRAINBENCH_HAVE_MPI
-    abortMpiJob(exitCode);
+    abortMpiJob(exitCode, say);
 #else
     (void)exitCode;
+    say();
 #endif
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,11 +58,13 @@ struct ProcessLaunch {
 // started as one of several ranks by a build without MPI.
 std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch);
 
-// After an error that ends this process was said: ends every rank of the MPI job this process is one
+// Says an error that ends this process (`say`), then ends every rank of the MPI job this process is one
 // of, with `exitCode` as mpirun's. The others would otherwise wait for this rank in their next
-// collective until the deadline, and end with a message that blames a lost rank. Nothing when this
-// process is no rank of a job of several (or the build has no MPI).
-void endMpiJobAfterError(int exitCode);
+// collective until the deadline, and end with a message that blames a lost rank. An error every rank
+// meets (a missing dataset) is said once: rank 0 says it at once and ends the job; the others wait two
+// seconds before they say theirs, and rank 0's abort ends them first. Only `say` when this process is
+// no rank of a job of several (or the build has no MPI).
+void endMpiJobAfterError(int exitCode, const std::function<void()>& say);
 
 // What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
 std::string mpiAvailability();

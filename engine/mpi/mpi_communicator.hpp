@@ -7,6 +7,7 @@
 
 #include "mpi/communicator.hpp"
 
+#include <functional>
 #include <memory>
 
 namespace tb {
@@ -16,6 +17,6 @@ namespace tb {
 std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds);
 
 // See endMpiJobAfterError.
-void abortMpiJob(int exitCode);
+void abortMpiJob(int exitCode, const std::function<void()>& say);
 
 } // namespace tb
