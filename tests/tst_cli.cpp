@@ -592,6 +592,23 @@ private slots:
                  qPrintable(r.out));
     }
 
+    // What a command prints that cannot reach its standard output (a file on a full disk) fails the
+    // command as a file it cannot write does: exit 5 with the reason, not 0 with the output lost.
+    void outputThatCannotBeWrittenFails()
+    {
+        if (::access("/dev/full", W_OK) != 0)
+            QSKIP("no /dev/full to write to");
+        for (const QStringList& args : {QStringList{"presets"}, QStringList{"summary", "--model", "tpu-mnist-cnn"}}) {
+            QProcess p;
+            p.setStandardOutputFile(QStringLiteral("/dev/full"));
+            p.start(QStringLiteral(TRAINBENCH_CLI), args);
+            QVERIFY(p.waitForFinished(60000));
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            QCOMPARE(p.exitCode(), 5);
+            QVERIFY2(err.contains("cannot write to the standard output: No space left on device"), qPrintable(err));
+        }
+    }
+
     // A skipped row of compare's CSV has no results: its measured fields are empty, not zeros, and
     // its reason is in the last column.
     void compareCsvLeavesASkippedRowsResultsEmpty()

@@ -573,7 +573,7 @@ private slots:
         QCOMPARE(int(list.runs.size()), 1);
         QVERIFY(!list.runs[0].damaged);
         QVERIFY_THROWS_EXCEPTION(IoError, RunFolder::create(runs, "toy"));
-        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(good));
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(good, runs));
         QVERIFY(std::filesystem::exists(good + "/run.json"));
         QVERIFY(!runReportHtml(readReportInput(good)).empty());
         const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs)});
@@ -590,19 +590,19 @@ private slots:
         const std::string outside = m_tmp.path().toStdString() + "/outside";
         write(outside + "/run.json", "{}");
         std::filesystem::create_symlink(outside, runs + "/link");
-        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/link"));
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/link", runs));
         QVERIFY(std::filesystem::exists(outside + "/run.json"));
         // Not run folders: one with a subfolder, one with none of a run's files.
         write(runs + "/photos/a.jpg", "x");
-        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/photos"));
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/photos", runs));
         write(runs + "/nested/run.json", "{}");
         write(runs + "/nested/sub/x", "x");
-        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/nested"));
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(runs + "/nested", runs));
         QVERIFY(std::filesystem::exists(runs + "/nested/sub/x"));
         // A file that is not a run's keeps the whole folder, and the message names it.
         write(good + "/thesis.docx", "years of work");
         try {
-            deleteRun(good);
+            deleteRun(good, runs);
             QFAIL("a run folder holding a file of its own was deleted");
         } catch (const IoError& e) {
             QVERIFY2(std::string(e.what()).find("holds thesis.docx, which is not a run's file: nothing was deleted") !=
@@ -616,13 +616,35 @@ private slots:
         std::filesystem::remove(good + "/best.tbw");
         std::filesystem::create_symlink(outside + "/run.json", good + "/best.tbw");
         write(good + "/weights.tbw.tmp-Ab12Cd", "half");
-        deleteRun(good);
+        deleteRun(good, runs);
         QVERIFY(!std::filesystem::exists(good));
         QVERIFY(std::filesystem::exists(outside + "/run.json"));
         // An empty folder (a run that never wrote, listed as damaged) can be deleted.
         std::filesystem::create_directories(runs + "/empty");
-        deleteRun(runs + "/empty");
+        deleteRun(runs + "/empty", runs);
         QVERIFY(!std::filesystem::exists(runs + "/empty"));
+        // Outside the runs folder, a folder without run.json is nobody's run: a weights file kept in a
+        // folder of its own, or an empty folder, stays (`runs delete ./models` once deleted them).
+        const std::string models = m_tmp.path().toStdString() + "/models";
+        write(models + "/weights.tbw", "trained for hours");
+        try {
+            deleteRun(models, runs);
+            QFAIL("a folder holding a weights file alone, outside the runs folder, was deleted");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find("holds no run.json and is not in the runs folder") != std::string::npos,
+                     e.what());
+        }
+        QVERIFY(std::filesystem::exists(models + "/weights.tbw"));
+        std::filesystem::create_directories(m_tmp.path().toStdString() + "/empty-outside");
+        QVERIFY_THROWS_EXCEPTION(IoError, deleteRun(m_tmp.path().toStdString() + "/empty-outside", runs));
+        QVERIFY(std::filesystem::exists(m_tmp.path().toStdString() + "/empty-outside"));
+        // Given as a path relative to the working folder, inside the runs folder, it still goes.
+        std::filesystem::create_directories(runs + "/empty2");
+        const std::filesystem::path was = std::filesystem::current_path();
+        std::filesystem::current_path(runs);
+        deleteRun("./empty2", ".");
+        std::filesystem::current_path(was);
+        QVERIFY(!std::filesystem::exists(runs + "/empty2"));
     }
 
     // A run folder that a session trains now (it holds the run's lock) is not deleted under it; once
@@ -635,7 +657,7 @@ private slots:
             s.enableCheckpoints(RunFolder::create(m_tmp.path().toStdString() + "/delete-live", "toy"));
             path = s.runFolder()->path;
             try {
-                deleteRun(path);
+                deleteRun(path, m_tmp.path().toStdString() + "/delete-live");
                 QFAIL("the folder of a run under way was deleted");
             } catch (const IoError& e) {
                 QVERIFY2(std::string(e.what()).find(" is being trained by this process already") != std::string::npos,
@@ -659,7 +681,7 @@ private slots:
         } catch (const IoError& e) {
             QVERIFY2(std::string(e.what()) == path + " holds no checkpoint.tbw to resume from", e.what());
         }
-        deleteRun(path);
+        deleteRun(path, m_tmp.path().toStdString() + "/delete-live");
         QVERIFY(!std::filesystem::exists(path));
     }
 

@@ -11,9 +11,24 @@
 #include "mpi/communicator.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+
+namespace {
+
+// Why what the command printed did not all reach its standard output (a file on a full disk, /dev/full),
+// or empty when it did: that is a file the command could not write, as with --out.
+std::string unwrittenOutput()
+{
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout))
+        return {};
+    return std::string("cannot write to the standard output: ") + (errno ? std::strerror(errno) : "a write failed");
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -59,7 +74,11 @@ int main(int argc, char** argv)
         // itself, so that a setting this machine refuses does not stop it listing what it has.
         if (cmd != "devices")
             tb::env::applyToEngine();
-        return command->run(args);
+        const int code = command->run(args);
+        if (code == tbcli::Ok)
+            if (const std::string why = unwrittenOutput(); !why.empty())
+                return fail(tbcli::FileError, why);
+        return code;
     } catch (const tbcli::UsageError& e) {
         return fail(tbcli::Usage, e.what());
     } catch (const tb::ConfigError& e) {

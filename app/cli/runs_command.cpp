@@ -165,10 +165,11 @@ int runsCommand(const std::vector<std::string>& args)
         const std::string run =
             takePositional(command, rest, "runs " + action + " needs the run: a folder name, a path or latest");
         const Options o = commandOptions(command, rest);
-        const std::string path = tb::findRun(o.text("runs-dir", tb::env::runsDir()), run);
+        const std::string runsDir = o.text("runs-dir", tb::env::runsDir());
+        const std::string path = tb::findRun(runsDir, run);
         if (action == "show")
             return showRun(tb::readRun(path), o.has("json"));
-        tb::deleteRun(path);
+        tb::deleteRun(path, runsDir);
         if (o.has("json"))
             printJson({{"event", "deleted"}, {"path", path}});
         else

@@ -415,7 +415,7 @@ std::string findRun(const std::string& runsDir, const std::string& run)
                       ", " + matches[1] + (matches.size() > 2 ? ", ..." : "") + "): give more of the name");
 }
 
-void deleteRun(const std::string& path)
+void deleteRun(const std::string& path, const std::string& runsDir)
 {
     std::error_code ec;
     const fs::file_status st = fs::symlink_status(path, ec);
@@ -423,6 +423,12 @@ void deleteRun(const std::string& path)
         throw IoError(path + " is a symbolic link, not a run folder: it was not deleted");
     if (!fs::is_directory(st))
         throw IoError(path + " is not a run folder");
+    // A folder without run.json is a run's only where `runs list` shows it (damaged): in the runs
+    // folder. Elsewhere, a folder holding a weights.tbw alone is somebody's weights.
+    if (!fs::exists(path + "/run.json", ec) &&
+        fs::canonical(path, ec).parent_path() != fs::weakly_canonical(fs::absolute(runsDir), ec))
+        throw IoError(path + " holds no run.json and is not in the runs folder " + runsDir +
+                      ": it is not a run folder, and was not deleted");
     // Only what a run writes goes: its files, and the temporaries of a write that was cut short
     // ("weights.tbw.tmp-Ab12Cd"). Anything else (a folder, a file put there by hand) keeps the folder
     // whole, and the message names it. An empty folder (a run that never wrote) goes.

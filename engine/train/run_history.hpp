@@ -81,8 +81,9 @@ std::string findRun(const std::string& runsDir, const std::string& run);
 // Removes a run folder and what it holds. Refuses (IoError), deleting nothing, what does not look like
 // a run folder: a symbolic link, a folder with subfolders, one holding a file that is not a run's
 // (run.json, checkpoint.tbw, best.tbw, weights.tbw, evaluation.json, run.lock, and their writes'
-// temporaries), and a run that a process trains now (its lock is held).
-void deleteRun(const std::string& path);
+// temporaries), one without run.json outside `runsDir` (in it, `runs list` lists it as damaged), and a
+// run that a process trains now (its lock is held).
+void deleteRun(const std::string& path, const std::string& runsDir);
 
 // The run's stored test evaluation (evaluation.json); nullopt with `why` set when it is missing or
 // unreadable.

@@ -521,7 +521,7 @@ QString RunsPanel::deleteRun(const QString& run, bool ask)
         return {};
     QString error;
     try {
-        tb::deleteRun(ss(run));
+        tb::deleteRun(ss(run), ss(m_runsDir));
     } catch (const std::exception& e) {
         error = EngineText::of(e);
     }
