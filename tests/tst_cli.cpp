@@ -942,7 +942,7 @@ private slots:
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 130);
         const QString err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(err.contains("Stopped by the user"), qPrintable(err));
+        QVERIFY2(err.contains("Stopped by the user; the weights so far were saved to " + w + ".\n"), qPrintable(err));
         QVERIFY2(
             err.contains("Continue with: trainbench-cli train --resume '" + m_tmp.path() + "/it'\\''s terminated/"),
             qPrintable(err));
@@ -1040,7 +1040,8 @@ private slots:
             QCOMPARE(refused.code, 2);
             QVERIFY2(refused.err.contains(extra.first() + " cannot change them"), qPrintable(refused.err));
         }
-        const Result resumed = run({"train", "--resume", folder, "--threads", "1"});
+        // Named as `runs show` names it: latest in --runs-dir.
+        const Result resumed = run({"train", "--resume", "latest", "--runs-dir", runs, "--threads", "1"});
         QVERIFY2(resumed.code == 0, qPrintable(resumed.err));
         const QString done = run({"runs", "list", "--runs-dir", runs, "--json"}).out;
         QVERIFY2(QJsonDocument::fromJson(done.toUtf8())["runs"][0]["status"] == "completed", qPrintable(done));
@@ -1226,7 +1227,7 @@ private slots:
         QVERIFY(r.out.startsWith("usage: trainbench-cli train "));
         QVERIFY(r.out.contains(
             QString::fromStdString(tb::optionHelpLine("epochs", "N", tb::findTrainOption("epochs")->help))));
-        QVERIFY(r.out.contains("--resume RUN_FOLDER"));
+        QVERIFY(r.out.contains("--resume RUN"));
         r = run({"train", "--data", m_data, "--epochs", "0"});
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err, QString("trainbench-cli train: --epochs must be between 1 and 100000 (got 0)\n"));

@@ -37,9 +37,10 @@ const std::map<std::string, OwnOption>& ownOptions()
                  "by default"}},
         {"no-run-folder", {"", "write no run folder (no checkpoints, no run history)"}},
         {"resume",
-         {"RUN_FOLDER",
+         {"RUN",
           "continue a stopped or killed run from its last checkpoint, with its own settings: only --data, --json, "
-          "--save and the options of where it runs may be given"}},
+          "--save and the options of where it runs may be given. RUN is a run folder's name in --runs-dir (or "
+          "the unique start of one), a path, or latest"}},
         {"weights", {"FILE", "the weights: a .tbw or .safetensors file"}},
         {"limit", {"N", "evaluate the first N test images only (0: all)"}},
         {"predictions", {"FILE.csv", "each test image's label, predicted class and probabilities"}},
@@ -129,7 +130,7 @@ std::vector<Command> makeTable()
                         "resume"}),
                  "trains the model and prints Keras-like progress, then the test loss, the test accuracy and the "
                  "SHA-256 of the weights (the same seed gives the same hash on any number of threads). Every run "
-                 "gets a folder (checkpoints, run.json, weights) in --runs-dir. `train --resume RUN_FOLDER` "
+                 "gets a folder (checkpoints, run.json, weights) in --runs-dir. `train --resume RUN` "
                  "continues a stopped or killed run from its last checkpoint with its own settings. Under `mpirun "
                  "-np N` (a build with MPI) train is one data-parallel run, the same weights as one process; rank 0 "
                  "prints and writes (TRAINBENCH_MPI_TIMEOUT: seconds a rank waits for the others, 60 by default)",
@@ -351,7 +352,7 @@ std::string commandUsage(const Command& c)
                 placement += " --" + o.name;
         u += '\n';
         u += tb::wrapWords("With --resume, the run keeps its settings: besides --data, --save and --json, only" +
-                               placement + " may be given.",
+                               placement + " may be given (and --runs-dir, where a run given by its name is).",
                            0, 0, kWidth);
     }
     return u;

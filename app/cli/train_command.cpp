@@ -158,7 +158,9 @@ std::string shellWord(const std::string& s)
 // in its place (JSON holds UTF-8), so the resume needs it given again.
 std::string resumeCommand(const tb::RunFolder& run, const tb::Dataset& data)
 {
-    std::string command = "trainbench-cli train --resume " + shellWord(run.path);
+    // Whole, so that it works from any folder (a relative --runs-dir made the run's path relative).
+    std::string command =
+        "trainbench-cli train --resume " + shellWord(std::filesystem::absolute(run.path).lexically_normal().string());
     if (tb::firstInvalidUtf8(data.directory) != std::string::npos)
         command += " --data " + shellWord(data.directory);
     return command;
@@ -171,7 +173,8 @@ int trainCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("train"), args);
     if (o.has("resume")) {
         // The run goes on with its own settings; only where it runs and how it is watched can change.
-        std::vector<std::string> fixed = {"model", "sequence-length", "vocabulary", "runs-dir", "no-run-folder"};
+        // --runs-dir says where a run named by its folder's name (or latest) is, as for `runs show`.
+        std::vector<std::string> fixed = {"model", "sequence-length", "vocabulary", "no-run-folder"};
         for (const tb::TrainOption& t : tb::trainOptions())
             if (t.fixedOnResume)
                 fixed.push_back(t.name);
@@ -186,7 +189,7 @@ int trainCommand(const std::vector<std::string>& args)
     std::optional<tb::RunFolder> resumed;
     std::optional<tb::Checkpoint> checkpoint;
     if (o.has("resume")) {
-        resumed = tb::RunFolder::open(o.text("resume", ""));
+        resumed = tb::RunFolder::open(tb::findRun(o.text("runs-dir", tb::env::runsDir()), o.text("resume", "")));
         // Refused at once when another process trains the run; held from before its checkpoint is read
         // to the end (the session shares it). Under mpirun, rank 0 writes the folder and holds it.
         if (tb::env::processLaunch().rank == 0)
@@ -373,7 +376,7 @@ int trainCommand(const std::vector<std::string>& args)
         std::fflush(stdout); // the progress lines first, also when both go to one file
         if (lead)            // under mpirun every rank gets the signal; one says so
             std::fprintf(stderr, "\nStopped by the user%s.\n",
-                         savePath.empty() ? "" : "; the weights so far were saved");
+                         savePath.empty() ? "" : ("; the weights so far were saved to " + savePath).c_str());
         if (session.runFolder())
             std::fprintf(stderr, "Continue with: %s\n", resumeCommand(*session.runFolder(), data).c_str());
         return Interrupted;
