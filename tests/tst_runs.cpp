@@ -29,11 +29,13 @@
 #include <QtTest>
 
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -126,6 +128,32 @@ private slots:
             sum += n;
         QCOMPARE(sum, int64_t(m_toy.test.count));
         QCOMPARE(test->accuracy, r.test->accuracy);
+    }
+
+    // A run folder that cannot take its first run.json (a full disk; here a file-size limit, which needs
+    // no privilege) is not left behind holding its lock alone, listed as damaged.
+    void aRunFolderThatCannotBeWrittenIsNotLeft()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/no-room";
+        std::filesystem::create_directories(runs);
+        TrainingSession s(m_model, m_toy, toyConfig());
+        struct rlimit old {};
+        ::getrlimit(RLIMIT_FSIZE, &old);
+        {
+            const auto restore = qScopeGuard([&] {
+                ::setrlimit(RLIMIT_FSIZE, &old);
+                std::signal(SIGXFSZ, SIG_DFL);
+            });
+            std::signal(SIGXFSZ, SIG_IGN); // the write returns EFBIG instead
+            struct rlimit small = old;
+            small.rlim_cur = 64; // less than any run.json
+            QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+            QVERIFY_THROWS_EXCEPTION(IoError, s.createRunFolder(runs));
+        }
+        QVERIFY(!s.runFolder());
+        QVERIFY2(std::filesystem::is_empty(runs), "the failed run's folder was left");
+        const RunList list = listRuns(runs);
+        QVERIFY(list.runs.empty());
     }
 
     // finish() ends a run once for every front end: the test evaluation, the hash, the copy asked

@@ -145,8 +145,18 @@ void TrainingSession::createRunFolder(const std::string& runsDir, int everyBatch
 {
     // The device as it runs (a CPU's kernel level resolved), as run.json names it: the window's
     // config leaves the level to the CPU, the command line's names it.
-    enableCheckpoints(RunFolder::create(runsDir, m_net.spec().name + "-" + m_trainer->backend().device().id()),
-                      everyBatches);
+    RunFolder folder = RunFolder::create(runsDir, m_net.spec().name + "-" + m_trainer->backend().device().id());
+    const std::string path = folder.path;
+    try {
+        enableCheckpoints(std::move(folder), everyBatches);
+    } catch (const Error&) {
+        // The new folder could not take its run.json (a full disk): left, it would hold its lock alone,
+        // and `runs list` would show it damaged. It goes; the error says why.
+        m_folder.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+        throw;
+    }
 }
 
 void TrainingSession::enableCheckpoints(RunFolder folder, int everyBatches)
