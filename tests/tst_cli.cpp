@@ -743,6 +743,9 @@ private slots:
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains("speed-up"));
         QCOMPARE(text.out.count(QRegularExpression("^cpu:[12] ", QRegularExpression::MultilineOption)), 4);
+        QVERIFY2(text.out.contains("[3/4] cpu:1 (batch 64, size x1): "), qPrintable(text.out));
+        QVERIFY2(text.out.endsWith("\nspeed-up and max |dw|: against the first device at the same batch and size\n"),
+                 qPrintable(text.out));
     }
 
     // Each CPU device can name its instruction-set level: the same cores at AVX2 and AVX-512 give

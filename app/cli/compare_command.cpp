@@ -28,7 +28,7 @@ public:
         if (m_json)
             return;
         std::printf("[%d/%d] %s%s: %s\n", row + 1, rows, r.device.id().c_str(),
-                    r.sweepValue ? (" (" + std::to_string(r.globalBatch) + " batch, size x" +
+                    r.sweepValue ? (" (batch " + std::to_string(r.globalBatch) + ", size x" +
                                     std::to_string(r.sizeMultiplier) + ")")
                                        .c_str()
                                  : "",

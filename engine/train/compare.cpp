@@ -208,6 +208,13 @@ std::string compareTable(const std::vector<CompareRow>& rows)
         }
         out += "\n";
     }
+    // What the two relative columns are relative to: a sweep compares the devices at each value, not
+    // the values (one device swept reads 1.00x and 0 on every row; samples/s compares the values).
+    if (rows.empty())
+        return out;
+    const bool sweep = std::any_of(rows.begin(), rows.end(), [](const CompareRow& r) { return r.sweepValue != 0; });
+    out += sweep ? "speed-up and max |dw|: against the first device at the same batch and size\n"
+                 : "speed-up and max |dw|: against the first row, " + rows.front().device.id() + "\n";
     return out;
 }
 

@@ -66,7 +66,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& data
 
 // The rows as CSV with a header line.
 std::string compareCsv(const std::vector<CompareRow>& rows);
-// The rows as an aligned text table.
+// The rows as an aligned text table, and a line saying what speed-up and max |dw| are against.
 std::string compareTable(const std::vector<CompareRow>& rows);
 
 } // namespace tb
