@@ -1285,7 +1285,20 @@ private slots:
     {
         Result r = run({"train", "--bogus"});
         QCOMPARE(r.code, 2);
-        QVERIFY(r.err.contains("unknown option --bogus"));
+        QCOMPARE(r.err, QString("trainbench-cli train: unknown option --bogus\n"));
+        // A typo is answered with what it most likely meant, in one line (a command's, not above the
+        // whole usage, which scrolled it away).
+        r = run({"train", "--epoch", "1"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli train: unknown option --epoch; did you mean --epochs?\n"));
+        r = run({"trian"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli: unknown command \"trian\"; did you mean train? (trainbench-cli --help "
+                                "lists the commands)\n"));
+        r = run({"frobnicate"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, QString("trainbench-cli: unknown command \"frobnicate\" (trainbench-cli --help lists the "
+                                "commands)\n"));
         r = run({"train", "--epochs", "abc"});
         QCOMPARE(r.code, 2);
         // An option's name is not the value of the one before it (`report latest -o --json` wrote a

@@ -43,7 +43,13 @@ int main(int argc, char** argv)
     const std::string cmd = argv[1];
     const tbcli::Command* command = tbcli::findCommand(cmd);
     if (!command) {
-        std::fprintf(stderr, "trainbench-cli: unknown command \"%s\"\n\n%s", cmd.c_str(), tbcli::usage().c_str());
+        // Said in one line, not above a hundred lines of usage that would scroll it away.
+        std::vector<std::string> names;
+        for (const tbcli::Command& c : tbcli::commandTable())
+            names.push_back(c.name);
+        const std::string meant = tbcli::likelyMeant(cmd, names);
+        std::fprintf(stderr, "trainbench-cli: unknown command \"%s\"%s (trainbench-cli --help lists the commands)\n",
+                     cmd.c_str(), meant.empty() ? "" : ("; did you mean " + meant + "?").c_str());
         return tbcli::Usage;
     }
     const std::vector<std::string> args(argv + 2, argv + argc);

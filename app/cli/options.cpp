@@ -2,7 +2,47 @@
 
 #include "train/train_options.hpp"
 
+#include <algorithm>
+
 namespace tbcli {
+
+namespace {
+// Edits from a to b: insertions, deletions, substitutions and swaps of neighbours (optimal string
+// alignment).
+size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j)
+        d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+} // namespace
+
+std::string likelyMeant(const std::string& typed, const std::vector<std::string>& names)
+{
+    std::string best;
+    size_t bestDistance = std::min<size_t>(3, (typed.size() + 1) / 2); // what counts as near
+    bool tie = false;
+    for (const std::string& n : names) {
+        const size_t d = editDistance(typed, n);
+        if (d < bestDistance) {
+            best = n;
+            bestDistance = d;
+            tie = false;
+        } else if (d == bestDistance && !best.empty() && n != best) {
+            tie = true;
+        }
+    }
+    return tie ? std::string() : best;
+}
 
 Options::Options(const std::vector<std::string>& args, const std::set<std::string>& valued,
                  const std::set<std::string>& flags)
@@ -41,7 +81,10 @@ Options::Options(const std::vector<std::string>& args, const std::set<std::strin
                 throw UsageError("--" + name + " needs a value, not an empty one");
             m_values[name] = value;
         } else {
-            throw UsageError("unknown option --" + name);
+            std::vector<std::string> names(valued.begin(), valued.end());
+            names.insert(names.end(), flags.begin(), flags.end());
+            const std::string meant = likelyMeant(name, names);
+            throw UsageError("unknown option --" + name + (meant.empty() ? "" : "; did you mean --" + meant + "?"));
         }
     }
 }

@@ -15,6 +15,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// What a mistyped `typed` most likely meant among `names`: the one nearest to it, within two edits (a
+// letter added, dropped or changed, or two neighbours swapped) and fewer than half its letters, when
+// no other is as near; empty otherwise ("trian" gives "train", "--epoch" gives "epochs").
+std::string likelyMeant(const std::string& typed, const std::vector<std::string>& names);
+
 class Options {
 public:
     // valued: options taking a value; flags: switches. Throws UsageError on anything else.
