@@ -376,6 +376,10 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("<th>Symbols/s</th>"))); // a text's samples/s count symbols
         QVERIFY(run.isText());
         QVERIFY(html.contains(QStringLiteral("Dataset sequences")) && !html.contains(QStringLiteral("Dataset images")));
+        // A text has no test set: its held-out end is named so, in the report as in `runs show`.
+        QVERIFY(html.contains(QStringLiteral(" held out (the text&#39;s last part), of ")));
+        QVERIFY(html.contains(QStringLiteral("the text&#39;s last part, held out")));
+        QVERIFY(!html.contains(QStringLiteral("test set")));
         QVERIFY(!html.contains(QStringLiteral("test images")));
         QVERIFY(!html.contains(QStringLiteral("data:image/png")));
     }

@@ -283,6 +283,8 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
     nlohmann::ordered_json flat = record;
     if (config)
         flat.update(settingsRows(*config));
+    if (isText() && text(flat, "validation") == "test set") // a text has no test set: its end is held out
+        flat["validation"] = "the text's last part, held out";
     // A resumed run that went on elsewhere: "cpu:1@avx512+bf16 (to epoch 2, step 12); ...".
     flat.erase("earlier_devices");
     if (const auto* earlier = jsonMember(record, "earlier_devices"); earlier && earlier->is_array()) {
@@ -311,7 +313,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
     if (const auto* f = jsonMember(record, "dataset_fingerprint"); f && f->is_object()) {
         if (isText())
             rows.emplace_back("Dataset sequences", text(*f, "train_images") + " train, " + text(*f, "test_images") +
-                                                       " test, of " + text(*f, "height") +
+                                                       " held out (the text's last part), of " + text(*f, "height") +
                                                        " symbols, a vocabulary of " + text(*f, "classes"));
         else
             rows.emplace_back("Dataset images", text(*f, "train_images") + " train, " + text(*f, "test_images") +
