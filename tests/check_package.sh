@@ -26,6 +26,18 @@ for f in ./usr/bin/trainbench ./usr/bin/trainbench-cli ./usr/share/applications/
     echo "$files" | grep -qx "$f" || fail "the package lacks $f"
 done
 echo "$(basename "$deb"): Depends: $depends"
+# trainbench-cli(1) gives every command's options with their help (COMMANDS), not only the usage.
+mkdir "$out/page"
+(cd "$out/page" && dpkg-deb --fsys-tarfile "$deb" | tar -x ./usr/share/man/man1/trainbench-cli.1.gz)
+page=$(gzip -dc "$out/page/usr/share/man/man1/trainbench-cli.1.gz")
+commands=$(printf '%s\n' "$page" | sed -n '/^\.SH USAGE/,/^\.SH COMMANDS/s/^  \([a-z]*\) .*/\1/p')
+[ -n "$commands" ] || fail "trainbench-cli(1) names no command in its usage"
+for c in $commands; do
+    printf '%s\n' "$page" | grep -qx "\.SS $c" || fail "trainbench-cli(1) has no section for the command $c"
+done
+printf '%s\n' "$page" | grep -q '^  \\-\\-predictions FILE\.csv  *each test image' ||
+    fail "trainbench-cli(1) does not describe evaluate's --predictions"
+echo "trainbench-cli(1) describes the commands:" $commands
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "not root: the apt install step is skipped"

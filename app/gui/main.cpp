@@ -67,15 +67,17 @@ int main(int argc, char** argv)
         QApplication::translate("main", "With --screenshots and --data TEXT: the Write and Results pages of a text "
                                         "model, with these weights."),
         QStringLiteral("weights"));
-    parser.addOption(shots);
-    parser.addOption(writeShot);
-    parser.addOption(runsShot);
-    parser.addOption(data);
-    parser.addOption(predictShot);
-    parser.addOption(compareShot);
-    parser.addPositionalArgument(QStringLiteral("dataset"),
-                                 QApplication::translate("main", "A dataset folder to open."),
-                                 QStringLiteral("[dataset]"));
+    // The screenshot options are the developers' (scripts/screenshots*.sh, docs/developing.md): a user's
+    // --help and man page show what a user gives.
+    for (const QCommandLineOption* o : {&shots, &writeShot, &runsShot, &data, &predictShot, &compareShot}) {
+        QCommandLineOption hidden = *o;
+        hidden.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(hidden);
+    }
+    parser.addPositionalArgument(
+        QStringLiteral("dataset"),
+        QApplication::translate("main", "A dataset folder of IDX files, or a text file or folder of texts, to open."),
+        QStringLiteral("[dataset]"));
     parser.process(app);
 
     // TRAINBENCH_ISA and the OpenCL settings; a value that is not valid is said, not ignored.
