@@ -550,6 +550,10 @@ private slots:
         const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs)});
         QCOMPARE(c.code, 0);
         QVERIFY(c.out.contains("20200101-000001-truncated") && c.out.contains("DAMAGED: run.json is damaged"));
+        QVERIFY2(QRegularExpression("^RUN +STARTED +STATUS +PROGRESS +ACCURACY +TRAINING +DATASET\n")
+                     .match(c.out)
+                     .hasMatch(),
+                 qPrintable(c.out));
         QVERIFY(c.out.contains(QString::fromStdString(std::filesystem::path(good).filename().string())));
         const Cli show = cli({"runs", "show", "20200101-000000-empty", "--runs-dir", QString::fromStdString(runs)});
         QCOMPARE(show.code, 5);
@@ -807,6 +811,7 @@ private slots:
         QVERIFY(QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
         const QString emptied = cli({"runs", "list", "--runs-dir", runs}).out;
         QVERIFY2(emptied.contains("No runs in") && !emptied.contains("does not exist"), qPrintable(emptied));
+        QVERIFY2(!emptied.contains("STATUS"), qPrintable(emptied)); // no header above no runs
         const QString missing = cli({"runs", "list", "--runs-dir", runs + "/typo"}).out;
         QVERIFY2(missing.contains("(the folder does not exist yet)"), qPrintable(missing));
 

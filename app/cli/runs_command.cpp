@@ -99,6 +99,9 @@ int listRuns(const Options& o)
             idWidth = std::max(idWidth, int(r.id.size()));
             epochsWidth = std::max(epochsWidth, int(epochsText(r).size()));
         }
+        if (!list.runs.empty()) // what each column is, aligned as the rows are
+            std::printf("%-*s %-16s %-11s %-*s %8s  %9s  %s\n", idWidth, "RUN", "STARTED", "STATUS", epochsWidth,
+                        "PROGRESS", "ACCURACY", "TRAINING", "DATASET");
         for (const tb::RunSummary& r : list.runs) {
             if (r.damaged) {
                 std::printf("%-*s DAMAGED: %s\n", idWidth, r.id.c_str(), r.damage.c_str());
