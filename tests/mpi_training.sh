@@ -61,6 +61,11 @@ status=$?
 [ $status = 3 ] || fail "a missing dataset ended the job with status $status: $(cat "$tmp/all_fail")"
 [ "$(grep -c "dataset folder $tmp/no-such-folder does not exist" "$tmp/all_fail")" = 1 ] ||
     fail "not said once: $(cat "$tmp/all_fail")"
+# So is one met before the ranks joined the MPI world (a mistyped option): mpirun ends the job.
+$mpi -np 3 "$cli" train --bogus >"$tmp/all_usage" 2>&1
+status=$?
+[ $status = 2 ] || fail "a mistyped option ended the job with status $status: $(cat "$tmp/all_usage")"
+[ "$(grep -c "unknown option --bogus" "$tmp/all_usage")" = 1 ] || fail "not said once: $(cat "$tmp/all_usage")"
 echo "an error every rank meets is said once"
 
 # The pid of the rank `r` among mpirun's children.

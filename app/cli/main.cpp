@@ -63,7 +63,7 @@ int main(int argc, char** argv)
     const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
     auto fail = [&](int code, const std::string& message) {
         // The other ranks of a data-parallel run wait for this one: the job ends after the message.
-        tb::endMpiJobAfterError(code, [&] {
+        tb::endMpiJobAfterError(code, tb::env::processLaunch(), [&] {
             std::fprintf(stderr, "trainbench-cli %s: %s\n", cmd.c_str(), message.c_str());
             if (json) {
                 nlohmann::ordered_json j;

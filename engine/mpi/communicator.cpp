@@ -6,6 +6,9 @@
 #include "mpi/mpi_communicator.hpp"
 #endif
 
+#include <chrono>
+#include <thread>
+
 namespace tb {
 
 std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch)
@@ -23,13 +26,15 @@ std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch)
 #endif
 }
 
-void endMpiJobAfterError(int exitCode, const std::function<void()>& say)
+void endMpiJobAfterError(int exitCode, const ProcessLaunch& launch, const std::function<void()>& say)
 {
+    if (launch.size > 1 && launch.rank > 0)
+        std::this_thread::sleep_for(std::chrono::seconds(2)); // rank 0's message first, if it has one
+    say();
 #if TRAINBENCH_HAVE_MPI
-    abortMpiJob(exitCode, say);
+    abortMpiJob(exitCode);
 #else
     (void)exitCode;
-    say();
 #endif
 }
 

@@ -61,10 +61,11 @@ std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch);
 // Says an error that ends this process (`say`), then ends every rank of the MPI job this process is one
 // of, with `exitCode` as mpirun's. The others would otherwise wait for this rank in their next
 // collective until the deadline, and end with a message that blames a lost rank. An error every rank
-// meets (a missing dataset) is said once: rank 0 says it at once and ends the job; the others wait two
-// seconds before they say theirs, and rank 0's abort ends them first. Only `say` when this process is
-// no rank of a job of several (or the build has no MPI).
-void endMpiJobAfterError(int exitCode, const std::function<void()>& say);
+// meets (a missing dataset, a mistyped option) is said once: rank 0 says it at once and ends the job
+// (mpirun ends it when rank 0 exits before it joined the MPI world); the others wait two seconds
+// before they say theirs, and are ended first. Only `say` when this process is no rank of a job of
+// several (or the build has no MPI).
+void endMpiJobAfterError(int exitCode, const ProcessLaunch& launch, const std::function<void()>& say);
 
 // What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
 std::string mpiAvailability();

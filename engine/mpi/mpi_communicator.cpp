@@ -155,25 +155,16 @@ std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds)
     return std::make_shared<MpiCommunicator>(timeoutSeconds);
 }
 
-void abortMpiJob(int exitCode, const std::function<void()>& say)
+void abortMpiJob(int exitCode)
 {
     int initialized = 0, finalized = 0, size = 1;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
-    if (initialized && !finalized)
-        MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size <= 1) {
-        say();
+    if (!initialized || finalized)
         return;
-    }
-    // An error every rank meets reaches them all at about the same time; rank 0's message, and its
-    // --json error event (the others print none), should end the job. The other ranks give it two
-    // seconds to abort the job first, and say theirs only if it has not.
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank != 0)
-        std::this_thread::sleep_for(std::chrono::seconds(2));
-    say();
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size <= 1)
+        return;
     std::fflush(stdout);
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, exitCode);

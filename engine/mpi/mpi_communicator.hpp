@@ -7,7 +7,6 @@
 
 #include "mpi/communicator.hpp"
 
-#include <functional>
 #include <memory>
 
 namespace tb {
@@ -17,6 +16,6 @@ namespace tb {
 std::shared_ptr<Communicator> makeMpiCommunicator(double timeoutSeconds);
 
 // See endMpiJobAfterError.
-void abortMpiJob(int exitCode, const std::function<void()>& say);
+void abortMpiJob(int exitCode);
 
 } // namespace tb
