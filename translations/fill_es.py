@@ -913,6 +913,8 @@ ES = {
     "cannot read the text file %1": "no se puede leer el archivo de texto %1",
     "classes.txt names more than 256 classes; labels are single bytes, so 256 is the most": "classes.txt nombra más de 256 clases; las etiquetas son de un byte, así que 256 es el máximo",
     "cannot read %1: %2": "no se puede leer %1: %2",
+    "A text model writes on the Write page; this page keeps predicting with %1.": "Un modelo de texto escribe en la página Escribir; esta página sigue prediciendo con %1.",
+    "A text model writes on the Write page; this page predicts with an image model: train one, or open its weights file.": "Un modelo de texto escribe en la página Escribir; esta página predice con un modelo de imágenes: entrena uno, o abre su archivo de pesos.",
 }
 
 

@@ -2518,6 +2518,14 @@
         <source>nothing, the picture is blank</source>
         <translation>nada, la imagen está en blanco</translation>
     </message>
+    <message>
+        <source>A text model writes on the Write page; this page keeps predicting with %1.</source>
+        <translation>Un modelo de texto escribe en la página Escribir; esta página sigue prediciendo con %1.</translation>
+    </message>
+    <message>
+        <source>A text model writes on the Write page; this page predicts with an image model: train one, or open its weights file.</source>
+        <translation>Un modelo de texto escribe en la página Escribir; esta página predice con un modelo de imágenes: entrena uno, o abre su archivo de pesos.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ResultsPanel</name>
