@@ -1955,6 +1955,49 @@ private slots:
                  QStringLiteral("opencl:0, no disponible: no tiene compilador de OpenCL C"));
     }
 
+    // The log is the window's: a language switch writes its lines again, and the test accuracy is a
+    // percentage there as on the status line ("test accuracy: 0.2236" beside "22.36%").
+    void runLogFollowsTheLanguage()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        Language::apply(QStringLiteral("en"));
+        RunPanel panel;
+        panel.setRunning(true);
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 1;
+        info.globalBatch = 32;
+        info.validationImages = 200;
+        panel.runStarted(info);
+        RunOutcome o;
+        o.status = RunStatus::Completed;
+        o.testLoss = 1.5;
+        o.testAccuracy = 0.2236;
+        o.weightsSha256 = QStringLiteral("abc");
+        tb::BatchNormWarmth warmth;
+        warmth.momentum = 0.99f;
+        warmth.initialShare = 0.5;
+        warmth.steps = 70;
+        o.batchNormWarmth = warmth;
+        panel.runFinished(o);
+        QVERIFY2(panel.logText().contains(QStringLiteral("Test loss: 1.5000 - test accuracy: 22.36% - weights sha256: "
+                                                         "abc")),
+                 qPrintable(panel.logText()));
+        QVERIFY2(panel.logText().contains(QStringLiteral("Train longer, or set Advanced")),
+                 qPrintable(panel.logText()));
+        Language::apply(QStringLiteral("es"));
+        const QString log = panel.logText();
+        QVERIFY2(log.contains(QStringLiteral("Validación: el conjunto de prueba (200 imágenes), tras cada época")),
+                 qPrintable(log));
+        // (toPlainText gives the no-break space before "%" as a space)
+        QVERIFY2(log.contains(QStringLiteral("exactitud de prueba: 22,36 %")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("Entrena más")), qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("Test loss")) && !log.contains(QStringLiteral("Train longer")),
+                 qPrintable(log));
+        Language::apply(QStringLiteral("en"));
+        QVERIFY2(panel.logText().contains(QStringLiteral("test accuracy: 22.36%")), qPrintable(panel.logText()));
+    }
+
     void spanishChangesVisibleTexts()
     {
         auto w = makeWindow();
