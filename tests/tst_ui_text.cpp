@@ -15,6 +15,7 @@
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
 #include "panels/run_panel.hpp"
+#include "predict/predict_panel.hpp"
 #include "predict/text_generator.hpp"
 #include "results/results_panel.hpp"
 #include "results/text_results.hpp"
@@ -450,6 +451,11 @@ private slots:
         QVERIFY(log.contains(QStringLiteral("Sample after epoch 2: ")));
         QVERIFY(log.contains(QStringLiteral("bpc: ")));
         QCOMPARE(int(w.history().size()), 2);
+        // The Predict page, which recognises pictures, says calmly where the text model went: no error.
+        QVERIFY(!w.predictPanel()->hasModel());
+        QVERIFY2(!w.predictPanel()->statusIsError(), qPrintable(w.predictPanel()->statusText()));
+        QVERIFY2(w.predictPanel()->statusText().startsWith(QStringLiteral("A text model writes on the Write page")),
+                 qPrintable(w.predictPanel()->statusText()));
         // The validation curves name the end of the text, not a test set a text does not have.
         ChartsPanel* charts = w.chartsPanel();
         QCOMPARE(charts->lossChart()->seriesName(charts->validationSeries()),

@@ -6,19 +6,25 @@
 #include "window_test.hpp"
 
 #include "charts/chart.hpp"
+#include "common/device_text.hpp"
 #include "common/engine_text.hpp"
 #include "common/path_combo_box.hpp"
 #include "common/text.hpp"
 #include "compare/compare_panel.hpp"
+#include "core/atomic_file.hpp"
 #include "core/memory.hpp"
 #include "data/dataset.hpp"
 #include "data/text_dataset.hpp"
+#include "device/device.hpp"
 #include "export/export_dialog.hpp"
 #include "i18n/language.hpp"
 #include "io/safetensors.hpp"
 #include "io/weights_file.hpp"
+#include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
 #include "main_window.hpp"
+#include "model/model_spec.hpp"
+#include "model/network.hpp"
 #include "panels/accelerator_panel.hpp"
 #include "panels/charts_panel.hpp"
 #include "panels/dataset_panel.hpp"
@@ -32,6 +38,8 @@
 #include "run/run_controller.hpp"
 #include "runs/runs_panel.hpp"
 #include "train/evaluation.hpp"
+#include "train/run_folder.hpp"
+#include "train/run_lock.hpp"
 #include "train/session.hpp"
 
 #include <QAction>
@@ -1768,6 +1776,226 @@ private slots:
         QCOMPARE(prompt,
                  QStringLiteral("el carácter \"€\" del inicio, en el byte 2 (bytes 0xe2 0x82 0xac), no está en el "
                                 "vocabulario de caracteres del modelo"));
+    }
+
+    // A model file's errors, from the engine: its name, the layer's number and its type or name each in
+    // place, and no English word ("layer") left in the Spanish.
+    void modelFileErrorsAreTranslated()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        auto parse = [](const char* json, const char* origin = "model.json") {
+            return englishAndSpanish([=] { tb::parseModelSpec(json, origin); }).second;
+        };
+        // A member the model file does not have: the engine's list of those it has, whatever it holds.
+        const auto [memberEn, member] = englishAndSpanish(
+            [] { tb::parseModelSpec(R"({"layers": [{"type": "Flatten"}], "size": 3})", "model.json"); });
+        QCOMPARE(memberEn,
+                 QStringLiteral(
+                     "model.json: unknown member \"size\" (expected name, input_scale, sequence_length, layers)"));
+        QCOMPARE(member, QStringLiteral("model.json: miembro desconocido \"size\" (se esperaba name, input_scale, "
+                                        "sequence_length, layers)"));
+        // JSON errors of the model file itself, the engine's own reason in Spanish too.
+        const QString cut = parse(R"({"layers": [)");
+        QVERIFY2(cut.startsWith(QStringLiteral("model.json: error de JSON en la línea 1, columna ")), qPrintable(cut));
+        const QString twice = parse(R"({"layers": [], "layers": []})");
+        QVERIFY2(twice.startsWith(QStringLiteral("model.json: error de JSON en la línea 1, columna ")) &&
+                     twice.endsWith(QStringLiteral(": miembro duplicado \"layers\"")),
+                 qPrintable(twice));
+        QCOMPARE(parse(R"({"layers": [3]})"), QStringLiteral("model.json, capa 1: cada capa es un objeto JSON"));
+        QCOMPARE(parse(R"({"layers": [{"type": "Dense", "units": 3, "unit": 3}]})"),
+                 QStringLiteral("model.json, capa 1 (Dense): argumento desconocido \"unit\""));
+        QCOMPARE(parse(R"({"sequence_length": 0, "layers": [{"type": "Flatten"}]})"),
+                 QStringLiteral("model.json: \"sequence_length\" debe ser un número entero de 1 a 100000"));
+        // A layer's arguments (layers/layer_args.cpp).
+        QCOMPARE(parse(R"({"layers": [{"type": "Flatten"}, {"type": "Dense"}]})"),
+                 QStringLiteral("model.json, capa 2 (Dense): necesita \"units\""));
+        QCOMPARE(parse(R"({"layers": [{"type": "Dense", "units": 0}]})"),
+                 QStringLiteral("model.json, capa 1 (Dense): \"units\" debe estar entre 1 y 1048576 (es 0)"));
+        QCOMPARE(parse(R"({"layers": [{"type": "Dense", "units": 3, "activation": "gelu"}]})"),
+                 QStringLiteral("model.json, capa 1 (Dense): activación desconocida \"gelu\" (se admiten: relu, elu, "
+                                "softmax, linear)"));
+        QCOMPARE(parse(R"({"layers": [{"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "full"}]})"),
+                 QStringLiteral("model.json, capa 1 (Conv2D): \"padding\" debe ser \"same\" o \"valid\""));
+        QCOMPARE(parse(R"({"layers": [{"type": "Dense", "units": "two"}]})", "preset toy"),
+                 QStringLiteral("modelo predefinido toy, capa 1 (Dense): \"units\" debe ser un número entero o "
+                                "\"classes\""));
+        // The model on its input (layers' build, model/network.cpp).
+        auto build = [](const char* json, tb::Shape input) {
+            return englishAndSpanish([=] { tb::Network(tb::parseModelSpec(json, "model.json"), input, 3); });
+        };
+        const auto [flatEn, flat] = build(R"({"layers": [{"type": "Dense", "units": 3, "activation": "softmax"}]})",
+                                          tb::Shape::image(12, 12, 1));
+        QCOMPARE(flatEn,
+                 QStringLiteral("model.json, layer 1 (dense, Dense): needs a flat input but receives (None, 12, "
+                                "12, 1); add a Flatten first"));
+        QCOMPARE(flat,
+                 QStringLiteral("model.json, capa 1 (dense, Dense): necesita una entrada plana pero recibe (None, "
+                                "12, 12, 1); añade antes una capa Flatten"));
+        QCOMPARE(build(R"({"layers": [{"type": "Conv2D", "filters": 2, "kernel_size": 5}, {"type": "Flatten"},
+                                      {"type": "Dense", "units": 3, "activation": "softmax"}]})",
+                       tb::Shape::image(4, 4, 1))
+                     .second,
+                 QStringLiteral("model.json, capa 1 (conv2d, Conv2D): un núcleo de convolución de 5x5 no cabe en su "
+                                "entrada (None, 4, 4, 1) con el relleno \"valid\""));
+        QCOMPARE(
+            build(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 5, "activation": "softmax"}]})",
+                  tb::Shape::image(12, 12, 1))
+                .second,
+            QStringLiteral("model.json: la salida del modelo (None, 5) no corresponde a las 3 clases del conjunto de "
+                           "datos: la capa Dense final necesita 3 unidades"));
+        QVERIFY2(
+            build(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3}]})", tb::Shape::image(12, 12, 1))
+                .second.startsWith(QStringLiteral("model.json: el modelo debe terminar con una softmax")),
+            qPrintable(build(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 3}]})",
+                             tb::Shape::image(12, 12, 1))
+                           .second));
+        // More threads than cores, one core and two: "núcleo" and "núcleos".
+        for (const auto& [cores, spanish] : {std::pair{1, QStringLiteral("4 hilos en 1 núcleo: ")},
+                                             std::pair{2, QStringLiteral("4 hilos en 2 núcleos: ")}}) {
+            const QString note = qs(tb::threadsNote(4, cores));
+            Language::apply(QStringLiteral("en"));
+            QCOMPARE(EngineText::english(note), note);
+            Language::apply(QStringLiteral("es"));
+            QVERIFY2(EngineText::english(note).startsWith(spanish) &&
+                         EngineText::english(note).endsWith(QStringLiteral("cpu:%1").arg(cores)),
+                     qPrintable(EngineText::english(note)));
+        }
+        // A .gz download cut short: the engine's reason in Spanish too.
+        const QString cutGz = m_tmp.filePath(QStringLiteral("cut-gz"));
+        QDir().mkpath(cutGz);
+        fixtures::writeToyDataset(cutGz.toStdString(), 60, 30);
+        QFile::remove(cutGz + QStringLiteral("/t10k-images-idx3-ubyte"));
+        fixtures::writeRaw((cutGz + QStringLiteral("/t10k-images-idx3-ubyte.gz")).toStdString(),
+                           std::string("\x1f\x8b\x08\0\0\0\0\0\0\x03", 10));
+        const auto [gzEn, gz] = englishAndSpanish([&] { tb::loadDataset(cutGz.toStdString()); });
+        QCOMPARE(gzEn, QStringLiteral("t10k-images-idx3-ubyte.gz: the gzip data is corrupt (unexpected end of file)"));
+        QVERIFY2(gz.startsWith(QStringLiteral("t10k-images-idx3-ubyte.gz: los datos gzip están dañados (el archivo se "
+                                              "acaba antes de tiempo")),
+                 qPrintable(gz));
+    }
+
+    // Files and run folders the window is given, and the OpenCL device's messages: from the engine, or
+    // in its exact words where a test cannot make them happen.
+    void fileAndDeviceErrorsAreTranslated()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        const QString folder = m_tmp.filePath(QStringLiteral("a-folder.tbw"));
+        QDir().mkpath(folder);
+        QCOMPARE(englishAndSpanish([&] { tb::readWholeFile(folder.toStdString()); }).second,
+                 QStringLiteral("no se puede leer %1: es una carpeta, no un archivo").arg(folder));
+        const QString onnx = m_tmp.filePath(QStringLiteral("model.onnx"));
+        QCOMPARE(englishAndSpanish([&] { tb::loadAnyWeights(onnx.toStdString()); }).second,
+                 onnx +
+                     QStringLiteral(": los archivos ONNX son una exportación para otras herramientas; Trainbench lee "
+                                    ".tbw y .safetensors"));
+        // A runs folder under a file.
+        const QString file = m_tmp.filePath(QStringLiteral("plain-file"));
+        fixtures::writeRaw(file.toStdString(), "x");
+        const QString runs = file + QStringLiteral("/runs");
+        QVERIFY2(englishAndSpanish([&] {
+                     tb::RunFolder::create(runs.toStdString(), "toy");
+                 }).second.startsWith(QStringLiteral("no se puede crear la carpeta de ejecuciones %1: ").arg(runs)),
+                 qPrintable(englishAndSpanish([&] { tb::RunFolder::create(runs.toStdString(), "toy"); }).second));
+        // A run folder this process trains.
+        const QString run = m_tmp.filePath(QStringLiteral("locked-run"));
+        QDir().mkpath(run);
+        {
+            tb::RunLock lock(run.toStdString());
+            QCOMPARE(
+                englishAndSpanish([&] { tb::refuseIfTrained(run.toStdString()); }).second,
+                QStringLiteral("este proceso ya está entrenando %1; espera a que termine, o detenlo antes").arg(run));
+        }
+        // A dataset whose images "file" is a folder.
+        const QString odd = m_tmp.filePath(QStringLiteral("images-folder"));
+        QDir().mkpath(odd);
+        fixtures::writeToyDataset(odd.toStdString(), 60, 30);
+        QFile::remove(odd + QStringLiteral("/train-images-idx3-ubyte"));
+        QDir().mkpath(odd + QStringLiteral("/train-images-idx3-ubyte"));
+        QCOMPARE(englishAndSpanish([&] { tb::loadDataset(odd.toStdString()); }).second,
+                 QStringLiteral("train-images-idx3-ubyte de %1 es una carpeta, no un archivo IDX").arg(odd));
+        // The engine's words (predict/predictor.cpp, train/checkpoint.cpp, io/weights_file.cpp).
+        auto spanish = [](const char* english) { return englishAndSpanish([=] { throw tb::Error(english); }).second; };
+        QCOMPARE(
+            spanish("these weights are a text model's (its inputs are (None, 64) symbol ids): it writes text "
+                    "rather than recognise pictures; use trainbench-cli generate, or the window's Write page"),
+            QStringLiteral("estos pesos son de un modelo de texto (sus entradas son (None, 64) identificadores de "
+                           "símbolos): escribe texto en lugar de reconocer imágenes; usa trainbench-cli generate, o "
+                           "la página Escribir de la ventana"));
+        QCOMPARE(spanish("/r/c.tbw was made on /d/a (60 train and 30 test images of 12x12 in 3 classes), not on /d/b "
+                         "(1024 train and 200 test images of 12x12 in 3 classes)"),
+                 QStringLiteral("/r/c.tbw se hizo con /d/a (60 imágenes de entrenamiento y 30 de prueba de 12x12 en 3 "
+                                "clases), no con /d/b (1024 imágenes de entrenamiento y 200 de prueba de 12x12 en 3 "
+                                "clases)"));
+        QCOMPARE(spanish("the weights hold a text model (small-text-lstm) and /d/mnist holds images: evaluate them on "
+                         "a text"),
+                 QStringLiteral("los pesos son de un modelo de texto (small-text-lstm) y /d/mnist contiene imágenes: "
+                                "evalúalos con un texto"));
+        // OpenCL (device/opencl): a text model, a batch too large, the device's memory, no driver.
+        QCOMPARE(spanish("layer 2 (lstm) works on sequences, which the OpenCL device does not run yet: train text "
+                         "models on the CPU"),
+                 QStringLiteral("la capa 2 (lstm) trabaja con secuencias, que el dispositivo OpenCL aún no ejecuta: "
+                                "entrena los modelos de texto en la CPU"));
+        QCOMPARE(spanish("a batch of 4096 images of 28x28 needs about 9.0 GiB on opencl:0 (NVIDIA GeForce), more than "
+                         "its 2.0 GiB; use a smaller batch or size multiplier"),
+                 QStringLiteral("un lote de 4096 imágenes de 28x28 necesita unos 9.0 GiB en opencl:0 (NVIDIA GeForce), "
+                                "más que sus 2.0 GiB; usa un lote o un multiplicador de tamaño menor"));
+        QCOMPARE(spanish("out of device memory: the activations needs 1.0 GiB more, 3.0 GiB of 4.0 GiB are in use"),
+                 QStringLiteral("sin memoria en el dispositivo: hacen falta 1.0 GiB más para las activaciones, y hay "
+                                "3.0 GiB de 4.0 GiB en uso"));
+        // The Setup page's OpenCL line and an unusable device (device_text.cpp showed them as they were).
+        tb::SystemInfo none;
+        none.openclUnavailableReason = "no OpenCL platform (no driver is registered in /etc/OpenCL/vendors; on Debian "
+                                       "install pocl-opencl-icd for the CPU, or the GPU vendor's OpenCL driver)";
+        QVERIFY2(DeviceText::openClSummary(none).startsWith(QStringLiteral(
+                     "OpenCL: ninguno utilizable (ninguna plataforma OpenCL (no hay ningún controlador")),
+                 qPrintable(DeviceText::openClSummary(none)));
+        tb::OpenClDeviceInfo busy;
+        busy.unusableReason = "has no OpenCL C compiler";
+        QCOMPARE(DeviceText::openClDetails(busy),
+                 QStringLiteral("opencl:0, no disponible: no tiene compilador de OpenCL C"));
+    }
+
+    // The log is the window's: a language switch writes its lines again, and the test accuracy is a
+    // percentage there as on the status line ("test accuracy: 0.2236" beside "22.36%").
+    void runLogFollowsTheLanguage()
+    {
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        Language::apply(QStringLiteral("en"));
+        RunPanel panel;
+        panel.setRunning(true);
+        RunStarted info;
+        info.stepsPerEpoch = 10;
+        info.epochs = 1;
+        info.globalBatch = 32;
+        info.validationImages = 200;
+        panel.runStarted(info);
+        RunOutcome o;
+        o.status = RunStatus::Completed;
+        o.testLoss = 1.5;
+        o.testAccuracy = 0.2236;
+        o.weightsSha256 = QStringLiteral("abc");
+        tb::BatchNormWarmth warmth;
+        warmth.momentum = 0.99f;
+        warmth.initialShare = 0.5;
+        warmth.steps = 70;
+        o.batchNormWarmth = warmth;
+        panel.runFinished(o);
+        QVERIFY2(panel.logText().contains(QStringLiteral("Test loss: 1.5000 - test accuracy: 22.36% - weights sha256: "
+                                                         "abc")),
+                 qPrintable(panel.logText()));
+        QVERIFY2(panel.logText().contains(QStringLiteral("Train longer, or set Advanced")),
+                 qPrintable(panel.logText()));
+        Language::apply(QStringLiteral("es"));
+        const QString log = panel.logText();
+        QVERIFY2(log.contains(QStringLiteral("Validación: el conjunto de prueba (200 imágenes), tras cada época")),
+                 qPrintable(log));
+        // (toPlainText gives the no-break space before "%" as a space)
+        QVERIFY2(log.contains(QStringLiteral("exactitud de prueba: 22,36 %")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("Entrena más")), qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("Test loss")) && !log.contains(QStringLiteral("Train longer")),
+                 qPrintable(log));
+        Language::apply(QStringLiteral("en"));
+        QVERIFY2(panel.logText().contains(QStringLiteral("test accuracy: 22.36%")), qPrintable(panel.logText()));
     }
 
     void spanishChangesVisibleTexts()

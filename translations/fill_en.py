@@ -23,6 +23,10 @@ EN = {
         "%Ln image of class %1 predicted as %2",
         "%Ln images of class %1 predicted as %2",
     ],
+    "%1 threads on %n core(s): the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n": [
+        "%1 threads on %n core: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n",
+        "%1 threads on %n cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n",
+    ],
 }
 
 if __name__ == "__main__":

@@ -1,6 +1,13 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en">
 <context>
+    <name>EngineText</name>
+    <message numerus="yes">
+        <source>%1 threads on %n core(s): the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</source>
+        <translation><numerusform>%1 threads on %n core: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</numerusform><numerusform>%1 threads on %n cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</numerusform></translation>
+    </message>
+</context>
+<context>
     <name>tbui::MainWindow</name>
     <message numerus="yes">
         <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)</source>

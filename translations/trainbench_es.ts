@@ -215,10 +215,6 @@
         <translation>%1: un archivo de modelo contiene un objeto JSON con "layers"</translation>
     </message>
     <message>
-        <source>%1: unknown member "%2" (expected name, input_scale, layers)</source>
-        <translation>%1: miembro desconocido "%2" (se esperaba name, input_scale, layers)</translation>
-    </message>
-    <message>
         <source>%1: "name" must be a string</source>
         <translation>%1: "name" debe ser una cadena</translation>
     </message>
@@ -429,10 +425,6 @@
     <message>
         <source>%1 and %2 in %3 hold different data: keep the one you mean to train on</source>
         <translation>%1 y %2 en %3 contienen datos distintos: deja el que quieras usar para entrenar</translation>
-    </message>
-    <message>
-        <source>%1 threads on %2 cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%2</source>
-        <translation>%1 hilos en %2 núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%2</translation>
     </message>
     <message>
         <source>%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 classes (%7)</source>
@@ -745,6 +737,470 @@
     <message>
         <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch</source>
         <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote menor</translation>
+    </message>
+    <message>
+        <source>%1: unknown member "%2" (expected %3)</source>
+        <translation>%1: miembro desconocido "%2" (se esperaba %3)</translation>
+    </message>
+    <message>
+        <source>%1: "sequence_length" must be a whole number from 1 to 100000</source>
+        <translation>%1: "sequence_length" debe ser un número entero de 1 a 100000</translation>
+    </message>
+    <message>
+        <source>%1: needs "%2"</source>
+        <translation>%1: necesita "%2"</translation>
+    </message>
+    <message>
+        <source>%1: needs an "activation"</source>
+        <translation>%1: necesita una "activation"</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be a whole number</source>
+        <translation>%1: "%2" debe ser un número entero</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be between 1 and %3 (got %4)</source>
+        <translation>%1: "%2" debe estar entre 1 y %3 (es %4)</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be a whole number from 1 to 1024 or a pair of them</source>
+        <translation>%1: "%2" debe ser un número entero de 1 a 1024 o un par de ellos</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must have two values (height, width)</source>
+        <translation>%1: "%2" debe tener dos valores (alto, ancho)</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be true or false</source>
+        <translation>%1: "%2" debe ser true o false</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be a number</source>
+        <translation>%1: "%2" debe ser un número</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be in %3 (got %4)</source>
+        <translation>%1: "%2" debe estar en %3 (es %4)</translation>
+    </message>
+    <message>
+        <source>%1: "padding" must be "same" or "valid"</source>
+        <translation>%1: "padding" debe ser "same" o "valid"</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be a string</source>
+        <translation>%1: "%2" debe ser una cadena</translation>
+    </message>
+    <message>
+        <source>%1: "%2" must be a non-empty string</source>
+        <translation>%1: "%2" debe ser una cadena no vacía</translation>
+    </message>
+    <message>
+        <source>%1: unknown activation "%2" (supported: %3)</source>
+        <translation>%1: activación desconocida "%2" (se admiten: %3)</translation>
+    </message>
+    <message>
+        <source>%1: "units" must be a whole number or "classes"</source>
+        <translation>%1: "units" debe ser un número entero o "classes"</translation>
+    </message>
+    <message>
+        <source>%1: needs a flat input but receives %2; add a Flatten first</source>
+        <translation>%1: necesita una entrada plana pero recibe %2; añade antes una capa Flatten</translation>
+    </message>
+    <message>
+        <source>%1: needs an image input (H, W, C) but receives %2; add a Reshape first</source>
+        <translation>%1: necesita una entrada de imagen (H, W, C) pero recibe %2; añade antes una capa Reshape</translation>
+    </message>
+    <message>
+        <source>%1: needs an image input (H, W, C) but receives %2</source>
+        <translation>%1: necesita una entrada de imagen (H, W, C) pero recibe %2</translation>
+    </message>
+    <message>
+        <source>%1: a %2x%3 kernel does not fit its input %4 with "valid" padding</source>
+        <translation>%1: un núcleo de convolución de %2x%3 no cabe en su entrada %4 con el relleno "valid"</translation>
+    </message>
+    <message>
+        <source>%1: a %2x%3 pool does not fit its input %4</source>
+        <translation>%1: una ventana de agrupación de %2x%3 no cabe en su entrada %4</translation>
+    </message>
+    <message>
+        <source>%1: softmax is supported only as the model's final activation (it is fused with the loss)</source>
+        <translation>%1: softmax solo se admite como activación final del modelo (va fusionada con la pérdida)</translation>
+    </message>
+    <message>
+        <source>%1: receives token ids %2; a text model starts with an Embedding</source>
+        <translation>%1: recibe identificadores de símbolos %2; un modelo de texto empieza con una capa Embedding</translation>
+    </message>
+    <message>
+        <source>%1: its output %2 is empty</source>
+        <translation>%1: su salida %2 está vacía</translation>
+    </message>
+    <message>
+        <source>%1: the model must end with a softmax (a Dense with "activation": "softmax" or an Activation softmax layer); it ends with %2</source>
+        <translation>%1: el modelo debe terminar con una softmax (una Dense con "activation": "softmax" o una capa Activation softmax); termina con %2</translation>
+    </message>
+    <message>
+        <source>%1: the model's output %2 does not match the dataset's %3 classes: the final Dense layer needs %3 units</source>
+        <translation>%1: la salida del modelo %2 no corresponde a las %3 clases del conjunto de datos: la capa Dense final necesita %3 unidades</translation>
+    </message>
+    <message>
+        <source>%1: the model has %2 weights (%3), more than this machine can train (%4 of memory)</source>
+        <translation>%1: el modelo tiene %2 pesos (%3), más de los que esta máquina puede entrenar (%4 de memoria)</translation>
+    </message>
+    <message>
+        <source>%1: a Dense layer of %2 units on %3 inputs has %4 weights (%5), more than this machine can train (%6 of memory)</source>
+        <translation>%1: una capa Dense de %2 unidades sobre %3 entradas tiene %4 pesos (%5), más de los que esta máquina puede entrenar (%6 de memoria)</translation>
+    </message>
+    <message>
+        <source>%1: the gzip data is corrupt (unexpected end of file)</source>
+        <translation>%1: los datos gzip están dañados (el archivo se acaba antes de tiempo: ¿una descarga interrumpida?)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 threads on %n core(s): the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</source>
+        <translation><numerusform>%1 hilos en %n núcleo: los mismos pesos que con menos hilos, pero los hilos se turnan en el núcleo, así que no entrena más rápido que cpu:%n</numerusform><numerusform>%1 hilos en %n núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%n</numerusform></translation>
+    </message>
+    <message>
+        <source>the weights hold a text model (%1) and %2 holds images: evaluate them on a text</source>
+        <translation>los pesos son de un modelo de texto (%1) y %2 contiene imágenes: evalúalos con un texto</translation>
+    </message>
+    <message>
+        <source>the weights hold a text model and %1 holds images: evaluate them on a text</source>
+        <translation>los pesos son de un modelo de texto y %1 contiene imágenes: evalúalos con un texto</translation>
+    </message>
+    <message>
+        <source>the weights hold an image model (%1) and %2 is a text: evaluate them on a folder of IDX images</source>
+        <translation>los pesos son de un modelo de imágenes (%1) y %2 es un texto: evalúalos con una carpeta de imágenes IDX</translation>
+    </message>
+    <message>
+        <source>the weights hold an image model and %1 is a text: evaluate them on a folder of IDX images</source>
+        <translation>los pesos son de un modelo de imágenes y %1 es un texto: evalúalos con una carpeta de imágenes IDX</translation>
+    </message>
+    <message>
+        <source>%1: a weights file of version %2, which this Trainbench does not read</source>
+        <translation>%1: un archivo de pesos de la versión %2, que este Trainbench no lee</translation>
+    </message>
+    <message>
+        <source>%1: weight %2 of the layers' state is not a finite number (NaN or infinity); the file is damaged</source>
+        <translation>%1: el peso %2 del estado de las capas no es un número finito (NaN o infinito); el archivo está dañado</translation>
+    </message>
+    <message>
+        <source>%1: weight %2 is not a finite number (NaN or infinity); the file is damaged</source>
+        <translation>%1: el peso %2 no es un número finito (NaN o infinito); el archivo está dañado</translation>
+    </message>
+    <message>
+        <source>%1: ONNX files are an export for other tools; Trainbench reads .tbw and .safetensors</source>
+        <translation>%1: los archivos ONNX son una exportación para otras herramientas; Trainbench lee .tbw y .safetensors</translation>
+    </message>
+    <message>
+        <source>%1: tensor "%2" (%3) has no place in %4; is the file of another model?</source>
+        <translation>%1: el tensor "%2" (%3) no tiene sitio en %4; ¿es el archivo de otro modelo?</translation>
+    </message>
+    <message>
+        <source>%1 holds no Trainbench model description (written by another program?): say which model its tensors belong to (--model NAME|FILE; in the window, the model chosen in Setup)</source>
+        <translation>%1 no contiene ninguna descripción de modelo de Trainbench (¿lo escribió otro programa?): indica a qué modelo pertenecen sus tensores (--model NOMBRE|ARCHIVO; en la ventana, el modelo elegido en Configuración)</translation>
+    </message>
+    <message>
+        <source>these weights are a text model's (its inputs are %1 symbol ids): it writes text rather than recognise pictures; use trainbench-cli generate, or the window's Write page</source>
+        <translation>estos pesos son de un modelo de texto (sus entradas son %1 identificadores de símbolos): escribe texto en lugar de reconocer imágenes; usa trainbench-cli generate, o la página Escribir de la ventana</translation>
+    </message>
+    <message>
+        <source>the model takes %1 inputs, not one-channel images</source>
+        <translation>el modelo toma entradas %1, no imágenes de un canal</translation>
+    </message>
+    <message>
+        <source>cannot read %1: it is a folder, not a file</source>
+        <translation>no se puede leer %1: es una carpeta, no un archivo</translation>
+    </message>
+    <message>
+        <source>cannot read %1: not a regular file</source>
+        <translation>no se puede leer %1: no es un archivo normal</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2 is more than this machine can hold (%3 of memory)</source>
+        <translation>no se puede leer %1: %2 es más de lo que cabe en esta máquina (%3 de memoria)</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>no se puede abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot read the runs folder %1: %2</source>
+        <translation>no se puede leer la carpeta de ejecuciones %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot read all of the runs folder %1: %2</source>
+        <translation>no se puede leer toda la carpeta de ejecuciones %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot create the runs folder %1: %2</source>
+        <translation>no se puede crear la carpeta de ejecuciones %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot create the run folder %1: %2</source>
+        <translation>no se puede crear la carpeta de la ejecución %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot create a run folder in %1: too many runs started this second</source>
+        <translation>no se puede crear una carpeta de ejecución en %1: se iniciaron demasiadas ejecuciones en este segundo</translation>
+    </message>
+    <message>
+        <source>%1 was made on %2 (%3), not on %4 (%5)</source>
+        <translation>%1 se hizo con %2 (%3), no con %4 (%5)</translation>
+    </message>
+    <message>
+        <source>%1 train and %2 test images of %3x%4 in %5 classes</source>
+        <translation>%1 imágenes de entrenamiento y %2 de prueba de %3x%4 en %5 clases</translation>
+    </message>
+    <message>
+        <source>%1 train and %2 validation sequences of %3 symbols, a vocabulary of %4</source>
+        <translation>%1 secuencias de entrenamiento y %2 de validación de %3 símbolos, un vocabulario de %4</translation>
+    </message>
+    <message>
+        <source>%1 is being trained by process %2 on %3; wait for it to end, or stop it first</source>
+        <translation>el proceso %2 de %3 está entrenando %1; espera a que termine, o detenlo antes</translation>
+    </message>
+    <message>
+        <source>%1 is being trained by process %2; wait for it to end, or stop it first</source>
+        <translation>el proceso %2 está entrenando %1; espera a que termine, o detenlo antes</translation>
+    </message>
+    <message>
+        <source>%1 is being trained by another process; wait for it to end, or stop it first</source>
+        <translation>otro proceso está entrenando %1; espera a que termine, o detenlo antes</translation>
+    </message>
+    <message>
+        <source>%1 is being trained by this process already; wait for it to end, or stop it first</source>
+        <translation>este proceso ya está entrenando %1; espera a que termine, o detenlo antes</translation>
+    </message>
+    <message>
+        <source>cannot lock the run folder %1: %2</source>
+        <translation>no se puede bloquear la carpeta de la ejecución %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 in %2 cannot be opened: %3</source>
+        <translation>%1 de %2 no se puede abrir: %3</translation>
+    </message>
+    <message>
+        <source>%1 in %2 is a folder, not an IDX file</source>
+        <translation>%1 de %2 es una carpeta, no un archivo IDX</translation>
+    </message>
+    <message>
+        <source>%1 in %2 is not a regular file</source>
+        <translation>%1 de %2 no es un archivo normal</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2) works on sequences, which the OpenCL device does not run yet: train text models on the CPU</source>
+        <translation>la capa %1 (%2) trabaja con secuencias, que el dispositivo OpenCL aún no ejecuta: entrena los modelos de texto en la CPU</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2) cannot run on the OpenCL device: it has no OpenCL kernels; train it on the CPU</source>
+        <translation>la capa %1 (%2) no puede ejecutarse en el dispositivo OpenCL: no tiene rutinas OpenCL; entrénala en la CPU</translation>
+    </message>
+    <message>
+        <source>a batch of %1 images of %2x%3 needs about %4 on %5 (%6), more than its %7; use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 en %5 (%6), más que sus %7; usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 holds %2 values in one tensor, more than the OpenCL kernels index (2^31); use a smaller batch</source>
+        <translation>un lote de %1 tiene %2 valores en un tensor, más de los que indexan las rutinas OpenCL (2^31); usa un lote menor</translation>
+    </message>
+    <message>
+        <source>out of device memory (%1); use a smaller batch or size multiplier</source>
+        <translation>sin memoria en el dispositivo (%1); usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>out of device memory: %1 needs %2 more, %3 of %4 are in use%5</source>
+        <translation>sin memoria en el dispositivo: hacen falta %2 más para %1, y hay %3 de %4 en uso%5</translation>
+    </message>
+    <message>
+        <source>out of device memory: %1 needs one buffer of %2, the device's largest is %3</source>
+        <translation>sin memoria en el dispositivo: hace falta un búfer de %2 para %1, y el mayor del dispositivo es de %3</translation>
+    </message>
+    <message>
+        <source>the weights</source>
+        <translation>los pesos</translation>
+    </message>
+    <message>
+        <source>the updated weights</source>
+        <translation>los pesos actualizados</translation>
+    </message>
+    <message>
+        <source>the gradient</source>
+        <translation>el gradiente</translation>
+    </message>
+    <message>
+        <source>the optimizer's state</source>
+        <translation>el estado del optimizador</translation>
+    </message>
+    <message>
+        <source>the optimizer's updated state</source>
+        <translation>el estado actualizado del optimizador</translation>
+    </message>
+    <message>
+        <source>the activations</source>
+        <translation>las activaciones</translation>
+    </message>
+    <message>
+        <source>the activation gradients</source>
+        <translation>los gradientes de las activaciones</translation>
+    </message>
+    <message>
+        <source>the convolution columns</source>
+        <translation>las columnas de la convolución</translation>
+    </message>
+    <message>
+        <source>the input batch</source>
+        <translation>el lote de entrada</translation>
+    </message>
+    <message>
+        <source>the OpenCL device was lost (%1)</source>
+        <translation>se perdió el dispositivo OpenCL (%1)</translation>
+    </message>
+    <message>
+        <source>OpenCL call failed: %1</source>
+        <translation>falló una llamada de OpenCL: %1</translation>
+    </message>
+    <message>
+        <source>the OpenCL kernels did not build on %1 (%2): %3</source>
+        <translation>las rutinas OpenCL no se compilaron en %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>no OpenCL platform (no driver is registered in /etc/OpenCL/vendors; on Debian install pocl-opencl-icd for the CPU, or the GPU vendor's OpenCL driver)</source>
+        <translation>ninguna plataforma OpenCL (no hay ningún controlador registrado en /etc/OpenCL/vendors; en Debian instala pocl-opencl-icd para la CPU, o el controlador OpenCL del fabricante de la GPU)</translation>
+    </message>
+    <message>
+        <source>built without OpenCL (%1)</source>
+        <translation>compilado sin OpenCL (%1)</translation>
+    </message>
+    <message>
+        <source>configured with -DTRAINBENCH_OPENCL=OFF</source>
+        <translation>configurado con -DTRAINBENCH_OPENCL=OFF</translation>
+    </message>
+    <message>
+        <source>the OpenCL headers or ICD loader were not found at build time: install ocl-icd-opencl-dev and opencl-c-headers, then rebuild</source>
+        <translation>no se encontraron las cabeceras de OpenCL ni el cargador ICD al compilar: instala ocl-icd-opencl-dev y opencl-c-headers, y vuelve a compilar</translation>
+    </message>
+    <message>
+        <source>CLBlast was not found at build time: install libclblast-dev, then rebuild</source>
+        <translation>no se encontró CLBlast al compilar: instala libclblast-dev y vuelve a compilar</translation>
+    </message>
+    <message>
+        <source>the OpenCL loader failed: %1</source>
+        <translation>falló el cargador de OpenCL: %1</translation>
+    </message>
+    <message>
+        <source>the OpenCL platforms list no device</source>
+        <translation>las plataformas OpenCL no tienen ningún dispositivo</translation>
+    </message>
+    <message>
+        <source>no OpenCL device available: %1</source>
+        <translation>ningún dispositivo OpenCL disponible: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2) %3</source>
+        <translation>%1 (%2) %3</translation>
+    </message>
+    <message>
+        <source>is not available (in use by another program or switched off)</source>
+        <translation>no está disponible (lo usa otro programa o está apagado)</translation>
+    </message>
+    <message>
+        <source>has no OpenCL C compiler</source>
+        <translation>no tiene compilador de OpenCL C</translation>
+    </message>
+    <message>
+        <source>supports %1; the backend needs OpenCL 1.2</source>
+        <translation>admite %1; el motor necesita OpenCL 1.2</translation>
+    </message>
+    <message>
+        <source>runs work-groups of fewer than 256 items; the backend's reductions need 256</source>
+        <translation>ejecuta grupos de trabajo de menos de 256 elementos; las reducciones del motor necesitan 256</translation>
+    </message>
+    <message>
+        <source>the text gives a label at every step but the model predicts one per sequence: its last LSTM needs "return_sequences": true</source>
+        <translation>el texto da una etiqueta en cada paso pero el modelo predice una por secuencia: su última LSTM necesita "return_sequences": true</translation>
+    </message>
+    <message>
+        <source>the model predicts a label at every step but the dataset has one per sample</source>
+        <translation>el modelo predice una etiqueta en cada paso pero el conjunto de datos tiene una por muestra</translation>
+    </message>
+    <message>
+        <source>unknown sweep '%1': use batch=32,64,128 or size=1,2,3</source>
+        <translation>barrido desconocido '%1': usa batch=32,64,128 o size=1,2,3</translation>
+    </message>
+    <message>
+        <source>bad sweep value '%1' in '%2': expected 1..%3</source>
+        <translation>valor de barrido no válido '%1' en '%2': se esperaba de 1 a %3</translation>
+    </message>
+    <message>
+        <source>the sweep '%1' lists no values</source>
+        <translation>el barrido '%1' no indica ningún valor</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link, not a run folder: it was not deleted</source>
+        <translation>%1 es un enlace simbólico, no una carpeta de ejecución: no se borró</translation>
+    </message>
+    <message>
+        <source>%1 is not a run folder</source>
+        <translation>%1 no es una carpeta de ejecución</translation>
+    </message>
+    <message>
+        <source>%1 holds the folder %2: it does not look like a run folder and was not deleted</source>
+        <translation>%1 contiene la carpeta %2: no parece una carpeta de ejecución y no se borró</translation>
+    </message>
+    <message>
+        <source>%1 holds %2, which is not a run's file: nothing was deleted (move it out of the folder first)</source>
+        <translation>%1 contiene %2, que no es un archivo de una ejecución: no se borró nada (sácalo antes de la carpeta)</translation>
+    </message>
+    <message>
+        <source>cannot delete %1: %2</source>
+        <translation>no se puede borrar %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot read the text file %1</source>
+        <translation>no se puede leer el archivo de texto %1</translation>
+    </message>
+    <message>
+        <source>classes.txt names more than 256 classes; labels are single bytes, so 256 is the most</source>
+        <translation>classes.txt nombra más de 256 clases; las etiquetas son de un byte, así que 256 es el máximo</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>no se puede leer %1: %2</translation>
+    </message>
+    <message>
+        <source>%1, layer %2 (%3)</source>
+        <translation>%1, capa %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1, layer %2</source>
+        <translation>%1, capa %2</translation>
+    </message>
+    <message>
+        <source>layer %1 (%2)</source>
+        <translation>capa %1 (%2)</translation>
+    </message>
+    <message>
+        <source>preset %1</source>
+        <translation>modelo predefinido %1</translation>
+    </message>
+    <message>
+        <source>%1 (its model description)</source>
+        <translation>%1 (su descripción del modelo)</translation>
+    </message>
+    <message>
+        <source>%1: JSON error at line %2, column %3: %4</source>
+        <translation>%1: error de JSON en la línea %2, columna %3: %4</translation>
+    </message>
+    <message>
+        <source>duplicate member "%1"</source>
+        <translation>miembro duplicado "%1"</translation>
+    </message>
+    <message>
+        <source>nesting deeper than %1 levels</source>
+        <translation>anidamiento de más de %1 niveles</translation>
+    </message>
+    <message>
+        <source>the number %1 is out of range</source>
+        <translation>el número %1 está fuera de rango</translation>
     </message>
 </context>
 <context>
@@ -2061,6 +2517,14 @@
     <message>
         <source>nothing, the picture is blank</source>
         <translation>nada, la imagen está en blanco</translation>
+    </message>
+    <message>
+        <source>A text model writes on the Write page; this page keeps predicting with %1.</source>
+        <translation>Un modelo de texto escribe en la página Escribir; esta página sigue prediciendo con %1.</translation>
+    </message>
+    <message>
+        <source>A text model writes on the Write page; this page predicts with an image model: train one, or open its weights file.</source>
+        <translation>Un modelo de texto escribe en la página Escribir; esta página predice con un modelo de imágenes: entrena uno, o abre su archivo de pesos.</translation>
     </message>
 </context>
 <context>

@@ -192,7 +192,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
     connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::textSampled, this, [this](int epoch, const QString& sample) {
-        m_run->appendLog(tr("Sample after epoch %1: %2").arg(epoch).arg(qs(tb::printableSample(ss(sample)))));
+        m_run->appendLog([epoch, text = qs(tb::printableSample(ss(sample)))] {
+            return tr("Sample after epoch %1: %2").arg(epoch).arg(text);
+        });
     });
     connect(m_compare, &ComparePanel::comparisonStarted, this, &MainWindow::updateStartState);
     connect(m_compare, &ComparePanel::comparisonFinished, this, &MainWindow::updateStartState);

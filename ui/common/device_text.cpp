@@ -1,5 +1,6 @@
 #include "common/device_text.hpp"
 
+#include "common/engine_text.hpp"
 #include "common/text.hpp"
 #include "device/device.hpp"
 
@@ -45,7 +46,7 @@ QString DeviceText::openClDetails(const tb::OpenClDeviceInfo& d)
 {
     const QString id = QStringLiteral("opencl:%1").arg(d.index);
     if (!d.unusableReason.empty())
-        return tr("%1, unavailable: %2").arg(id, qs(d.unusableReason));
+        return tr("%1, unavailable: %2").arg(id, EngineText::english(qs(d.unusableReason)));
     const QString units = d.clockMHz > 0 ? tr("%1 compute units at %2 MHz").arg(d.computeUnits).arg(d.clockMHz)
                                          : tr("%1 compute units").arg(d.computeUnits);
     return tr("%1, %2, %3, about %4 GFLOP/s FP32")
@@ -56,7 +57,7 @@ QString DeviceText::openClDetails(const tb::OpenClDeviceInfo& d)
 QString DeviceText::openClSummary(const tb::SystemInfo& system)
 {
     if (system.openclDevices.empty())
-        return tr("OpenCL: none usable (%1)").arg(qs(system.openclUnavailableReason));
+        return tr("OpenCL: none usable (%1)").arg(EngineText::english(qs(system.openclUnavailableReason)));
     QStringList lines;
     for (const tb::OpenClDeviceInfo& d : system.openclDevices)
         lines << tr("%1 — %2", "OpenCL device name — details").arg(openClName(d), openClDetails(d));

@@ -88,6 +88,7 @@ namespace {
 struct Pattern {
     QRegularExpression english;
     const char* text;
+    int count = 0; // the capture that is the text's %n (a plural message), not one of its arguments
 };
 const std::vector<Pattern>& patterns()
 {
@@ -140,8 +141,8 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "JSON error at line %1, column %2: %3")},
         {QRegularExpression(QStringLiteral("^(.+): a model file holds a JSON object with \"layers\"$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: a model file holds a JSON object with \"layers\"")},
-        {QRegularExpression(QStringLiteral("^(.+): unknown member \"(.+)\" \\(expected name, input_scale, layers\\)$")),
-         QT_TRANSLATE_NOOP("EngineText", "%1: unknown member \"%2\" (expected name, input_scale, layers)")},
+        {QRegularExpression(QStringLiteral("^(.+): unknown member \"(.+)\" \\(expected ([^()]+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: unknown member \"%2\" (expected %3)")},
         {QRegularExpression(QStringLiteral("^(.+): \"name\" must be a string$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: \"name\" must be a string")},
         {QRegularExpression(QStringLiteral("^(.+): \"input_scale\" must be a number between 1e-30 and 1e30$")),
@@ -158,6 +159,74 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1: unknown argument \"%2\"")},
         {QRegularExpression(QStringLiteral("^(.+): the model description cannot be read \\((.+)\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the model description cannot be read (%2)")},
+        {QRegularExpression(QStringLiteral("^(.+): \"sequence_length\" must be a whole number from 1 to 100000$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"sequence_length\" must be a whole number from 1 to 100000")},
+        {QRegularExpression(QStringLiteral("^(.+): needs \"(.+)\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs \"%2\"")},
+        {QRegularExpression(QStringLiteral("^(.+): needs an \"activation\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs an \"activation\"")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be a whole number$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be a whole number")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be between 1 and (\\d+) \\(got (.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be between 1 and %3 (got %4)")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be a whole number from 1 to 1024 or a pair of them$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be a whole number from 1 to 1024 or a pair of them")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must have two values \\(height, width\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must have two values (height, width)")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be true or false$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be true or false")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be a number$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be a number")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be in ([\\[(][^\\[\\]()]+[\\])]) \\(got (.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be in %3 (got %4)")},
+        {QRegularExpression(QStringLiteral("^(.+): \"padding\" must be \"same\" or \"valid\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"padding\" must be \"same\" or \"valid\"")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be a string$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be a string")},
+        {QRegularExpression(QStringLiteral("^(.+): \"(.+)\" must be a non-empty string$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"%2\" must be a non-empty string")},
+        {QRegularExpression(QStringLiteral("^(.+): unknown activation \"(.+)\" \\(supported: (.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: unknown activation \"%2\" (supported: %3)")},
+        {QRegularExpression(QStringLiteral("^(.+): \"units\" must be a whole number or \"classes\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: \"units\" must be a whole number or \"classes\"")},
+        {QRegularExpression(QStringLiteral("^(.+): needs a flat input but receives (\\(.+\\)); add a Flatten first$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs a flat input but receives %2; add a Flatten first")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): needs an image input \\(H, W, C\\) but receives (\\(.+\\)); add a Reshape first$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs an image input (H, W, C) but receives %2; add a Reshape first")},
+        {QRegularExpression(QStringLiteral("^(.+): needs an image input \\(H, W, C\\) but receives (\\([^;]+\\))$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs an image input (H, W, C) but receives %2")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): a (\\d+)x(\\d+) kernel does not fit its input (\\(.+\\)) with \"valid\" padding$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: a %2x%3 kernel does not fit its input %4 with \"valid\" padding")},
+        {QRegularExpression(QStringLiteral("^(.+): a (\\d+)x(\\d+) pool does not fit its input (\\(.+\\))$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: a %2x%3 pool does not fit its input %4")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+): softmax is supported only as the model's final activation \\(it is fused with the loss\\)$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1: softmax is supported only as the model's final activation (it is fused with the loss)")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): receives token ids (\\(.+\\)); a text model starts with an Embedding$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: receives token ids %2; a text model starts with an Embedding")},
+        {QRegularExpression(QStringLiteral("^(.+): its output (\\(.+\\)) is empty$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: its output %2 is empty")},
+        {QRegularExpression(QStringLiteral("^(.+): the model must end with a softmax \\(a Dense with \"activation\": "
+                                           "\"softmax\" or an Activation softmax layer\\); it ends with (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the model must end with a softmax (a Dense with \"activation\": "
+                                         "\"softmax\" or an Activation softmax layer); it ends with %2")},
+        {QRegularExpression(QStringLiteral("^(.+): the model's output (\\(.+\\)) does not match the dataset's (\\d+) "
+                                           "classes: the final Dense layer needs \\d+ units$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the model's output %2 does not match the dataset's %3 classes: the final "
+                                         "Dense layer needs %3 units")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+): the model has (\\d+) weights \\((.+)\\), more than this machine can train \\((.+) of memory\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: the model has %2 weights (%3), more than this machine can train (%4 of memory)")},
+        {QRegularExpression(QStringLiteral("^(.+): a Dense layer of (\\d+) units on (\\d+) inputs has (\\d+) weights "
+                                           "\\((.+)\\), more than this machine can train \\((.+) of memory\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: a Dense layer of %2 units on %3 inputs has %4 weights (%5), more than "
+                                         "this machine can train (%6 of memory)")},
         {QRegularExpression(QStringLiteral("^\"(.+)\" is neither a preset \\((.+)\\) nor a readable model file$")),
          QT_TRANSLATE_NOOP("EngineText", "\"%1\" is neither a preset (%2) nor a readable model file")},
         {QRegularExpression(QStringLiteral("^(.+) is a Trainbench weights file, not a model description: --model takes "
@@ -283,6 +352,8 @@ const std::vector<Pattern>& patterns()
                                            "can hold \\((.+)\\); the header is probably corrupt$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: declares %2 bytes of data (%3), more than this machine can hold (%4); "
                                          "the header is probably corrupt")},
+        {QRegularExpression(QStringLiteral("^(.+): the gzip data is corrupt \\(unexpected end of file\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the gzip data is corrupt (unexpected end of file)")},
         {QRegularExpression(QStringLiteral("^(.+): the gzip data is corrupt \\((.+)\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the gzip data is corrupt (%2)")},
         {QRegularExpression(QStringLiteral("^(.+): has bytes after the end of its gzip data that are not gzip data "
@@ -461,8 +532,9 @@ const std::vector<Pattern>& patterns()
         {QRegularExpression(QStringLiteral(
              "^(\\d+) threads on (\\d+) cores?: the same weights as on fewer threads, but the threads take turns on "
              "the cores, so it trains no faster than cpu:\\d+$")),
-         QT_TRANSLATE_NOOP("EngineText", "%1 threads on %2 cores: the same weights as on fewer threads, but the "
-                                         "threads take turns on the cores, so it trains no faster than cpu:%2")},
+         QT_TRANSLATE_N_NOOP("EngineText", "%1 threads on %n core(s): the same weights as on fewer threads, but the "
+                                           "threads take turns on the cores, so it trains no faster than cpu:%n"),
+         2},
         // What bf16 does to speed on an Intel CPU (kernels/isa.cpp's precisionSpeedNote).
         {QRegularExpression(QStringLiteral(
              "^bf16 on this Intel CPU: its cores run vdpbf16ps at half the multiply-adds per cycle of FP32's FMA, so "
@@ -480,6 +552,231 @@ const std::vector<Pattern>& patterns()
                            "bf16 on this CPU's AMX-BF16 tiles: they sum in an order of their own, so its bf16 weights "
                            "differ in their last bits from those of CPUs without them "
                            "(TRAINBENCH_BF16_KERNELS=avx512bf16 gives those)")},
+        // Weights and other files given to the window (io/, core/atomic_file.cpp, predict/predictor.cpp).
+        {QRegularExpression(QStringLiteral(
+             "^the weights hold a text model \\((.+)\\) and (.+) holds images: evaluate them on a text$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "the weights hold a text model (%1) and %2 holds images: evaluate them on a text")},
+        {QRegularExpression(
+             QStringLiteral("^the weights hold a text model and (.+) holds images: evaluate them on a text$")),
+         QT_TRANSLATE_NOOP("EngineText", "the weights hold a text model and %1 holds images: evaluate them on a text")},
+        {QRegularExpression(QStringLiteral("^the weights hold an image model \\((.+)\\) and (.+) is a text: evaluate "
+                                           "them on a folder of IDX images$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "the weights hold an image model (%1) and %2 is a text: evaluate them on a folder of IDX images")},
+        {QRegularExpression(QStringLiteral(
+             "^the weights hold an image model and (.+) is a text: evaluate them on a folder of IDX images$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "the weights hold an image model and %1 is a text: evaluate them on a folder of IDX images")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): a weights file of version (.+), which this Trainbench does not read$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: a weights file of version %2, which this Trainbench does not read")},
+        {QRegularExpression(QStringLiteral("^(.+): weight (\\d+) of the layers' state is not a finite number \\(NaN or "
+                                           "infinity\\); the file is damaged$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1: weight %2 of the layers' state is not a finite number (NaN or infinity); the file is damaged")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): weight (\\d+) is not a finite number \\(NaN or infinity\\); the file is damaged$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: weight %2 is not a finite number (NaN or infinity); the file is damaged")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+): ONNX files are an export for other tools; Trainbench reads \\.tbw and \\.safetensors$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: ONNX files are an export for other tools; Trainbench reads .tbw and .safetensors")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+): tensor \"(.+)\" \\((.+)\\) has no place in (.+); is the file of another model\\?$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: tensor \"%2\" (%3) has no place in %4; is the file of another model?")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+) holds no Trainbench model description \\(written by another program\\?\\): say which model its "
+             "tensors belong to \\(--model NAME\\|FILE; in the window, the model chosen in Setup\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 holds no Trainbench model description (written by another program?): say which model "
+                           "its tensors belong to (--model NAME|FILE; in the window, the model chosen in Setup)")},
+        {QRegularExpression(QStringLiteral(
+             "^these weights are a text model's \\(its inputs are (\\(.+\\)) symbol ids\\): it writes text rather than "
+             "recognise pictures; use trainbench-cli generate, or the window's Write page$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "these weights are a text model's (its inputs are %1 symbol ids): it writes text rather "
+                           "than recognise pictures; use trainbench-cli generate, or the window's Write page")},
+        {QRegularExpression(QStringLiteral("^the model takes (\\(.+\\)) inputs, not one-channel images$")),
+         QT_TRANSLATE_NOOP("EngineText", "the model takes %1 inputs, not one-channel images")},
+        {QRegularExpression(QStringLiteral("^cannot read (.+): it is a folder, not a file$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read %1: it is a folder, not a file")},
+        {QRegularExpression(QStringLiteral("^cannot read (.+): not a regular file$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read %1: not a regular file")},
+        {QRegularExpression(
+             QStringLiteral("^cannot read (.+): (.+) is more than this machine can hold \\((.+) of memory\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read %1: %2 is more than this machine can hold (%3 of memory)")},
+        {QRegularExpression(QStringLiteral("^cannot open (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot open %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot read the runs folder (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read the runs folder %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot read all of the runs folder (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read all of the runs folder %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot create the runs folder (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot create the runs folder %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot create the run folder (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot create the run folder %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot create a run folder in (.+): too many runs started this second$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot create a run folder in %1: too many runs started this second")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+) was made on (.+) \\((\\d+ train and .+)\\), not on (.+) \\((\\d+ train and .+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 was made on %2 (%3), not on %4 (%5)")},
+        {QRegularExpression(QStringLiteral("^(\\d+) train and (\\d+) test images of (\\d+)x(\\d+) in (\\d+) classes$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 train and %2 test images of %3x%4 in %5 classes")},
+        {QRegularExpression(QStringLiteral(
+             "^(\\d+) train and (\\d+) validation sequences of (\\d+) symbols, a vocabulary of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 train and %2 validation sequences of %3 symbols, a vocabulary of %4")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) is being trained by process (\\d+) on (.+); wait for it to end, or stop it first$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 is being trained by process %2 on %3; wait for it to end, or stop it first")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) is being trained by process (\\d+); wait for it to end, or stop it first$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is being trained by process %2; wait for it to end, or stop it first")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) is being trained by another process; wait for it to end, or stop it first$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 is being trained by another process; wait for it to end, or stop it first")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) is being trained by this process already; wait for it to end, or stop it first$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 is being trained by this process already; wait for it to end, or stop it first")},
+        {QRegularExpression(QStringLiteral("^cannot lock the run folder (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot lock the run folder %1: %2")},
+        {QRegularExpression(QStringLiteral("^(\\S+) in (.+) cannot be opened: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 in %2 cannot be opened: %3")},
+        {QRegularExpression(QStringLiteral("^(\\S+) in (.+) is a folder, not an IDX file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 in %2 is a folder, not an IDX file")},
+        {QRegularExpression(QStringLiteral("^(\\S+) in (.+) is not a regular file$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 in %2 is not a regular file")},
+        // The OpenCL device's refusals and failures (device/opencl), and why there is none.
+        {QRegularExpression(QStringLiteral("^layer (\\d+) \\((.+)\\) works on sequences, which the OpenCL device does "
+                                           "not run yet: train text models on the CPU$")),
+         QT_TRANSLATE_NOOP("EngineText", "layer %1 (%2) works on sequences, which the OpenCL device does not run yet: "
+                                         "train text models on the CPU")},
+        {QRegularExpression(QStringLiteral("^layer (\\d+) \\((.+)\\) cannot run on the OpenCL device: it has no OpenCL "
+                                           "kernels; train it on the CPU$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "layer %1 (%2) cannot run on the OpenCL device: it has no OpenCL kernels; train it on the CPU")},
+        {QRegularExpression(
+             QStringLiteral("^a batch of (\\d+) images of (\\d+)x(\\d+) needs about (.+) on (opencl:\\d+) \\((.+)\\), "
+                            "more than its (.+); use a smaller batch or size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 images of %2x%3 needs about %4 on %5 (%6), more than its %7; "
+                                         "use a smaller batch or size multiplier")},
+        {QRegularExpression(QStringLiteral("^a batch of (\\d+) holds (\\d+) values in one tensor, more than the OpenCL "
+                                           "kernels index \\(2\\^31\\); use a smaller batch$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 holds %2 values in one tensor, more than the OpenCL kernels "
+                                         "index (2^31); use a smaller batch")},
+        {QRegularExpression(
+             QStringLiteral("^out of device memory \\((.+)\\); use a smaller batch or size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "out of device memory (%1); use a smaller batch or size multiplier")},
+        {QRegularExpression(
+             QStringLiteral("^out of device memory: (.+) needs (.+) more, (.+) of (.+) are in use(.*)$")),
+         QT_TRANSLATE_NOOP("EngineText", "out of device memory: %1 needs %2 more, %3 of %4 are in use%5")},
+        {QRegularExpression(
+             QStringLiteral("^out of device memory: (.+) needs one buffer of (.+), the device's largest is (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "out of device memory: %1 needs one buffer of %2, the device's largest is %3")},
+        {QRegularExpression(QStringLiteral("^the weights$")), QT_TRANSLATE_NOOP("EngineText", "the weights")},
+        {QRegularExpression(QStringLiteral("^the updated weights$")),
+         QT_TRANSLATE_NOOP("EngineText", "the updated weights")},
+        {QRegularExpression(QStringLiteral("^the gradient$")), QT_TRANSLATE_NOOP("EngineText", "the gradient")},
+        {QRegularExpression(QStringLiteral("^the optimizer's state$")),
+         QT_TRANSLATE_NOOP("EngineText", "the optimizer's state")},
+        {QRegularExpression(QStringLiteral("^the optimizer's updated state$")),
+         QT_TRANSLATE_NOOP("EngineText", "the optimizer's updated state")},
+        {QRegularExpression(QStringLiteral("^the activations$")), QT_TRANSLATE_NOOP("EngineText", "the activations")},
+        {QRegularExpression(QStringLiteral("^the activation gradients$")),
+         QT_TRANSLATE_NOOP("EngineText", "the activation gradients")},
+        {QRegularExpression(QStringLiteral("^the convolution columns$")),
+         QT_TRANSLATE_NOOP("EngineText", "the convolution columns")},
+        {QRegularExpression(QStringLiteral("^the input batch$")), QT_TRANSLATE_NOOP("EngineText", "the input batch")},
+        {QRegularExpression(QStringLiteral("^the OpenCL device was lost \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the OpenCL device was lost (%1)")},
+        {QRegularExpression(QStringLiteral("^OpenCL call failed: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "OpenCL call failed: %1")},
+        {QRegularExpression(
+             QStringLiteral("^the OpenCL kernels did not build on (.+) \\(([A-Z0-9_-]+)\\): ([\\s\\S]*)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the OpenCL kernels did not build on %1 (%2): %3")},
+        {QRegularExpression(
+             QStringLiteral("^no OpenCL platform \\(no driver is registered in /etc/OpenCL/vendors; on Debian install "
+                            "pocl-opencl-icd for the CPU, or the GPU vendor's OpenCL driver\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "no OpenCL platform (no driver is registered in /etc/OpenCL/vendors; on Debian install "
+                           "pocl-opencl-icd for the CPU, or the GPU vendor's OpenCL driver)")},
+        {QRegularExpression(QStringLiteral("^built without OpenCL \\((.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "built without OpenCL (%1)")},
+        {QRegularExpression(QStringLiteral("^configured with -DTRAINBENCH_OPENCL=OFF$")),
+         QT_TRANSLATE_NOOP("EngineText", "configured with -DTRAINBENCH_OPENCL=OFF")},
+        {QRegularExpression(QStringLiteral("^the OpenCL headers or ICD loader were not found at build time: install "
+                                           "ocl-icd-opencl-dev and opencl-c-headers, then rebuild$")),
+         QT_TRANSLATE_NOOP("EngineText", "the OpenCL headers or ICD loader were not found at build time: install "
+                                         "ocl-icd-opencl-dev and opencl-c-headers, then rebuild")},
+        {QRegularExpression(
+             QStringLiteral("^CLBlast was not found at build time: install libclblast-dev, then rebuild$")),
+         QT_TRANSLATE_NOOP("EngineText", "CLBlast was not found at build time: install libclblast-dev, then rebuild")},
+        {QRegularExpression(QStringLiteral("^the OpenCL loader failed: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the OpenCL loader failed: %1")},
+        {QRegularExpression(QStringLiteral("^the OpenCL platforms list no device$")),
+         QT_TRANSLATE_NOOP("EngineText", "the OpenCL platforms list no device")},
+        {QRegularExpression(QStringLiteral("^no OpenCL device available: (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "no OpenCL device available: %1")},
+        {QRegularExpression(QStringLiteral(
+             "^(opencl:\\d+) \\((.+)\\) ((?:is not available|has no OpenCL|supports|runs work-groups) .+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 (%2) %3")},
+        {QRegularExpression(QStringLiteral("^is not available \\(in use by another program or switched off\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "is not available (in use by another program or switched off)")},
+        {QRegularExpression(QStringLiteral("^has no OpenCL C compiler$")),
+         QT_TRANSLATE_NOOP("EngineText", "has no OpenCL C compiler")},
+        {QRegularExpression(QStringLiteral("^supports (.+); the backend needs OpenCL 1\\.2$")),
+         QT_TRANSLATE_NOOP("EngineText", "supports %1; the backend needs OpenCL 1.2")},
+        {QRegularExpression(
+             QStringLiteral("^runs work-groups of fewer than 256 items; the backend's reductions need 256$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "runs work-groups of fewer than 256 items; the backend's reductions need 256")},
+        // Training a text, the Compare page's sweep, deleting a run, texts and class names (train/, data/).
+        {QRegularExpression(QStringLiteral("^the text gives a label at every step but the model predicts one per "
+                                           "sequence: its last LSTM needs \"return_sequences\": true$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text gives a label at every step but the model predicts one per "
+                                         "sequence: its last LSTM needs \"return_sequences\": true")},
+        {QRegularExpression(
+             QStringLiteral("^the model predicts a label at every step but the dataset has one per sample$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "the model predicts a label at every step but the dataset has one per sample")},
+        {QRegularExpression(QStringLiteral("^unknown sweep '(.*)': use batch=32,64,128 or size=1,2,3$")),
+         QT_TRANSLATE_NOOP("EngineText", "unknown sweep '%1': use batch=32,64,128 or size=1,2,3")},
+        {QRegularExpression(QStringLiteral("^bad sweep value '(.*)' in '(.*)': expected 1\\.\\.(\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "bad sweep value '%1' in '%2': expected 1..%3")},
+        {QRegularExpression(QStringLiteral("^the sweep '(.*)' lists no values$")),
+         QT_TRANSLATE_NOOP("EngineText", "the sweep '%1' lists no values")},
+        {QRegularExpression(QStringLiteral("^(.+) is a symbolic link, not a run folder: it was not deleted$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is a symbolic link, not a run folder: it was not deleted")},
+        {QRegularExpression(QStringLiteral("^(.+) is not a run folder$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is not a run folder")},
+        {QRegularExpression(
+             QStringLiteral("^(.+) holds the folder (.+): it does not look like a run folder and was not deleted$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 holds the folder %2: it does not look like a run folder and was not deleted")},
+        {QRegularExpression(QStringLiteral("^(.+) holds (.+), which is not a run's file: nothing was deleted \\(move "
+                                           "it out of the folder first\\)$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1 holds %2, which is not a run's file: nothing was deleted (move it out of the folder first)")},
+        {QRegularExpression(QStringLiteral("^cannot delete (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot delete %1: %2")},
+        {QRegularExpression(QStringLiteral("^cannot read the text file (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read the text file %1")},
+        {QRegularExpression(QStringLiteral(
+             "^classes\\.txt names more than 256 classes; labels are single bytes, so 256 is the most$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "classes.txt names more than 256 classes; labels are single bytes, so 256 is the most")},
+        {QRegularExpression(QStringLiteral("^cannot read (.+?): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read %1: %2")},
         // Files written atomically (core/atomic_file.cpp); the system's reason stays as it is. Last: "(.+) is
         // not a folder" would take the Runs page's "it is not a folder".
         {QRegularExpression(QStringLiteral("^cannot write (.+?): (.+); nothing was written$")),
@@ -492,6 +789,27 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1 is not a folder")},
         {QRegularExpression(QStringLiteral("^it is a folder; give the name of a file in it$")),
          QT_TRANSLATE_NOOP("EngineText", "it is a folder; give the name of a file in it")},
+        // Where in a model a message is ("model.json, layer 3 (dense, Dense)", "preset NAME", a safetensors
+        // file's own description: model/model_spec.cpp, model/network.cpp), with the file, the layer's number
+        // and its type or name as captures of their own, so that no English word stays in the Spanish; and a
+        // model file's JSON error with the engine's own reasons. Last: each is also the tail of messages that
+        // have a pattern above ("run.json is damaged: JSON error ...").
+        {QRegularExpression(QStringLiteral("^(.+), layer (\\d+) \\(([^()]+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1, layer %2 (%3)")},
+        {QRegularExpression(QStringLiteral("^(.+), layer (\\d+)$")), QT_TRANSLATE_NOOP("EngineText", "%1, layer %2")},
+        {QRegularExpression(QStringLiteral("^layer (\\d+) \\(([^()]+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "layer %1 (%2)")},
+        {QRegularExpression(QStringLiteral("^preset ([\\w.-]+)$")), QT_TRANSLATE_NOOP("EngineText", "preset %1")},
+        {QRegularExpression(QStringLiteral("^(.+) \\(its model description\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 (its model description)")},
+        {QRegularExpression(QStringLiteral("^(.+): JSON error at line (\\d+), column (\\d+): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: JSON error at line %2, column %3: %4")},
+        {QRegularExpression(QStringLiteral("^duplicate member \"(.+)\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "duplicate member \"%1\"")},
+        {QRegularExpression(QStringLiteral("^nesting deeper than (\\d+) levels$")),
+         QT_TRANSLATE_NOOP("EngineText", "nesting deeper than %1 levels")},
+        {QRegularExpression(QStringLiteral("^the number (.+) is out of range$")),
+         QT_TRANSLATE_NOOP("EngineText", "the number %1 is out of range")},
     };
     return all;
 }
@@ -503,9 +821,10 @@ QString EngineText::english(const QString& text)
         const QRegularExpressionMatch m = p.english.match(text);
         if (!m.hasMatch())
             continue;
-        QString out = tr(p.text);
+        QString out = p.count > 0 ? tr(p.text, nullptr, m.captured(p.count).toInt()) : tr(p.text);
         for (int k = 1; k <= m.lastCapturedIndex(); ++k)
-            out = out.arg(english(m.captured(k)));
+            if (k != p.count)
+                out = out.arg(english(m.captured(k)));
         return out;
     }
     return text;

@@ -446,7 +446,9 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
     cell(TestLoss, done ? formatNumber(r.test.loss, 4) : QString());
     cell(TestAccuracy, done ? formatPercent(r.test.accuracy, 2) : QString());
     cell(MaxDiff, done ? QLocale().toString(r.maxAbsDiff, 'g', 3) : QString());
-    cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(qs(r.skipped)) : done ? qs(r.weightsSha256) : tr("running…"));
+    cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(EngineText::english(qs(r.skipped)))
+              : done             ? qs(r.weightsSha256)
+                                 : tr("running…"));
     if (row < m_table->rowCount())
         m_table->item(row, Device)->setToolTip(qs(r.description));
 }

@@ -25,6 +25,10 @@
 
 namespace tbui {
 
+namespace {
+constexpr int kLogLines = 5000; // the log keeps the last ones
+} // namespace
+
 RunPanel::RunPanel(QWidget* parent)
     : QWidget(parent), m_start(new QPushButton(this)), m_pause(new QPushButton(this)), m_stop(new QPushButton(this)),
       m_progress(new QProgressBar(this)), m_runProgress(new QProgressBar(this)), m_stateLabel(new QLabel(this)),
@@ -39,7 +43,7 @@ RunPanel::RunPanel(QWidget* parent)
     m_stateLabel->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_log->setReadOnly(true);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_log->setMaximumBlockCount(5000);
+    m_log->setMaximumBlockCount(kLogLines);
     m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth); // a long warning whole, without scrolling sideways
     m_log->setMinimumHeight(m_log->fontMetrics().lineSpacing() * 3);
 
@@ -78,8 +82,10 @@ void RunPanel::retranslate()
 
 void RunPanel::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
         retranslate();
+        rewriteLog();
+    }
     QWidget::changeEvent(event);
 }
 
@@ -206,39 +212,50 @@ void RunPanel::runStarted(const RunStarted& info)
     m_runProgress->setValue(0);
     m_config = info.config;
     m_text = info.data && info.data->isText();
+    // The header is the engine's description, in the language of the run's start.
     for (const QString& line : info.header.split(QLatin1Char('\n')))
         appendLog(line);
     if (!info.runFolder.isEmpty()) {
         const tb::TrainConfig& c = info.config;
+        const QString folder = info.runFolder;
+        const int epoch = info.resumedEpoch + 1, step = info.resumedStep + 1;
         if (!info.resumed)
-            appendLog(tr("Run folder %1").arg(info.runFolder));
+            appendLog([folder] { return tr("Run folder %1").arg(folder); });
         else if (info.resumedEpoch >= c.epochs || (!info.history.empty() && info.history.back().stopped))
-            appendLog(tr("Run folder %1 (the run is complete)").arg(info.runFolder));
+            appendLog([folder] { return tr("Run folder %1 (the run is complete)").arg(folder); });
         else if (tb::RunPosition{info.resumedEpoch, info.resumedStep}.inValidation(info.stepsPerEpoch))
-            appendLog(
-                tr("Run folder %1 (resumed at epoch %2's validation)").arg(info.runFolder).arg(info.resumedEpoch + 1));
+            appendLog([folder, epoch] {
+                return tr("Run folder %1 (resumed at epoch %2's validation)").arg(folder).arg(epoch);
+            });
         else
-            appendLog(tr("Run folder %1 (resumed at epoch %2, step %3)")
-                          .arg(info.runFolder)
-                          .arg(info.resumedEpoch + 1)
-                          .arg(info.resumedStep + 1));
+            appendLog([folder, epoch, step] {
+                return tr("Run folder %1 (resumed at epoch %2, step %3)").arg(folder).arg(epoch).arg(step);
+            });
     }
     if (!info.ranOn.isEmpty()) // the accelerator panel moved it: another thread count or precision
-        appendLog(tr("It ran on %1 until now; it continues on %2.").arg(info.ranOn, qs(info.config.device.id())));
+        appendLog([ranOn = info.ranOn, device = qs(info.config.device.id())] {
+            return tr("It ran on %1 until now; it continues on %2.").arg(ranOn, device);
+        });
+    const int64_t validation = info.validationImages;
     if (info.config.validationSplit > 0)
-        appendLog(tr("Validation: the last %1% of the training images (%2), held out; the test set is used at "
-                     "the end only")
-                      .arg(info.config.validationSplit * 100, 0, 'g', 3)
-                      .arg(formatCount(info.validationImages)));
+        appendLog([split = info.config.validationSplit, validation] {
+            return tr("Validation: the last %1% of the training images (%2), held out; the test set is used at "
+                      "the end only")
+                .arg(split * 100, 0, 'g', 3)
+                .arg(formatCount(validation));
+        });
     else if (m_text) // the text's last part, which the Dataset calls its test split
-        appendLog(tr("Validation: the text's last part (%1 sequences), after each epoch")
-                      .arg(formatCount(info.validationImages)));
+        appendLog([validation] {
+            return tr("Validation: the text's last part (%1 sequences), after each epoch").arg(formatCount(validation));
+        });
     else
-        appendLog(tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(info.validationImages)));
+        appendLog([validation] {
+            return tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(validation));
+        });
     if (info.config.schedule.kind != tb::ScheduleKind::Constant)
-        appendLog(tr("Learning-rate schedule: %1").arg(scheduleText(info.config.schedule)));
+        appendLog([s = info.config.schedule] { return tr("Learning-rate schedule: %1").arg(scheduleText(s)); });
     if (info.config.earlyStopping.enabled)
-        appendLog(tr("Early stopping: %1").arg(earlyStoppingText(info.config.earlyStopping)));
+        appendLog([es = info.config.earlyStopping] { return tr("Early stopping: %1").arg(earlyStoppingText(es)); });
     if (m_state == State::Running)
         setStatus([replicas = info.replicas, batch = info.globalBatch] {
             return tr("Training: %n replica(s) in sync, global batch %1.", nullptr, replicas).arg(batch);
@@ -283,7 +300,7 @@ void RunPanel::batchFinished(const tb::BatchProgress& p)
     else if (m_state == State::Paused)
         setPaused(true); // the step the pause holds at
     if (p.step < p.steps)
-        setProgressLine(progressLineText(p));
+        setProgressLine([p] { return progressLineText(p); });
 }
 
 namespace {
@@ -323,62 +340,77 @@ void RunPanel::announceEpoch(int epoch)
     if (epoch == m_epoch)
         return;
     m_epoch = epoch;
-    appendLog(tr("Epoch %1/%2").arg(epoch).arg(m_epochs));
+    appendLog([epoch, epochs = m_epochs] { return tr("Epoch %1/%2").arg(epoch).arg(epochs); });
 }
 
 void RunPanel::epochFinished(const tb::EpochRecord& r)
 {
     announceEpoch(r.epoch); // resumed in its validation: no step said which epoch
     m_finishedEpochSeconds += r.seconds;
-    QString line = epochLineText(r, m_stepsPerEpoch);
-    if (m_text)
-        line += tr(" - bpc: %1 - val_bpc: %2")
-                    .arg(formatNumber(tb::bitsPerSymbol(r.loss), 4))
-                    .arg(formatNumber(tb::bitsPerSymbol(r.valLoss), 4));
-    if (m_config.schedule.kind != tb::ScheduleKind::Constant) // as the CLI: when a schedule moves it
-        line += tr(" - learning_rate: %1").arg(QLocale().toString(r.learningRate, 'g', 4));
-    setProgressLine(line);
+    // The epoch's line; as the CLI, with the learning rate where a schedule moves it.
+    setProgressLine(
+        [r, steps = m_stepsPerEpoch, text = m_text, rate = m_config.schedule.kind != tb::ScheduleKind::Constant] {
+            QString line = epochLineText(r, steps);
+            if (text)
+                line += tr(" - bpc: %1 - val_bpc: %2")
+                            .arg(formatNumber(tb::bitsPerSymbol(r.loss), 4))
+                            .arg(formatNumber(tb::bitsPerSymbol(r.valLoss), 4));
+            if (rate)
+                line += tr(" - learning_rate: %1").arg(QLocale().toString(r.learningRate, 'g', 4));
+            return line;
+        });
     m_progressLinePending = false;
     // The callbacks' decisions, in Keras' words (tb::callbackLines, the CLI's, in the window's language).
     if (r.rateLowered)
-        appendLog(tr("Epoch %1: ReduceLROnPlateau reducing learning rate to %2.")
-                      .arg(r.epoch)
-                      .arg(QLocale().toString(tb::loweredRate(r, m_config.schedule), 'g', 4)));
+        appendLog([epoch = r.epoch, lowered = tb::loweredRate(r, m_config.schedule)] {
+            return tr("Epoch %1: ReduceLROnPlateau reducing learning rate to %2.")
+                .arg(epoch)
+                .arg(QLocale().toString(lowered, 'g', 4));
+        });
     if (r.best && m_config.earlyStopping.enabled) {
         const bool loss = m_config.earlyStopping.monitor == tb::Monitor::ValLoss;
-        appendLog(tr("Epoch %1: %2 improved to %3, the best epoch so far.")
-                      .arg(r.epoch)
-                      .arg(qs(tb::monitorName(m_config.earlyStopping.monitor)))
-                      .arg(formatNumber(loss ? r.valLoss : r.valAccuracy, 4)));
+        appendLog([epoch = r.epoch, monitor = qs(tb::monitorName(m_config.earlyStopping.monitor)),
+                   value = loss ? r.valLoss : r.valAccuracy] {
+            return tr("Epoch %1: %2 improved to %3, the best epoch so far.")
+                .arg(epoch)
+                .arg(monitor)
+                .arg(formatNumber(value, 4));
+        });
     }
     if (r.stopped)
-        appendLog(tr("Epoch %1: early stopping").arg(r.epoch));
+        appendLog([epoch = r.epoch] { return tr("Epoch %1: early stopping").arg(epoch); });
 }
 
 void RunPanel::runFinished(const RunOutcome& o)
 {
     m_progressLinePending = false;
     m_runEta = -1.0;
-    if (const QString bn = EngineText::batchNorm(o.preciseBn, o.batchNormWarmth); !bn.isEmpty())
-        appendLog(bn);
+    if (!EngineText::batchNorm(o.preciseBn, o.batchNormWarmth).isEmpty())
+        appendLog(
+            [precise = o.preciseBn, warmth = o.batchNormWarmth] { return EngineText::batchNorm(precise, warmth); });
     switch (o.status) {
     case RunStatus::Completed:
         if (o.restoredBest)
-            appendLog(tr("Restoring model weights from the end of the best epoch: %1.").arg(o.bestEpoch));
-        appendLog(tr("Test loss: %1 - test accuracy: %2 - weights sha256: %3")
-                      .arg(formatNumber(o.testLoss, 4))
-                      .arg(formatNumber(o.testAccuracy, 4))
-                      .arg(o.weightsSha256));
+            appendLog([epoch = o.bestEpoch] {
+                return tr("Restoring model weights from the end of the best epoch: %1.").arg(epoch);
+            });
+        // The test accuracy as a percentage, as the status line and the Results, Compare and Runs pages
+        // give it; the Keras-like epoch lines above keep the CLI's fractions.
+        appendLog([loss = o.testLoss, accuracy = o.testAccuracy, sha = o.weightsSha256] {
+            return tr("Test loss: %1 - test accuracy: %2 - weights sha256: %3")
+                .arg(formatNumber(loss, 4), formatPercent(accuracy, 2), sha);
+        });
         m_runProgress->setValue(m_runProgress->maximum());
-        // The outcome as a percentage, as the Results, Compare and Runs pages give it; the live line
-        // above and the log keep Keras' fractions.
         setStatus([a = o.testAccuracy] { return tr("Finished: test accuracy %1.").arg(formatPercent(a, 2)); });
         break;
     case RunStatus::Stopped:
-        appendLog(
-            tr("Stopped by the user; test accuracy of the weights so far: %1").arg(formatNumber(o.testAccuracy, 4)));
+        appendLog([accuracy = o.testAccuracy] {
+            return tr("Stopped by the user; test accuracy of the weights so far: %1").arg(formatPercent(accuracy, 2));
+        });
         if (!o.runFolder.isEmpty())
-            appendLog(tr("The checkpoint is in %1; File > Resume run… continues the run.").arg(o.runFolder));
+            appendLog([folder = o.runFolder] {
+                return tr("The checkpoint is in %1; File > Resume run… continues the run.").arg(folder);
+            });
         // Where the run stopped as its checkpoint and run.json say: the last progress heard can be a
         // step behind (throttled), which the bars would otherwise keep showing.
         if (o.stoppedEpoch > 0) {
@@ -397,7 +429,7 @@ void RunPanel::runFinished(const RunOutcome& o)
         break;
     case RunStatus::Failed:
     case RunStatus::Diverged:
-        appendLog(tr("Error: %1").arg(o.message));
+        appendLog([m = o.message] { return tr("Error: %1").arg(m); }); // the message in the language of then
         setStatus([m = o.message] { return tr("Failed: %1").arg(m); });
         break;
     case RunStatus::Running: // not outcomes
@@ -410,12 +442,32 @@ void RunPanel::runFinished(const RunOutcome& o)
 
 void RunPanel::appendLog(const QString& line)
 {
+    appendLog([line] { return line; });
+}
+
+void RunPanel::appendLog(std::function<QString()> line)
+{
     if (m_progressLinePending) {
-        setProgressLine(line);
+        setProgressLine(std::move(line));
         m_progressLinePending = false;
         return;
     }
-    m_log->appendPlainText(line);
+    m_log->appendPlainText(line());
+    m_logLines.push_back(std::move(line));
+    if (m_logLines.size() > size_t(kLogLines))
+        m_logLines.pop_front();
+    showNewestLine();
+}
+
+void RunPanel::rewriteLog()
+{
+    if (m_logLines.empty())
+        return;
+    QStringList lines;
+    for (const std::function<QString()>& line : m_logLines)
+        lines << line();
+    m_log->setPlainText(lines.join(QLatin1Char('\n')));
+    m_log->moveCursor(QTextCursor::End);
     showNewestLine();
 }
 
@@ -427,17 +479,21 @@ void RunPanel::showNewestLine()
     m_log->horizontalScrollBar()->setValue(0);
 }
 
-void RunPanel::setProgressLine(const QString& line)
+void RunPanel::setProgressLine(std::function<QString()> line)
 {
     // The live progress line is rewritten in place, as the CLI does on a terminal.
-    if (m_progressLinePending) {
+    if (m_progressLinePending && !m_logLines.empty()) {
         QTextCursor c(m_log->document()->lastBlock());
         c.select(QTextCursor::BlockUnderCursor);
         c.movePosition(QTextCursor::StartOfBlock);
         c.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
-        c.insertText(line);
+        c.insertText(line());
+        m_logLines.back() = std::move(line);
     } else {
-        m_log->appendPlainText(line);
+        m_log->appendPlainText(line());
+        m_logLines.push_back(std::move(line));
+        if (m_logLines.size() > size_t(kLogLines))
+            m_logLines.pop_front();
         m_progressLinePending = true;
     }
     m_log->moveCursor(QTextCursor::End);

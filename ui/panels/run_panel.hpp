@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include <deque>
 #include <functional>
 
 class QLabel;
@@ -37,7 +38,9 @@ public:
     void batchFinished(const tb::BatchProgress& p);
     void epochFinished(const tb::EpochRecord& r);
     void runFinished(const RunOutcome& outcome);
-    void appendLog(const QString& line);
+    void appendLog(const QString& line); // a line that stays as it is (a text the model wrote)
+    // A line in the window's language: a language switch writes it again.
+    void appendLog(std::function<QString()> line);
 
     State state() const { return m_state; }
     QString logText() const;
@@ -66,7 +69,8 @@ private:
     static QString earlyStoppingText(const tb::EarlyStopping& es);
 
     void retranslate();
-    void setProgressLine(const QString& line);
+    void setProgressLine(std::function<QString()> line);
+    void rewriteLog(); // every line of the log again, in the window's language
     void showNewestLine();
     void showState();
     void announceEpoch(int epoch); // "Epoch N/M" in the log once, before the epoch's first line
@@ -81,6 +85,7 @@ private:
     QLabel* m_stateLabel;        // Ready / Training / Paused / Stopping…, bold
     ElidedLabel* m_status;
     QPlainTextEdit* m_log;
+    std::deque<std::function<QString()>> m_logLines; // the log's lines, as functions of the run's values
     State m_state = State::Idle;
     bool m_showingBlocker = true;       // the status line says why Start is disabled
     bool m_progressLinePending = false; // the log's last line is a live progress line

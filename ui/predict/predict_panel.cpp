@@ -271,6 +271,16 @@ void PredictPanel::setWeights(WeightsPtr weights, std::function<QString()> sourc
 {
     if (!weights)
         return;
+    if (weights->spec.isText()) {
+        // A text run's weights, or a text model's file evaluated: the Write page's, and no error of this
+        // page's. It keeps the image model it had, and says where the text model went.
+        setStatus(m_predictor ? tr("A text model writes on the Write page; this page keeps predicting with %1.")
+                                    .arg(m_source ? m_source() : QString())
+                              : tr("A text model writes on the Write page; this page predicts with an image model: "
+                                   "train one, or open its weights file."),
+                  false);
+        return;
+    }
     useModel(buildModel(std::move(weights)), std::move(source));
 }
 

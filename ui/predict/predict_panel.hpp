@@ -53,7 +53,8 @@ public:
     QCheckBox* centreBox() const { return m_centre; }
     bool hasModel() const { return m_predictor != nullptr; }
     QString modelText() const;
-    QString statusText() const;                   // the last prediction, or what went wrong
+    QString statusText() const; // the last prediction, or what went wrong
+    bool statusIsError() const { return m_statusError; }
     QString inputCaption() const;                 // what the model receives, and the steps that made it
     QImage modelInput() const { return m_input; } // what the model received last (grayscale, model size)
     std::vector<float> probabilities() const { return m_probs; }

@@ -301,7 +301,7 @@ void RunsPanel::fill()
     if (damaged)
         text += QLatin1Char(' ') + tr("Damaged runs that cannot be read: %1; the Status column says why.").arg(damaged);
     if (!m_problem.isEmpty())
-        text += QLatin1Char(' ') + tr("The runs folder cannot be read: %1").arg(m_problem);
+        text += QLatin1Char(' ') + tr("The runs folder cannot be read: %1").arg(EngineText::english(m_problem));
     m_status->setText(text);
     updateChart();
     updateButtons();
