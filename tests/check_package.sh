@@ -68,5 +68,6 @@ for page in trainbench-cli trainbench; do
     echo "man -w $page: $where"
 done
 MANWIDTH=200 man trainbench-cli 2>/dev/null | grep -q -- "--checkpoint-every N" || fail "man trainbench-cli lacks the usage's --checkpoint-every N"
-MANWIDTH=200 man trainbench 2>/dev/null | grep -q -- "--screenshots <dir>" || fail "man trainbench lacks the usage's --screenshots <dir>"
+MANWIDTH=200 man trainbench 2>/dev/null | grep -q -- "dataset  *A dataset folder of IDX files, or a text file" ||
+    fail "man trainbench lacks the usage's dataset argument"
 echo "installed with apt; trainbench-cli and trainbench (offscreen) start from /usr/bin, man finds their pages; removed again"

@@ -189,7 +189,11 @@ int trainCommand(const std::vector<std::string>& args)
     std::optional<tb::RunFolder> resumed;
     std::optional<tb::Checkpoint> checkpoint;
     if (o.has("resume")) {
-        resumed = tb::RunFolder::open(tb::findRun(o.text("runs-dir", tb::env::runsDir()), o.text("resume", "")));
+        // A path as given (RunFolder::open says what is wrong with it: a file given for its folder); a
+        // name (or latest) looked up as `runs show` does.
+        const std::string run = o.text("resume", "");
+        resumed = tb::RunFolder::open(
+            run.find('/') != std::string::npos ? run : tb::findRun(o.text("runs-dir", tb::env::runsDir()), run));
         // Refused at once when another process trains the run; held from before its checkpoint is read
         // to the end (the session shares it). Under mpirun, rank 0 writes the folder and holds it.
         if (tb::env::processLaunch().rank == 0)
