@@ -1809,6 +1809,10 @@ private slots:
         // A layer's arguments (layers/layer_args.cpp).
         QCOMPARE(parse(R"({"layers": [{"type": "Flatten"}, {"type": "Dense"}]})"),
                  QStringLiteral("model.json, capa 2 (Dense): necesita \"units\""));
+        // Two quoted arguments: no English between them lands in the Spanish.
+        QCOMPARE(parse(R"({"layers": [{"type": "Embedding", "input_dim": 5}]})"),
+                 QStringLiteral("model.json, capa 1 (Embedding): necesita \"input_dim\" (el tamaño del vocabulario) y "
+                                "\"output_dim\""));
         QCOMPARE(parse(R"({"layers": [{"type": "Dense", "units": 0}]})"),
                  QStringLiteral("model.json, capa 1 (Dense): \"units\" debe estar entre 1 y 1048576 (es 0)"));
         QCOMPARE(parse(R"({"layers": [{"type": "Dense", "units": 3, "activation": "gelu"}]})"),
@@ -1830,6 +1834,12 @@ private slots:
                                 "12, 1); add a Flatten first"));
         QCOMPARE(flat,
                  QStringLiteral("model.json, capa 1 (dense, Dense): necesita una entrada plana pero recibe (None, "
+                                "12, 12, 1); añade antes una capa Flatten"));
+        // A layer's name with parentheses of its own.
+        QCOMPARE(build(R"j({"layers": [{"type": "Dense", "name": "out (a)", "units": 3, "activation": "softmax"}]})j",
+                       tb::Shape::image(12, 12, 1))
+                     .second,
+                 QStringLiteral("model.json, capa 1 (out (a), Dense): necesita una entrada plana pero recibe (None, "
                                 "12, 12, 1); añade antes una capa Flatten"));
         QCOMPARE(build(R"({"layers": [{"type": "Conv2D", "filters": 2, "kernel_size": 5}, {"type": "Flatten"},
                                       {"type": "Dense", "units": 3, "activation": "softmax"}]})",

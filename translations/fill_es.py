@@ -801,6 +801,8 @@ ES = {
     "Wrote %1 characters; mean probability %2%.": "Escritos %1 caracteres; probabilidad media %2 %.",
     "%1: \"sequence_length\" must be a whole number from 1 to 100000": "%1: \"sequence_length\" debe ser un número entero de 1 a 100000",
     "%1: needs \"%2\"": "%1: necesita \"%2\"",
+    "%1: needs \"input_dim\" (the vocabulary size) and \"output_dim\"":
+        "%1: necesita \"input_dim\" (el tamaño del vocabulario) y \"output_dim\"",
     "%1: needs an \"activation\"": "%1: necesita una \"activation\"",
     "%1: \"%2\" must be a whole number": "%1: \"%2\" debe ser un número entero",
     "%1: \"%2\" must be between 1 and %3 (got %4)": "%1: \"%2\" debe estar entre 1 y %3 (es %4)",

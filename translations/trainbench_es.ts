@@ -1202,6 +1202,10 @@
         <source>the number %1 is out of range</source>
         <translation>el número %1 está fuera de rango</translation>
     </message>
+    <message>
+        <source>%1: needs "input_dim" (the vocabulary size) and "output_dim"</source>
+        <translation>%1: necesita "input_dim" (el tamaño del vocabulario) y "output_dim"</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

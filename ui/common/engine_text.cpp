@@ -161,7 +161,9 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1: the model description cannot be read (%2)")},
         {QRegularExpression(QStringLiteral("^(.+): \"sequence_length\" must be a whole number from 1 to 100000$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: \"sequence_length\" must be a whole number from 1 to 100000")},
-        {QRegularExpression(QStringLiteral("^(.+): needs \"(.+)\"$")),
+        {QRegularExpression(QStringLiteral("^(.+): needs \"input_dim\" \\(the vocabulary size\\) and \"output_dim\"$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: needs \"input_dim\" (the vocabulary size) and \"output_dim\"")},
+        {QRegularExpression(QStringLiteral("^(.+): needs \"([^\"]+)\"$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: needs \"%2\"")},
         {QRegularExpression(QStringLiteral("^(.+): needs an \"activation\"$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: needs an \"activation\"")},
@@ -789,15 +791,16 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1 is not a folder")},
         {QRegularExpression(QStringLiteral("^it is a folder; give the name of a file in it$")),
          QT_TRANSLATE_NOOP("EngineText", "it is a folder; give the name of a file in it")},
-        // Where in a model a message is ("model.json, layer 3 (dense, Dense)", "preset NAME", a safetensors
+        // Where in a model a message is ("model.json, layer 3 (dense, Dense)"; a name may hold parentheses), "preset
+        // NAME", a safetensors
         // file's own description: model/model_spec.cpp, model/network.cpp), with the file, the layer's number
         // and its type or name as captures of their own, so that no English word stays in the Spanish; and a
         // model file's JSON error with the engine's own reasons. Last: each is also the tail of messages that
         // have a pattern above ("run.json is damaged: JSON error ...").
-        {QRegularExpression(QStringLiteral("^(.+), layer (\\d+) \\(([^()]+)\\)$")),
+        {QRegularExpression(QStringLiteral("^(.+), layer (\\d+) \\((.+)\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1, layer %2 (%3)")},
         {QRegularExpression(QStringLiteral("^(.+), layer (\\d+)$")), QT_TRANSLATE_NOOP("EngineText", "%1, layer %2")},
-        {QRegularExpression(QStringLiteral("^layer (\\d+) \\(([^()]+)\\)$")),
+        {QRegularExpression(QStringLiteral("^layer (\\d+) \\((.+)\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "layer %1 (%2)")},
         {QRegularExpression(QStringLiteral("^preset ([\\w.-]+)$")), QT_TRANSLATE_NOOP("EngineText", "preset %1")},
         {QRegularExpression(QStringLiteral("^(.+) \\(its model description\\)$")),
