@@ -23,6 +23,7 @@
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSet>
@@ -297,6 +298,11 @@ private slots:
         QVERIFY(w);
         QCOMPARE(w->runsPanel()->table()->rowCount(), 0);
         QVERIFY(w->runsPanel()->problem().contains(QStringLiteral("cannot read the runs folder")));
+        // Said once, as a sentence ("The runs folder cannot be read: cannot read the runs folder …" was twice).
+        const QString status = w->runsPanel()->findChild<QLabel*>(QStringLiteral("runsStatus"))->text();
+        QVERIFY2(status.contains(QStringLiteral(" Cannot read the runs folder ")) &&
+                     status.endsWith(QLatin1Char('.')) && status.count(QStringLiteral("runs folder")) == 1,
+                 qPrintable(status));
     }
 
     void deleteRemovesTheRun()

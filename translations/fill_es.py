@@ -536,7 +536,6 @@ ES = {
     "No runs yet in %1. Every training run is recorded here.": "Aún no hay ejecuciones en %1. Cada entrenamiento se registra aquí.",
     "Runs in %1: %2. Tick runs to overlay their curves.": "Ejecuciones en %1: %2. Marca ejecuciones para superponer sus curvas.",
     "Damaged runs that cannot be read: %1; the Status column says why.": "Ejecuciones dañadas que no se pueden leer: %1; la columna Estado dice por qué.",
-    "The runs folder cannot be read: %1": "No se puede leer la carpeta de ejecuciones: %1",
     "%1 (%2) on %3, %4": "%1 (%2) en %3, %4",
     "%1 on %2, %3": "%1 en %2, %3",
     "Saved the report %1": "Informe guardado en %1",

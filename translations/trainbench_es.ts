@@ -3035,10 +3035,6 @@
         <translation>Aún no hay ejecuciones en %1. Cada entrenamiento se registra aquí.</translation>
     </message>
     <message>
-        <source>The runs folder cannot be read: %1</source>
-        <translation>No se puede leer la carpeta de ejecuciones: %1</translation>
-    </message>
-    <message>
         <source>Epoch</source>
         <translation>Época</translation>
     </message>

@@ -76,6 +76,7 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setObjectName(QStringLiteral("runsTable"));
+    m_status->setObjectName(QStringLiteral("runsStatus"));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -300,8 +301,10 @@ void RunsPanel::fill()
                        : tr("Runs in %1: %2. Tick runs to overlay their curves.").arg(m_runsDir).arg(m_runs.size());
     if (damaged)
         text += QLatin1Char(' ') + tr("Damaged runs that cannot be read: %1; the Status column says why.").arg(damaged);
-    if (!m_problem.isEmpty())
-        text += QLatin1Char(' ') + tr("The runs folder cannot be read: %1").arg(EngineText::english(m_problem));
+    if (!m_problem.isEmpty()) { // the engine's message says it: "cannot read the runs folder …: why"
+        const QString why = asSentence(EngineText::english(m_problem));
+        text += QLatin1Char(' ') + why.left(1).toUpper() + why.mid(1);
+    }
     m_status->setText(text);
     updateChart();
     updateButtons();
