@@ -452,11 +452,16 @@ void RunPanel::appendLog(std::function<QString()> line)
         m_progressLinePending = false;
         return;
     }
+    addLine(std::move(line));
+    showNewestLine();
+}
+
+void RunPanel::addLine(std::function<QString()> line)
+{
     m_log->appendPlainText(line());
     m_logLines.push_back(std::move(line));
-    if (m_logLines.size() > size_t(kLogLines))
+    if (m_logLines.size() > size_t(kLogLines)) // as the view drops its oldest block
         m_logLines.pop_front();
-    showNewestLine();
 }
 
 void RunPanel::rewriteLog()
@@ -490,10 +495,7 @@ void RunPanel::setProgressLine(std::function<QString()> line)
         c.insertText(line());
         m_logLines.back() = std::move(line);
     } else {
-        m_log->appendPlainText(line());
-        m_logLines.push_back(std::move(line));
-        if (m_logLines.size() > size_t(kLogLines))
-            m_logLines.pop_front();
+        addLine(std::move(line));
         m_progressLinePending = true;
     }
     m_log->moveCursor(QTextCursor::End);

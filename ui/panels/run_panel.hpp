@@ -69,6 +69,7 @@ private:
     static QString earlyStoppingText(const tb::EarlyStopping& es);
 
     void retranslate();
+    void addLine(std::function<QString()> line); // to the view and to m_logLines, the two kept alike
     void setProgressLine(std::function<QString()> line);
     void rewriteLog(); // every line of the log again, in the window's language
     void showNewestLine();
