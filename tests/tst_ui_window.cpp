@@ -778,6 +778,7 @@ private slots:
         // 1280x720 less a title bar and a panel: the window's minimum must fit, in both languages,
         // with a dataset loaded and a long path chosen.
         const auto back = fixtures::inRowLanguage();
+        QSettings().remove(QStringLiteral("ui/splitter")); // a first start's division of pages and log
         auto w = makeWindow();
         QVERIFY(w);
         const QSize min = w->minimumSizeHint().expandedTo(w->minimumSize());
@@ -799,6 +800,12 @@ private slots:
         const QRect bar(w->runPanel()->runProgressBar()->mapTo(w.get(), QPoint(0, 0)),
                         w->runPanel()->runProgressBar()->size());
         QVERIFY(w->rect().contains(bar));
+        // The log shows a few lines, not the three of its minimum that the pages' size hints left it.
+        const QPlainTextEdit* log = w->runPanel()->logView();
+        QVERIFY2(log->viewport()->height() >= 4 * log->fontMetrics().lineSpacing(),
+                 qPrintable(QStringLiteral("log %1 px, lines of %2 px")
+                                .arg(log->viewport()->height())
+                                .arg(log->fontMetrics().lineSpacing())));
     }
 
     // An accuracy of 1 (or MNIST's 99%) draws its marker whole: a fixed range leaves room above its top,

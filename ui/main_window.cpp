@@ -144,7 +144,7 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
     resize(1280, 860);
-    splitter->restoreState(QSettings().value(kSplitterKey).toByteArray());
+    m_splitterRestored = splitter->restoreState(QSettings().value(kSplitterKey).toByteArray());
 
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStartState);
     connect(m_dataset, &DatasetPanel::datasetLoaded, this, &MainWindow::onDatasetLoaded);
@@ -1019,6 +1019,10 @@ void MainWindow::showEvent(QShowEvent* event)
     if (!m_placed) {
         m_placed = true;
         placeOnScreen();
+        // The log a fifth of the height, as the stretch factors keep it on resizing: its minimum,
+        // three lines, is all that sizes from the pages' hints left it.
+        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")); splitter && !m_splitterRestored)
+            splitter->setSizes({4 * height(), height()});
     }
     QMainWindow::showEvent(event);
 }

@@ -160,6 +160,7 @@ private:
     QMenu* m_helpMenu = nullptr;
     QActionGroup* m_languages = nullptr;
     bool m_placed = false;
+    bool m_splitterRestored = false; // the user's division of pages and log, from the settings
     QPointer<QMessageBox> m_errorBox;
     // The Results page's source line and note, in the current language.
     std::function<QString()> m_resultsSource, m_resultsNote;
