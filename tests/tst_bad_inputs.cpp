@@ -371,7 +371,7 @@ void TstBadInputs::buildCatalogue()
     // The file system.
     data("missing folder", nullptr, "dataset folder {dir}/nope does not exist",
          {"train", "--data", "{dir}/nope", "--model", "{model}", "--epochs", "1"});
-    data("a file for the folder", [](const QString& d) { writeAll(d + "/file", "x"); },
+    data("a file for the folder", [](const QString& d) { writeAll(d + "/file", QByteArray("\0\0\x08\x03", 4)); },
          "{dir}/file is a file; choose the folder that holds the IDX files (a text trains a text model, such as "
          "small-text-lstm)",
          {"train", "--data", "{dir}/file", "--model", "{model}", "--epochs", "1"});

@@ -158,6 +158,15 @@ private slots:
         r = run(fromSt);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(r.out, a.out);
+        // On a terminal (script(1) gives it one), control bytes are written as "?": an escape sequence
+        // would drive it. Piped, the bytes go as generated. Hot enough, the model writes any byte.
+        const QString hot = QStringLiteral("'%1' generate --weights '%2' --length 3000 --temperature 1e6")
+                                .arg(QStringLiteral(TRAINBENCH_CLI), weights);
+        r = fixtures::runCli(QStringLiteral("script"), {"-qec", hot, "/dev/null"});
+        QVERIFY2(r.code == 0 && r.out.size() > 2000, qPrintable(r.out + r.err));
+        QVERIFY2(!r.out.contains(QChar(0x1b)) && !r.out.contains(QChar(0x07)), qPrintable(r.out));
+        r = fixtures::runCli(QStringLiteral("sh"), {"-c", hot});
+        QVERIFY2(r.code == 0 && r.out.contains(QChar(0x1b)), qPrintable(r.err));
         // --json: each symbol's bytes in hex beside its text, so that any text can be rebuilt.
         r = run(gen + QStringList{"--json"});
         QCOMPARE(r.code, 0);
@@ -234,9 +243,21 @@ private slots:
         r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", m_data + "/toy.json",
                  "--no-run-folder"});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("GPL-3 is a file; choose the folder that holds the IDX files (a text trains a text "
-                                "model, such as small-text-lstm)"),
+        QVERIFY2(r.err.contains("GPL-3 is a text, and toy an image model: a text model starts with an Embedding "
+                                "layer, as small-text-lstm does"),
                  qPrintable(r.err));
+        // An IDX file for its folder, a device for a text, a folder of texts without --model.
+        r = run({"train", "--data", m_data + "/train-images-idx3-ubyte.gz", "--no-run-folder"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("train-images-idx3-ubyte.gz is a file; choose the folder that holds the IDX files"),
+                 qPrintable(r.err));
+        for (const QStringList& args : {QStringList{"train", "--data", "/dev/null", "--no-run-folder"},
+                                        QStringList{"evaluate", "--data", "/dev/null", "--weights", weights}}) {
+            r = run(args);
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains("/dev/null is not a regular file (a device, pipe or socket): give a text file"),
+                     qPrintable(r.err));
+        }
         r = run({"evaluate", "--data", m_data, "--weights", weights});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("holds a text model (small-text-lstm): evaluate it on a text"), qPrintable(r.err));
@@ -245,10 +266,16 @@ private slots:
         QVERIFY(QDir().mkpath(texts));
         QVERIFY(QFile::copy("/usr/share/common-licenses/GPL-3", texts + "/GPL-3"));
         QVERIFY(QFile::copy("/usr/share/common-licenses/Apache-2.0", texts + "/Apache-2.0"));
-        // Without --model a folder trains the image model, and one of texts says how to train a text model.
-        r = run({"train", "--data", texts, "--max-batches", "1", "--no-run-folder"});
+        // Without --model a folder of texts trains the text model, as a text file does; a folder of
+        // binary files (images of another format) the image model, and says how to train a text one.
+        r = run({"train", "--data", texts, "--max-batches", "1", "--epochs", "1", "--no-run-folder"});
+        QVERIFY2(r.code == 0 && r.out.contains("Model small-text-lstm"), qPrintable(r.out + r.err));
+        const QString pictures = m_tmp.path() + "/pictures";
+        QVERIFY(QDir().mkpath(pictures));
+        fixtures::writeRaw((pictures + "/a.png").toStdString(), std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+        r = run({"train", "--data", pictures, "--max-batches", "1", "--no-run-folder"});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("no train-images-idx3-ubyte[.gz] file in " + texts +
+        QVERIFY2(r.err.contains("no train-images-idx3-ubyte[.gz] file in " + pictures +
                                 " (if it holds texts, they train a text model: --model small-text-lstm)"),
                  qPrintable(r.err));
         const QString folderWeights = m_tmp.path() + "/texts.tbw";

@@ -172,6 +172,10 @@ private slots:
                                                              "0xe2 0x82 0xac) is not in the model's character-level");
         expectError<DataError>([&] { v.encode("wö\nd", "the prompt"); },
                                "the prompt's character at byte offset 3 (byte 0x0a) is not in the model's");
+        // Bytes that are not UTF-8 are said to be that, not a character the vocabulary lacks.
+        expectError<DataError>(
+            [&] { v.encode("w\xff", "the prompt"); },
+            "the prompt is not valid UTF-8 at byte offset 1 (byte 0xff); the model's character-level");
         // Beyond 256 distinct characters, the error names the text and says what to use instead.
         std::string many;
         for (char32_t c = 0x4e00; c < 0x4e00 + 300; ++c) { // CJK ideographs, three UTF-8 bytes each

@@ -48,6 +48,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -57,6 +58,7 @@
 #include <QTabWidget>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -139,12 +141,13 @@ MainWindow::MainWindow(QWidget* parent)
     splitter->setObjectName(QStringLiteral("mainSplitter"));
     splitter->addWidget(m_tabs);
     splitter->addWidget(m_run);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0); // the log keeps its lines as the window grows, as a terminal pane does
     splitter->setChildrenCollapsible(false);
     setCentralWidget(splitter);
     resize(1280, 860);
-    m_splitterRestored = splitter->restoreState(QSettings().value(kSplitterKey).toByteArray());
+    m_splitterChosen = splitter->restoreState(QSettings().value(kSplitterKey).toByteArray());
+    connect(splitter, &QSplitter::splitterMoved, this, [this] { m_splitterChosen = true; }); // dragged
 
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateStartState);
     connect(m_dataset, &DatasetPanel::datasetLoaded, this, &MainWindow::onDatasetLoaded);
@@ -1004,7 +1007,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         }
     }
     QSettings().setValue(kGeometryKey, saveGeometry());
-    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+    if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")); splitter && m_splitterChosen)
         QSettings().setValue(kSplitterKey, splitter->saveState());
     // The window goes at once; the worker ends within one batch and skips the test-set evaluation
     // that nothing would show.
@@ -1019,12 +1022,28 @@ void MainWindow::showEvent(QShowEvent* event)
     if (!m_placed) {
         m_placed = true;
         placeOnScreen();
-        // The log a fifth of the height, as the stretch factors keep it on resizing: its minimum,
-        // three lines, is all that sizes from the pages' hints left it.
-        if (auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter")); splitter && !m_splitterRestored)
-            splitter->setSizes({4 * height(), height()});
     }
     QMainWindow::showEvent(event);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    fitLog();
+}
+
+void MainWindow::fitLog()
+{
+    // The pages' size hints leave the log its minimum, three lines (two and a half show). A line more
+    // for each 20 pixels of the window's height above 648 (the Runs page's table and chart need those
+    // at 1152x648), up to six, unless the user divided the window: four whole lines on a 1280x720
+    // screen, eight on a large one.
+    auto* splitter = findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    if (!splitter || m_splitterChosen)
+        return;
+    const int lines = std::clamp((height() - 648) / 20, 0, 6); // the window's layout has its new size
+    const int log = m_run->minimumSizeHint().height() + lines * m_run->logView()->fontMetrics().lineSpacing();
+    splitter->setSizes({std::max(splitter->height() - log, 1), log});
 }
 
 void MainWindow::placeOnScreen()

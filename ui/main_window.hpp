@@ -105,11 +105,13 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showResultsSource(std::function<QString()> source);
     void buildMenus();
     void placeOnScreen(); // the saved geometry, else a size that fits the screen, inside it
+    void fitLog();        // the log's lines by the window's height, until the user divides it
     void retranslate();
     void updateStartState();
     void followModelKind();
@@ -160,7 +162,9 @@ private:
     QMenu* m_helpMenu = nullptr;
     QActionGroup* m_languages = nullptr;
     bool m_placed = false;
-    bool m_splitterRestored = false; // the user's division of pages and log, from the settings
+    // The user's division of pages and log: from the settings, or the splitter dragged. Without it, the
+    // log's lines follow the window's height (fitLog).
+    bool m_splitterChosen = false;
     QPointer<QMessageBox> m_errorBox;
     // The Results page's source line and note, in the current language.
     std::function<QString()> m_resultsSource, m_resultsNote;

@@ -76,9 +76,8 @@ tb::ModelSpec modelOption(const Options& o)
 {
     if (o.has("model"))
         return tb::loadModelSpec(o.text("model", ""));
-    std::error_code ec;
-    const bool file = o.has("data") && std::filesystem::is_regular_file(o.text("data", ""), ec);
-    return tb::loadModelSpec(file ? tb::defaultTextPreset() : tb::defaultPreset());
+    const bool text = o.has("data") && tb::isTextDataPath(o.text("data", ""));
+    return tb::loadModelSpec(text ? tb::defaultTextPreset() : tb::defaultPreset());
 }
 
 std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec, const Options& o, bool batch)
@@ -123,6 +122,11 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
         if (o.has("sequence-length") || o.has("vocabulary"))
             throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
                              " is an image model");
+        if (std::error_code ec;
+            std::filesystem::is_regular_file(path, ec) && tb::looksLikeText(path) && tb::isTextDataPath(path))
+            throw tb::DataError(path + " is a text, and " + spec.name +
+                                " an image model: a text model starts with an Embedding layer, as " +
+                                tb::defaultTextPreset() + " does");
         try {
             return tb::loadDataset(path);
         } catch (const tb::DataError& e) {

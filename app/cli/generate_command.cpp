@@ -13,7 +13,22 @@
 #include <cstdio>
 #include <limits>
 
+#include <unistd.h>
+
 namespace tbcli {
+namespace {
+// For a terminal: control bytes other than a newline, tab or carriage return as "?". A model writes
+// any byte it learned, or, hot enough, any byte at all, and an escape sequence would drive the
+// terminal. Piped or redirected, the bytes go as written.
+std::string forTerminal(std::string text)
+{
+    for (char& c : text)
+        if (const auto b = static_cast<unsigned char>(c);
+            (b < 0x20 && c != '\n' && c != '\t' && c != '\r') || b == 0x7f)
+            c = '?';
+    return text;
+}
+} // namespace
 
 int generateCommand(const std::vector<std::string>& args)
 {
@@ -60,13 +75,15 @@ int generateCommand(const std::vector<std::string>& args)
         tb::writeFileAtomically(o.text("probabilities", ""), csv);
     }
     const bool json = o.has("json");
+    const bool tty = isatty(fileno(stdout));
+    const auto shown = [&](const std::string& text) { return tty ? forTerminal(text) : text; };
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "start";
         j["prompt"] = g.prompt;
         printJson(j);
     } else if (g.streams == 1) {
-        std::fputs(g.prompt.c_str(), stdout);
+        std::fputs(shown(g.prompt).c_str(), stdout);
     }
     // One stream: the symbols as they come; several: each stream's text once all are written. Ctrl-C
     // and SIGTERM end it after the symbol under way, with what was written so far.
@@ -84,7 +101,8 @@ int generateCommand(const std::vector<std::string>& args)
             j["probability"] = s.probability;
             printJson(j);
         } else if (g.streams == 1) {
-            std::fwrite(s.text.data(), 1, s.text.size(), stdout);
+            const std::string text = shown(s.text);
+            std::fwrite(text.data(), 1, text.size(), stdout);
             std::fflush(stdout);
         }
         return !g_interrupted.load();
@@ -93,8 +111,11 @@ int generateCommand(const std::vector<std::string>& args)
         if (g.streams == 1)
             std::printf("\n");
         else
-            for (size_t k = 0; k < texts.size(); ++k)
-                std::printf("--- stream %zu ---\n%s%s\n", k + 1, g.prompt.c_str(), texts[k].c_str());
+            for (size_t k = 0; k < texts.size(); ++k) {
+                const std::string text = shown(g.prompt + texts[k]) + "\n"; // a zero byte too, when piped
+                std::printf("--- stream %zu ---\n", k + 1);
+                std::fwrite(text.data(), 1, text.size(), stdout);
+            }
     }
     const bool stopped = g_interrupted.load() && symbolCount < g.length; // a signal after the end: whole
     if (json) { // the last line, as train's: whether the text is whole

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <fstream>
 #include <functional>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -197,7 +196,8 @@ std::string readWholeFile(const std::string& path)
     // Checked before reading: a folder reads as nothing, a device or FIFO may never end, and a file
     // larger than the memory could not be held.
     struct stat st {};
-    if (::stat(path.c_str(), &st) == 0) {
+    const bool known = ::stat(path.c_str(), &st) == 0;
+    if (known) {
         if (S_ISDIR(st.st_mode))
             throw IoError("cannot read " + path + ": it is a folder, not a file");
         if (!S_ISREG(st.st_mode))
@@ -209,11 +209,19 @@ std::string readWholeFile(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw IoError("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    // Into its place at once (a stream's copy held a weights file of tens of MB twice), then what
+    // the file grew by since, or all of it where its size is unknown.
+    std::string bytes(known ? size_t(st.st_size) : 0, '\0');
+    in.read(bytes.data(), std::streamsize(bytes.size()));
+    bytes.resize(size_t(in.gcount()));
+    if (in) {
+        char block[64 * 1024];
+        while (in.read(block, sizeof block) || in.gcount() > 0)
+            bytes.append(block, size_t(in.gcount()));
+    }
     if (in.bad())
         throw IoError("cannot read " + path);
-    return ss.str();
+    return bytes;
 }
 
 } // namespace tb

@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <utility>
 
 namespace tb {
@@ -47,31 +46,15 @@ int utf8Length(const std::string& s, size_t i)
 // windows of ids and their labels, and a validation's prediction and probability per symbol.
 constexpr uint64_t kTextBytesPerByte = 10;
 
-// A regular file only: a device (/dev/zero) or a pipe would be read until memory runs out, or forever.
-std::string readFile(const fs::path& p)
-{
-    std::error_code ec;
-    const fs::file_status status = fs::status(p, ec);
-    if (!ec && !fs::is_regular_file(status))
-        throw DataError(p.string() + " is not a regular file (a device, pipe or socket): give a text file or a "
-                                     "folder of them");
-    std::ifstream in(p, std::ios::binary);
-    if (!in)
-        throw DataError("cannot read the text file " + p.string() + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        throw DataError("cannot read the text file " + p.string());
-    return ss.str();
-}
-
 // Control bytes that text holds: tab, line feed, vertical tab, form feed, carriage return, escape.
 bool textControl(unsigned char b)
 {
     return (b >= 0x09 && b <= 0x0d) || b == 0x1b;
 }
 
-void checkText(const std::string& text, const std::string& origin, bool requireUtf8)
+// Binary data (compressed, a UTF-16 text, an executable) is refused, whole or by its first block.
+// `first` when the text is a file's first block.
+void checkNotBinary(const std::string& text, const std::string& origin, bool first = false)
 {
     if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
         throw DataError(origin + " is gzip-compressed, not text: decompress it first (gunzip -k)");
@@ -90,10 +73,43 @@ void checkText(const std::string& text, const std::string& origin, bool requireU
     }
     if (controls >= 16 && controls * 100 > text.size())
         throw DataError(origin + " looks binary, not text (" + std::to_string(controls) + " of its " +
-                        std::to_string(text.size()) + " bytes are control characters)");
+                        (first ? "first " : "") + std::to_string(text.size()) + " bytes are control characters)");
+}
+
+void checkText(const std::string& text, const std::string& origin, bool requireUtf8)
+{
+    checkNotBinary(text, origin);
     if (const size_t bad = requireUtf8 ? firstInvalidUtf8(text) : std::string::npos; bad != std::string::npos)
         throw DataError(origin + " is not valid UTF-8 (at byte " + std::to_string(bad) +
                         "); a character-level vocabulary needs UTF-8, the byte-level one reads any text");
+}
+
+// A regular file only: a device (/dev/zero) or a pipe would be read until memory runs out, or forever.
+std::string readFile(const fs::path& p)
+{
+    std::error_code ec;
+    const fs::file_status status = fs::status(p, ec);
+    if (!ec && !fs::is_regular_file(status))
+        throw DataError(p.string() + " is not a regular file (a device, pipe or socket): give a text file or a "
+                                     "folder of them");
+    std::ifstream in(p, std::ios::binary);
+    if (!in)
+        throw DataError("cannot read the text file " + p.string() + ": " + std::strerror(errno));
+    // The first block is looked at before the rest is read: a large binary file is refused at once.
+    std::string text(64 * 1024, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(size_t(in.gcount()));
+    checkNotBinary(text, p.string(), !in.eof());
+    if (in) {
+        if (const uintmax_t size = fs::file_size(p, ec); !ec)
+            text.reserve(size_t(size));
+        char block[64 * 1024];
+        while (in.read(block, sizeof block) || in.gcount() > 0)
+            text.append(block, size_t(in.gcount()));
+    }
+    if (in.bad())
+        throw DataError("cannot read the text file " + p.string());
+    return text;
 }
 } // namespace
 
@@ -179,6 +195,11 @@ std::vector<uint8_t> TextVocabulary::encode(const std::string& text, const std::
         const int len = std::max(utf8Length(text, i), 1);
         const std::string sym = text.substr(i, size_t(len));
         const auto it = std::lower_bound(symbols.begin(), symbols.end(), sym);
+        if (utf8Length(text, i) == 0) // a character-level vocabulary holds UTF-8 characters only
+            throw DataError(what + " is not valid UTF-8 at byte offset " + std::to_string(i) + " (byte 0x" +
+                            kHex[static_cast<unsigned char>(text[i]) >> 4] +
+                            kHex[static_cast<unsigned char>(text[i]) & 15] +
+                            "); the model's character-level vocabulary holds UTF-8 characters");
         if (it == symbols.end() || *it != sym) {
             // i is where the character starts in the text, counted in bytes; the character is shown
             // as itself when it prints, and always by its bytes (a control byte, a lone UTF-8 byte).
@@ -362,9 +383,34 @@ size_t firstInvalidUtf8(const std::string& s)
 bool isTextDataPath(const std::string& path)
 {
     std::error_code ec;
-    if (fs::is_regular_file(path, ec))
-        return true;
-    return fs::is_directory(path, ec) && findIdxFile(path, "train-images").empty();
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status))
+        return false;
+    const auto idxName = [](const fs::path& p) { return p.filename().string().find("ubyte") != std::string::npos; };
+    if (!fs::is_directory(status)) // a file; a device or a pipe too, which the text's reading refuses
+        return !idxName(path);
+    // A folder of texts: files, none named as IDX files are, and the first ones without a zero byte
+    // near their start (a folder of PNG images is not one).
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(path, ec)) {
+        if (idxName(e.path()))
+            return false;
+        if (std::error_code fileEc; e.is_regular_file(fileEc) && e.path().filename().string()[0] != '.')
+            files.push_back(e.path());
+    }
+    if (ec || files.empty())
+        return false;
+    std::sort(files.begin(), files.end());
+    files.resize(std::min<size_t>(files.size(), 8));
+    return std::all_of(files.begin(), files.end(), [](const fs::path& f) { return looksLikeText(f.string()); });
+}
+
+bool looksLikeText(const std::string& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    char head[4096];
+    in.read(head, sizeof head);
+    return in.gcount() > 0 && !std::memchr(head, 0, size_t(in.gcount()));
 }
 
 double unigramEntropy(const std::vector<uint8_t>& ids, int vocabulary)

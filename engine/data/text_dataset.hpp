@@ -67,8 +67,12 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
 // Where `s` stops being valid UTF-8 (a byte offset), or std::string::npos where it is valid throughout.
 size_t firstInvalidUtf8(const std::string& s);
 
-// Whether --data names a text dataset: a regular file, or a folder without IDX training images.
+// Whether --data names a text dataset: a file not named as IDX files are (a device or a pipe too:
+// reading it says why it cannot be one), or a folder of files that are neither named so nor binary
+// at their start.
 bool isTextDataPath(const std::string& path);
+// Whether a file reads and has no zero byte in its first 4 KiB.
+bool looksLikeText(const std::string& file);
 
 // The entropy (nats per token) of the ids' unigram distribution: the loss of a model that knows only
 // how often each symbol occurs. A language model should go well below it.

@@ -170,8 +170,12 @@ void saveWeights(const std::string& path, const WeightsFile& w)
 // A function try block: the header's values are type-checked before they are read, and should one
 // slip through, nlohmann's exception still becomes an IoError naming the file.
 WeightsFile loadWeights(const std::string& path)
+{
+    return parseWeights(readWholeFile(path), path);
+}
+
+WeightsFile parseWeights(const std::string& s, const std::string& path)
 try {
-    const std::string s = readWholeFile(path);
     if (s.size() < 16 + 32 || s.compare(0, 8, kMagic) != 0)
         throw IoError(path + ": not a Trainbench weights file (bad magic)");
     {

@@ -46,5 +46,7 @@ void requireWeightsFit(const Dataset& data, const WeightsFile& w);
 
 void saveWeights(const std::string& path, const WeightsFile& w); // atomic; throws IoError
 WeightsFile loadWeights(const std::string& path);                // throws IoError/ModelError
+// The same from the file's bytes, read (`path` names it in messages).
+WeightsFile parseWeights(const std::string& bytes, const std::string& path);
 
 } // namespace tb

@@ -95,7 +95,7 @@ WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint)
         throw IoError(path + ": ONNX files are an export for other tools; Trainbench reads .tbw and .safetensors");
     const std::string bytes = readWholeFile(path);
     if (bytes.compare(0, 8, "TBWGHT01") == 0)
-        return loadWeights(path);
+        return parseWeights(bytes, path); // read once: a model of tens of MB
     if (bytes.size() > 8 && bytes[8] == '{')
         return parseSafetensors(bytes, path, hint);
     if (weightsFormatOfPath(path) == WeightsFormat::Safetensors)
