@@ -636,6 +636,31 @@ private slots:
         }
     }
 
+    // A pipe whose reader ended (`| head`) stops a run as Ctrl-C does, its work kept and the reason
+    // said, exit code 5; SIGPIPE ended it in silence, the weights unsaved. A file-size limit (ulimit -f)
+    // is a file that cannot be written, exit code 5; SIGXFSZ ended the command in silence.
+    void aClosedPipeOrAFileSizeLimitIsAnErrorNotASignal()
+    {
+        const QString cli = QStringLiteral(TRAINBENCH_CLI), saved = m_tmp.path() + "/piped.tbw";
+        const QString piped =
+            QStringLiteral("'%1' train --data '%2' --model '%2/toy.json' --epochs 50 --batch 8 --no-run-folder "
+                           "--save '%3' | head -1; echo \"rc=${PIPESTATUS[0]}\" >&2")
+                .arg(cli, m_data, saved);
+        Result r = fixtures::runCli(QStringLiteral("bash"), {"-c", piped});
+        QVERIFY2(r.err.contains("rc=5\n"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("Stopped: cannot write to the standard output: Broken pipe; the weights so far were "
+                                "saved to " +
+                                saved),
+                 qPrintable(r.err));
+        QVERIFY(QFileInfo::exists(saved));
+        const QString limited = QStringLiteral("ulimit -f 4; '%1' export --weights '%2' --out '%3/limited.onnx'")
+                                    .arg(cli, saved, m_tmp.path());
+        r = fixtures::runCli(QStringLiteral("bash"), {"-c", limited});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("limited.onnx: File too large; nothing was written"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(m_tmp.path() + "/limited.onnx"));
+    }
+
     // A skipped row of compare's CSV has no results: its measured fields are empty, not zeros, and
     // its reason is in the last column.
     void compareCsvLeavesASkippedRowsResultsEmpty()

@@ -3,6 +3,7 @@
 // product is cut into, AVX2 and AVX-512 identical to each other, the blocked transpose, and the
 // level detection and overrides.
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "core/rng.hpp"
 #include "environment.hpp"
 #include "fixtures.hpp"
@@ -65,6 +66,37 @@ void addLevelRows()
 class TstCore : public QObject {
     Q_OBJECT
 private slots:
+    // The memory refusals measure against a control group's limit (a container's): beyond it the
+    // kernel kills the process in silence. The lowest of the group's and its ancestors', v2 and v1;
+    // "max" and v1's near-2^63 "no limit" are none.
+    void aControlGroupsMemoryLimitCounts()
+    {
+        QTemporaryDir dir;
+        const std::string root = dir.path().toStdString();
+        const auto write = [](const std::string& path, const std::string& text) {
+            QVERIFY(QDir().mkpath(QFileInfo(QString::fromStdString(path)).path()));
+            fixtures::writeRaw(path, text);
+        };
+        write(root + "/self", "0::/user.slice/job\n");
+        write(root + "/fs/user.slice/job/memory.max", "max\n");
+        QCOMPARE(tb::cgroupMemoryLimit(root + "/self", root + "/fs"), uint64_t(0));
+        write(root + "/fs/user.slice/memory.max", "6442450944\n"); // 6 GiB on the parent
+        QCOMPARE(tb::cgroupMemoryLimit(root + "/self", root + "/fs"), uint64_t(6442450944));
+        write(root + "/fs/user.slice/job/memory.max", "1073741824\n");
+        QCOMPARE(tb::cgroupMemoryLimit(root + "/self", root + "/fs"), uint64_t(1073741824));
+        // v1, the memory controller among others, and a container whose view starts at its group: the
+        // path named does not exist there, the root's file holds the limit.
+        write(root + "/self1", "12:cpu,cpuacct:/docker/abc\n4:memory:/docker/abc\n");
+        write(root + "/fs1/memory/memory.limit_in_bytes", "9223372036854771712\n");
+        QCOMPARE(tb::cgroupMemoryLimit(root + "/self1", root + "/fs1"), uint64_t(0));
+        write(root + "/fs1/memory/memory.limit_in_bytes", "2147483648\n");
+        QCOMPARE(tb::cgroupMemoryLimit(root + "/self1", root + "/fs1"), uint64_t(2147483648));
+        QCOMPARE(tb::cgroupMemoryLimit(root + "/missing", root + "/fs1"), uint64_t(0));
+        // This process's: none, or one the machine's memory is measured against.
+        const uint64_t own = tb::cgroupMemoryLimit();
+        QVERIFY(own == 0 || tb::physicalMemoryBytes() <= own);
+    }
+
     void gemmMatchesReference_data() { addLevelRows(); }
     void gemmMatchesReference()
     {

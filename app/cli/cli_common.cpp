@@ -17,9 +17,11 @@
 #include "train/checkpoint.hpp"
 #include "train/run_folder.hpp"
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <vector>
@@ -30,9 +32,27 @@ void printJson(const nlohmann::ordered_json& j, std::FILE* to)
 {
     std::fputs((tb::jsonText(j) + "\n").c_str(), to);
     std::fflush(to);
+    if (to == stdout)
+        stopIfOutputLost();
 }
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_outputError{0};
+
+bool stopIfOutputLost()
+{
+    if (!std::ferror(stdout))
+        return false;
+    int none = 0; // the first failure's reason: errno as the flush left it
+    g_outputError.compare_exchange_strong(none, errno ? errno : EIO);
+    g_interrupted = true;
+    return true;
+}
+
+std::string outputLostText()
+{
+    return std::string("cannot write to the standard output: ") + std::strerror(g_outputError.load());
+}
 
 // The first signal asks the run to stop where it keeps its work; a second, for someone who will not
 // wait (a large dataset still loading, a long test evaluation), ends the process as the signal does
@@ -47,14 +67,14 @@ extern "C" void onSigint(int signal)
 
 StopOnSignals::StopOnSignals()
 {
-    std::signal(SIGINT, onSigint);
-    std::signal(SIGTERM, onSigint);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) // SIGHUP: the terminal closed, an ssh session dropped
+        std::signal(s, onSigint);
 }
 
 StopOnSignals::~StopOnSignals()
 {
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    for (int s : {SIGINT, SIGTERM, SIGHUP})
+        std::signal(s, SIG_DFL);
 }
 
 // The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as

@@ -20,7 +20,15 @@ namespace tbcli {
 extern std::atomic<bool> g_interrupted;
 extern "C" void onSigint(int);
 
-// While it lives, Ctrl-C (SIGINT) and SIGTERM (kill, a service manager stopping the command) set
+// A standard output that can no longer be written (the program reading the pipe ended: SIGPIPE is
+// ignored, so a write fails with EPIPE; a full disk) stops a run as Ctrl-C does, keeping its work:
+// nobody reads its progress. After a flush: true, g_interrupted set and the reason kept, when stdout
+// has failed. g_outputError is its errno, 0 while stdout works.
+extern std::atomic<int> g_outputError;
+bool stopIfOutputLost();
+std::string outputLostText(); // "cannot write to the standard output: Broken pipe"
+
+// While it lives, Ctrl-C (SIGINT), SIGTERM (kill, a service manager stopping the command) and SIGHUP set
 // g_interrupted: the run stops between batches and keeps its work (--save, the checkpoint) as a
 // stopped run; outside it they end the process as usual.
 class StopOnSignals {

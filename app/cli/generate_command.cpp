@@ -104,6 +104,7 @@ int generateCommand(const std::vector<std::string>& args)
             const std::string text = shown(s.text);
             std::fwrite(text.data(), 1, text.size(), stdout);
             std::fflush(stdout);
+            stopIfOutputLost(); // the reader of the pipe ended: no more to write
         }
         return !g_interrupted.load();
     });
@@ -129,6 +130,10 @@ int generateCommand(const std::vector<std::string>& args)
     }
     if (stopped) {
         std::fflush(stdout);
+        if (g_outputError) {
+            std::fprintf(stderr, "Stopped: %s.\n", outputLostText().c_str());
+            return FileError;
+        }
         std::fprintf(stderr, "Stopped by the user.\n");
         return Interrupted;
     }

@@ -65,6 +65,7 @@ public:
             std::printf("%s\n", tb::progressLine(p).c_str());
         }
         std::fflush(stdout);
+        stopIfOutputLost();
     }
 
     // A text model: bits per character beside the loss, and a sample of its writing after each epoch.
@@ -89,6 +90,7 @@ public:
         for (const std::string& line : tb::callbackLines(r, m_schedule))
             std::printf("%s\n", line.c_str());
         std::fflush(stdout);
+        stopIfOutputLost();
         m_pending = false;
     }
 
@@ -378,12 +380,14 @@ int trainCommand(const std::vector<std::string>& args)
             printJson(j);
         }
         std::fflush(stdout); // the progress lines first, also when both go to one file
-        if (lead)            // under mpirun every rank gets the signal; one says so
-            std::fprintf(stderr, "\nStopped by the user%s.\n",
-                         savePath.empty() ? "" : ("; the weights so far were saved to " + savePath).c_str());
+        const std::string saved = savePath.empty() ? "" : "; the weights so far were saved to " + savePath;
+        if (g_outputError) // nobody reads the progress: the run stopped as for Ctrl-C, and says why
+            std::fprintf(stderr, "Stopped: %s%s.\n", outputLostText().c_str(), saved.c_str());
+        else if (lead) // under mpirun every rank gets the signal; one says so
+            std::fprintf(stderr, "\nStopped by the user%s.\n", saved.c_str());
         if (session.runFolder())
             std::fprintf(stderr, "Continue with: %s\n", resumeCommand(*session.runFolder(), data).c_str());
-        return Interrupted;
+        return g_outputError ? FileError : Interrupted;
     }
     if (!json && result.restoredBest)
         std::printf("Restoring model weights from the end of the best epoch: %d.\n", result.bestEpoch);

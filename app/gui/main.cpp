@@ -15,12 +15,16 @@
 #include <QSettings>
 #include <QTemporaryDir>
 
+#include <csignal>
 #include <cstdio>
 #include <optional>
 #include <string_view>
 
 int main(int argc, char** argv)
 {
+    // A write past the file-size limit (ulimit -f) fails with EFBIG, which the window reports ("cannot
+    // write …: File too large"), where the signal would close it in silence with the run's work lost.
+    std::signal(SIGXFSZ, SIG_IGN);
     // --help and --version print and exit: they need no display, so without one (a terminal over
     // ssh, a package build making the man page) they run offscreen rather than abort.
     const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
