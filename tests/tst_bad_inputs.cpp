@@ -518,6 +518,13 @@ void TstBadInputs::buildCatalogue()
         [this](const QString& d) { writeAll(d + "/w.tbw", "XXXXXXXX" + readAll(m_weights).mid(8)); },
         "{dir}/w.tbw: not a Trainbench weights file (.tbw) nor a safetensors file");
     weights(
+        "weights: cut after the magic",
+        [this](const QString& d) { writeAll(d + "/w.tbw", readAll(m_weights).left(12)); },
+        "{dir}/w.tbw: the file is truncated (12 bytes)");
+    weights(
+        "weights: empty", [](const QString& d) { writeAll(d + "/w.tbw", QByteArray()); },
+        "{dir}/w.tbw is empty: not a weights file");
+    weights(
         "weights: a folder", [](const QString& d) { QDir().mkpath(d + "/w.tbw"); },
         "cannot read {dir}/w.tbw: it is a folder, not a file");
     weights(

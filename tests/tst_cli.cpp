@@ -625,7 +625,8 @@ private slots:
     {
         if (::access("/dev/full", W_OK) != 0)
             QSKIP("no /dev/full to write to");
-        for (const QStringList& args : {QStringList{"presets"}, QStringList{"summary", "--model", "tpu-mnist-cnn"}}) {
+        for (const QStringList& args : {QStringList{"presets"}, QStringList{"summary", "--model", "tpu-mnist-cnn"},
+                                        QStringList{"--help"}, QStringList{"train", "--help"}}) {
             QProcess p;
             p.setStandardOutputFile(QStringLiteral("/dev/full"));
             p.start(QStringLiteral(TRAINBENCH_CLI), args);

@@ -824,6 +824,12 @@ private slots:
             parseJson(cli({"runs", "list", "--runs-dir", runs, "--json"}).out.toStdString());
         QCOMPARE(int(after["runs"].size()), 1);
         QCOMPARE(after["runs"][0]["status"].get<std::string>(), std::string("diverged"));
+        // Resumed, it says why there is nothing to resume, not only that a checkpoint is missing.
+        const Cli resumed = cli({"train", "--resume", "latest", "--runs-dir", runs});
+        QCOMPARE(resumed.code, 5);
+        QVERIFY2(resumed.err.contains("diverged before its first checkpoint (its loss or weights became NaN or "
+                                      "infinite): nothing to resume; train it again with a lower learning rate"),
+                 qPrintable(resumed.err));
     }
 };
 

@@ -769,6 +769,7 @@ ES = {
     ],
     "Evaluating the final weights on the %1 test images…": "Evaluando los pesos finales con las %1 imágenes de prueba…",
     "%1 holds no checkpoint.tbw to resume from": "%1 no contiene ningún checkpoint.tbw desde el que reanudar",
+    "%1 diverged before its first checkpoint (its loss or weights became NaN or infinite): nothing to resume; train it again with a lower learning rate": "%1 divergió antes de su primer checkpoint (su pérdida o sus pesos se volvieron NaN o infinitos): no hay nada que reanudar; vuelve a entrenarla con una tasa de aprendizaje menor",
     "%1 is not a run folder (no such folder)": "%1 no es una carpeta de ejecución (no existe)",
     "%1 is a file, not a run folder: a run goes on from the folder it wrote in the runs folder, which holds its checkpoint.tbw and run.json": "%1 es un archivo, no una carpeta de ejecución: una ejecución continúa desde la carpeta que escribió en la carpeta de ejecuciones, que contiene su checkpoint.tbw y su run.json",
     "cannot write %1: %2; nothing was written": "no se puede escribir %1: %2; no se escribió nada",

@@ -1206,6 +1206,10 @@
         <source>%1: needs "input_dim" (the vocabulary size) and "output_dim"</source>
         <translation>%1: necesita "input_dim" (el tamaño del vocabulario) y "output_dim"</translation>
     </message>
+    <message>
+        <source>%1 diverged before its first checkpoint (its loss or weights became NaN or infinite): nothing to resume; train it again with a lower learning rate</source>
+        <translation>%1 divergió antes de su primer checkpoint (su pérdida o sus pesos se volvieron NaN o infinitos): no hay nada que reanudar; vuelve a entrenarla con una tasa de aprendizaje menor</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

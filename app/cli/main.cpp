@@ -1,5 +1,6 @@
 // trainbench-cli: the headless front end over the engine (no Qt). The commands, their options and
 // the usage come from command_table.cpp.
+#include "cli_common.hpp"
 #include "command_table.hpp"
 #include "commands.hpp"
 #include "io/export_metadata.hpp"
@@ -23,10 +24,14 @@ namespace {
 // or empty when it did: that is a file the command could not write, as with --out.
 std::string unwrittenOutput()
 {
+    const int earlier = errno; // a write that failed before (fputs of the usage) left its reason here
     errno = 0;
     if (std::fflush(stdout) == 0 && !std::ferror(stdout))
         return {};
-    return std::string("cannot write to the standard output: ") + (errno ? std::strerror(errno) : "a write failed");
+    if (tbcli::g_outputError) // the first failure's reason: a later flush of a failed stream has none
+        return tbcli::outputLostText();
+    const int why = errno ? errno : earlier;
+    return std::string("cannot write to the standard output: ") + (why ? std::strerror(why) : "a write failed");
 }
 
 } // namespace
@@ -38,13 +43,21 @@ int main(int argc, char** argv)
     // with a run's last batches lost.
     std::signal(SIGXFSZ, SIG_IGN);
     std::signal(SIGPIPE, SIG_IGN);
+    // What --help and --version print must reach stdout too (`--help > /dev/full` failed with 0).
+    const auto printed = [] {
+        if (const std::string why = unwrittenOutput(); !why.empty()) {
+            std::fprintf(stderr, "trainbench-cli: %s\n", why.c_str());
+            return int(tbcli::FileError);
+        }
+        return int(tbcli::Ok);
+    };
     if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
         std::fputs(tbcli::usage().c_str(), argc < 2 ? stderr : stdout);
-        return argc < 2 ? tbcli::Usage : tbcli::Ok;
+        return argc < 2 ? tbcli::Usage : printed();
     }
     if (!std::strcmp(argv[1], "--version")) {
         std::printf("trainbench-cli %s\n", tb::trainbenchVersion());
-        return tbcli::Ok;
+        return printed();
     }
     const std::string cmd = argv[1];
     const tbcli::Command* command = tbcli::findCommand(cmd);
@@ -62,7 +75,7 @@ int main(int argc, char** argv)
     for (const std::string& a : args)
         if (a == "--help" || a == "-h") { // "train --help": the command's options, each with its help
             std::fputs(tbcli::commandUsage(*command).c_str(), stdout);
-            return tbcli::Ok;
+            return printed();
         }
     // The message on stderr; with --json, also an "error" event on stdout, the last line a program
     // reading the events gets (a divergence, a file that cannot be written).

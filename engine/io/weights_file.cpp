@@ -176,8 +176,10 @@ WeightsFile loadWeights(const std::string& path)
 
 WeightsFile parseWeights(const std::string& s, const std::string& path)
 try {
-    if (s.size() < 16 + 32 || s.compare(0, 8, kMagic) != 0)
+    if (s.compare(0, 8, kMagic) != 0)
         throw IoError(path + ": not a Trainbench weights file (bad magic)");
+    if (s.size() < 16 + 32) // the magic, the header's length and the checksum
+        throw IoError(path + ": the file is truncated (" + std::to_string(s.size()) + " bytes)");
     {
         Sha256 sha;
         sha.update(s.data(), s.size() - 32);

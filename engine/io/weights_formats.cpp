@@ -94,6 +94,8 @@ WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint)
     if (weightsFormatOfPath(path) == WeightsFormat::Onnx)
         throw IoError(path + ": ONNX files are an export for other tools; Trainbench reads .tbw and .safetensors");
     const std::string bytes = readWholeFile(path);
+    if (bytes.empty())
+        throw IoError(path + " is empty: not a weights file");
     if (bytes.compare(0, 8, "TBWGHT01") == 0)
         return parseWeights(bytes, path); // read once: a model of tens of MB
     if (bytes.size() > 8 && bytes[8] == '{')

@@ -1,6 +1,7 @@
 #include "train/run_folder.hpp"
 
 #include "core/errors.hpp"
+#include "train/run_history.hpp"
 #include "train/run_lock.hpp"
 
 #include <cerrno>
@@ -67,6 +68,9 @@ RunFolder RunFolder::open(const std::string& path)
         // A run another process has just started has no checkpoint yet: the lock's message says who
         // trains it, as it does once there is one.
         refuseIfTrained(p);
+        if (readRun(p).status == RunStatus::Diverged) // nothing to resume, and its settings are why
+            throw IoError(path + " diverged before its first checkpoint (its loss or weights became NaN or "
+                                 "infinite): nothing to resume; train it again with a lower learning rate");
         throw IoError(path + " holds no checkpoint.tbw to resume from");
     }
     return f;

@@ -280,6 +280,11 @@ const std::vector<Pattern>& patterns()
              "EngineText",
              "%1 was made on another dataset than %2: the labels differ, although the counts and sizes are the same")},
         // Run folders given to Resume (train/run_folder.cpp).
+        {QRegularExpression(QStringLiteral("^(.+) diverged before its first checkpoint \\(its loss or weights became "
+                                           "NaN or infinite\\): nothing to resume; train it again with a lower "
+                                           "learning rate$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 diverged before its first checkpoint (its loss or weights became NaN or "
+                                         "infinite): nothing to resume; train it again with a lower learning rate")},
         {QRegularExpression(QStringLiteral("^(.+) holds no checkpoint\\.tbw to resume from$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 holds no checkpoint.tbw to resume from")},
         {QRegularExpression(QStringLiteral("^(.+) is not a run folder \\(no such folder\\)$")),
