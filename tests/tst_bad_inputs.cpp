@@ -525,6 +525,14 @@ void TstBadInputs::buildCatalogue()
         "weights: empty", [](const QString& d) { writeAll(d + "/w.tbw", QByteArray()); },
         "{dir}/w.tbw is empty: not a weights file");
     weights(
+        "weights: a run folder",
+        [this](const QString& d) {
+            QDir().mkpath(d + "/w.tbw");
+            writeAll(d + "/w.tbw/run.json", "{}");
+            writeAll(d + "/w.tbw/weights.tbw", readAll(m_weights));
+        },
+        "{dir}/w.tbw is a run folder: its trained weights are {dir}/w.tbw/weights.tbw");
+    weights(
         "weights: a folder", [](const QString& d) { QDir().mkpath(d + "/w.tbw"); },
         "cannot read {dir}/w.tbw: it is a folder, not a file");
     weights(

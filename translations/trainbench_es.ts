@@ -567,14 +567,6 @@
         <translation>t10k-labels usa la etiqueta %1 pero las etiquetas de entrenamiento solo cubren 0..%2</translation>
     </message>
     <message>
-        <source>a validation split of %1 leaves no training images of %2</source>
-        <translation>una fracción de validación de %1 no deja ninguna imagen de entrenamiento de %2</translation>
-    </message>
-    <message>
-        <source>a validation split of %1 leaves no validation images of %2</source>
-        <translation>una fracción de validación de %1 no deja ninguna imagen de validación de %2</translation>
-    </message>
-    <message>
         <source>the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text or a shorter sequence length</source>
         <translation>el texto %1 contiene %2 bytes, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo o una longitud de secuencia más corta</translation>
     </message>
@@ -1209,6 +1201,30 @@
     <message>
         <source>%1 diverged before its first checkpoint (its loss or weights became NaN or infinite): nothing to resume; train it again with a lower learning rate</source>
         <translation>%1 divergió antes de su primer checkpoint (su pérdida o sus pesos se volvieron NaN o infinitos): no hay nada que reanudar; vuelve a entrenarla con una tasa de aprendizaje menor</translation>
+    </message>
+    <message>
+        <source>%1 is a run folder: its trained weights are %2</source>
+        <translation>%1 es la carpeta de un entrenamiento: sus pesos entrenados están en %2</translation>
+    </message>
+    <message>
+        <source>%1 is a run folder without weights.tbw: its run has not finished (resume it, or give its checkpoint.tbw)</source>
+        <translation>%1 es la carpeta de un entrenamiento sin weights.tbw: el entrenamiento no ha terminado (reanúdalo, o usa su checkpoint.tbw)</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves none of the %2 training images to train on</source>
+        <translation>una fracción de validación de %1 no deja ninguna de las %2 imágenes de entrenamiento para entrenar</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves none of the %2 training images to validate on</source>
+        <translation>una fracción de validación de %1 no deja ninguna de las %2 imágenes de entrenamiento para validar</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves none of the %2 training sequences to train on</source>
+        <translation>una fracción de validación de %1 no deja ninguna de las %2 secuencias de entrenamiento para entrenar</translation>
+    </message>
+    <message>
+        <source>a validation split of %1 leaves none of the %2 training sequences to validate on</source>
+        <translation>una fracción de validación de %1 no deja ninguna de las %2 secuencias de entrenamiento para validar</translation>
     </message>
 </context>
 <context>

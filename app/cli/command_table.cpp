@@ -43,7 +43,7 @@ const std::map<std::string, OwnOption>& ownOptions()
           "--save and the options of where it runs may be given. RUN is a run folder's name in --runs-dir (or "
           "the unique start of one), a path, or latest"}},
         {"weights", {"FILE", "the weights: a .tbw or .safetensors file"}},
-        {"limit", {"N", "evaluate the first N test images only (0: all)"}},
+        {"limit", {"N", "evaluate the first N test images only, or a text's first N held-out sequences (0: all)"}},
         {"predictions", {"FILE.csv", "each test image's label, predicted class and probabilities"}},
         {"format",
          {"onnx|safetensors|tbw",

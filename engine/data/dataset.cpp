@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -278,10 +279,13 @@ Dataset withOptions(Dataset d, const DatasetOptions& options)
             throw ConfigError("the validation split must be a fraction between 0 and 1 (exclusive)");
         // Keras' validation_split: the last samples, before any shuffling.
         const int keep = int(std::lround(double(d.train.count) * (1.0 - options.validationSplit)));
-        if (keep < 1 || keep >= d.train.count)
-            throw DataError("a validation split of " + std::to_string(options.validationSplit) + " leaves " +
-                            (keep < 1 ? "no training images" : "no validation images") + " of " +
-                            std::to_string(d.train.count));
+        if (keep < 1 || keep >= d.train.count) {
+            char fraction[32];
+            std::snprintf(fraction, sizeof fraction, "%g", options.validationSplit);
+            throw DataError(std::string("a validation split of ") + fraction + " leaves none of the " +
+                            std::to_string(d.train.count) + " training " + (d.isText() ? "sequences" : "images") +
+                            (keep < 1 ? " to train on" : " to validate on"));
+        }
         ImageSplit& v = d.validation;
         v = d.train;
         v.count = d.train.count - keep;

@@ -4,6 +4,8 @@
 #include "core/errors.hpp"
 #include "io/onnx_export.hpp"
 
+#include <filesystem>
+
 namespace tb {
 
 std::optional<WeightsFormat> parseWeightsFormat(const std::string& name)
@@ -93,6 +95,18 @@ WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint)
 {
     if (weightsFormatOfPath(path) == WeightsFormat::Onnx)
         throw IoError(path + ": ONNX files are an export for other tools; Trainbench reads .tbw and .safetensors");
+    // A run folder given for its weights (runs show and report take one): where they are, or why
+    // there are none yet.
+    std::error_code ec;
+    if (std::filesystem::exists(path + "/run.json", ec)) {
+        std::string folder = path;
+        while (folder.size() > 1 && folder.back() == '/')
+            folder.pop_back();
+        if (std::filesystem::exists(folder + "/weights.tbw", ec))
+            throw IoError(folder + " is a run folder: its trained weights are " + folder + "/weights.tbw");
+        throw IoError(folder + " is a run folder without weights.tbw: its run has not finished (resume it, or give "
+                               "its checkpoint.tbw)");
+    }
     const std::string bytes = readWholeFile(path);
     if (bytes.empty())
         throw IoError(path + " is empty: not a weights file");

@@ -225,7 +225,10 @@ std::vector<TrainOption> makeTable()
          [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.epochs = whole(o, v); },
          [](const TrainSettings& s) { return unlessDefault(s.config.epochs, defaults().config.epochs); },
          QT_TRANSLATE_NOOP("TrainOption", "Epochs"), 1, kMaxEpochs});
-    add({"batch", "B", "images per batch, " + range(1, kMaxBatch) + " (" + std::to_string(d.batchSize) + ")", true, "",
+    add({"batch", "B",
+         "samples per batch (images, or a text's sequences), " + range(1, kMaxBatch) + " (" +
+             std::to_string(d.batchSize) + ")",
+         true, "",
          [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.batchSize = whole(o, v); },
          [](const TrainSettings& s) { return unlessDefault(s.config.batchSize, defaults().config.batchSize); },
          QT_TRANSLATE_NOOP("TrainOption", "Batch size"), 1, kMaxBatch});
@@ -302,7 +305,8 @@ std::vector<TrainOption> makeTable()
          [](const TrainSettings& s) { return unlessDefault(s.config.shardSize, defaults().config.shardSize); }, "", 1,
          kMaxShard});
     add({"validation-split", "F",
-         "hold out the last fraction F of the training images to validate each epoch, as Keras does; 0 or 0.001 to "
+         "hold out the last fraction F of the training images (or sequences) to validate each epoch, as Keras "
+         "does; 0 or 0.001 to "
          "0.999 (0: the test set validates)",
          true, "",
          [](TrainSettings& s, const std::string& v, const TrainOption&) {

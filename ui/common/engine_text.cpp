@@ -385,10 +385,21 @@ const std::vector<Pattern>& patterns()
         {QRegularExpression(
              QStringLiteral("^t10k-labels uses label (\\d+) but the training labels only cover 0\\.\\.(\\d+)$")),
          QT_TRANSLATE_NOOP("EngineText", "t10k-labels uses label %1 but the training labels only cover 0..%2")},
-        {QRegularExpression(QStringLiteral("^a validation split of (.+) leaves no training images of (\\d+)$")),
-         QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves no training images of %2")},
-        {QRegularExpression(QStringLiteral("^a validation split of (.+) leaves no validation images of (\\d+)$")),
-         QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves no validation images of %2")},
+        {QRegularExpression(
+             QStringLiteral("^a validation split of (.+) leaves none of the (\\d+) training images to train on$")),
+         QT_TRANSLATE_NOOP("EngineText", "a validation split of %1 leaves none of the %2 training images to train on")},
+        {QRegularExpression(
+             QStringLiteral("^a validation split of (.+) leaves none of the (\\d+) training images to validate on$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "a validation split of %1 leaves none of the %2 training images to validate on")},
+        {QRegularExpression(
+             QStringLiteral("^a validation split of (.+) leaves none of the (\\d+) training sequences to train on$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "a validation split of %1 leaves none of the %2 training sequences to train on")},
+        {QRegularExpression(QStringLiteral(
+             "^a validation split of (.+) leaves none of the (\\d+) training sequences to validate on$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "a validation split of %1 leaves none of the %2 training sequences to validate on")},
         // Safetensors files (io/safetensors.cpp).
         {QRegularExpression(QStringLiteral(
              "^(.+): not a safetensors file \\((\\d+) bytes, shorter than the 8-byte header length\\)$")),
@@ -610,6 +621,12 @@ const std::vector<Pattern>& patterns()
                            "than recognise pictures; use trainbench-cli generate, or the window's Write page")},
         {QRegularExpression(QStringLiteral("^the model takes (\\(.+\\)) inputs, not one-channel images$")),
          QT_TRANSLATE_NOOP("EngineText", "the model takes %1 inputs, not one-channel images")},
+        {QRegularExpression(QStringLiteral("^(.+) is a run folder: its trained weights are (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is a run folder: its trained weights are %2")},
+        {QRegularExpression(QStringLiteral("^(.+) is a run folder without weights\\.tbw: its run has not finished "
+                                           "\\(resume it, or give its checkpoint\\.tbw\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is a run folder without weights.tbw: its run has not finished (resume it, "
+                                         "or give its checkpoint.tbw)")},
         {QRegularExpression(QStringLiteral("^cannot read (.+): it is a folder, not a file$")),
          QT_TRANSLATE_NOOP("EngineText", "cannot read %1: it is a folder, not a file")},
         {QRegularExpression(QStringLiteral("^cannot read (.+): not a regular file$")),
