@@ -371,6 +371,13 @@ void TstBadInputs::buildCatalogue()
     // The file system.
     data("missing folder", nullptr, "dataset folder {dir}/nope does not exist",
          {"train", "--data", "{dir}/nope", "--model", "{model}", "--epochs", "1"});
+    data("a loop of symbolic links",
+         [](const QString& d) {
+             QFile::link(d + "/loop2", d + "/loop1");
+             QFile::link(d + "/loop1", d + "/loop2");
+         },
+         "cannot read the dataset folder {dir}/loop1: Too many levels of symbolic links",
+         {"train", "--data", "{dir}/loop1", "--model", "{model}", "--epochs", "1"});
     data("a file for the folder", [](const QString& d) { writeAll(d + "/file", QByteArray("\0\0\x08\x03", 4)); },
          "{dir}/file is a file; choose the folder that holds the IDX files (a text trains a text model, such as "
          "small-text-lstm)",

@@ -1452,6 +1452,13 @@ private slots:
                                 m_tmp.path() + "/no/dir does not exist"),
                  qPrintable(r.err));
         QVERIFY2(!r.out.contains("Epoch 1/"), qPrintable(r.out));
+        // A folder no file can be made in, whatever its permissions say (root may write any folder's,
+        // not in /proc): tried with the write's own temporary file.
+        r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--max-batches", "1", "--save",
+                 "/proc/w.tbw"});
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains("--save /proc/w.tbw: cannot write it: "), qPrintable(r.err));
+        QVERIFY2(!r.out.contains("Epoch 1/"), qPrintable(r.out));
         r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1", "--csv",
                  m_tmp.path() + "/"});
         QCOMPARE(r.code, 5);

@@ -844,6 +844,7 @@ ES = {
     "these weights are a text model's (its inputs are %1 symbol ids): it writes text rather than recognise pictures; use trainbench-cli generate, or the window's Write page": "estos pesos son de un modelo de texto (sus entradas son %1 identificadores de símbolos): escribe texto en lugar de reconocer imágenes; usa trainbench-cli generate, o la página Escribir de la ventana",
     "the model takes %1 inputs, not one-channel images": "el modelo toma entradas %1, no imágenes de un canal",
     "cannot read %1: it is a folder, not a file": "no se puede leer %1: es una carpeta, no un archivo",
+    "cannot read the dataset folder %1: %2": "no se puede leer la carpeta del conjunto de datos %1: %2",
     "%1 is a run folder: its trained weights are %2": "%1 es la carpeta de un entrenamiento: sus pesos entrenados están en %2",
     "%1 is a run folder without weights.tbw: its run has not finished (resume it, or give its checkpoint.tbw)": "%1 es la carpeta de un entrenamiento sin weights.tbw: el entrenamiento no ha terminado (reanúdalo, o usa su checkpoint.tbw)",
     "cannot read %1: not a regular file": "no se puede leer %1: no es un archivo normal",

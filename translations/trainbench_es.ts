@@ -1226,6 +1226,10 @@
         <source>a validation split of %1 leaves none of the %2 training sequences to validate on</source>
         <translation>una fracción de validación de %1 no deja ninguna de las %2 secuencias de entrenamiento para validar</translation>
     </message>
+    <message>
+        <source>cannot read the dataset folder %1: %2</source>
+        <translation>no se puede leer la carpeta del conjunto de datos %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

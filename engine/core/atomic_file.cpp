@@ -146,7 +146,20 @@ int ownDescriptor(const std::string& path)
 
 std::string unwritableReason(const std::string& path)
 {
-    return reasonAgainst(path, destinationOf(path));
+    const Destination d = destinationOf(path);
+    if (std::string why = reasonAgainst(path, d); !why.empty() || d.stream || d.fd >= 0)
+        return why;
+    // The folder's permissions do not tell it all: root may write any folder's but not in /proc, nor
+    // on a read-only mount. The temporary file a write starts with, made and removed, does.
+    std::string tmpl = d.path + ".tmp-XXXXXX";
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        return std::strerror(errno);
+    ::close(fd);
+    ::unlink(name.data());
+    return {};
 }
 
 void writeFileAtomically(const std::string& path, const std::string& bytes)

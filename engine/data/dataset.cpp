@@ -177,8 +177,11 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
     while (dir.size() > 1 && dir.back() == '/')
         dir.pop_back();
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0)
+    if (::stat(dir.c_str(), &st) != 0) {
+        if (errno != ENOENT) // a loop of symbolic links, a folder on the way that cannot be searched
+            throw DataError("cannot read the dataset folder " + dir + ": " + std::strerror(errno));
         throw DataError(MessageId::DatasetFolderMissing, {dir}, "dataset folder " + dir + " does not exist");
+    }
     if (!S_ISDIR(st.st_mode))
         throw DataError(dir + " is a file; choose the folder that holds the IDX files (a text trains a text model, "
                               "such as small-text-lstm)");

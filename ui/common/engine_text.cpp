@@ -621,6 +621,8 @@ const std::vector<Pattern>& patterns()
                            "than recognise pictures; use trainbench-cli generate, or the window's Write page")},
         {QRegularExpression(QStringLiteral("^the model takes (\\(.+\\)) inputs, not one-channel images$")),
          QT_TRANSLATE_NOOP("EngineText", "the model takes %1 inputs, not one-channel images")},
+        {QRegularExpression(QStringLiteral("^cannot read the dataset folder (.+): (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read the dataset folder %1: %2")},
         {QRegularExpression(QStringLiteral("^(.+) is a run folder: its trained weights are (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 is a run folder: its trained weights are %2")},
         {QRegularExpression(QStringLiteral("^(.+) is a run folder without weights\\.tbw: its run has not finished "
