@@ -223,6 +223,24 @@ std::vector<std::string> runFolderNames(const std::string& runsDir, std::string&
     return names;
 }
 
+// The first 40 characters of a value a message quotes.
+std::string cut(const std::string& s)
+{
+    return s.size() > 40 ? s.substr(0, 40) + "..." : s;
+}
+
+// An epoch's training time as a record may hold it: unknown (NaN, written as null), or from 0 to a
+// year. A damaged record's 1e308 filled `runs list`'s TRAINING column with 309 digits.
+void requireSeconds(double seconds, const std::string& what)
+{
+    constexpr double kYear = 366.0 * 24 * 3600;
+    if (!std::isnan(seconds) && !(seconds >= 0 && seconds <= kYear)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", seconds);
+        throw DataError(what + " took " + buf + " seconds, which no epoch takes");
+    }
+}
+
 // Fills `s` from its run.json; what cannot be read marks it damaged with the reason.
 void readRecord(RunSummary& s)
 {
@@ -279,12 +297,18 @@ void readRecord(RunSummary& s)
         }
         if (const auto* h = jsonMember(r, "history"))
             s.history = parseHistory(*h);
+        for (const EpochRecord& e : s.history)
+            requireSeconds(e.seconds, "epoch " + std::to_string(e.epoch) + " of its history");
         if (const auto* p = jsonMember(r, "position"); p && p->is_object()) {
             s.partialEpoch = count(*p, "epoch");
             s.partialStep = count(*p, "step");
             s.stepsPerEpoch = count(*p, "steps");
             s.partialSeconds = number(*p, "seconds");
+            requireSeconds(s.partialSeconds, "the epoch it ended in");
         }
+        // Shown as it is in `runs show` and the Runs page (configurationRows).
+        if (const auto* p = jsonMember(r, "parameters"); p && !p->is_number_unsigned())
+            throw DataError("its parameter count (" + cut(p->dump()) + ") is not a count");
         if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {
             try {
                 s.test = t->get<TestResult>();
