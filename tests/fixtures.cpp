@@ -20,6 +20,21 @@
 
 namespace fixtures {
 
+int64_t peakResidentBytes(bool reset)
+{
+    if (reset) {
+        std::ofstream clear("/proc/self/clear_refs");
+        if (!(clear << "5" << std::flush))
+            return -1;
+    }
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) // "VmHWM:     13620 kB"
+            return std::stoll(line.substr(6)) * 1024;
+    return -1;
+}
+
 void writeRaw(const std::string& path, const std::string& bytes)
 {
     std::ofstream out(path, std::ios::binary);

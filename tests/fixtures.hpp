@@ -21,6 +21,11 @@ void writeIdx(const std::string& path, const std::vector<uint32_t>& dims, const 
               bool gz = false, const std::vector<uint8_t>& magicOverride = {});
 void writeRaw(const std::string& path, const std::string& bytes);
 
+// The process's peak resident memory (VmHWM) in bytes; `reset` first starts the peak again from the
+// memory in use now (5 written to /proc/self/clear_refs), so that a test sees what one call
+// allocated, whatever the tests before it did. -1 where the system cannot say or reset it.
+int64_t peakResidentBytes(bool reset = false);
+
 // A learnable dataset in `dir`: class k draws a bright bar at a class-specific place, plus noise.
 void writeToyDataset(const std::string& dir, int trainCount, int testCount, int side = 12, int classes = 3,
                      bool gz = false, uint64_t seed = 1);

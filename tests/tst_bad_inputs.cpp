@@ -472,14 +472,14 @@ void TstBadInputs::buildCatalogue()
           "layer needs 3 units",
           true);
     {
-        // 144 x 2^20 + 2^20 x 2^20 + ... weights: refused before anything is allocated, with the estimate.
-        const uint64_t weights = 1048576ull * 1048576;
+        // 144 x 2^20 + 2^20 x 2^20 + ... weights: refused from the shapes before any layer is built (the
+        // first Dense's 600 MB included), naming the layer over the limit, with its weights and bias.
+        const uint64_t weights = 1048576ull * 1048576 + 1048576;
         model(
             "model: too large for memory",
             R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
-            QString("{dir}/model.json, layer 3 (dense_1, Dense): a Dense layer of 1048576 units on 1048576 inputs has "
-                    "%1 weights (%2), "
-                    "more than this machine can train (%3 of memory)")
+            QString("{dir}/model.json, layer 3 (dense_1, Dense): the layer has %1 weights (%2), more than this "
+                    "machine can train (%3 of memory)")
                 .arg(QString::number(weights), humanBytes(weights * 4), humanBytes(tb::physicalMemoryBytes())),
             true);
     }

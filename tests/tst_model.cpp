@@ -1,5 +1,6 @@
 // Presets match Keras' parameter counts; model files are validated with messages naming the layer.
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "fixtures.hpp"
 #include "io/torch_layout.hpp"
 #include "layers/batch_norm.hpp"
@@ -220,6 +221,54 @@ private slots:
             QCOMPARE(int64_t(floats), written);
         }
         QCOMPARE(used, classes);
+    }
+
+    // A model too large for memory in one layer, or in all, is refused from its shapes before any
+    // layer is built: a first layer of 200 MB (a Dense's transposed kernel) is never allocated. The old
+    // code built the layers in turn and refused the one too large (or the total) after the others.
+    void tooLargeIsRefusedBeforeAnyLayerIsBuilt()
+    {
+        const uint64_t limit = physicalMemoryBytes() / 2;
+        const uint64_t first = 28 * 28 * 65536ull + 65536; // 205 MB
+        if (uint64_t(65536) * 1048576 * 4 <= limit)
+            QSKIP("this machine could hold a Dense layer of 2^36 weights");
+        if (fixtures::peakResidentBytes(true) < 0)
+            QSKIP("the system does not say the process's peak memory (/proc/self/clear_refs, VmHWM)");
+        auto refusal = [](const std::string& json) -> QString {
+            try {
+                build(json);
+            } catch (const ModelError& e) {
+                return QString::fromStdString(e.what());
+            }
+            return "no refusal";
+        };
+        const int64_t before = fixtures::peakResidentBytes(true);
+        const QString one = refusal(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 65536},
+            {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 10, "activation": "softmax"}]})");
+        const int64_t grew = fixtures::peakResidentBytes() - before;
+        QVERIFY2(grew < 100 << 20, qPrintable(QString("the peak memory grew by %1 MB").arg(grew >> 20)));
+        const uint64_t second = 65536ull * 1048576 + 1048576;
+        QCOMPARE(one, QString("test.json, layer 3 (dense_1, Dense): the layer has %1 weights (%2), more than this "
+                              "machine can train (%3 of memory)")
+                          .arg(QString::number(second), QString::fromStdString(humanBytes(second * 4)),
+                               QString::fromStdString(humanBytes(physicalMemoryBytes()))));
+
+        // Each layer under the limit, the three together over it: 0.6 of the limit twice.
+        const uint64_t u2 = (limit * 6 / 10) / (4 * 65536) + 1, u3 = (limit * 6 / 10) / (4 * u2) + 1;
+        QVERIFY(u2 <= 1048576 && u3 <= 1048576);
+        const uint64_t total = first + (65536 * u2 + u2) + (u2 * u3 + u3) + (u3 * 10 + 10);
+        const int64_t before2 = fixtures::peakResidentBytes(true);
+        const QString all =
+            refusal(R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 65536},
+            {"type": "Dense", "units": )" +
+                    std::to_string(u2) + R"(}, {"type": "Dense", "units": )" + std::to_string(u3) + R"(},
+            {"type": "Dense", "units": 10, "activation": "softmax"}]})");
+        const int64_t grew2 = fixtures::peakResidentBytes() - before2;
+        QVERIFY2(grew2 < 100 << 20, qPrintable(QString("the peak memory grew by %1 MB").arg(grew2 >> 20)));
+        QCOMPARE(all, QString("test.json: the model has %1 weights (%2), more than this machine can train (%3 of "
+                              "memory)")
+                          .arg(QString::number(total), QString::fromStdString(humanBytes(total * 4)),
+                               QString::fromStdString(humanBytes(physicalMemoryBytes()))));
     }
 
     void validationErrors()

@@ -39,6 +39,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
 
 using namespace tb;
 
@@ -728,6 +729,83 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConfigError, findRun(runs, "2020")); // two runs: a usage error
         QVERIFY_THROWS_EXCEPTION(IoError, findRun(runs, "nothing"));
         QCOMPARE(findRun(runs, runs + "/20200101-000000-a"), runs + "/20200101-000000-a");
+    }
+
+    // A run named (or "latest") is found from the folders' names, not by reading every run.json: a
+    // run.json of 200,000 epochs (22 MB) beside it took 457 MB and seconds to parse for any name
+    // (`runs show`, `report`, `train --resume`). "latest" reads the start of each record, up to its
+    // "started", which comes before the history.
+    void findRunReadsNoOtherRecord()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/large";
+        write(runs + "/20200101-000000-small/run.json", "{}");
+        {
+            std::string big = R"({"format":"trainbench-run","version":2,"status":"completed",)"
+                              R"("started":"2020-01-02T00:00:00Z","history":[)";
+            for (int e = 1; e <= 200000; ++e)
+                big += (e > 1 ? ",{\"epoch\":" : "{\"epoch\":") + std::to_string(e) +
+                       R"(,"loss":0.5,"accuracy":0.8,"val_loss":0.6,"val_accuracy":0.75,"seconds":1.5,)"
+                       R"("learning_rate":0.001})";
+            big += "]}";
+            write(runs + "/20200102-000000-large/run.json", big);
+        }
+        if (fixtures::peakResidentBytes(true) < 0)
+            QSKIP("the system does not say the process's peak memory (/proc/self/clear_refs, VmHWM)");
+        const int64_t before = fixtures::peakResidentBytes(true);
+        QCOMPARE(findRun(runs, "20200101"), runs + "/20200101-000000-small");
+        QCOMPARE(findRun(runs, "20200101-000000-small"), runs + "/20200101-000000-small");
+        QCOMPARE(findRun(runs, "latest"), runs + "/20200102-000000-large");
+        QVERIFY_THROWS_EXCEPTION(IoError, findRun(runs, "nothing"));
+        const int64_t grew = fixtures::peakResidentBytes() - before;
+        QVERIFY2(grew < 16 << 20, qPrintable(QString("the peak memory grew by %1 MB").arg(grew >> 20)));
+    }
+
+    // A damaged record's numbers are not shown as they are: an epoch of 1e308 seconds (a 309-digit
+    // TRAINING column) or a negative time, and a negative parameter count, mark the run damaged; a
+    // control character in a cell of `runs list` (a newline in the dataset's path) is shown as '?',
+    // and the table keeps one line a run.
+    void damagedNumbersAndControlCharacters()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/bounds";
+        auto record = [](const std::string& dataset, const std::string& seconds, const std::string& more) {
+            return "{\"format\":\"trainbench-run\",\"version\":1,\"status\":\"completed\",\"model\":\"toy\","
+                   "\"device\":\"cpu:1\",\"kernels\":\"k\",\"dataset\":\"" +
+                   dataset + "\",\"epochs\":1,\"batch_size\":10,\"optimizer\":\"adam\"," + more +
+                   "\"history\":[{\"epoch\":1,\"loss\":0.5,\"accuracy\":0.8,\"val_loss\":0.6,"
+                   "\"val_accuracy\":0.75,\"seconds\":" +
+                   seconds + ",\"learning_rate\":0.001}]}";
+        };
+        write(runs + "/20200101-000000-slow/run.json", record("/d", "1e308", ""));
+        write(runs + "/20200101-000001-backwards/run.json", record("/d", "-5", ""));
+        write(runs + "/20200101-000002-parameters/run.json", record("/d", "1.5", "\"parameters\":-1,"));
+        write(runs + "/20200101-000003-newline/run.json", record("/data/a\\nb\\u001b[31m", "1.5", ""));
+        write(runs + "/20200101-000004-fine/run.json", record("/d", "1.5", "\"parameters\":1191,"));
+
+        std::map<std::string, RunSummary> byId;
+        for (const RunSummary& r : listRuns(runs).runs)
+            byId[r.id] = r;
+        const std::pair<const char*, const char*> expected[] = {
+            {"20200101-000000-slow", "run.json is damaged: epoch 1 of its history took 1e+308 seconds"},
+            {"20200101-000001-backwards", "run.json is damaged: epoch 1 of its history took -5 seconds"},
+            {"20200101-000002-parameters", "run.json is damaged: its parameter count (-1) is not a count"},
+        };
+        for (const auto& [id, reason] : expected) {
+            QVERIFY2(byId[id].damaged, id);
+            QVERIFY2(byId[id].damage.find(reason) == 0, (std::string(id) + ": " + byId[id].damage).c_str());
+        }
+        QVERIFY2(!byId["20200101-000003-newline"].damaged, byId["20200101-000003-newline"].damage.c_str());
+        QCOMPARE(byId["20200101-000003-newline"].dataset, std::string("/data/a\nb\x1b[31m")); // as recorded
+        QVERIFY2(!byId["20200101-000004-fine"].damaged, byId["20200101-000004-fine"].damage.c_str());
+
+        const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs)});
+        QCOMPARE(c.code, 0);
+        const QStringList lines = c.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 6); // the header and one line a run
+        QVERIFY2(
+            c.out.contains(QRegularExpression("20200101-000003-newline +2020-01-01 00:00 .*  /data/a\\?b\\?\\[31m\n")),
+            qPrintable(c.out));
+        for (const QString& line : lines)
+            QVERIFY2(line.size() < 160, qPrintable(line));
     }
 
     // train, runs list/show, report, runs delete through the CLI.

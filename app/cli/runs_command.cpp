@@ -64,6 +64,26 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
     return j;
 }
 
+// A cell of `runs list`'s table as one line: a control character (a newline in a dataset's path, an
+// escape sequence in a damaged record) is shown as '?', so that it cannot break the table's rows or
+// drive the terminal.
+std::string cellText(std::string s)
+{
+    for (char& c : s)
+        if ((unsigned char)c < 0x20 || c == 0x7f)
+            c = '?';
+    return s;
+}
+
+// "%7.1f s", or in an exponent's form past 10^9 (31 years): the readers keep each epoch's time within
+// a year (run_history.cpp), but a history of 100,000 epochs adds up to more.
+std::string secondsText(double seconds)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, seconds < 1e9 ? "%7.1f s" : "%7.1e s", seconds);
+    return buf;
+}
+
 // "2/5 epochs", and the steps of the epoch a run ended in: "2/5 epochs + 96/150 steps".
 std::string epochsText(const tb::RunSummary& r)
 {
@@ -103,14 +123,16 @@ int listRuns(const Options& o)
             std::printf("%-*s %-16s %-11s %-*s %8s  %9s  %s\n", idWidth, "RUN", "STARTED", "STATUS", epochsWidth,
                         "PROGRESS", "ACCURACY", "TRAINING", "DATASET");
         for (const tb::RunSummary& r : list.runs) {
+            const std::string id = cellText(r.id);
             if (r.damaged) {
-                std::printf("%-*s DAMAGED: %s\n", idWidth, r.id.c_str(), r.damage.c_str());
+                std::printf("%-*s DAMAGED: %s\n", idWidth, id.c_str(), cellText(r.damage).c_str());
                 continue;
             }
             const std::string epochs = epochsText(r);
-            std::printf("%-*s %-16s %-11s %-*s %8s  %7.1f s  %s\n", idWidth, r.id.c_str(), r.date().c_str(),
+            std::printf("%-*s %-16s %-11s %-*s %8s  %s  %s\n", idWidth, id.c_str(), cellText(r.date()).c_str(),
                         tb::runStatusName(r.status), epochsWidth, epochs.c_str(),
-                        percentText(r.finalAccuracy()).c_str(), r.trainingSeconds(), r.dataset.c_str());
+                        percentText(r.finalAccuracy()).c_str(), secondsText(r.trainingSeconds()).c_str(),
+                        cellText(r.dataset).c_str());
         }
     }
     return list.problem.empty() ? Ok : FileError;

@@ -1,6 +1,5 @@
 #include "layers/dense.hpp"
 
-#include "core/memory.hpp"
 #include "layers/export_hooks.hpp"
 #include "layers/layer_args.hpp"
 #include "layers/layer_type.hpp"
@@ -223,13 +222,9 @@ std::unique_ptr<Layer> buildDense(const LayerBuild& b)
         b.fail("needs a flat input but receives " + shape.keras() + "; add a Flatten first");
     if (shape.sequence) // Keras applies Dense to every step of a sequence
         return std::make_unique<TimeDense>(b.name, shape, b.spec.denseUnits(b.classes), b.spec.bias, b.spec.activation);
-    // Refused before the layer allocates its transposed kernel (in x units floats).
-    const int units = b.spec.denseUnits(b.classes);
-    if (const uint64_t w = uint64_t(shape.size()) * uint64_t(units); w * sizeof(float) > physicalMemoryBytes() / 2)
-        b.fail("a Dense layer of " + std::to_string(units) + " units on " + std::to_string(shape.size()) +
-               " inputs has " + std::to_string(w) + " weights (" + humanBytes(w * sizeof(float)) +
-               "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
-    return std::make_unique<Dense>(b.name, shape, units, b.spec.bias, b.spec.activation);
+    // A kernel too large for memory was refused before any layer was built (Network's walk of the
+    // shapes), before this one allocates its transposed kernel (in x units floats).
+    return std::make_unique<Dense>(b.name, shape, b.spec.denseUnits(b.classes), b.spec.bias, b.spec.activation);
 }
 
 uint64_t denseFloats(const LayerSpec& l, Shape& s, int classes)

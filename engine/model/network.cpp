@@ -37,13 +37,57 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
     const std::string about = m_spec.origin.empty() ? "" : m_spec.origin + ": ";
     const std::string layersOf = m_spec.origin.empty() ? "" : m_spec.origin + ", ";
     const int n = int(m_spec.layers.size());
+    // "model.json, layer 3 (dense_1, Dense)": the layer's name as the build below gives it.
+    auto layerWhere = [&](int i, std::map<std::string, int>& seen) {
+        const LayerSpec& ls = m_spec.layers[size_t(i)];
+        const std::string base = ls.type->defaultName;
+        const int k = seen[base]++;
+        const std::string name = ls.name.empty() ? (k == 0 ? base : base + "_" + std::to_string(k)) : ls.name;
+        return std::make_pair(name,
+                              layersOf + "layer " + std::to_string(i + 1) + " (" + name + ", " + ls.kerasClass + ")");
+    };
+    const uint64_t machine = physicalMemoryBytes();
+    // atLeast: the count of the layers before a shape that does not fit.
+    auto refuseTotal = [&](uint64_t weights, bool atLeast) {
+        throw ModelError(about + "the model has " + (atLeast ? "at least " : "") + std::to_string(weights) +
+                         " weights (" + humanBytes(weights * sizeof(float)) + "), more than this machine can train (" +
+                         humanBytes(machine) + " of memory)");
+    };
+    // Refused before any layer is built: a layer allocates as it is made (a Dense its transposed
+    // kernel), so a model too large in one layer or in all would otherwise take gigabytes, and many
+    // seconds, before its refusal. The counts come from the shapes alone (LayerType::weightFloats,
+    // which counts at most an export's zero bias more than the layer holds). The walk stops at a
+    // shape that does not fit, which the build below names.
+    {
+        std::map<std::string, int> seen;
+        Shape s = input;
+        uint64_t total = 0;
+        bool complete = false; // the walk reached the last layer
+        for (int i = 0; i < n; ++i) {
+            const LayerSpec& ls = m_spec.layers[size_t(i)];
+            const std::string where = layerWhere(i, seen).second;
+            if (s.tokens && !ls.type->readsTokens)
+                break;
+            const uint64_t floats = ls.type->weightFloats(ls, s, numClasses);
+            if (floats * sizeof(float) > machine / 2)
+                throw ModelError(where + ": the layer has " + std::to_string(floats) + " weights (" +
+                                 humanBytes(floats * sizeof(float)) + "), more than this machine can train (" +
+                                 humanBytes(machine) + " of memory)");
+            total += floats;
+            if (s.size() <= 0) {
+                complete = false;
+                break;
+            }
+            complete = i + 1 == n;
+        }
+        if (total * sizeof(float) > machine / 2)
+            refuseTotal(total, !complete);
+    }
     for (int i = 0; i < n; ++i) {
         LayerSpec& ls = m_spec.layers[size_t(i)];
-        const std::string base = ls.type->defaultName;
-        const int k = counts[base]++;
-        const std::string name = ls.name.empty() ? (k == 0 ? base : base + "_" + std::to_string(k)) : ls.name;
-        const std::string where =
-            layersOf + "layer " + std::to_string(i + 1) + " (" + name + ", " + ls.kerasClass + ")";
+        const std::pair<std::string, std::string> named = layerWhere(i, counts);
+        const std::string& name = named.first;
+        const std::string& where = named.second;
         auto fail = [&](const std::string& what) { throw ModelError(where + ": " + what); };
         const bool last = i == n - 1;
         if (ls.activation == Activation::Softmax && !last)
@@ -87,10 +131,10 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
         s += l->stateCount();
     }
     // Refused before allocation: weights, their gradient and the optimizer's slots are several copies.
-    const uint64_t bytes = uint64_t(p + s) * sizeof(float);
-    if (bytes > physicalMemoryBytes() / 2)
-        throw ModelError(about + "the model has " + std::to_string(p + s) + " weights (" + humanBytes(bytes) +
-                         "), more than this machine can train (" + humanBytes(physicalMemoryBytes()) + " of memory)");
+    // The walk above refused the model already if weightFloats is right for every kind; this is the
+    // exact count, for a kind whose weightFloats falls short.
+    if (uint64_t(p + s) * sizeof(float) > machine / 2)
+        refuseTotal(uint64_t(p + s), false);
     m_params.assign(size_t(p), 0.0f);
     m_state.assign(size_t(s), 0.0f);
     bind();

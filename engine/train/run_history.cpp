@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <limits>
 
 namespace fs = std::filesystem;
@@ -124,6 +126,121 @@ ProcessIdentity recordedProcess(const nlohmann::ordered_json& r)
     return p;
 }
 
+// "2026-11-23 11:02" (UTC) from a record's `started`, else from the folder name's stamp
+// (YYYYmmdd-HHMMSS, local time); empty when neither says.
+std::string runDate(const std::string& started, const std::string& id)
+{
+    if (started.size() >= 16)
+        return started.substr(0, 10) + " " + started.substr(11, 5);
+    if (id.size() >= 15 && id[8] == '-' && std::all_of(id.begin(), id.begin() + 8, ::isdigit))
+        return id.substr(0, 4) + "-" + id.substr(4, 2) + "-" + id.substr(6, 2) + " " + id.substr(9, 2) + ":" +
+               id.substr(11, 2);
+    return {};
+}
+
+// Reads a JSON text's top-level "started" string and stops there (nlohmann's SAX interface: a
+// handler that returns false ends the parse).
+struct StartedReader : nlohmann::json_sax<nlohmann::json> {
+    std::string started;
+    int depth = 0;
+    bool next = false; // the value that comes is the top level's "started"
+    bool value()
+    {
+        next = false;
+        return true;
+    }
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool string(string_t& s) override
+    {
+        if (next)
+            started = s;
+        return value() && started.empty();
+    }
+    bool start_object(std::size_t) override
+    {
+        next = false;
+        return ++depth > 0;
+    }
+    bool end_object() override { return --depth >= 0; }
+    bool start_array(std::size_t) override
+    {
+        next = false;
+        return ++depth > 0;
+    }
+    bool end_array() override { return --depth >= 0; }
+    bool key(string_t& k) override
+    {
+        next = depth == 1 && k == "started";
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
+// A run.json's "started", from its first 64 KiB: the record writes it before its history, which may
+// run to tens of MB. Empty when the file is not a readable record that says it there.
+std::string recordStarted(const std::string& path)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) // not a FIFO, which may never end
+        return {};
+    std::ifstream in(path, std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(size_t(in.gcount()));
+    StartedReader reader;
+    nlohmann::json::sax_parse(head, &reader);
+    return reader.started;
+}
+
+// The run folders' names in `runsDir`: its folders, not its files, links out of it or hidden folders
+// (a tool's). `problem` says why the folder, or all of it, cannot be read.
+std::vector<std::string> runFolderNames(const std::string& runsDir, std::string& problem)
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    if (!fs::exists(runsDir, ec))
+        return names; // no run yet
+    fs::directory_iterator it(runsDir, ec);
+    if (ec) {
+        problem = "cannot read the runs folder " + runsDir + ": " + ec.message();
+        return names;
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+        if (ec) {
+            problem = "cannot read all of the runs folder " + runsDir + ": " + ec.message();
+            break;
+        }
+        std::error_code st;
+        const std::string name = it->path().filename().string();
+        if (name.front() != '.' && fs::is_directory(it->symlink_status(st)))
+            names.push_back(name);
+    }
+    return names;
+}
+
+// The first 40 characters of a value a message quotes.
+std::string cut(const std::string& s)
+{
+    return s.size() > 40 ? s.substr(0, 40) + "..." : s;
+}
+
+// An epoch's training time as a record may hold it: unknown (NaN, written as null), or from 0 to a
+// year. A damaged record's 1e308 filled `runs list`'s TRAINING column with 309 digits.
+void requireSeconds(double seconds, const std::string& what)
+{
+    constexpr double kYear = 366.0 * 24 * 3600;
+    if (!std::isnan(seconds) && !(seconds >= 0 && seconds <= kYear)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", seconds);
+        throw DataError(what + " took " + buf + " seconds, which no epoch takes");
+    }
+}
+
 // Fills `s` from its run.json; what cannot be read marks it damaged with the reason.
 void readRecord(RunSummary& s)
 {
@@ -180,12 +297,18 @@ void readRecord(RunSummary& s)
         }
         if (const auto* h = jsonMember(r, "history"))
             s.history = parseHistory(*h);
+        for (const EpochRecord& e : s.history)
+            requireSeconds(e.seconds, "epoch " + std::to_string(e.epoch) + " of its history");
         if (const auto* p = jsonMember(r, "position"); p && p->is_object()) {
             s.partialEpoch = count(*p, "epoch");
             s.partialStep = count(*p, "step");
             s.stepsPerEpoch = count(*p, "steps");
             s.partialSeconds = number(*p, "seconds");
+            requireSeconds(s.partialSeconds, "the epoch it ended in");
         }
+        // Shown as it is in `runs show` and the Runs page (configurationRows).
+        if (const auto* p = jsonMember(r, "parameters"); p && !p->is_number_unsigned())
+            throw DataError("its parameter count (" + cut(p->dump()) + ") is not a count");
         if (const auto* t = jsonMember(r, "test"); t && t->is_object()) {
             try {
                 s.test = t->get<TestResult>();
@@ -223,13 +346,7 @@ double RunSummary::trainingSeconds() const
 
 std::string RunSummary::date() const
 {
-    if (started.size() >= 16)
-        return started.substr(0, 10) + " " + started.substr(11, 5);
-    // The folder's stamp: YYYYmmdd-HHMMSS (local time).
-    if (id.size() >= 15 && id[8] == '-' && std::all_of(id.begin(), id.begin() + 8, ::isdigit))
-        return id.substr(0, 4) + "-" + id.substr(4, 2) + "-" + id.substr(6, 2) + " " + id.substr(9, 2) + ":" +
-               id.substr(11, 2);
-    return {};
+    return runDate(started, id);
 }
 
 bool RunSummary::finished() const
@@ -363,24 +480,8 @@ RunList listRuns(const std::string& runsDir)
 {
     RunList list;
     list.runsDir = runsDir;
-    std::error_code ec;
-    if (!fs::exists(runsDir, ec))
-        return list; // no run yet
-    fs::directory_iterator it(runsDir, ec);
-    if (ec) {
-        list.problem = "cannot read the runs folder " + runsDir + ": " + ec.message();
-        return list;
-    }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-        if (ec) {
-            list.problem = "cannot read all of the runs folder " + runsDir + ": " + ec.message();
-            break;
-        }
-        std::error_code st;
-        const bool hidden = it->path().filename().string().front() == '.'; // a tool's, not a run
-        if (!hidden && fs::is_directory(it->symlink_status(st))) // not files, not links out of the runs folder
-            list.runs.push_back(readRun(it->path().string()));
-    }
+    for (const std::string& name : runFolderNames(runsDir, list.problem))
+        list.runs.push_back(readRun((fs::path(runsDir) / name).string()));
     std::sort(list.runs.begin(), list.runs.end(), [](const RunSummary& a, const RunSummary& b) {
         return a.date() != b.date() ? a.date() > b.date() : a.id > b.id;
     });
@@ -395,18 +496,31 @@ std::string findRun(const std::string& runsDir, const std::string& run)
             throw IoError("no run folder " + run);
         return run;
     }
-    const RunList list = listRuns(runsDir);
+    // From the folders' names: a run.json may hold tens of MB of history, and only the run named is
+    // read (by its command). "latest" reads each record's start, for its "started", as `runs list`
+    // orders them.
+    std::string problem;
+    std::vector<std::string> names = runFolderNames(runsDir, problem);
     if (run == "latest") {
-        if (list.runs.empty())
-            throw IoError("no run in " + runsDir + (list.problem.empty() ? "" : ": " + list.problem));
-        return list.runs.front().path;
+        if (names.empty())
+            throw IoError("no run in " + runsDir + (problem.empty() ? "" : ": " + problem));
+        std::string newest, newestDate;
+        for (const std::string& name : names) {
+            const std::string date = runDate(recordStarted((fs::path(runsDir) / name / "run.json").string()), name);
+            if (newest.empty() || date > newestDate || (date == newestDate && name > newest)) {
+                newest = name;
+                newestDate = date;
+            }
+        }
+        return (fs::path(runsDir) / newest).string();
     }
+    std::sort(names.begin(), names.end(), std::greater<>()); // newest first, as the folders' stamps say
     std::vector<std::string> matches;
-    for (const RunSummary& r : list.runs) {
-        if (r.id == run)
-            return r.path;
-        if (r.id.compare(0, run.size(), run) == 0)
-            matches.push_back(r.id);
+    for (const std::string& name : names) {
+        if (name == run)
+            return (fs::path(runsDir) / name).string();
+        if (name.compare(0, run.size(), run) == 0)
+            matches.push_back(name);
     }
     if (matches.size() == 1)
         return runsDir + "/" + matches.front();
