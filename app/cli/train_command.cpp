@@ -84,8 +84,14 @@ public:
         if (m_showRate)
             std::printf(" - learning_rate: %.4g", r.learningRate);
         std::printf("\n");
-        if (m_textNet)
-            std::printf("Sample: %s\n", tb::printableSample(tb::epochSample(*m_textNet, m_vocab, r.epoch)).c_str());
+        if (m_textNet) {
+            // A model that learned a text's indentation may write only that: said, not a blank line.
+            const std::string sample = tb::epochSample(*m_textNet, m_vocab, r.epoch);
+            if (sample.find_first_not_of(" \t\r\n") == std::string::npos)
+                std::printf("Sample: (only spaces and line breaks, %zu bytes)\n", sample.size());
+            else
+                std::printf("Sample: %s\n", tb::printableSample(sample).c_str());
+        }
         // Keras' callbacks say what they did in the same words.
         for (const std::string& line : tb::callbackLines(r, m_schedule))
             std::printf("%s\n", line.c_str());
