@@ -370,7 +370,20 @@ int trainCommand(const std::vector<std::string>& args)
     }
     tb::FinishOptions finishing;
     finishing.savePath = savePath;
-    const tb::RunResult result = session.finish(status, finishing);
+    const tb::RunResult result = [&] {
+        try {
+            return session.finish(status, finishing);
+        } catch (const tb::IoError&) {
+            // The run's end (weights.tbw, evaluation.json, run.json) could not be written (a full disk):
+            // its checkpoint holds the trained weights, and resuming it records the end. Said before
+            // the error, which main prints.
+            std::fflush(stdout);
+            if (session.runFolder() && access(session.runFolder()->checkpoint().c_str(), F_OK) == 0)
+                std::fprintf(stderr, "The run's end could not be recorded; once there is space, this records it: %s\n",
+                             resumeCommand(*session.runFolder(), data).c_str());
+            throw;
+        }
+    }();
     if (status == tb::TrainStatus::Cancelled) {
         if (json) { // the last line, as an error's is: where the run stopped and what was kept
             const tb::RunPosition& at = session.position();
