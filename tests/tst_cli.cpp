@@ -642,9 +642,10 @@ private slots:
     // is a file that cannot be written, exit code 5; SIGXFSZ ended the command in silence.
     void aClosedPipeOrAFileSizeLimitIsAnErrorNotASignal()
     {
+        // As many epochs as a run takes: it ends through the closed pipe only, however late head runs.
         const QString cli = QStringLiteral(TRAINBENCH_CLI), saved = m_tmp.path() + "/piped.tbw";
         const QString piped =
-            QStringLiteral("'%1' train --data '%2' --model '%2/toy.json' --epochs 50 --batch 8 --no-run-folder "
+            QStringLiteral("'%1' train --data '%2' --model '%2/toy.json' --epochs 100000 --batch 8 --no-run-folder "
                            "--save '%3' | head -1; echo \"rc=${PIPESTATUS[0]}\" >&2")
                 .arg(cli, m_data, saved);
         Result r = fixtures::runCli(QStringLiteral("bash"), {"-c", piped});
@@ -660,6 +661,41 @@ private slots:
         QCOMPARE(r.code, 5);
         QVERIFY2(r.err.contains("limited.onnx: File too large; nothing was written"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(m_tmp.path() + "/limited.onnx"));
+    }
+
+    // SIGHUP stops a run as SIGTERM does, unless it was ignored when the run started (nohup): then the
+    // run goes on, epoch after epoch, and Ctrl-C still stops it.
+    void hangUpStopsARunUnlessIgnored()
+    {
+        const QString cli = QStringLiteral(TRAINBENCH_CLI);
+        const QString train = QStringLiteral("'%1' train --data '%2' --model '%2/toy.json' --epochs 100000 --batch 8 "
+                                             "--no-run-folder --json")
+                                  .arg(cli, m_data);
+        for (const bool ignored : {false, true}) {
+            QProcess p;
+            p.start(QStringLiteral("bash"), {"-c", (ignored ? "trap '' HUP; exec " : "exec ") + train});
+            QVERIFY(p.waitForStarted());
+            QByteArray out;
+            while (!out.contains("\"event\":\"epoch\"") && p.state() == QProcess::Running)
+                if (p.waitForReadyRead(fixtures::kHangGuardMs))
+                    out += p.readAllStandardOutput();
+            ::kill(pid_t(p.processId()), SIGHUP);
+            const int epochs = int(out.count("\"event\":\"epoch\""));
+            // Ignored: more epochs come. Handled: the run stops within the epoch under way.
+            while (p.state() == QProcess::Running && !out.contains("\"event\":\"stopped\"") &&
+                   (!ignored || out.count("\"event\":\"epoch\"") < epochs + 2))
+                if (p.waitForReadyRead(fixtures::kHangGuardMs))
+                    out += p.readAllStandardOutput();
+            if (ignored) {
+                QVERIFY2(!out.contains("\"event\":\"stopped\""), out.right(300).constData());
+                ::kill(pid_t(p.processId()), SIGINT);
+            }
+            QVERIFY(p.waitForFinished(fixtures::kHangGuardMs));
+            out += p.readAllStandardOutput();
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 130);
+            QVERIFY2(out.contains("\"event\":\"stopped\""), out.right(300).constData());
+        }
     }
 
     // A skipped row of compare's CSV has no results: its measured fields are empty, not zeros, and

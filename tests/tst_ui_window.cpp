@@ -778,7 +778,7 @@ private slots:
         // 1280x720 less a title bar and a panel: the window's minimum must fit, in both languages,
         // with a dataset loaded and a long path chosen.
         const auto back = fixtures::inRowLanguage();
-        QSettings().remove(QStringLiteral("ui/splitter")); // a first start's division of pages and log
+        QSettings().remove(QStringLiteral("ui/logSplitter")); // a first start's division of pages and log
         auto w = makeWindow();
         QVERIFY(w);
         const QSize min = w->minimumSizeHint().expandedTo(w->minimumSize());

@@ -87,7 +87,9 @@ struct MainWindow::Actions {
 
 namespace {
 const char* kGeometryKey = "ui/geometry";
-const char* kSplitterKey = "ui/splitter";
+// Saved only once the user drags it: "ui/splitter", saved always before 2026-12-07, is not read, so
+// that the log's lines follow the window's height for those users too.
+const char* kSplitterKey = "ui/logSplitter";
 
 // A page that scrolls when the window is smaller than the page's minimum size.
 QWidget* scrolling(QWidget* page)

@@ -54,27 +54,48 @@ std::string outputLostText()
     return std::string("cannot write to the standard output: ") + std::strerror(g_outputError.load());
 }
 
-// The first signal asks the run to stop where it keeps its work; a second, for someone who will not
-// wait (a large dataset still loading, a long test evaluation), ends the process as the signal does
-// by default (files are written atomically, so none is left half-written).
+int stopCode()
+{
+    return g_outputError ? FileError : Interrupted;
+}
+
+std::string stopText()
+{
+    return g_outputError ? "Stopped: " + outputLostText() : std::string("Stopped by the user");
+}
+
+// The first signal asks the run to stop where it keeps its work; a second SIGINT or SIGTERM, for
+// someone who will not wait (a large dataset still loading, a long test evaluation), ends the process
+// as the signal does by default (files are written atomically, so none is left half-written). A
+// second SIGHUP does not: a dropped ssh session sends one from the shell and one from the kernel.
 extern "C" void onSigint(int signal)
 {
-    if (g_interrupted.exchange(true)) {
+    if (g_interrupted.exchange(true) && signal != SIGHUP) {
         std::signal(signal, SIG_DFL);
         std::raise(signal);
     }
 }
 
+namespace {
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP}; // SIGHUP: the terminal closed, a session dropped
+}
+
 StopOnSignals::StopOnSignals()
 {
-    for (int s : {SIGINT, SIGTERM, SIGHUP}) // SIGHUP: the terminal closed, an ssh session dropped
-        std::signal(s, onSigint);
+    for (int i = 0; i < 3; ++i) {
+        struct sigaction stop {};
+        stop.sa_handler = onSigint;
+        sigemptyset(&stop.sa_mask);
+        sigaction(kStopSignals[i], nullptr, &m_previous[i]);
+        if (m_previous[i].sa_handler != SIG_IGN) // nohup's SIGHUP, a shell's background SIGINT
+            sigaction(kStopSignals[i], &stop, nullptr);
+    }
 }
 
 StopOnSignals::~StopOnSignals()
 {
-    for (int s : {SIGINT, SIGTERM, SIGHUP})
-        std::signal(s, SIG_DFL);
+    for (int i = 0; i < 3; ++i)
+        sigaction(kStopSignals[i], &m_previous[i], nullptr);
 }
 
 // The training options `o` gives (train/train_options.hpp: the same defaults, limits and messages as
@@ -143,7 +164,7 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
             throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
                              " is an image model");
         if (std::error_code ec;
-            std::filesystem::is_regular_file(path, ec) && tb::looksLikeText(path) && tb::isTextDataPath(path))
+            std::filesystem::is_regular_file(path, ec) && !tb::looksBinary(path) && tb::isTextDataPath(path))
             throw tb::DataError(path + " is a text, and " + spec.name +
                                 " an image model: a text model starts with an Embedding layer, as " +
                                 tb::defaultTextPreset() + " does");

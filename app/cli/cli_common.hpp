@@ -10,6 +10,7 @@
 #include "train/train_options.hpp"
 
 #include <atomic>
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -30,14 +31,23 @@ std::string outputLostText(); // "cannot write to the standard output: Broken pi
 
 // While it lives, Ctrl-C (SIGINT), SIGTERM (kill, a service manager stopping the command) and SIGHUP set
 // g_interrupted: the run stops between batches and keeps its work (--save, the checkpoint) as a
-// stopped run; outside it they end the process as usual.
+// stopped run; outside it they end the process as usual. A signal ignored when it starts (SIGHUP under
+// nohup) stays ignored, and each signal's earlier action comes back when it ends.
 class StopOnSignals {
 public:
     StopOnSignals();
     ~StopOnSignals();
     StopOnSignals(const StopOnSignals&) = delete;
     StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+private:
+    struct sigaction m_previous[3];
 };
+
+// The exit code of a run stopped by g_interrupted: FileError when the standard output was lost,
+// Interrupted (130) for a signal; and the sentence that says why on stderr ("Stopped by the user").
+int stopCode();
+std::string stopText();
 
 // The training options `o` gives, checked (train/train_options.hpp), over `base`'s settings where
 // there is one (a resumed run's: the options then change where it goes on).

@@ -26,9 +26,8 @@ const std::map<std::string, OwnOption>& ownOptions()
               tb::defaultDatasetDir() + " by default"}},
         {"model",
          {"NAME|FILE", "a preset (`presets` lists them) or a model file; by default tpu-mnist-cnn, or "
-                       "small-text-lstm when --data is a text (a file, or a folder of texts). A text preset brings its "
-                       "own optimizer, rate, "
-                       "batch and epochs where none is given"}},
+                       "small-text-lstm when --data is a text (a file, or a folder of texts). A text preset brings "
+                       "its own optimizer, rate, batch and epochs where none is given"}},
         {"sequence-length", {"T", "a text model's sequence length, 1 to 100000 (the model's own, else 100)"}},
         {"vocabulary", {"bytes|characters", "a text model's symbols (bytes)"}},
         {"save", {"FILE", "write the weights to FILE: .tbw, .safetensors or .onnx, as its name ends"}},

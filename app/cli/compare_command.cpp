@@ -35,6 +35,7 @@ public:
                     r.skipped.empty() ? r.description.c_str() : ("skipped: " + r.skipped).c_str());
         m_described = r.skipped.empty();
         std::fflush(stdout);
+        stopIfOutputLost(); // the reader of the pipe ended: no device more
     }
     void batchFinished(int, const tb::BatchProgress& p) override
     {
@@ -46,6 +47,7 @@ public:
         m_last = now;
         std::printf("\r  epoch %d/%d %s", p.epoch, p.epochs, tb::progressLine(p).c_str());
         std::fflush(stdout);
+        stopIfOutputLost();
     }
     void deviceFinished(int, const tb::CompareRow& r) override
     {
@@ -76,6 +78,7 @@ public:
         if (m_described && !r.skipped.empty()) { // announced with what it would run, then it could not set up
             std::printf("  skipped: %s\n", r.skipped.c_str());
             std::fflush(stdout);
+            stopIfOutputLost();
         }
     }
 
@@ -125,11 +128,11 @@ int compareCommand(const std::vector<std::string>& args)
     const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
     if (rows.empty() && g_interrupted.load()) { // stopped in the first device: no table, and no CSV of a header alone
         if (json)
-            printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
+            printJson({{"event", "stopped"}, {"exit_code", stopCode()}});
         std::fflush(stdout);
-        std::fprintf(stderr, "\nStopped by the user before any device finished; nothing to compare%s.\n",
+        std::fprintf(stderr, "\n%s before any device finished; nothing to compare%s.\n", stopText().c_str(),
                      csvPath.empty() ? "" : (" (" + csvPath + " not written)").c_str());
-        return Interrupted;
+        return stopCode();
     }
     if (!json)
         std::printf("\n%s", tb::compareTable(rows).c_str());
@@ -140,10 +143,10 @@ int compareCommand(const std::vector<std::string>& args)
     }
     if (g_interrupted.load()) {
         if (json)
-            printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
+            printJson({{"event", "stopped"}, {"exit_code", stopCode()}});
         std::fflush(stdout);
-        std::fprintf(stderr, "Stopped by the user; the rows above are the devices that finished.\n");
-        return Interrupted;
+        std::fprintf(stderr, "%s; the rows above are the devices that finished.\n", stopText().c_str());
+        return stopCode();
     }
     if (std::all_of(rows.begin(), rows.end(), [](const tb::CompareRow& r) { return !r.skipped.empty(); })) {
         std::fflush(stdout); // the table first, also when stdout is a pipe

@@ -123,19 +123,15 @@ int generateCommand(const std::vector<std::string>& args)
         nlohmann::ordered_json j;
         j["event"] = stopped ? "stopped" : "done";
         if (stopped)
-            j["exit_code"] = int(Interrupted);
+            j["exit_code"] = stopCode();
         j["streams"] = g.streams;
         j["symbols"] = symbolCount;
         printJson(j);
     }
     if (stopped) {
         std::fflush(stdout);
-        if (g_outputError) {
-            std::fprintf(stderr, "Stopped: %s.\n", outputLostText().c_str());
-            return FileError;
-        }
-        std::fprintf(stderr, "Stopped by the user.\n");
-        return Interrupted;
+        std::fprintf(stderr, "%s.\n", stopText().c_str());
+        return stopCode();
     }
     return Ok;
 }

@@ -22,9 +22,9 @@ namespace {
 
 // Why what the command printed did not all reach its standard output (a file on a full disk, /dev/full),
 // or empty when it did: that is a file the command could not write, as with --out.
-std::string unwrittenOutput()
+// `earlier`: the errno a write just before left (fputs of the usage), else 0.
+std::string unwrittenOutput(int earlier = 0)
 {
-    const int earlier = errno; // a write that failed before (fputs of the usage) left its reason here
     errno = 0;
     if (std::fflush(stdout) == 0 && !std::ferror(stdout))
         return {};
@@ -45,7 +45,7 @@ int main(int argc, char** argv)
     std::signal(SIGPIPE, SIG_IGN);
     // What --help and --version print must reach stdout too (`--help > /dev/full` failed with 0).
     const auto printed = [] {
-        if (const std::string why = unwrittenOutput(); !why.empty()) {
+        if (const std::string why = unwrittenOutput(errno); !why.empty()) {
             std::fprintf(stderr, "trainbench-cli: %s\n", why.c_str());
             return int(tbcli::FileError);
         }

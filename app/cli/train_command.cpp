@@ -85,10 +85,11 @@ public:
             std::printf(" - learning_rate: %.4g", r.learningRate);
         std::printf("\n");
         if (m_textNet) {
-            // A model that learned a text's indentation may write only that: said, not a blank line.
+            // A model that learned a text's indentation may write only that: said, not a blank line (a
+            // line break shows, as "↵").
             const std::string sample = tb::epochSample(*m_textNet, m_vocab, r.epoch);
-            if (sample.find_first_not_of(" \t\r\n") == std::string::npos)
-                std::printf("Sample: (only spaces and line breaks, %zu bytes)\n", sample.size());
+            if (sample.find_first_not_of(" \t\r") == std::string::npos)
+                std::printf("Sample: (only spaces, %zu bytes)\n", sample.size());
             else
                 std::printf("Sample: %s\n", tb::printableSample(sample).c_str());
         }
@@ -389,7 +390,7 @@ int trainCommand(const std::vector<std::string>& args)
             const tb::RunPosition& at = session.position();
             nlohmann::ordered_json j;
             j["event"] = "stopped";
-            j["exit_code"] = int(Interrupted);
+            j["exit_code"] = stopCode();
             j["epoch"] = at.epoch + 1;
             j["step"] = at.step; // the batches of that epoch finished
             if (!savePath.empty())
@@ -400,13 +401,11 @@ int trainCommand(const std::vector<std::string>& args)
         }
         std::fflush(stdout); // the progress lines first, also when both go to one file
         const std::string saved = savePath.empty() ? "" : "; the weights so far were saved to " + savePath;
-        if (g_outputError) // nobody reads the progress: the run stopped as for Ctrl-C, and says why
-            std::fprintf(stderr, "Stopped: %s%s.\n", outputLostText().c_str(), saved.c_str());
-        else if (lead) // under mpirun every rank gets the signal; one says so
-            std::fprintf(stderr, "\nStopped by the user%s.\n", saved.c_str());
+        if (lead || g_outputError) // under mpirun every rank gets the signal; one says so
+            std::fprintf(stderr, "\n%s%s.\n", stopText().c_str(), saved.c_str());
         if (session.runFolder())
             std::fprintf(stderr, "Continue with: %s\n", resumeCommand(*session.runFolder(), data).c_str());
-        return g_outputError ? FileError : Interrupted;
+        return stopCode();
     }
     if (!json && result.restoredBest)
         std::printf("Restoring model weights from the end of the best epoch: %d.\n", result.bestEpoch);

@@ -178,8 +178,8 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
         dir.pop_back();
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0) {
-        if (errno != ENOENT) // a loop of symbolic links, a folder on the way that cannot be searched
-            throw DataError("cannot read the dataset folder " + dir + ": " + std::strerror(errno));
+        if (const int err = errno; err != ENOENT) // a loop of symbolic links, a folder on the way not searchable
+            throw DataError("cannot read the dataset folder " + dir + ": " + std::strerror(err));
         throw DataError(MessageId::DatasetFolderMissing, {dir}, "dataset folder " + dir + " does not exist");
     }
     if (!S_ISDIR(st.st_mode))

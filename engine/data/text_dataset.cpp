@@ -52,8 +52,9 @@ bool textControl(unsigned char b)
     return (b >= 0x09 && b <= 0x0d) || b == 0x1b;
 }
 
-// Binary data (compressed, a UTF-16 text, an executable) is refused, whole or by its first block.
-// `first` when the text is a file's first block.
+// Binary data (compressed, a UTF-16 text, an executable) is refused, whole or by its first block
+// (`first`): a block is judged by its signs alone (gzip's magic, a byte-order mark, a zero byte), the
+// share of control bytes on the whole text (a man page's overstrikes may crowd its start).
 void checkNotBinary(const std::string& text, const std::string& origin, bool first = false)
 {
     if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
@@ -64,6 +65,8 @@ void checkNotBinary(const std::string& text, const std::string& origin, bool fir
                                  "convert it first (iconv -f UTF-16 -t UTF-8)");
     if (const size_t z = text.find('\0'); z != std::string::npos)
         throw DataError(origin + " looks binary, not text (a zero byte at offset " + std::to_string(z) + ")");
+    if (first)
+        return;
     // Compressed or encrypted data without a zero byte: about one byte in nine is a control
     // character no text has; a text, any encoding, has next to none.
     size_t controls = 0;
@@ -73,7 +76,7 @@ void checkNotBinary(const std::string& text, const std::string& origin, bool fir
     }
     if (controls >= 16 && controls * 100 > text.size())
         throw DataError(origin + " looks binary, not text (" + std::to_string(controls) + " of its " +
-                        (first ? "first " : "") + std::to_string(text.size()) + " bytes are control characters)");
+                        std::to_string(text.size()) + " bytes are control characters)");
 }
 
 void checkText(const std::string& text, const std::string& origin, bool requireUtf8)
@@ -99,7 +102,7 @@ std::string readFile(const fs::path& p)
     std::string text(64 * 1024, '\0');
     in.read(text.data(), std::streamsize(text.size()));
     text.resize(size_t(in.gcount()));
-    checkNotBinary(text, p.string(), !in.eof());
+    checkNotBinary(text, p.string(), true);
     if (in) {
         if (const uintmax_t size = fs::file_size(p, ec); !ec)
             text.reserve(size_t(size));
@@ -390,27 +393,28 @@ bool isTextDataPath(const std::string& path)
     if (!fs::is_directory(status)) // a file; a device or a pipe too, which the text's reading refuses
         return !idxName(path);
     // A folder of texts: files, none named as IDX files are, and the first ones without a zero byte
-    // near their start (a folder of PNG images is not one).
+    // near their start (a folder of PNG images is not one). The iteration says its errors rather than
+    // throw them (a folder that cannot be read: the reading that follows says why).
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(path, ec)) {
-        if (idxName(e.path()))
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+        if (idxName(it->path()))
             return false;
-        if (std::error_code fileEc; e.is_regular_file(fileEc) && e.path().filename().string()[0] != '.')
-            files.push_back(e.path());
+        if (std::error_code fileEc; it->is_regular_file(fileEc) && it->path().filename().string()[0] != '.')
+            files.push_back(it->path());
     }
     if (ec || files.empty())
         return false;
     std::sort(files.begin(), files.end());
     files.resize(std::min<size_t>(files.size(), 8));
-    return std::all_of(files.begin(), files.end(), [](const fs::path& f) { return looksLikeText(f.string()); });
+    return std::none_of(files.begin(), files.end(), [](const fs::path& f) { return looksBinary(f.string()); });
 }
 
-bool looksLikeText(const std::string& file)
+bool looksBinary(const std::string& file)
 {
     std::ifstream in(file, std::ios::binary);
     char head[4096];
     in.read(head, sizeof head);
-    return in.gcount() > 0 && !std::memchr(head, 0, size_t(in.gcount()));
+    return std::memchr(head, 0, size_t(std::max<std::streamsize>(in.gcount(), 0))) != nullptr;
 }
 
 double unigramEntropy(const std::vector<uint8_t>& ids, int vocabulary)

@@ -71,8 +71,8 @@ size_t firstInvalidUtf8(const std::string& s);
 // reading it says why it cannot be one), or a folder of files that are neither named so nor binary
 // at their start.
 bool isTextDataPath(const std::string& path);
-// Whether a file reads and has no zero byte in its first 4 KiB.
-bool looksLikeText(const std::string& file);
+// Whether a file has a zero byte in its first 4 KiB (not one that is empty or cannot be read).
+bool looksBinary(const std::string& file);
 
 // The entropy (nats per token) of the ids' unigram distribution: the loss of a model that knows only
 // how often each symbol occurs. A language model should go well below it.
