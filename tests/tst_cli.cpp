@@ -833,7 +833,8 @@ private slots:
         QVERIFY(text.out.contains("speed-up"));
         QCOMPARE(text.out.count(QRegularExpression("^cpu:[12] ", QRegularExpression::MultilineOption)), 4);
         QVERIFY2(text.out.contains("[3/4] cpu:1 (batch 64, size x1): "), qPrintable(text.out));
-        QVERIFY2(text.out.endsWith("\nspeed-up and max |dw|: against the first device at the same batch and size\n"),
+        QVERIFY2(text.out.endsWith(
+                     "\nspeed-up and max |dw|: against the first device that ran at the same batch and size\n"),
                  qPrintable(text.out));
     }
 
@@ -1273,6 +1274,14 @@ private slots:
                                  "cpu:1@baseline+bf16", "--max-batches", "1"});
         QCOMPARE(none.code, 2);
         QVERIFY2(none.err.contains("no device could run it"), qPrintable(none.err));
+        QVERIFY2(!none.out.contains("speed-up and max |dw|"), qPrintable(none.out)); // nothing to be against
+        // A skipped first row is not the reference: the first row that ran is.
+        const Result skippedFirst = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                                         "cpu:1@baseline+bf16,cpu:1", "--max-batches", "1"});
+        QVERIFY2(skippedFirst.code == 0, qPrintable(skippedFirst.err));
+        QVERIFY2(skippedFirst.out.endsWith("speed-up and max |dw| (the largest difference of a weight): against the "
+                                           "first row that ran, cpu:1\n"),
+                 qPrintable(skippedFirst.out));
         const Result r = run({"compare", "--data", m_data, "--sweep", "width=1,2"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("batch=32,64,128"));

@@ -87,7 +87,9 @@ StopOnSignals::StopOnSignals()
         stop.sa_handler = onSigint;
         sigemptyset(&stop.sa_mask);
         sigaction(kStopSignals[i], nullptr, &m_previous[i]);
-        if (m_previous[i].sa_handler != SIG_IGN) // nohup's SIGHUP, a shell's background SIGINT
+        // nohup's SIGHUP stays ignored. SIGINT is taken even where a shell ignored it for a command
+        // it put in the background (`kill -INT` then stops it, as it always has).
+        if (kStopSignals[i] != SIGHUP || m_previous[i].sa_handler != SIG_IGN)
             sigaction(kStopSignals[i], &stop, nullptr);
     }
 }

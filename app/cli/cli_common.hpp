@@ -31,8 +31,8 @@ std::string outputLostText(); // "cannot write to the standard output: Broken pi
 
 // While it lives, Ctrl-C (SIGINT), SIGTERM (kill, a service manager stopping the command) and SIGHUP set
 // g_interrupted: the run stops between batches and keeps its work (--save, the checkpoint) as a
-// stopped run; outside it they end the process as usual. A signal ignored when it starts (SIGHUP under
-// nohup) stays ignored, and each signal's earlier action comes back when it ends.
+// stopped run; outside it they end the process as usual. SIGHUP ignored when it starts (nohup) stays
+// ignored, and each signal's earlier action comes back when it ends.
 class StopOnSignals {
 public:
     StopOnSignals();

@@ -174,7 +174,9 @@ std::vector<Command> makeTable()
                          "the products' arithmetic of every device in --devices that names none of its own: fp32 or "
                          "bf16 (CPUs with AVX512_BF16 only; a device that cannot is skipped with the reason); "
                          "--devices cpu:2,cpu:2+bf16 compares both on the same seed (fp32)"}}),
-                 "the same model from the same initial weights on each device in turn, as a table", compareCommand});
+                 "the same model from the same initial weights on each device in turn, as a table (its rows are "
+                 "not runs: train one device with --device to keep its run, for runs and report)",
+                 compareCommand});
     t.push_back({"devices", "", {}, "what this machine has: CPU, OpenCL devices, GPUs or why none", devicesCommand});
     t.push_back({"predict",
                  "",

@@ -112,7 +112,16 @@ int compareCommand(const std::vector<std::string>& args)
 
     const tb::ModelSpec spec = modelOption(o);
     const std::string own = applyPresetTraining(cfg.train, spec, o, cfg.sweep.kind != tb::SweepKind::Batch);
+    const StopOnSignals stopOn; // from the data's loading to the CSV's writing
     const tb::Dataset data = loadData(o, spec);
+    // A signal while the data loaded (seconds for a large gzip file): said, where the process ended
+    // without a word, as train says it.
+    if (g_interrupted.load()) {
+        if (json)
+            printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});
+        std::fprintf(stderr, "Stopped by the user before the comparison started; nothing was written.\n");
+        return Interrupted;
+    }
     if (!own.empty() && !json)
         std::printf("%s\n", own.c_str());
     if (!json) {
@@ -124,7 +133,6 @@ int compareCommand(const std::vector<std::string>& args)
         std::fflush(stdout);
     }
     CompareProgress progress(json);
-    const StopOnSignals stopOn; // through the CSV's writing too
     const std::vector<tb::CompareRow> rows = tb::runComparison(spec, data, cfg, &progress, &g_interrupted);
     if (rows.empty() && g_interrupted.load()) { // stopped in the first device: no table, and no CSV of a header alone
         if (json)

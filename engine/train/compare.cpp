@@ -210,11 +210,14 @@ std::string compareTable(const std::vector<CompareRow>& rows)
     }
     // What the two relative columns are relative to: a sweep compares the devices at each value, not
     // the values (one device swept reads 1.00x and 0 on every row; samples/s compares the values).
-    if (rows.empty())
+    // The reference is the first row that ran: a skipped one has no weights nor speed.
+    const auto ran = std::find_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.skipped.empty(); });
+    if (ran == rows.end())
         return out;
     const bool sweep = std::any_of(rows.begin(), rows.end(), [](const CompareRow& r) { return r.sweepValue != 0; });
-    out += sweep ? "speed-up and max |dw|: against the first device at the same batch and size\n"
-                 : "speed-up and max |dw|: against the first row, " + rows.front().device.id() + "\n";
+    out += sweep ? "speed-up and max |dw|: against the first device that ran at the same batch and size\n"
+                 : "speed-up and max |dw| (the largest difference of a weight): against the first row that ran, " +
+                       ran->device.id() + "\n";
     return out;
 }
 
