@@ -227,14 +227,25 @@ std::string readWholeFile(const std::string& path)
     std::string bytes(known ? size_t(st.st_size) : 0, '\0');
     in.read(bytes.data(), std::streamsize(bytes.size()));
     bytes.resize(size_t(in.gcount()));
-    if (in) {
-        char block[64 * 1024];
-        while (in.read(block, sizeof block) || in.gcount() > 0)
-            bytes.append(block, size_t(in.gcount()));
-    }
+    if (in)
+        readToEnd(in, bytes);
     if (in.bad())
         throw IoError("cannot read " + path);
     return bytes;
+}
+
+void readToEnd(std::istream& in, std::string& bytes)
+{
+    char block[64 * 1024];
+    while (in.read(block, sizeof block) || in.gcount() > 0)
+        bytes.append(block, size_t(in.gcount()));
+}
+
+std::string withoutTrailingSlashes(std::string path)
+{
+    while (path.size() > 1 && path.back() == '/')
+        path.pop_back();
+    return path;
 }
 
 } // namespace tb

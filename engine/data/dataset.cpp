@@ -1,5 +1,6 @@
 #include "data/dataset.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/sha256.hpp"
 #include "data/idx.hpp"
@@ -146,9 +147,7 @@ std::string absolutePath(const std::string& path)
     std::string out = std::filesystem::absolute(path, ec).lexically_normal().string();
     if (ec || out.empty())
         return path;
-    while (out.size() > 1 && out.back() == '/')
-        out.pop_back();
-    return out;
+    return withoutTrailingSlashes(out);
 }
 
 const char* defaultDatasetDir()
@@ -173,9 +172,7 @@ std::string findIdxFile(const std::string& dir, const std::string& part)
 
 Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
 {
-    std::string dir = dirIn;
-    while (dir.size() > 1 && dir.back() == '/')
-        dir.pop_back();
+    const std::string dir = withoutTrailingSlashes(dirIn);
     struct stat st {};
     if (::stat(dir.c_str(), &st) != 0) {
         if (const int err = errno; err != ENOENT) // a loop of symbolic links, a folder on the way not searchable

@@ -1,5 +1,6 @@
 #include "data/text_dataset.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 
@@ -106,9 +107,7 @@ std::string readFile(const fs::path& p)
     if (in) {
         if (const uintmax_t size = fs::file_size(p, ec); !ec)
             text.reserve(size_t(size));
-        char block[64 * 1024];
-        while (in.read(block, sizeof block) || in.gcount() > 0)
-            text.append(block, size_t(in.gcount()));
+        readToEnd(in, text);
     }
     if (in.bad())
         throw DataError("cannot read the text file " + p.string());
@@ -195,17 +194,17 @@ std::vector<uint8_t> TextVocabulary::encode(const std::string& text, const std::
         return ids;
     }
     for (size_t i = 0; i < text.size();) {
-        const int len = std::max(utf8Length(text, i), 1);
-        const std::string sym = text.substr(i, size_t(len));
-        const auto it = std::lower_bound(symbols.begin(), symbols.end(), sym);
-        if (utf8Length(text, i) == 0) // a character-level vocabulary holds UTF-8 characters only
+        const int len = utf8Length(text, i);
+        if (len == 0) // a character-level vocabulary holds UTF-8 characters only
             throw DataError(what + " is not valid UTF-8 at byte offset " + std::to_string(i) + " (byte 0x" +
                             kHex[static_cast<unsigned char>(text[i]) >> 4] +
                             kHex[static_cast<unsigned char>(text[i]) & 15] +
                             "); the model's character-level vocabulary holds UTF-8 characters");
+        const std::string sym = text.substr(i, size_t(len));
+        const auto it = std::lower_bound(symbols.begin(), symbols.end(), sym);
         if (it == symbols.end() || *it != sym) {
             // i is where the character starts in the text, counted in bytes; the character is shown
-            // as itself when it prints, and always by its bytes (a control byte, a lone UTF-8 byte).
+            // as itself when it prints, and always by its bytes (a control byte shows by them alone).
             std::string hex;
             for (char c : sym) {
                 const auto b = static_cast<unsigned char>(c);

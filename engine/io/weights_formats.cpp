@@ -99,9 +99,7 @@ WeightsFile loadAnyWeights(const std::string& path, const ModelHint* hint)
     // there are none yet.
     std::error_code ec;
     if (std::filesystem::exists(path + "/run.json", ec)) {
-        std::string folder = path;
-        while (folder.size() > 1 && folder.back() == '/')
-            folder.pop_back();
+        const std::string folder = withoutTrailingSlashes(path);
         if (std::filesystem::exists(folder + "/weights.tbw", ec))
             throw IoError(folder + " is a run folder: its trained weights are " + folder + "/weights.tbw");
         throw IoError(folder + " is a run folder without weights.tbw: its run has not finished (resume it, or give "

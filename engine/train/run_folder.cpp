@@ -1,5 +1,6 @@
 #include "train/run_folder.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "train/run_history.hpp"
 #include "train/run_lock.hpp"
@@ -54,9 +55,7 @@ RunFolder RunFolder::create(const std::string& runsDir, const std::string& name)
 
 RunFolder RunFolder::open(const std::string& path)
 {
-    std::string p = path;
-    while (p.size() > 1 && p.back() == '/')
-        p.pop_back();
+    const std::string p = withoutTrailingSlashes(path);
     RunFolder f{p};
     struct stat st {};
     if (::stat(p.c_str(), &st) != 0)

@@ -459,9 +459,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::hardwareRows() cons
 RunSummary readRun(const std::string& path)
 {
     RunSummary s;
-    s.path = path;
-    while (s.path.size() > 1 && s.path.back() == '/')
-        s.path.pop_back();
+    s.path = withoutTrailingSlashes(path);
     s.id = fs::path(s.path).filename().string();
     std::error_code ec;
     if (!fs::is_directory(fs::symlink_status(s.path, ec))) {
