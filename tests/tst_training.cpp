@@ -5,6 +5,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "data/dataset.hpp"
 #include "io/weights_file.hpp"
 #include "kernels/isa.hpp"
@@ -442,6 +443,26 @@ private slots:
             QCOMPARE(pieces.slotBuffer(), before);
             QCOMPARE(pieces.iterations(), whole.iterations());
         }
+    }
+
+    // A batch too large for memory is refused before the optimizer allocates its moments (Adam's are
+    // twice the weights, 400 MB here): the old code zeroed them first, which for a large model took
+    // gigabytes and many seconds before the refusal.
+    void aBatchTooLargeIsRefusedBeforeTheOptimizerAllocates()
+    {
+        Network net = networkOf(m_toy, R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 350000},
+            {"type": "Dense", "units": 3, "activation": "softmax"}]})");
+        TrainConfig cfg;
+        cfg.batchSize = 65536;
+        cfg.device.threads = 1;
+        if (CpuExecutor::trainingBytes(net, cfg.batchSize, 1) <= physicalMemoryBytes())
+            QSKIP("this machine could hold the batch");
+        if (fixtures::peakResidentBytes(true) < 0)
+            QSKIP("the system does not say the process's peak memory (/proc/self/clear_refs, VmHWM)");
+        const int64_t before = fixtures::peakResidentBytes(true);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, (void)Trainer(net, m_toy, cfg));
+        const int64_t grew = fixtures::peakResidentBytes() - before;
+        QVERIFY2(grew < 100 << 20, qPrintable(QString("the peak memory grew by %1 MB").arg(grew >> 20)));
     }
 
     // A step whose update overflows leaves weights, BatchNorm statistics and optimizer state as

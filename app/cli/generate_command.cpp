@@ -12,22 +12,45 @@
 
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include <unistd.h>
 
 namespace tbcli {
 namespace {
-// For a terminal: control bytes other than a newline, tab or carriage return as "?". A model writes
-// any byte it learned, or, hot enough, any byte at all, and an escape sequence would drive the
-// terminal. Piped or redirected, the bytes go as written.
-std::string forTerminal(std::string text)
-{
-    for (char& c : text)
-        if (const auto b = static_cast<unsigned char>(c);
-            (b < 0x20 && c != '\n' && c != '\t' && c != '\r') || b == 0x7f)
-            c = '?';
-    return text;
-}
+// For a terminal: control bytes other than a newline, tab or carriage return as "?", and the C1
+// controls (U+0080 to U+009F, C2 80 to C2 9F in UTF-8) too. A model writes any byte it learned, or,
+// hot enough, any byte at all, and an escape sequence would drive the terminal. A byte model writes
+// C2 and its next byte as two symbols, so a C2 at the end of one piece waits for the next piece.
+// Piped or redirected, the bytes go as written.
+class TerminalFilter {
+public:
+    std::string operator()(const std::string& piece)
+    {
+        const std::string text = m_pending + piece;
+        m_pending.clear();
+        std::string out;
+        out.reserve(text.size());
+        for (size_t i = 0; i < text.size(); ++i) {
+            const auto b = static_cast<unsigned char>(text[i]);
+            if (b == 0xc2 && i + 1 == text.size()) {
+                m_pending = text.substr(i);
+            } else if (b == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0 &&
+                       static_cast<unsigned char>(text[i + 1]) >= 0x80) {
+                out += '?';
+                ++i;
+            } else {
+                out += (b < 0x20 && b != '\n' && b != '\t' && b != '\r') || b == 0x7f ? '?' : text[i];
+            }
+        }
+        return out;
+    }
+    // What waits for a next piece that will not come: a lone C2, shown as it is.
+    std::string rest() { return std::exchange(m_pending, std::string()); }
+
+private:
+    std::string m_pending;
+};
 } // namespace
 
 int generateCommand(const std::vector<std::string>& args)
@@ -76,7 +99,8 @@ int generateCommand(const std::vector<std::string>& args)
     }
     const bool json = o.has("json");
     const bool tty = isatty(fileno(stdout));
-    const auto shown = [&](const std::string& text) { return tty ? forTerminal(text) : text; };
+    TerminalFilter terminal;
+    const auto shown = [&](const std::string& text) { return tty ? terminal(text) : text; };
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "start";
@@ -110,10 +134,11 @@ int generateCommand(const std::vector<std::string>& args)
     });
     if (!json) {
         if (g.streams == 1)
-            std::printf("\n");
+            std::printf("%s\n", terminal.rest().c_str());
         else
             for (size_t k = 0; k < texts.size(); ++k) {
-                const std::string text = shown(g.prompt + texts[k]) + "\n"; // a zero byte too, when piped
+                const std::string text =
+                    shown(g.prompt + texts[k]) + terminal.rest() + "\n"; // a zero byte too, when piped
                 std::printf("--- stream %zu ---\n", k + 1);
                 std::fwrite(text.data(), 1, text.size(), stdout);
             }

@@ -23,16 +23,14 @@ DeviceSpec resolved(DeviceSpec d)
     requireIsa(*d.isa);
     return d;
 }
-} // namespace
 
-CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& config)
-    : m_net(net), m_data(data), m_device(resolved(config.device)), m_kernels(&cpuKernels(m_device)),
-      m_optimizer(config.optimizer, net.paramCount(), *m_kernels), m_comm(config.communicator)
+// A batch whose buffers could not fit is refused before anything is allocated (the optimizer's
+// moments are several copies of the weights); so is one beyond what is free now, which the kernel's
+// out-of-memory killer would end mid-run, without a word.
+DeviceSpec requireBatchFits(DeviceSpec device, const Network& net, const Dataset& data, const TrainConfig& config)
 {
-    // A batch whose buffers could not fit is refused before anything is allocated; so is one beyond
-    // what is free now, which the kernel's out-of-memory killer would end mid-run, without a word.
-    const uint64_t need =
-        CpuExecutor::trainingBytes(net, config.batchSize, m_device.threads, config.shardSize, m_comm != nullptr);
+    const uint64_t need = CpuExecutor::trainingBytes(net, config.batchSize, device.threads, config.shardSize,
+                                                     config.communicator != nullptr);
     const std::string batch =
         "a batch of " + std::to_string(config.batchSize) +
         (data.isText() ? " sequences of " + std::to_string(data.inputHeight()) + " symbols"
@@ -44,6 +42,15 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
     if (const uint64_t freeNow = availableMemoryBytes(); need > freeNow)
         throw ConfigError(batch + "the " + humanBytes(freeNow) + " this machine has free now (of " +
                           humanBytes(physicalMemoryBytes()) + "); close other programs, or use " + smaller);
+    return device;
+}
+} // namespace
+
+CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& config)
+    : m_net(net), m_data(data), m_device(requireBatchFits(resolved(config.device), net, data, config)),
+      m_kernels(&cpuKernels(m_device)), m_optimizer(config.optimizer, net.paramCount(), *m_kernels),
+      m_comm(config.communicator)
+{
     if (m_comm)
         requireSameRunOnEveryRank(*m_comm, net, data, config, *m_device.isa);
     m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels, m_comm.get());
