@@ -136,6 +136,23 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         for (const char* want : {"Unigram entropy of the validation text", "bpc:", "val_bpc:", "Sample: "})
             QVERIFY2(r.out.contains(want), qPrintable(r.out));
+        // --json says the same: the text's numbers at the start, bpc and the sample each epoch, the test's bpc.
+        r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm", "--epochs", "1",
+                 "--batch", "16", "--max-batches", "4", "--sequence-length", "32", "--threads", "2", "--no-run-folder",
+                 "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QList<QJsonObject> events = jsonLines(r.out);
+        QCOMPARE(events.first()["sequence_length"].toInt(), 32);
+        QCOMPARE(events.first()["vocabulary"].toString(), QString("bytes"));
+        QCOMPARE(events.first()["symbols"].toInt(), 256);
+        QVERIFY(events.first()["unigram_entropy_bits"].toDouble() > 4.0);
+        const QJsonObject epoch = events[events.size() - 2];
+        QCOMPARE(epoch["event"].toString(), QString("epoch"));
+        QCOMPARE(epoch["bpc"].toDouble(), epoch["loss"].toDouble() / std::log(2.0));
+        QCOMPARE(epoch["val_bpc"].toDouble(), epoch["val_loss"].toDouble() / std::log(2.0));
+        QVERIFY(!epoch["sample"].toString().isEmpty());
+        QCOMPARE(events.last()["test_bpc"].toDouble(),
+                 events.last()["test"].toObject()["loss"].toDouble() / std::log(2.0));
         const QStringList gen = {"generate", "--weights", weights, "--prompt", "The ", "--length", "60", "--seed", "3"};
         const Result a = run(gen), b = run(gen);
         QCOMPARE(a.code, 0);

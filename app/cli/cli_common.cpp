@@ -64,6 +64,13 @@ std::string stopText()
     return g_outputError ? "Stopped: " + outputLostText() : std::string("Stopped by the user");
 }
 
+std::string testBpcText(double loss)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " - test bpc: %.4f", tb::bitsPerSymbol(loss));
+    return buf;
+}
+
 // The first signal asks the run to stop where it keeps its work; a second SIGINT or SIGTERM, for
 // someone who will not wait (a large dataset still loading, a long test evaluation), ends the process
 // as the signal does by default (files are written atomically, so none is left half-written). A

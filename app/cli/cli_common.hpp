@@ -49,6 +49,9 @@ private:
 int stopCode();
 std::string stopText();
 
+// A text model's test loss in bits per symbol, for the "Test loss" line: " - test bpc: 2.1234".
+std::string testBpcText(double loss);
+
 // The training options `o` gives, checked (train/train_options.hpp), over `base`'s settings where
 // there is one (a resumed run's: the options then change where it goes on).
 tb::TrainSettings trainSettingsFrom(const Options& o, const tb::TrainConfig* base = nullptr);

@@ -144,6 +144,8 @@ int evaluateCommand(const std::vector<std::string>& args)
         tb::TestResult test = tb::testResultOf(r);
         test.misclassified = e.misclassified;
         j["test"] = test;
+        if (text)
+            j["test_bpc"] = tb::bitsPerSymbol(r.loss);
         j["weights_sha256"] = e.net.weightsSha256();
         j["device"] = device.id();
         j["precision"] = tb::precisionName(device.precision);
@@ -152,9 +154,9 @@ int evaluateCommand(const std::vector<std::string>& args)
         printJson(j);
     } else {
         std::printf("Evaluated on %s (%s)\n", device.id().c_str(), tb::precisionDescription(device.precision));
-        std::printf("Test loss: %.4f - test accuracy: %.4f - misclassified: %d of %d %s - weights sha256: %s\n", r.loss,
-                    r.accuracy, e.misclassified, r.samples, text ? "predicted symbols" : "images",
-                    e.net.weightsSha256().c_str());
+        std::printf("Test loss: %.4f - test accuracy: %.4f%s - misclassified: %d of %d %s - weights sha256: %s\n",
+                    r.loss, r.accuracy, text ? testBpcText(r.loss).c_str() : "", e.misclassified, r.samples,
+                    text ? "predicted symbols" : "images", e.net.weightsSha256().c_str());
     }
     return Ok;
 }

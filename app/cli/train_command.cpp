@@ -37,6 +37,19 @@
 namespace tbcli {
 
 namespace {
+// What a text model's epoch adds to its line: bits per symbol, and a sample of its writing.
+struct TextEpoch {
+    const tb::Network* net = nullptr; // null: an image model
+    tb::TextVocabulary vocab;
+
+    void watch(const tb::Network& n, const tb::Dataset& data)
+    {
+        net = &n;
+        vocab = tb::vocabularyOf(data);
+    }
+    std::string sample(int epoch) const { return tb::epochSample(*net, vocab, epoch); }
+};
+
 // Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
 class TextProgress : public tb::TrainObserver {
 public:
@@ -69,25 +82,21 @@ public:
     }
 
     // A text model: bits per character beside the loss, and a sample of its writing after each epoch.
-    void showText(const tb::Network& net, const tb::Dataset& data)
-    {
-        m_textNet = &net;
-        m_vocab = tb::vocabularyOf(data);
-    }
+    void showText(const tb::Network& net, const tb::Dataset& data) { m_text.watch(net, data); }
 
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
         announce(r.epoch); // resumed in its validation: no step said which epoch
         std::printf("%s%s", m_pending ? "\r" : "", tb::epochLine(r, m_steps).c_str());
-        if (m_textNet)
+        if (m_text.net)
             std::printf(" - bpc: %.4f - val_bpc: %.4f", tb::bitsPerSymbol(r.loss), tb::bitsPerSymbol(r.valLoss));
         if (m_showRate)
             std::printf(" - learning_rate: %.4g", r.learningRate);
         std::printf("\n");
-        if (m_textNet) {
+        if (m_text.net) {
             // A model that learned a text's indentation may write only that: said, not a blank line (a
             // line break shows, as "↵").
-            const std::string sample = tb::epochSample(*m_textNet, m_vocab, r.epoch);
+            const std::string sample = m_text.sample(r.epoch);
             if (sample.find_first_not_of(" \t\r") == std::string::npos)
                 std::printf("Sample: (only spaces, %zu bytes)\n", sample.size());
             else
@@ -112,8 +121,7 @@ private:
     }
 
     tb::LrSchedule m_schedule;
-    const tb::Network* m_textNet = nullptr;
-    tb::TextVocabulary m_vocab;
+    TextEpoch m_text;
     int m_steps, m_epochs;
     bool m_showRate;
     bool m_tty;
@@ -144,8 +152,17 @@ public:
     {
         nlohmann::ordered_json j = {{"event", "epoch"}};
         j.update(nlohmann::ordered_json(r)); // the epoch record as the files keep it (config/records.hpp)
+        if (m_text.net) {                    // as the text lines say it; the sample whole, line breaks and all
+            j["bpc"] = tb::bitsPerSymbol(r.loss);
+            j["val_bpc"] = tb::bitsPerSymbol(r.valLoss);
+            j["sample"] = m_text.sample(r.epoch); // bytes that are not UTF-8 as U+FFFD (printJson)
+        }
         printJson(j);
     }
+    void showText(const tb::Network& net, const tb::Dataset& data) { m_text.watch(net, data); }
+
+private:
+    TextEpoch m_text;
 };
 
 // `s` as one word of a POSIX shell: as it is when it holds only characters no shell reads specially,
@@ -313,6 +330,14 @@ int trainCommand(const std::vector<std::string>& args)
         }
         if (!ranOn.empty())
             j["ran_on"] = ranOn;
+        if (data.isText()) { // the images above are sequences; what "learning" means for this text
+            j["sequence_length"] = data.inputHeight();
+            j["vocabulary"] = tb::vocabularyOf(data).kind == tb::TextVocabularyKind::Bytes ? "bytes" : "characters";
+            j["symbols"] = data.numClasses;
+            j["text_bytes"] = data.textBytes;
+            j["unigram_entropy_bits"] =
+                tb::bitsPerSymbol(tb::unigramEntropy(session.validationSplit().labels, data.numClasses));
+        }
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
@@ -339,9 +364,11 @@ int trainCommand(const std::vector<std::string>& args)
     }
 
     TextProgress text(session);
-    if (data.isText())
-        text.showText(session.network(), data);
     JsonProgress jsonOut;
+    if (data.isText()) {
+        text.showText(session.network(), data);
+        jsonOut.showText(session.network(), data);
+    }
     tb::TrainStatus status;
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);
@@ -438,6 +465,8 @@ int trainCommand(const std::vector<std::string>& args)
         nlohmann::ordered_json j;
         j["event"] = "done";
         j["test"] = tb::testResultOf(test);
+        if (data.isText())
+            j["test_bpc"] = tb::bitsPerSymbol(test.loss);
         j["weights_sha256"] = result.weightsSha256;
         if (comm && session.iterations() > 0)
             j["mpi_bytes_per_step"] = comm->bytesCommunicated() / uint64_t(session.iterations());
@@ -445,8 +474,8 @@ int trainCommand(const std::vector<std::string>& args)
             j["saved"] = savePath;
         printJson(j);
     } else {
-        std::printf("Test loss: %.4f - test accuracy: %.4f - weights sha256: %s\n", test.loss, test.accuracy,
-                    result.weightsSha256.c_str());
+        std::printf("Test loss: %.4f - test accuracy: %.4f%s - weights sha256: %s\n", test.loss, test.accuracy,
+                    data.isText() ? testBpcText(test.loss).c_str() : "", result.weightsSha256.c_str());
         if (!savePath.empty())
             std::printf("Saved %s\n", savePath.c_str());
     }
