@@ -1306,6 +1306,22 @@ private slots:
         QVERIFY2(skippedFirst.out.endsWith("speed-up and max |dw| (the largest difference of a weight): against the "
                                            "first row that ran, cpu:1\n"),
                  qPrintable(skippedFirst.out));
+        // A device with more threads than cores says below the table that it is no faster, as train's
+        // header does; once for the device, however many rows it has.
+        const int cores = tb::hardwareThreads();
+        const QString many = QString("cpu:%1").arg(cores + 1);
+        const Result oversubscribed = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
+                                           "cpu:1," + many + "," + many, "--max-batches", "1"});
+        QVERIFY2(oversubscribed.code == 0, qPrintable(oversubscribed.err));
+        const QString note =
+            QString("%1: %2 threads on %3 core%4: the same weights as on fewer threads, but the threads "
+                    "take turns on the cores, so it trains no faster than cpu:%3\n")
+                .arg(many)
+                .arg(cores + 1)
+                .arg(cores)
+                .arg(cores == 1 ? "" : "s");
+        QVERIFY2(oversubscribed.out.endsWith("against the first row that ran, cpu:1\n" + note),
+                 qPrintable(oversubscribed.out));
         const Result r = run({"compare", "--data", m_data, "--sweep", "width=1,2"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("batch=32,64,128"));

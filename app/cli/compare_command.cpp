@@ -69,6 +69,8 @@ public:
                 j["test"] = r.test;
                 j["weights_sha256"] = r.weightsSha256;
                 j["max_abs_diff"] = r.maxAbsDiff;
+                if (!r.note.empty())
+                    j["note"] = r.note;
             }
             printJson(j);
             return;

@@ -117,6 +117,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
                 continue;
             }
             TrainingSession& session = *made;
+            row.note = session.info().setupNote;
             RowObserver rowObserver(observer, index);
             if (session.run(&rowObserver, cancel) == TrainStatus::Cancelled)
                 return rows;
@@ -218,6 +219,18 @@ std::string compareTable(const std::vector<CompareRow>& rows)
     out += sweep ? "speed-up and max |dw|: against the first device that ran at the same batch and size\n"
                  : "speed-up and max |dw| (the largest difference of a weight): against the first row that ran, " +
                        ran->device.id() + "\n";
+    // What a device's set-up says of its speed (8 threads on 2 cores), once for each device.
+    std::vector<std::string> said;
+    for (const CompareRow& r : rows)
+        for (size_t at = 0; at < r.note.size();) {
+            const size_t end = std::min(r.note.find('\n', at), r.note.size());
+            const std::string line = r.device.id() + ": " + r.note.substr(at, end - at) + "\n";
+            if (std::find(said.begin(), said.end(), line) == said.end()) {
+                said.push_back(line);
+                out += line;
+            }
+            at = end + 1;
+        }
     return out;
 }
 

@@ -49,6 +49,7 @@ struct CompareRow {
     std::string weightsSha256;
     double maxAbsDiff = 0; // of the final weights from the first device's
     std::string skipped;   // why this device did not run (empty when it ran)
+    std::string note;      // what its set-up says of its speed (Backend::setupNote: threads beyond the cores)
 };
 
 class CompareObserver {
