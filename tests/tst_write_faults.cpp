@@ -187,6 +187,29 @@ private slots:
         }
     }
 
+    // Any name the folder can hold can be written, up to the file system's 255 bytes: the temporary
+    // file beside it is named from a part of it. Its full name and the suffix exceeded the limit, and
+    // names of 245 to 255 bytes said "File name too long".
+    void namesUpToTheLimitAreWritten()
+    {
+        const std::string dir = m_tmp.path().toStdString() + "/long";
+        QVERIFY(QDir().mkpath(QString::fromStdString(dir)));
+        for (const size_t length : {244, 245, 250, 255}) {
+            const std::string path = dir + "/" + std::string(length - 4, 'c') + ".tbw";
+            QCOMPARE(tb::unwritableReason(path), std::string());
+            tb::saveWeights(path, m_w);
+            QCOMPARE(tb::loadWeights(path).params, m_w.params);
+        }
+        QCOMPARE(QDir(QString::fromStdString(dir)).entryList(QDir::Files).size(), 4); // no temporary file left
+        QCOMPARE(tb::unwritableReason(dir + "/" + std::string(252, 'c') + ".tbw"), std::string("File name too long"));
+        try {
+            tb::saveWeights(dir + "/" + std::string(252, 'c') + ".tbw", m_w); // 256 bytes: too long for any folder
+            QFAIL("a name of 256 bytes was written");
+        } catch (const tb::IoError& e) {
+            QVERIFY2(QString(e.what()).contains("File name too long"), e.what());
+        }
+    }
+
     // What is not a regular file is never replaced: a symbolic link's target is written (the link
     // stays a link), a FIFO and a device are written through, a link that cannot lead to a file is
     // refused.

@@ -123,6 +123,8 @@ std::string reasonAgainst(const std::string& path, const Destination& d)
         return dir + " is not a folder";
     if (::access(dir.c_str(), W_OK) != 0)
         return std::strerror(errno);
+    if (::lstat(d.path.c_str(), &st) != 0 && errno == ENAMETOOLONG) // its temporary file's name is cut to fit
+        return std::strerror(errno);
     return {};
 }
 } // namespace
@@ -144,6 +146,23 @@ int ownDescriptor(const std::string& path)
     return -1;
 }
 
+namespace {
+// The temporary file a write starts with, beside the file it becomes: its name and ".tmp-XXXXXX"
+// (mkstemp's template). A name near the file system's limit (255 bytes) is cut to leave room for the
+// suffix, so that every name the folder can hold can be written.
+std::vector<char> temporaryTemplate(const std::string& path)
+{
+    constexpr size_t kNameMax = 255, kSuffix = sizeof(".tmp-XXXXXX") - 1;
+    const size_t slash = path.rfind('/');
+    const size_t base = slash == std::string::npos ? 0 : slash + 1;
+    const std::string kept = path.size() - base + kSuffix > kNameMax ? path.substr(0, base + kNameMax - kSuffix) : path;
+    const std::string tmpl = kept + ".tmp-XXXXXX";
+    std::vector<char> name(tmpl.begin(), tmpl.end());
+    name.push_back('\0');
+    return name;
+}
+} // namespace
+
 std::string unwritableReason(const std::string& path)
 {
     const Destination d = destinationOf(path);
@@ -151,9 +170,7 @@ std::string unwritableReason(const std::string& path)
         return why;
     // The folder's permissions do not tell it all: root may write any folder's but not in /proc, nor
     // on a read-only mount. The temporary file a write starts with, made and removed, does.
-    std::string tmpl = d.path + ".tmp-XXXXXX";
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
+    std::vector<char> name = temporaryTemplate(d.path);
     const int fd = ::mkstemp(name.data());
     if (fd < 0)
         return std::strerror(errno);
@@ -172,9 +189,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes)
         return;
     }
     const std::string dir = folderOf(d.path);
-    std::string tmpl = d.path + ".tmp-XXXXXX";
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
+    std::vector<char> name = temporaryTemplate(d.path);
     const int fd = ::mkstemp(name.data());
     if (fd < 0)
         throw IoError("cannot write " + path + ": " + std::strerror(errno));
