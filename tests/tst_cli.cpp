@@ -42,6 +42,11 @@ class TstCli : public QObject {
                 out += p.readAllStandardOutput();
         return out;
     }
+    static QByteArray fileBytes(const QString& path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(cannot be read)");
+    }
     QList<QJsonObject> jsonLines(const QString& out)
     {
         QList<QJsonObject> lines;
@@ -438,9 +443,26 @@ private slots:
         const QJsonObject ex = jsonLines(r.out).last();
         const QString st = m_tmp.path() + "/exported.safetensors";
         QCOMPARE(ex["path"].toString(), st);
+        // Back without --out would be exported.tbw, which holds the run's history and optimizer state:
+        // not replaced unasked. Only --out names a file to replace.
+        const QByteArray original = fileBytes(w);
+        r = run({"export", "--weights", st, "--format", "tbw"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(w +
+                                " exists: without --out, export names its file after --weights and replaces none; "
+                                "give --out " +
+                                w + " to replace it, or another name"),
+                 qPrintable(r.err));
+        QCOMPARE(fileBytes(w), original);
         r = run({"export", "--weights", st, "--out", m_tmp.path() + "/exported.onnx"});
         QCOMPARE(r.code, 0);
         QVERIFY(QFileInfo(m_tmp.path() + "/exported.onnx").size() > 1000);
+        // An extension in capitals names its format too; --weights is asked for first.
+        r = run({"export", "--weights", st, "--out", m_tmp.path() + "/EXPORTED.ONNX"});
+        QVERIFY2(r.code == 0 && r.out.contains("(onnx)"), qPrintable(r.err));
+        QCOMPARE(fileBytes(m_tmp.path() + "/EXPORTED.ONNX"), fileBytes(m_tmp.path() + "/exported.onnx"));
+        r = run({"export"});
+        QVERIFY2(r.code == 2 && r.err.contains("--weights FILE is required"), qPrintable(r.err));
         // To standard output (a pipe here): the weights alone there, what was written on stderr.
         r = run({"export", "--weights", w, "--format", "safetensors", "--out", "/dev/stdout"});
         QCOMPARE(r.code, 0);

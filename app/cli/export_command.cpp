@@ -10,6 +10,7 @@
 #include "model/network.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 namespace tbcli {
@@ -17,6 +18,8 @@ namespace tbcli {
 int exportCommand(const std::vector<std::string>& args)
 {
     const Options o = commandOptions(*findCommand("export"), args);
+    if (!o.has("weights"))
+        throw UsageError("--weights FILE is required");
     if (!o.has("format") && !o.has("out"))
         throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
     // "-" is standard output, as for report (/dev/stdout too).
@@ -44,12 +47,18 @@ int exportCommand(const std::vector<std::string>& args)
     } else {
         format = *named;
     }
+    // Without --out, the file is named after --weights: one there already (the .tbw that a safetensors
+    // file was exported from, with the run's history and optimizer state) is not replaced unasked.
+    const std::string out = o.has("out") ? outName : tb::withWeightsExtension(o.text("weights", ""), format);
+    std::error_code ec;
+    if (!o.has("out") && std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found)
+        throw UsageError(out + " exists: without --out, export names its file after --weights and replaces none; " +
+                         "give --out " + out + " to replace it, or another name");
     // A safetensors file of another program takes its input size and classes from a dataset.
     std::optional<tb::Dataset> data;
     if (o.has("model"))
         data = loadData(o, tb::loadModelSpec(o.text("model", ""))); // a text model's: its text
     const tb::WeightsFile w = loadWeightsOption(o, data ? &*data : nullptr);
-    const std::string out = o.has("out") ? outName : tb::withWeightsExtension(o.text("weights", ""), format);
     tb::saveWeightsAs(out, w, format);
     const std::string sha = w.buildNetwork().weightsSha256();
     // Weights sent to standard output leave it to them: what was written is said on stderr.

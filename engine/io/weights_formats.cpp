@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "io/onnx_export.hpp"
 
+#include <cctype>
 #include <filesystem>
 
 namespace tb {
@@ -33,27 +34,28 @@ const char* weightsFormatName(WeightsFormat f)
 }
 
 namespace {
-bool endsWith(const std::string& s, const std::string& tail)
+// The extension after the name's last dot, in lower case ("UP.ONNX": "onnx"); empty without one.
+std::string extensionOf(const std::string& path)
 {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    const auto slash = path.find_last_of('/');
+    const auto dot = path.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+        return {};
+    std::string ext = path.substr(dot + 1);
+    for (char& c : ext)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
 }
 } // namespace
 
 WeightsFormat weightsFormatOfPath(const std::string& path)
 {
-    if (endsWith(path, ".safetensors"))
-        return WeightsFormat::Safetensors;
-    if (endsWith(path, ".onnx"))
-        return WeightsFormat::Onnx;
-    return WeightsFormat::Trainbench;
+    return weightsFormatNamedBy(path).value_or(WeightsFormat::Trainbench);
 }
 
 std::optional<WeightsFormat> weightsFormatNamedBy(const std::string& path)
 {
-    for (const WeightsFormat f : {WeightsFormat::Onnx, WeightsFormat::Safetensors, WeightsFormat::Trainbench})
-        if (withWeightsExtension(path, f) == path)
-            return f;
-    return std::nullopt;
+    return parseWeightsFormat(extensionOf(path));
 }
 
 std::string withWeightsExtension(const std::string& path, WeightsFormat f)

@@ -15,9 +15,10 @@ enum class WeightsFormat { Trainbench, Safetensors, Onnx };
 // "tbw", "safetensors" or "onnx"; nullopt for anything else.
 std::optional<WeightsFormat> parseWeightsFormat(const std::string& name);
 const char* weightsFormatName(WeightsFormat f); // "tbw", "safetensors", "onnx"
-// By extension: .safetensors, .onnx, anything else the native format.
+// By extension, in any case (.ONNX too): .safetensors, .onnx, anything else the native format.
 WeightsFormat weightsFormatOfPath(const std::string& path);
-// The format the name says by its extension (.onnx, .safetensors, .tbw); nullopt for any other name.
+// The format the name says by its extension (.onnx, .safetensors, .tbw, in any case); nullopt for any
+// other name.
 std::optional<WeightsFormat> weightsFormatNamedBy(const std::string& path);
 // `path` with its extension replaced by the format's.
 std::string withWeightsExtension(const std::string& path, WeightsFormat f);
