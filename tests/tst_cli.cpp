@@ -371,6 +371,24 @@ private slots:
         QVERIFY(jsonLines(other.out).last()["weights_sha256"].toString() != sha);
     }
 
+    // A TRAINBENCH_MPI_TIMEOUT that is not a number of seconds is a usage error with its reason. The
+    // error path read it again and threw inside its own handler: std::terminate, exit code 134.
+    void aBadMpiTimeoutIsAUsageError()
+    {
+        for (const char* bad : {"abc", "0", "-5"}) {
+            qputenv("TRAINBENCH_MPI_TIMEOUT", bad);
+            const Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1",
+                                  "--max-batches", "1", "--no-run-folder"});
+            qunsetenv("TRAINBENCH_MPI_TIMEOUT");
+            QCOMPARE(r.code, 2);
+            QVERIFY2(
+                r.err.contains(QString("trainbench-cli train: TRAINBENCH_MPI_TIMEOUT=%1: expected a positive number "
+                                       "of seconds")
+                                   .arg(bad)),
+                qPrintable(r.err));
+        }
+    }
+
     void textOutputIsKerasLike()
     {
         const Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--batch",

@@ -238,7 +238,8 @@ private slots:
 
     // Each rank a thread with its own network, the ranks' shards summed in the single process's
     // order: the same weights on every rank as on one process; 5 ranks leave rank 0 without a shard
-    // of the 4 in a batch of 50.
+    // of the 4 in a batch of 50. Ranks may run different thread counts (nodes of different sizes):
+    // the messages between them do not depend on a rank's threads.
     void ranksGiveTheWeightsOfOneProcess_data()
     {
         QTest::addColumn<int>("ranks");
@@ -246,12 +247,21 @@ private slots:
         QTest::newRow("2 ranks") << 2 << 1;
         QTest::newRow("3 ranks x 2 threads") << 3 << 2;
         QTest::newRow("5 ranks") << 5 << 1;
+        QTest::newRow("3 ranks x 1, 2 and 3 threads") << 3 << 0; // 0: rank r runs r + 1 threads
+    }
+    // A Dense of 576 inputs: its kernel gradient is 6 tasks, which ranks pass on in groups.
+    static std::string wideDenseJson()
+    {
+        return R"({"layers": [{"type": "Conv2D", "filters": 4, "kernel_size": 3, "padding": "same", "activation": "relu"},
+            {"type": "Flatten"}, {"type": "Dense", "units": 16, "activation": "relu"},
+            {"type": "Dense", "units": 3, "activation": "softmax"}]})";
     }
     void ranksGiveTheWeightsOfOneProcess()
     {
         QFETCH(int, ranks);
         QFETCH(int, threads);
-        const Run one = trainToy(m_toy, 1, 42, OptimizerKind::Adam);
+        const std::string json = threads > 0 ? fixtures::toyModelJson() : wideDenseJson();
+        const Run one = trainToy(m_toy, 1, 42, OptimizerKind::Adam, 2, nullptr, 50, json);
         auto hub = std::make_shared<ThreadHub>(ranks);
         std::vector<Run> runs(static_cast<size_t>(ranks));
         std::vector<std::string> errors(static_cast<size_t>(ranks));
@@ -259,8 +269,8 @@ private slots:
         for (int r = 0; r < ranks; ++r)
             rankThreads.emplace_back([&, r] {
                 try {
-                    runs[size_t(r)] = trainToy(m_toy, threads, 42, OptimizerKind::Adam, 2,
-                                               std::make_shared<ThreadCommunicator>(hub, r));
+                    runs[size_t(r)] = trainToy(m_toy, threads > 0 ? threads : r + 1, 42, OptimizerKind::Adam, 2,
+                                               std::make_shared<ThreadCommunicator>(hub, r), 50, json);
                 } catch (const std::exception& e) {
                     errors[size_t(r)] = e.what();
                 }

@@ -81,9 +81,11 @@ ProcessLaunch processLaunch(const Lookup& lookup)
     if (const std::string t = value(lookup, "TRAINBENCH_MPI_TIMEOUT"); !t.empty()) {
         char* end = nullptr;
         const double seconds = std::strtod(t.c_str(), &end);
+        // Said by processCommunicator, not thrown here: the error path reads the launch too.
         if (end != t.c_str() + t.size() || !std::isfinite(seconds) || seconds <= 0.0)
-            throw ConfigError("TRAINBENCH_MPI_TIMEOUT=" + t + ": expected a positive number of seconds");
-        launch.mpiTimeoutSeconds = seconds;
+            launch.timeoutProblem = "TRAINBENCH_MPI_TIMEOUT=" + t + ": expected a positive number of seconds";
+        else
+            launch.mpiTimeoutSeconds = seconds;
     }
     return launch;
 }

@@ -13,6 +13,8 @@ namespace tb {
 
 std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch)
 {
+    if (!launch.timeoutProblem.empty())
+        throw ConfigError(launch.timeoutProblem);
     // A process started otherwise (even inside a Slurm allocation) is a single process.
     if (!launch.byLauncher)
         return nullptr;

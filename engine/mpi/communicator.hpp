@@ -51,11 +51,12 @@ struct ProcessLaunch {
     bool byLauncher = false;         // started by mpirun or srun
     int size = 0, rank = 0;          // as the launcher said (0 when it did not)
     double mpiTimeoutSeconds = 60.0; // how long a rank waits for the others before it gives up
+    std::string timeoutProblem;      // why the timeout the environment gave is refused (empty: none)
 };
 
 // The communicator of this process: the MPI world when the process was started by mpirun or srun and
 // the build has MPI; null otherwise (a single process, MPI untouched). Throws ConfigError when
-// started as one of several ranks by a build without MPI.
+// started as one of several ranks by a build without MPI, or with a timeout it refuses.
 std::shared_ptr<Communicator> processCommunicator(const ProcessLaunch& launch);
 
 // Says an error that ends this process (`say`), then ends every rank of the MPI job this process is one

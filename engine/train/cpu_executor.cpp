@@ -186,6 +186,12 @@ CpuExecutor::CpuExecutor(Network& net, int threads, int shardSize, const Kernels
         m_shardGradFloats = std::max(m_shardGradFloats, at + (end - begin));
     }
     m_layerChunks.back() = int(m_reduceChunks.size());
+    if (comm) { // every rank constructs its executor at the same point of the run
+        const uint64_t mine = uint64_t(m_pool.threads());
+        std::vector<uint64_t> all(size_t(comm->size()));
+        comm->allgather(&mine, 1, all.data());
+        m_chainGroup = int(*std::max_element(all.begin(), all.end()));
+    }
     m_fwdSec.assign(size_t(net.layerCount()), 0.0);
     m_bwdSec.assign(size_t(net.layerCount()), 0.0);
 }
@@ -330,7 +336,7 @@ void CpuExecutor::batchBackwardAcrossRanks(const PassContext& ctx, int l, std::s
     }
     m_pool.run(int(local.size()), [&](int i, int) { layer.batchBackward(ctx, views, local[size_t(i)]); });
     float* grad = m_grad.data() + m_net.paramOffset(l);
-    const int rank = m_comm->rank(), group = m_pool.threads();
+    const int rank = m_comm->rank(), group = m_chainGroup;
     for (size_t g0 = 0; g0 < chained.size(); g0 += size_t(group)) {
         const size_t g1 = std::min(chained.size(), g0 + size_t(group));
         const int64_t lo = layer.batchGradientRange(chained[g0]).first;

@@ -77,6 +77,10 @@ private:
     int m_shardSize;
     const Kernels* m_kernels;
     Communicator* m_comm;
+    // With ranks: how many of a layer's chained gradient tasks go in one message, the same on every
+    // rank (the largest thread count of them all): a rank's own count would make messages the others
+    // do not expect.
+    int m_chainGroup = 1;
     std::vector<int> m_rankShards; // (ranks + 1) first global shard of each rank, then the shard count
     std::vector<std::unique_ptr<Shard>> m_shards;
     std::vector<double> m_sendPartials, m_allPartials; // (local shards * per), (shards * per)
