@@ -344,6 +344,38 @@ private slots:
         QVERIFY(row >= 0);
         QCOMPARE(p->table()->item(row, 8)->text(), QStringLiteral("interrupted"));
     }
+
+    // A record whose words hold control characters (a dataset's path with a newline, an escape sequence
+    // in the model's name, a line separator in the device's): each cell shows them as '?', as `runs
+    // list` does, rather than a row broken in two.
+    void controlCharactersInARecordShowAsQuestionMarks()
+    {
+        const std::string path = finishedRun(1e-3f);
+        nlohmann::ordered_json record = tb::parseJson(tb::readWholeFile(path + "/run.json"));
+        record["dataset"] = "/data/fashion\nmnist";
+        record["model"] = "toy\x1b[31m";
+        record["device"] = "cpu:1\u2028x";
+        tb::writeFileAtomically(path + "/run.json", tb::jsonText(record) + "\n");
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        const int row = rowOf(p, path);
+        QVERIFY(row >= 0);
+        QCOMPARE(p->table()->item(row, 2)->text(), QStringLiteral("toy?[31m"));
+        QCOMPARE(p->table()->item(row, 3)->text(), QStringLiteral("fashion?mnist"));
+        QCOMPARE(p->table()->item(row, 3)->toolTip(), QStringLiteral("/data/fashion?mnist"));
+        QCOMPARE(p->table()->item(row, 4)->text(), QStringLiteral("cpu:1?x"));
+        // The overlay's legend names it in one line too.
+        for (const QString& ticked : p->overlaid())
+            p->setOverlaid(ticked, false);
+        p->setOverlaid(QString::fromStdString(path), true);
+        const QString legend = p->chart()->seriesName(0);
+        QVERIFY2(!legend.contains(QLatin1Char('\n')) && !legend.contains(QChar(0x1b)) &&
+                     !legend.contains(QChar(0x2028)),
+                 qPrintable(legend));
+        QVERIFY2(legend.startsWith(QStringLiteral("toy?[31m (adam) on cpu:1?x, ")), qPrintable(legend));
+        QCOMPARE(p->deleteRun(QString::fromStdString(path), false), QString());
+    }
 };
 
 QTEST_MAIN(TstUiRuns)

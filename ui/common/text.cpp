@@ -33,6 +33,15 @@ QString formatPercent(double fraction, int decimals)
     return percentOf(formatNumber(100.0 * fraction, decimals));
 }
 
+QString cellText(QString text)
+{
+    for (QChar& c : text)
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Separator_Line ||
+            c.category() == QChar::Separator_Paragraph)
+            c = QLatin1Char('?');
+    return text;
+}
+
 namespace {
 struct ClassNames {
     Q_DECLARE_TR_FUNCTIONS(ClassNames)

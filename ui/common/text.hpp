@@ -28,6 +28,11 @@ QString formatNumber(double v, int decimals);
 QString formatPercent(double fraction, int decimals);
 QString percentOf(const QString& number); // "12" → "12%", Spanish "12 %"
 
+// `text` as one line of a table's cell: each control character (a newline in a dataset's path written
+// in run.json, an escape sequence in a damaged record) and line or paragraph separator is shown as '?',
+// as the CLI's `runs list` shows them, so that it cannot break the row.
+QString cellText(QString text);
+
 // `text` ended as a sentence, for another to follow it: the engine's messages have no full stop
 // ("… is empty" → "… is empty.").
 QString asSentence(const QString& text);
