@@ -13,6 +13,7 @@
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
+#include "report/run_report.hpp"
 #include "results/results_model.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
@@ -243,6 +244,35 @@ private slots:
         QCOMPARE(evaluated.first().first().toBool(), true);
         QVERIFY(!w->resultsPanel()->model().isEmpty());
         QCOMPARE(w->tabs()->currentIndex(), int(MainWindow::ResultsPage));
+    }
+
+    // A Spanish window exports a Spanish report: the engine's phrases, the configuration's labels and
+    // values, the run's status; in English the window's report is the CLI's, byte for byte.
+    void exportsReportInTheWindowsLanguage()
+    {
+        const QString out = m_tmp.path() + QStringLiteral("/report-es.html");
+        const auto exportIn = [&](const QString& language) {
+            tbui::Language::apply(language);
+            auto w = window();
+            QSignalSpy exported(w->runsPanel(), &RunsPanel::reportExported);
+            w->runsPanel()->exportReport(QString::fromStdString(m_runs[1]), out);
+            QFile f(out);
+            return exported.wait(fixtures::kHangGuardMs) && f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
+                                                                                        : QString();
+        };
+        const auto back = qScopeGuard([] { tbui::Language::apply(QStringLiteral("en")); });
+        const QString english = exportIn(QStringLiteral("en"));
+        QCOMPARE(english, QString::fromStdString(tb::runReportHtml(tb::readReportInput(m_runs[1]))));
+        const QString spanish = exportIn(QStringLiteral("es"));
+        QVERIFY(spanish.contains(QStringLiteral("<html lang=\"es\">")));
+        for (const char* es : {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote",
+                               "completada", "el conjunto de prueba", "Curvas", "Pérdida", "productos de matrices"})
+            QVERIFY2(spanish.contains(QString::fromUtf8(es)), es);
+        for (const char* en :
+             {"Test accuracy", "Confusion matrix", "Configuration", "Batch size", ">completed<", "test set", "Curves",
+              "Made by Trainbench", "test images are misclassified", "epoch", "matrix products"})
+            QVERIFY2(!spanish.contains(QString::fromUtf8(en)), en);
+        QCOMPARE(spanish.count(QStringLiteral("<svg class=\"chart\"")), 4);
     }
 
     void aWindowRunIsRecorded()

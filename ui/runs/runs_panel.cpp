@@ -5,7 +5,7 @@
 #include "common/text.hpp"
 #include "core/json_text.hpp"
 #include "export/export_dialog.hpp"
-#include "report/run_report.hpp"
+#include "runs/report_text.hpp"
 
 #include <QComboBox>
 #include <QEvent>
@@ -496,7 +496,7 @@ void RunsPanel::exportReport(const QString& run, const QString& path)
     const std::string runPath = ss(run), out = ss(path);
     watcher->setFuture(QtConcurrent::run([runPath, out] {
         try {
-            tb::writeRunReport(runPath, out);
+            ReportText::write(runPath, out); // in the window's language
             return QString();
         } catch (const std::exception& e) {
             return EngineText::of(e);
