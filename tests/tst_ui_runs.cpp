@@ -265,12 +265,13 @@ private slots:
         QCOMPARE(english, QString::fromStdString(tb::runReportHtml(tb::readReportInput(m_runs[1]))));
         const QString spanish = exportIn(QStringLiteral("es"));
         QVERIFY(spanish.contains(QStringLiteral("<html lang=\"es\">")));
-        for (const char* es : {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote",
-                               "completada", "el conjunto de prueba", "Curvas", "Pérdida", "productos de matrices"})
+        for (const char* es :
+             {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote", "completada",
+              "el conjunto de prueba", "Curvas", "Pérdida", "productos de matrices", "<th>clase 0</th>"})
             QVERIFY2(spanish.contains(QString::fromUtf8(es)), es);
         for (const char* en :
              {"Test accuracy", "Confusion matrix", "Configuration", "Batch size", ">completed<", "test set", "Curves",
-              "Made by Trainbench", "test images are misclassified", "epoch", "matrix products"})
+              "Made by Trainbench", "test images are misclassified", "epoch", "matrix products", "class 0"})
             QVERIFY2(!spanish.contains(QString::fromUtf8(en)), en);
         QCOMPARE(spanish.count(QStringLiteral("<svg class=\"chart\"")), 4);
     }

@@ -994,6 +994,7 @@ ES = {
     "(to the end of epoch %1)": "(hasta el final de la época %1)",
     "the run folder holds no weights.tbw (the run did not complete)": "la carpeta del entrenamiento no contiene weights.tbw (el entrenamiento no terminó)",
     "own %1 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)": "kernel de teselas AMX-BF16 propio de %1 (entradas bf16, sumas FP32)",
+    "class %1": "clase %1",
     "this CPU has no %1 (it supports %2)": "esta CPU no tiene %1 (admite %2)",
     "this CPU has no %1": "esta CPU no tiene %1",
     "this CPU has no AMX-BF16 (Intel Sapphire Rapids and later)": "esta CPU no tiene AMX-BF16 (Intel Sapphire Rapids y posteriores)",

@@ -42,6 +42,10 @@
         <source>Ankle boot</source>
         <translation>Botín</translation>
     </message>
+    <message>
+        <source>class %1</source>
+        <translation>clase %1</translation>
+    </message>
 </context>
 <context>
     <name>DeviceText</name>

@@ -79,6 +79,15 @@ bool isFashionMnist(const std::vector<std::string>& names)
                                                    "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
     return names == known;
 }
+
+// The engine's names for a dataset without class names (data/dataset.cpp): "class 0", "class 1", …
+bool isGeneric(const std::vector<std::string>& names)
+{
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] != "class " + std::to_string(i))
+            return false;
+    return true;
+}
 } // namespace
 
 QString asSentence(const QString& text)
@@ -96,6 +105,8 @@ QString className(const std::vector<std::string>& names, int c)
         return QString::number(c);
     if (isFashionMnist(names))
         return ClassNames::fashionMnist(c);
+    if (isGeneric(names)) // "class 3" stayed English in the Spanish window's results and report
+        return ClassNames::tr("class %1").arg(c);
     return QString::fromStdString(names[size_t(c)]);
 }
 

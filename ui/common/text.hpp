@@ -37,8 +37,9 @@ QString cellText(QString text);
 // ("… is empty" → "… is empty.").
 QString asSentence(const QString& text);
 
-// The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) in the window's
-// language, any other name as the dataset gives it, the number when there is none.
+// The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) and the engine's
+// generic ones ("class 3") in the window's language, any other name as the dataset gives it, the number
+// when there is none.
 QString className(const std::vector<std::string>& names, int c);
 
 } // namespace tbui
