@@ -472,6 +472,25 @@ private slots:
         QVERIFY(svg.find("red&quot;") != std::string::npos);
     }
 
+    // A report's phrase filled in one pass: an argument's own "%2" stays, a lone '%' and a number past
+    // the arguments stay as written; a report in another language takes its words from the caller.
+    void reportPhrasesAndTheirLanguage()
+    {
+        QCOMPARE(fillArgs("%1 of %2", {"%2", "x"}), std::string("%2 of x"));
+        QCOMPARE(fillArgs("50% of %3, %", {"a"}), std::string("50% of %3, %"));
+        tb::ReportLanguage shout;
+        shout.lang = "xx";
+        shout.phrase = [](const char* english) { return "<" + std::string(english) + ">"; };
+        shout.value = [](const std::string& label, const std::string& english) { return label + "=" + english; };
+        const std::string html = runReportHtml(readReportInput(m_runPath), shout);
+        QVERIFY(html.find("<html lang=\"xx\">") != std::string::npos);
+        QVERIFY(html.find("<h2>&lt;Curves&gt;</h2>") != std::string::npos);
+        QVERIFY(html.find("<tr><th>&lt;Batch size&gt;</th><td>Batch size=") != std::string::npos);
+        QVERIFY(html.find("aria-label=\"&lt;Loss&gt;\"") != std::string::npos);
+        // Without a language, English as before.
+        QVERIFY(runReportHtml(readReportInput(m_runPath)).find("<h2>Curves</h2>") != std::string::npos);
+    }
+
     void pngAndBase64()
     {
         for (const std::string& s :

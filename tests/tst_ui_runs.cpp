@@ -13,6 +13,7 @@
 #include "panels/dataset_panel.hpp"
 #include "panels/hyperparameters_panel.hpp"
 #include "panels/model_panel.hpp"
+#include "report/run_report.hpp"
 #include "results/results_model.hpp"
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
@@ -245,6 +246,36 @@ private slots:
         QCOMPARE(w->tabs()->currentIndex(), int(MainWindow::ResultsPage));
     }
 
+    // A Spanish window exports a Spanish report: the engine's phrases, the configuration's labels and
+    // values, the run's status; in English the window's report is the CLI's, byte for byte.
+    void exportsReportInTheWindowsLanguage()
+    {
+        const QString out = m_tmp.path() + QStringLiteral("/report-es.html");
+        const auto exportIn = [&](const QString& language) {
+            tbui::Language::apply(language);
+            auto w = window();
+            QSignalSpy exported(w->runsPanel(), &RunsPanel::reportExported);
+            w->runsPanel()->exportReport(QString::fromStdString(m_runs[1]), out);
+            QFile f(out);
+            return exported.wait(fixtures::kHangGuardMs) && f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
+                                                                                        : QString();
+        };
+        const auto back = qScopeGuard([] { tbui::Language::apply(QStringLiteral("en")); });
+        const QString english = exportIn(QStringLiteral("en"));
+        QCOMPARE(english, QString::fromStdString(tb::runReportHtml(tb::readReportInput(m_runs[1]))));
+        const QString spanish = exportIn(QStringLiteral("es"));
+        QVERIFY(spanish.contains(QStringLiteral("<html lang=\"es\">")));
+        for (const char* es :
+             {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote", "completada",
+              "el conjunto de prueba", "Curvas", "Pérdida", "productos de matrices", "<th>clase 0</th>"})
+            QVERIFY2(spanish.contains(QString::fromUtf8(es)), es);
+        for (const char* en :
+             {"Test accuracy", "Confusion matrix", "Configuration", "Batch size", ">completed<", "test set", "Curves",
+              "Made by Trainbench", "test images are misclassified", "epoch", "matrix products", "class 0"})
+            QVERIFY2(!spanish.contains(QString::fromUtf8(en)), en);
+        QCOMPARE(spanish.count(QStringLiteral("<svg class=\"chart\"")), 4);
+    }
+
     void aWindowRunIsRecorded()
     {
         auto w = window();
@@ -343,6 +374,38 @@ private slots:
         const int row = rowOf(p, path);
         QVERIFY(row >= 0);
         QCOMPARE(p->table()->item(row, 8)->text(), QStringLiteral("interrupted"));
+    }
+
+    // A record whose words hold control characters (a dataset's path with a newline, an escape sequence
+    // in the model's name, a line separator in the device's): each cell shows them as '?', as `runs
+    // list` does, rather than a row broken in two.
+    void controlCharactersInARecordShowAsQuestionMarks()
+    {
+        const std::string path = finishedRun(1e-3f);
+        nlohmann::ordered_json record = tb::parseJson(tb::readWholeFile(path + "/run.json"));
+        record["dataset"] = "/data/fashion\nmnist";
+        record["model"] = "toy\x1b[31m";
+        record["device"] = "cpu:1\u2028x";
+        tb::writeFileAtomically(path + "/run.json", tb::jsonText(record) + "\n");
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        const int row = rowOf(p, path);
+        QVERIFY(row >= 0);
+        QCOMPARE(p->table()->item(row, 2)->text(), QStringLiteral("toy?[31m"));
+        QCOMPARE(p->table()->item(row, 3)->text(), QStringLiteral("fashion?mnist"));
+        QCOMPARE(p->table()->item(row, 3)->toolTip(), QStringLiteral("/data/fashion?mnist"));
+        QCOMPARE(p->table()->item(row, 4)->text(), QStringLiteral("cpu:1?x"));
+        // The overlay's legend names it in one line too.
+        for (const QString& ticked : p->overlaid())
+            p->setOverlaid(ticked, false);
+        p->setOverlaid(QString::fromStdString(path), true);
+        const QString legend = p->chart()->seriesName(0);
+        QVERIFY2(!legend.contains(QLatin1Char('\n')) && !legend.contains(QChar(0x1b)) &&
+                     !legend.contains(QChar(0x2028)),
+                 qPrintable(legend));
+        QVERIFY2(legend.startsWith(QStringLiteral("toy?[31m (adam) on cpu:1?x, ")), qPrintable(legend));
+        QCOMPARE(p->deleteRun(QString::fromStdString(path), false), QString());
     }
 };
 

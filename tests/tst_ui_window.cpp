@@ -985,6 +985,63 @@ private slots:
         QVERIFY2(!log.contains(QStringLiteral(" params) on ")), qPrintable(log));
     }
 
+    // Why a device cannot be used and what a run's kernels are, as the engine says them without an id
+    // (a CPU level the CPU lacks, an OpenCL device the machine does not have, a run record's kernels).
+    void deviceReasonsInSpanish()
+    {
+        Language::apply(QStringLiteral("es"));
+        const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
+        tb::DeviceSpec missing;
+        missing.kind = tb::DeviceKind::OpenCl;
+        missing.index = 7;
+        tb::SystemInfo system;
+        system.openclDevices.resize(1);
+        QCOMPARE(EngineText::deviceUnavailable(missing, system),
+                 QStringLiteral("no hay dispositivo OpenCL 7 (esta máquina solo tiene opencl:0)"));
+        system.openclDevices.resize(3);
+        QCOMPARE(EngineText::deviceUnavailable(missing, system),
+                 QStringLiteral("no hay dispositivo OpenCL 7 (esta máquina tiene 3: opencl:0 .. opencl:2)"));
+        QCOMPARE(EngineText::english(QStringLiteral("this CPU has no AVX-512 (it supports baseline, avx2)")),
+                 QStringLiteral("esta CPU no tiene AVX-512 (admite baseline, avx2)"));
+        QCOMPARE(EngineText::english(QStringLiteral("this CPU has no AVX2+FMA")),
+                 QStringLiteral("esta CPU no tiene AVX2+FMA"));
+        QCOMPARE(EngineText::english(QStringLiteral("avx512 kernels (AVX-512; matrix products: own 12x32 FMA kernel)")),
+                 QStringLiteral("kernels avx512 (AVX-512; productos de matrices: kernel FMA propio de 12x32)"));
+        QCOMPARE(EngineText::english(
+                     QStringLiteral("avx512 kernels (AVX-512; matrix products: own 32x32 AMX-BF16 tile kernel (bf16 "
+                                    "inputs, FP32 sums))")),
+                 QStringLiteral("kernels avx512 (AVX-512; productos de matrices: kernel de teselas AMX-BF16 propio de "
+                                "32x32 (entradas bf16, sumas FP32))"));
+    }
+
+    // The header of a run made in English is worded again in Spanish when the language changes, as the
+    // log's other lines are (it stayed English: the screenshot tour's Spanish Training page showed it).
+    void runHeaderFollowsTheLanguage()
+    {
+        auto w = makeWindow(1, 2);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        w->startTraining();
+        QVERIFY(finished.wait(fixtures::kHangGuardMs));
+        QVERIFY2(w->runPanel()->logText().contains(QStringLiteral("Model toy (")),
+                 qPrintable(w->runPanel()->logText()));
+        Language::apply(QStringLiteral("es"));
+        const QString log = w->runPanel()->logText();
+        Language::apply(QStringLiteral("en"));
+        QVERIFY2(log.contains(QStringLiteral("Modelo toy (")) &&
+                     log.contains(QStringLiteral("CPU, 2 hilos, FP32, lote 32, adam con tasa de aprendizaje 0,001")),
+                 qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("Model toy (")) && !log.contains(QStringLiteral(" threads, ")),
+                 qPrintable(log));
+        // The header's lines stay in their order, each on its own line.
+        const QStringList lines = log.split(QLatin1Char('\n'));
+        const qsizetype model = lines.indexOf(QRegularExpression(QStringLiteral("^Modelo toy \\(.*")));
+        QVERIFY2(model >= 0 && model + 1 < lines.size() && lines[model + 1].startsWith(QStringLiteral("CPU, 2 hilos")),
+                 qPrintable(log));
+        QVERIFY2(w->runPanel()->logText().contains(QStringLiteral("Model toy (")),
+                 qPrintable(w->runPanel()->logText()));
+    }
+
     // Number fields made in one language write by the other's rules after a switch (the learning rate's
     // decimal point), as the text around them does.
     void numberFieldsFollowTheLanguage()

@@ -42,6 +42,10 @@
         <source>Ankle boot</source>
         <translation>Botín</translation>
     </message>
+    <message>
+        <source>class %1</source>
+        <translation>clase %1</translation>
+    </message>
 </context>
 <context>
     <name>DeviceText</name>
@@ -1230,6 +1234,34 @@
         <source>cannot read the dataset folder %1: %2</source>
         <translation>no se puede leer la carpeta del conjunto de datos %1: %2</translation>
     </message>
+    <message>
+        <source>the run has no stored test evaluation (evaluation.json): it did not complete, or was made by an older Trainbench</source>
+        <translation>el entrenamiento no tiene una evaluación de prueba guardada (evaluation.json): no terminó, o lo hizo un Trainbench anterior</translation>
+    </message>
+    <message>
+        <source>this CPU has no %1 (it supports %2)</source>
+        <translation>esta CPU no tiene %1 (admite %2)</translation>
+    </message>
+    <message>
+        <source>this CPU has no %1</source>
+        <translation>esta CPU no tiene %1</translation>
+    </message>
+    <message>
+        <source>this CPU has no AMX-BF16 (Intel Sapphire Rapids and later)</source>
+        <translation>esta CPU no tiene AMX-BF16 (Intel Sapphire Rapids y posteriores)</translation>
+    </message>
+    <message>
+        <source>there is no OpenCL device %1 (this machine has only opencl:0)</source>
+        <translation>no hay dispositivo OpenCL %1 (esta máquina solo tiene opencl:0)</translation>
+    </message>
+    <message>
+        <source>there is no OpenCL device %1 (this machine has %2: opencl:0 .. %3)</source>
+        <translation>no hay dispositivo OpenCL %1 (esta máquina tiene %2: opencl:0 .. %3)</translation>
+    </message>
+    <message>
+        <source>own %1 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)</source>
+        <translation>kernel de teselas AMX-BF16 propio de %1 (entradas bf16, sumas FP32)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -1268,6 +1300,397 @@
     <message>
         <source>%1 has no pixels.</source>
         <translation>%1 no tiene píxeles.</translation>
+    </message>
+</context>
+<context>
+    <name>RunReport</name>
+    <message>
+        <source>running</source>
+        <translation>en curso</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>completada</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>detenida</translation>
+    </message>
+    <message>
+        <source>diverged</source>
+        <translation>divergió</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fallido</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>interrumpida</translation>
+    </message>
+    <message>
+        <source>BatchNorm statistics recomputed over %1 training batches after training</source>
+        <translation>estadísticas de BatchNorm recalculadas con %1 lotes de entrenamiento tras el entrenamiento</translation>
+    </message>
+    <message>
+        <source>Epoch</source>
+        <translation>Época</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Pérdida</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Exactitud</translation>
+    </message>
+    <message>
+        <source>Val. loss</source>
+        <translation>Pérdida val.</translation>
+    </message>
+    <message>
+        <source>Val. accuracy</source>
+        <translation>Exactitud val.</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>Segundos</translation>
+    </message>
+    <message>
+        <source>True symbol</source>
+        <translation>Símbolo verdadero</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Predicho</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>Cantidad</translation>
+    </message>
+    <message>
+        <source>Share of the true symbol's predictions</source>
+        <translation>Parte de las predicciones del símbolo verdadero</translation>
+    </message>
+    <message>
+        <source>Trainbench run %1</source>
+        <translation>Entrenamiento %1 de Trainbench</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3 — %4</source>
+        <translation>%1 con %2, %3 — %4</translation>
+    </message>
+    <message>
+        <source>%1 on %2, %3 — %4, %5 UTC</source>
+        <translation>%1 con %2, %3 — %4, %5 UTC</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>Curvas</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>Épocas</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>Configuración</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>Hardware</translation>
+    </message>
+    <message>
+        <source>Not recorded (a run of an older Trainbench).</source>
+        <translation>No registrado (un entrenamiento de un Trainbench anterior).</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>Pesos</translation>
+    </message>
+    <message>
+        <source>SHA-256 of weights.tbw</source>
+        <translation>SHA-256 de weights.tbw</translation>
+    </message>
+    <message>
+        <source>(weights.tbw changed since the run ended: its SHA-256 then was %1)</source>
+        <translation>(weights.tbw cambió después de terminar el entrenamiento: su SHA-256 entonces era %1)</translation>
+    </message>
+    <message>
+        <source>Confusion matrix</source>
+        <translation>Matriz de confusión</translation>
+    </message>
+    <message>
+        <source>Mistakes</source>
+        <translation>Errores</translation>
+    </message>
+    <message>
+        <source>Misclassified test images</source>
+        <translation>Imágenes de prueba mal clasificadas</translation>
+    </message>
+    <message>
+        <source>Made by Trainbench from %1.</source>
+        <translation>Hecho por Trainbench a partir de %1.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parámetros</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Conjunto de datos</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <source>Earlier devices</source>
+        <translation>Dispositivos anteriores</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>Kernels</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Tamaño del lote</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimizador</translation>
+    </message>
+    <message>
+        <source>Momentum</source>
+        <translation>Momento</translation>
+    </message>
+    <message>
+        <source>Nesterov</source>
+        <translation>Nesterov</translation>
+    </message>
+    <message>
+        <source>Max batches</source>
+        <translation>Máximo de lotes</translation>
+    </message>
+    <message>
+        <source>Image size multiplier</source>
+        <translation>Multiplicador del tamaño de imagen</translation>
+    </message>
+    <message>
+        <source>Drop remainder batch</source>
+        <translation>Descartar el lote sobrante</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Programa de la tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Early stopping</source>
+        <translation>Parada temprana</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>Validación</translation>
+    </message>
+    <message>
+        <source>Precise BN</source>
+        <translation>BN precisa</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Semilla</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Inicio</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>Fin</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Dataset sequences</source>
+        <translation>Secuencias del conjunto de datos</translation>
+    </message>
+    <message>
+        <source>Dataset images</source>
+        <translation>Imágenes del conjunto de datos</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Logical cores</source>
+        <translation>Núcleos lógicos</translation>
+    </message>
+    <message>
+        <source>SIMD</source>
+        <translation>SIMD</translation>
+    </message>
+    <message>
+        <source>Kernel ISA</source>
+        <translation>ISA de los kernels</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Memoria</translation>
+    </message>
+    <message>
+        <source>last %1% of train</source>
+        <translation>el último %1 % del entrenamiento</translation>
+    </message>
+    <message>
+        <source>%1 train, %2 test, %3x%4, %5 classes</source>
+        <translation>%1 de entrenamiento, %2 de prueba, %3x%4, %5 clases</translation>
+    </message>
+    <message>
+        <source>%1 train, %2 held out (the text's last part), of %3 symbols, a vocabulary of %4</source>
+        <translation>%1 de entrenamiento, %2 reservadas (la última parte del texto), de %3 símbolos, un vocabulario de %4</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>sí</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <source>test set</source>
+        <translation>el conjunto de prueba</translation>
+    </message>
+    <message>
+        <source>the text's last part, held out</source>
+        <translation>la última parte del texto, reservada</translation>
+    </message>
+    <message>
+        <source>bf16 (bfloat16 products, FP32 accumulation)</source>
+        <translation>bf16 (productos en bfloat16, acumulación en FP32)</translation>
+    </message>
+    <message>
+        <source>(to epoch %1, step %2)</source>
+        <translation>(hasta la época %1, paso %2)</translation>
+    </message>
+    <message>
+        <source>(to the end of epoch %1)</source>
+        <translation>(hasta el final de la época %1)</translation>
+    </message>
+    <message>
+        <source>the run folder holds no weights.tbw (the run did not complete)</source>
+        <translation>la carpeta del entrenamiento no contiene weights.tbw (el entrenamiento no terminó)</translation>
+    </message>
+    <message>
+        <source>no data</source>
+        <translation>sin datos</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>época</translation>
+    </message>
+    <message>
+        <source>%1, epoch %2: %3</source>
+        <translation>%1, época %2: %3</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>entrenamiento</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>validación</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Epoch time (s)</source>
+        <translation>Tiempo por época (s)</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>segundos</translation>
+    </message>
+    <message>
+        <source>Rows: the true class; columns: the model's prediction. %1 test images.</source>
+        <translation>Filas: la clase verdadera; columnas: la predicción del modelo. %1 imágenes de prueba.</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>total</translation>
+    </message>
+    <message>
+        <source>%1 of %2 predicted symbols of the validation text are wrong. The most frequent mistakes (of %3 kinds):</source>
+        <translation>%1 de %2 símbolos predichos del texto de validación son erróneos. Los errores más frecuentes (de %3 tipos):</translation>
+    </message>
+    <message>
+        <source>%1 of %2 test images are misclassified; the %3 the model was surest of are shown.</source>
+        <translation>%1 de %2 imágenes de prueba están mal clasificadas; se muestran las %3 de las que el modelo estaba más seguro.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 test images are misclassified.</source>
+        <translation>%1 de %2 imágenes de prueba están mal clasificadas.</translation>
+    </message>
+    <message>
+        <source>Most confident mistakes first, as in the window. Each: test index, true class → predicted class (the model's confidence).</source>
+        <translation>Primero los errores más seguros, como en la ventana. Cada uno: índice de prueba, clase verdadera → clase predicha (la confianza del modelo).</translation>
+    </message>
+    <message>
+        <source>Test accuracy</source>
+        <translation>Exactitud de prueba</translation>
+    </message>
+    <message>
+        <source>Test loss</source>
+        <translation>Pérdida de prueba</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>Training time</source>
+        <translation>Tiempo de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Symbols/s</source>
+        <translation>Símbolos/s</translation>
+    </message>
+    <message>
+        <source>Images/s</source>
+        <translation>Imágenes/s</translation>
+    </message>
+    <message>
+        <source>SHA-256 of the parameters (as %1 prints it)</source>
+        <translation>SHA-256 de los parámetros (como lo escribe %1)</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>no registrado</translation>
+    </message>
+    <message>
+        <source>Files in the run folder</source>
+        <translation>Archivos de la carpeta del entrenamiento</translation>
+    </message>
+    <message>
+        <source>Run folder</source>
+        <translation>Carpeta del entrenamiento</translation>
     </message>
 </context>
 <context>

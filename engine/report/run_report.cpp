@@ -12,9 +12,40 @@
 #include <cstdio>
 #include <filesystem>
 
+// The report's phrases are marked for Qt's lupdate, which reads this file for the window's translations
+// (ui/CMakeLists.txt, context "RunReport"); the engine itself has no Qt.
+#define QT_TRANSLATE_NOOP(context, text) text
+
 namespace tb {
 
 namespace {
+// The report's words in its language (ReportLanguage): English where the caller gives none.
+class Words {
+public:
+    explicit Words(const ReportLanguage& language) : m_language(language) {}
+    // `english` (a QT_TRANSLATE_NOOP("RunReport", …) phrase) in the report's language, its %1 … filled.
+    std::string operator()(const char* english, const std::vector<std::string>& args = {}) const
+    {
+        return fillArgs(m_language.phrase ? m_language.phrase(english) : std::string(english), args);
+    }
+    std::string value(const std::string& label, const std::string& english) const
+    {
+        return m_language.value ? m_language.value(label, english) : english;
+    }
+    // A configuration or hardware table's rows: each label by its phrase, each value by `value`.
+    std::vector<std::pair<std::string, std::string>> rows(std::vector<std::pair<std::string, std::string>> rows) const
+    {
+        for (auto& [label, v] : rows) {
+            v = value(label, v);
+            label = (*this)(label.c_str());
+        }
+        return rows;
+    }
+
+private:
+    const ReportLanguage& m_language;
+};
+
 const char* kStyle = R"(
 body { font-family: system-ui, "DejaVu Sans", sans-serif; margin: 24px auto; max-width: 1180px; color: #1d232a; }
 h1 { font-size: 22px; margin-bottom: 2px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #d0d7de; }
@@ -35,6 +66,18 @@ figure img { width: 84px; height: 84px; image-rendering: pixelated; border: 1px 
 figure img.misclassified { border: 3px solid #d62728; width: 80px; height: 80px; }
 .warn { color: #9a6700; }
 )";
+
+// Text between tags: &, < and > escaped (a phrase's apostrophe stays as it is written).
+std::string textEscape(const std::string& text)
+{
+    std::string out;
+    for (char c : text)
+        out += c == '&'   ? std::string("&amp;")
+               : c == '<' ? std::string("&lt;")
+               : c == '>' ? std::string("&gt;")
+                          : std::string(1, c);
+    return out;
+}
 
 std::string row(const std::string& label, const std::string& value)
 {
@@ -70,7 +113,7 @@ std::string seconds(double s)
     return buf;
 }
 
-std::string charts(const RunSummary& run)
+std::string charts(const RunSummary& run, const Words& say)
 {
     std::vector<double> epoch, loss, valLoss, acc, valAcc, rate, time;
     for (const EpochRecord& e : run.history) {
@@ -84,19 +127,36 @@ std::string charts(const RunSummary& run)
     }
     const char* train = "#0969da";
     const char* val = "#cf222e";
+    ChartWords words;
+    words.noData = say(QT_TRANSLATE_NOOP("RunReport", "no data"));
+    words.xTitle = say(QT_TRANSLATE_NOOP("RunReport", "epoch"));
+    words.point = say(QT_TRANSLATE_NOOP("RunReport", "%1, epoch %2: %3"));
+    const std::string trainName = say(QT_TRANSLATE_NOOP("RunReport", "train"));
+    const std::string valName = say(QT_TRANSLATE_NOOP("RunReport", "validation"));
     return "<div class=\"charts\">\n" +
-           svgLineChart("Loss", {{"train", train, epoch, loss}, {"validation", val, epoch, valLoss}}) +
-           svgLineChart("Accuracy", {{"train", train, epoch, acc}, {"validation", val, epoch, valAcc}}) +
-           svgLineChart("Learning rate", {{"learning rate", "#8250df", epoch, rate}}) +
-           svgLineChart("Epoch time (s)", {{"seconds", "#1a7f37", epoch, time}}) + "</div>\n";
+           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Loss")),
+                        {{trainName, train, epoch, loss}, {valName, val, epoch, valLoss}}, 560, 300, words) +
+           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Accuracy")),
+                        {{trainName, train, epoch, acc}, {valName, val, epoch, valAcc}}, 560, 300, words) +
+           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Learning rate")),
+                        {{say(QT_TRANSLATE_NOOP("RunReport", "learning rate")), "#8250df", epoch, rate}}, 560, 300,
+                        words) +
+           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Epoch time (s)")),
+                        {{say(QT_TRANSLATE_NOOP("RunReport", "seconds")), "#1a7f37", epoch, time}}, 560, 300, words) +
+           "</div>\n";
 }
 
 // `perSecond`: what the epochs' throughput counts ("Images/s", a text run's "Symbols/s").
-std::string epochTable(const RunSummary& run, const std::string& perSecond)
+std::string epochTable(const RunSummary& run, const std::string& perSecond, const Words& say)
 {
-    std::string out = "<table>\n<tr><th>Epoch</th><th>Loss</th><th>Accuracy</th><th>Val. loss</th><th>Val. "
-                      "accuracy</th><th>Learning rate</th><th>Seconds</th><th>" +
-                      perSecond + "</th></tr>\n";
+    std::string out = "<table>\n<tr>";
+    for (const char* head :
+         {QT_TRANSLATE_NOOP("RunReport", "Epoch"), QT_TRANSLATE_NOOP("RunReport", "Loss"),
+          QT_TRANSLATE_NOOP("RunReport", "Accuracy"), QT_TRANSLATE_NOOP("RunReport", "Val. loss"),
+          QT_TRANSLATE_NOOP("RunReport", "Val. accuracy"), QT_TRANSLATE_NOOP("RunReport", "Learning rate"),
+          QT_TRANSLATE_NOOP("RunReport", "Seconds")})
+        out += "<th>" + textEscape(say(head)) + "</th>";
+    out += "<th>" + htmlEscape(perSecond) + "</th></tr>\n";
     for (const EpochRecord& e : run.history) {
         out += "<tr><td class=\"n\">" + std::to_string(e.epoch) + "</td>";
         for (double v : {e.loss, e.accuracy, e.valLoss, e.valAccuracy, e.learningRate, e.seconds})
@@ -107,14 +167,17 @@ std::string epochTable(const RunSummary& run, const std::string& perSecond)
     return out + "</table>\n";
 }
 
-std::string confusionTable(const TestRecord& t)
+std::string confusionTable(const TestRecord& t, const Words& say)
 {
     const int k = t.classes();
-    std::string out = "<p>Rows: the true class; columns: the model's prediction. " + std::to_string(t.samples) +
-                      " test images.</p>\n<table class=\"confusion\">\n<tr><th></th>";
+    std::string out = "<p>" +
+                      textEscape(say(QT_TRANSLATE_NOOP("RunReport", "Rows: the true class; columns: the model's "
+                                                                    "prediction. %1 test images."),
+                                     {std::to_string(t.samples)})) +
+                      "</p>\n<table class=\"confusion\">\n<tr><th></th>";
     for (const std::string& name : t.classNames)
         out += "<th>" + htmlEscape(name) + "</th>";
-    out += "<th>total</th></tr>\n";
+    out += "<th>" + textEscape(say(QT_TRANSLATE_NOOP("RunReport", "total"))) + "</th></tr>\n";
     for (int r = 0; r < k; ++r) {
         int64_t total = 0;
         for (int c = 0; c < k; ++c)
@@ -136,7 +199,7 @@ std::string confusionTable(const TestRecord& t)
 
 // A text model's mistakes: the count, and the most frequent (true symbol, predicted symbol) pairs
 // (a vocabulary of up to 256 symbols makes a matrix no one reads).
-std::string symbolMistakes(const TestRecord& t)
+std::string symbolMistakes(const TestRecord& t, const Words& say)
 {
     constexpr int kShown = 20;
     const int k = t.classes();
@@ -160,11 +223,19 @@ std::string symbolMistakes(const TestRecord& t)
         return t.confusion[size_t(p.first) * size_t(k) + size_t(p.second)];
     };
     std::stable_sort(cells.begin(), cells.end(), [&](const auto& a, const auto& b) { return count(a) > count(b); });
-    std::string out = "<p>" + std::to_string(t.misclassifiedCount) + " of " + std::to_string(t.samples) +
-                      " predicted symbols of the validation text are wrong. The most frequent mistakes (of " +
-                      std::to_string(cells.size()) + " kinds):</p>\n";
-    out += "<table class=\"mistakes\">\n<tr><th>True symbol</th><th>Predicted</th><th>Count</th><th>Share of the "
-           "true symbol's predictions</th></tr>\n";
+    std::string out = "<p>" +
+                      textEscape(say(QT_TRANSLATE_NOOP("RunReport", "%1 of %2 predicted symbols of the validation "
+                                                                    "text are wrong. The most frequent mistakes (of "
+                                                                    "%3 kinds):"),
+                                     {std::to_string(t.misclassifiedCount), std::to_string(t.samples),
+                                      std::to_string(cells.size())})) +
+                      "</p>\n";
+    out += "<table class=\"mistakes\">\n<tr>";
+    for (const char* head : {QT_TRANSLATE_NOOP("RunReport", "True symbol"), QT_TRANSLATE_NOOP("RunReport", "Predicted"),
+                             QT_TRANSLATE_NOOP("RunReport", "Count"),
+                             QT_TRANSLATE_NOOP("RunReport", "Share of the true symbol's predictions")})
+        out += "<th>" + textEscape(say(head)) + "</th>";
+    out += "</tr>\n";
     for (size_t i = 0; i < cells.size() && i < size_t(kShown); ++i) {
         const auto [r, c] = cells[i];
         out += "<tr><td><code>" + htmlEscape(labels[size_t(r)]) + "</code></td><td><code>" +
@@ -175,14 +246,21 @@ std::string symbolMistakes(const TestRecord& t)
     return out + "</table>\n";
 }
 
-std::string misclassifiedGrid(const TestRecord& t)
+std::string misclassifiedGrid(const TestRecord& t, const Words& say)
 {
-    std::string out = "<p>" + std::to_string(t.misclassifiedCount) + " of " + std::to_string(t.samples) +
-                      " test images are misclassified";
-    if (int(t.misclassified.size()) < t.misclassifiedCount)
-        out += "; the " + std::to_string(t.misclassified.size()) + " the model was surest of are shown";
-    out += ". Most confident mistakes first, as in the window. Each: test index, true class → predicted class (the "
-           "model's confidence).</p>\n<div class=\"grid-images\">\n";
+    const std::string count = std::to_string(t.misclassifiedCount), samples = std::to_string(t.samples);
+    const std::string said =
+        int(t.misclassified.size()) < t.misclassifiedCount
+            ? say(QT_TRANSLATE_NOOP("RunReport", "%1 of %2 test images are misclassified; the %3 the model was surest "
+                                                 "of are shown."),
+                  {count, samples, std::to_string(t.misclassified.size())})
+            : say(QT_TRANSLATE_NOOP("RunReport", "%1 of %2 test images are misclassified."), {count, samples});
+    std::string out =
+        "<p>" + textEscape(said) + " " +
+        textEscape(
+            say(QT_TRANSLATE_NOOP("RunReport", "Most confident mistakes first, as in the window. Each: test "
+                                               "index, true class → predicted class (the model's confidence)."))) +
+        "</p>\n<div class=\"grid-images\">\n";
     auto name = [&](int c) { return c >= 0 && c < t.classes() ? t.classNames[size_t(c)] : std::to_string(c); };
     // Records written before the order was fixed kept test-index order: sort here too.
     std::vector<const MisclassifiedImage*> shown;
@@ -225,56 +303,91 @@ ReportInput readReportInput(const std::string& runPath)
     return in;
 }
 
-std::string runReportHtml(const ReportInput& in)
+std::string runReportHtml(const ReportInput& in, const ReportLanguage& language)
 {
+    const Words say(language);
+    // A phrase as HTML text, its arguments escaped.
+    const auto html = [&say](const char* english, std::vector<std::string> args = {}) {
+        for (std::string& a : args)
+            a = htmlEscape(a);
+        return fillArgs(textEscape(say(english)), args);
+    };
     const RunSummary& run = in.run;
-    std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Trainbench run " +
-                    htmlEscape(run.id) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
-    h += "<h1>Trainbench run " + htmlEscape(run.id) + "</h1>\n<p class=\"sub\">" + htmlEscape(run.model) + " on " +
-         htmlEscape(run.dataset) + ", " + htmlEscape(run.device) + " — " + htmlEscape(runStatusName(run.status)) +
-         (run.date().empty() ? "" : ", " + htmlEscape(run.date()) + " UTC") + "</p>\n";
+    const std::string title = html(QT_TRANSLATE_NOOP("RunReport", "Trainbench run %1"), {run.id});
+    std::string h = "<!DOCTYPE html>\n<html lang=\"" + htmlEscape(language.lang) +
+                    "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + title + "</title>\n<style>" + kStyle +
+                    "</style>\n</head>\n<body>\n";
+    const std::string status = say.value("Status", runStatusName(run.status));
+    h += "<h1>" + title + "</h1>\n<p class=\"sub\">" +
+         (run.date().empty()
+              ? html(QT_TRANSLATE_NOOP("RunReport", "%1 on %2, %3 — %4"), {run.model, run.dataset, run.device, status})
+              : html(QT_TRANSLATE_NOOP("RunReport", "%1 on %2, %3 — %4, %5 UTC"),
+                     {run.model, run.dataset, run.device, status, run.date()})) +
+         "</p>\n";
 
     h += "<div class=\"cards\">\n";
-    h += card("Test accuracy", run.test ? percent(run.test->accuracy) : "–");
-    h += card("Test loss", run.test ? shortNumber(run.test->loss) : "–");
-    h += card("Epochs", std::to_string(run.history.size()) + " of " + std::to_string(run.epochs));
-    h += card("Training time", seconds(run.trainingSeconds()));
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Test accuracy")), run.test ? percent(run.test->accuracy) : "–");
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Test loss")), run.test ? shortNumber(run.test->loss) : "–");
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Epochs")),
+              say(QT_TRANSLATE_NOOP("RunReport", "%1 of %2"),
+                  {std::to_string(run.history.size()), std::to_string(run.epochs)}));
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Training time")), seconds(run.trainingSeconds()));
     h += "</div>\n";
 
-    h += "<h2>Curves</h2>\n" + charts(run);
+    h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Curves")) + "</h2>\n" + charts(run, say);
     // A text run's samples/s count symbols (each of a sequence's steps is a prediction).
-    h += "<h2>Epochs</h2>\n" + epochTable(run, run.isText() ? "Symbols/s" : "Images/s");
-    h += "<h2 id=\"configuration\">Configuration</h2>\n" + table(run.configurationRows());
+    h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Epochs")) + "</h2>\n" +
+         epochTable(run,
+                    run.isText() ? say(QT_TRANSLATE_NOOP("RunReport", "Symbols/s"))
+                                 : say(QT_TRANSLATE_NOOP("RunReport", "Images/s")),
+                    say);
+    h += "<h2 id=\"configuration\">" + html(QT_TRANSLATE_NOOP("RunReport", "Configuration")) + "</h2>\n" +
+         table(say.rows(run.configurationRows()));
     const auto hardware = run.hardwareRows();
-    h += "<h2>Hardware</h2>\n" +
-         (hardware.empty() ? std::string("<p>Not recorded (a run of an older Trainbench).</p>\n") : table(hardware));
+    h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Hardware")) + "</h2>\n" +
+         (hardware.empty()
+              ? "<p>" + html(QT_TRANSLATE_NOOP("RunReport", "Not recorded (a run of an older Trainbench).")) + "</p>\n"
+              : table(say.rows(hardware)));
 
-    h += "<h2 id=\"weights\">Weights</h2>\n<table>\n";
-    h += "<tr><th>SHA-256 of the parameters (as <code>trainbench-cli train</code> prints it)</th><td><code "
-         "class=\"params-sha256\">" +
-         htmlEscape(run.weightsSha256.empty() ? "not recorded" : run.weightsSha256) + "</code></td></tr>\n";
-    h += "<tr><th>SHA-256 of weights.tbw</th><td><code class=\"file-sha256\">" +
+    h += "<h2 id=\"weights\">" + html(QT_TRANSLATE_NOOP("RunReport", "Weights")) + "</h2>\n<table>\n";
+    h += "<tr><th>" +
+         fillArgs(textEscape(say(QT_TRANSLATE_NOOP("RunReport", "SHA-256 of the parameters (as %1 prints it)"))),
+                  {"<code>trainbench-cli train</code>"}) +
+         "</th><td><code class=\"params-sha256\">" +
+         htmlEscape(run.weightsSha256.empty() ? say(QT_TRANSLATE_NOOP("RunReport", "not recorded"))
+                                              : run.weightsSha256) +
+         "</code></td></tr>\n";
+    h += "<tr><th>" + html(QT_TRANSLATE_NOOP("RunReport", "SHA-256 of weights.tbw")) +
+         "</th><td><code class=\"file-sha256\">" +
          htmlEscape(in.weightsFileSha256.empty() ? in.weightsFileProblem : in.weightsFileSha256) + "</code>";
     if (!in.weightsFileSha256.empty() && !run.weightsFileSha256.empty() &&
         in.weightsFileSha256 != run.weightsFileSha256)
-        h += " <span class=\"warn\">(weights.tbw changed since the run ended: its SHA-256 then was " +
-             htmlEscape(run.weightsFileSha256) + ")</span>";
+        h += " <span class=\"warn\">" +
+             html(QT_TRANSLATE_NOOP("RunReport", "(weights.tbw changed since the run ended: its SHA-256 then was %1)"),
+                  {run.weightsFileSha256}) +
+             "</span>";
     h += "</td></tr>\n";
     std::string files;
     for (const std::string& f : run.files)
         files += (files.empty() ? "" : ", ") + f;
-    h += row("Files in the run folder", files) + row("Run folder", run.path) + "</table>\n";
+    h += row(say(QT_TRANSLATE_NOOP("RunReport", "Files in the run folder")), files) +
+         row(say(QT_TRANSLATE_NOOP("RunReport", "Run folder")), run.path) + "</table>\n";
 
+    const std::string confusionHeading =
+        "<h2 id=\"confusion\">" + html(QT_TRANSLATE_NOOP("RunReport", "Confusion matrix")) + "</h2>\n";
     if (in.test && in.test->symbols) {
-        h += "<h2 id=\"mistakes\">Mistakes</h2>\n" + symbolMistakes(*in.test);
+        h += "<h2 id=\"mistakes\">" + html(QT_TRANSLATE_NOOP("RunReport", "Mistakes")) + "</h2>\n" +
+             symbolMistakes(*in.test, say);
     } else if (in.test) {
-        h += "<h2 id=\"confusion\">Confusion matrix</h2>\n";
-        h += confusionTable(*in.test);
-        h += "<h2 id=\"misclassified\">Misclassified test images</h2>\n" + misclassifiedGrid(*in.test);
+        h += confusionHeading;
+        h += confusionTable(*in.test, say);
+        h += "<h2 id=\"misclassified\">" + html(QT_TRANSLATE_NOOP("RunReport", "Misclassified test images")) +
+             "</h2>\n" + misclassifiedGrid(*in.test, say);
     } else {
-        h += "<h2 id=\"confusion\">Confusion matrix</h2>\n<p class=\"warn\">" + htmlEscape(in.testMissing) + ".</p>\n";
+        h += confusionHeading + "<p class=\"warn\">" + htmlEscape(in.testMissing) + ".</p>\n";
     }
-    h += "<p class=\"sub\">Made by Trainbench from " + htmlEscape(run.path) + ".</p>\n</body>\n</html>\n";
+    h += "<p class=\"sub\">" + html(QT_TRANSLATE_NOOP("RunReport", "Made by Trainbench from %1."), {run.path}) +
+         "</p>\n</body>\n</html>\n";
     return h;
 }
 

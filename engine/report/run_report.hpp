@@ -6,6 +6,7 @@
 
 #include "train/run_history.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,7 +23,19 @@ struct ReportInput {
 // Reads what the report shows from the run folder. Throws IoError for a damaged run (with the reason).
 ReportInput readReportInput(const std::string& runPath);
 
-std::string runReportHtml(const ReportInput& in);
+// The words of a report in its reader's language: the engine writes English (the CLI's reports); a front
+// end in another language gives its translations here, so that the engine needs no translation library.
+struct ReportLanguage {
+    std::string lang = "en"; // the page's <html lang>
+    // A phrase of the report, by its English (each marked QT_TRANSLATE_NOOP("RunReport", …) in
+    // run_report.cpp, svg_chart.cpp and run_history.cpp's row labels), with its %1, %2 … kept.
+    std::function<std::string(const char* english)> phrase;
+    // A configuration or hardware row's value, by the row's English label ("Schedule") and the value's
+    // English ("constant"); the run's status is the "Status" row's value.
+    std::function<std::string(const std::string& label, const std::string& english)> value;
+};
+
+std::string runReportHtml(const ReportInput& in, const ReportLanguage& language = {});
 
 // readReportInput, runReportHtml, written atomically to `outPath`. Throws IoError.
 void writeRunReport(const std::string& runPath, const std::string& outPath);

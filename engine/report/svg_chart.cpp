@@ -60,7 +60,24 @@ std::string shortNumber(double v)
     return buf;
 }
 
-std::string svgLineChart(const std::string& title, const std::vector<ChartSeries>& series, int width, int height)
+std::string fillArgs(const std::string& text, const std::vector<std::string>& args)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const size_t k = i + 1 < text.size() ? size_t(text[i + 1] - '1') : args.size();
+        if (text[i] == '%' && k < args.size() && k < 9) {
+            out += args[k];
+            ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+std::string svgLineChart(const std::string& title, const std::vector<ChartSeries>& series, int width, int height,
+                         const ChartWords& words)
 {
     const double left = 58, right = 12, top = 30, bottom = 44;
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
@@ -79,7 +96,7 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
            htmlEscape(title) + "</text>\n";
     if (!std::isfinite(x0)) {
         svg += "<text x=\"" + std::to_string(width / 2) + "\" y=\"" + std::to_string(height / 2) +
-               "\" text-anchor=\"middle\">no data</text>\n</svg>\n";
+               "\" text-anchor=\"middle\">" + htmlEscape(words.noData) + "</text>\n</svg>\n";
         return svg;
     }
     if (y1 - y0 < 1e-12 * std::max(1.0, std::fabs(y1))) { // a flat line: give it some room
@@ -115,7 +132,7 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
     svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left + plotW) + "\" y1=\"" +
            fixedText(top + plotH) + "\" y2=\"" + fixedText(top + plotH) + "\" class=\"axis\"/>\n";
     svg += "<text x=\"" + fixedText(left + plotW / 2) + "\" y=\"" + fixedText(height - 8.0) +
-           "\" text-anchor=\"middle\">epoch</text>\n</g>\n";
+           "\" text-anchor=\"middle\">" + htmlEscape(words.xTitle) + "</text>\n</g>\n";
 
     double legendX = left + 8;
     for (const ChartSeries& s : series) {
@@ -127,7 +144,7 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
             points += fixedText(px(s.x[i])) + "," + fixedText(py(s.y[i])) + " ";
             marks += "<circle cx=\"" + fixedText(px(s.x[i])) + "\" cy=\"" + fixedText(py(s.y[i])) +
                      "\" r=\"3\" fill=\"" + colour + "\" data-value=\"" + shortNumber(s.y[i]) + "\"><title>" +
-                     htmlEscape(s.name) + ", epoch " + shortNumber(s.x[i]) + ": " + shortNumber(s.y[i]) +
+                     htmlEscape(fillArgs(words.point, {s.name, shortNumber(s.x[i]), shortNumber(s.y[i])})) +
                      "</title></circle>";
         }
         svg += "<g class=\"series\" data-name=\"" + htmlEscape(s.name) + "\">\n<polyline fill=\"none\" stroke=\"" +

@@ -14,9 +14,19 @@ struct ChartSeries {
     std::vector<double> y; // NaN: no point
 };
 
+// The words a chart writes besides its title and series names, in the report's language.
+struct ChartWords {
+    std::string noData = "no data";
+    std::string xTitle = "epoch";
+    std::string point = "%1, epoch %2: %3"; // a point's hover text: series, x, y
+};
+
 // Text is escaped; an empty or all-NaN chart says "no data".
 std::string svgLineChart(const std::string& title, const std::vector<ChartSeries>& series, int width = 560,
-                         int height = 300);
+                         int height = 300, const ChartWords& words = {});
+
+// `text` with its %1 … %9 replaced by `args` in one pass (an argument's own "%2" stays as it is).
+std::string fillArgs(const std::string& text, const std::vector<std::string>& args);
 
 // Escapes &, <, >, " and ' for HTML and SVG text and attributes.
 std::string htmlEscape(const std::string& text);

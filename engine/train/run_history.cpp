@@ -16,6 +16,10 @@
 
 namespace fs = std::filesystem;
 
+// The rows' labels are marked for Qt's lupdate, which reads this file for the window's translation of a
+// run's report (ui/CMakeLists.txt, context "RunReport"); the engine itself has no Qt.
+#define QT_TRANSLATE_NOOP(context, text) text
+
 namespace tb {
 
 namespace {
@@ -371,30 +375,30 @@ bool RunSummary::isText() const
 std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows() const
 {
     static const std::pair<const char*, const char*> kRows[] = {
-        {"model", "Model"},
-        {"parameters", "Parameters"},
-        {"dataset", "Dataset"},
-        {"device", "Device"},
-        {"earlier_devices", "Earlier devices"},
-        {"kernels", "Kernels"},
-        {"precision", "Precision"},
-        {"epochs", "Epochs"},
-        {"batch_size", "Batch size"},
-        {"optimizer", "Optimizer"},
-        {"learning_rate", "Learning rate"},
-        {"momentum", "Momentum"},
-        {"nesterov", "Nesterov"},
-        {"max_batches", "Max batches"},
-        {"size_multiplier", "Image size multiplier"},
-        {"drop_remainder", "Drop remainder batch"},
-        {"schedule", "Schedule"},
-        {"early_stopping", "Early stopping"},
-        {"validation", "Validation"},
-        {"precise_bn", "Precise BN"},
-        {"seed", "Seed"},
-        {"started", "Started"},
-        {"ended", "Ended"},
-        {"status", "Status"},
+        {"model", QT_TRANSLATE_NOOP("RunReport", "Model")},
+        {"parameters", QT_TRANSLATE_NOOP("RunReport", "Parameters")},
+        {"dataset", QT_TRANSLATE_NOOP("RunReport", "Dataset")},
+        {"device", QT_TRANSLATE_NOOP("RunReport", "Device")},
+        {"earlier_devices", QT_TRANSLATE_NOOP("RunReport", "Earlier devices")},
+        {"kernels", QT_TRANSLATE_NOOP("RunReport", "Kernels")},
+        {"precision", QT_TRANSLATE_NOOP("RunReport", "Precision")},
+        {"epochs", QT_TRANSLATE_NOOP("RunReport", "Epochs")},
+        {"batch_size", QT_TRANSLATE_NOOP("RunReport", "Batch size")},
+        {"optimizer", QT_TRANSLATE_NOOP("RunReport", "Optimizer")},
+        {"learning_rate", QT_TRANSLATE_NOOP("RunReport", "Learning rate")},
+        {"momentum", QT_TRANSLATE_NOOP("RunReport", "Momentum")},
+        {"nesterov", QT_TRANSLATE_NOOP("RunReport", "Nesterov")},
+        {"max_batches", QT_TRANSLATE_NOOP("RunReport", "Max batches")},
+        {"size_multiplier", QT_TRANSLATE_NOOP("RunReport", "Image size multiplier")},
+        {"drop_remainder", QT_TRANSLATE_NOOP("RunReport", "Drop remainder batch")},
+        {"schedule", QT_TRANSLATE_NOOP("RunReport", "Schedule")},
+        {"early_stopping", QT_TRANSLATE_NOOP("RunReport", "Early stopping")},
+        {"validation", QT_TRANSLATE_NOOP("RunReport", "Validation")},
+        {"precise_bn", QT_TRANSLATE_NOOP("RunReport", "Precise BN")},
+        {"seed", QT_TRANSLATE_NOOP("RunReport", "Seed")},
+        {"started", QT_TRANSLATE_NOOP("RunReport", "Started")},
+        {"ended", QT_TRANSLATE_NOOP("RunReport", "Ended")},
+        {"status", QT_TRANSLATE_NOOP("RunReport", "Status")},
     };
     // Version 3 keeps the settings typed; they are shown in the words of the flat summary before it.
     nlohmann::ordered_json flat = record;
@@ -429,13 +433,15 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
             rows.emplace_back(label, v);
     if (const auto* f = jsonMember(record, "dataset_fingerprint"); f && f->is_object()) {
         if (isText())
-            rows.emplace_back("Dataset sequences", text(*f, "train_images") + " train, " + text(*f, "test_images") +
-                                                       " held out (the text's last part), of " + text(*f, "height") +
-                                                       " symbols, a vocabulary of " + text(*f, "classes"));
+            rows.emplace_back(QT_TRANSLATE_NOOP("RunReport", "Dataset sequences"),
+                              text(*f, "train_images") + " train, " + text(*f, "test_images") +
+                                  " held out (the text's last part), of " + text(*f, "height") +
+                                  " symbols, a vocabulary of " + text(*f, "classes"));
         else
-            rows.emplace_back("Dataset images", text(*f, "train_images") + " train, " + text(*f, "test_images") +
-                                                    " test, " + text(*f, "height") + "x" + text(*f, "width") + ", " +
-                                                    text(*f, "classes") + " classes");
+            rows.emplace_back(QT_TRANSLATE_NOOP("RunReport", "Dataset images"),
+                              text(*f, "train_images") + " train, " + text(*f, "test_images") + " test, " +
+                                  text(*f, "height") + "x" + text(*f, "width") + ", " + text(*f, "classes") +
+                                  " classes");
     }
     return rows;
 }
@@ -447,12 +453,16 @@ std::vector<std::pair<std::string, std::string>> RunSummary::hardwareRows() cons
     if (!h || !h->is_object())
         return rows;
     static const std::pair<const char*, const char*> kRows[] = {
-        {"cpu", "CPU"}, {"logical_cores", "Logical cores"}, {"simd", "SIMD"}, {"isa", "Kernel ISA"}};
+        {"cpu", QT_TRANSLATE_NOOP("RunReport", "CPU")},
+        {"logical_cores", QT_TRANSLATE_NOOP("RunReport", "Logical cores")},
+        {"simd", QT_TRANSLATE_NOOP("RunReport", "SIMD")},
+        {"isa", QT_TRANSLATE_NOOP("RunReport", "Kernel ISA")}};
     for (const auto& [key, label] : kRows)
         if (std::string v = text(*h, key); !v.empty())
             rows.emplace_back(label, v);
     if (const double ram = number(*h, "ram_bytes"); ram > 0)
-        rows.emplace_back("Memory", jsonNumberText(std::round(ram / 1e8) / 10) + " GB"); // as `devices` says
+        rows.emplace_back(QT_TRANSLATE_NOOP("RunReport", "Memory"),
+                          jsonNumberText(std::round(ram / 1e8) / 10) + " GB"); // as `devices` says
     return rows;
 }
 

@@ -312,6 +312,11 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "it cannot be read: %1")},
         {QRegularExpression(QStringLiteral("^evaluation\\.json is damaged: (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "evaluation.json is damaged: %1")},
+        // Why a run's report has no confusion matrix (train/run_history.cpp's readTestRecord).
+        {QRegularExpression(QStringLiteral("^the run has no stored test evaluation \\(evaluation\\.json\\): it did not "
+                                           "complete, or was made by an older Trainbench$")),
+         QT_TRANSLATE_NOOP("EngineText", "the run has no stored test evaluation (evaluation.json): it did not "
+                                         "complete, or was made by an older Trainbench")},
         // Weights evaluated on a dataset of other classes (train/evaluation.cpp).
         {QRegularExpression(QStringLiteral("^the weights were trained on a dataset with other classes \\((.+)\\) than "
                                            "(.+) \\((.+)\\); the accuracy counts the predictions whose class number "
@@ -546,6 +551,29 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "bf16 runs on the avx512 kernels, not on %1")},
         {QRegularExpression(QStringLiteral("^(.+) computes in FP32 only: bf16 is for the CPU$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 computes in FP32 only: bf16 is for the CPU")},
+        // A CPU's kernels as a run's record or an MPI run's header describe them (kernels/isa.cpp's
+        // describeKernels; EngineText::kernels words a tb::Kernels itself).
+        {QRegularExpression(QStringLiteral("^(baseline|avx2|avx512) kernels \\(([^;()]+); matrix products: (.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 kernels (%2; matrix products: %3)")},
+        {QRegularExpression(QStringLiteral("^own (\\d+x\\d+) FMA kernel$")),
+         QT_TRANSLATE_NOOP("EngineText", "own %1 FMA kernel")},
+        {QRegularExpression(QStringLiteral("^own (\\d+x\\d+) AVX512_BF16 kernel \\(bf16 inputs, FP32 sums\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "own %1 AVX512_BF16 kernel (bf16 inputs, FP32 sums)")},
+        {QRegularExpression(QStringLiteral("^own (\\d+x\\d+) AMX-BF16 tile kernel \\(bf16 inputs, FP32 sums\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "own %1 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)")},
+        // A CPU level this CPU lacks (kernels/isa.cpp's requireIsa, device/device.cpp), a device the machine
+        // does not have.
+        {QRegularExpression(QStringLiteral("^this CPU has no (SSE4\\.2|AVX2\\+FMA|AVX-512) \\(it supports (.+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "this CPU has no %1 (it supports %2)")},
+        {QRegularExpression(QStringLiteral("^this CPU has no (SSE4\\.2|AVX2\\+FMA|AVX-512)$")),
+         QT_TRANSLATE_NOOP("EngineText", "this CPU has no %1")},
+        {QRegularExpression(QStringLiteral("^this CPU has no AMX-BF16 \\(Intel Sapphire Rapids and later\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "this CPU has no AMX-BF16 (Intel Sapphire Rapids and later)")},
+        {QRegularExpression(QStringLiteral("^there is no OpenCL device (\\d+) \\(this machine has only opencl:0\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "there is no OpenCL device %1 (this machine has only opencl:0)")},
+        {QRegularExpression(QStringLiteral(
+             "^there is no OpenCL device (\\d+) \\(this machine has (\\d+): opencl:0 \\.\\. (opencl:\\d+)\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "there is no OpenCL device %1 (this machine has %2: opencl:0 .. %3)")},
         // More CPU threads than cores (device/device.cpp's threadsNote).
         {QRegularExpression(QStringLiteral(
              "^(\\d+) threads on (\\d+) cores?: the same weights as on fewer threads, but the threads take turns on "
@@ -884,11 +912,16 @@ QString EngineText::deviceUnavailable(const tb::DeviceSpec& spec, const tb::Syst
 
 QString EngineText::classNamesSource(const tb::Dataset& d)
 {
-    if (d.classNamesSource == "generic")
+    return classNamesSource(d.classNamesSource);
+}
+
+QString EngineText::classNamesSource(const std::string& source)
+{
+    if (source == "generic")
         return tr("generic");
-    if (d.classNamesSource == "MNIST digits")
+    if (source == "MNIST digits")
         return tr("MNIST digits");
-    return qs(d.classNamesSource); // a file's or a dataset's name
+    return qs(source); // a file's or a dataset's name
 }
 
 QString EngineText::presetDescription(const std::string& name)
@@ -928,54 +961,84 @@ QString EngineText::kernels(const tb::Kernels& k)
 
 namespace {
 // tb::describeDataset in the window's language (counts in its locale).
-QString datasetText(const tb::Dataset& d)
+QString datasetText(const RunHeader& d)
 {
-    if (d.isText()) {
-        const bool bytes = d.textVocabulary == "bytes";
-        return (bytes ? EngineText::tr("%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), "
-                                       "byte-level vocabulary of %5 symbols")
-                      : EngineText::tr("%1 training / %2 validation sequences of %3 characters (%4 bytes of text), "
-                                       "character-level vocabulary of %5 symbols"))
-            .arg(formatCount(d.train.count), formatCount(d.test.count), QString::number(d.train.steps),
-                 formatCount(d.textBytes), QString::number(d.numClasses));
-    }
-    const QString names = EngineText::classNamesSource(d);
-    if (d.validation.count > 0)
+    if (d.text)
+        return (d.bytes ? EngineText::tr("%1 training / %2 validation sequences of %3 bytes (%4 bytes of text), "
+                                         "byte-level vocabulary of %5 symbols")
+                        : EngineText::tr("%1 training / %2 validation sequences of %3 characters (%4 bytes of "
+                                         "text), character-level vocabulary of %5 symbols"))
+            .arg(formatCount(d.train), formatCount(d.test), QString::number(d.steps), formatCount(d.textBytes),
+                 QString::number(d.classes));
+    const QString names = EngineText::classNamesSource(d.classNamesSource);
+    if (d.validation > 0)
         return EngineText::tr("%1 training / %2 validation (held out of training) / %3 test images, %4×%5, %6 "
                               "classes (%7)")
-            .arg(formatCount(d.train.count), formatCount(d.validation.count), formatCount(d.test.count),
-                 QString::number(d.inputHeight()), QString::number(d.inputWidth()), QString::number(d.numClasses),
-                 names);
+            .arg(formatCount(d.train), formatCount(d.validation), formatCount(d.test), QString::number(d.height),
+                 QString::number(d.width), QString::number(d.classes), names);
     return EngineText::tr("%1 training / %2 test images, %3×%4, %5 classes (%6)")
-        .arg(formatCount(d.train.count), formatCount(d.test.count), QString::number(d.inputHeight()),
-             QString::number(d.inputWidth()), QString::number(d.numClasses), names);
+        .arg(formatCount(d.train), formatCount(d.test), QString::number(d.height), QString::number(d.width),
+             QString::number(d.classes), names);
 }
 } // namespace
+
+RunHeader EngineText::runHeaderFacts(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
+                                     const tb::RunInfo& run)
+{
+    RunHeader h;
+    h.model = net.spec().name;
+    h.params = net.paramCount() + net.stateCount();
+    h.directory = d.directory;
+    h.text = d.isText();
+    h.bytes = d.textVocabulary == "bytes";
+    h.train = d.train.count;
+    h.validation = d.validation.count;
+    h.test = d.test.count;
+    h.textBytes = d.textBytes;
+    h.steps = d.train.steps;
+    h.height = d.inputHeight();
+    h.width = d.inputWidth();
+    h.classes = d.numClasses;
+    h.classNamesSource = d.classNamesSource;
+    const tb::DeviceSpec& dev = run.device;
+    h.cpu = dev.kind == tb::DeviceKind::Cpu;
+    h.bf16 = dev.precision == tb::Precision::Bf16;
+    h.threads = dev.threads;
+    h.deviceId = dev.id();
+    h.batch = cfg.batchSize;
+    h.optimizer = tb::optimizerName(cfg.optimizer.kind);
+    h.learningRate = double(cfg.optimizer.learningRate);
+    h.seed = cfg.seed;
+    h.kernels = run.kernels;
+    // The CPU's kernels as the window names them, where the backend describes just them (no MPI).
+    if (h.cpu && run.kernels == tb::describeKernels(tb::cpuKernels(dev)))
+        h.cpuKernels = &tb::cpuKernels(dev);
+    h.setupNote = run.setupNote;
+    return h;
+}
+
+QString EngineText::runHeader(const RunHeader& h)
+{
+    QString where = !h.cpu           ? qs(h.deviceId)
+                    : h.threads == 1 ? tr("CPU, 1 thread")
+                                     : tr("CPU, %1 threads").arg(h.threads);
+    where += h.bf16 ? tr(", bf16 (bfloat16 products, FP32 accumulation)") : tr(", FP32");
+    const QString kernels = h.cpuKernels ? EngineText::kernels(*h.cpuKernels) : english(qs(h.kernels));
+    QString header =
+        tr("Model %1 (%2 params) on %3: %4").arg(qs(h.model), formatCount(h.params), qs(h.directory), datasetText(h));
+    header += QLatin1Char('\n') + tr("%1, batch %2, %3 lr %4, seed %5, %6")
+                                      .arg(where, QString::number(h.batch), qs(h.optimizer),
+                                           QLocale().toString(h.learningRate, 'g', 6),
+                                           QString::number(qulonglong(h.seed)), kernels);
+    for (const QString& note : qs(h.setupNote).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        header += QLatin1Char('\n') + english(note);
+    return header;
+}
 
 QString EngineText::runHeader(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
                               const tb::RunInfo& run)
 {
-    const tb::DeviceSpec& dev = run.device;
-    const bool cpu = dev.kind == tb::DeviceKind::Cpu;
-    QString where = !cpu               ? qs(dev.id())
-                    : dev.threads == 1 ? tr("CPU, 1 thread")
-                                       : tr("CPU, %1 threads").arg(dev.threads);
-    where += dev.precision == tb::Precision::Bf16 ? tr(", bf16 (bfloat16 products, FP32 accumulation)") : tr(", FP32");
-    // The CPU's kernels as the window names them, where the backend describes just them (no MPI).
-    QString kernels = english(qs(run.kernels));
-    if (cpu && run.kernels == tb::describeKernels(tb::cpuKernels(dev)))
-        kernels = EngineText::kernels(tb::cpuKernels(dev));
-    QString header = tr("Model %1 (%2 params) on %3: %4")
-                         .arg(qs(net.spec().name), formatCount(net.paramCount() + net.stateCount()), qs(d.directory),
-                              datasetText(d));
-    header += QLatin1Char('\n') + tr("%1, batch %2, %3 lr %4, seed %5, %6")
-                                      .arg(where, QString::number(cfg.batchSize),
-                                           QString::fromLatin1(tb::optimizerName(cfg.optimizer.kind)),
-                                           QLocale().toString(double(cfg.optimizer.learningRate), 'g', 6),
-                                           QString::number(qulonglong(cfg.seed)), kernels);
-    for (const QString& note : qs(run.setupNote).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-        header += QLatin1Char('\n') + english(note);
-    return header;
+    return runHeader(runHeaderFacts(net, d, cfg, run));
 }
 
 QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,

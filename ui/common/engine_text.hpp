@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QString>
 
+#include <cstdint>
 #include <exception>
 #include <optional>
 #include <string>
@@ -32,6 +33,30 @@ namespace tbui {
 void setOptionRange(QSpinBox* box, const char* name);
 void setOptionRange(QDoubleSpinBox* box, const char* name);
 
+// What a run's header says (tb::runHeader), as plain values taken at the run's start: the Run page keeps
+// them to write the header again when the window's language changes (the network and the dataset stay
+// with the run's thread).
+struct RunHeader {
+    std::string model, directory;
+    int64_t params = 0;
+    // The dataset as the run splits it.
+    bool text = false, bytes = false; // a text; with a byte-level vocabulary
+    int64_t train = 0, validation = 0, test = 0, textBytes = 0;
+    int steps = 0, height = 0, width = 0, classes = 0;
+    std::string classNamesSource;
+    // The device and the settings.
+    bool cpu = true, bf16 = false;
+    int threads = 1;
+    std::string deviceId;
+    int batch = 0;
+    std::string optimizer;
+    double learningRate = 0.0;
+    uint64_t seed = 0;
+    std::string kernels;                     // tb::RunInfo::kernels
+    const tb::Kernels* cpuKernels = nullptr; // where `kernels` describes just these (no MPI)
+    std::string setupNote;                   // tb::RunInfo::setupNote
+};
+
 class EngineText {
     Q_DECLARE_TR_FUNCTIONS(EngineText)
 public:
@@ -48,6 +73,7 @@ public:
     // Where an image dataset's class names come from (tb::Dataset::classNamesSource: "classes.txt",
     // "Fashion-MNIST", "MNIST digits", "generic") in the window's language.
     static QString classNamesSource(const tb::Dataset& d);
+    static QString classNamesSource(const std::string& source);
     // The window's label of training option `name` (tb::TrainOption::label) in the window's language.
     static QString optionLabel(const char* name);
     // tb::describeKernels in the window's language.
@@ -56,6 +82,9 @@ public:
     // kernels; the device's set-up) in the window's language.
     static QString runHeader(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
                              const tb::RunInfo& run);
+    static RunHeader runHeaderFacts(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
+                                    const tb::RunInfo& run);
+    static QString runHeader(const RunHeader& h);
     // What precise BN did, or that BatchNorm's statistics are still near their initial values (the
     // run log's and the Results page's line); empty when there is nothing to say.
     static QString batchNorm(const std::optional<tb::PreciseBnResult>& precise,

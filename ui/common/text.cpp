@@ -33,6 +33,15 @@ QString formatPercent(double fraction, int decimals)
     return percentOf(formatNumber(100.0 * fraction, decimals));
 }
 
+QString cellText(QString text)
+{
+    for (QChar& c : text)
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Separator_Line ||
+            c.category() == QChar::Separator_Paragraph)
+            c = QLatin1Char('?');
+    return text;
+}
+
 namespace {
 struct ClassNames {
     Q_DECLARE_TR_FUNCTIONS(ClassNames)
@@ -70,6 +79,15 @@ bool isFashionMnist(const std::vector<std::string>& names)
                                                    "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
     return names == known;
 }
+
+// The engine's names for a dataset without class names (data/dataset.cpp): "class 0", "class 1", …
+bool isGeneric(const std::vector<std::string>& names)
+{
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] != "class " + std::to_string(i))
+            return false;
+    return true;
+}
 } // namespace
 
 QString asSentence(const QString& text)
@@ -87,6 +105,8 @@ QString className(const std::vector<std::string>& names, int c)
         return QString::number(c);
     if (isFashionMnist(names))
         return ClassNames::fashionMnist(c);
+    if (isGeneric(names)) // "class 3" stayed English in the Spanish window's results and report
+        return ClassNames::tr("class %1").arg(c);
     return QString::fromStdString(names[size_t(c)]);
 }
 

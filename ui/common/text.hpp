@@ -28,12 +28,18 @@ QString formatNumber(double v, int decimals);
 QString formatPercent(double fraction, int decimals);
 QString percentOf(const QString& number); // "12" → "12%", Spanish "12 %"
 
+// `text` as one line of a table's cell: each control character (a newline in a dataset's path written
+// in run.json, an escape sequence in a damaged record) and line or paragraph separator is shown as '?',
+// as the CLI's `runs list` shows them, so that it cannot break the row.
+QString cellText(QString text);
+
 // `text` ended as a sentence, for another to follow it: the engine's messages have no full stop
 // ("… is empty" → "… is empty.").
 QString asSentence(const QString& text);
 
-// The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) in the window's
-// language, any other name as the dataset gives it, the number when there is none.
+// The name of class `c` as shown: a known dataset's class names (Fashion-MNIST's) and the engine's
+// generic ones ("class 3") in the window's language, any other name as the dataset gives it, the number
+// when there is none.
 QString className(const std::vector<std::string>& names, int c);
 
 } // namespace tbui

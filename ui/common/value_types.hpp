@@ -1,6 +1,7 @@
 // Value types that cross from the training thread to the window through queued signals.
 #pragma once
 
+#include "common/engine_text.hpp"
 #include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"
@@ -49,7 +50,7 @@ struct RunStarted {
     int64_t trainImages = 0;
     int replicas = 1;
     int globalBatch = 0;
-    QString header;           // the CLI's first lines
+    RunHeader header;         // the CLI's first lines, as values (EngineText::runHeader words them)
     tb::TrainConfig config;   // as the run uses it (a resumed run's own settings)
     DatasetPtr data;          // the dataset as loaded that the run trains on
     int validationImages = 0; // held out of train (config.validationSplit > 0), else the test images

@@ -212,9 +212,11 @@ void RunPanel::runStarted(const RunStarted& info)
     m_runProgress->setValue(0);
     m_config = info.config;
     m_text = info.data && info.data->isText();
-    // The header is the engine's description, in the language of the run's start.
-    for (const QString& line : info.header.split(QLatin1Char('\n')))
-        appendLog(line);
+    // The header is the engine's description, worded again when the language changes (it stayed in the
+    // language of the run's start).
+    const int headerLines = int(EngineText::runHeader(info.header).count(QLatin1Char('\n'))) + 1;
+    for (int i = 0; i < headerLines; ++i)
+        appendLog([header = info.header, i] { return EngineText::runHeader(header).section(QLatin1Char('\n'), i, i); });
     if (!info.runFolder.isEmpty()) {
         const tb::TrainConfig& c = info.config;
         const QString folder = info.runFolder;

@@ -53,6 +53,9 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     // Seconds of compute left in the run (the finished epochs' pace over the steps left); -1 unknown.
     double runEtaSeconds() const { return m_runEta; }
+    // tb::describeLrSchedule and tb::describeEarlyStopping in the window's language (a run's report too).
+    static QString scheduleText(const tb::LrSchedule& s);
+    static QString earlyStoppingText(const tb::EarlyStopping& es);
 
 signals:
     void startRequested();
@@ -65,8 +68,6 @@ protected:
 private:
     static QString progressLineText(const tb::BatchProgress& p);
     static QString epochLineText(const tb::EpochRecord& r, int steps);
-    static QString scheduleText(const tb::LrSchedule& s);
-    static QString earlyStoppingText(const tb::EarlyStopping& es);
 
     void retranslate();
     void addLine(std::function<QString()> line); // to the view and to m_logLines, the two kept alike

@@ -131,7 +131,8 @@ void TrainWorker::run()
         info.trainImages = session->data().train.count;
         info.replicas = cfg.device.replicas();
         info.globalBatch = cfg.batchSize;
-        info.header = EngineText::runHeader(session->network(), session->data(), cfg, run); // the CLI's first lines
+        info.header =
+            EngineText::runHeaderFacts(session->network(), session->data(), cfg, run); // the CLI's first lines
         info.config = cfg;
         info.data = data;
         info.validationImages = run.validationImages;

@@ -5,7 +5,7 @@
 #include "common/text.hpp"
 #include "core/json_text.hpp"
 #include "export/export_dialog.hpp"
-#include "report/run_report.hpp"
+#include "runs/report_text.hpp"
 
 #include <QComboBox>
 #include <QEvent>
@@ -225,11 +225,12 @@ void RunsPanel::fill()
         if (!r.damaged)
             tick->setCheckState(m_ticked.contains(path) ? Qt::Checked : Qt::Unchecked);
         m_table->setItem(row, Overlay, tick);
-        m_table->setItem(row, Date, new SortItem(qs(r.date()), qs(r.date() + r.id)));
-        m_table->setItem(row, Model, new SortItem(r.damaged ? qs(r.id) : qs(r.model), qs(r.model + r.id)));
-        m_table->setItem(row, Dataset, new SortItem(QFileInfo(qs(r.dataset)).fileName(), qs(r.dataset)));
-        m_table->item(row, Dataset)->setToolTip(qs(r.dataset));
-        m_table->setItem(row, Device, new SortItem(qs(r.device), qs(r.device)));
+        // The record's words in one line each (cellText): a newline in run.json's dataset broke the row.
+        m_table->setItem(row, Date, new SortItem(cellText(qs(r.date())), qs(r.date() + r.id)));
+        m_table->setItem(row, Model, new SortItem(cellText(r.damaged ? qs(r.id) : qs(r.model)), qs(r.model + r.id)));
+        m_table->setItem(row, Dataset, new SortItem(cellText(QFileInfo(qs(r.dataset)).fileName()), qs(r.dataset)));
+        m_table->item(row, Dataset)->setToolTip(cellText(qs(r.dataset)));
+        m_table->setItem(row, Device, new SortItem(cellText(qs(r.device)), qs(r.device)));
         QString epochs, epochsTip;
         if (!r.damaged) {
             epochs = tr("%1 of %2").arg(r.history.size()).arg(r.epochs);
@@ -272,7 +273,7 @@ void RunsPanel::fill()
                                       secs));
         QString status;
         if (r.damaged)
-            status = tr("damaged: %1").arg(EngineText::english(qs(r.damage)));
+            status = tr("damaged: %1").arg(cellText(EngineText::english(qs(r.damage))));
         else if (r.status == tb::RunStatus::Completed)
             status = tr("completed");
         else if (r.status == tb::RunStatus::Stopped)
@@ -392,10 +393,10 @@ void RunsPanel::updateChart()
         const QString optimizerName = it->config ? qs(tb::optimizerName(it->config->optimizer.kind))
                                       : optimizer && optimizer->is_string() ? qs(optimizer->get<std::string>())
                                                                             : QString();
-        lines.push_back(
-            {&*it, optimizerName.isEmpty()
-                       ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device), qs(it->date()))
-                       : tr("%1 (%2) on %3, %4").arg(qs(it->model), optimizerName, qs(it->device), qs(it->date()))});
+        lines.push_back({&*it, cellText(optimizerName.isEmpty()
+                                            ? tr("%1 on %2, %3").arg(qs(it->model), qs(it->device), qs(it->date()))
+                                            : tr("%1 (%2) on %3, %4")
+                                                  .arg(qs(it->model), optimizerName, qs(it->device), qs(it->date())))});
     }
     // Two runs of the same model on the same device in the same minute would share a legend entry:
     // those say their seed, then (still alike) their folder's name.
@@ -495,7 +496,7 @@ void RunsPanel::exportReport(const QString& run, const QString& path)
     const std::string runPath = ss(run), out = ss(path);
     watcher->setFuture(QtConcurrent::run([runPath, out] {
         try {
-            tb::writeRunReport(runPath, out);
+            ReportText::write(runPath, out); // in the window's language
             return QString();
         } catch (const std::exception& e) {
             return EngineText::of(e);
