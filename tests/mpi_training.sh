@@ -128,11 +128,22 @@ echo "a killed rank ended the job in ${elapsed}s (status $status)"
 # The last checkpoint resumes without MPI, to the weights of the uninterrupted run.
 folder=$(dirname "$(ls "$tmp"/runs/*/checkpoint.tbw)")
 cp -r "$folder" "$tmp/copy"
+cp -r "$folder" "$tmp/copy2"
 "$cli" train --data "$tmp/data" --threads 2 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 --no-run-folder \
     >"$tmp/whole" 2>&1 || fail "uninterrupted run: $(cat "$tmp/whole")"
 resumes_to_whole "resume" "$cli" train --resume "$folder" --threads 2
 resumes_to_whole "resume on 2 ranks" $mpi -np 2 "$cli" train --resume "$tmp/copy" --threads 1
 echo "the last checkpoint resumed without MPI and on 2 ranks to the uninterrupted run's $(sha "$tmp/whole")"
+
+# A rank that resumes beside one that starts anew (--resume latest on nodes with their own runs
+# folders) is named before the first step. MPI ended the job with an internal error.
+$mpi -np 1 "$cli" train --data "$tmp/data" --threads 1 --model tpu-mnist-cnn --batch 8 --epochs 12 --seed 9 \
+    --no-run-folder : -np 1 "$cli" train --resume "$tmp/copy2" --threads 1 >"$tmp/places" 2>&1
+status=$?
+[ $status = 2 ] || fail "a fresh rank beside a resumed one ended with status $status: $(tail -5 "$tmp/places")"
+grep -q "MPI rank 1 is at epoch [0-9]*, step [0-9]* of a resumed run, and rank 0 at the start of a new run" \
+    "$tmp/places" || fail "a fresh rank beside a resumed one: $(tail -5 "$tmp/places")"
+echo "a rank that resumed beside one that starts anew is named"
 
 # SIGINT to the process whose pid the variable named $2 holds once the run has started (job: mpirun, which
 # passes it to every rank; victim: rank 1 alone): the job ends, non-zero, every rank after the same

@@ -462,16 +462,15 @@ private slots:
         const QString st = m_tmp.path() + "/exported.safetensors";
         QCOMPARE(ex["path"].toString(), st);
         // Back without --out would be exported.tbw, which holds the run's history and optimizer state:
-        // not replaced unasked. Only --out names a file to replace.
+        // not replaced unasked (an export is). Only --out names a .tbw to replace.
         const QByteArray original = fileBytes(w);
         r = run({"export", "--weights", st, "--format", "tbw"});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(w +
-                                " exists: without --out, export names its file after --weights and replaces none; "
-                                "give --out " +
-                                w + " to replace it, or another name"),
+        QVERIFY2(r.err.contains(w + " exists, and may hold a run's history and optimizer state: give --out " + w +
+                                " to replace it, or another name"),
                  qPrintable(r.err));
         QCOMPARE(fileBytes(w), original);
+        QCOMPARE(run({"export", "--weights", w, "--format", "safetensors"}).code, 0); // an export is replaced
         r = run({"export", "--weights", st, "--out", m_tmp.path() + "/exported.onnx"});
         QCOMPARE(r.code, 0);
         QVERIFY(QFileInfo(m_tmp.path() + "/exported.onnx").size() > 1000);

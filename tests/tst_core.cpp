@@ -369,9 +369,13 @@ private slots:
         vars = {{"PMIX_RANK", "1"}};
         QVERIFY(env::processLaunch(lookup).byLauncher);
         QCOMPARE(env::processLaunch(lookup).rank, 1);
+        // Refused where the communicator is made, not where the launch is read: the error path reads it too.
         for (const char* bad : {"0", "-3", "soon", "1e999"}) {
             vars = {{"TRAINBENCH_MPI_TIMEOUT", bad}};
-            QVERIFY_THROWS_EXCEPTION(ConfigError, env::processLaunch(lookup));
+            const ProcessLaunch launch = env::processLaunch(lookup);
+            QCOMPARE(launch.timeoutProblem,
+                     "TRAINBENCH_MPI_TIMEOUT=" + std::string(bad) + ": expected a positive number of seconds");
+            QVERIFY_THROWS_EXCEPTION(ConfigError, processCommunicator(launch));
         }
         vars = {{"XDG_DATA_HOME", "/data"}, {"HOME", "/home/ana"}, {"XDG_CACHE_HOME", "/cache"}};
         QCOMPARE(env::runsDir(lookup), std::string("/data/trainbench/runs"));

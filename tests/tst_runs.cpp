@@ -480,7 +480,7 @@ private slots:
         QCOMPARE(fillArgs("50% of %3, %", {"a"}), std::string("50% of %3, %"));
         tb::ReportLanguage shout;
         shout.lang = "xx";
-        shout.phrase = [](const char* english) { return "<" + std::string(english) + ">"; };
+        shout.phrase = [](const char* english) { return std::string("<").append(english).append(">"); };
         shout.value = [](const std::string& label, const std::string& english) { return label + "=" + english; };
         const std::string html = runReportHtml(readReportInput(m_runPath), shout);
         QVERIFY(html.find("<html lang=\"xx\">") != std::string::npos);

@@ -47,13 +47,15 @@ int exportCommand(const std::vector<std::string>& args)
     } else {
         format = *named;
     }
-    // Without --out, the file is named after --weights: one there already (the .tbw that a safetensors
-    // file was exported from, with the run's history and optimizer state) is not replaced unasked.
+    // Without --out, the file is named after --weights. An export there already is replaced, as a
+    // new training's export would be; a .tbw is not unasked: the one a safetensors file was exported
+    // from holds the run's history and optimizer state, which the safetensors file lacks.
     const std::string out = o.has("out") ? outName : tb::withWeightsExtension(o.text("weights", ""), format);
     std::error_code ec;
-    if (!o.has("out") && std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found)
-        throw UsageError(out + " exists: without --out, export names its file after --weights and replaces none; " +
-                         "give --out " + out + " to replace it, or another name");
+    if (!o.has("out") && format == tb::WeightsFormat::Trainbench &&
+        std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found)
+        throw UsageError(out + " exists, and may hold a run's history and optimizer state: give --out " + out +
+                         " to replace it, or another name");
     // A safetensors file of another program takes its input size and classes from a dataset.
     std::optional<tb::Dataset> data;
     if (o.has("model"))

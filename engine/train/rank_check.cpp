@@ -81,4 +81,34 @@ void requireSameRunOnEveryRank(Communicator& comm, const Network& net, const Dat
                                   "command line, and the same dataset files in a folder every node reads)");
 }
 
+void requireSamePlaceOnEveryRank(Communicator& comm, const RunPosition& at, const Network& net, int64_t iterations)
+{
+    const uint64_t weights = Hash()
+                                 .bytes(net.params().data(), net.params().size() * sizeof(float))
+                                 .bytes(net.state().data(), net.state().size() * sizeof(float))
+                                 .value(iterations)
+                                 .get();
+    const std::vector<uint64_t> mine = {uint64_t(at.epoch), uint64_t(at.step), weights};
+    std::vector<uint64_t> all(mine.size() * size_t(comm.size()));
+    comm.allgather(mine.data(), int(mine.size()), all.data());
+    auto place = [&](int r) {
+        const uint64_t* p = all.data() + size_t(r) * mine.size();
+        return p[0] == 0 && p[1] == 0 ? std::string("at the start of a new run")
+                                      : "at epoch " + std::to_string(p[0] + 1) + ", step " + std::to_string(p[1] + 1) +
+                                            " of a resumed run";
+    };
+    for (int r = 1; r < comm.size(); ++r) {
+        const uint64_t* p = all.data() + size_t(r) * mine.size();
+        if (p[0] != all[0] || p[1] != all[1])
+            throw ConfigError("MPI rank " + std::to_string(r) + " is " + place(r) + ", and rank 0 " + place(0) +
+                              ": every rank must resume the same checkpoint (--resume with one run folder every "
+                              "node reads), or none");
+        if (p[2] != all[2])
+            throw ConfigError("MPI rank " + std::to_string(r) +
+                              "'s weights and optimizer state differ from rank 0's at the same place of the run: "
+                              "every rank must resume the same checkpoint (--resume with one run folder every node "
+                              "reads), or none");
+    }
+}
+
 } // namespace tb

@@ -9,6 +9,7 @@
 #include "io/weights_formats.hpp"
 #include "kernels/isa.hpp"
 #include "train/progress_text.hpp"
+#include "train/rank_check.hpp"
 #include "train/run_lock.hpp"
 #include "train/test_record.hpp"
 
@@ -359,6 +360,8 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel,
                                  const std::atomic<bool>* cancelValidation)
 {
+    if (const std::shared_ptr<Communicator>& comm = config().communicator)
+        requireSamePlaceOnEveryRank(*comm, m_trainer->position(), m_net, m_trainer->backend().iterations());
     TrainStatus status;
     try {
         status = m_trainer->run(observer, cancel, cancelValidation);
