@@ -373,6 +373,20 @@ private slots:
 
     // A TRAINBENCH_MPI_TIMEOUT that is not a number of seconds is a usage error with its reason. The
     // error path read it again and threw inside its own handler: std::terminate, exit code 134.
+    // An ONNX file is all a run without a run folder keeps when --save names one: said at the start.
+    void savingOnlyAnOnnxFileIsSaid()
+    {
+        const QString onnx = m_tmp.path() + "/only.onnx";
+        Result r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches",
+                        "1", "--no-run-folder", "--save", onnx});
+        QVERIFY2(r.code == 0 && QFileInfo::exists(onnx), qPrintable(r.err));
+        QVERIFY2(r.err.contains("note: " + onnx + " is for other tools: Trainbench does not read ONNX back"),
+                 qPrintable(r.err));
+        r = run({"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--max-batches", "1",
+                 "--no-run-folder", "--save", m_tmp.path() + "/only.tbw"});
+        QVERIFY2(r.code == 0 && !r.err.contains("note: "), qPrintable(r.err));
+    }
+
     void aBadMpiTimeoutIsAUsageError()
     {
         for (const char* bad : {"abc", "0", "-5"}) {

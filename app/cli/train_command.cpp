@@ -211,6 +211,12 @@ int trainCommand(const std::vector<std::string>& args)
     tb::TrainSettings settings = trainSettingsFrom(o); // checked before any file is read
     requireWeightsName(o, "save");
     requireWritable(o, "save"); // before the training it would lose
+    if (o.has("save") && o.has("no-run-folder") &&
+        tb::weightsFormatOfPath(o.text("save", "")) == tb::WeightsFormat::Onnx)
+        std::fprintf(stderr,
+                     "note: %s is for other tools: Trainbench does not read ONNX back, and without a run "
+                     "folder the run keeps no weights it can evaluate, export or resume (a .tbw does)\n",
+                     o.text("save", "").c_str());
     // A resumed run keeps its device: --threads, --device, --isa and --precision change only what they name.
     std::optional<tb::RunFolder> resumed;
     std::optional<tb::Checkpoint> checkpoint;
