@@ -10,11 +10,13 @@
 #include "train/train_options.hpp"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QtTest>
 #include <algorithm>
 #include <fstream>
@@ -371,8 +373,6 @@ private slots:
         QVERIFY(jsonLines(other.out).last()["weights_sha256"].toString() != sha);
     }
 
-    // A TRAINBENCH_MPI_TIMEOUT that is not a number of seconds is a usage error with its reason. The
-    // error path read it again and threw inside its own handler: std::terminate, exit code 134.
     // An ONNX file is all a run without a run folder keeps when --save names one: said at the start.
     void savingOnlyAnOnnxFileIsSaid()
     {
@@ -387,6 +387,8 @@ private slots:
         QVERIFY2(r.code == 0 && !r.err.contains("note: "), qPrintable(r.err));
     }
 
+    // A TRAINBENCH_MPI_TIMEOUT that is not a number of seconds is a usage error with its reason. The
+    // error path read it again and threw inside its own handler: std::terminate, exit code 134.
     void aBadMpiTimeoutIsAUsageError()
     {
         for (const char* bad : {"abc", "0", "-5"}) {
@@ -485,6 +487,29 @@ private slots:
                  qPrintable(r.err));
         QCOMPARE(fileBytes(w), original);
         QCOMPARE(run({"export", "--weights", w, "--format", "safetensors"}).code, 0); // an export is replaced
+        QVERIFY(!run({"evaluate", "--data", m_data, "--weights", st, "--limit", "3"}).err.contains("warning"));
+        // A weight's lowest bit flipped: the file still reads, and says
+        // that its weights are not those its metadata records (an edit in another program, or damage).
+        QByteArray flipped = fileBytes(st);
+        const qint64 headerSize = qFromLittleEndian<qint64>(flipped.constData());
+        const QJsonObject tensors = QJsonDocument::fromJson(flipped.mid(8, int(headerSize))).object();
+        qint64 at = -1, largest = 0; // the largest F32 tensor's: a kernel (a BatchNorm's ones are checked)
+        for (auto it = tensors.begin(); it != tensors.end(); ++it) {
+            const QJsonArray offsets = it.value().toObject()["data_offsets"].toArray();
+            const qint64 size = qint64(offsets[1].toDouble() - offsets[0].toDouble());
+            if (it.value().toObject()["dtype"].toString() == "F32" && size > largest) {
+                largest = size;
+                at = 8 + headerSize + qint64(offsets[0].toDouble());
+            }
+        }
+        QVERIFY(at > 0);
+        flipped[at] = char(flipped[at] ^ 1);
+        const QString changed = m_tmp.path() + "/changed.safetensors";
+        fixtures::writeRaw(changed.toStdString(), flipped.toStdString());
+        r = run({"evaluate", "--data", m_data, "--weights", changed, "--limit", "3"});
+        QVERIFY2(r.code == 0 && r.err.contains("warning: " + changed +
+                                               "'s weights differ from the SHA-256 its metadata records ("),
+                 qPrintable(r.err));
         r = run({"export", "--weights", st, "--out", m_tmp.path() + "/exported.onnx"});
         QCOMPARE(r.code, 0);
         QVERIFY(QFileInfo(m_tmp.path() + "/exported.onnx").size() > 1000);

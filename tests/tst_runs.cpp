@@ -781,8 +781,8 @@ private slots:
 
     // A damaged record's numbers are not shown as they are: an epoch of 1e308 seconds (a 309-digit
     // TRAINING column) or a negative time, and a negative parameter count, mark the run damaged; a
-    // control character in a cell of `runs list` (a newline in the dataset's path) is shown as '?',
-    // and the table keeps one line a run.
+    // control character in a cell of `runs list` (a newline in the dataset's path, ESC, a C1 control)
+    // or a line separator is shown as '?', and the table keeps one line a run.
     void damagedNumbersAndControlCharacters()
     {
         const std::string runs = m_tmp.path().toStdString() + "/bounds";
@@ -797,7 +797,8 @@ private slots:
         write(runs + "/20200101-000000-slow/run.json", record("/d", "1e308", ""));
         write(runs + "/20200101-000001-backwards/run.json", record("/d", "-5", ""));
         write(runs + "/20200101-000002-parameters/run.json", record("/d", "1.5", "\"parameters\":-1,"));
-        write(runs + "/20200101-000003-newline/run.json", record("/data/a\\nb\\u001b[31m", "1.5", ""));
+        write(runs + "/20200101-000003-newline/run.json",
+              record("/data/a\\nb\\u001b[31m\\u009b1m\\u2028z", "1.5", "")); // ESC, CSI (C1), LINE SEPARATOR
         write(runs + "/20200101-000004-fine/run.json", record("/d", "1.5", "\"parameters\":1191,"));
 
         std::map<std::string, RunSummary> byId;
@@ -813,16 +814,18 @@ private slots:
             QVERIFY2(byId[id].damage.find(reason) == 0, (std::string(id) + ": " + byId[id].damage).c_str());
         }
         QVERIFY2(!byId["20200101-000003-newline"].damaged, byId["20200101-000003-newline"].damage.c_str());
-        QCOMPARE(byId["20200101-000003-newline"].dataset, std::string("/data/a\nb\x1b[31m")); // as recorded
+        QCOMPARE(byId["20200101-000003-newline"].dataset,
+                 std::string("/data/a\nb\x1b[31m\xc2\x9b"
+                             "1m\xe2\x80\xa8z")); // as recorded
         QVERIFY2(!byId["20200101-000004-fine"].damaged, byId["20200101-000004-fine"].damage.c_str());
 
         const Cli c = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs)});
         QCOMPARE(c.code, 0);
         const QStringList lines = c.out.split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 6); // the header and one line a run
-        QVERIFY2(
-            c.out.contains(QRegularExpression("20200101-000003-newline +2020-01-01 00:00 .*  /data/a\\?b\\?\\[31m\n")),
-            qPrintable(c.out));
+        QVERIFY2(c.out.contains(QRegularExpression(
+                     "20200101-000003-newline +2020-01-01 00:00 .*  /data/a\\?b\\?\\[31m\\?1m\\?z\n")),
+                 qPrintable(c.out));
         for (const QString& line : lines)
             QVERIFY2(line.size() < 160, qPrintable(line));
     }

@@ -251,20 +251,35 @@ private slots:
     void exportsReportInTheWindowsLanguage()
     {
         const QString out = m_tmp.path() + QStringLiteral("/report-es.html");
+        // The run was resumed on other devices: its "Earlier devices" row is worded too (its English
+        // replacement matched again, and the export never ended).
+        const QString run = m_tmp.path() + QStringLiteral("/resumed-elsewhere");
+        QVERIFY(QDir().mkpath(run));
+        for (const QString& f : QDir(QString::fromStdString(m_runs[1])).entryList(QDir::Files))
+            QVERIFY(QFile::copy(QString::fromStdString(m_runs[1]) + "/" + f, run + "/" + f));
+        nlohmann::ordered_json record = tb::parseJson(tb::readWholeFile((run + "/run.json").toStdString()));
+        record["earlier_devices"] = nlohmann::ordered_json::parse(
+            R"([{"device": "cpu:1@avx512", "epochs": 0, "steps": 7}, {"device": "cpu:2@avx2", "epochs": 1, "steps": 0}])");
+        tb::writeFileAtomically((run + "/run.json").toStdString(), tb::jsonText(record));
         const auto exportIn = [&](const QString& language) {
             tbui::Language::apply(language);
             auto w = window();
             QSignalSpy exported(w->runsPanel(), &RunsPanel::reportExported);
-            w->runsPanel()->exportReport(QString::fromStdString(m_runs[1]), out);
+            w->runsPanel()->exportReport(run, out);
             QFile f(out);
             return exported.wait(fixtures::kHangGuardMs) && f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
                                                                                         : QString();
         };
         const auto back = qScopeGuard([] { tbui::Language::apply(QStringLiteral("en")); });
         const QString english = exportIn(QStringLiteral("en"));
-        QCOMPARE(english, QString::fromStdString(tb::runReportHtml(tb::readReportInput(m_runs[1]))));
+        QCOMPARE(english, QString::fromStdString(tb::runReportHtml(tb::readReportInput(run.toStdString()))));
+        QVERIFY(
+            english.contains(QStringLiteral("cpu:1@avx512 (to epoch 1, step 7); cpu:2@avx2 (to the end of epoch 1)")));
         const QString spanish = exportIn(QStringLiteral("es"));
         QVERIFY(spanish.contains(QStringLiteral("<html lang=\"es\">")));
+        QVERIFY(
+            spanish.contains(QString::fromUtf8("cpu:1@avx512 (hasta la época 1, paso 7); cpu:2@avx2 (hasta el final de "
+                                               "la época 1)")));
         for (const char* es :
              {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote", "completada",
               "el conjunto de prueba", "Curvas", "Pérdida", "productos de matrices", "<th>clase 0</th>"})

@@ -207,6 +207,15 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
     return tb::loadTextDataset(path, t);
 }
 
+namespace {
+// What the file's reader should hear of it (tb::WeightsFile::notice), on stderr.
+void warnOf(const tb::WeightsFile& w)
+{
+    if (!w.notice.empty())
+        std::fprintf(stderr, "warning: %s\n", w.notice.c_str());
+}
+} // namespace
+
 // The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
 // program says nothing of its model: --model names it, and the dataset gives the input and classes.
 tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
@@ -229,6 +238,7 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
             ": the file names its model, so leave out --model (it says which model a safetensors "
             "file written by another program holds)");
     }
+    warnOf(w);
     return w;
 }
 
@@ -239,7 +249,9 @@ tb::WeightsFile loadSelfDescribedWeights(const Options& o)
     tb::ModelHint hint; // the command has no --model, nor the data a model needs besides
     hint.howToName = "this command takes weights that name their model; make them with trainbench-cli export "
                      "--weights FILE --model NAME|FILE --data DATASET --out FILE.tbw";
-    return tb::loadAnyWeights(o.text("weights", ""), &hint);
+    tb::WeightsFile w = tb::loadAnyWeights(o.text("weights", ""), &hint);
+    warnOf(w);
+    return w;
 }
 
 void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work)

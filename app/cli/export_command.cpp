@@ -53,7 +53,7 @@ int exportCommand(const std::vector<std::string>& args)
     const std::string out = o.has("out") ? outName : tb::withWeightsExtension(o.text("weights", ""), format);
     std::error_code ec;
     if (!o.has("out") && format == tb::WeightsFormat::Trainbench &&
-        std::filesystem::symlink_status(out, ec).type() != std::filesystem::file_type::not_found)
+        std::filesystem::exists(std::filesystem::symlink_status(out, ec)) && !ec)
         throw UsageError(out + " exists, and may hold a run's history and optimizer state: give --out " + out +
                          " to replace it, or another name");
     // A safetensors file of another program takes its input size and classes from a dataset.

@@ -137,8 +137,9 @@ int generateCommand(const std::vector<std::string>& args)
             std::printf("%s\n", terminal.rest().c_str());
         else
             for (size_t k = 0; k < texts.size(); ++k) {
-                const std::string text =
-                    shown(g.prompt + texts[k]) + terminal.rest() + "\n"; // a zero byte too, when piped
+                std::string text = shown(g.prompt + texts[k]); // a zero byte too, when piped
+                text += terminal.rest();                       // after the stream's own text: in this order
+                text += '\n';
                 std::printf("--- stream %zu ---\n", k + 1);
                 std::fwrite(text.data(), 1, text.size(), stdout);
             }

@@ -65,14 +65,27 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
 }
 
 // A cell of `runs list`'s table as one line: a control character (a newline in a dataset's path, an
-// escape sequence in a damaged record) is shown as '?', so that it cannot break the table's rows or
-// drive the terminal.
-std::string cellText(std::string s)
+// escape sequence in a damaged record; C0, DEL and C1, U+0080 to U+009F) and a line or paragraph
+// separator (U+2028, U+2029) are shown as '?', as the window's Runs page shows them, so that they cannot
+// break the table's rows or drive the terminal.
+std::string cellText(const std::string& s)
 {
-    for (char& c : s)
-        if ((unsigned char)c < 0x20 || c == 0x7f)
-            c = '?';
-    return s;
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        const auto next = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+        if (b == 0xc2 && next(1) >= 0x80 && next(1) < 0xa0) {
+            ++i;
+            out += '?';
+        } else if (b == 0xe2 && next(1) == 0x80 && (next(2) == 0xa8 || next(2) == 0xa9)) {
+            i += 2;
+            out += '?';
+        } else {
+            out += b < 0x20 || b == 0x7f ? '?' : s[i];
+        }
+    }
+    return out;
 }
 
 // "%7.1f s", or in an exponent's form past 10^9 (31 years): the readers keep each epoch's time within

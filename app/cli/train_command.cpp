@@ -211,7 +211,7 @@ int trainCommand(const std::vector<std::string>& args)
     tb::TrainSettings settings = trainSettingsFrom(o); // checked before any file is read
     requireWeightsName(o, "save");
     requireWritable(o, "save"); // before the training it would lose
-    if (o.has("save") && o.has("no-run-folder") &&
+    if (o.has("save") && o.has("no-run-folder") && tb::env::processLaunch().rank == 0 && // once under mpirun
         tb::weightsFormatOfPath(o.text("save", "")) == tb::WeightsFormat::Onnx)
         std::fprintf(stderr,
                      "note: %s is for other tools: Trainbench does not read ONNX back, and without a run "

@@ -155,7 +155,13 @@ std::vector<char> temporaryTemplate(const std::string& path)
     constexpr size_t kNameMax = 255, kSuffix = sizeof(".tmp-XXXXXX") - 1;
     const size_t slash = path.rfind('/');
     const size_t base = slash == std::string::npos ? 0 : slash + 1;
-    const std::string kept = path.size() - base + kSuffix > kNameMax ? path.substr(0, base + kNameMax - kSuffix) : path;
+    size_t end = path.size();
+    if (end - base + kSuffix > kNameMax) { // cut at a character's start, not inside its UTF-8 bytes
+        end = base + kNameMax - kSuffix;
+        while (end > base && (static_cast<unsigned char>(path[end]) & 0xc0) == 0x80)
+            --end;
+    }
+    const std::string kept = path.substr(0, end);
     const std::string tmpl = kept + ".tmp-XXXXXX";
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');

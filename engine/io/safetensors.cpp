@@ -359,6 +359,13 @@ try {
 
     w.params = net.params();
     w.state = net.state();
+    // The metadata is not a checksum (formats.md): a file edited in another program may keep it. Its
+    // weights differing from it is said, not refused; a .tbw's checksum refuses a damaged file.
+    if (const auto recorded = file.metadata.find("weights_sha256"); recorded != file.metadata.end())
+        if (const std::string sha = net.weightsSha256(); recorded->second != sha)
+            w.notice = origin + "'s weights differ from the SHA-256 its metadata records (" +
+                       recorded->second.substr(0, 16) + "…, the weights " + sha.substr(0, 16) +
+                       "…): the file was changed after Trainbench wrote it, by an edit or damage";
     return w;
 } catch (const nlohmann::ordered_json::exception& e) {
     throw IoError(origin + ": the safetensors header cannot be read (" + std::string(e.what()) + ")");

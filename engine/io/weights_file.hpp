@@ -27,6 +27,9 @@ struct WeightsFile {
     std::string datasetDir;
     // A checkpoint's position and settings (train/checkpoint.hpp), as JSON text; empty in weights files.
     std::string resume;
+    // What a reader should be told of the file, which still reads (a safetensors file whose weights
+    // differ from the SHA-256 its metadata records); empty: nothing.
+    std::string notice;
 
     // A network with these weights (throws ModelError if the file's parts disagree).
     Network buildNetwork() const;

@@ -97,17 +97,18 @@ void requireSamePlaceOnEveryRank(Communicator& comm, const RunPosition& at, cons
                                       : "at epoch " + std::to_string(p[0] + 1) + ", step " + std::to_string(p[1] + 1) +
                                             " of a resumed run";
     };
+    const std::string sameCheckpoint =
+        "every rank must resume the same checkpoint (--resume with one run folder every node reads), or none";
     for (int r = 1; r < comm.size(); ++r) {
         const uint64_t* p = all.data() + size_t(r) * mine.size();
         if (p[0] != all[0] || p[1] != all[1])
-            throw ConfigError("MPI rank " + std::to_string(r) + " is " + place(r) + ", and rank 0 " + place(0) +
-                              ": every rank must resume the same checkpoint (--resume with one run folder every "
-                              "node reads), or none");
+            throw ConfigError("MPI rank " + std::to_string(r) + " is " + place(r) + ", and rank 0 " + place(0) + ": " +
+                              sameCheckpoint);
         if (p[2] != all[2])
             throw ConfigError("MPI rank " + std::to_string(r) +
-                              "'s weights and optimizer state differ from rank 0's at the same place of the run: "
-                              "every rank must resume the same checkpoint (--resume with one run folder every node "
-                              "reads), or none");
+                              "'s weights, BatchNorm statistics or step count differ from rank 0's at the same "
+                              "place of the run: " +
+                              sameCheckpoint);
     }
 }
 

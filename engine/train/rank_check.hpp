@@ -17,8 +17,9 @@ void requireSameRunOnEveryRank(Communicator& comm, const Network& net, const Dat
                                Isa isa);
 
 // Before the first step: every rank at the same place of the run (epoch and step), with the same
-// weights and optimizer state; a rank that resumed a checkpoint beside one that starts anew, or two
-// checkpoints of one run, are named. Throws ConfigError on every rank alike.
+// weights, BatchNorm statistics and optimizer step count (not the optimizer's moments); a rank that resumed a
+// checkpoint beside one that starts anew, or two checkpoints of one run, are named. Throws ConfigError on every rank
+// alike.
 void requireSamePlaceOnEveryRank(Communicator& comm, const RunPosition& at, const Network& net, int64_t iterations);
 
 } // namespace tb

@@ -88,21 +88,27 @@ QString ReportText::value(const tb::RunSummary& run, const QString& label, const
         QString out = translated(p.text);
         // A count as the record writes it; the share's decimal point in the window's locale.
         for (int k = 1; k <= m.lastCapturedIndex(); ++k)
-            out = out.arg(p.text == kPatterns[0].text ? number(m.captured(k)) : m.captured(k));
+            out = out.arg(&p == &kPatterns[0] ? number(m.captured(k)) : m.captured(k));
         return out;
     }
     if (label == QLatin1String("Earlier devices")) { // "cpu:1 (to epoch 2, step 12); cpu:2 (to the end of epoch 3)"
         static const QRegularExpression step(QStringLiteral("\\(to epoch (\\d+), step (\\d+)\\)"));
         static const QRegularExpression end(QStringLiteral("\\(to the end of epoch (\\d+)\\)"));
         QString out = english;
-        QRegularExpressionMatch m;
-        while ((m = step.match(out)).hasMatch())
-            out.replace(
-                m.capturedStart(), m.capturedLength(),
-                translated(QT_TRANSLATE_NOOP("RunReport", "(to epoch %1, step %2)")).arg(m.captured(1), m.captured(2)));
-        while ((m = end.match(out)).hasMatch())
-            out.replace(m.capturedStart(), m.capturedLength(),
-                        translated(QT_TRANSLATE_NOOP("RunReport", "(to the end of epoch %1)")).arg(m.captured(1)));
+        // Each match replaced once, the search going on after its replacement: an English (or
+        // untranslated) replacement matches again, and searching from the start never ended.
+        const auto replaceAll = [&out](const QRegularExpression& pattern, const char* phrase) {
+            QRegularExpressionMatch m;
+            for (qsizetype from = 0; (m = pattern.match(out, from)).hasMatch();) {
+                QString text = translated(phrase);
+                for (int k = 1; k <= m.lastCapturedIndex(); ++k)
+                    text = text.arg(m.captured(k));
+                out.replace(m.capturedStart(), m.capturedLength(), text);
+                from = m.capturedStart() + text.size();
+            }
+        };
+        replaceAll(step, QT_TRANSLATE_NOOP("RunReport", "(to epoch %1, step %2)"));
+        replaceAll(end, QT_TRANSLATE_NOOP("RunReport", "(to the end of epoch %1)"));
         return out;
     }
     return EngineText::english(english);
