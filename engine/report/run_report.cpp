@@ -12,9 +12,8 @@
 #include <cstdio>
 #include <filesystem>
 
-// The report's phrases are marked for Qt's lupdate, which reads this file for the window's translations
-// (ui/CMakeLists.txt, context "RunReport"); the engine itself has no Qt.
-#define QT_TRANSLATE_NOOP(context, text) text
+// The report's phrases are marked for the window's translations (context "RunReport").
+#include "core/translation_marker.hpp"
 
 namespace tb {
 

@@ -16,9 +16,8 @@
 
 namespace fs = std::filesystem;
 
-// The rows' labels are marked for Qt's lupdate, which reads this file for the window's translation of a
-// run's report (ui/CMakeLists.txt, context "RunReport"); the engine itself has no Qt.
-#define QT_TRANSLATE_NOOP(context, text) text
+// The rows' labels are marked for the window's translation of a run's report (context "RunReport").
+#include "core/translation_marker.hpp"
 
 namespace tb {
 

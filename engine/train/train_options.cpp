@@ -15,9 +15,8 @@
 #include <limits>
 #include <type_traits>
 
-// The window's labels are marked for Qt's lupdate, which reads this file for the window's
-// translations (ui/CMakeLists.txt); the engine itself has no Qt.
-#define QT_TRANSLATE_NOOP(context, text) text
+// The window's labels are marked for its translations.
+#include "core/translation_marker.hpp"
 
 namespace tb {
 

@@ -1035,12 +1035,6 @@ QString EngineText::runHeader(const RunHeader& h)
     return header;
 }
 
-QString EngineText::runHeader(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
-                              const tb::RunInfo& run)
-{
-    return runHeader(runHeaderFacts(net, d, cfg, run));
-}
-
 QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,
                               const std::optional<tb::BatchNormWarmth>& warmth)
 {

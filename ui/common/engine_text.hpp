@@ -79,9 +79,7 @@ public:
     // tb::describeKernels in the window's language.
     static QString kernels(const tb::Kernels& k);
     // tb::runHeader (the lines a run starts with: model and dataset; device, batch, optimizer, seed,
-    // kernels; the device's set-up) in the window's language.
-    static QString runHeader(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
-                             const tb::RunInfo& run);
+    // kernels; the device's set-up) in the window's language, from its facts as the run started.
     static RunHeader runHeaderFacts(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
                                     const tb::RunInfo& run);
     static QString runHeader(const RunHeader& h);
