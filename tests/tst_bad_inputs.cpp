@@ -478,9 +478,9 @@ void TstBadInputs::buildCatalogue()
         model(
             "model: too large for memory",
             R"({"layers": [{"type": "Flatten"}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 1048576}, {"type": "Dense", "units": 3, "activation": "softmax"}]})",
-            QString("{dir}/model.json, layer 3 (dense_1, Dense): the layer has %1 weights (%2), more than this "
-                    "machine can train (%3 of memory)")
-                .arg(QString::number(weights), humanBytes(weights * 4), humanBytes(tb::physicalMemoryBytes())),
+            QString("{dir}/model.json, layer 3 (dense_1, Dense): the layer has %1 weights (%2), more than can be "
+                    "trained in %3")
+                .arg(QString::number(weights), humanBytes(weights * 4), QString::fromStdString(tb::memoryLimitText())),
             true);
     }
     m_cases.push_back({"model: missing file",
@@ -598,12 +598,11 @@ void TstBadInputs::buildCatalogue()
         tb::Network net(tb::parseModelSpec(fixtures::toyModelJson(), "toy"), tb::Shape::image(192, 192, 1), 3);
         const uint64_t need = tb::CpuExecutor::trainingBytes(net, 65536, 2, 16);
         if (need > tb::physicalMemoryBytes())
-            option(
-                "option: a batch that cannot fit in memory",
-                {"--batch", "65536", "--size-multiplier", "16", "--threads", "2"},
-                QString("a batch of 65536 images of 192x192 needs about %1 for training, more than this machine's %2 "
-                        "of memory; use a smaller batch or size multiplier")
-                    .arg(humanBytes(need), humanBytes(tb::physicalMemoryBytes())));
+            option("option: a batch that cannot fit in memory",
+                   {"--batch", "65536", "--size-multiplier", "16", "--threads", "2"},
+                   QString("a batch of 65536 images of 192x192 needs about %1 for training, more than %2; use a "
+                           "smaller batch or size multiplier")
+                       .arg(humanBytes(need), QString::fromStdString(tb::memoryLimitText())));
     }
     option("option: not a number", {"--threads", "many"}, "--threads needs a whole number, not \"many\"");
 }

@@ -68,7 +68,9 @@ class TstCore : public QObject {
 private slots:
     // The memory refusals measure against a control group's limit (a container's): beyond it the
     // kernel kills the process in silence. The lowest of the group's and its ancestors', v2 and v1;
-    // "max" and v1's near-2^63 "no limit" are none.
+    // "max" and v1's near-2^63 "no limit" are none. What is free is the tightest room left under one
+    // of them, its clean page cache counted free (the kernel takes it back first) and its shared
+    // memory (tmpfs files) not.
     void aControlGroupsMemoryLimitCounts()
     {
         QTemporaryDir dir;
@@ -77,21 +79,39 @@ private slots:
             QVERIFY(QDir().mkpath(QFileInfo(QString::fromStdString(path)).path()));
             fixtures::writeRaw(path, text);
         };
+        const auto group = [&](const std::string& self, const std::string& fs) {
+            const tb::MemoryGroup g = tb::cgroupMemory(root + self, root + fs);
+            return std::make_pair(g.limit, g.available);
+        };
+        constexpr uint64_t GiB = uint64_t(1) << 30;
         write(root + "/self", "0::/user.slice/job\n");
         write(root + "/fs/user.slice/job/memory.max", "max\n");
-        QCOMPARE(tb::cgroupMemoryLimit(root + "/self", root + "/fs"), uint64_t(0));
-        write(root + "/fs/user.slice/memory.max", "6442450944\n"); // 6 GiB on the parent
-        QCOMPARE(tb::cgroupMemoryLimit(root + "/self", root + "/fs"), uint64_t(6442450944));
-        write(root + "/fs/user.slice/job/memory.max", "1073741824\n");
-        QCOMPARE(tb::cgroupMemoryLimit(root + "/self", root + "/fs"), uint64_t(1073741824));
+        QCOMPARE(group("/self", "/fs"), std::make_pair(uint64_t(0), uint64_t(0)));
+        write(root + "/fs/user.slice/memory.max", "6442450944\n"); // 6 GiB on the parent, no use known
+        QCOMPARE(group("/self", "/fs"), std::make_pair(6 * GiB, 6 * GiB));
+        // The parent holds 5 GiB, 3 of them page cache, 1 of which tmpfs files: 3 GiB held, 3 free.
+        write(root + "/fs/user.slice/memory.current", std::to_string(5 * GiB) + "\n");
+        write(root + "/fs/user.slice/memory.stat",
+              "anon 2147483648\nfile " + std::to_string(3 * GiB) + "\nkernel 0\nshmem " + std::to_string(GiB) + "\n");
+        QCOMPARE(group("/self", "/fs"), std::make_pair(6 * GiB, 3 * GiB));
+        // The job's own 4 GiB limit, of which it holds 2 (none of it cache): 2 free, the parent's 3
+        // do not raise it; and a job over its limit has none.
+        write(root + "/fs/user.slice/job/memory.max", std::to_string(4 * GiB) + "\n");
+        write(root + "/fs/user.slice/job/memory.current", std::to_string(2 * GiB) + "\n");
+        QCOMPARE(group("/self", "/fs"), std::make_pair(4 * GiB, 2 * GiB));
+        write(root + "/fs/user.slice/job/memory.current", std::to_string(5 * GiB) + "\n");
+        QCOMPARE(group("/self", "/fs"), std::make_pair(4 * GiB, uint64_t(0)));
         // v1, the memory controller among others, and a container whose view starts at its group: the
-        // path named does not exist there, the root's file holds the limit.
+        // path named does not exist there, the root's files hold the limit and the use.
         write(root + "/self1", "12:cpu,cpuacct:/docker/abc\n4:memory:/docker/abc\n");
         write(root + "/fs1/memory/memory.limit_in_bytes", "9223372036854771712\n");
-        QCOMPARE(tb::cgroupMemoryLimit(root + "/self1", root + "/fs1"), uint64_t(0));
+        QCOMPARE(group("/self1", "/fs1").first, uint64_t(0));
         write(root + "/fs1/memory/memory.limit_in_bytes", "2147483648\n");
-        QCOMPARE(tb::cgroupMemoryLimit(root + "/self1", root + "/fs1"), uint64_t(2147483648));
-        QCOMPARE(tb::cgroupMemoryLimit(root + "/missing", root + "/fs1"), uint64_t(0));
+        write(root + "/fs1/memory/memory.usage_in_bytes", std::to_string(GiB) + "\n");
+        write(root + "/fs1/memory/memory.stat",
+              "cache 1\nrss 2\ntotal_cache " + std::to_string(GiB / 2) + "\ntotal_rss 0\ntotal_shmem 0\n");
+        QCOMPARE(group("/self1", "/fs1"), std::make_pair(2 * GiB, 2 * GiB - GiB / 2));
+        QCOMPARE(group("/missing", "/fs1"), std::make_pair(uint64_t(0), uint64_t(0)));
     }
 
     void gemmMatchesReference_data() { addLevelRows(); }

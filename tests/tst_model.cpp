@@ -248,10 +248,10 @@ private slots:
         const int64_t grew = fixtures::peakResidentBytes() - before;
         QVERIFY2(grew < 100 << 20, qPrintable(QString("the peak memory grew by %1 MB").arg(grew >> 20)));
         const uint64_t second = 65536ull * 1048576 + 1048576;
-        QCOMPARE(one, QString("test.json, layer 3 (dense_1, Dense): the layer has %1 weights (%2), more than this "
-                              "machine can train (%3 of memory)")
+        QCOMPARE(one, QString("test.json, layer 3 (dense_1, Dense): the layer has %1 weights (%2), more than can be "
+                              "trained in %3")
                           .arg(QString::number(second), QString::fromStdString(humanBytes(second * 4)),
-                               QString::fromStdString(humanBytes(physicalMemoryBytes()))));
+                               QString::fromStdString(memoryLimitText())));
 
         // Each layer under the limit, the three together over it: 0.6 of the limit twice.
         const uint64_t u2 = (limit * 6 / 10) / (4 * 65536) + 1, u3 = (limit * 6 / 10) / (4 * u2) + 1;
@@ -265,10 +265,9 @@ private slots:
             {"type": "Dense", "units": 10, "activation": "softmax"}]})");
         const int64_t grew2 = fixtures::peakResidentBytes() - before2;
         QVERIFY2(grew2 < 100 << 20, qPrintable(QString("the peak memory grew by %1 MB").arg(grew2 >> 20)));
-        QCOMPARE(all, QString("test.json: the model has %1 weights (%2), more than this machine can train (%3 of "
-                              "memory)")
+        QCOMPARE(all, QString("test.json: the model has %1 weights (%2), more than can be trained in %3")
                           .arg(QString::number(total), QString::fromStdString(humanBytes(total * 4)),
-                               QString::fromStdString(humanBytes(physicalMemoryBytes()))));
+                               QString::fromStdString(memoryLimitText())));
     }
 
     void validationErrors()

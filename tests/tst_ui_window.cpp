@@ -1814,12 +1814,19 @@ private slots:
         // A batch beyond the memory free now, as the engine words it (a test cannot fill the machine).
         QCOMPARE(englishAndSpanish([] {
                      throw tb::ConfigError("a batch of 4096 sequences of 100 symbols needs about 9.0 GiB for training, "
-                                           "more than the 2.0 GiB this machine has free now (of 24.0 GiB); close "
-                                           "other programs, or use a smaller batch");
+                                           "more than the 2.0 GiB free now (of the 4.0 GiB memory limit of this "
+                                           "process's control group); close other programs, or use a smaller batch");
                  }).second,
                  QStringLiteral("un lote de 4096 secuencias de 100 símbolos necesita unos 9.0 GiB para entrenar, más "
-                                "que los 2.0 GiB que esta máquina tiene libres ahora (de 24.0 GiB); cierra otros "
-                                "programas, o usa un lote menor"));
+                                "que los 2.0 GiB libres ahora (de los 4.0 GiB que permite el grupo de control (cgroup) "
+                                "de este proceso); cierra otros programas, o usa un lote menor"));
+        QCOMPARE(englishAndSpanish([] {
+                     throw tb::ConfigError("a batch of 4096 sequences of 100 symbols needs about 90.0 GiB for "
+                                           "training, more than this machine's 24.0 GiB of memory; use a smaller "
+                                           "batch");
+                 }).second,
+                 QStringLiteral("un lote de 4096 secuencias de 100 símbolos necesita unos 90.0 GiB para entrenar, más "
+                                "que los 24.0 GiB de memoria de esta máquina; usa un lote menor"));
         // Dropping the remainder of a split smaller than a batch.
         const QString toy = m_tmp.filePath(QStringLiteral("toy-for-drop"));
         QDir().mkpath(toy);

@@ -651,14 +651,6 @@
         <translation>%1 es binario (¿pesos, una exportación?), no una descripción de modelo: --model admite un modelo predefinido o el archivo JSON de un modelo</translation>
     </message>
     <message>
-        <source>a batch of %1 images of %2x%3 needs about %4 for training, more than this machine's %5 of memory; use a smaller batch or size multiplier</source>
-        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 de memoria de esta máquina; usa un lote o un multiplicador de tamaño menor</translation>
-    </message>
-    <message>
-        <source>a batch of %1 images of %2x%3 needs about %4 for training, more than the %5 this machine has free now (of %6); close other programs, or use a smaller batch or size multiplier</source>
-        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 que esta máquina tiene libres ahora (de %6); cierra otros programas, o usa un lote o un multiplicador de tamaño menor</translation>
-    </message>
-    <message>
         <source>%1: the header declares 0 images: the file holds none</source>
         <translation>%1: la cabecera declara 0 imágenes: el archivo no contiene ninguna</translation>
     </message>
@@ -677,10 +669,6 @@
     <message>
         <source>%1 is not a regular file (a device, pipe or socket): give a text file or a folder of them</source>
         <translation>%1 no es un archivo normal (es un dispositivo, una tubería o un socket): indica un archivo de texto o una carpeta de ellos</translation>
-    </message>
-    <message>
-        <source>the text %1 (%2) needs about %3 of memory to train on, more than this machine's %4; use a part of it</source>
-        <translation>el texto %1 (%2) necesita unos %3 de memoria para entrenar, más que los %4 de esta máquina; usa una parte de él</translation>
     </message>
     <message>
         <source>%1 is UTF-16 or UTF-32 (it starts with a byte-order mark), not UTF-8 or a byte text: convert it first (iconv -f UTF-16 -t UTF-8)</source>
@@ -725,14 +713,6 @@
     <message>
         <source>the image size multiplier is for images, and %1 is a text: leave it at 1 for a text model</source>
         <translation>el multiplicador de tamaño de imagen es para imágenes, y %1 es un texto: déjalo en 1 para un modelo de texto</translation>
-    </message>
-    <message>
-        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than this machine's %4 of memory; use a smaller batch</source>
-        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 de memoria de esta máquina; usa un lote menor</translation>
-    </message>
-    <message>
-        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 this machine has free now (of %5); close other programs, or use a smaller batch</source>
-        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 que esta máquina tiene libres ahora (de %5); cierra otros programas, o usa un lote menor</translation>
     </message>
     <message>
         <source>%1: unknown member "%2" (expected %3)</source>
@@ -839,14 +819,6 @@
         <translation>%1: la salida del modelo %2 no corresponde a las %3 clases del conjunto de datos: la capa Dense final necesita %3 unidades</translation>
     </message>
     <message>
-        <source>%1: the model has %2 weights (%3), more than this machine can train (%4 of memory)</source>
-        <translation>%1: el modelo tiene %2 pesos (%3), más de los que esta máquina puede entrenar (%4 de memoria)</translation>
-    </message>
-    <message>
-        <source>%1: a Dense layer of %2 units on %3 inputs has %4 weights (%5), more than this machine can train (%6 of memory)</source>
-        <translation>%1: una capa Dense de %2 unidades sobre %3 entradas tiene %4 pesos (%5), más de los que esta máquina puede entrenar (%6 de memoria)</translation>
-    </message>
-    <message>
         <source>%1: the gzip data is corrupt (unexpected end of file)</source>
         <translation>%1: los datos gzip están dañados (el archivo se acaba antes de tiempo: ¿una descarga interrumpida?)</translation>
     </message>
@@ -909,10 +881,6 @@
     <message>
         <source>cannot read %1: not a regular file</source>
         <translation>no se puede leer %1: no es un archivo normal</translation>
-    </message>
-    <message>
-        <source>cannot read %1: %2 is more than this machine can hold (%3 of memory)</source>
-        <translation>no se puede leer %1: %2 es más de lo que cabe en esta máquina (%3 de memoria)</translation>
     </message>
     <message>
         <source>cannot open %1: %2</source>
@@ -1261,6 +1229,50 @@
     <message>
         <source>own %1 AMX-BF16 tile kernel (bf16 inputs, FP32 sums)</source>
         <translation>kernel de teselas AMX-BF16 propio de %1 (entradas bf16, sumas FP32)</translation>
+    </message>
+    <message>
+        <source>%1: the model has %2 weights (%3), more than can be trained in %4</source>
+        <translation>%1: el modelo tiene %2 pesos (%3), más de los que se pueden entrenar con %4</translation>
+    </message>
+    <message>
+        <source>%1: the layer has %2 weights (%3), more than can be trained in %4</source>
+        <translation>%1: la capa tiene %2 pesos (%3), más de los que se pueden entrenar con %4</translation>
+    </message>
+    <message>
+        <source>%1: a Dense layer of %2 units on %3 inputs has %4 weights (%5), more than can be trained in %6</source>
+        <translation>%1: una capa Dense de %2 unidades sobre %3 entradas tiene %4 pesos (%5), más de los que se pueden entrenar con %6</translation>
+    </message>
+    <message>
+        <source>a batch of %1 images of %2x%3 needs about %4 for training, more than %5; use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que %5; usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 images of %2x%3 needs about %4 for training, more than the %5 free now (of %6); close other programs, or use a smaller batch or size multiplier</source>
+        <translation>un lote de %1 imágenes de %2x%3 necesita unos %4 para entrenar, más que los %5 libres ahora (de %6); cierra otros programas, o usa un lote o un multiplicador de tamaño menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than %4; use a smaller batch</source>
+        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que %4; usa un lote menor</translation>
+    </message>
+    <message>
+        <source>a batch of %1 sequences of %2 symbols needs about %3 for training, more than the %4 free now (of %5); close other programs, or use a smaller batch</source>
+        <translation>un lote de %1 secuencias de %2 símbolos necesita unos %3 para entrenar, más que los %4 libres ahora (de %5); cierra otros programas, o usa un lote menor</translation>
+    </message>
+    <message>
+        <source>the text %1 (%2) needs about %3 of memory to train on, more than %4; use a part of it</source>
+        <translation>el texto %1 (%2) necesita unos %3 de memoria para entrenar, más que %4; usa una parte de él</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2 is more than fits in %3</source>
+        <translation>no se puede leer %1: %2 es más de lo que cabe en %3</translation>
+    </message>
+    <message>
+        <source>this machine's %1 of memory</source>
+        <translation>los %1 de memoria de esta máquina</translation>
+    </message>
+    <message>
+        <source>the %1 memory limit of this process's control group</source>
+        <translation>los %1 que permite el grupo de control (cgroup) de este proceso</translation>
     </message>
 </context>
 <context>

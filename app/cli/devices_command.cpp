@@ -4,6 +4,7 @@
 #include "commands.hpp"
 
 #include "core/errors.hpp"
+#include "core/memory.hpp"
 #include "device/device.hpp"
 #include "environment.hpp"
 #include "kernels/isa.hpp"
@@ -24,8 +25,13 @@ int devicesCommand(const std::vector<std::string>& args)
         environmentProblem = e.what();
     }
     const tb::SystemInfo s = tb::detectSystem();
-    std::printf("cpu      %s, %d cores, %s, %.1f GB RAM\n", s.cpu.model.c_str(), s.cpu.logicalCores, s.cpu.simd.c_str(),
-                double(s.cpu.ramBytes) / 1e9);
+    // A container's or a job's limit below the machine's memory is what the memory refusals measure.
+    const uint64_t group = tb::cgroupMemory().limit;
+    const std::string limit = group > 0 && group < tb::machineMemoryBytes()
+                                  ? " (this process may use " + tb::humanBytes(group) + ": its control group's limit)"
+                                  : "";
+    std::printf("cpu      %s, %d cores, %s, %.1f GB RAM%s\n", s.cpu.model.c_str(), s.cpu.logicalCores,
+                s.cpu.simd.c_str(), double(s.cpu.ramBytes) / 1e9, limit.c_str());
     std::printf("devices  cpu:1 .. cpu:%d (one replica per thread)\n", s.cpu.logicalCores);
     std::string levels;
     for (tb::Isa isa : s.cpu.isas)

@@ -237,8 +237,8 @@ std::string readWholeFile(const std::string& path)
         if (!S_ISREG(st.st_mode))
             throw IoError("cannot read " + path + ": not a regular file");
         if (uint64_t(st.st_size) > physicalMemoryBytes() / 2)
-            throw IoError("cannot read " + path + ": " + humanBytes(uint64_t(st.st_size)) +
-                          " is more than this machine can hold (" + humanBytes(physicalMemoryBytes()) + " of memory)");
+            throw IoError("cannot read " + path + ": " + humanBytes(uint64_t(st.st_size)) + " is more than fits in " +
+                          memoryLimitText());
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)

@@ -22,18 +22,45 @@ inline uint64_t cgroupValue(const std::string& path)
     return read && v < (uint64_t(1) << 60) ? uint64_t(v) : 0;
 }
 
-// The memory limit of this process's control group (a container's, a systemd slice's, a batch
-// scheduler's), the lowest of its own and its ancestors' up to the hierarchy's root; 0 when there is
-// none. cgroup v2 ("0::/path" in /proc/self/cgroup, memory.max) and v1 ("N:memory:/path",
-// memory/memory.limit_in_bytes). Beyond it the kernel kills the process without a word, so the
-// refusals measure against it. The files are parameters for the tests.
-inline uint64_t cgroupMemoryLimit(const std::string& procCgroup = "/proc/self/cgroup",
-                                  const std::string& root = "/sys/fs/cgroup")
+// The value of `key` in a memory.stat file ("file 123" lines), else 0.
+inline uint64_t cgroupStatValue(const std::string& path, const std::string& key)
+{
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long v = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) {
+        const std::string text(line);
+        found = text.size() > key.size() && text.compare(0, key.size(), key) == 0 && text[key.size()] == ' ' &&
+                std::sscanf(line + key.size() + 1, "%llu", &v) == 1;
+    }
+    std::fclose(f);
+    return found ? uint64_t(v) : 0;
+}
+
+// What this process's control group (a container's, a systemd slice's, a batch scheduler's) lets it
+// use: the lowest limit of its own group and its ancestors' up to the hierarchy's root, and the lowest
+// room left under one of them (the limit less what the group holds that the kernel could not take
+// back: its use less its clean page cache, which reclaim frees before the group runs out). 0 for
+// both when there is no limit. cgroup v2 ("0::/path" in /proc/self/cgroup: memory.max,
+// memory.current, memory.stat's file and shmem) and v1 ("N:memory:/path": memory.limit_in_bytes,
+// memory.usage_in_bytes, memory.stat's total_cache and total_shmem). Beyond the limit the kernel
+// kills the process without a word, so the refusals measure against it. The files are parameters
+// for the tests.
+struct MemoryGroup {
+    uint64_t limit = 0;
+    uint64_t available = 0;
+};
+
+inline MemoryGroup cgroupMemory(const std::string& procCgroup = "/proc/self/cgroup",
+                                const std::string& root = "/sys/fs/cgroup")
 {
     std::FILE* f = std::fopen(procCgroup.c_str(), "r");
     if (!f)
-        return 0;
-    uint64_t limit = 0;
+        return {};
+    MemoryGroup group;
     char line[4096];
     while (std::fgets(line, sizeof line, f)) {
         std::string text(line);
@@ -44,21 +71,23 @@ inline uint64_t cgroupMemoryLimit(const std::string& procCgroup = "/proc/self/cg
             continue;
         const std::string controllers = text.substr(a + 1, b - a - 1);
         std::string path = text.substr(b + 1);
-        std::string base, file;
-        if (controllers.empty()) { // v2
-            base = root;
-            file = "memory.max";
-        } else if (("," + controllers + ",").find(",memory,") != std::string::npos) {
-            base = root + "/memory";
-            file = "memory.limit_in_bytes";
-        } else {
+        const bool v2 = controllers.empty();
+        if (!v2 && ("," + controllers + ",").find(",memory,") == std::string::npos)
             continue;
-        }
+        const std::string base = v2 ? root : root + "/memory";
         // Up from the process's own group: an ancestor's limit holds too (and in a container whose
         // view starts at its own group, the path named may not exist, its root does).
         while (true) {
-            if (const uint64_t v = cgroupValue(base + path + (path == "/" ? "" : "/") + file); v > 0)
-                limit = limit == 0 ? v : std::min(limit, v);
+            const std::string dir = base + path + (path == "/" ? "" : "/");
+            if (const uint64_t limit = cgroupValue(dir + (v2 ? "memory.max" : "memory.limit_in_bytes")); limit > 0) {
+                const uint64_t used = cgroupValue(dir + (v2 ? "memory.current" : "memory.usage_in_bytes"));
+                const uint64_t cache = cgroupStatValue(dir + "memory.stat", v2 ? "file" : "total_cache");
+                const uint64_t shmem = cgroupStatValue(dir + "memory.stat", v2 ? "shmem" : "total_shmem");
+                const uint64_t held = used - std::min(used, cache - std::min(cache, shmem));
+                const uint64_t room = limit - std::min(limit, held);
+                group.available = group.limit == 0 ? room : std::min(group.available, room);
+                group.limit = group.limit == 0 ? limit : std::min(group.limit, limit);
+            }
             if (path.empty() || path == "/")
                 break;
             const size_t slash = path.rfind('/');
@@ -66,18 +95,23 @@ inline uint64_t cgroupMemoryLimit(const std::string& procCgroup = "/proc/self/cg
         }
     }
     std::fclose(f);
-    return limit;
+    return group;
 }
 
-// The memory this process may use in bytes: the machine's physical memory, or its control group's
-// limit where that is lower (8 GiB when the system does not say).
-inline uint64_t physicalMemoryBytes()
+// The memory the machine has in bytes (8 GiB when the system does not say).
+inline uint64_t machineMemoryBytes()
 {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long pageSize = sysconf(_SC_PAGE_SIZE);
-    const uint64_t machine = pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : uint64_t(8) << 30;
-    const uint64_t group = cgroupMemoryLimit();
-    return group > 0 ? std::min(machine, group) : machine;
+    return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : uint64_t(8) << 30;
+}
+
+// The memory this process may use in bytes: the machine's, or its control group's limit where that is
+// lower.
+inline uint64_t physicalMemoryBytes()
+{
+    const uint64_t group = cgroupMemory().limit;
+    return group > 0 ? std::min(machineMemoryBytes(), group) : machineMemoryBytes();
 }
 
 // A field of /proc/meminfo in bytes ("MemTotal", "MemAvailable"; the file says kB); 0 when the system
@@ -101,12 +135,15 @@ inline int64_t meminfoBytes(const std::string& key)
 }
 
 // The memory the system could give now without swapping (MemAvailable), which other programs' use
-// lowers; physicalMemoryBytes() when the system does not say.
+// lowers, and no more than the control group has left; physicalMemoryBytes() when neither says.
 inline uint64_t availableMemoryBytes()
 {
     const int64_t available = meminfoBytes("MemAvailable");
-    const uint64_t limit = physicalMemoryBytes(); // the control group's limit, where it is lower
-    return available > 0 ? std::min(uint64_t(available), limit) : limit;
+    const MemoryGroup group = cgroupMemory(); // what the control group has left, where it has a limit
+    uint64_t room = machineMemoryBytes();
+    if (available > 0)
+        room = std::min(room, uint64_t(available));
+    return group.limit > 0 ? std::min(room, group.available) : room;
 }
 
 // What a failed allocation (std::bad_alloc) tells the user, on the command line and, translated, in
@@ -124,6 +161,17 @@ inline std::string humanBytes(uint64_t b)
     else
         std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / double(1 << 20));
     return buf;
+}
+
+// physicalMemoryBytes() in words for the refusals: "this machine's 23.5 GiB of memory", or "the 4.0
+// GiB memory limit of this process's control group" where a container's or a job's limit is lower
+// (the machine's size would mislead there).
+inline std::string memoryLimitText()
+{
+    const uint64_t group = cgroupMemory().limit;
+    if (group > 0 && group < machineMemoryBytes())
+        return "the " + humanBytes(group) + " memory limit of this process's control group";
+    return "this machine's " + humanBytes(machineMemoryBytes()) + " of memory";
 }
 
 } // namespace tb

@@ -233,8 +233,8 @@ void requireMemoryFor(const std::vector<fs::path>& files, const std::string& fil
     }
     if (bytes * kTextBytesPerByte > physicalMemoryBytes())
         throw DataError("the text " + fileOrDir + " (" + humanBytes(bytes) + ") needs about " +
-                        humanBytes(bytes * kTextBytesPerByte) + " of memory to train on, more than this machine's " +
-                        humanBytes(physicalMemoryBytes()) + "; use a part of it");
+                        humanBytes(bytes * kTextBytesPerByte) + " of memory to train on, more than " +
+                        memoryLimitText() + "; use a part of it");
 }
 
 // A text file, or each regular file of a folder (sorted by name, not hidden, not recursive), as

@@ -50,8 +50,8 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
     // atLeast: the count of the layers before a shape that does not fit.
     auto refuseTotal = [&](uint64_t weights, bool atLeast) {
         throw ModelError(about + "the model has " + (atLeast ? "at least " : "") + std::to_string(weights) +
-                         " weights (" + humanBytes(weights * sizeof(float)) + "), more than this machine can train (" +
-                         humanBytes(machine) + " of memory)");
+                         " weights (" + humanBytes(weights * sizeof(float)) + "), more than can be trained in " +
+                         memoryLimitText());
     };
     // Refused before any layer is built: a layer allocates as it is made (a Dense its transposed
     // kernel), so a model too large in one layer or in all would otherwise take gigabytes, and many
@@ -71,8 +71,8 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
             const uint64_t floats = ls.type->weightFloats(ls, s, numClasses);
             if (floats * sizeof(float) > machine / 2)
                 throw ModelError(where + ": the layer has " + std::to_string(floats) + " weights (" +
-                                 humanBytes(floats * sizeof(float)) + "), more than this machine can train (" +
-                                 humanBytes(machine) + " of memory)");
+                                 humanBytes(floats * sizeof(float)) + "), more than can be trained in " +
+                                 memoryLimitText());
             total += floats;
             if (s.size() <= 0) {
                 complete = false;

@@ -38,10 +38,10 @@ DeviceSpec requireBatchFits(DeviceSpec device, const Network& net, const Dataset
         " needs about " + humanBytes(need) + " for training, more than ";
     const char* smaller = data.isText() ? "a smaller batch" : "a smaller batch or size multiplier"; // texts take none
     if (need > physicalMemoryBytes())
-        throw ConfigError(batch + "this machine's " + humanBytes(physicalMemoryBytes()) + " of memory; use " + smaller);
+        throw ConfigError(batch + memoryLimitText() + "; use " + smaller);
     if (const uint64_t freeNow = availableMemoryBytes(); need > freeNow)
-        throw ConfigError(batch + "the " + humanBytes(freeNow) + " this machine has free now (of " +
-                          humanBytes(physicalMemoryBytes()) + "); close other programs, or use " + smaller);
+        throw ConfigError(batch + "the " + humanBytes(freeNow) + " free now (of " + memoryLimitText() +
+                          "); close other programs, or use " + smaller);
     return device;
 }
 } // namespace

@@ -221,14 +221,16 @@ const std::vector<Pattern>& patterns()
                                            "classes: the final Dense layer needs \\d+ units$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the model's output %2 does not match the dataset's %3 classes: the final "
                                          "Dense layer needs %3 units")},
-        {QRegularExpression(QStringLiteral(
-             "^(.+): the model has (\\d+) weights \\((.+)\\), more than this machine can train \\((.+) of memory\\)$")),
-         QT_TRANSLATE_NOOP("EngineText",
-                           "%1: the model has %2 weights (%3), more than this machine can train (%4 of memory)")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): the model has (\\d+) weights \\((.+)\\), more than can be trained in (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the model has %2 weights (%3), more than can be trained in %4")},
+        {QRegularExpression(
+             QStringLiteral("^(.+): the layer has (\\d+) weights \\((.+)\\), more than can be trained in (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the layer has %2 weights (%3), more than can be trained in %4")},
         {QRegularExpression(QStringLiteral("^(.+): a Dense layer of (\\d+) units on (\\d+) inputs has (\\d+) weights "
-                                           "\\((.+)\\), more than this machine can train \\((.+) of memory\\)$")),
+                                           "\\((.+)\\), more than can be trained in (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: a Dense layer of %2 units on %3 inputs has %4 weights (%5), more than "
-                                         "this machine can train (%6 of memory)")},
+                                         "can be trained in %6")},
         {QRegularExpression(QStringLiteral("^\"(.+)\" is neither a preset \\((.+)\\) nor a readable model file$")),
          QT_TRANSLATE_NOOP("EngineText", "\"%1\" is neither a preset (%2) nor a readable model file")},
         {QRegularExpression(QStringLiteral("^(.+) is a Trainbench weights file, not a model description: --model takes "
@@ -243,26 +245,24 @@ const std::vector<Pattern>& patterns()
                                          "a preset or a model's JSON file")},
         // A batch's memory (train/cpu_backend.cpp).
         {QRegularExpression(QStringLiteral("^a batch of (\\d+) images of (\\d+)x(\\d+) needs about (.+) for "
-                                           "training, more than this machine's (.+) of memory; use a smaller batch or "
-                                           "size multiplier$")),
-         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 images of %2x%3 needs about %4 for training, more than this "
-                                         "machine's %5 of memory; use a smaller batch or size multiplier")},
+                                           "training, more than (.+); use a smaller batch or size multiplier$")),
+         QT_TRANSLATE_NOOP("EngineText", "a batch of %1 images of %2x%3 needs about %4 for training, more than %5; "
+                                         "use a smaller batch or size multiplier")},
         {QRegularExpression(QStringLiteral("^a batch of (\\d+) images of (\\d+)x(\\d+) needs about (.+) for "
-                                           "training, more than the (.+) this machine has free now \\(of (.+)\\); "
-                                           "close other programs, or use a smaller batch or size multiplier$")),
+                                           "training, more than the (.+) free now \\(of (.+)\\); close other programs, "
+                                           "or use a smaller batch or size multiplier$")),
          QT_TRANSLATE_NOOP("EngineText", "a batch of %1 images of %2x%3 needs about %4 for training, more than the %5 "
-                                         "this machine has free now (of %6); close other programs, or use a smaller "
-                                         "batch or size multiplier")},
+                                         "free now (of %6); close other programs, or use a smaller batch or size "
+                                         "multiplier")},
         {QRegularExpression(QStringLiteral("^a batch of (\\d+) sequences of (\\d+) symbols needs about (.+) for "
-                                           "training, more than this machine's (.+) of memory; use a smaller batch$")),
+                                           "training, more than (.+); use a smaller batch$")),
          QT_TRANSLATE_NOOP("EngineText", "a batch of %1 sequences of %2 symbols needs about %3 for training, more than "
-                                         "this machine's %4 of memory; use a smaller batch")},
+                                         "%4; use a smaller batch")},
         {QRegularExpression(QStringLiteral("^a batch of (\\d+) sequences of (\\d+) symbols needs about (.+) for "
-                                           "training, more than the (.+) this machine has free now \\(of (.+)\\); "
-                                           "close other programs, or use a smaller batch$")),
+                                           "training, more than the (.+) free now \\(of (.+)\\); close other programs, "
+                                           "or use a smaller batch$")),
          QT_TRANSLATE_NOOP("EngineText", "a batch of %1 sequences of %2 symbols needs about %3 for training, more than "
-                                         "the %4 this machine has free now (of %5); close other programs, or use a "
-                                         "smaller batch")},
+                                         "the %4 free now (of %5); close other programs, or use a smaller batch")},
         // Checkpoints.
         {QRegularExpression(QStringLiteral("^(.+): the checkpoint lacks \"(.+)\"; it is damaged or not a checkpoint$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the checkpoint lacks \"%2\"; it is damaged or not a checkpoint")},
@@ -475,9 +475,9 @@ const std::vector<Pattern>& patterns()
              "EngineText",
              "%1 is not a regular file (a device, pipe or socket): give a text file or a folder of them")},
         {QRegularExpression(QStringLiteral("^the text (.+) \\((.+)\\) needs about (.+) of memory to train on, more "
-                                           "than this machine's (.+); use a part of it$")),
-         QT_TRANSLATE_NOOP("EngineText", "the text %1 (%2) needs about %3 of memory to train on, more than this "
-                                         "machine's %4; use a part of it")},
+                                           "than (.+); use a part of it$")),
+         QT_TRANSLATE_NOOP("EngineText", "the text %1 (%2) needs about %3 of memory to train on, more than %4; use a "
+                                         "part of it")},
         {QRegularExpression(QStringLiteral("^(.+) is UTF-16 or UTF-32 \\(it starts with a byte-order mark\\), not "
                                            "UTF-8 or a byte text: convert it first \\(iconv -f UTF-16 -t UTF-8\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 is UTF-16 or UTF-32 (it starts with a byte-order mark), not UTF-8 or a "
@@ -661,9 +661,8 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "cannot read %1: it is a folder, not a file")},
         {QRegularExpression(QStringLiteral("^cannot read (.+): not a regular file$")),
          QT_TRANSLATE_NOOP("EngineText", "cannot read %1: not a regular file")},
-        {QRegularExpression(
-             QStringLiteral("^cannot read (.+): (.+) is more than this machine can hold \\((.+) of memory\\)$")),
-         QT_TRANSLATE_NOOP("EngineText", "cannot read %1: %2 is more than this machine can hold (%3 of memory)")},
+        {QRegularExpression(QStringLiteral("^cannot read (.+): (.+) is more than fits in (.+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "cannot read %1: %2 is more than fits in %3")},
         {QRegularExpression(QStringLiteral("^cannot open (.+?): (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "cannot open %1: %2")},
         {QRegularExpression(QStringLiteral("^cannot read the runs folder (.+?): (.+)$")),
@@ -865,6 +864,11 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "nesting deeper than %1 levels")},
         {QRegularExpression(QStringLiteral("^the number (.+) is out of range$")),
          QT_TRANSLATE_NOOP("EngineText", "the number %1 is out of range")},
+        // The memory the refusals above measure against (core/memory.hpp's memoryLimitText).
+        {QRegularExpression(QStringLiteral("^this machine's (.+) of memory$")),
+         QT_TRANSLATE_NOOP("EngineText", "this machine's %1 of memory")},
+        {QRegularExpression(QStringLiteral("^the (.+) memory limit of this process's control group$")),
+         QT_TRANSLATE_NOOP("EngineText", "the %1 memory limit of this process's control group")},
     };
     return all;
 }
