@@ -227,6 +227,48 @@ private slots:
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("the prompt's character \"€\" at byte offset 4 (bytes 0xe2 0x82 0xac)"),
                  qPrintable(r.err));
+        // A file that names its model and vocabulary takes no --vocabulary; a --model that agrees with it
+        // cuts the text as its weights say (the model's own sequence length was used: "trained on 32x1
+        // images").
+        const QString gpl = QStringLiteral("/usr/share/common-licenses/GPL-3");
+        r = run({"evaluate", "--weights", chars, "--data", gpl, "--vocabulary", "characters"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("names its model and its vocabulary: leave out --vocabulary"), qPrintable(r.err));
+        r = run({"evaluate", "--weights", chars, "--data", gpl, "--model", "small-text-lstm"});
+        QVERIFY2(r.code == 0 && r.out.contains("test bpc"), qPrintable(r.err));
+        // The same weights as another program writes them (no metadata): read as bytes, the text gives
+        // 256 symbols where the file has the text's characters, which is what the message says; with
+        // --vocabulary characters they evaluate and export.
+        const QString charsSt = m_tmp.path() + "/chars.safetensors",
+                      foreign = m_tmp.path() + "/chars-torch.safetensors";
+        QCOMPARE(run({"export", "--weights", chars, "--format", "safetensors", "--out", charsSt}).code, 0);
+        {
+            QFile in(charsSt), out(foreign);
+            QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            const QByteArray all = in.readAll();
+            const qint64 n = qFromLittleEndian<qint64>(all.constData());
+            QJsonObject header = QJsonDocument::fromJson(all.mid(8, int(n))).object();
+            QVERIFY(header.contains("__metadata__"));
+            header.remove("__metadata__");
+            QByteArray h = QJsonDocument(header).toJson(QJsonDocument::Compact);
+            h.append(QByteArray((8 - h.size() % 8) % 8, ' '));
+            QByteArray length(8, '\0');
+            qToLittleEndian<qint64>(h.size(), length.data());
+            out.write(length + h + all.mid(8 + int(n)));
+        }
+        const QStringList theirs = {"evaluate", "--weights", foreign, "--data", gpl, "--model", "small-text-lstm"};
+        r = run(theirs);
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("symbols (tensor \"dense.weight\" is [") &&
+                     r.err.contains("and the text read as bytes gives 256: a character-level model needs the "
+                                    "vocabulary of characters (--vocabulary characters"),
+                 qPrintable(r.err));
+        r = run(theirs + QStringList{"--vocabulary", "characters"});
+        QVERIFY2(r.code == 0 && r.out.contains("test bpc"), qPrintable(r.err));
+        r = run({"evaluate", "--weights", foreign, "--data", "/usr/share/common-licenses/MPL-1.1", "--model",
+                 "small-text-lstm", "--vocabulary", "characters"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("and the characters of the text give"), qPrintable(r.err));
         // Ctrl-C ends a long generation after the symbol under way, with exit code 130 and what it wrote
         // (it died by the signal).
         QProcess writing;

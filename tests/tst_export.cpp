@@ -338,6 +338,42 @@ private slots:
         QVERIFY2(e.contains("needs at least 12600264728") && e.contains("the file holds 2784760"), qPrintable(e));
     }
 
+    // A text model of another program takes its vocabulary from the text the reader gives: where the
+    // sizes differ, the message names the vocabulary (bytes give 256; the text's characters another
+    // count), not "another model". The file says whether it named its model.
+    void aTextModelOfAnotherVocabularyIsNamed()
+    {
+        const tb::WeightsFile w = randomWeights("small-text-lstm", tb::Shape::tokenIds(48), 76, 5);
+        const std::string bytes = tb::safetensorsBytes(w.buildNetwork(), w.classNames);
+        QVERIFY(tb::parseSafetensors(bytes, "own").describesModel);
+        Split s = split(bytes);
+        Json h = Json::object();
+        for (const auto& [k, v] : s.header.items())
+            if (k != "__metadata__")
+                h[k] = v;
+        const std::string foreign = join(h, s.data);
+        const tb::ModelSpec spec = tb::loadModelSpec("small-text-lstm");
+        tb::ModelHint hint;
+        hint.spec = &spec;
+        hint.input = w.input;
+        const auto withSymbols = [&](int n) {
+            hint.classNames.assign(size_t(n), "61");
+            return errorOf<tb::ModelError>(foreign, &hint);
+        };
+        const QString asBytes = withSymbols(256);
+        QVERIFY2(
+            asBytes.startsWith("f.safetensors: its model has 76 symbols (tensor \"dense.weight\" is [76, 128]), and "
+                               "the text read as bytes gives 256: a character-level model needs the vocabulary "
+                               "of characters"),
+            qPrintable(asBytes));
+        const QString otherText = withSymbols(79);
+        QVERIFY2(otherText.endsWith("and the characters of the text give 79: it learned from another text, or from "
+                                    "bytes (--vocabulary bytes)"),
+                 qPrintable(otherText));
+        QVERIFY(withSymbols(76).isEmpty());
+        QVERIFY(!tb::parseSafetensors(foreign, "foreign", &hint).describesModel);
+    }
+
     void aFileOfAnotherModelIsRefused()
     {
         const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);

@@ -1274,6 +1274,22 @@
         <source>the %1 memory limit of this process's control group</source>
         <translation>los %1 que permite el grupo de control (cgroup) de este proceso</translation>
     </message>
+    <message>
+        <source>the model reads sequences of %1 symbols but %2 was cut into sequences of %3</source>
+        <translation>el modelo lee secuencias de %1 símbolos pero %2 se cortó en secuencias de %3</translation>
+    </message>
+    <message>
+        <source>the model has a vocabulary of %1 symbols but the vocabulary of %2 has %3</source>
+        <translation>el modelo tiene un vocabulario de %1 símbolos pero el vocabulario de %2 tiene %3</translation>
+    </message>
+    <message>
+        <source>%1: its model has %2 symbols (tensor "%3" is %4), and the text read as bytes gives 256: a character-level model needs the vocabulary of characters (--vocabulary characters; in the window, Vocabulary in Setup) and the text it learned from</source>
+        <translation>%1: su modelo tiene %2 símbolos (el tensor "%3" es %4), y el texto leído como bytes da 256: un modelo de caracteres necesita el vocabulario de caracteres (--vocabulary characters; en la ventana, Vocabulario en Configuración) y el texto del que aprendió</translation>
+    </message>
+    <message>
+        <source>%1: its model has %2 symbols (tensor "%3" is %4), and the characters of the text give %5: it learned from another text, or from bytes (--vocabulary bytes)</source>
+        <translation>%1: su modelo tiene %2 símbolos (el tensor "%3" es %4), y los caracteres del texto dan %5: aprendió de otro texto, o de bytes (--vocabulary bytes)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

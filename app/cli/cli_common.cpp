@@ -238,6 +238,9 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
             ": the file names its model, so leave out --model (it says which model a safetensors "
             "file written by another program holds)");
     }
+    if (o.has("vocabulary") && w.describesModel)
+        throw UsageError(path + " names its model and its vocabulary: leave out --vocabulary (it says which symbols "
+                                "a text model of another program learned)");
     warnOf(w);
     return w;
 }

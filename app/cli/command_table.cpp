@@ -140,6 +140,7 @@ std::vector<Command> makeTable()
                  {{"data"},
                   {"weights", true},
                   {"model", false, "", "which model a safetensors file written by another program holds"},
+                  {"vocabulary", false, "", "with --model, a text model's: the symbols it learned (bytes)"},
                   {"threads"},
                   {"device"},
                   {"isa"},
@@ -162,6 +163,7 @@ std::vector<Command> makeTable()
                   {"model", false, "", "which model a safetensors file written by another program holds"},
                   {"data", false, "DIR|TEXT",
                    "with --model: the dataset that gives the input size and classes (a text for a text model)"},
+                  {"vocabulary", false, "", "with --model, a text model's: the symbols it learned (bytes)"},
                   {"json"}},
                  "the weights for other tools (ONNX: the inference graph)",
                  exportCommand});

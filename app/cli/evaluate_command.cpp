@@ -82,6 +82,9 @@ int evaluateCommand(const std::vector<std::string>& args)
     } else {
         base = named ? loadData(o, *named) : tb::loadDataset(dataPath, testOnly);
         weights = loadWeightsOption(o, &base);
+        // A file that names its model (--model agreed with it) is cut as its weights say.
+        if (text && weights.describesModel && weights.spec.isText())
+            base = tb::loadDatasetFor(dataPath, weights);
         if (!text && weights.spec.isText())
             throw tb::ModelError(o.text("weights", "") + " holds a text model (" + weights.spec.name +
                                  "): evaluate it on a text, --data FILE");

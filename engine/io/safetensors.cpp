@@ -250,6 +250,7 @@ try {
     const Parsed file = parseHeader(bytes, origin);
     WeightsFile w;
     const bool hasModel = file.metadata.count("model") != 0;
+    w.describesModel = hasModel;
     if (hasModel) {
         w.spec = parseModelSpec(file.metadata.at("model"), origin + " (its model description)");
     } else if (hint && hint->spec) {
@@ -318,9 +319,28 @@ try {
             throw ModelError(what + " is " + e.dtype + " but must be " + (counter ? "I64" : "F32"));
         if (counter)
             continue;
-        if (e.shape != t.shape)
+        if (e.shape != t.shape) {
+            // A text model of another program takes its vocabulary from the text: a file of another
+            // size of vocabulary was trained on other symbols (characters, where the text read here
+            // gives bytes), which is what to say, not that the file is of another model.
+            const int64_t symbols = int64_t(w.classNames.size());
+            if (!hasModel && w.spec.isText() && !e.shape.empty() && e.shape.size() == t.shape.size() &&
+                t.shape[0] == symbols && e.shape[0] != symbols &&
+                std::equal(e.shape.begin() + 1, e.shape.end(), t.shape.begin() + 1))
+                throw ModelError(
+                    symbols == 256
+                        ? origin + ": its model has " + std::to_string(e.shape[0]) + " symbols (tensor \"" + t.name +
+                              "\" is " + shapeText(e.shape) +
+                              "), and the text read as bytes gives 256: a character-level model needs the "
+                              "vocabulary of characters (--vocabulary characters; in the window, Vocabulary in "
+                              "Setup) and the text it learned from"
+                        : origin + ": its model has " + std::to_string(e.shape[0]) + " symbols (tensor \"" + t.name +
+                              "\" is " + shapeText(e.shape) + "), and the characters of the text give " +
+                              std::to_string(symbols) +
+                              ": it learned from another text, or from bytes (--vocabulary bytes)");
             throw ModelError(what + " has shape " + shapeText(e.shape) + " but the model needs " + shapeText(t.shape) +
                              "; is the file of another model?");
+        }
         const char* src = file.data + e.begin;
         for (int64_t k = 0; k < t.numel(); ++k) {
             const float v = readF32(src + 4 * k);

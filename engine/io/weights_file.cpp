@@ -293,6 +293,15 @@ void requireWeightsFit(const Dataset& d, const WeightsFile& w)
         throw DataError("the weights hold an image model" + model + " and " + d.directory +
                         " is a text: evaluate them on a folder of IDX images");
     const Shape input = w.input;
+    if (w.spec.isText()) {
+        if (input.h != d.train.height)
+            throw DataError("the model reads sequences of " + std::to_string(input.h) + " symbols but " + d.directory +
+                            " was cut into sequences of " + std::to_string(d.train.height));
+        if (d.numClasses != int(w.classNames.size()))
+            throw DataError("the model has a vocabulary of " + std::to_string(w.classNames.size()) +
+                            " symbols but the vocabulary of " + d.directory + " has " + std::to_string(d.numClasses));
+        return;
+    }
     if (input.h % d.train.height || input.w % d.train.width || input.h / d.train.height != input.w / d.train.width)
         throw DataError("the model was trained on " + std::to_string(input.h) + "x" + std::to_string(input.w) +
                         " images but " + d.directory + " holds " + std::to_string(d.train.height) + "x" +

@@ -30,6 +30,9 @@ struct WeightsFile {
     // What a reader should be told of the file, which still reads (a safetensors file whose weights
     // differ from the SHA-256 its metadata records); empty: nothing.
     std::string notice;
+    // False for a safetensors file of another program: its model, input and classes (a text model's
+    // vocabulary) are the ModelHint's, which the reader chose.
+    bool describesModel = true;
 
     // A network with these weights (throws ModelError if the file's parts disagree).
     Network buildNetwork() const;

@@ -136,6 +136,30 @@ const std::vector<Pattern>& patterns()
         {QRegularExpression(
              QStringLiteral("^the model was trained on (\\d+)x(\\d+) images but (.+) holds (\\d+)x(\\d+) images$")),
          QT_TRANSLATE_NOOP("EngineText", "the model was trained on %1x%2 images but %3 holds %4x%5 images")},
+        {QRegularExpression(
+             QStringLiteral("^the model reads sequences of (\\d+) symbols but (.+) was cut into sequences of (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "the model reads sequences of %1 symbols but %2 was cut into sequences of %3")},
+        {QRegularExpression(
+             QStringLiteral("^the model has a vocabulary of (\\d+) symbols but the vocabulary of (.+) has (\\d+)$")),
+         QT_TRANSLATE_NOOP("EngineText", "the model has a vocabulary of %1 symbols but the vocabulary of %2 has %3")},
+        // A text model of another program whose vocabulary is not the text's (io/safetensors.cpp).
+        {QRegularExpression(QStringLiteral(
+             "^(.+): its model has (\\d+) symbols \\(tensor \"(.+)\" is (\\[.*\\])\\), and the text read as bytes "
+             "gives 256: a character-level model needs the vocabulary of characters \\(--vocabulary characters; in "
+             "the window, Vocabulary in Setup\\) and the text it learned from$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: its model has %2 symbols (tensor \"%3\" is %4), and the text read as "
+                           "bytes gives 256: a character-level model needs the vocabulary of characters "
+                           "(--vocabulary characters; in the window, Vocabulary in Setup) and the text it "
+                           "learned from")},
+        {QRegularExpression(QStringLiteral(
+             "^(.+): its model has (\\d+) symbols \\(tensor \"(.+)\" is (\\[.*\\])\\), and the characters of the "
+             "text give (\\d+): it learned from another text, or from bytes \\(--vocabulary bytes\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: its model has %2 symbols (tensor \"%3\" is %4), and the characters of the "
+                           "text give %5: it learned from another text, or from bytes (--vocabulary "
+                           "bytes)")},
         // Model files and JSON.
         {QRegularExpression(QStringLiteral("^JSON error at line (\\d+), column (\\d+): (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "JSON error at line %1, column %2: %3")},
