@@ -75,6 +75,17 @@ Json offsets(uint64_t b, uint64_t e)
 }
 
 // The message of the error parseSafetensors throws (of type E), or "" when it throws none.
+// The file as another program (PyTorch) writes it: without Trainbench's metadata.
+std::string withoutMetadata(const std::string& bytes)
+{
+    const Split s = split(bytes);
+    Json h = Json::object();
+    for (const auto& [k, v] : s.header.items())
+        if (k != "__metadata__")
+            h[k] = v;
+    return join(h, s.data);
+}
+
 template <typename E> QString errorOf(const std::string& bytes, const tb::ModelHint* hint = nullptr)
 {
     try {
@@ -346,12 +357,7 @@ private slots:
         const tb::WeightsFile w = randomWeights("small-text-lstm", tb::Shape::tokenIds(48), 76, 5);
         const std::string bytes = tb::safetensorsBytes(w.buildNetwork(), w.classNames);
         QVERIFY(tb::parseSafetensors(bytes, "own").describesModel);
-        Split s = split(bytes);
-        Json h = Json::object();
-        for (const auto& [k, v] : s.header.items())
-            if (k != "__metadata__")
-                h[k] = v;
-        const std::string foreign = join(h, s.data);
+        const std::string foreign = withoutMetadata(bytes);
         const tb::ModelSpec spec = tb::loadModelSpec("small-text-lstm");
         tb::ModelHint hint;
         hint.spec = &spec;
@@ -379,12 +385,7 @@ private slots:
         const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);
         const std::string bytes = tb::safetensorsBytes(w.buildNetwork(), w.classNames);
         // Without Trainbench's metadata (as PyTorch writes it) the caller must name the model.
-        Split s = split(bytes);
-        Json h = Json::object();
-        for (const auto& [k, v] : s.header.items())
-            if (k != "__metadata__")
-                h[k] = v;
-        const std::string foreign = join(h, s.data);
+        const std::string foreign = withoutMetadata(bytes);
         QVERIFY(errorOf<tb::ModelError>(foreign).contains("--model"));
 
         const tb::ModelSpec colab = tb::loadModelSpec("colab-fashion-cnn");

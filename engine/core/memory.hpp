@@ -135,7 +135,7 @@ inline int64_t meminfoBytes(const std::string& key)
 }
 
 // The memory the system could give now without swapping (MemAvailable), which other programs' use
-// lowers, and no more than the control group has left; physicalMemoryBytes() when neither says.
+// lowers, and no more than the control group has left; the machine's memory when neither says.
 inline uint64_t availableMemoryBytes()
 {
     const int64_t available = meminfoBytes("MemAvailable");
