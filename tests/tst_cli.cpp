@@ -196,8 +196,12 @@ private slots:
         r = fixtures::runCli(QStringLiteral("script"), {"-qec", hot, "/dev/null"});
         QVERIFY2(r.code == 0 && r.out.size() > 15000, qPrintable(r.err));
         QVERIFY(!r.out.contains(QChar(0x1b)) && !r.out.contains(QChar(0x07)) && !hasC1(r.out));
+        // Nor a byte outside well-formed UTF-8 (a lone 0x9B is CSI on an 8-bit terminal): what the
+        // terminal gets decodes without a replacement character.
+        QVERIFY(!r.out.contains(QChar::ReplacementCharacter));
         r = fixtures::runCli(QStringLiteral("sh"), {"-c", hot});
         QVERIFY2(r.code == 0 && r.out.contains(QChar(0x1b)) && hasC1(r.out), qPrintable(r.err));
+        QVERIFY(r.out.contains(QChar::ReplacementCharacter));
         // --json: each symbol's bytes in hex beside its text, so that any text can be rebuilt.
         r = run(gen + QStringList{"--json"});
         QCOMPARE(r.code, 0);

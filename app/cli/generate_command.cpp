@@ -18,11 +18,12 @@
 
 namespace tbcli {
 namespace {
-// For a terminal: control bytes other than a newline, tab or carriage return as "?", and the C1
-// controls (U+0080 to U+009F, C2 80 to C2 9F in UTF-8) too. A model writes any byte it learned, or,
-// hot enough, any byte at all, and an escape sequence would drive the terminal. A byte model writes
-// C2 and its next byte as two symbols, so a C2 at the end of one piece waits for the next piece.
-// Piped or redirected, the bytes go as written.
+// For a terminal: control bytes other than a newline, tab or carriage return as "?", and so the C1
+// controls (U+0080 to U+009F) and any byte that is not part of well-formed UTF-8: a lone 0x9B is CSI
+// on an 8-bit terminal, which an escape sequence would follow. A model writes any byte it learned, or,
+// hot enough, any byte at all. A byte model writes a character's bytes as several symbols, so a
+// sequence left incomplete at the end of one piece waits for the next piece. Piped or redirected,
+// the bytes go as written.
 class TerminalFilter {
 public:
     std::string operator()(const std::string& piece)
@@ -31,22 +32,40 @@ public:
         m_pending.clear();
         std::string out;
         out.reserve(text.size());
-        for (size_t i = 0; i < text.size(); ++i) {
-            const auto b = static_cast<unsigned char>(text[i]);
-            if (b == 0xc2 && i + 1 == text.size()) {
+        const auto at = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+        for (size_t i = 0; i < text.size();) {
+            const unsigned char b = at(i);
+            if (b < 0x80) {
+                out += (b < 0x20 && b != '\n' && b != '\t' && b != '\r') || b == 0x7f ? '?' : char(b);
+                ++i;
+                continue;
+            }
+            // A lead byte's length, and the range of its first continuation byte (no overlong form,
+            // no surrogate, nothing past U+10FFFF).
+            const size_t n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+            const unsigned char low = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
+            const unsigned char high = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+            size_t k = 1;
+            while (n > 0 && k < n && i + k < text.size() && at(i + k) >= (k == 1 ? low : 0x80) &&
+                   at(i + k) <= (k == 1 ? high : 0xbf))
+                ++k;
+            if (n > 0 && k < n && i + k == text.size()) { // well-formed so far: the rest may come
                 m_pending = text.substr(i);
-            } else if (b == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0 &&
-                       static_cast<unsigned char>(text[i + 1]) >= 0x80) {
+                break;
+            }
+            if (n == 0 || k < n) { // a byte that starts nothing, or a sequence cut short
                 out += '?';
                 ++i;
-            } else {
-                out += (b < 0x20 && b != '\n' && b != '\t' && b != '\r') || b == 0x7f ? '?' : text[i];
+                continue;
             }
+            const bool c1 = b == 0xc2 && at(i + 1) < 0xa0;
+            out += c1 ? std::string("?") : text.substr(i, n);
+            i += n;
         }
         return out;
     }
-    // What waits for a next piece that will not come: a lone C2, shown as it is.
-    std::string rest() { return std::exchange(m_pending, std::string()); }
+    // What waits for a next piece that will not come: an incomplete sequence, a "?" for each byte.
+    std::string rest() { return std::string(std::exchange(m_pending, std::string()).size(), '?'); }
 
 private:
     std::string m_pending;
