@@ -3,7 +3,8 @@
 # weights of the single process, to the bit, on 1, 2, 3 and 4 ranks (models with BatchNorm and
 # Dropout, a text model, batches that are not a multiple of 16 x ranks, so that a rank may hold no shard); a rank
 # whose settings differ is named at start-up; a rank killed mid-run ends the job within a bound, a
-# stuck rank ends it by the watchdog's message, Ctrl-C (or SIGINT to one rank) stops every rank, and the
+# stuck rank ends it by the watchdog's message (naming the checkpoint, or that there is none), Ctrl-C (or SIGINT
+# to one rank) stops every rank (and while the data loads, says so), and the
 # last checkpoint resumes without MPI to the uninterrupted run's weights.
 # usage: mpi_training.sh TRAINBENCH_CLI MAKE_TOY_DATASET
 set -u
@@ -45,7 +46,10 @@ run="--data $tmp/data --model colab-fashion-cnn --batch 24 --epochs 1 --seed 5 -
 $mpi -np 1 "$cli" train --threads 2 $run : -np 1 "$cli" train --threads 1 $run >"$tmp/mixed" 2>&1 ||
     fail "ranks of 2 and 1 threads: $(cat "$tmp/mixed")"
 [ "$(sha "$tmp/mixed")" = "$(sha "$tmp/single")" ] || fail "ranks of 2 and 1 threads: $(sha "$tmp/mixed")"
-echo "ranks of 2 and 1 threads give the single process's weights"
+# The header names each rank's device, not rank 0's for every rank.
+grep -q "MPI: 2 ranks: cpu:2@[a-z0-9]* (rank 0), cpu:1@[a-z0-9]* (rank 1)" "$tmp/mixed" ||
+    fail "ranks of 2 and 1 threads: the header does not name each: $(head -3 "$tmp/mixed")"
+echo "ranks of 2 and 1 threads give the single process's weights, and are each named"
 
 # Settings that differ between ranks are named at start-up.
 train="train --data $tmp/data --threads 1 --no-run-folder --model tpu-mnist-cnn --epochs 1"
@@ -164,6 +168,33 @@ stops_on_sigint() {
 stops_on_sigint "Ctrl-C on mpirun" job
 stops_on_sigint "SIGINT to rank 1 alone" victim # not rank 0, which writes
 
+# Ctrl-C on mpirun while the ranks read the dataset (Fashion-MNIST's gzip files: about a second; the
+# toy dataset reads too fast to be caught): rank 0 says so, once, as one process does, and nothing is
+# written. mpirun killed the ranks a second after it passed them the signal, without a word.
+fashion=/usr/share/datasets/fashion-mnist
+if [ -d "$fashion" ]; then
+    rm -rf "$tmp/runs"
+    $mpi -np 2 "$cli" train --data "$fashion" --threads 1 --epochs 1 --max-batches 2 --runs-dir "$tmp/runs" \
+        >"$tmp/loading" 2>&1 &
+    job=$!
+    reading=
+    for _ in $(seq 1000); do
+        lead=$(rank_pid $job 0)
+        [ -n "$lead" ] && ls -l "/proc/$lead/fd" 2>/dev/null | grep -q "train-images" && { reading=1; break; }
+        sleep 0.01
+    done
+    [ -n "$reading" ] || fail "rank 0 was not seen reading the dataset: $(cat "$tmp/loading")"
+    kill -INT $job
+    await_job 30
+    [ $status != 0 ] || fail "Ctrl-C while the data loaded: the job exited 0"
+    [ "$(grep -c "Stopped by the user before the run started; nothing was written." "$tmp/loading")" = 1 ] ||
+        fail "Ctrl-C while the data loaded: not said once: $(cat "$tmp/loading")"
+    [ -z "$(ls "$tmp/runs" 2>/dev/null)" ] || fail "Ctrl-C while the data loaded: a run folder was made"
+    echo "Ctrl-C while the ranks read the dataset is said once (status $status)"
+else
+    echo "skipped Ctrl-C while the data loads: no $fashion"
+fi
+
 # A stuck rank (stopped, not dead: mpirun cannot see it): the watchdog ends the job with its message.
 export TRAINBENCH_MPI_TIMEOUT=3
 start_long_run
@@ -171,4 +202,29 @@ kill -STOP "$victim"
 await_job 30
 [ $status != 0 ] || fail "the job exited 0 with a stuck rank"
 grep -q "waited [0-9]* s for" "$tmp/long" || fail "no watchdog message: $(tail -20 "$tmp/long")"
+# Said by a rank that waited, not by the stuck one once mpirun continued it to end it; naming the
+# checkpoint rank 0 wrote, which is there.
+grep -q "MPI rank 1 of 3 waited" "$tmp/long" && fail "the stuck rank blamed the others: $(tail -20 "$tmp/long")"
+grep -q "checkpoint, $tmp/runs/[^ ]*/checkpoint.tbw (at [a-z0-9 ,]*), is intact" "$tmp/long" ||
+    fail "the watchdog's message names no checkpoint: $(tail -20 "$tmp/long")"
 echo "a stuck rank ended the job in ${elapsed}s: $(grep -m1 -o "MPI rank [0-9]* of 3 waited [0-9]* s for [a-z0-9 ]*" "$tmp/long")"
+
+# Stuck before its first checkpoint: the message says there is none.
+rm -rf "$tmp/runs"
+$mpi -np 2 -x TRAINBENCH_MPI_TIMEOUT "$cli" train --data "$tmp/data" --threads 1 --model tpu-mnist-cnn --batch 1 \
+    --epochs 2 --seed 9 --runs-dir "$tmp/runs" >"$tmp/long" 2>&1 &
+job=$!
+for _ in $(seq 600); do
+    grep -q "Epoch 1/2" "$tmp/long" && break
+    sleep 0.1
+done
+victim=$(rank_pid $job 1)
+[ -n "$victim" ] || fail "rank 1 not found among mpirun's children"
+kill -STOP "$victim"
+await_job 30
+ls "$tmp"/runs/*/checkpoint.tbw >/dev/null 2>&1 && fail "a checkpoint was written in the first epoch"
+grep -q "The run wrote no checkpoint yet (in $tmp/runs/[^ ]*): it cannot be resumed." "$tmp/long" ||
+    fail "stuck before a checkpoint: $(tail -20 "$tmp/long")"
+grep -q "is intact" "$tmp/long" && fail "stuck before a checkpoint, one is claimed: $(tail -20 "$tmp/long")"
+echo "a rank stuck before the first checkpoint: the watchdog says there is none"
+unset TRAINBENCH_MPI_TIMEOUT

@@ -1274,6 +1274,18 @@ private slots:
         QVERIFY(QRegularExpression("\nStatus +interrupted\n")
                     .match(run({"runs", "show", "latest", "--runs-dir", runs}).out)
                     .hasMatch());
+        QVERIFY2(QJsonDocument::fromJson(after.toUtf8())["runs"][0]["resumable"] == true, qPrintable(after));
+        // The same run killed before its first checkpoint (its run.json alone, as after a kill in its
+        // first epoch) cannot be resumed, and is not listed as one that can.
+        const QString early = m_tmp.path() + "/killed-early/" + folders.first();
+        QVERIFY(QDir().mkpath(early));
+        QVERIFY(QFile::copy(folder + "/run.json", early + "/run.json"));
+        const QString earlyJson = run({"runs", "list", "--runs-dir", m_tmp.path() + "/killed-early", "--json"}).out;
+        QVERIFY2(QJsonDocument::fromJson(earlyJson.toUtf8())["runs"][0]["status"] == "interrupted",
+                 qPrintable(earlyJson));
+        QVERIFY2(QJsonDocument::fromJson(earlyJson.toUtf8())["runs"][0]["resumable"] == false, qPrintable(earlyJson));
+        const QString earlyList = run({"runs", "list", "--runs-dir", m_tmp.path() + "/killed-early"}).out;
+        QVERIFY2(earlyList.contains(" interrupted, no checkpoint (cannot resume) "), qPrintable(earlyList));
         // A text's settings are the run's too: they were taken and ignored.
         for (const QStringList& extra :
              {QStringList{"--sequence-length", "10"}, QStringList{"--vocabulary", "bytes"}}) {

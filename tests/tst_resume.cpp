@@ -23,6 +23,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 using namespace tb;
 
@@ -546,6 +548,46 @@ private slots:
             QFAIL("resumed on another dataset");
         } catch (const DataError& e) {
             QVERIFY2(QString(e.what()).contains("the labels differ"), e.what());
+        }
+        // Another dataset of the same counts, sizes and labels: one pixel of one training image differs.
+        const std::string samePixelsDir = m_tmp.path().toStdString() + "/one-pixel";
+        QDir().mkpath(QString::fromStdString(samePixelsDir));
+        for (const char* part :
+             {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+            std::filesystem::copy_file(m_dataDir + "/" + part, samePixelsDir + "/" + part);
+        {
+            std::fstream images(samePixelsDir + "/train-images-idx3-ubyte",
+                                std::ios::in | std::ios::out | std::ios::binary);
+            images.seekg(16 + 40);
+            const char was = char(images.get());
+            images.seekp(16 + 40);
+            images.put(char(was ^ 0x10));
+        }
+        const Dataset onePixel = loadDataset(samePixelsDir);
+        QCOMPARE(onePixel.train.labels, m_toy.train.labels);
+        QVERIFY(onePixel.pixelsHash != m_toy.pixelsHash);
+        try {
+            TrainingSession::resume(RunFolder::open(folder.toStdString()), onePixel);
+            QFAIL("resumed on a dataset of other images");
+        } catch (const DataError& e) {
+            QVERIFY2(
+                QString(e.what()).contains(": the images differ, although the counts, sizes and labels are the same"),
+                e.what());
+        }
+        // A checkpoint written before the images' hash (no "pixels_hash") is still resumed, saying what
+        // could not be checked.
+        {
+            WeightsFile w = loadWeights(path);
+            nlohmann::ordered_json r = parseJson(w.resume);
+            QVERIFY(r["dataset"].contains("pixels_hash"));
+            r["dataset"].erase("pixels_hash");
+            w.resume = jsonText(r);
+            saveWeights(path, w);
+            QCOMPARE(readCheckpoint(path).data.pixelsHash, std::string());
+            auto old = TrainingSession::resume(RunFolder::open(folder.toStdString()), onePixel);
+            QVERIFY2(old->datasetNote().find("only the counts, sizes and labels of " + samePixelsDir +
+                                             " were checked, not the images themselves") != std::string::npos,
+                     old->datasetNote().c_str());
         }
         // A plain weights file is not a checkpoint.
         const std::string plain = m_tmp.path().toStdString() + "/plain.tbw";

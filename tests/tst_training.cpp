@@ -11,7 +11,10 @@
 #include "kernels/isa.hpp"
 #include "kernels/kernels.hpp"
 #include "layers/conv2d.hpp"
+#include "model/model_spec.hpp"
+#include "mpi/communicator.hpp"
 #include "train/cpu_executor.hpp"
+#include "train/session.hpp"
 #include "train/trainer.hpp"
 
 #include <QDir>
@@ -115,6 +118,9 @@ public:
         m_hub->sync.arrive_and_wait();
     }
     uint64_t bytesCommunicated() const override { return 0; }
+    void setEndNote(std::string note) override { notes.push_back(std::move(note)); }
+
+    std::vector<std::string> notes; // every setEndNote, in order
 
 private:
     template <class T> void gather(std::vector<T>& shared, const T* mine, int n, int at, T* all, int total)
@@ -303,6 +309,107 @@ private slots:
             t.join();
         for (const std::string& e : errors)
             QVERIFY2(e.find("MPI rank 1's batch size differs from rank 0's") != std::string::npos, e.c_str());
+    }
+
+    // Images that differ on one rank are named, in plural words ("differ", not "differs").
+    void rankWithOtherImagesIsNamed()
+    {
+        Dataset other = m_toy;
+        other.train.pixels[7] ^= 0x20;
+        other.pixelsHash.clear();
+        auto hub = std::make_shared<ThreadHub>(2);
+        std::string errors[2];
+        std::vector<std::thread> rankThreads;
+        for (int r = 0; r < 2; ++r)
+            rankThreads.emplace_back([&, r] {
+                try {
+                    trainToy(r == 0 ? m_toy : other, 1, 42, OptimizerKind::Adam, 1,
+                             std::make_shared<ThreadCommunicator>(hub, r));
+                } catch (const ConfigError& e) {
+                    errors[r] = e.what();
+                }
+            });
+        for (std::thread& t : rankThreads)
+            t.join();
+        for (const std::string& e : errors)
+            QVERIFY2(e.find("MPI rank 1's training images differ from rank 0's") != std::string::npos, e.c_str());
+    }
+
+    // Ranks of different thread counts are each named in the run's header (and run.json's "kernels"),
+    // not all as rank 0's device.
+    void ranksOfOtherThreadCountsAreEachNamed()
+    {
+        auto hub = std::make_shared<ThreadHub>(3);
+        std::string described[3];
+        std::vector<std::thread> rankThreads;
+        for (int r = 0; r < 3; ++r)
+            rankThreads.emplace_back([&, r] {
+                TrainConfig cfg;
+                cfg.epochs = 1;
+                cfg.batchSize = 50;
+                cfg.device.threads = r == 1 ? 1 : 2;
+                cfg.communicator = std::make_shared<ThreadCommunicator>(hub, r);
+                TrainingSession s(parseModelSpec(fixtures::toyModelJson(), "toy"), m_toy, cfg);
+                described[r] = s.info().kernels;
+            });
+        for (std::thread& t : rankThreads)
+            t.join();
+        const QRegularExpression each("MPI: 3 ranks: cpu:2@\\w+ \\(ranks 0, 2\\), cpu:1@\\w+ \\(rank 1\\)$");
+        for (const std::string& d : described)
+            QVERIFY2(each.match(QString::fromStdString(d)).hasMatch(), d.c_str());
+        const std::vector<std::string> same = {"cpu:1@avx2", "cpu:1@avx2"};
+        auto one = std::make_shared<ThreadCommunicator>(std::make_shared<ThreadHub>(2), 0);
+        QCOMPARE(describeCommunicator(one.get(), same), std::string("MPI: 2 ranks \xc3\x97 cpu:1@avx2"));
+    }
+
+    // The watchdog's message (Communicator::setEndNote) claims only a checkpoint rank 0 has written:
+    // none before the first, then its path and place, on every rank (another rank, which cannot see
+    // rank 0's writes, says "or later": rank 0 may be writing a newer one); none without a run folder.
+    void theWatchdogNamesOnlyACheckpointThatExists()
+    {
+        for (const bool folder : {true, false}) {
+            auto hub = std::make_shared<ThreadHub>(2);
+            std::vector<std::string> notes[2];
+            std::string path;
+            std::vector<std::thread> rankThreads;
+            for (int r = 0; r < 2; ++r)
+                rankThreads.emplace_back([&, r] {
+                    TrainConfig cfg;
+                    cfg.epochs = 1;
+                    cfg.batchSize = 50; // 5 steps
+                    cfg.device.threads = 1;
+                    auto comm = std::make_shared<ThreadCommunicator>(hub, r);
+                    cfg.communicator = comm;
+                    TrainingSession s(parseModelSpec(fixtures::toyModelJson(), "toy"), m_toy, cfg);
+                    if (r == 0 && folder) {
+                        s.enableCheckpoints(RunFolder::create(m_tmp.path().toStdString() + "/watchdog", "toy"), 2);
+                        path = s.runFolder()->path;
+                    }
+                    s.run();
+                    notes[r] = comm->notes;
+                });
+            for (std::thread& t : rankThreads)
+                t.join();
+            for (int r = 0; r < 2; ++r) {
+                const std::vector<std::string>& n = notes[r];
+                QVERIFY(!n.empty());
+                if (!folder) {
+                    QCOMPARE(n.size(), size_t(1));
+                    QVERIFY2(n[0].find("no run folder") != std::string::npos, n[0].c_str());
+                    continue;
+                }
+                QCOMPARE(n[0], "The run wrote no checkpoint yet (in " + path + "): it cannot be resumed.");
+                const std::string whose = r == 0 ? "The run's last checkpoint, " : "Rank 0's last checkpoint, ";
+                const std::string second =
+                    whose + path + "/checkpoint.tbw (at epoch 1, step 2" + (r == 0 ? "" : " or later") +
+                    "), is intact: trainbench-cli train --resume " + path + " continues from it.";
+                QVERIFY2(n.size() >= 2 && n[1] == second, (n.size() >= 2 ? n[1] : n[0]).c_str());
+                // Rank 0 names its last; rank 1 the last it knows rank 0 finished (step 4: the epoch's end
+                // was never followed by a step that needed rank 0).
+                const std::string last = r == 0 ? "(at the end of epoch 1)" : "(at epoch 1, step 4 or later)";
+                QVERIFY2(n.back().find(last) != std::string::npos, n.back().c_str());
+            }
+        }
     }
 
     // A stop asked of one rank alone (a signal to one process of mpirun's job) stops every rank after

@@ -383,12 +383,22 @@ private slots:
         nlohmann::ordered_json record = tb::parseJson(tb::readWholeFile(path + "/run.json"));
         record["process"]["boot_id"] = "a-boot-that-ended";
         tb::writeFileAtomically(path + "/run.json", tb::jsonText(record) + "\n");
+        {
+            auto w = window();
+            QVERIFY(w);
+            RunsPanel* p = w->runsPanel();
+            const int row = rowOf(p, path);
+            QVERIFY(row >= 0);
+            QCOMPARE(p->table()->item(row, 8)->text(), QStringLiteral("interrupted"));
+        }
+        // Killed before its first checkpoint: nothing to resume, and the status says so.
+        QVERIFY(std::filesystem::remove(path + "/checkpoint.tbw"));
         auto w = window();
         QVERIFY(w);
         RunsPanel* p = w->runsPanel();
         const int row = rowOf(p, path);
         QVERIFY(row >= 0);
-        QCOMPARE(p->table()->item(row, 8)->text(), QStringLiteral("interrupted"));
+        QCOMPARE(p->table()->item(row, 8)->text(), QStringLiteral("interrupted, no checkpoint (cannot resume)"));
     }
 
     // A record whose words hold control characters (a dataset's path with a newline, an escape sequence

@@ -804,6 +804,7 @@ ES = {
     "Run %1 — the final weights on %2 held-out symbols": "Ejecución %1 — los pesos finales con %2 símbolos reservados",
     "%1 of %2 + %3/%4 steps": "%1 de %2 + %3/%4 pasos",
     "interrupted": "interrumpida",
+    "interrupted, no checkpoint (cannot resume)": "interrupción sin punto de control (no se puede reanudar)",
     "%1 trains with the image models' settings again: %2 at a learning rate of %3, batch %4, %5 epochs": "%1 vuelve a entrenar con los ajustes de los modelos de imágenes: %2 con una tasa de aprendizaje de %3, lote %4, %5 épocas",
     " bytes": " bytes",
     "How many symbols the model writes after the prompt: characters, or bytes for a byte-level model (a non-ASCII character is several bytes)": "Cuántos símbolos escribe el modelo tras el inicio: caracteres, o bytes en un modelo a nivel de bytes (un carácter no ASCII ocupa varios bytes)",

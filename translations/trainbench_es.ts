@@ -3617,6 +3617,10 @@
         <source>The run's folder has no checkpoint (checkpoint.tbw) to resume from.</source>
         <translation>La carpeta de la ejecución no tiene punto de control (checkpoint.tbw) desde el que reanudarla.</translation>
     </message>
+    <message>
+        <source>interrupted, no checkpoint (cannot resume)</source>
+        <translation>interrupción sin punto de control (no se puede reanudar)</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -22,9 +22,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <optional>
 #include <vector>
+
+#include <unistd.h>
 
 namespace tbcli {
 
@@ -37,6 +40,7 @@ void printJson(const nlohmann::ordered_json& j, std::FILE* to)
 }
 
 std::atomic<bool> g_interrupted{false};
+std::atomic<const ExitOnSignal*> g_exitOnSignal{nullptr};
 std::atomic<int> g_outputError{0};
 
 bool stopIfOutputLost()
@@ -77,6 +81,16 @@ std::string testBpcText(double loss)
 // second SIGHUP does not: a dropped ssh session sends one from the shell and one from the kernel.
 extern "C" void onSigint(int signal)
 {
+    if (const ExitOnSignal* now = g_exitOnSignal.load()) { // only async-signal-safe calls here
+        if (now->delaySeconds > 0) {
+            struct timespec delay {};
+            delay.tv_sec = time_t(now->delaySeconds);
+            nanosleep(&delay, nullptr);
+        }
+        [[maybe_unused]] ssize_t written = write(STDOUT_FILENO, now->out, std::strlen(now->out));
+        written = write(STDERR_FILENO, now->err, std::strlen(now->err));
+        _exit(Interrupted);
+    }
     if (g_interrupted.exchange(true) && signal != SIGHUP) {
         std::signal(signal, SIG_DFL);
         std::raise(signal);

@@ -21,6 +21,17 @@ namespace tbcli {
 extern std::atomic<bool> g_interrupted;
 extern "C" void onSigint(int);
 
+// While set, a stop signal ends the process at once (exit code Interrupted) instead of setting
+// g_interrupted, after `delaySeconds` (0: none) and after writing `out` to stdout and `err` to
+// stderr (each may be empty). For a rank of an MPI run whose data is still loading: it cannot stop
+// between batches with the others, and mpirun kills the ranks a second after it passes them Ctrl-C.
+struct ExitOnSignal {
+    const char* out;
+    const char* err;
+    unsigned delaySeconds;
+};
+extern std::atomic<const ExitOnSignal*> g_exitOnSignal;
+
 // A standard output that can no longer be written (the program reading the pipe ended: SIGPIPE is
 // ignored, so a write fails with EPIPE; a full disk) stops a run as Ctrl-C does, keeping its work:
 // nobody reads its progress. After a flush: true, g_interrupted set and the reason kept, when stdout

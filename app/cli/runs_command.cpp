@@ -42,6 +42,7 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
         return j;
     }
     j["status"] = tb::runStatusName(r.status);
+    j["resumable"] = r.resumable(); // an interrupted run without a checkpoint is not
     j["date"] = r.date();
     j["model"] = r.model;
     j["dataset"] = r.dataset;
@@ -97,6 +98,14 @@ std::string secondsText(double seconds)
     return buf;
 }
 
+// The STATUS cell: the status's word, and for an interrupted run that cannot be resumed, why.
+std::string statusText(const tb::RunSummary& r)
+{
+    if (r.status == tb::RunStatus::Interrupted && !r.resumable())
+        return "interrupted, no checkpoint (cannot resume)";
+    return tb::runStatusName(r.status);
+}
+
 // "2/5 epochs", and the steps of the epoch a run ended in: "2/5 epochs + 96/150 steps".
 std::string epochsText(const tb::RunSummary& r)
 {
@@ -127,14 +136,16 @@ int listRuns(const Options& o)
                         std::filesystem::exists(list.runsDir, ec) ? "" : " (the folder does not exist yet)");
         }
         // Columns as wide as their longest entry (a bf16 run's name is longer than the others).
-        int idWidth = 48, epochsWidth = 12;
+        int idWidth = 48, epochsWidth = 12, statusWidth = 11;
         for (const tb::RunSummary& r : list.runs) {
             idWidth = std::max(idWidth, int(r.id.size()));
             epochsWidth = std::max(epochsWidth, int(epochsText(r).size()));
+            if (!r.damaged)
+                statusWidth = std::max(statusWidth, int(statusText(r).size()));
         }
         if (!list.runs.empty()) // what each column is, aligned as the rows are
-            std::printf("%-*s %-16s %-11s %-*s %8s  %9s  %s\n", idWidth, "RUN", "STARTED", "STATUS", epochsWidth,
-                        "PROGRESS", "ACCURACY", "TRAINING", "DATASET");
+            std::printf("%-*s %-16s %-*s %-*s %8s  %9s  %s\n", idWidth, "RUN", "STARTED", statusWidth, "STATUS",
+                        epochsWidth, "PROGRESS", "ACCURACY", "TRAINING", "DATASET");
         for (const tb::RunSummary& r : list.runs) {
             const std::string id = cellText(r.id);
             if (r.damaged) {
@@ -142,8 +153,8 @@ int listRuns(const Options& o)
                 continue;
             }
             const std::string epochs = epochsText(r);
-            std::printf("%-*s %-16s %-11s %-*s %8s  %s  %s\n", idWidth, id.c_str(), cellText(r.date()).c_str(),
-                        tb::runStatusName(r.status), epochsWidth, epochs.c_str(),
+            std::printf("%-*s %-16s %-*s %-*s %8s  %s  %s\n", idWidth, id.c_str(), cellText(r.date()).c_str(),
+                        statusWidth, statusText(r).c_str(), epochsWidth, epochs.c_str(),
                         percentText(r.finalAccuracy()).c_str(), secondsText(r.trainingSeconds()).c_str(),
                         cellText(r.dataset).c_str());
         }

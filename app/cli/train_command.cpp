@@ -258,6 +258,23 @@ int trainCommand(const std::vector<std::string>& args)
     // validation stops it there; one after the last epoch's validation waits for the test evaluation
     // and the files (weights, run.json) to be written whole instead of killing the process among them.
     const StopOnSignals stopOn;
+    // Under mpirun, a signal while the data loads ends the ranks at once (nothing is written yet):
+    // rank 0 says so, as one process does; another rank says so after a pause, which only a signal
+    // sent to it alone leaves it (mpirun kills every rank a second after it passes them Ctrl-C).
+    const std::string stoppedLoading = "Stopped by the user before the run started; nothing was written.\n";
+    const std::string rankStoppedLoading =
+        comm ? "MPI rank " + std::to_string(comm->rank()) + ": " + stoppedLoading : std::string();
+    const std::string stoppedJson =
+        json && lead
+            ? tb::jsonText(nlohmann::ordered_json{{"event", "stopped"}, {"exit_code", int(Interrupted)}}) + "\n"
+            : std::string();
+    const ExitOnSignal exitWhileLoading{stoppedJson.c_str(), lead ? stoppedLoading.c_str() : rankStoppedLoading.c_str(),
+                                        lead ? 0u : 2u};
+    struct ExitWhileLoading {
+        explicit ExitWhileLoading(const ExitOnSignal* e) { g_exitOnSignal = e; }
+        ~ExitWhileLoading() { g_exitOnSignal = nullptr; }
+        void done() { g_exitOnSignal = nullptr; }
+    } loading(comm ? &exitWhileLoading : nullptr);
     std::unique_ptr<tb::TrainingSession> owned;
     if (resumed) {
         const std::string dataDir = o.has("data") ? o.text("data", "") : checkpoint->data.directory;
@@ -270,6 +287,8 @@ int trainCommand(const std::vector<std::string>& args)
         owned = tb::TrainingSession::resume(*resumed, std::move(*checkpoint), std::move(data), settings.config.device,
                                             checkpointEvery, comm, tb::env::kernelCacheDir());
         checkpoint.reset();
+        if (const std::string& note = owned->datasetNote(); !note.empty() && lead)
+            std::fprintf(stderr, "Note: %s\n", note.c_str());
     } else {
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
@@ -285,11 +304,12 @@ int trainCommand(const std::vector<std::string>& args)
         if (o.has("no-run-folder") && o.has("checkpoint-every"))
             throw UsageError("--checkpoint-every needs a run folder; leave out --no-run-folder");
     }
+    loading.done();        // from here the ranks stop together at the first step
     if (!savePath.empty()) // before the run folder and the training, not after
         tb::requireSavableAs(owned->network(), owned->data().classNames, tb::weightsFormatOfPath(savePath));
     // A signal while the data loaded (seconds for a large gzip file or text): no run yet, nothing
-    // written; said, where the process ended without a word. Under MPI the ranks agree at the first
-    // step instead (one alone must not leave the others waiting).
+    // written; said, where the process ended without a word. Under MPI the signal ended the ranks
+    // (ExitWhileLoading above).
     if (!comm && g_interrupted.load()) {
         if (json)
             printJson({{"event", "stopped"}, {"exit_code", int(Interrupted)}});

@@ -368,6 +368,7 @@ Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
             o.modelCharacters->encode(text, "the text " + file);
     Dataset d = textDataset(joined(std::move(parts), fileOrDir), fileOrDir, o);
     d.directory = absolutePath(fileOrDir);
+    d.pixelsHash = pixelsHashOf(d); // the symbol ids
     return d;
 }
 

@@ -6,8 +6,11 @@
 #include "mpi/mpi_communicator.hpp"
 #endif
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <thread>
+#include <utility>
 
 namespace tb {
 
@@ -50,11 +53,52 @@ std::string mpiAvailability()
 #endif
 }
 
-std::string describeCommunicator(const Communicator* comm, const std::string& deviceId)
+std::vector<std::string> allgatherText(Communicator& comm, const std::string& mine)
 {
-    if (!comm)
+    const size_t n = size_t(comm.size());
+    const uint64_t length = mine.size();
+    std::vector<uint64_t> lengths(n);
+    comm.allgather(&length, 1, lengths.data());
+    uint64_t longest = 0;
+    for (uint64_t l : lengths)
+        longest = std::max(longest, l);
+    const size_t words = size_t((longest + 7) / 8);
+    std::vector<std::string> all(n);
+    if (words == 0)
+        return all;
+    std::vector<uint64_t> packed(words, 0), gathered(words * n);
+    std::memcpy(packed.data(), mine.data(), mine.size());
+    comm.allgather(packed.data(), int(words), gathered.data());
+    for (size_t r = 0; r < n; ++r)
+        all[r].assign(reinterpret_cast<const char*>(gathered.data() + r * words), size_t(lengths[r]));
+    return all;
+}
+
+std::string describeCommunicator(const Communicator* comm, const std::vector<std::string>& deviceIds)
+{
+    if (!comm || deviceIds.empty())
         return {};
-    return "MPI: " + std::to_string(comm->size()) + (comm->size() == 1 ? " rank" : " ranks") + " \xc3\x97 " + deviceId;
+    const std::string ranks = "MPI: " + std::to_string(comm->size()) + (comm->size() == 1 ? " rank" : " ranks");
+    std::vector<std::pair<std::string, std::vector<int>>> groups; // each device, in the order of its first rank
+    for (int r = 0; r < int(deviceIds.size()); ++r) {
+        auto same =
+            std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == deviceIds[size_t(r)]; });
+        if (same == groups.end())
+            groups.push_back({deviceIds[size_t(r)], {r}});
+        else
+            same->second.push_back(r);
+    }
+    if (groups.size() == 1)
+        return ranks + " \xc3\x97 " + groups[0].first;
+    std::string text = ranks + ":";
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const std::vector<int>& of = groups[g].second;
+        text += std::string(g == 0 ? " " : ", ") + groups[g].first + (of.size() == 1 ? " (rank " : " (ranks ");
+        for (size_t i = 0; i < of.size(); ++i)
+            text += (i == 0 ? "" : ", ") + std::to_string(of[i]);
+        text += ")";
+    }
+    return text;
 }
 
 } // namespace tb

@@ -43,7 +43,15 @@ public:
 
     // Bytes this rank sent and received so far (payload, as the collectives' algorithms see it).
     virtual uint64_t bytesCommunicated() const = 0;
+
+    // The sentence the watchdog's message ends with when this rank gives up on the others: what the
+    // run kept (its last checkpoint, or that it has none). Only what this rank knows to be true; empty:
+    // nothing is said of checkpoints.
+    virtual void setEndNote(std::string note) { (void)note; }
 };
+
+// Every rank's `mine`, rank after rank (two allgathers: the lengths, then the texts).
+std::vector<std::string> allgatherText(Communicator& comm, const std::string& mine);
 
 // How this process was started, as its front end read it from the environment (app/environment:
 // what mpirun (Open MPI), srun (PMIx, PMI-2) or MPICH's hydra set).
@@ -71,7 +79,9 @@ void endMpiJobAfterError(int exitCode, const ProcessLaunch& launch, const std::f
 // What `devices` says of MPI: how to start a data-parallel run, or why this build cannot.
 std::string mpiAvailability();
 
-// "MPI: 4 ranks × cpu:1" style line for headers; empty without a communicator.
-std::string describeCommunicator(const Communicator* comm, const std::string& deviceId);
+// "MPI: 4 ranks × cpu:1" style line for headers, from every rank's device (`deviceIds`, rank after
+// rank): ranks on different devices (other thread counts) are each named, "MPI: 3 ranks: cpu:2 (ranks
+// 0, 2), cpu:1 (rank 1)". Empty without a communicator.
+std::string describeCommunicator(const Communicator* comm, const std::vector<std::string>& deviceIds);
 
 } // namespace tb

@@ -8,6 +8,7 @@
 #include <exception>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tb {
@@ -114,13 +115,19 @@ public:
 
     uint64_t bytesCommunicated() const override { return m_size > 1 ? m_bytes : 0; } // one rank: no-ops
 
+    void setEndNote(std::string note) override { m_note = std::move(note); }
+
 private:
     // Polls the request until it completes or the deadline passes; then the job cannot go on: the
     // message names this rank, what it waited for and from whom, and MPI_Abort ends every rank
-    // (an exception could not, the others would wait for this one).
+    // (an exception could not, the others would wait for this one). Only the time this process ran
+    // counts: a rank that was itself stopped (SIGSTOP, a suspended VM) and continues, as mpirun
+    // continues a stopped rank to end it, did not wait for the others and must not blame them; the
+    // healthy rank that did wait says so.
     void wait(MPI_Request& req, const char* what, int peer)
     {
-        const auto start = Clock::now();
+        double waited = 0;
+        auto last = Clock::now();
         for (int polls = 0;; ++polls) {
             int done = 0;
             MPI_Test(&req, &done, MPI_STATUS_IGNORE);
@@ -129,24 +136,32 @@ private:
             if (polls < 2000)
                 continue;
             std::this_thread::sleep_for(std::chrono::microseconds(50));
-            const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+            const auto now = Clock::now();
+            const double gap = std::chrono::duration<double>(now - last).count();
+            last = now;
+            if (gap < kLongestPollGap) // a longer one: this process did not run
+                waited += gap;
             if (waited > m_timeout) {
                 const std::string from = peer >= 0 ? "rank " + std::to_string(peer) : std::string("the other ranks");
                 std::fprintf(stderr,
                              "trainbench-cli: MPI rank %d of %d waited %.0f s for %s (%s): it died, hangs or its "
-                             "node is lost; ending the job (TRAINBENCH_MPI_TIMEOUT=%.0f). A checkpoint the run "
-                             "wrote before is intact: train --resume continues from it.\n",
-                             m_rank, m_size, waited, from.c_str(), what, m_timeout);
+                             "node is lost; ending the job (TRAINBENCH_MPI_TIMEOUT=%.0f).%s%s\n",
+                             m_rank, m_size, waited, from.c_str(), what, m_timeout, m_note.empty() ? "" : " ",
+                             m_note.c_str());
                 std::fflush(stderr);
                 MPI_Abort(MPI_COMM_WORLD, 6);
             }
         }
     }
 
+    // Between two polls 50 us apart; a gap longer than this one is a pause of this process, not a wait.
+    static constexpr double kLongestPollGap = 0.5;
+
     int m_rank = 0, m_size = 1;
     double m_timeout;
     uint64_t m_bytes = 0;
     std::vector<MPI_Request> m_sends;
+    std::string m_note; // setEndNote's
 };
 } // namespace
 

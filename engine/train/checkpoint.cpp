@@ -55,6 +55,7 @@ DatasetFingerprint fingerprintOf(const Dataset& d)
     sha.update(d.train.labels.data(), d.train.labels.size());
     sha.update(d.test.labels.data(), d.test.labels.size());
     f.labelsSha256 = sha.hexDigest();
+    f.pixelsHash = d.pixelsHash.empty() ? pixelsHashOf(d) : d.pixelsHash; // the loaders computed it once
     return f;
 }
 
@@ -76,6 +77,7 @@ std::string resumeJson(const TrainConfig& c, const RunPosition& p, const Dataset
     data["width"] = d.width;
     data["classes"] = d.classes;
     data["labels_sha256"] = d.labelsSha256;
+    data["pixels_hash"] = d.pixelsHash;
     Json r;
     r["format"] = "trainbench-checkpoint";
     r["version"] = kVersion;
@@ -136,10 +138,12 @@ Checkpoint readCheckpoint(const std::string& path)
     c.data.width = checkpointField<int>(d, "width", path);
     c.data.classes = checkpointField<int>(d, "classes", path);
     c.data.labelsSha256 = checkpointField<std::string>(d, "labels_sha256", path);
+    if (jsonMember(d, "pixels_hash")) // not in a checkpoint written before 2026-12-07
+        c.data.pixelsHash = checkpointField<std::string>(d, "pixels_hash", path);
     return c;
 }
 
-void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path)
+std::string requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path)
 {
     const DatasetFingerprint now = fingerprintOf(loaded);
     // A text's samples are sequences of T symbols (T x 1 "images"), its classes a vocabulary.
@@ -159,6 +163,16 @@ void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, 
     if (saved.labelsSha256 != now.labelsSha256)
         throw DataError(path + " was made on another dataset than " + now.directory +
                         ": the labels differ, although the counts and sizes are the same");
+    const bool text = loaded.isText();
+    if (saved.pixelsHash.empty())
+        return path + " was written before checkpoints kept a hash of their dataset's " + (text ? "text" : "images") +
+               ": only the counts, sizes and labels of " + now.directory + " were checked, not the " +
+               (text ? "text itself" : "images themselves");
+    if (saved.pixelsHash != now.pixelsHash)
+        throw DataError(path + " was made on another dataset than " + now.directory + ": the " +
+                        (text ? "text differs" : "images differ") +
+                        ", although the counts, sizes and labels are the same");
+    return {};
 }
 
 } // namespace tb

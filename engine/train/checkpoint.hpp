@@ -20,6 +20,7 @@ struct DatasetFingerprint {
     std::string directory;
     int trainCount = 0, testCount = 0, height = 0, width = 0, classes = 0;
     std::string labelsSha256; // of the train then the test labels
+    std::string pixelsHash;   // pixelsHashOf; empty in checkpoints and records written before 2026-12-07
 };
 
 // Of the dataset as loaded (before a run's options cut or split it).
@@ -64,6 +65,8 @@ template <typename T> T checkpointField(const nlohmann::ordered_json& o, const c
 }
 
 // Throws DataError naming the difference when `loaded` is not the dataset the checkpoint was made on.
-void requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path);
+// Returns what could not be checked (a note for the user; empty when everything was): an older
+// checkpoint has no hash of its pixels, so only its counts, sizes and labels are compared.
+std::string requireSameDataset(const DatasetFingerprint& saved, const Dataset& loaded, const std::string& path);
 
 } // namespace tb

@@ -51,8 +51,10 @@ CpuBackend::CpuBackend(Network& net, const Dataset& data, const TrainConfig& con
       m_kernels(&cpuKernels(m_device)), m_optimizer(config.optimizer, net.paramCount(), *m_kernels),
       m_comm(config.communicator)
 {
-    if (m_comm)
+    if (m_comm) {
         requireSameRunOnEveryRank(*m_comm, net, data, config, *m_device.isa);
+        m_rankDevices = allgatherText(*m_comm, m_device.id()); // their thread counts may differ
+    }
     m_exec = std::make_unique<CpuExecutor>(net, m_device.threads, config.shardSize, *m_kernels, m_comm.get());
 }
 
@@ -60,7 +62,7 @@ CpuBackend::~CpuBackend() = default;
 
 std::string CpuBackend::describe() const
 {
-    const std::string mpi = describeCommunicator(m_comm.get(), m_device.id());
+    const std::string mpi = describeCommunicator(m_comm.get(), m_rankDevices);
     return describeKernels(*m_kernels) + (mpi.empty() ? "" : "; " + mpi);
 }
 

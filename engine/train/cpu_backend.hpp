@@ -7,6 +7,7 @@
 #include "train/cpu_executor.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tb {
@@ -42,7 +43,8 @@ private:
     DeviceSpec m_device; // with its kernel level resolved
     const Kernels* m_kernels;
     Optimizer m_optimizer;
-    std::shared_ptr<Communicator> m_comm; // null: one process
+    std::shared_ptr<Communicator> m_comm;   // null: one process
+    std::vector<std::string> m_rankDevices; // every rank's device id, rank after rank (under MPI)
     std::unique_ptr<CpuExecutor> m_exec;
     // trainBatch's buffers, allocated once: the step's new weights (swapped with the network's when
     // good) and BatchNorm's statistics before the step.

@@ -42,42 +42,50 @@ void requireSameRunOnEveryRank(Communicator& comm, const Network& net, const Dat
                                Isa isa)
 {
     const OptimizerConfig& o = c.optimizer;
-    const std::vector<std::pair<const char*, uint64_t>> fields = {
-        {"model and initial weights",
+    // Each setting's name, whether it is plural (for "differ"/"differs"), and its hash.
+    struct Field {
+        const char* name;
+        bool plural;
+        uint64_t hash;
+    };
+    const std::vector<Field> fields = {
+        {"model and initial weights", true,
          Hash().text(net.spec().name).bytes(net.params().data(), net.params().size() * sizeof(float)).get()},
-        {"training images", Hash().split(data.train).get()},
-        {"test images", Hash().split(data.test).get()},
-        {"seed", Hash().value(c.seed).get()},
-        {"batch size", Hash().value(c.batchSize).get()},
-        {"epochs and batch limits", Hash().value(c.epochs).value(c.maxBatches).value(c.validationLimit).get()},
-        {"optimizer", Hash()
-                          .value(o.kind)
-                          .value(o.learningRate)
-                          .value(o.beta1)
-                          .value(o.beta2)
-                          .value(o.epsilon)
-                          .value(o.momentum)
-                          .value(o.nesterov)
-                          .value(o.rho)
-                          .get()},
-        {"learning-rate schedule", Hash().text(describeLrSchedule(c.schedule)).get()},
-        {"early stopping", Hash().text(describeEarlyStopping(c.earlyStopping)).get()},
-        {"validation split", Hash().value(c.validationSplit).get()},
-        {"size multiplier and drop-remainder", Hash().value(c.sizeMultiplier).value(c.dropRemainder).get()},
-        {"shard size", Hash().value(c.shardSize).get()},
-        {"kernel level (give every rank the same --isa)", Hash().value(isa).get()},
-        {"precision (give every rank the same --precision)", Hash().value(c.device.precision).get()},
+        {"training images", true, Hash().split(data.train).get()},
+        {"test images", true, Hash().split(data.test).get()},
+        {"seed", false, Hash().value(c.seed).get()},
+        {"batch size", false, Hash().value(c.batchSize).get()},
+        {"epochs and batch limits", true, Hash().value(c.epochs).value(c.maxBatches).value(c.validationLimit).get()},
+        {"optimizer", false,
+         Hash()
+             .value(o.kind)
+             .value(o.learningRate)
+             .value(o.beta1)
+             .value(o.beta2)
+             .value(o.epsilon)
+             .value(o.momentum)
+             .value(o.nesterov)
+             .value(o.rho)
+             .get()},
+        {"learning-rate schedule", false, Hash().text(describeLrSchedule(c.schedule)).get()},
+        {"early stopping", false, Hash().text(describeEarlyStopping(c.earlyStopping)).get()},
+        {"validation split", false, Hash().value(c.validationSplit).get()},
+        {"size multiplier and drop-remainder", true, Hash().value(c.sizeMultiplier).value(c.dropRemainder).get()},
+        {"shard size", false, Hash().value(c.shardSize).get()},
+        {"kernel level (give every rank the same --isa)", false, Hash().value(isa).get()},
+        {"precision (give every rank the same --precision)", false, Hash().value(c.device.precision).get()},
     };
     const int n = int(fields.size());
     std::vector<uint64_t> mine(static_cast<size_t>(n)), all(static_cast<size_t>(n) * size_t(comm.size()));
     for (int i = 0; i < n; ++i)
-        mine[size_t(i)] = fields[size_t(i)].second;
+        mine[size_t(i)] = fields[size_t(i)].hash;
     comm.allgather(mine.data(), n, all.data());
     for (int r = 1; r < comm.size(); ++r)
         for (int i = 0; i < n; ++i)
             if (all[size_t(r) * size_t(n) + size_t(i)] != all[size_t(i)])
-                throw ConfigError("MPI rank " + std::to_string(r) + "'s " + fields[size_t(i)].first +
-                                  " differs from rank 0's: every rank must train the same run (the same "
+                throw ConfigError("MPI rank " + std::to_string(r) + "'s " + fields[size_t(i)].name +
+                                  (fields[size_t(i)].plural ? " differ" : " differs") +
+                                  " from rank 0's: every rank must train the same run (the same "
                                   "command line, and the same dataset files in a folder every node reads)");
 }
 

@@ -357,6 +357,11 @@ bool RunSummary::finished() const
     return !damaged && status == RunStatus::Completed && holds("weights.tbw");
 }
 
+bool RunSummary::resumable() const
+{
+    return !damaged && !finished() && status != RunStatus::Diverged && holds("checkpoint.tbw");
+}
+
 bool RunSummary::holds(const std::string& file) const
 {
     return std::find(files.begin(), files.end(), file) != files.end();

@@ -52,6 +52,10 @@ struct RunSummary {
     // before 2026-12-06 recorded a run completed at its last checkpoint: one that died before its end
     // has no weights.tbw, and resumes to finish.)
     bool finished() const;
+    // Whether `train --resume` can go on with it: not finished, not diverged, and its checkpoint is
+    // there. A run interrupted before its first checkpoint (killed while its first epoch trained, with
+    // no --checkpoint-every) cannot: it has to start anew.
+    bool resumable() const;
     // Whether the run's folder holds `file` (one of `files`).
     bool holds(const std::string& file) const;
     double trainingSeconds() const; // the epochs' training time

@@ -57,9 +57,25 @@ public:
     std::string name() const override { return "checkpoints"; }
     void positionAdvanced(bool epochEnd) override
     {
-        const int every = m_session.m_checkpointEvery;
-        if (m_session.m_folder && (epochEnd || (every > 0 && m_session.m_trainer->position().step % every == 0)))
-            m_session.checkpoint();
+        TrainingSession& s = m_session;
+        const RunPosition& at = s.m_trainer->position();
+        const int every = s.m_folder ? s.m_checkpointEvery : s.m_leadEvery;
+        const bool due = epochEnd || (every > 0 && at.step % every == 0);
+        if (s.m_folder) {
+            if (due)
+                s.checkpoint();
+            return;
+        }
+        if (s.m_leadFolder.empty()) // no rank keeps checkpoints
+            return;
+        // Another rank of an MPI run: rank 0 wrote the checkpoint due before the step just taken, which
+        // needed rank 0, so it is on disk now; one due at this position may not be yet.
+        if (s.m_leadPending) {
+            s.noteCheckpoint(RunFolder{s.m_leadFolder}, *s.m_leadPending, " or later");
+            s.m_leadPending.reset();
+        }
+        if (due)
+            s.m_leadPending = at;
     }
 
 private:
@@ -178,9 +194,23 @@ void TrainingSession::checkpoint()
     WeightsFile w = weightsFile();
     w.resume = resumeJson(config(), m_trainer->position(), m_fingerprint, m_trainer->callbackStates());
     saveWeights(m_folder->checkpoint(), w);
+    noteCheckpoint(*m_folder, m_trainer->position(), "");
     // Running until recordEnd: a run whose last checkpoint is written has yet to be evaluated and its
     // weights saved, and one that dies before is interrupted, and resumes to finish.
     writeRecord(RunStatus::Running);
+}
+
+void TrainingSession::noteCheckpoint(const RunFolder& folder, const RunPosition& at, const std::string& orLater)
+{
+    const std::shared_ptr<Communicator>& comm = config().communicator;
+    if (!comm)
+        return;
+    const std::string place = at.step == 0
+                                  ? "the end of epoch " + std::to_string(at.epoch)
+                                  : "epoch " + std::to_string(at.epoch + 1) + ", step " + std::to_string(at.step);
+    comm->setEndNote((m_folder ? "The run's last checkpoint, " : "Rank 0's last checkpoint, ") + folder.checkpoint() +
+                     " (at " + place + orLater + "), is intact: trainbench-cli train --resume " + folder.path +
+                     " continues from it.");
 }
 
 void TrainingSession::writeRecord(RunStatus status)
@@ -222,7 +252,8 @@ void TrainingSession::writeRecord(RunStatus status)
     r["dataset_fingerprint"] = {
         {"train_images", m_fingerprint.trainCount}, {"test_images", m_fingerprint.testCount},
         {"height", m_fingerprint.height},           {"width", m_fingerprint.width},
-        {"classes", m_fingerprint.classes},         {"labels_sha256", m_fingerprint.labelsSha256}};
+        {"classes", m_fingerprint.classes},         {"labels_sha256", m_fingerprint.labelsSha256},
+        {"pixels_hash", m_fingerprint.pixelsHash}};
     if (m_data.isText()) // its "images" are sequences of `height` symbols
         r["dataset_fingerprint"]["kind"] = "text";
     r["config"] = config();
@@ -307,7 +338,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     RunFolder locked = folder;
     if (writes)
         locked.takeLock(); // IoError naming the process that trains the run now
-    requireSameDataset(c.data, data, folder.checkpoint());
+    const std::string datasetNote = requireSameDataset(c.data, data, folder.checkpoint());
     TrainConfig config = c.config;
     if (device)
         config.device = *device;
@@ -328,6 +359,7 @@ std::unique_ptr<TrainingSession> TrainingSession::resume(const RunFolder& folder
     if (writes)
         session->m_folder = std::move(locked);
     session->m_checkpointEvery = checkpointEvery;
+    session->m_datasetNote = datasetNote;
     session->m_started = now();
     try { // the run keeps its first start time, and the devices it left, when its record can tell them
         const nlohmann::ordered_json old = parseJson(readWholeFile(folder.record()));
@@ -360,8 +392,21 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
 TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool>* cancel,
                                  const std::atomic<bool>* cancelValidation)
 {
-    if (const std::shared_ptr<Communicator>& comm = config().communicator)
+    if (const std::shared_ptr<Communicator>& comm = config().communicator) {
         requireSamePlaceOnEveryRank(*comm, m_trainer->position(), m_net, m_trainer->backend().iterations());
+        // Rank 0 writes the checkpoints: every rank learns where and how often, so that the watchdog's
+        // message, on whichever rank gives up waiting, names the last one (or says there is none).
+        m_leadFolder = allgatherText(*comm, m_folder ? m_folder->path : std::string())[0];
+        m_leadEvery = std::stoi(allgatherText(*comm, std::to_string(m_checkpointEvery))[0]);
+        const RunPosition& at = m_trainer->position();
+        if (m_leadFolder.empty())
+            comm->setEndNote("The run has no run folder (--no-run-folder): it wrote no checkpoint, and "
+                             "cannot be resumed.");
+        else if (at.epoch == 0 && at.step == 0)
+            comm->setEndNote("The run wrote no checkpoint yet (in " + m_leadFolder + "): it cannot be resumed.");
+        else // resumed: the checkpoint it resumed is there
+            noteCheckpoint(RunFolder{m_leadFolder}, at, m_folder ? "" : " or later");
+    }
     TrainStatus status;
     try {
         status = m_trainer->run(observer, cancel, cancelValidation);

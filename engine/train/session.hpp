@@ -147,6 +147,8 @@ public:
     // A resumed run's device until now, when it goes on on another (the last of run.json's
     // "earlier_devices"); empty otherwise.
     const std::string& ranOn() const { return m_ranOn; }
+    // What the resume could not check of its dataset (requireSameDataset's note); empty otherwise.
+    const std::string& datasetNote() const { return m_datasetNote; }
     // Writes the checkpoint and run.json now (atomically; IoError leaves the previous ones intact).
     void checkpoint();
 
@@ -194,6 +196,8 @@ public:
 private:
     class Checkpointer;
     void writeRecord(RunStatus status);
+    // The watchdog's end note (Communicator::setEndNote) for the checkpoint of `folder` at `at`.
+    void noteCheckpoint(const RunFolder& folder, const RunPosition& at, const std::string& orLater);
     static std::string now(); // UTC, ISO 8601
 
     DatasetFingerprint m_fingerprint; // of the dataset as loaded
@@ -202,6 +206,11 @@ private:
     std::unique_ptr<Trainer> m_trainer;
     std::optional<RunFolder> m_folder;
     int m_checkpointEvery = 0;
+    // Under MPI, on every rank: rank 0's run folder (empty: none) and its checkpoint interval; on the
+    // other ranks, the position of a checkpoint rank 0 may still be writing.
+    std::string m_leadFolder;
+    int m_leadEvery = 0;
+    std::optional<RunPosition> m_leadPending;
     std::string m_started, m_ended;                   // run.json's times (UTC, ISO 8601)
     std::optional<TestResult> m_test;                 // run.json's "test" once recordEnd ran
     std::string m_weightsSha256, m_weightsFileSha256; // likewise
@@ -212,6 +221,7 @@ private:
     // the next that had run when it left that device. Empty for a run that never changed.
     nlohmann::ordered_json m_earlierDevices = nlohmann::ordered_json::array();
     std::string m_ranOn;
+    std::string m_datasetNote;
 };
 
 } // namespace tb

@@ -280,8 +280,11 @@ void RunsPanel::fill()
             status = tr("stopped");
         else if (r.status == tb::RunStatus::Diverged)
             status = tr("diverged");
-        else if (r.status == tb::RunStatus::Interrupted) // its process is gone: killed, crashed, a write failed
+        else if (r.status == tb::RunStatus::Interrupted &&
+                 r.resumable()) // its process is gone: killed, crashed, a write failed
             status = tr("interrupted");
+        else if (r.status == tb::RunStatus::Interrupted) // gone before its first checkpoint: nothing to resume
+            status = tr("interrupted, no checkpoint (cannot resume)");
         else // a record of another host, or of an older version, cannot tell a living run from a dead one
             status = tr("running or interrupted");
         auto* statusItem = new SortItem(status, status);
