@@ -467,7 +467,7 @@ ES = {
     "Every run writes a checkpoint into its run folder at each epoch end and on Stop; also every this many batches":
         "Cada entrenamiento escribe un punto de control en su carpeta al final de cada época y al detenerlo; también cada este número de lotes",
     "As the CLI: %1": "Como en la CLI: %1",
-    "Learning rate (right axis)": "Tasa de aprendizaje (eje derecho)",
+    "Learning rate (right axis)": "Tasa de aprendizaje (dcha.)",
     "Rate lowered on plateau": "Tasa bajada en meseta",
     "Best epoch (%1)": "Mejor época (%1)",
     "Validation (last %1% of train)": "Validación (último %1 %)",

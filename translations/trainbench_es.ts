@@ -1963,7 +1963,7 @@
     </message>
     <message>
         <source>Learning rate (right axis)</source>
-        <translation>Tasa de aprendizaje (eje derecho)</translation>
+        <translation>Tasa de aprendizaje (dcha.)</translation>
     </message>
     <message>
         <source>Rate lowered on plateau</source>
