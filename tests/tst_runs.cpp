@@ -489,6 +489,56 @@ private slots:
         QVERIFY(html.find("aria-label=\"&lt;Loss&gt;\"") != std::string::npos);
         // Without a language, English as before.
         QVERIFY(runReportHtml(readReportInput(m_runPath)).find("<h2>Curves</h2>") != std::string::npos);
+        // Its numbers in the reader's spelling: the figures, the epochs' table, the charts' ticks and
+        // points; the points' data-value as printed, for programs.
+        tb::ReportLanguage marked;
+        marked.number = [](const std::string& printed) { return "#" + printed; };
+        const QString numbers = QString::fromStdString(runReportHtml(readReportInput(m_runPath), marked));
+        QVERIFY(numbers.contains(QRegularExpression("<div class=\"card\">Test accuracy<b>#\\d+\\.\\d+%</b>")));
+        QVERIFY(numbers.contains(QRegularExpression("<div class=\"card\">Training time<b>#\\d+\\.\\d s</b>")));
+        QVERIFY(numbers.contains(QRegularExpression("<td class=\"n\">#\\d+\\.\\d+</td>")));
+        QVERIFY(!numbers.contains(QRegularExpression("<td class=\"n\">\\d+\\.\\d+</td>")));
+        QVERIFY(numbers.contains(QRegularExpression("text-anchor=\"end\">#[\\d.]+</text>")));
+        QVERIFY(!numbers.contains(QRegularExpression("text-anchor=\"end\">[\\d.]+</text>")));
+        QVERIFY(numbers.contains(QRegularExpression("<title>train, epoch #1: #[\\d.]+</title>")));
+        QVERIFY(numbers.contains(QRegularExpression("data-value=\"\\d[\\d.]*\"")) &&
+                !numbers.contains("data-value=\"#"));
+        // A decimal value of the configuration too ("0.001", "#0.001"); a count is no decimal.
+        const QString rate = numbers.section("<tr><th>Learning rate</th><td>", 1).section("</td>", 0, 0);
+        QVERIFY2(!rate.isEmpty() && (!rate.contains('.') || rate.startsWith('#')), qPrintable(rate));
+        QVERIFY(numbers.contains("<tr><th>Batch size</th><td>10</td></tr>"));
+    }
+
+    // Precise BN recomputes BatchNorm's statistics after training: the report's test figures are of the
+    // recomputed statistics, its curves of those before. It says so under the figures and the curves,
+    // and puts the test figures beside the curves' last epoch, named as such; a run without it does not.
+    void reportMarksPreciseBnsRecomputation()
+    {
+        const std::string path = finishedRun(m_tmp.path().toStdString() + "/precise");
+        const QString plain = QString::fromStdString(runReportHtml(readReportInput(path)));
+        QVERIFY(!plain.contains("precise-bn") && !plain.contains("after precise BN"));
+        nlohmann::ordered_json record = parseJson(readWholeFile(path + "/run.json"));
+        record["config"]["precise_bn_batches"] = 30;
+        write(path + "/run.json", record.dump(1));
+        const RunSummary run = readRun(path);
+        QVERIFY(run.test);
+        const QString html = QString::fromStdString(runReportHtml(readReportInput(path)));
+        const QString note = "<p class=\"warn precise-bn\">Precise BN recomputed BatchNorm's statistics over 30 "
+                             "training batches after training: the test figures are of the recomputed statistics; the "
+                             "curves and the epochs' validation figures are of those training left, before it.</p>";
+        QCOMPARE(html.count(note), 2);
+        QVERIFY(html.indexOf(note) > html.indexOf("Test accuracy") &&
+                html.lastIndexOf(note) > html.indexOf("<h2>Curves"));
+        QCOMPARE(html.count("<g class=\"series\" data-name=\"test, after precise BN\">"), 2); // loss, accuracy
+        QVERIFY2(html.contains(QString::fromStdString("data-value=\"" + shortNumber(run.test->loss) +
+                                                      "\"><title>test, after "
+                                                      "precise BN, epoch 2: ")),
+                 qPrintable(html.section("after precise BN", 1, 1).left(300)));
+        QVERIFY(html.contains(QString::fromStdString("data-value=\"" + shortNumber(run.test->accuracy) +
+                                                     "\"><title>test, "
+                                                     "after precise BN, epoch 2: ")));
+        QVERIFY(html.contains("<tr><th>Precise BN</th><td>BatchNorm statistics recomputed over 30 training batches "
+                              "after training</td></tr>"));
     }
 
     void pngAndBase64()

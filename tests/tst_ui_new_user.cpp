@@ -406,7 +406,7 @@ private slots:
         QVERIFY(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Run ")));
         Language::apply(QStringLiteral("es"));
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
-        QVERIFY2(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Ejecución ")),
+        QVERIFY2(w->resultsPanel()->sourceText().startsWith(QStringLiteral("Entrenamiento ")),
                  qPrintable(w->resultsPanel()->sourceText()));
         // The run's name too ("toy on cpu:2, started 1:47 PM" stayed English), here and on Predict.
         for (const QString& line : {w->resultsPanel()->sourceText(), w->predictPanel()->modelText()})

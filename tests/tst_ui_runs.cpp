@@ -26,6 +26,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
@@ -281,7 +282,7 @@ private slots:
             spanish.contains(QString::fromUtf8("cpu:1@avx512 (hasta la época 1, paso 7); cpu:2@avx2 (hasta el final de "
                                                "la época 1)")));
         for (const char* es :
-             {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote", "completada",
+             {"Exactitud de prueba", "Matriz de confusión", "Configuración", "Tamaño del lote", "completado",
               "el conjunto de prueba", "Curvas", "Pérdida", "productos de matrices", "<th>clase 0</th>"})
             QVERIFY2(spanish.contains(QString::fromUtf8(es)), es);
         for (const char* en :
@@ -289,6 +290,16 @@ private slots:
               "Made by Trainbench", "test images are misclassified", "epoch", "matrix products", "class 0"})
             QVERIFY2(!spanish.contains(QString::fromUtf8(en)), en);
         QCOMPARE(spanish.count(QStringLiteral("<svg class=\"chart\"")), 4);
+        // Its numbers with the window's decimal comma (the figures, the epochs' table, the charts' ticks),
+        // its percentages as the window writes them; the points' data-value keeps the point, for programs.
+        QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("<td class=\"n\">\\d+,\\d+</td>"))));
+        QVERIFY(!spanish.contains(QRegularExpression(QStringLiteral("<td class=\"n\">\\d+\\.\\d+</td>"))));
+        QVERIFY(
+            !spanish.contains(QRegularExpression(QStringLiteral("text-anchor=\"(end|middle)\">-?\\d+\\.\\d+</text>"))));
+        QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("text-anchor=\"end\">\\d+,\\d+</text>"))));
+        QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("<b>\\d+,\\d+\\x{00a0}%</b>"))));
+        QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("<b>\\d+,\\d s</b>"))));
+        QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("data-value=\"\\d+\\.\\d+\""))));
     }
 
     void aWindowRunIsRecorded()

@@ -548,12 +548,36 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(page.sourceText(), QStringLiteral("Model: weights file written.safetensors"),
                                   fixtures::kHangGuardMs);
         QVERIFY(page.writeButton()->isEnabled());
+        QCOMPARE(page.noticeText(), QString());
+        // Its metadata's weights_sha256 edited (one hex digit, the header's length kept): the weights read,
+        // and the page says, under the model's line, that they differ from it, as the CLI warns.
+        QFile file(st);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray edited = file.readAll();
+        file.close();
+        const QByteArray key = "\"weights_sha256\":\"";
+        const qsizetype at = edited.indexOf(key) + key.size();
+        QVERIFY(at >= key.size());
+        edited[at] = edited[at] == '0' ? '1' : '0';
+        const QString changed = m_tmp.filePath(QStringLiteral("changed.safetensors"));
+        file.setFileName(changed);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(edited);
+        file.close();
+        page.openWeightsFile(changed);
+        QTRY_COMPARE_WITH_TIMEOUT(page.sourceText(), QStringLiteral("Model: weights file changed.safetensors"),
+                                  fixtures::kHangGuardMs);
+        QVERIFY2(page.noticeText().startsWith(
+                     changed + QStringLiteral("'s weights differ from the SHA-256 its metadata records (")),
+                 qPrintable(page.noticeText()));
+        QCOMPARE(page.errorText(), QString());
         page.openWeightsFile(saved);
         QTRY_COMPARE_WITH_TIMEOUT(page.sourceText(), QStringLiteral("Model: weights file written.tbw"),
                                   fixtures::kHangGuardMs);
         Language::apply(QStringLiteral("es"));
         const auto back = qScopeGuard([] { Language::apply(QStringLiteral("en")); });
         QCOMPARE(page.sourceText(), QStringLiteral("Modelo: archivo de pesos written.tbw"));
+        QCOMPARE(page.noticeText(), QString()); // the .tbw says nothing
     }
 
     // A character-level model's weights opened (File > Open weights) on a text the Dataset panel holds: the

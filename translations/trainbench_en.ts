@@ -6,6 +6,14 @@
         <source>%1 threads on %n core(s): the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</source>
         <translation><numerusform>%1 threads on %n core: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</numerusform><numerusform>%1 threads on %n cores: the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</numerusform></translation>
     </message>
+    <message numerus="yes">
+        <source>step decay ×%1 every %n epoch(s)</source>
+        <translation><numerusform>step decay ×%1 every epoch</numerusform><numerusform>step decay ×%1 every %n epochs</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
+        <translation><numerusform>reduce on plateau of %1: ×%2 after %n epoch, minimum %3</numerusform><numerusform>reduce on plateau of %1: ×%2 after %n epochs, minimum %3</numerusform></translation>
+    </message>
 </context>
 <context>
     <name>tbui::MainWindow</name>
@@ -26,14 +34,6 @@
     <message numerus="yes">
         <source>Training: %n replica(s) in sync, global batch %1.</source>
         <translation><numerusform>Training: %n replica in sync, global batch %1.</numerusform><numerusform>Training: %n replicas in sync, global batch %1.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <source>step decay ×%1 every %n epoch(s)</source>
-        <translation><numerusform>step decay ×%1 every epoch</numerusform><numerusform>step decay ×%1 every %n epochs</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
-        <translation><numerusform>reduce on plateau of %1: ×%2 after %n epoch, minimum %3</numerusform><numerusform>reduce on plateau of %1: ×%2 after %n epochs, minimum %3</numerusform></translation>
     </message>
 </context>
 </TS>

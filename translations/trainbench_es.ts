@@ -272,7 +272,7 @@
     </message>
     <message>
         <source>the folder holds no run.json (removed, or the run never started)</source>
-        <translation>la carpeta no contiene run.json (se eliminó, o la ejecución nunca empezó)</translation>
+        <translation>la carpeta no contiene run.json (se eliminó, o el entrenamiento nunca empezó)</translation>
     </message>
     <message>
         <source>run.json cannot be read: %1</source>
@@ -288,7 +288,7 @@
     </message>
     <message>
         <source>it is not a Trainbench run record</source>
-        <translation>no es un registro de ejecución de Trainbench</translation>
+        <translation>no es un registro de entrenamiento de Trainbench</translation>
     </message>
     <message>
         <source>its version (%1) is not one this Trainbench reads</source>
@@ -444,11 +444,11 @@
     </message>
     <message>
         <source>%1 is not a run folder (no such folder)</source>
-        <translation>%1 no es una carpeta de ejecución (no existe)</translation>
+        <translation>%1 no es la carpeta de un entrenamiento (no existe)</translation>
     </message>
     <message>
         <source>%1 is a file, not a run folder: a run goes on from the folder it wrote in the runs folder, which holds its checkpoint.tbw and run.json</source>
-        <translation>%1 es un archivo, no una carpeta de ejecución: una ejecución continúa desde la carpeta que escribió en la carpeta de ejecuciones, que contiene su checkpoint.tbw y su run.json</translation>
+        <translation>%1 es un archivo, no la carpeta de un entrenamiento: un entrenamiento continúa desde la carpeta que escribió en la carpeta de entrenamientos, que contiene su checkpoint.tbw y su run.json</translation>
     </message>
     <message>
         <source>cannot write %1: %2; nothing was written</source>
@@ -476,7 +476,7 @@
     </message>
     <message>
         <source>the weights give outputs that are not numbers (NaN or infinite): they are far too large, as a run that diverged leaves them, or the file is damaged; train again, with a lower learning rate</source>
-        <translation>los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja una ejecución que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor</translation>
+        <translation>los pesos dan salidas que no son números (NaN o infinitas): son demasiado grandes, como los deja un entrenamiento que divergió, o el archivo está dañado; vuelve a entrenar con una tasa de aprendizaje menor</translation>
     </message>
     <message>
         <source>BatchNorm's moving statistics still hold %2% of their initial values (mean 0, variance 1) after 1 step at momentum %1, so the test accuracy can be lower than the training accuracy. Train longer, or set Advanced → Precise BN (100 batches) and train again.</source>
@@ -888,23 +888,23 @@
     </message>
     <message>
         <source>cannot read the runs folder %1: %2</source>
-        <translation>no se puede leer la carpeta de ejecuciones %1: %2</translation>
+        <translation>no se puede leer la carpeta de entrenamientos %1: %2</translation>
     </message>
     <message>
         <source>cannot read all of the runs folder %1: %2</source>
-        <translation>no se puede leer toda la carpeta de ejecuciones %1: %2</translation>
+        <translation>no se puede leer toda la carpeta de entrenamientos %1: %2</translation>
     </message>
     <message>
         <source>cannot create the runs folder %1: %2</source>
-        <translation>no se puede crear la carpeta de ejecuciones %1: %2</translation>
+        <translation>no se puede crear la carpeta de entrenamientos %1: %2</translation>
     </message>
     <message>
         <source>cannot create the run folder %1: %2</source>
-        <translation>no se puede crear la carpeta de la ejecución %1: %2</translation>
+        <translation>no se puede crear la carpeta del entrenamiento %1: %2</translation>
     </message>
     <message>
         <source>cannot create a run folder in %1: too many runs started this second</source>
-        <translation>no se puede crear una carpeta de ejecución en %1: se iniciaron demasiadas ejecuciones en este segundo</translation>
+        <translation>no se puede crear una carpeta de entrenamiento en %1: se iniciaron demasiados entrenamientos en este segundo</translation>
     </message>
     <message>
         <source>%1 was made on %2 (%3), not on %4 (%5)</source>
@@ -936,7 +936,7 @@
     </message>
     <message>
         <source>cannot lock the run folder %1: %2</source>
-        <translation>no se puede bloquear la carpeta de la ejecución %1: %2</translation>
+        <translation>no se puede bloquear la carpeta del entrenamiento %1: %2</translation>
     </message>
     <message>
         <source>%1 in %2 cannot be opened: %3</source>
@@ -1100,19 +1100,19 @@
     </message>
     <message>
         <source>%1 is a symbolic link, not a run folder: it was not deleted</source>
-        <translation>%1 es un enlace simbólico, no una carpeta de ejecución: no se borró</translation>
+        <translation>%1 es un enlace simbólico, no la carpeta de un entrenamiento: no se borró</translation>
     </message>
     <message>
         <source>%1 is not a run folder</source>
-        <translation>%1 no es una carpeta de ejecución</translation>
+        <translation>%1 no es la carpeta de un entrenamiento</translation>
     </message>
     <message>
         <source>%1 holds the folder %2: it does not look like a run folder and was not deleted</source>
-        <translation>%1 contiene la carpeta %2: no parece una carpeta de ejecución y no se borró</translation>
+        <translation>%1 contiene la carpeta %2: no parece la carpeta de un entrenamiento y no se borró</translation>
     </message>
     <message>
         <source>%1 holds %2, which is not a run's file: nothing was deleted (move it out of the folder first)</source>
-        <translation>%1 contiene %2, que no es un archivo de una ejecución: no se borró nada (sácalo antes de la carpeta)</translation>
+        <translation>%1 contiene %2, que no es un archivo de un entrenamiento: no se borró nada (sácalo antes de la carpeta)</translation>
     </message>
     <message>
         <source>cannot delete %1: %2</source>
@@ -1231,6 +1231,58 @@
         <translation>kernel de teselas AMX-BF16 propio de %1 (entradas bf16, sumas FP32)</translation>
     </message>
     <message>
+        <source>%1's weights differ from the SHA-256 its metadata records (%2…, the weights %3…): the file was changed after Trainbench wrote it, by an edit or damage</source>
+        <translation>los pesos de %1 difieren del SHA-256 que registran sus metadatos (%2…, los pesos %3…): el archivo cambió después de que Trainbench lo escribiera, por una edición o un daño</translation>
+    </message>
+    <message numerus="yes">
+        <source>step decay ×%1 every %n epoch(s)</source>
+        <translation><numerusform>caída escalonada ×%1 cada época</numerusform><numerusform>caída escalonada ×%1 cada %n épocas</numerusform></translation>
+    </message>
+    <message>
+        <source>exponential decay %1 per %2 steps</source>
+        <translation>caída exponencial %1 cada %2 pasos</translation>
+    </message>
+    <message>
+        <source>cosine decay to %1× after %2 warm-up steps</source>
+        <translation>caída coseno hasta %1× tras %2 pasos de calentamiento</translation>
+    </message>
+    <message numerus="yes">
+        <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
+        <translation><numerusform>reducir en meseta de %1: ×%2 tras %n época, mínimo %3</numerusform><numerusform>reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3</numerusform></translation>
+    </message>
+    <message>
+        <source>constant</source>
+        <translation>constante</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>desactivada</translation>
+    </message>
+    <message>
+        <source>%1, patience %2, min_delta %3</source>
+        <translation>%1, paciencia %2, min_delta %3</translation>
+    </message>
+    <message>
+        <source>%1, restoring the best weights</source>
+        <translation>%1, restaurando los mejores pesos</translation>
+    </message>
+    <message>
+        <source>the model reads sequences of %1 symbols but %2 was cut into sequences of %3</source>
+        <translation>el modelo lee secuencias de %1 símbolos pero %2 se cortó en secuencias de %3</translation>
+    </message>
+    <message>
+        <source>the model has a vocabulary of %1 symbols but the vocabulary of %2 has %3</source>
+        <translation>el modelo tiene un vocabulario de %1 símbolos pero el vocabulario de %2 tiene %3</translation>
+    </message>
+    <message>
+        <source>%1: its model has %2 symbols (tensor "%3" is %4), and the text read as bytes gives 256: a character-level model needs the vocabulary of characters (--vocabulary characters; in the window, Vocabulary in Setup) and the text it learned from</source>
+        <translation>%1: su modelo tiene %2 símbolos (el tensor "%3" es %4), y el texto leído como bytes da 256: un modelo de caracteres necesita el vocabulario de caracteres (--vocabulary characters; en la ventana, Vocabulario en Configuración) y el texto del que aprendió</translation>
+    </message>
+    <message>
+        <source>%1: its model has %2 symbols (tensor "%3" is %4), and the characters of the text give %5: it learned from another text, or from bytes (--vocabulary bytes)</source>
+        <translation>%1: su modelo tiene %2 símbolos (el tensor "%3" es %4), y los caracteres del texto dan %5: aprendió de otro texto, o de bytes (--vocabulary bytes)</translation>
+    </message>
+    <message>
         <source>%1: the model has %2 weights (%3), more than can be trained in %4</source>
         <translation>%1: el modelo tiene %2 pesos (%3), más de los que se pueden entrenar con %4</translation>
     </message>
@@ -1273,22 +1325,6 @@
     <message>
         <source>the %1 memory limit of this process's control group</source>
         <translation>los %1 que permite el grupo de control (cgroup) de este proceso</translation>
-    </message>
-    <message>
-        <source>the model reads sequences of %1 symbols but %2 was cut into sequences of %3</source>
-        <translation>el modelo lee secuencias de %1 símbolos pero %2 se cortó en secuencias de %3</translation>
-    </message>
-    <message>
-        <source>the model has a vocabulary of %1 symbols but the vocabulary of %2 has %3</source>
-        <translation>el modelo tiene un vocabulario de %1 símbolos pero el vocabulario de %2 tiene %3</translation>
-    </message>
-    <message>
-        <source>%1: its model has %2 symbols (tensor "%3" is %4), and the text read as bytes gives 256: a character-level model needs the vocabulary of characters (--vocabulary characters; in the window, Vocabulary in Setup) and the text it learned from</source>
-        <translation>%1: su modelo tiene %2 símbolos (el tensor "%3" es %4), y el texto leído como bytes da 256: un modelo de caracteres necesita el vocabulario de caracteres (--vocabulary characters; en la ventana, Vocabulario en Configuración) y el texto del que aprendió</translation>
-    </message>
-    <message>
-        <source>%1: its model has %2 symbols (tensor "%3" is %4), and the characters of the text give %5: it learned from another text, or from bytes (--vocabulary bytes)</source>
-        <translation>%1: su modelo tiene %2 símbolos (el tensor "%3" es %4), y los caracteres del texto dan %5: aprendió de otro texto, o de bytes (--vocabulary bytes)</translation>
     </message>
 </context>
 <context>
@@ -1338,11 +1374,11 @@
     </message>
     <message>
         <source>completed</source>
-        <translation>completada</translation>
+        <translation>completado</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation>detenida</translation>
+        <translation>detenido</translation>
     </message>
     <message>
         <source>diverged</source>
@@ -1354,7 +1390,7 @@
     </message>
     <message>
         <source>interrupted</source>
-        <translation>interrumpida</translation>
+        <translation>interrumpido</translation>
     </message>
     <message>
         <source>BatchNorm statistics recomputed over %1 training batches after training</source>
@@ -1720,6 +1756,14 @@
         <source>Run folder</source>
         <translation>Carpeta del entrenamiento</translation>
     </message>
+    <message>
+        <source>test, after precise BN</source>
+        <translation>prueba, tras la BN precisa</translation>
+    </message>
+    <message>
+        <source>Precise BN recomputed BatchNorm's statistics over %1 training batches after training: the test figures are of the recomputed statistics; the curves and the epochs' validation figures are of those training left, before it.</source>
+        <translation>La BN precisa recalculó las estadísticas de BatchNorm con %1 lotes de entrenamiento tras el entrenamiento: las cifras de prueba son de las estadísticas recalculadas; las curvas y las cifras de validación de las épocas, de las que dejó el entrenamiento, antes de recalcularlas.</translation>
+    </message>
 </context>
 <context>
     <name>TrainOption</name>
@@ -1947,7 +1991,7 @@
     </message>
     <message>
         <source>Learning rate (right axis)</source>
-        <translation>Tasa de aprendizaje (eje derecho)</translation>
+        <translation>Tasa de aprendizaje (dcha.)</translation>
     </message>
     <message>
         <source>Rate lowered on plateau</source>
@@ -2210,11 +2254,11 @@
     </message>
     <message>
         <source>Stopped; runs finished: %1 of %2.</source>
-        <translation>Detenida; ejecuciones terminadas: %1 de %2.</translation>
+        <translation>Detenida; entrenamientos terminados: %1 de %2.</translation>
     </message>
     <message>
         <source>Done; runs compared: %1.</source>
-        <translation>Hecho; ejecuciones comparadas: %1.</translation>
+        <translation>Hecho; entrenamientos comparados: %1.</translation>
     </message>
     <message>
         <source>Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.</source>
@@ -2477,7 +2521,7 @@
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation>&amp;Ejecución</translation>
+        <translation>&amp;Entrenamiento</translation>
     </message>
     <message>
         <source>Start</source>
@@ -2573,7 +2617,7 @@
     </message>
     <message>
         <source>Run %1 — validation after epoch %2 of %3, on %4 test images</source>
-        <translation>Ejecución %1 — validación tras la época %2 de %3, con %4 imágenes de prueba</translation>
+        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 imágenes de prueba</translation>
     </message>
     <message>
         <source>Saved %1: the first %2 of %3 images (misclassified first); the grid export is capped at %2.</source>
@@ -2661,11 +2705,11 @@
     </message>
     <message>
         <source>Run %1 — the final weights on %2 test images</source>
-        <translation>Ejecución %1 — los pesos finales en %2 imágenes de prueba</translation>
+        <translation>Entrenamiento %1 — los pesos finales en %2 imágenes de prueba</translation>
     </message>
     <message>
         <source>Runs</source>
-        <translation>Ejecuciones</translation>
+        <translation>Entrenamientos</translation>
     </message>
     <message>
         <source>Export report (HTML)…</source>
@@ -2673,15 +2717,15 @@
     </message>
     <message>
         <source>The last run's report, else the one of the run selected on the Runs page</source>
-        <translation>El informe de la última ejecución, o si no el de la ejecución elegida en la página Ejecuciones</translation>
+        <translation>El informe del último entrenamiento, o si no el del entrenamiento elegido en la página Entrenamientos</translation>
     </message>
     <message>
         <source>The run %1 is damaged: %2</source>
-        <translation>La ejecución %1 está dañada: %2</translation>
+        <translation>El entrenamiento %1 está dañado: %2</translation>
     </message>
     <message>
         <source>The run's dataset folder %1 is gone: its results cannot be shown; its report still has the confusion matrix and misclassified images it stored.</source>
-        <translation>La carpeta del conjunto de datos de la ejecución, %1, ya no existe: no se pueden mostrar sus resultados; su informe conserva la matriz de confusión y las imágenes mal clasificadas que guardó.</translation>
+        <translation>La carpeta del conjunto de datos del entrenamiento, %1, ya no existe: no se pueden mostrar sus resultados; su informe conserva la matriz de confusión y las imágenes mal clasificadas que guardó.</translation>
     </message>
     <message>
         <source>Sample after epoch %1: %2</source>
@@ -2713,7 +2757,7 @@
     </message>
     <message>
         <source>The run in %1 cannot be resumed.</source>
-        <translation>No se puede reanudar la ejecución de %1.</translation>
+        <translation>No se puede reanudar el entrenamiento de %1.</translation>
     </message>
     <message>
         <source>The charts could not be exported.</source>
@@ -2737,19 +2781,19 @@
     </message>
     <message>
         <source>The results of the run in %1 cannot be shown.</source>
-        <translation>No se pueden mostrar los resultados de la ejecución de %1.</translation>
+        <translation>No se pueden mostrar los resultados del entrenamiento de %1.</translation>
     </message>
     <message>
         <source>The text %1 the run trained on is gone; its report still has the figures it stored.</source>
-        <translation>El texto %1 con el que se entrenó la ejecución ya no existe; su informe conserva las cifras que guardó.</translation>
+        <translation>El texto %1 con el que se hizo el entrenamiento ya no existe; su informe conserva las cifras que guardó.</translation>
     </message>
     <message>
         <source>Run %1 — validation after epoch %2 of %3, on %4 held-out symbols</source>
-        <translation>Ejecución %1 — validación tras la época %2 de %3, con %4 símbolos reservados</translation>
+        <translation>Entrenamiento %1 — validación tras la época %2 de %3, con %4 símbolos reservados</translation>
     </message>
     <message>
         <source>Run %1 — the final weights on %2 held-out symbols</source>
-        <translation>Ejecución %1 — los pesos finales con %2 símbolos reservados</translation>
+        <translation>Entrenamiento %1 — los pesos finales con %2 símbolos reservados</translation>
     </message>
     <message>
         <source>%1 trains with the image models' settings again: %2 at a learning rate of %3, batch %4, %5 epochs</source>
@@ -2757,11 +2801,11 @@
     </message>
     <message>
         <source>These weights were trained in bf16 and evaluated in FP32; choose bfloat16 under Precision on the Setup page to evaluate them as their run did.</source>
-        <translation>Estos pesos se entrenaron en bf16 y se evaluaron en FP32; elige bfloat16 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.</translation>
+        <translation>Estos pesos se entrenaron en bf16 y se evaluaron en FP32; elige bfloat16 en Precisión, en la página Configuración, para evaluarlos como lo hizo su entrenamiento.</translation>
     </message>
     <message>
         <source>These weights were trained in FP32 and evaluated in bf16; choose FP32 under Precision on the Setup page to evaluate them as their run did.</source>
-        <translation>Estos pesos se entrenaron en FP32 y se evaluaron en bf16; elige FP32 en Precisión, en la página Configuración, para evaluarlos como lo hizo su ejecución.</translation>
+        <translation>Estos pesos se entrenaron en FP32 y se evaluaron en bf16; elige FP32 en Precisión, en la página Configuración, para evaluarlos como lo hizo su entrenamiento.</translation>
     </message>
     <message>
         <source>It is complete: nothing is left to resume. Its weights are %1.</source>
@@ -2769,11 +2813,11 @@
     </message>
     <message>
         <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 held-out symbols</source>
-        <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) con %4 símbolos reservados</translation>
+        <translation>Entrenamiento %1 — los pesos conservados al detenerlo (época %2, paso %3) con %4 símbolos reservados</translation>
     </message>
     <message>
         <source>Run %1 — the weights kept at the stop (epoch %2, step %3) on %4 test images</source>
-        <translation>Ejecución %1 — los pesos conservados al detenerla (época %2, paso %3) en %4 imágenes de prueba</translation>
+        <translation>Entrenamiento %1 — los pesos conservados al detenerlo (época %2, paso %3) en %4 imágenes de prueba</translation>
     </message>
     <message numerus="yes">
         <source>%1 trains with its own settings: %2 at a learning rate of %3, batch %4, %n epoch(s) (an image model gets its settings back)</source>
@@ -3299,30 +3343,6 @@
         <translation>El punto de control está en %1; Archivo &gt; Continuar entrenamiento… lo continúa.</translation>
     </message>
     <message>
-        <source>exponential decay %1 per %2 steps</source>
-        <translation>caída exponencial %1 cada %2 pasos</translation>
-    </message>
-    <message>
-        <source>cosine decay to %1× after %2 warm-up steps</source>
-        <translation>caída coseno hasta %1× tras %2 pasos de calentamiento</translation>
-    </message>
-    <message>
-        <source>constant</source>
-        <translation>constante</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>desactivada</translation>
-    </message>
-    <message>
-        <source>%1, patience %2, min_delta %3</source>
-        <translation>%1, paciencia %2, min_delta %3</translation>
-    </message>
-    <message>
-        <source>%1, restoring the best weights</source>
-        <translation>%1, restaurando los mejores pesos</translation>
-    </message>
-    <message>
         <source>%1 - ETA: %2 - loss: %3 - accuracy: %4</source>
         <translation>%1 - tiempo restante: %2 - pérdida: %3 - exactitud: %4</translation>
     </message>
@@ -3361,14 +3381,6 @@
     <message numerus="yes">
         <source>Training: %n replica(s) in sync, global batch %1.</source>
         <translation><numerusform>Entrenando: %n réplica sincronizada, lote global %1.</numerusform><numerusform>Entrenando: %n réplicas sincronizadas, lote global %1.</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <source>step decay ×%1 every %n epoch(s)</source>
-        <translation><numerusform>caída escalonada ×%1 cada época</numerusform><numerusform>caída escalonada ×%1 cada %n épocas</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <source>reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3</source>
-        <translation><numerusform>reducir en meseta de %1: ×%2 tras %n época, mínimo %3</numerusform><numerusform>reducir en meseta de %1: ×%2 tras %n épocas, mínimo %3</numerusform></translation>
     </message>
     <message>
         <source>Starting: reading the dataset and preparing the device…</source>
@@ -3439,7 +3451,7 @@
     </message>
     <message>
         <source>Evaluate the run's final weights on its dataset and show them on the Results page</source>
-        <translation>Evaluar los pesos finales de la ejecución en su conjunto de datos y mostrarlos en la página Resultados</translation>
+        <translation>Evaluar los pesos finales del entrenamiento en su conjunto de datos y mostrarlos en la página Resultados</translation>
     </message>
     <message>
         <source>Resume</source>
@@ -3447,7 +3459,7 @@
     </message>
     <message>
         <source>Continue the run from its checkpoint on the accelerator chosen in Setup</source>
-        <translation>Continuar la ejecución desde su punto de control en el acelerador elegido en Configuración</translation>
+        <translation>Continuar el entrenamiento desde su punto de control en el acelerador elegido en Configuración</translation>
     </message>
     <message>
         <source>Delete…</source>
@@ -3459,7 +3471,7 @@
     </message>
     <message>
         <source>One HTML file with the run's charts, configuration, hardware, confusion matrix and misclassified images, that opens in any browser</source>
-        <translation>Un único archivo HTML con las gráficas, la configuración, el hardware, la matriz de confusión y las imágenes mal clasificadas de la ejecución, que se abre en cualquier navegador</translation>
+        <translation>Un único archivo HTML con las gráficas, la configuración, el hardware, la matriz de confusión y las imágenes mal clasificadas del entrenamiento, que se abre en cualquier navegador</translation>
     </message>
     <message>
         <source>Validation accuracy</source>
@@ -3491,23 +3503,23 @@
     </message>
     <message>
         <source>damaged: %1</source>
-        <translation>dañada: %1</translation>
+        <translation>dañado: %1</translation>
     </message>
     <message>
         <source>completed</source>
-        <translation>completada</translation>
+        <translation>completado</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation>detenida</translation>
+        <translation>detenido</translation>
     </message>
     <message>
         <source>running or interrupted</source>
-        <translation>en curso o interrumpida</translation>
+        <translation>en curso o interrumpido</translation>
     </message>
     <message>
         <source>No runs yet in %1. Every training run is recorded here.</source>
-        <translation>Aún no hay ejecuciones en %1. Cada entrenamiento se registra aquí.</translation>
+        <translation>Aún no hay entrenamientos en %1. Cada entrenamiento se registra aquí.</translation>
     </message>
     <message>
         <source>Epoch</source>
@@ -3523,7 +3535,7 @@
     </message>
     <message>
         <source>Export the run's report</source>
-        <translation>Exportar el informe de la ejecución</translation>
+        <translation>Exportar el informe del entrenamiento</translation>
     </message>
     <message>
         <source>HTML files (*.html)</source>
@@ -3531,11 +3543,11 @@
     </message>
     <message>
         <source>Delete the run</source>
-        <translation>Eliminar la ejecución</translation>
+        <translation>Eliminar el entrenamiento</translation>
     </message>
     <message>
         <source>Delete the run folder %1 with its checkpoints and weights? This cannot be undone.</source>
-        <translation>¿Eliminar la carpeta de la ejecución %1 con sus puntos de control y pesos? No se puede deshacer.</translation>
+        <translation>¿Eliminar la carpeta del entrenamiento %1 con sus puntos de control y pesos? No se puede deshacer.</translation>
     </message>
     <message>
         <source>Deleted %1</source>
@@ -3543,15 +3555,15 @@
     </message>
     <message>
         <source>Could not delete the run: %1</source>
-        <translation>No se pudo eliminar la ejecución: %1</translation>
+        <translation>No se pudo eliminar el entrenamiento: %1</translation>
     </message>
     <message>
         <source>Runs in %1: %2. Tick runs to overlay their curves.</source>
-        <translation>Ejecuciones en %1: %2. Marca ejecuciones para superponer sus curvas.</translation>
+        <translation>Entrenamientos en %1: %2. Marca entrenamientos para superponer sus curvas.</translation>
     </message>
     <message>
         <source>Damaged runs that cannot be read: %1; the Status column says why.</source>
-        <translation>Ejecuciones dañadas que no se pueden leer: %1; la columna Estado dice por qué.</translation>
+        <translation>Entrenamientos dañados que no se pueden leer: %1; la columna Estado dice por qué.</translation>
     </message>
     <message>
         <source>%1 (%2) on %3, %4</source>
@@ -3583,7 +3595,7 @@
     </message>
     <message>
         <source>Tick runs in the table to overlay their curves here.</source>
-        <translation>Marca ejecuciones en la tabla para superponer aquí sus curvas.</translation>
+        <translation>Marca entrenamientos en la tabla para superponer aquí sus curvas.</translation>
     </message>
     <message>
         <source>%1 of %2 + %3/%4 steps</source>
@@ -3591,46 +3603,54 @@
     </message>
     <message>
         <source>interrupted</source>
-        <translation>interrumpida</translation>
+        <translation>interrumpido</translation>
     </message>
     <message>
         <source>The run is damaged: its record cannot be read.</source>
-        <translation>La ejecución está dañada: su registro no se puede leer.</translation>
+        <translation>El entrenamiento está dañado: su registro no se puede leer.</translation>
     </message>
     <message>
         <source>The run has not ended: its final weights are saved at its end.</source>
-        <translation>La ejecución no ha terminado: sus pesos finales se guardan al terminar.</translation>
+        <translation>El entrenamiento no ha terminado: sus pesos finales se guardan al terminar.</translation>
     </message>
     <message>
         <source>The run was stopped or interrupted before its end: its folder keeps a checkpoint to resume from, not final weights (weights.tbw). Resume it to finish it.</source>
-        <translation>La ejecución se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarla, no pesos finales (weights.tbw). Reanúdala para terminarla.</translation>
+        <translation>El entrenamiento se detuvo o se interrumpió antes de terminar: su carpeta guarda un punto de control desde el que reanudarlo, no pesos finales (weights.tbw). Reanúdalo para terminarlo.</translation>
     </message>
     <message>
         <source>The run's folder has no weights (weights.tbw).</source>
-        <translation>La carpeta de la ejecución no tiene pesos (weights.tbw).</translation>
+        <translation>La carpeta del entrenamiento no tiene pesos (weights.tbw).</translation>
     </message>
     <message>
         <source>The run is complete: nothing is left to resume.</source>
-        <translation>La ejecución está completa: no queda nada por reanudar.</translation>
+        <translation>El entrenamiento está completo: no queda nada por reanudar.</translation>
     </message>
     <message>
         <source>The run's folder has no checkpoint (checkpoint.tbw) to resume from.</source>
-        <translation>La carpeta de la ejecución no tiene punto de control (checkpoint.tbw) desde el que reanudarla.</translation>
+        <translation>La carpeta del entrenamiento no tiene punto de control (checkpoint.tbw) desde el que reanudarlo.</translation>
     </message>
     <message>
         <source>interrupted, no checkpoint (cannot resume)</source>
-        <translation>interrupción sin punto de control (no se puede reanudar)</translation>
+        <translation>interrumpido, sin punto de control (no se puede reanudar)</translation>
     </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>
     <message>
-        <source>Could not write %1: %2</source>
-        <translation>No se pudo escribir %1: %2</translation>
-    </message>
-    <message>
         <source>Could not encode the image for %1</source>
         <translation>No se pudo codificar la imagen para %1</translation>
+    </message>
+    <message>
+        <source>%1. None of the %2 files was written; the folder is as it was.</source>
+        <translation>%1. No se escribió ninguno de los %2 archivos; la carpeta está como estaba.</translation>
+    </message>
+    <message>
+        <source>%1. Written: %2. Not written: %3.</source>
+        <translation>%1. Escritos: %2. Sin escribir: %3.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
     </message>
 </context>
 <context>

@@ -45,6 +45,7 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QGridLayout>
+#include <QImage>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -719,15 +720,15 @@ QString MainWindow::exportCharts(const QString& dir)
 {
     const QList<Chart*> charts = m_charts->charts();
     const QStringList names = m_charts->chartFileNames();
+    // Encoded first, then written as one set: a full disk leaves the folder as it was, not half a set.
+    QList<FileToSave> files;
     for (int i = 0; i < charts.size(); ++i) {
         const QString base = QDir(dir).filePath(names[i]);
-        QString error = charts[i]->savePng(base + QStringLiteral(".png"));
-        if (error.isEmpty())
-            error = charts[i]->saveSvg(base + QStringLiteral(".svg"));
-        if (!error.isEmpty())
-            return reportResult(error, {}, tr("The charts could not be exported."));
+        files.append({base + QStringLiteral(".png"), pngBytes(charts[i]->toImage())});
+        files.append({base + QStringLiteral(".svg"), charts[i]->svgDocument()});
     }
-    return reportResult({}, tr("Saved %1 charts as PNG and SVG in %2").arg(charts.size()).arg(dir), {});
+    return reportResult(saveFileSet(files), tr("Saved %1 charts as PNG and SVG in %2").arg(charts.size()).arg(dir),
+                        tr("The charts could not be exported."));
 }
 
 QString MainWindow::exportHistoryCsv(const QString& path)
@@ -872,10 +873,12 @@ void MainWindow::openWeights(const QString& path, const QString& datasetDir)
         });
         // As `evaluate` warns: weights of another dataset's classes give a meaningless accuracy; and as
         // it notes, weights trained in bf16 evaluate in the Accelerator panel's precision.
-        if (!e.otherClasses.isEmpty() || !e.enlarged.isEmpty() || e.runPrecision)
-            m_resultsNote = [note = e.otherClasses, enlarged = e.enlarged, trained = e.runPrecision] {
+        // And as it warns of a safetensors file whose weights differ from its metadata's SHA-256.
+        const QString notice = qs(e.weights->notice);
+        if (!e.otherClasses.isEmpty() || !e.enlarged.isEmpty() || e.runPrecision || !notice.isEmpty())
+            m_resultsNote = [note = e.otherClasses, enlarged = e.enlarged, trained = e.runPrecision, notice] {
                 QStringList notes;
-                for (const QString& english : {note, enlarged})
+                for (const QString& english : {notice, note, enlarged})
                     if (!english.isEmpty())
                         notes << EngineText::english(english);
                 if (trained)

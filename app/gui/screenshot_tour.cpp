@@ -144,6 +144,18 @@ int runScreenshotTour(tbui::MainWindow& w, const QString& outDir, const QString&
     ok = shoot(w, outDir, QStringLiteral("laptop-1280x720-es")) && ok;
     Language::apply(QStringLiteral("en"));
     ok = shoot(w, outDir, QStringLiteral("laptop-1280x720-en")) && ok;
+    // The Training page's charts on laptop screens (1280x720 and 1280x800 less a title bar), both
+    // languages: their axes' numbers whole.
+    w.showPage(MainWindow::TrainingPage);
+    for (const int height : {800, 720}) {
+        w.resize(1280, height - 30);
+        for (const char* language : {"es", "en"}) {
+            Language::apply(QString::fromLatin1(language));
+            ok = shoot(w, outDir,
+                       QStringLiteral("laptop-1280x%1-training-%2").arg(height).arg(QLatin1String(language))) &&
+                 ok;
+        }
+    }
 
     // A one-epoch run, paused on the way, then a longer one stopped.
     w.hyperparametersPanel()->setEpochs(1);

@@ -31,17 +31,42 @@ public:
     {
         return m_language.value ? m_language.value(label, english) : english;
     }
-    // A configuration or hardware table's rows: each label by its phrase, each value by `value`.
+    // A printed number ("0.3344", "86.77%") in the reader's spelling.
+    std::string number(const std::string& printed) const
+    {
+        return m_language.number ? m_language.number(printed) : printed;
+    }
+    const std::function<std::string(const std::string&)>& numberFunction() const { return m_language.number; }
+    // A configuration or hardware table's rows: each label by its phrase, each value by `value`, a value
+    // that is a decimal number ("0.001") in the reader's spelling.
     std::vector<std::pair<std::string, std::string>> rows(std::vector<std::pair<std::string, std::string>> rows) const
     {
         for (auto& [label, v] : rows) {
             v = value(label, v);
+            if (isDecimal(v))
+                v = number(v);
             label = (*this)(label.c_str());
         }
         return rows;
     }
 
 private:
+    // "0.001", "-1.5e-05": digits with a decimal point, nothing else (a version, "1.2.3", is no number).
+    static bool isDecimal(const std::string& v)
+    {
+        size_t digits = 0, points = 0;
+        for (size_t i = 0; i < v.size(); ++i) {
+            const char c = v[i];
+            if (c >= '0' && c <= '9')
+                ++digits;
+            else if (c == '.')
+                ++points;
+            else if (!(c == '-' && i == 0) && c != 'e' && c != '+' && !(c == '-' && i > 0 && v[i - 1] == 'e'))
+                return false;
+        }
+        return digits > 0 && points == 1;
+    }
+
     const ReportLanguage& m_language;
 };
 
@@ -112,6 +137,13 @@ std::string seconds(double s)
     return buf;
 }
 
+// The run's test figures, where precise BN recomputed BatchNorm's statistics after training (the run's
+// setting): they are of the recomputed statistics, the curves of those before. Null otherwise.
+const TestResult* testAfterPreciseBn(const RunSummary& run)
+{
+    return run.config && run.config->preciseBnBatches > 0 && run.test ? &*run.test : nullptr;
+}
+
 std::string charts(const RunSummary& run, const Words& say)
 {
     std::vector<double> epoch, loss, valLoss, acc, valAcc, rate, time;
@@ -130,13 +162,22 @@ std::string charts(const RunSummary& run, const Words& say)
     words.noData = say(QT_TRANSLATE_NOOP("RunReport", "no data"));
     words.xTitle = say(QT_TRANSLATE_NOOP("RunReport", "epoch"));
     words.point = say(QT_TRANSLATE_NOOP("RunReport", "%1, epoch %2: %3"));
+    words.number = say.numberFunction();
     const std::string trainName = say(QT_TRANSLATE_NOOP("RunReport", "train"));
     const std::string valName = say(QT_TRANSLATE_NOOP("RunReport", "validation"));
+    std::vector<ChartSeries> lossSeries{{trainName, train, epoch, loss}, {valName, val, epoch, valLoss}};
+    std::vector<ChartSeries> accSeries{{trainName, train, epoch, acc}, {valName, val, epoch, valAcc}};
+    // The test figures after precise BN beside the curves, at the last epoch and named as such: the
+    // validation there is of the statistics before the recomputation.
+    if (const TestResult* test = testAfterPreciseBn(run); test && !epoch.empty()) {
+        const std::string testName = say(QT_TRANSLATE_NOOP("RunReport", "test, after precise BN"));
+        const char* colour = "#9a6700";
+        lossSeries.push_back({testName, colour, {epoch.back()}, {test->loss}});
+        accSeries.push_back({testName, colour, {epoch.back()}, {test->accuracy}});
+    }
     return "<div class=\"charts\">\n" +
-           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Loss")),
-                        {{trainName, train, epoch, loss}, {valName, val, epoch, valLoss}}, 560, 300, words) +
-           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Accuracy")),
-                        {{trainName, train, epoch, acc}, {valName, val, epoch, valAcc}}, 560, 300, words) +
+           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Loss")), lossSeries, 560, 300, words) +
+           svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Accuracy")), accSeries, 560, 300, words) +
            svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Learning rate")),
                         {{say(QT_TRANSLATE_NOOP("RunReport", "learning rate")), "#8250df", epoch, rate}}, 560, 300,
                         words) +
@@ -159,7 +200,7 @@ std::string epochTable(const RunSummary& run, const std::string& perSecond, cons
     for (const EpochRecord& e : run.history) {
         out += "<tr><td class=\"n\">" + std::to_string(e.epoch) + "</td>";
         for (double v : {e.loss, e.accuracy, e.valLoss, e.valAccuracy, e.learningRate, e.seconds})
-            out += "<td class=\"n\">" + shortNumber(v) + "</td>";
+            out += "<td class=\"n\">" + say.number(shortNumber(v)) + "</td>";
         out += "<td class=\"n\">" +
                (std::isfinite(e.samplesPerSec) ? std::to_string(std::lround(e.samplesPerSec)) : "–") + "</td></tr>\n";
     }
@@ -239,7 +280,7 @@ std::string symbolMistakes(const TestRecord& t, const Words& say)
         const auto [r, c] = cells[i];
         out += "<tr><td><code>" + htmlEscape(labels[size_t(r)]) + "</code></td><td><code>" +
                htmlEscape(labels[size_t(c)]) + "</code></td><td class=\"n\">" + std::to_string(count(cells[i])) +
-               "</td><td class=\"n\">" + percent(double(count(cells[i])) / double(rowTotal[size_t(r)])) +
+               "</td><td class=\"n\">" + say.number(percent(double(count(cells[i])) / double(rowTotal[size_t(r)]))) +
                "</td></tr>\n";
     }
     return out + "</table>\n";
@@ -325,15 +366,31 @@ std::string runReportHtml(const ReportInput& in, const ReportLanguage& language)
          "</p>\n";
 
     h += "<div class=\"cards\">\n";
-    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Test accuracy")), run.test ? percent(run.test->accuracy) : "–");
-    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Test loss")), run.test ? shortNumber(run.test->loss) : "–");
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Test accuracy")),
+              run.test ? say.number(percent(run.test->accuracy)) : "–");
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Test loss")),
+              run.test ? say.number(shortNumber(run.test->loss)) : "–");
     h += card(say(QT_TRANSLATE_NOOP("RunReport", "Epochs")),
               say(QT_TRANSLATE_NOOP("RunReport", "%1 of %2"),
                   {std::to_string(run.history.size()), std::to_string(run.epochs)}));
-    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Training time")), seconds(run.trainingSeconds()));
+    h += card(say(QT_TRANSLATE_NOOP("RunReport", "Training time")), say.number(seconds(run.trainingSeconds())));
     h += "</div>\n";
+    // Precise BN: the test figures above and the curves below are of different BatchNorm statistics.
+    const std::string preciseBnNote =
+        testAfterPreciseBn(run)
+            ? "<p class=\"warn precise-bn\">" +
+                  html(QT_TRANSLATE_NOOP("RunReport",
+                                         "Precise BN recomputed BatchNorm's statistics over %1 training batches after "
+                                         "training: the test figures are of the recomputed statistics; the curves "
+                                         "and the epochs' validation figures are of those training left, before it."),
+                       {std::to_string(run.config->preciseBnBatches)}) +
+                  "</p>\n"
+            : std::string();
+    h += preciseBnNote;
 
     h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Curves")) + "</h2>\n" + charts(run, say);
+    if (testAfterPreciseBn(run)) // said again under the curves it is about
+        h += preciseBnNote;
     // A text run's samples/s count symbols (each of a sequence's steps is a prediction).
     h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Epochs")) + "</h2>\n" +
          epochTable(run,

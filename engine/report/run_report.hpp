@@ -33,6 +33,10 @@ struct ReportLanguage {
     // A configuration or hardware row's value, by the row's English label ("Schedule") and the value's
     // English ("constant"); the run's status is the "Status" row's value.
     std::function<std::string(const std::string& label, const std::string& english)> value;
+    // A number as the engine prints it ("0.3344", "86.77%", "12.5 s") in the reader's spelling (Spanish
+    // "0,3344", "86,77 %", "12,5 s"): the figures, the tables, the charts' ticks and the configuration's
+    // decimal values. Null: as printed. Machine-read attributes (data-value) keep the printed form.
+    std::function<std::string(const std::string& number)> number;
 };
 
 std::string runReportHtml(const ReportInput& in, const ReportLanguage& language = {});

@@ -113,6 +113,7 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
     auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * plotW; };
     auto py = [&](double y) { return top + (y1 - y) / (y1 - y0) * plotH; };
 
+    const auto spelt = [&words](double v) { return words.number ? words.number(shortNumber(v)) : shortNumber(v); };
     svg += "<g class=\"axes\">\n";
     // At most a dozen ticks, whatever the values (a step lost in a huge value's rounding).
     int ticks = 0;
@@ -120,13 +121,13 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
         svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left + plotW) + "\" y1=\"" + fixedText(py(y)) +
                "\" y2=\"" + fixedText(py(y)) + "\" class=\"grid\"/>";
         svg += "<text x=\"" + fixedText(left - 6) + "\" y=\"" + fixedText(py(y) + 4) + "\" text-anchor=\"end\">" +
-               shortNumber(std::fabs(y) < yStep * 1e-9 ? 0.0 : y) + "</text>\n";
+               spelt(std::fabs(y) < yStep * 1e-9 ? 0.0 : y) + "</text>\n";
     }
     const double xStep = std::max(1.0, tickStep(x0, x1, 8));
     ticks = 0;
     for (double x = std::ceil(x0 / xStep) * xStep; x <= x1 + 1e-9 && ticks < 12; x += xStep, ++ticks)
         svg += "<text x=\"" + fixedText(px(x)) + "\" y=\"" + fixedText(top + plotH + 16) +
-               "\" text-anchor=\"middle\">" + shortNumber(x) + "</text>\n";
+               "\" text-anchor=\"middle\">" + spelt(x) + "</text>\n";
     svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left) + "\" y1=\"" + fixedText(top) + "\" y2=\"" +
            fixedText(top + plotH) + "\" class=\"axis\"/>";
     svg += "<line x1=\"" + fixedText(left) + "\" x2=\"" + fixedText(left + plotW) + "\" y1=\"" +
@@ -144,8 +145,7 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
             points += fixedText(px(s.x[i])) + "," + fixedText(py(s.y[i])) + " ";
             marks += "<circle cx=\"" + fixedText(px(s.x[i])) + "\" cy=\"" + fixedText(py(s.y[i])) +
                      "\" r=\"3\" fill=\"" + colour + "\" data-value=\"" + shortNumber(s.y[i]) + "\"><title>" +
-                     htmlEscape(fillArgs(words.point, {s.name, shortNumber(s.x[i]), shortNumber(s.y[i])})) +
-                     "</title></circle>";
+                     htmlEscape(fillArgs(words.point, {s.name, spelt(s.x[i]), spelt(s.y[i])})) + "</title></circle>";
         }
         svg += "<g class=\"series\" data-name=\"" + htmlEscape(s.name) + "\">\n<polyline fill=\"none\" stroke=\"" +
                colour + "\" stroke-width=\"2\" points=\"" + points + "\"/>\n" + marks + "\n</g>\n";

@@ -2,6 +2,7 @@
 // ticks, one polyline and one marked point per value (its <title> gives the value on hover).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct ChartWords {
     std::string noData = "no data";
     std::string xTitle = "epoch";
     std::string point = "%1, epoch %2: %3"; // a point's hover text: series, x, y
+    // A number as the reader spells it ("0,25" for "0.25", ReportLanguage::number); null: as printed.
+    // The points' data-value attributes keep the printed form.
+    std::function<std::string(const std::string&)> number;
 };
 
 // Text is escaped; an empty or all-NaN chart says "no data".

@@ -622,9 +622,14 @@ QString Chart::savePng(const QString& path) const
 
 QString Chart::saveSvg(const QString& path) const
 {
+    return saveBytes(path, svgDocument());
+}
+
+QByteArray Chart::svgDocument() const
+{
     const_cast<Chart*>(this)->flush();
     const QSize size = exportSize();
-    return saveSvgFile(path, size, title(), [this, size](QPainter& painter) { renderChart(painter, size); });
+    return svgBytes(size, title(), [this, size](QPainter& painter) { renderChart(painter, size); });
 }
 
 } // namespace tbui

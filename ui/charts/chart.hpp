@@ -4,6 +4,7 @@
 // touches these two files only.
 #pragma once
 
+#include <QByteArray>
 #include <QColor>
 #include <QList>
 #include <QPointF>
@@ -92,6 +93,7 @@ public:
     QImage toImage() const;
     QString savePng(const QString& path) const; // empty on success, else the error
     QString saveSvg(const QString& path) const;
+    QByteArray svgDocument() const; // what saveSvg writes
 
     // Draws what is pending now (tests and exports call it; the timer does otherwise).
     void flush();

@@ -1,6 +1,8 @@
 #include "common/engine_text.hpp"
 
 #include "common/text.hpp"
+#include "config/early_stopping.hpp"
+#include "config/lr_schedule.hpp"
 #include "core/memory.hpp"
 #include "device/device.hpp"
 #include "kernels/isa.hpp"
@@ -429,7 +431,12 @@ const std::vector<Pattern>& patterns()
              "^a validation split of (.+) leaves none of the (\\d+) training sequences to validate on$")),
          QT_TRANSLATE_NOOP("EngineText",
                            "a validation split of %1 leaves none of the %2 training sequences to validate on")},
-        // Safetensors files (io/safetensors.cpp).
+        // Safetensors files (io/safetensors.cpp). First a file that reads with a notice (tb::WeightsFile::notice).
+        {QRegularExpression(QStringLiteral("^(.+)'s weights differ from the SHA-256 its metadata records \\((.*?)…, "
+                                           "the weights ([0-9a-f]+)…\\): the file was changed after Trainbench wrote "
+                                           "it, by an edit or damage$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1's weights differ from the SHA-256 its metadata records (%2…, the weights "
+                                         "%3…): the file was changed after Trainbench wrote it, by an edit or damage")},
         {QRegularExpression(QStringLiteral(
              "^(.+): not a safetensors file \\((\\d+) bytes, shorter than the 8-byte header length\\)$")),
          QT_TRANSLATE_NOOP("EngineText",
@@ -1061,6 +1068,37 @@ QString EngineText::runHeader(const RunHeader& h)
     for (const QString& note : qs(h.setupNote).split(QLatin1Char('\n'), Qt::SkipEmptyParts))
         header += QLatin1Char('\n') + english(note);
     return header;
+}
+
+QString EngineText::scheduleText(const tb::LrSchedule& s)
+{
+    switch (s.kind) {
+    case tb::ScheduleKind::Constant:
+        break;
+    case tb::ScheduleKind::StepDecay:
+        return tr("step decay ×%1 every %n epoch(s)", nullptr, s.everyEpochs).arg(s.factor, 0, 'g', 4);
+    case tb::ScheduleKind::Exponential:
+        return tr("exponential decay %1 per %2 steps").arg(s.decayRate, 0, 'g', 4).arg(s.decaySteps);
+    case tb::ScheduleKind::Cosine:
+        return tr("cosine decay to %1× after %2 warm-up steps").arg(s.alpha, 0, 'g', 4).arg(s.warmupSteps);
+    case tb::ScheduleKind::Plateau:
+        return tr("reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3", nullptr, s.patience)
+            .arg(qs(tb::monitorName(s.monitor)))
+            .arg(s.factor, 0, 'g', 4)
+            .arg(s.minLr, 0, 'g', 4);
+    }
+    return tr("constant");
+}
+
+QString EngineText::earlyStoppingText(const tb::EarlyStopping& es)
+{
+    if (!es.enabled)
+        return tr("off");
+    const QString text = tr("%1, patience %2, min_delta %3")
+                             .arg(qs(tb::monitorName(es.monitor)))
+                             .arg(es.patience)
+                             .arg(es.minDelta, 0, 'g', 4);
+    return es.restoreBestWeights ? tr("%1, restoring the best weights").arg(text) : text;
 }
 
 QString EngineText::batchNorm(const std::optional<tb::PreciseBnResult>& precise,

@@ -3,6 +3,7 @@
 // keeps the engine's English. Preset descriptions are looked up by the preset's name.
 #pragma once
 
+#include "common/run_header.hpp"
 #include "core/errors.hpp"
 #include "train/precise_bn.hpp"
 
@@ -20,6 +21,8 @@
 namespace tb {
 struct Dataset;
 struct DeviceSpec;
+struct EarlyStopping;
+struct LrSchedule;
 struct Kernels;
 class Network;
 struct RunInfo;
@@ -32,30 +35,6 @@ namespace tbui {
 // A number field's range: the limits of training option `name` (tb::TrainOption's lo and hi).
 void setOptionRange(QSpinBox* box, const char* name);
 void setOptionRange(QDoubleSpinBox* box, const char* name);
-
-// What a run's header says (tb::runHeader), as plain values taken at the run's start: the Run page keeps
-// them to write the header again when the window's language changes (the network and the dataset stay
-// with the run's thread).
-struct RunHeader {
-    std::string model, directory;
-    int64_t params = 0;
-    // The dataset as the run splits it.
-    bool text = false, bytes = false; // a text; with a byte-level vocabulary
-    int64_t train = 0, validation = 0, test = 0, textBytes = 0;
-    int steps = 0, height = 0, width = 0, classes = 0;
-    std::string classNamesSource;
-    // The device and the settings.
-    bool cpu = true, bf16 = false;
-    int threads = 1;
-    std::string deviceId;
-    int batch = 0;
-    std::string optimizer;
-    double learningRate = 0.0;
-    uint64_t seed = 0;
-    std::string kernels;                     // tb::RunInfo::kernels
-    const tb::Kernels* cpuKernels = nullptr; // where `kernels` describes just these (no MPI)
-    std::string setupNote;                   // tb::RunInfo::setupNote
-};
 
 class EngineText {
     Q_DECLARE_TR_FUNCTIONS(EngineText)
@@ -83,6 +62,10 @@ public:
     static RunHeader runHeaderFacts(const tb::Network& net, const tb::Dataset& d, const tb::TrainConfig& cfg,
                                     const tb::RunInfo& run);
     static QString runHeader(const RunHeader& h);
+    // tb::describeLrSchedule and tb::describeEarlyStopping in the window's language (the Run page's log and
+    // a run's report; the monitors keep Keras' names, as the CLI's options do).
+    static QString scheduleText(const tb::LrSchedule& s);
+    static QString earlyStoppingText(const tb::EarlyStopping& es);
     // What precise BN did, or that BatchNorm's statistics are still near their initial values (the
     // run log's and the Results page's line); empty when there is nothing to say.
     static QString batchNorm(const std::optional<tb::PreciseBnResult>& precise,

@@ -1,7 +1,7 @@
 // Value types that cross from the training thread to the window through queued signals.
 #pragma once
 
-#include "common/engine_text.hpp"
+#include "common/run_header.hpp"
 #include "config/records.hpp"
 #include "data/dataset.hpp"
 #include "device/device.hpp"

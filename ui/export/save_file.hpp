@@ -1,8 +1,12 @@
-// Writing exports atomically: the bytes go to a temporary file that replaces the target only when
-// complete (QSaveFile), so a failure (no permission, disk full) leaves no half-written file.
+// Writing exports atomically, through the engine's writeFileAtomically: the bytes go to a temporary
+// file that replaces the target only when complete, so a failure (no permission, disk full) leaves no
+// half-written file, and its message names the system's reason ("No space left on device"). Images and
+// SVG documents are encoded in memory first. A set of files (the charts' PNG and SVG) is written whole
+// or not at all.
 #pragma once
 
 #include <QByteArray>
+#include <QList>
 #include <QSize>
 #include <QString>
 
@@ -18,5 +22,19 @@ QString saveBytes(const QString& path, const QByteArray& bytes);
 QString saveImage(const QString& path, const QImage& image); // PNG
 // Renders `paint` into an SVG document of `size` and saves it.
 QString saveSvgFile(const QString& path, QSize size, const QString& title, const std::function<void(QPainter&)>& paint);
+
+// The encodings the savers write; an empty array when the image cannot be encoded.
+QByteArray pngBytes(const QImage& image);
+QByteArray svgBytes(QSize size, const QString& title, const std::function<void(QPainter&)>& paint);
+
+struct FileToSave {
+    QString path;
+    QByteArray bytes;
+};
+// Writes every file of `files` or none: each is first written whole beside its target under a hidden
+// name, and only when all are on disk are they renamed over their targets (a rename needs no space).
+// A failure removes what it wrote and leaves the targets as they were. Returns an empty string on
+// success, else the failure, naming the file, and what became of the set.
+QString saveFileSet(const QList<FileToSave>& files);
 
 } // namespace tbui

@@ -213,10 +213,9 @@ void RunPanel::runStarted(const RunStarted& info)
     m_config = info.config;
     m_text = info.data && info.data->isText();
     // The header is the engine's description, worded again when the language changes (it stayed in the
-    // language of the run's start).
-    const int headerLines = int(EngineText::runHeader(info.header).count(QLatin1Char('\n'))) + 1;
-    for (int i = 0; i < headerLines; ++i)
-        appendLog([header = info.header, i] { return EngineText::runHeader(header).section(QLatin1Char('\n'), i, i); });
+    // language of the run's start). One entry of the log, however many lines a language gives it: a
+    // count taken at the start lost a line, or left one blank, in a language with more or fewer.
+    appendLog([header = info.header] { return EngineText::runHeader(header); });
     if (!info.runFolder.isEmpty()) {
         const tb::TrainConfig& c = info.config;
         const QString folder = info.runFolder;
@@ -255,9 +254,12 @@ void RunPanel::runStarted(const RunStarted& info)
             return tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(validation));
         });
     if (info.config.schedule.kind != tb::ScheduleKind::Constant)
-        appendLog([s = info.config.schedule] { return tr("Learning-rate schedule: %1").arg(scheduleText(s)); });
+        appendLog(
+            [s = info.config.schedule] { return tr("Learning-rate schedule: %1").arg(EngineText::scheduleText(s)); });
     if (info.config.earlyStopping.enabled)
-        appendLog([es = info.config.earlyStopping] { return tr("Early stopping: %1").arg(earlyStoppingText(es)); });
+        appendLog([es = info.config.earlyStopping] {
+            return tr("Early stopping: %1").arg(EngineText::earlyStoppingText(es));
+        });
     if (m_state == State::Running)
         setStatus([replicas = info.replicas, batch = info.globalBatch] {
             return tr("Training: %n replica(s) in sync, global batch %1.", nullptr, replicas).arg(batch);
@@ -502,39 +504,6 @@ void RunPanel::setProgressLine(std::function<QString()> line)
     }
     m_log->moveCursor(QTextCursor::End);
     showNewestLine();
-}
-
-// tb::describeLrSchedule and tb::describeEarlyStopping in the window's language (the monitors keep
-// Keras' names, as the CLI's options do).
-QString RunPanel::scheduleText(const tb::LrSchedule& s)
-{
-    switch (s.kind) {
-    case tb::ScheduleKind::Constant:
-        break;
-    case tb::ScheduleKind::StepDecay:
-        return tr("step decay ×%1 every %n epoch(s)", nullptr, s.everyEpochs).arg(s.factor, 0, 'g', 4);
-    case tb::ScheduleKind::Exponential:
-        return tr("exponential decay %1 per %2 steps").arg(s.decayRate, 0, 'g', 4).arg(s.decaySteps);
-    case tb::ScheduleKind::Cosine:
-        return tr("cosine decay to %1× after %2 warm-up steps").arg(s.alpha, 0, 'g', 4).arg(s.warmupSteps);
-    case tb::ScheduleKind::Plateau:
-        return tr("reduce on plateau of %1: ×%2 after %n epoch(s), minimum %3", nullptr, s.patience)
-            .arg(qs(tb::monitorName(s.monitor)))
-            .arg(s.factor, 0, 'g', 4)
-            .arg(s.minLr, 0, 'g', 4);
-    }
-    return tr("constant");
-}
-
-QString RunPanel::earlyStoppingText(const tb::EarlyStopping& es)
-{
-    if (!es.enabled)
-        return tr("off");
-    const QString text = tr("%1, patience %2, min_delta %3")
-                             .arg(qs(tb::monitorName(es.monitor)))
-                             .arg(es.patience)
-                             .arg(es.minDelta, 0, 'g', 4);
-    return es.restoreBestWeights ? tr("%1, restoring the best weights").arg(text) : text;
 }
 
 QString RunPanel::logText() const

@@ -53,9 +53,6 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     // Seconds of compute left in the run (the finished epochs' pace over the steps left); -1 unknown.
     double runEtaSeconds() const { return m_runEta; }
-    // tb::describeLrSchedule and tb::describeEarlyStopping in the window's language (a run's report too).
-    static QString scheduleText(const tb::LrSchedule& s);
-    static QString earlyStoppingText(const tb::EarlyStopping& es);
 
 signals:
     void startRequested();

@@ -58,6 +58,10 @@ public:
     QString inputCaption() const;                 // what the model receives, and the steps that made it
     QImage modelInput() const { return m_input; } // what the model received last (grayscale, model size)
     std::vector<float> probabilities() const { return m_probs; }
+    // What the model's file says of itself (tb::WeightsFile::notice, a safetensors file whose weights
+    // differ from its metadata's SHA-256) in the window's language, shown under the model's line; empty
+    // when it says nothing.
+    QString noticeText() const;
     bool idle() const { return !m_busy && !m_dirty; }
     double lastForwardMs() const { return m_lastMs; }
 
@@ -88,6 +92,7 @@ private:
     QLabel* m_inputCaption;
     ProbabilityBars* m_bars;
     QLabel* m_model;
+    QLabel* m_notice; // the model file's notice, hidden when it has none
     ElidedLabel* m_status;
     QPushButton* m_openWeights;
     QPushButton* m_openPicture;

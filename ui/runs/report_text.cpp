@@ -6,7 +6,6 @@
 #include "config/lr_schedule.hpp"
 #include "config/records.hpp"
 #include "core/atomic_file.hpp"
-#include "panels/run_panel.hpp"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -29,6 +28,17 @@ QString number(const QString& text)
         return text;
     return text.contains(QLatin1Char('.')) ? QLocale().toString(v, 'g', 15) : QLocale().toString(qlonglong(v));
 }
+
+// A figure as the engine prints it ("0.3344", "86.77%", "12.5 s") with the window's decimal sign and
+// percent ("86,77 %" in Spanish), as the window writes its own (tb::ReportLanguage::number).
+QString figure(QString printed)
+{
+    const bool percent = printed.endsWith(QLatin1Char('%'));
+    if (percent)
+        printed.chop(1);
+    printed.replace(QLatin1Char('.'), QLocale().decimalPoint());
+    return percent ? percentOf(printed) : printed;
+}
 } // namespace
 
 QString ReportText::value(const tb::RunSummary& run, const QString& label, const QString& english)
@@ -49,10 +59,10 @@ QString ReportText::value(const tb::RunSummary& run, const QString& label, const
     }
     // The settings a version 3 record keeps typed, worded as the Run page words them.
     if (label == QLatin1String("Schedule") && run.config && english == qs(tb::describeLrSchedule(run.config->schedule)))
-        return RunPanel::scheduleText(run.config->schedule);
+        return EngineText::scheduleText(run.config->schedule);
     if (label == QLatin1String("Early stopping") && run.config &&
         english == qs(tb::describeEarlyStopping(run.config->earlyStopping)))
-        return RunPanel::earlyStoppingText(run.config->earlyStopping);
+        return EngineText::earlyStoppingText(run.config->earlyStopping);
     // Each phrase's source is the engine's English, so that an English window's report is the CLI's.
     if (english == QLatin1String("true"))
         return translated(QT_TRANSLATE_NOOP("RunReport", "true"));
@@ -122,6 +132,7 @@ tb::ReportLanguage ReportText::language(const tb::RunSummary& run)
     language.value = [run](const std::string& label, const std::string& english) {
         return ss(value(run, qs(label), qs(english)));
     };
+    language.number = [](const std::string& printed) { return ss(figure(qs(printed))); };
     return language;
 }
 

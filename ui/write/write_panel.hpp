@@ -49,6 +49,9 @@ public:
     int generatedSymbols() const { return m_symbols; }
     QString statusText() const;
     QString errorText() const;
+    // The weights file's notice (tb::WeightsFile::notice) in the window's language, under the model's
+    // line; empty when it has none.
+    QString noticeText() const;
     QString sourceText() const; // "Model: …", as shown
 
     QLineEdit* promptEdit() const { return m_prompt; }
@@ -98,6 +101,7 @@ private:
     ElidedLabel* m_source;
     QLabel* m_status;
     QLabel* m_error;
+    QLabel* m_notice; // the weights file's notice, hidden when it has none
     QTextEdit* m_output;
 
     WeightsPtr m_weights;
