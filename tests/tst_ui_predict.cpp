@@ -227,7 +227,7 @@ private slots:
         QVERIFY(opened.wait(fixtures::kHangGuardMs));
         QVERIFY(!opened.first().first().toBool());
         QVERIFY(settle(page));
-        QVERIFY2(page.inputCaption().endsWith(QStringLiteral("nothing, the picture is blank")),
+        QVERIFY2(page.inputCaption().endsWith(QStringLiteral("nothing, no picture is open")),
                  qPrintable(page.inputCaption()));
         QCOMPARE(page.bars()->barCount(), 0);
         QVERIFY2(page.statusText().contains(QStringLiteral("truncated.png")), qPrintable(page.statusText()));

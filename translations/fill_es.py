@@ -426,6 +426,8 @@ ES = {
     "inverted": "invertida",
     "cropped, fitted into 20×20 and centred": "recortada, encajada en 20×20 y centrada",
     "not centred: no ink lighter than the paper": "sin centrar: no hay tinta más clara que el papel",
+    "nothing, no picture is open": "nada, no hay ninguna imagen abierta",
+    "%1 is damaged: its picture data cannot be decoded (%2).": "%1 está dañado: sus datos de imagen no se pueden decodificar (%2).",
     "nothing, the picture is blank": "nada, la imagen está en blanco",
     "resized": "redimensionada",
     "What the model receives (%1×%2): %3": "Lo que recibe el modelo (%1×%2): %3",

@@ -1365,6 +1365,10 @@
         <source>%1 has no pixels.</source>
         <translation>%1 no tiene píxeles.</translation>
     </message>
+    <message>
+        <source>%1 is damaged: its picture data cannot be decoded (%2).</source>
+        <translation>%1 está dañado: sus datos de imagen no se pueden decodificar (%2).</translation>
+    </message>
 </context>
 <context>
     <name>RunReport</name>
@@ -3048,6 +3052,10 @@
     <message>
         <source>A text model writes on the Write page; this page predicts with an image model: train one, or open its weights file.</source>
         <translation>Un modelo de texto escribe en la página Escribir; esta página predice con un modelo de imágenes: entrena uno, o abre su archivo de pesos.</translation>
+    </message>
+    <message>
+        <source>nothing, no picture is open</source>
+        <translation>nada, no hay ninguna imagen abierta</translation>
     </message>
 </context>
 <context>

@@ -58,8 +58,14 @@ PictureLoad readPictureFile(const QString& path)
         out.note =
             Text::tr("%1 is animated (%2 frames): predicting on its first frame.").arg(name).arg(reader.imageCount());
     QImage image = reader.read();
-    if (image.isNull())
+    if (image.isNull()) {
+        // Qt's words for a damaged file ("Unable to read image data") do not say it is damaged.
+        if (reader.error() == QImageReader::InvalidDataError)
+            return {{},
+                    Text::tr("%1 is damaged: its picture data cannot be decoded (%2).").arg(name, reader.errorString()),
+                    {}};
         return {{}, Text::tr("%1 could not be read: %2.").arg(name, reader.errorString()), {}};
+    }
     PictureLoad checked = checkPicture(image, name);
     checked.note = out.note;
     return checked;

@@ -483,7 +483,9 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
     m_inputView->setPixmap(QPixmap::fromImage(
         m_input.scaled(kInputViewSide - 2, kInputViewSide - 2, Qt::KeepAspectRatio, Qt::FastTransformation)));
     QStringList steps;
-    if (outcome.pre.blank) { // nothing to invert, centre or predict
+    if (outcome.pre.blank && !m_pictureError.isEmpty()) { // the blank sheet left by a picture that failed
+        steps << tr("nothing, no picture is open");
+    } else if (outcome.pre.blank) { // nothing to invert, centre or predict
         steps << tr("nothing, the picture is blank");
     } else {
         if (outcome.pre.inverted)
