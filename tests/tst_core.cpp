@@ -94,6 +94,11 @@ private slots:
         write(root + "/fs/user.slice/memory.stat",
               "anon 2147483648\nfile " + std::to_string(3 * GiB) + "\nkernel 0\nshmem " + std::to_string(GiB) + "\n");
         QCOMPARE(group("/self", "/fs"), std::make_pair(6 * GiB, 3 * GiB));
+        // Half a GiB of it not yet written back to disk, dirty or under writeback: not free either.
+        write(root + "/fs/user.slice/memory.stat",
+              "anon 2147483648\nfile " + std::to_string(3 * GiB) + "\nkernel 0\nshmem " + std::to_string(GiB) +
+                  "\nfile_dirty " + std::to_string(GiB / 4) + "\nfile_writeback " + std::to_string(GiB / 4) + "\n");
+        QCOMPARE(group("/self", "/fs"), std::make_pair(6 * GiB, 3 * GiB - GiB / 2));
         // The job's own 4 GiB limit, of which it holds 2 (none of it cache): 2 free, the parent's 3
         // do not raise it; and a job over its limit has none.
         write(root + "/fs/user.slice/job/memory.max", std::to_string(4 * GiB) + "\n");
@@ -108,8 +113,8 @@ private slots:
         QCOMPARE(group("/self1", "/fs1").first, uint64_t(0));
         write(root + "/fs1/memory/memory.limit_in_bytes", "2147483648\n");
         write(root + "/fs1/memory/memory.usage_in_bytes", std::to_string(GiB) + "\n");
-        write(root + "/fs1/memory/memory.stat",
-              "cache 1\nrss 2\ntotal_cache " + std::to_string(GiB / 2) + "\ntotal_rss 0\ntotal_shmem 0\n");
+        write(root + "/fs1/memory/memory.stat", "cache 1\nrss 2\ntotal_cache " + std::to_string(GiB / 2) +
+                                                    "\ntotal_rss 0\ntotal_shmem 0\ntotal_dirty 0\n");
         QCOMPARE(group("/self1", "/fs1"), std::make_pair(2 * GiB, 2 * GiB - GiB / 2));
         QCOMPARE(group("/missing", "/fs1"), std::make_pair(uint64_t(0), uint64_t(0)));
     }

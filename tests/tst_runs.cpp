@@ -519,6 +519,18 @@ private slots:
         QVERIFY(!plain.contains("precise-bn") && !plain.contains("after precise BN"));
         nlohmann::ordered_json record = parseJson(readWholeFile(path + "/run.json"));
         record["config"]["precise_bn_batches"] = 30;
+        // A model without BatchNorm: precise BN recomputed nothing, which the report does not claim; nor
+        // does it for a record that does not say (written before the test block said).
+        for (const int layers : {0, -1}) {
+            if (layers == 0)
+                record["test"]["precise_bn_layers"] = 0;
+            else
+                record["test"].erase("precise_bn_layers");
+            write(path + "/run.json", record.dump(1));
+            const QString none = QString::fromStdString(runReportHtml(readReportInput(path)));
+            QVERIFY(!none.contains("precise-bn") && !none.contains("after precise BN"));
+        }
+        record["test"]["precise_bn_layers"] = 2;
         write(path + "/run.json", record.dump(1));
         const RunSummary run = readRun(path);
         QVERIFY(run.test);

@@ -157,6 +157,38 @@ private slots:
 
     void cleanupTestCase() { fixtures::endWindowTest(); }
 
+    // A set of files (the charts' PNG and SVG) is written whole or not at all: a target that cannot be
+    // replaced (here a folder) stops it before any file changes, a symbolic link's target is written
+    // (the link stays, as for one file), and a name near the folder's 255-byte limit is written (its
+    // hidden stage is cut to fit). The folder target replaced the set's other files before, and said
+    // "nothing was written" beside "Written: a.png"; the link became a file.
+    void aFileSetIsWrittenWholeOrNotAtAll()
+    {
+        QTemporaryDir tmp;
+        const QDir dir(tmp.path());
+        const auto read = [&](const QString& name) {
+            QFile f(dir.filePath(name));
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(none)");
+        };
+        QVERIFY(dir.mkdir(QStringLiteral("b.svg")));
+        const QString error = saveFileSet(
+            {{dir.filePath(QStringLiteral("a.png")), "new a"}, {dir.filePath(QStringLiteral("b.svg")), "new b"}});
+        QVERIFY2(error.contains(QStringLiteral("b.svg")) && error.contains(QStringLiteral("None of the 2 files")),
+                 qPrintable(error));
+        QCOMPARE(read(QStringLiteral("a.png")), QByteArray("(none)"));
+        QCOMPARE(dir.entryList(QDir::Files | QDir::Hidden), QStringList());
+
+        QVERIFY(dir.mkdir(QStringLiteral("real")));
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("real/a.png")), dir.filePath(QStringLiteral("a.png"))));
+        const QString longName = QString(250, QLatin1Char('c')) + QStringLiteral(".svg");
+        QCOMPARE(saveFileSet(
+                     {{dir.filePath(QStringLiteral("a.png")), "through the link"}, {dir.filePath(longName), "long"}}),
+                 QString());
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("a.png"))).isSymLink());
+        QCOMPARE(read(QStringLiteral("real/a.png")), QByteArray("through the link"));
+        QCOMPARE(read(longName), QByteArray("long"));
+    }
+
     void datasetPanelShowsWhatWasFound()
     {
         auto w = makeWindow();

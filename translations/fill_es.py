@@ -684,6 +684,8 @@ ES = {
     "%1: a checkpoint of another format or version": "%1: un punto de control de otro formato o versión",
     "%1: the checkpoint's settings are damaged (%2)": "%1: los ajustes del punto de control están dañados (%2)",
     "%1 was made on another dataset than %2: the labels differ, although the counts and sizes are the same": "%1 se hizo con otro conjunto de datos que %2: las etiquetas difieren, aunque los recuentos y tamaños coinciden",
+    "%1 was made on another dataset than %2: the images differ, although the counts, sizes and labels are the same": "%1 se hizo con otro conjunto de datos que %2: las imágenes difieren, aunque los recuentos, tamaños y etiquetas coinciden",
+    "%1 was made on another dataset than %2: the text differs, although the counts, sizes and labels are the same": "%1 se hizo con otro conjunto de datos que %2: el texto difiere, aunque los recuentos, tamaños y etiquetas coinciden",
     "the folder holds no run.json (removed, or the run never started)": "la carpeta no contiene run.json (se eliminó, o el entrenamiento nunca empezó)",
     "run.json cannot be read: %1": "run.json no se puede leer: %1",
     "run.json is empty": "run.json está vacío",

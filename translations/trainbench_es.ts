@@ -1326,6 +1326,14 @@
         <source>the %1 memory limit of this process's control group</source>
         <translation>los %1 que permite el grupo de control (cgroup) de este proceso</translation>
     </message>
+    <message>
+        <source>%1 was made on another dataset than %2: the images differ, although the counts, sizes and labels are the same</source>
+        <translation>%1 se hizo con otro conjunto de datos que %2: las imágenes difieren, aunque los recuentos, tamaños y etiquetas coinciden</translation>
+    </message>
+    <message>
+        <source>%1 was made on another dataset than %2: the text differs, although the counts, sizes and labels are the same</source>
+        <translation>%1 se hizo con otro conjunto de datos que %2: el texto difiere, aunque los recuentos, tamaños y etiquetas coinciden</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -252,6 +252,8 @@ tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
             ": the file names its model, so leave out --model (it says which model a safetensors "
             "file written by another program holds)");
     }
+    if (o.has("vocabulary") && !w.spec.isText())
+        throw UsageError("--vocabulary is for text models; " + path + " holds an image model (" + w.spec.name + ")");
     if (o.has("vocabulary") && w.describesModel)
         throw UsageError(path + " names its model and its vocabulary: leave out --vocabulary (it says which symbols "
                                 "a text model of another program learned)");

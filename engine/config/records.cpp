@@ -330,6 +330,8 @@ void to_json(Json& j, const TestResult& t)
         j["misclassified"] = t.misclassified;
     if (t.atStop)
         j["at_stop"] = true;
+    if (t.preciseBnLayers >= 0)
+        j["precise_bn_layers"] = t.preciseBnLayers;
 }
 
 void from_json(const Json& j, TestResult& t)
@@ -344,6 +346,7 @@ void from_json(const Json& j, TestResult& t)
     t.samples = v ? whole<int>(*v, key) : 0;
     t.misclassified = jsonMember(j, "misclassified") ? getWhole<int>(j, "misclassified") : -1;
     t.atStop = jsonMember(j, "at_stop") && getBool(j, "at_stop");
+    t.preciseBnLayers = jsonMember(j, "precise_bn_layers") ? getWhole<int>(j, "precise_bn_layers") : -1;
 }
 
 } // namespace tb

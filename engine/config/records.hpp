@@ -54,6 +54,9 @@ struct TestResult {
     int samples = 0;        // test images evaluated
     int misclassified = -1; // -1: not counted
     bool atStop = false;    // of a run stopped by the user, at the stop
+    // The BatchNorm layers precise BN recomputed before this test (0: the model has none); -1: it did
+    // not run, or a record written before 2026-12-07 does not say.
+    int preciseBnLayers = -1;
 };
 
 // The optimizer's settings: {"name", "learning_rate", "beta_1", "beta_2", "epsilon", "momentum",

@@ -45,8 +45,9 @@ inline uint64_t cgroupStatValue(const std::string& path, const std::string& key)
 // room left under one of them (the limit less what the group holds that the kernel could not take
 // back: its use less its clean page cache, which reclaim frees before the group runs out). 0 for
 // both when there is no limit. cgroup v2 ("0::/path" in /proc/self/cgroup: memory.max,
-// memory.current, memory.stat's file and shmem) and v1 ("N:memory:/path": memory.limit_in_bytes,
-// memory.usage_in_bytes, memory.stat's total_cache and total_shmem). Beyond the limit the kernel
+// memory.current, memory.stat's file, shmem, file_dirty and file_writeback) and v1
+// ("N:memory:/path": memory.limit_in_bytes, memory.usage_in_bytes, memory.stat's total_cache,
+// total_shmem, total_dirty and total_writeback). Beyond the limit the kernel
 // kills the process without a word, so the refusals measure against it. The files are parameters
 // for the tests.
 struct MemoryGroup {
@@ -82,8 +83,11 @@ inline MemoryGroup cgroupMemory(const std::string& procCgroup = "/proc/self/cgro
             if (const uint64_t limit = cgroupValue(dir + (v2 ? "memory.max" : "memory.limit_in_bytes")); limit > 0) {
                 const uint64_t used = cgroupValue(dir + (v2 ? "memory.current" : "memory.usage_in_bytes"));
                 const uint64_t cache = cgroupStatValue(dir + "memory.stat", v2 ? "file" : "total_cache");
-                const uint64_t shmem = cgroupStatValue(dir + "memory.stat", v2 ? "shmem" : "total_shmem");
-                const uint64_t held = used - std::min(used, cache - std::min(cache, shmem));
+                // Of the page cache, tmpfs files and pages not yet written back are not free to take.
+                uint64_t busy = cgroupStatValue(dir + "memory.stat", v2 ? "shmem" : "total_shmem");
+                busy += cgroupStatValue(dir + "memory.stat", v2 ? "file_dirty" : "total_dirty");
+                busy += cgroupStatValue(dir + "memory.stat", v2 ? "file_writeback" : "total_writeback");
+                const uint64_t held = used - std::min(used, cache - std::min(cache, busy));
                 const uint64_t room = limit - std::min(limit, held);
                 group.available = group.limit == 0 ? room : std::min(group.available, room);
                 group.limit = group.limit == 0 ? limit : std::min(group.limit, limit);

@@ -155,13 +155,8 @@ private:
 
 uint64_t idxSizeLimit()
 {
-    if (g_limitOverride)
-        return g_limitOverride;
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && pageSize > 0)
-        return uint64_t(pages) * uint64_t(pageSize) / 2;
-    return uint64_t(8) << 30;
+    // Half the memory this process may use: a control group's limit counts as the other refusals'.
+    return g_limitOverride ? g_limitOverride : physicalMemoryBytes() / 2;
 }
 
 void setIdxSizeLimitForTesting(uint64_t bytes)

@@ -324,8 +324,8 @@ try {
             // size of vocabulary was trained on other symbols (characters, where the text read here
             // gives bytes), which is what to say, not that the file is of another model.
             const int64_t symbols = int64_t(w.classNames.size());
-            if (!hasModel && w.spec.isText() && !e.shape.empty() && e.shape.size() == t.shape.size() &&
-                t.shape[0] == symbols && e.shape[0] != symbols &&
+            if (!hasModel && w.spec.isText() && t.layer == layout.back().layer && !e.shape.empty() &&
+                e.shape.size() == t.shape.size() && t.shape[0] == symbols && e.shape[0] != symbols &&
                 std::equal(e.shape.begin() + 1, e.shape.end(), t.shape.begin() + 1))
                 throw ModelError(
                     symbols == 256

@@ -138,10 +138,12 @@ std::string seconds(double s)
 }
 
 // The run's test figures, where precise BN recomputed BatchNorm's statistics after training (the run's
-// setting): they are of the recomputed statistics, the curves of those before. Null otherwise.
+// setting): they are of the recomputed statistics, the curves of those before. Null otherwise: no
+// BatchNorm layer to recompute, or a record that does not say (before 2026-12-07).
 const TestResult* testAfterPreciseBn(const RunSummary& run)
 {
-    return run.config && run.config->preciseBnBatches > 0 && run.test ? &*run.test : nullptr;
+    return run.config && run.config->preciseBnBatches > 0 && run.test && run.test->preciseBnLayers > 0 ? &*run.test
+                                                                                                       : nullptr;
 }
 
 std::string charts(const RunSummary& run, const Words& say)

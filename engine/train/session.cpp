@@ -295,6 +295,7 @@ void TrainingSession::recordEnd(const EvalResult& test)
     m_weightsSha256 = weightsSha256();
     m_weightsFileSha256 = sha256Hex(readWholeFile(m_folder->weights()));
     m_test = testResultOf(test);
+    m_test->preciseBnLayers = m_preciseBnLayers;
     if (!test.predicted.empty()) {
         const TestRecord record = makeTestRecord(test, m_data);
         writeFileAtomically(m_folder->evaluation(), jsonText(testRecordJson(record)) + "\n");
@@ -311,6 +312,7 @@ void TrainingSession::recordStop(const EvalResult& test)
     m_weightsSha256 = weightsSha256();
     m_test = testResultOf(test);
     m_test->atStop = true;
+    m_test->preciseBnLayers = m_preciseBnLayers;
     m_ended = now();
     writeRecord(RunStatus::Stopped);
 }
@@ -462,6 +464,7 @@ RunResult TrainingSession::finish(TrainStatus status, const FinishOptions& o, Tr
             return r;
         }
         r.preciseBn = recomputeBatchNorm(batches);
+        m_preciseBnLayers = r.preciseBn->layers;
     } else // the weights' statistics as they stand: the best epoch's where early stopping restored them
         r.batchNormWarmth =
             tb::batchNormWarmth(m_net, r.restoredBest ? int64_t(r.bestEpoch) * m_trainer->stepsPerEpoch()

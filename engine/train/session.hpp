@@ -213,6 +213,7 @@ private:
     std::optional<RunPosition> m_leadPending;
     std::string m_started, m_ended;                   // run.json's times (UTC, ISO 8601)
     std::optional<TestResult> m_test;                 // run.json's "test" once recordEnd ran
+    int m_preciseBnLayers = -1;                       // what precise BN recomputed (TestResult's)
     std::string m_weightsSha256, m_weightsFileSha256; // likewise
     nlohmann::ordered_json m_hardware;                // run.json's "hardware", detected on the first write
     nlohmann::ordered_json m_process;                 // run.json's "process" while running (ProcessIdentity)

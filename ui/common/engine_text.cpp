@@ -305,6 +305,14 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP(
              "EngineText",
              "%1 was made on another dataset than %2: the labels differ, although the counts and sizes are the same")},
+        {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the images differ, although "
+                                           "the counts, sizes and labels are the same$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the images differ, although the "
+                                         "counts, sizes and labels are the same")},
+        {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the text differs, although "
+                                           "the counts, sizes and labels are the same$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the text differs, although the "
+                                         "counts, sizes and labels are the same")},
         // Run folders given to Resume (train/run_folder.cpp).
         {QRegularExpression(QStringLiteral("^(.+) diverged before its first checkpoint \\(its loss or weights became "
                                            "NaN or infinite\\): nothing to resume; train it again with a lower "

@@ -85,10 +85,24 @@ QString saveSvgFile(const QString& path, QSize size, const QString& title, const
 
 QString saveFileSet(const QList<FileToSave>& files)
 {
-    // Hidden, beside its target (a rename does not cross file systems), and this process's own.
+    // Where each file's bytes go: a symbolic link's target (the link stays a link, as saveBytes keeps
+    // it), and its hidden stage beside it (a rename does not cross file systems), this process's own,
+    // its name cut to fit the folder's 255 bytes.
+    const auto target = [](const QString& path) {
+        const QFileInfo info(path);
+        return info.isSymLink() ? info.symLinkTarget() : path;
+    };
     const auto staged = [](const QString& path) {
         const QFileInfo info(path);
-        return QDir(info.path()).filePath(QStringLiteral(".%1.part-%2").arg(info.fileName()).arg(qint64(::getpid())));
+        const QByteArray suffix = QStringLiteral(".part-%1").arg(qint64(::getpid())).toUtf8();
+        QByteArray name = info.fileName().toUtf8();
+        if (1 + name.size() + suffix.size() > 255) { // cut at a character's start
+            qsizetype end = 255 - 1 - suffix.size();
+            while (end > 0 && (uchar(name[end]) & 0xc0) == 0x80)
+                --end;
+            name.truncate(end);
+        }
+        return QDir(info.path()).filePath(QString::fromUtf8("." + name + suffix));
     };
     const auto names = [](const QStringList& paths) {
         QStringList out;
@@ -96,17 +110,32 @@ QString saveFileSet(const QList<FileToSave>& files)
             out << QFileInfo(p).fileName();
         return out.join(QStringLiteral(", "));
     };
+    const auto noneWritten = [&](const QString& error) {
+        if (files.size() < 2)
+            return error;
+        return translated(QT_TRANSLATE_NOOP("tbui::SaveFile", "%1. None of the %2 files was written; the "
+                                                              "folder is as it was."))
+            .arg(error)
+            .arg(files.size());
+    };
+    // A target that cannot be replaced (a folder, a link that cannot be followed, a folder that cannot
+    // be written) stops the set before anything is staged; a device or FIFO is written through, last.
+    QList<FileToSave> regular, streams;
+    for (const FileToSave& f : files) {
+        if (f.bytes.isEmpty())
+            return translated(QT_TRANSLATE_NOOP("tbui::SaveFile", "Could not encode the image for %1")).arg(f.path);
+        if (const std::string why = tb::unwritableReason(ss(f.path)); !why.empty())
+            return noneWritten(EngineText::english(qs("cannot write " + ss(f.path) + ": " + why)));
+        const QFileInfo info(target(f.path));
+        (info.exists() && !info.isFile() ? streams : regular) << f;
+    }
     QStringList written; // staged files on disk
     const auto removeStaged = [&] {
         for (const QString& s : written)
             ::unlink(ss(s).c_str());
     };
-    for (const FileToSave& f : files) {
-        const QString stage = staged(f.path);
-        if (f.bytes.isEmpty()) {
-            removeStaged();
-            return translated(QT_TRANSLATE_NOOP("tbui::SaveFile", "Could not encode the image for %1")).arg(f.path);
-        }
+    for (const FileToSave& f : regular) {
+        const QString stage = staged(target(f.path));
         try {
             tb::writeFileAtomically(ss(stage), f.bytes.toStdString());
         } catch (const std::exception& e) {
@@ -114,21 +143,15 @@ QString saveFileSet(const QList<FileToSave>& files)
             // The message names the file the user asked for, not its hidden stage.
             QString why = qs(e.what());
             why.replace(stage, f.path);
-            const QString error = EngineText::english(why);
-            if (files.size() < 2)
-                return error;
-            return translated(QT_TRANSLATE_NOOP("tbui::SaveFile", "%1. None of the %2 files was written; the "
-                                                                  "folder is as it was."))
-                .arg(error)
-                .arg(files.size());
+            return noneWritten(EngineText::english(why));
         }
         written << stage;
     }
     QStringList done, left;
     QString firstError;
-    for (const FileToSave& f : files) {
-        const QString stage = staged(f.path);
-        if (std::rename(ss(stage).c_str(), ss(f.path).c_str()) == 0) {
+    for (const FileToSave& f : regular) {
+        const QString stage = staged(target(f.path));
+        if (std::rename(ss(stage).c_str(), ss(target(f.path)).c_str()) == 0) {
             done << f.path;
             continue;
         }
@@ -136,8 +159,16 @@ QString saveFileSet(const QList<FileToSave>& files)
         ::unlink(ss(stage).c_str());
         left << f.path;
         if (firstError.isEmpty())
-            firstError = EngineText::english(
-                qs("cannot write " + ss(f.path) + ": " + std::strerror(err) + "; nothing was written"));
+            firstError = EngineText::english(qs("cannot write " + ss(f.path) + ": " + std::strerror(err)));
+    }
+    for (const FileToSave& f : streams) {
+        if (const QString error = saveBytes(f.path, f.bytes); !error.isEmpty()) {
+            left << f.path;
+            if (firstError.isEmpty())
+                firstError = error;
+        } else {
+            done << f.path;
+        }
     }
     if (left.isEmpty())
         return {};

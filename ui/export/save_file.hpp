@@ -33,8 +33,10 @@ struct FileToSave {
 };
 // Writes every file of `files` or none: each is first written whole beside its target under a hidden
 // name, and only when all are on disk are they renamed over their targets (a rename needs no space).
-// A failure removes what it wrote and leaves the targets as they were. Returns an empty string on
-// success, else the failure, naming the file, and what became of the set.
+// A failure removes what it wrote and leaves the targets as they were; a target that cannot be
+// replaced (a folder) stops the set before anything is written. A symbolic link's target is what gets
+// replaced, and a device or FIFO is written through, last, as saveBytes does. Returns an empty string
+// on success, else the failure, naming the file, and what became of the set.
 QString saveFileSet(const QList<FileToSave>& files);
 
 } // namespace tbui
