@@ -21,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <array>
 #include <barrier>
 #include <cmath>
 #include <condition_variable>
@@ -188,6 +189,25 @@ struct StopWhen : TrainObserver {
     }
     void epochFinished(const EpochRecord&, const EvalResult&) override { ++epochs; }
 };
+
+// What two ranks' runs, side by side on one hub, refused (ConfigError's words; empty where none).
+template <typename Train> std::array<std::string, 2> twoRanksRefusals(Train train)
+{
+    auto hub = std::make_shared<ThreadHub>(2);
+    std::array<std::string, 2> errors;
+    std::vector<std::thread> ranks;
+    for (int r = 0; r < 2; ++r)
+        ranks.emplace_back([&, r] {
+            try {
+                train(r, std::make_shared<ThreadCommunicator>(hub, r));
+            } catch (const ConfigError& e) {
+                errors[size_t(r)] = e.what();
+            }
+        });
+    for (std::thread& t : ranks)
+        t.join();
+    return errors;
+}
 } // namespace
 
 class TstTraining : public QObject {
@@ -293,20 +313,9 @@ private slots:
     // A rank whose batch differs is named on every rank before anything is trained.
     void rankWithOtherSettingsIsNamed()
     {
-        auto hub = std::make_shared<ThreadHub>(2);
-        std::string errors[2];
-        std::vector<std::thread> rankThreads;
-        for (int r = 0; r < 2; ++r)
-            rankThreads.emplace_back([&, r] {
-                try {
-                    trainToy(m_toy, 1, 42, OptimizerKind::Adam, 1, std::make_shared<ThreadCommunicator>(hub, r),
-                             r == 0 ? 50 : 40);
-                } catch (const ConfigError& e) {
-                    errors[r] = e.what();
-                }
-            });
-        for (std::thread& t : rankThreads)
-            t.join();
+        const auto errors = twoRanksRefusals([&](int r, std::shared_ptr<Communicator> comm) {
+            trainToy(m_toy, 1, 42, OptimizerKind::Adam, 1, std::move(comm), r == 0 ? 50 : 40);
+        });
         for (const std::string& e : errors)
             QVERIFY2(e.find("MPI rank 1's batch size differs from rank 0's") != std::string::npos, e.c_str());
     }
@@ -317,20 +326,9 @@ private slots:
         Dataset other = m_toy;
         other.train.pixels[7] ^= 0x20;
         other.pixelsHash.clear();
-        auto hub = std::make_shared<ThreadHub>(2);
-        std::string errors[2];
-        std::vector<std::thread> rankThreads;
-        for (int r = 0; r < 2; ++r)
-            rankThreads.emplace_back([&, r] {
-                try {
-                    trainToy(r == 0 ? m_toy : other, 1, 42, OptimizerKind::Adam, 1,
-                             std::make_shared<ThreadCommunicator>(hub, r));
-                } catch (const ConfigError& e) {
-                    errors[r] = e.what();
-                }
-            });
-        for (std::thread& t : rankThreads)
-            t.join();
+        const auto errors = twoRanksRefusals([&](int r, std::shared_ptr<Communicator> comm) {
+            trainToy(r == 0 ? m_toy : other, 1, 42, OptimizerKind::Adam, 1, std::move(comm));
+        });
         for (const std::string& e : errors)
             QVERIFY2(e.find("MPI rank 1's training images differ from rank 0's") != std::string::npos, e.c_str());
     }
