@@ -11,8 +11,10 @@
 
 #include "charts/chart.hpp"
 #include "config/lr_schedule.hpp"
+#include "core/json_text.hpp"
 #include "environment.hpp"
 #include "i18n/language.hpp"
+#include "io/weights_file.hpp"
 #include "main_window.hpp"
 #include "panels/accelerator_panel.hpp"
 #include "panels/charts_panel.hpp"
@@ -415,6 +417,25 @@ private slots:
         const QString log = w->runPanel()->logText();
         QVERIFY2(log.contains(QStringLiteral("baseline kernels")), qPrintable(log));
         QVERIFY2(!log.contains(QStringLiteral("It ran on")), qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("Note:")), qPrintable(log));
+        // A checkpoint written before checkpoints kept a hash of the images resumes with the CLI's note
+        // of what could not be checked (the window said nothing).
+        const std::string checkpoint = (folder + QStringLiteral("/checkpoint.tbw")).toStdString();
+        tb::WeightsFile saved = tb::loadWeights(checkpoint);
+        nlohmann::ordered_json position = tb::parseJson(saved.resume);
+        QVERIFY(position["dataset"].contains("pixels_hash"));
+        position["dataset"].erase("pixels_hash");
+        saved.resume = tb::jsonText(position);
+        tb::saveWeights(checkpoint, saved);
+        QVERIFY(QFile::remove(folder + QStringLiteral("/weights.tbw")));
+        w->resumeRun(folder);
+        const RunOutcome again = waitForRun(finished);
+        QVERIFY2(again.status == RunStatus::Completed, qPrintable(again.message));
+        const QString noted = w->runPanel()->logText();
+        QVERIFY2(noted.contains(QStringLiteral("Note: ") + folder +
+                                QStringLiteral("/checkpoint.tbw was written before checkpoints kept a hash of their "
+                                               "dataset's images: only the counts, sizes and labels of ")),
+                 qPrintable(noted));
     }
 
     // The run's own dataset is loaded when another is open; a damaged checkpoint and a dataset that

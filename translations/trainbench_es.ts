@@ -1334,6 +1334,14 @@
         <source>%1 was made on another dataset than %2: the text differs, although the counts, sizes and labels are the same</source>
         <translation>%1 se hizo con otro conjunto de datos que %2: el texto difiere, aunque los recuentos, tamaños y etiquetas coinciden</translation>
     </message>
+    <message>
+        <source>%1 was written before checkpoints kept a hash of their dataset's images: only the counts, sizes and labels of %2 were checked, not the images themselves</source>
+        <translation>%1 se escribió antes de que los puntos de control guardaran un hash de las imágenes de su conjunto de datos: solo se comprobaron los recuentos, tamaños y etiquetas de %2, no las imágenes mismas</translation>
+    </message>
+    <message>
+        <source>%1 was written before checkpoints kept a hash of their dataset's text: only the counts, sizes and labels of %2 were checked, not the text itself</source>
+        <translation>%1 se escribió antes de que los puntos de control guardaran un hash del texto de su conjunto de datos: solo se comprobaron los recuentos, tamaños y etiquetas de %2, no el texto mismo</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -3417,6 +3425,10 @@
     <message>
         <source>Validation: the text's last part (%1 sequences), after each epoch</source>
         <translation>Validación: la última parte del texto (%1 secuencias), tras cada época</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Nota: %1</translation>
     </message>
 </context>
 <context>

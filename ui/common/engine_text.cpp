@@ -313,6 +313,17 @@ const std::vector<Pattern>& patterns()
                                            "the counts, sizes and labels are the same$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the text differs, although the "
                                          "counts, sizes and labels are the same")},
+        {QRegularExpression(QStringLiteral("^(.+) was written before checkpoints kept a hash of their dataset's "
+                                           "images: only the counts, sizes and labels of (.+) were checked, not the "
+                                           "images themselves$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 was written before checkpoints kept a hash of their dataset's images: "
+                                         "only the counts, sizes and labels of %2 were checked, not the images "
+                                         "themselves")},
+        {QRegularExpression(QStringLiteral("^(.+) was written before checkpoints kept a hash of their dataset's "
+                                           "text: only the counts, sizes and labels of (.+) were checked, not the "
+                                           "text itself$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 was written before checkpoints kept a hash of their dataset's text: only "
+                                         "the counts, sizes and labels of %2 were checked, not the text itself")},
         // Run folders given to Resume (train/run_folder.cpp).
         {QRegularExpression(QStringLiteral("^(.+) diverged before its first checkpoint \\(its loss or weights became "
                                            "NaN or infinite\\): nothing to resume; train it again with a lower "

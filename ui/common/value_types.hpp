@@ -59,6 +59,7 @@ struct RunStarted {
     bool resumed = false;
     int resumedEpoch = 0, resumedStep = 0; // epochs finished, batches finished in the next one
     QString ranOn;                         // the device it ran on before, when it goes on elsewhere
+    QString datasetNote; // what could not be checked of its dataset (a checkpoint before pixels_hash), English
     std::vector<tb::EpochRecord> history;
 };
 

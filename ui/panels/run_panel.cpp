@@ -233,6 +233,8 @@ void RunPanel::runStarted(const RunStarted& info)
                 return tr("Run folder %1 (resumed at epoch %2, step %3)").arg(folder).arg(epoch).arg(step);
             });
     }
+    if (!info.datasetNote.isEmpty()) // as the CLI says it: what of the dataset could not be checked
+        appendLog([note = info.datasetNote] { return tr("Note: %1").arg(EngineText::english(note)); });
     if (!info.ranOn.isEmpty()) // the accelerator panel moved it: another thread count or precision
         appendLog([ranOn = info.ranOn, device = qs(info.config.device.id())] {
             return tr("It ran on %1 until now; it continues on %2.").arg(ranOn, device);

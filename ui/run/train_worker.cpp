@@ -142,6 +142,7 @@ void TrainWorker::run()
         info.resumedEpoch = run.position.epoch;
         info.resumedStep = run.position.step;
         info.ranOn = ranOn;
+        info.datasetNote = qs(session->datasetNote());
         info.history = run.history;
         outcome.runFolder = info.runFolder;
         if (session->data().isText())
