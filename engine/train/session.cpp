@@ -399,7 +399,10 @@ TrainStatus TrainingSession::run(TrainObserver* observer, const std::atomic<bool
         // Rank 0 writes the checkpoints: every rank learns where and how often, so that the watchdog's
         // message, on whichever rank gives up waiting, names the last one (or says there is none).
         m_leadFolder = allgatherText(*comm, m_folder ? m_folder->path : std::string())[0];
-        m_leadEvery = std::stoi(allgatherText(*comm, std::to_string(m_checkpointEvery))[0]);
+        const uint64_t every = uint64_t(m_checkpointEvery);
+        std::vector<uint64_t> everies(size_t(comm->size()));
+        comm->allgather(&every, 1, everies.data());
+        m_leadEvery = int(everies[0]);
         const RunPosition& at = m_trainer->position();
         if (m_leadFolder.empty())
             comm->setEndNote("The run has no run folder (--no-run-folder): it wrote no checkpoint, and "

@@ -94,19 +94,13 @@ QImage toQImage(const tb::GrayImage& g)
 
 PredictPanel::PredictPanel(QWidget* parent)
     : QWidget(parent), m_pad(new DrawingPad), m_inputView(new QLabel), m_inputCaption(new QLabel),
-      m_bars(new ProbabilityBars), m_model(new QLabel), m_notice(new QLabel), m_status(new ElidedLabel),
+      m_bars(new ProbabilityBars), m_model(new QLabel), m_notice(new WeightsNotice), m_status(new ElidedLabel),
       m_openWeights(new QPushButton), m_openPicture(new QPushButton), m_paste(new QPushButton), m_undo(new QPushButton),
       m_clear(new QPushButton), m_brushLabel(new QLabel), m_brush(new QSlider(Qt::Horizontal)), m_invert(new QCheckBox),
       m_centre(new QCheckBox), m_topLabel(new QLabel), m_top(new QSpinBox)
 {
     setAcceptDrops(true);
     m_model->setWordWrap(true);
-    // Said as the Results page says its notes: beside what it is about, not in a box to dismiss.
-    m_notice->setObjectName(QStringLiteral("weightsNotice"));
-    m_notice->setWordWrap(true);
-    m_notice->setStyleSheet(QStringLiteral("color: #8a5300;"));
-    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_notice->hide();
     m_inputView->setFixedSize(kInputViewSide, kInputViewSide);
     m_inputView->setAlignment(Qt::AlignCenter);
     m_inputView->setStyleSheet(QStringLiteral("background: black; border: 1px solid gray;"));
@@ -251,16 +245,12 @@ QString PredictPanel::statusText() const
 
 QString PredictPanel::noticeText() const
 {
-    return m_notice->isHidden() ? QString() : m_notice->text();
+    return m_notice->shown();
 }
 
 void PredictPanel::showModelText()
 {
-    // The engine's English, worded again in the window's language (a language switch calls this).
-    const QString notice =
-        m_weights && !m_weights->notice.empty() ? EngineText::english(qs(m_weights->notice)) : QString();
-    m_notice->setText(notice);
-    m_notice->setVisible(!notice.isEmpty());
+    m_notice->showFor(m_weights.get()); // a language switch calls this
     if (!m_predictor) {
         m_model->setText(tr("No model yet: train one (Setup, then Start) or open a weights file. Meanwhile the "
                             "page shows what a model would receive."));

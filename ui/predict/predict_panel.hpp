@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/value_types.hpp"
+#include "common/weights_notice.hpp"
 #include "data/preprocess.hpp"
 
 #include <QImage>
@@ -92,7 +93,7 @@ private:
     QLabel* m_inputCaption;
     ProbabilityBars* m_bars;
     QLabel* m_model;
-    QLabel* m_notice; // the model file's notice, hidden when it has none
+    WeightsNotice* m_notice;
     ElidedLabel* m_status;
     QPushButton* m_openWeights;
     QPushButton* m_openPicture;

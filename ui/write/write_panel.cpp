@@ -65,7 +65,7 @@ WritePanel::WritePanel(QWidget* parent)
       m_stop(new QPushButton(this)), m_open(new QPushButton(this)), m_promptLabel(new QLabel(this)),
       m_lengthLabel(new QLabel(this)), m_temperatureLabel(new QLabel(this)), m_seedLabel(new QLabel(this)),
       m_legendTitle(new QLabel(this)), m_source(new ElidedLabel(Qt::ElideMiddle, this)), m_status(new QLabel(this)),
-      m_error(new QLabel(this)), m_notice(new QLabel(this)), m_output(new QTextEdit(this))
+      m_error(new QLabel(this)), m_notice(new WeightsNotice(this)), m_output(new QTextEdit(this))
 {
     m_length->setRange(1, 20000);
     m_length->setValue(400);
@@ -89,12 +89,6 @@ WritePanel::WritePanel(QWidget* parent)
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
-    // As the Results page's notes: said beside the model it is about, not in a box to dismiss.
-    m_notice->setObjectName(QStringLiteral("weightsNotice"));
-    m_notice->setWordWrap(true);
-    m_notice->setStyleSheet(QStringLiteral("color: #8a5300;"));
-    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_notice->hide();
     m_status->setWordWrap(true);
     m_output->setReadOnly(true);
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
@@ -191,10 +185,7 @@ void WritePanel::retranslate()
     m_source->setFullText(m_weights ? tr("Model: %1").arg(source)
                                     : tr("No text model yet: train one (a text dataset and a text preset in Setup) or "
                                          "open the weights of one."));
-    const QString notice =
-        m_weights && !m_weights->notice.empty() ? EngineText::english(qs(m_weights->notice)) : QString();
-    m_notice->setText(notice);
-    m_notice->setVisible(!notice.isEmpty());
+    m_notice->showFor(m_weights.get());
     if (m_statusText)
         m_status->setText(m_statusText());
     showState();
@@ -247,7 +238,7 @@ QString WritePanel::errorText() const
 
 QString WritePanel::noticeText() const
 {
-    return m_notice->isHidden() ? QString() : m_notice->text();
+    return m_notice->shown();
 }
 
 void WritePanel::setWeights(WeightsPtr weights, std::function<QString()> source)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/value_types.hpp"
+#include "common/weights_notice.hpp"
 
 #include <QWidget>
 
@@ -101,7 +102,7 @@ private:
     ElidedLabel* m_source;
     QLabel* m_status;
     QLabel* m_error;
-    QLabel* m_notice; // the weights file's notice, hidden when it has none
+    WeightsNotice* m_notice;
     QTextEdit* m_output;
 
     WeightsPtr m_weights;
