@@ -300,6 +300,8 @@ private slots:
         QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("<b>\\d+,\\d+\\x{00a0}%</b>"))));
         QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("<b>\\d+,\\d s</b>"))));
         QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("data-value=\"\\d+\\.\\d+\""))));
+        // A number before its unit too: the hardware table's memory.
+        QVERIFY(spanish.contains(QRegularExpression(QStringLiteral("<th>Memoria</th><td>\\d+,\\d GB</td>"))));
     }
 
     void aWindowRunIsRecorded()

@@ -1609,6 +1609,32 @@ private slots:
             QVERIFY(box->isEnabled());
             QVERIFY(!box->isChecked()); // offered unticked: the GPU's code, far slower on the CPU
             QVERIFY(!boxes(compare).count(QStringLiteral("cuda:0")));
+            // A text model trains on the CPU: the OpenCL choice says why it is unavailable, the CPU takes
+            // its place, and the next image model has the OpenCL device again, as the settings kept it.
+            QSignalSpy changed(&panel, &AcceleratorPanel::deviceChanged);
+            panel.setTextModel(true);
+            QCOMPARE(panel.device().id(), std::string("cpu:2"));
+            QCOMPARE(changed.count(), 1);
+            const auto note = [&panel] {
+                for (const QLabel* l : panel.findChildren<QLabel*>())
+                    if (l->text().startsWith(QLatin1String("The OpenCL device does not run text models")))
+                        return !l->isHidden();
+                return false;
+            };
+            QVERIFY(note());
+            QCOMPARE(QSettings().value(QStringLiteral("accelerator/device")).toInt(), 2); // the GPU's choice
+            panel.setTextModel(false);
+            QCOMPARE(panel.device().id(), std::string("opencl:0"));
+            QVERIFY(!note());
+            // A CPU chosen by the user while the text model is there stays chosen.
+            panel.setTextModel(true);
+            const auto radios = panel.findChildren<QRadioButton*>();
+            const auto one = std::find_if(radios.begin(), radios.end(),
+                                          [](QRadioButton* r) { return r->text() == QLatin1String("One CPU core"); });
+            QVERIFY(one != radios.end());
+            (*one)->setChecked(true);
+            panel.setTextModel(false);
+            QCOMPARE(panel.device().id(), std::string("cpu:1"));
         }
         // A GPU through its vendor's OpenCL driver, and a device the backend cannot use.
         tb::OpenClDeviceInfo gpu = pocl;

@@ -117,6 +117,8 @@ ES = {
     "NVIDIA GPU — unavailable: %1": "GPU NVIDIA — no disponible: %1",
     "NVIDIA GPU": "GPU NVIDIA",
     "TPU — cloud only": "TPU — solo en la nube",
+    "The OpenCL device does not run text models yet: they train on the CPU.":
+        "El dispositivo OpenCL aún no ejecuta modelos de texto: se entrenan en la CPU.",
     "TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. Compare this machine's CPU and GPU instead.":
         "Las TPU solo existen en la nube de Google (Colab, máquinas virtuales Cloud TPU); un equipo de escritorio no puede entrenar con una. Compara en su lugar la CPU y la GPU de esta máquina.",
     "Scale the batch with the replicas (batch × replicas, like the TPU tutorial's 64 × num_replicas_in_sync)":
@@ -200,7 +202,7 @@ ES = {
     "Export weights (ONNX, safetensors)…": "Exportar pesos (ONNX, safetensors)…",
     "%1 — the same cores with %2 kernels": "%1 — los mismos núcleos con rutinas %2",
     "Quit": "Salir",
-    "&Run": "&Entrenamiento",
+    "&Run": "&Ejecutar",
     "Start": "Iniciar",
     "Pause / resume": "Pausar / reanudar",
     "Stop": "Detener",

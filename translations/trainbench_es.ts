@@ -1954,6 +1954,10 @@
         <source>The matrix products (convolutions, Dense, LSTM) take their inputs rounded to bfloat16 and sum in FP32; weights, optimizer and loss stay FP32. Only CPUs with AVX512_BF16 run it; the weights differ a little from FP32's.</source>
         <translation>Los productos de matrices (convoluciones, Dense, LSTM) toman sus entradas redondeadas a bfloat16 y suman en FP32; los pesos, el optimizador y la pérdida siguen en FP32. Solo lo ejecutan las CPU con AVX512_BF16; los pesos difieren un poco de los de FP32.</translation>
     </message>
+    <message>
+        <source>The OpenCL device does not run text models yet: they train on the CPU.</source>
+        <translation>El dispositivo OpenCL aún no ejecuta modelos de texto: se entrenan en la CPU.</translation>
+    </message>
 </context>
 <context>
     <name>tbui::ChartsPanel</name>
@@ -2541,7 +2545,7 @@
     </message>
     <message>
         <source>&amp;Run</source>
-        <translation>&amp;Entrenamiento</translation>
+        <translation>&amp;Ejecutar</translation>
     </message>
     <message>
         <source>Start</source>

@@ -8,6 +8,7 @@
 #include "report/svg_chart.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -43,8 +44,12 @@ public:
     {
         for (auto& [label, v] : rows) {
             v = value(label, v);
-            if (isDecimal(v))
-                v = number(v);
+            // A decimal number, alone or before its unit ("23.5 GB").
+            const size_t space = v.find(' ');
+            const std::string head = v.substr(0, space), unit = space == std::string::npos ? "" : v.substr(space);
+            if (isDecimal(head) && std::all_of(unit.begin() + (unit.empty() ? 0 : 1), unit.end(),
+                                               [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+                v = number(head) + unit;
             label = (*this)(label.c_str());
         }
         return rows;

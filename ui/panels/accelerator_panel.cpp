@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QRadioButton>
+#include <QScopedValueRollback>
 #include <QSettings>
 #include <QVBoxLayout>
 
@@ -25,15 +26,16 @@ const char* kPrecisionKey = "accelerator/precision"; // "fp32" or "bf16", as --p
 AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent)
     : QWidget(parent), m_system(system), m_title(new QLabel(this)), m_detected(new QLabel(this)),
       m_oneCore(new QRadioButton(this)), m_allCores(new QRadioButton(this)), m_gpu(new QRadioButton(this)),
-      m_tpu(new QRadioButton(this)), m_group(new QButtonGroup(this)), m_precisionLabel(new QLabel(this)),
-      m_fp32(new QRadioButton(this)), m_bf16(new QRadioButton(this)), m_precisionNote(new QLabel(this)),
-      m_scale(new QCheckBox(this)), m_replicas(new QLabel(this))
+      m_gpuNote(new QLabel(this)), m_tpu(new QRadioButton(this)), m_group(new QButtonGroup(this)),
+      m_precisionLabel(new QLabel(this)), m_fp32(new QRadioButton(this)), m_bf16(new QRadioButton(this)),
+      m_precisionNote(new QLabel(this)), m_scale(new QCheckBox(this)), m_replicas(new QLabel(this))
 {
     m_title->setStyleSheet(QStringLiteral("font-weight: bold"));
     m_detected->setWordWrap(true);
     m_detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_replicas->setWordWrap(true);
     m_precisionNote->setWordWrap(true);
+    m_gpuNote->setWordWrap(true);
     // A group of its own: the precision is a choice beside the device's, not one of them.
     auto* precision = new QButtonGroup(this);
     precision->addButton(m_fp32);
@@ -51,6 +53,7 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     layout->addWidget(m_oneCore);
     layout->addWidget(m_allCores);
     layout->addWidget(m_gpu);
+    layout->addWidget(m_gpuNote);
     layout->addWidget(m_tpu);
     auto* precisionRow = new QHBoxLayout;
     precisionRow->addWidget(m_precisionLabel);
@@ -75,7 +78,10 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     connect(m_group, &QButtonGroup::idToggled, this, [this](int id, bool on) {
         if (!on)
             return;
-        QSettings().setValue(kDeviceKey, id);
+        if (!m_switchingForModel) { // the user's choice (not the CPU a text model put in the GPU's place)
+            m_gpuBeforeText = false;
+            QSettings().setValue(kDeviceKey, id);
+        }
         updatePrecision();
         updateBatch();
         emit deviceChanged();
@@ -133,6 +139,9 @@ void AcceleratorPanel::retranslate()
                            : tr("NVIDIA GPU"));
         m_gpu->setToolTip(QString());
     }
+    // A radio button does not wrap: the reason is a label of its own, below it.
+    m_gpuNote->setText(tr("The OpenCL device does not run text models yet: they train on the CPU."));
+    m_gpuNote->setVisible(m_textModel && accelerator && accelerator->kind == tb::DeviceKind::OpenCl);
     m_tpu->setText(tr("TPU — cloud only"));
     m_tpu->setToolTip(tr("TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. "
                          "Compare this machine's CPU and GPU instead."));
@@ -146,6 +155,23 @@ void AcceleratorPanel::retranslate()
     m_bf16->setText(tr("bfloat16 (bf16)"));
     updatePrecision();
     updateBatch();
+}
+
+void AcceleratorPanel::setTextModel(bool text)
+{
+    if (text == m_textModel)
+        return;
+    m_textModel = text;
+    m_gpu->setEnabled(!text && tb::preferredAccelerator(m_system).has_value());
+    retranslate();
+    const QScopedValueRollback<bool> switching(m_switchingForModel, true);
+    if (text && m_gpu->isChecked()) {
+        m_gpuBeforeText = true;
+        m_allCores->setChecked(true);
+    } else if (!text && m_gpuBeforeText) {
+        m_gpuBeforeText = false;
+        m_gpu->setChecked(m_gpu->isEnabled());
+    }
 }
 
 QString AcceleratorPanel::bf16Unavailable() const

@@ -29,6 +29,9 @@ public:
     // Why the chosen device cannot compute in bf16 (this CPU, or not a CPU), in the window's language;
     // empty when it can.
     QString bf16Unavailable() const;
+    // A text model trains on the CPU only (the OpenCL device runs image models): the GPU's choice is
+    // unavailable, with the reason, while one is chosen; the GPU returns with the next image model.
+    void setTextModel(bool text);
 
 signals:
     void deviceChanged();
@@ -47,6 +50,7 @@ private:
     QRadioButton* m_oneCore;
     QRadioButton* m_allCores;
     QRadioButton* m_gpu;
+    QLabel* m_gpuNote; // why a text model cannot train on the OpenCL device, while one is chosen
     QRadioButton* m_tpu;
     QButtonGroup* m_group;
     QLabel* m_precisionLabel;
@@ -56,6 +60,9 @@ private:
     QCheckBox* m_scale;
     QLabel* m_replicas;
     int m_perReplicaBatch = 128;
+    bool m_textModel = false;
+    bool m_gpuBeforeText = false;     // the GPU was chosen when a text model took it away
+    bool m_switchingForModel = false; // setTextModel's own change of device, not the user's
 };
 
 } // namespace tbui
