@@ -32,6 +32,19 @@ class TstIdx : public QObject {
     }
 
 private slots:
+    // The images' hash is kept in checkpoints (pixels_hash): its value may not change from one version to
+    // the next, or every checkpoint written before would be refused as "of other images".
+    void pixelsHashIsStable()
+    {
+        tb::Dataset d;
+        for (int i = 0; i < 20; ++i)
+            d.train.pixels.push_back(uint8_t(i));
+        d.test.pixels = {200, 201, 202};
+        QCOMPARE(tb::pixelsHashOf(d), std::string("80ad77db43fa70d2"));
+        d.test.pixels[2] = 203;
+        QVERIFY(tb::pixelsHashOf(d) != "80ad77db43fa70d2");
+    }
+
     void readsRawAndGzip_data()
     {
         QTest::addColumn<bool>("gz");

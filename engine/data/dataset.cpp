@@ -267,28 +267,31 @@ Dataset loadDataset(const std::string& dirIn, const DatasetOptions& options)
     return withOptions(std::move(d), options);
 }
 
-std::string pixelsHashOf(const Dataset& d)
+uint64_t pixelsHashStep(uint64_t h, const std::vector<uint8_t>& pixels)
 {
     // Eight bytes a step, multiplied and folded: a chain a few cycles long per word, so a dataset of
     // tens of megabytes hashes in milliseconds, where SHA-256 would take a good part of a second.
-    uint64_t h = 0x6a09e667f3bcc908ull;
     auto add = [&h](uint64_t word) {
         h = (h ^ word) * 0x9e3779b97f4a7c15ull;
         h ^= h >> 29;
     };
-    for (const std::vector<uint8_t>* pixels : {&d.train.pixels, &d.test.pixels}) {
-        const size_t n = pixels->size(), whole = n / 8 * 8;
-        for (size_t i = 0; i < whole; i += 8) {
-            uint64_t word;
-            std::memcpy(&word, pixels->data() + i, 8);
-            add(word);
-        }
-        uint64_t tail = 0;
-        if (n > whole)
-            std::memcpy(&tail, pixels->data() + whole, n - whole);
-        add(tail);
-        add(n); // where one split ends and the next begins
+    const size_t n = pixels.size(), whole = n / 8 * 8;
+    for (size_t i = 0; i < whole; i += 8) {
+        uint64_t word;
+        std::memcpy(&word, pixels.data() + i, 8);
+        add(word);
     }
+    uint64_t tail = 0;
+    if (n > whole)
+        std::memcpy(&tail, pixels.data() + whole, n - whole);
+    add(tail);
+    add(n); // where one split ends and the next begins
+    return h;
+}
+
+std::string pixelsHashOf(const Dataset& d)
+{
+    const uint64_t h = pixelsHashStep(pixelsHashStep(0x6a09e667f3bcc908ull, d.train.pixels), d.test.pixels);
     char text[17];
     std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
     return text;

@@ -63,6 +63,8 @@ struct Dataset {
 // whether two datasets of the same counts and labels hold the same images. Not cryptographic; a few
 // milliseconds for Fashion-MNIST's 55 MB.
 std::string pixelsHashOf(const Dataset& d);
+// pixelsHashOf's step: `h` with one split's pixels (and their count) folded in, eight bytes at a time.
+uint64_t pixelsHashStep(uint64_t h, const std::vector<uint8_t>& pixels);
 
 // Finds the four IDX files in `dir` (raw or .gz, "-idx3-ubyte" or ".idx3-ubyte") and reads them.
 // Throws DataError naming the file and the problem.
