@@ -59,6 +59,15 @@ class TstCli : public QObject {
         }
         return lines;
     }
+    // The lines of `out` that are `event` events (compare's "device" rows after its "start").
+    QList<QJsonObject> jsonEvents(const QString& out, const QString& event)
+    {
+        QList<QJsonObject> events;
+        for (const QJsonObject& o : jsonLines(out))
+            if (o["event"].toString() == event)
+                events << o;
+        return events;
+    }
 
 private slots:
     void initTestCase()
@@ -846,6 +855,22 @@ private slots:
         }
     }
 
+    // The cell of compare's CSV `line` under the column `name` of `header`, as written (quotes kept).
+    static QString csvField(const QString& header, const QString& line, const QString& name)
+    {
+        QStringList cells{QString()}; // the description and the reason are quoted and may hold commas
+        bool quoted = false;
+        for (const QChar c : line) {
+            if (c == '"')
+                quoted = !quoted;
+            if (c == ',' && !quoted)
+                cells << QString();
+            else
+                cells.last() += c;
+        }
+        return cells.value(int(header.split(',').indexOf(name)));
+    }
+
     // A skipped row of compare's CSV has no results: its measured fields are empty, not zeros, and
     // its reason is in the last column.
     void compareCsvLeavesASkippedRowsResultsEmpty()
@@ -858,20 +883,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        const QStringList header = lines[0].split(',');
-        const auto field = [&](const QString& line, const QString& name) {
-            QStringList cells{QString()}; // the description and the reason are quoted and may hold commas
-            bool quoted = false;
-            for (const QChar c : line) {
-                if (c == '"')
-                    quoted = !quoted;
-                if (c == ',' && !quoted)
-                    cells << QString();
-                else
-                    cells.last() += c;
-            }
-            return cells.value(int(header.indexOf(name)));
-        };
+        const auto field = [&](const QString& line, const QString& name) { return csvField(lines[0], line, name); };
         QVERIFY(lines[2].startsWith("cpu:1@baseline+bf16,"));
         for (const char* name : {"epochs", "samples", "seconds_per_epoch", "samples_per_sec", "speedup", "test_loss",
                                  "test_accuracy", "weights_sha256", "max_abs_diff"}) {
@@ -885,10 +897,7 @@ private slots:
         const Result j = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
                               "cpu:1,cpu:1@baseline+bf16", "--max-batches", "1", "--json"});
         QVERIFY2(j.code == 0, qPrintable(j.err));
-        QList<QJsonObject> devices;
-        for (const QJsonObject& o : jsonLines(j.out))
-            if (o["event"].toString() == "device")
-                devices << o;
+        const QList<QJsonObject> devices = jsonEvents(j.out, "device");
         QCOMPARE(devices.size(), 2);
         QVERIFY(devices[0].contains("test") && devices[0].contains("samples_per_sec") &&
                 !devices[0].contains("skipped"));
@@ -950,7 +959,7 @@ private slots:
             run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2,cpu:3,cuda:0",
                  "--epochs", "2", "--batch", "32", "--seed", "5", "--csv", csv, "--json"});
         QCOMPARE(r.code, 0);
-        const QList<QJsonObject> rows = jsonLines(r.out);
+        const QList<QJsonObject> rows = jsonEvents(r.out, "device");
         QCOMPARE(rows.size(), 4);
         QCOMPARE(rows[0]["device"].toString(), QString("cpu:1"));
         QCOMPARE(rows[1]["replicas"].toInt(), 2);
@@ -998,7 +1007,7 @@ private slots:
         const Result r = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices",
                               devices.join(','), "--epochs", "1", "--batch", "32", "--seed", "5", "--json"});
         QCOMPARE(r.code, 0);
-        const QList<QJsonObject> rows = jsonLines(r.out);
+        const QList<QJsonObject> rows = jsonEvents(r.out, "device");
         QCOMPARE(rows.size(), levels.size());
         for (int i = 0; i < rows.size(); ++i) {
             QCOMPARE(rows[i]["device"].toString(), devices[i]);
@@ -1078,7 +1087,7 @@ private slots:
                                                "bf16", "--epochs", "1", "--batch", "32", "--json"} +
                                    model);
         QCOMPARE(compare.code, 0);
-        const QList<QJsonObject> rows = jsonLines(compare.out);
+        const QList<QJsonObject> rows = jsonEvents(compare.out, "device");
         QCOMPARE(rows.size(), 3);
         QCOMPARE(rows[1]["device"].toString(), QString("cpu:2"));
         QVERIFY(!rows[1].contains("skipped"));
@@ -1144,7 +1153,57 @@ private slots:
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[1].startsWith("opencl:0,") && lines[1].contains("works on sequences"));
-        QVERIFY(lines[2].startsWith("cpu:1,") && lines[2].endsWith(",\"\""));
+        QVERIFY(lines[2].startsWith("cpu:1,") && lines[2].contains(",\"\",\"small-text-lstm\","));
+        // Only the OpenCL device: nothing could set the model up, which ends it as train ends, with the
+        // reason and exit code 3 (a model the device does not run), not 2.
+        const Result only = run({"compare", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm",
+                                 "--devices", "opencl:0", "--epochs", "1", "--max-batches", "1"});
+        QCOMPARE(only.code, 3);
+        QVERIFY2(only.err.contains("trainbench-cli compare: layer 1 (embedding) works on sequences"),
+                 qPrintable(only.err));
+    }
+
+    // With the batch scaled by the replicas each device trains on its own batch, another run from the
+    // same start: its weights are compared with the first row's at the same batch, not with cpu:1's.
+    // The CSV and --json say what was compared (model, data, seed, limits), which the rows do not.
+    void compareScaledBatchesAndWhatWasCompared()
+    {
+        const QString csv = m_tmp.path() + "/scaled.csv";
+        const Result r =
+            run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2,cpu:1",
+                 "--batch", "8", "--max-batches", "3", "--seed", "7", "--scale-batch", "--csv", csv});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("speed-up: against the first row that ran, cpu:1; max |dw| (the largest difference of "
+                                "a weight): against the first row that ran at the same global batch\n"),
+                 qPrintable(r.out));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].endsWith(",skipped,model,dataset,seed,max_batches,optimizer,learning_rate"));
+        const auto field = [&](int row, const char* name) { return csvField(lines[0], lines[row], name); };
+        QCOMPARE(field(2, "global_batch"), QString("16")); // cpu:2's: 8 per replica
+        QCOMPARE(field(2, "max_abs_diff"), QString("0"));  // the first at batch 16: none to differ from
+        QCOMPARE(field(3, "max_abs_diff"), QString("0"));  // cpu:1 again, against the first cpu:1
+        QCOMPARE(field(1, "weights_sha256"), field(3, "weights_sha256"));
+        QVERIFY(field(1, "weights_sha256") != field(2, "weights_sha256"));
+        for (const QString& line : lines.mid(1))
+            QVERIFY2(line.endsWith(",\"\",\"toy\",\"" + m_data + "\",7,3,adam,0.001"), qPrintable(line));
+        const Result j = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2",
+                              "--batch", "8", "--max-batches", "3", "--seed", "7", "--scale-batch", "--json"});
+        QVERIFY2(j.code == 0, qPrintable(j.err));
+        const QList<QJsonObject> events = jsonLines(j.out);
+        QVERIFY(!events.isEmpty());
+        const QJsonObject& start = events.front();
+        QCOMPARE(start["event"].toString(), QString("start"));
+        QCOMPARE(start["model"].toString(), QString("toy"));
+        QCOMPARE(start["dataset"].toString(), m_data);
+        QCOMPARE(start["seed"].toString(), QString("7"));
+        QCOMPARE(start["max_batches"].toInt(), 3);
+        QCOMPARE(start["batch"].toInt(), 8);
+        QVERIFY(start["scale_batch"].toBool());
+        QCOMPARE(start["devices"].toArray().size(), 2);
+        QCOMPARE(events.back()["max_abs_diff"].toDouble(), 0.0);
     }
 
     // Ctrl-C in the first device: nothing to compare, said so, and no CSV of a header alone (it printed an
@@ -1482,11 +1541,13 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QVERIFY2(lines[1].contains("does not fit its input"), qPrintable(lines[1]));
         QVERIFY2(lines[2].contains(",2,") && !lines[2].contains("does not fit"), qPrintable(lines[2]));
-        // Every value skipped: the rows, and the usage error.
+        // Every value skipped: the rows, and the model's error as train gives it (exit code 3).
         const Result all = run({"compare", "--data", m_data, "--model", wide, "--devices", "cpu:1", "--max-batches",
                                 "1", "--sweep", "size=1"});
-        QCOMPARE(all.code, 2);
+        QCOMPARE(all.code, 3);
         QVERIFY2(all.out.contains("does not fit its input"), qPrintable(all.out));
+        QVERIFY2(all.err.startsWith("trainbench-cli compare: ") && all.err.contains("does not fit its input"),
+                 qPrintable(all.err));
     }
 
     // --help is made from the tables: every training option with its help, each command's options

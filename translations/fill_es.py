@@ -117,6 +117,22 @@ ES = {
     "NVIDIA GPU — unavailable: %1": "GPU NVIDIA — no disponible: %1",
     "NVIDIA GPU": "GPU NVIDIA",
     "TPU — cloud only": "TPU — solo en la nube",
+    "Train neural networks (CNNs on images, LSTMs on text) and compare accelerators.":
+        "Entrena redes neuronales (CNN con imágenes, LSTM con texto) y compara aceleradores.",
+    "Render the README screenshots into <dir>.": "Genera las capturas del README en <dir>.",
+    "Dataset folder for --screenshots.": "Carpeta del conjunto de datos para --screenshots.",
+    "With --screenshots: only the Predict page, with these weights.":
+        "Con --screenshots: solo la página Predecir, con estos pesos.",
+    "With --screenshots: only the Compare page, comparing these devices.":
+        "Con --screenshots: solo la página Comparar, comparando estos dispositivos.",
+    "With --screenshots: only the Runs page, two runs overlaid.":
+        "Con --screenshots: solo la página Entrenamientos, con dos entrenamientos superpuestos.",
+    "With --screenshots and --data TEXT: the Write and Results pages of a text model, with these weights.":
+        "Con --screenshots y --data TEXTO: las páginas Escribir y Resultados de un modelo de texto, con estos pesos.",
+    "A dataset folder of IDX files, or a text file or folder of texts, to open.":
+        "Una carpeta de archivos IDX, o un archivo de texto o una carpeta de textos, que abrir.",
+    "The largest difference of a weight from the first device's that ran at the same batch: 0 where the weights are identical. Where the batch scales with the replicas, each batch has its own first device: another batch trains another run.":
+        "La mayor diferencia de un peso respecto al del primer dispositivo que se ejecutó con el mismo lote: 0 donde los pesos son idénticos. Donde el lote escala con las réplicas, cada lote tiene su propio primer dispositivo: con otro lote es otro entrenamiento.",
     "The OpenCL device does not run text models yet: they train on the CPU.":
         "El dispositivo OpenCL aún no ejecuta modelos de texto: se entrenan en la CPU.",
     "TPUs exist only in Google's cloud (Colab, Cloud TPU VMs); a desktop cannot train on one. Compare this machine's CPU and GPU instead.":

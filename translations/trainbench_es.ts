@@ -1861,6 +1861,51 @@
     </message>
 </context>
 <context>
+    <name>main</name>
+    <message>
+        <source>Train neural networks (CNNs on images, LSTMs on text) and compare accelerators.</source>
+        <translation>Entrena redes neuronales (CNN con imágenes, LSTM con texto) y compara aceleradores.</translation>
+    </message>
+    <message>
+        <source>Render the README screenshots into &lt;dir&gt;.</source>
+        <translation>Genera las capturas del README en &lt;dir&gt;.</translation>
+    </message>
+    <message>
+        <source>Dataset folder for --screenshots.</source>
+        <translation>Carpeta del conjunto de datos para --screenshots.</translation>
+    </message>
+    <message>
+        <source>With --screenshots: only the Predict page, with these weights.</source>
+        <translation>Con --screenshots: solo la página Predecir, con estos pesos.</translation>
+    </message>
+    <message>
+        <source>With --screenshots: only the Compare page, comparing these devices.</source>
+        <translation>Con --screenshots: solo la página Comparar, comparando estos dispositivos.</translation>
+    </message>
+    <message>
+        <source>With --screenshots: only the Runs page, two runs overlaid.</source>
+        <translation>Con --screenshots: solo la página Entrenamientos, con dos entrenamientos superpuestos.</translation>
+    </message>
+    <message>
+        <source>With --screenshots and --data TEXT: the Write and Results pages of a text model, with these weights.</source>
+        <translation>Con --screenshots y --data TEXTO: las páginas Escribir y Resultados de un modelo de texto, con estos pesos.</translation>
+    </message>
+    <message>
+        <source>A dataset folder of IDX files, or a text file or folder of texts, to open.</source>
+        <translation>Una carpeta de archivos IDX, o un archivo de texto o una carpeta de textos, que abrir.</translation>
+    </message>
+    <message>
+        <source>Trainbench</source>
+        <translation>Trainbench</translation>
+    </message>
+    <message>
+        <source>A setting of the environment is not valid:
+%1</source>
+        <translation>Un ajuste del entorno no es válido:
+%1</translation>
+    </message>
+</context>
+<context>
     <name>tbui::AcceleratorPanel</name>
     <message>
         <source>Accelerator</source>
@@ -2287,6 +2332,10 @@
     <message>
         <source>Tick devices above and press Run comparison: each one's time per epoch and speed-up appear here.</source>
         <translation>Marca dispositivos arriba y pulsa Ejecutar comparación: aquí aparecen el tiempo por época y la aceleración de cada uno.</translation>
+    </message>
+    <message>
+        <source>The largest difference of a weight from the first device's that ran at the same batch: 0 where the weights are identical. Where the batch scales with the replicas, each batch has its own first device: another batch trains another run.</source>
+        <translation>La mayor diferencia de un peso respecto al del primer dispositivo que se ejecutó con el mismo lote: 0 donde los pesos son idénticos. Donde el lote escala con las réplicas, cada lote tiene su propio primer dispositivo: con otro lote es otro entrenamiento.</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "options.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/json_text.hpp"
 #include "core/thread_pool.hpp"
 #include "train/compare.hpp"
 #include "train/progress_text.hpp"
@@ -126,7 +127,29 @@ int compareCommand(const std::vector<std::string>& args)
     }
     if (!own.empty() && !json)
         std::printf("%s\n", own.c_str());
-    if (!json) {
+    if (json) { // what the device events compare, as train's start event says its run
+        const tb::CompareSetup setup = tb::compareSetupOf(spec, data, cfg);
+        nlohmann::ordered_json j;
+        j["event"] = "start";
+        j["model"] = setup.model;
+        j["dataset"] = setup.dataset;
+        j["train_images"] = data.train.count;
+        j["test_images"] = data.test.count;
+        j["epochs"] = setup.epochs;
+        j["max_batches"] = setup.maxBatches;
+        j["batch"] = cfg.train.batchSize;
+        j["scale_batch"] = cfg.scaleBatchWithReplicas;
+        j["optimizer"] = setup.optimizer;
+        j["learning_rate"] = tb::jsonFloat(setup.learningRate);
+        j["seed"] = std::to_string(setup.seed);
+        nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+        for (const tb::DeviceSpec& d : cfg.devices)
+            devices.push_back(d.id());
+        j["devices"] = devices;
+        if (cfg.sweep.kind != tb::SweepKind::None)
+            j["sweep"] = o.text("sweep", "");
+        printJson(j);
+    } else {
         std::printf("Comparing %s on %s: %s, %d %s%s, seed %llu\n", spec.name.c_str(), data.directory.c_str(),
                     tb::describeDataset(data).c_str(), cfg.train.epochs, cfg.train.epochs == 1 ? "epoch" : "epochs",
                     cfg.train.maxBatches ? (" of at most " + std::to_string(cfg.train.maxBatches) + " batches").c_str()
@@ -147,7 +170,7 @@ int compareCommand(const std::vector<std::string>& args)
     if (!json)
         std::printf("\n%s", tb::compareTable(rows).c_str());
     if (!csvPath.empty()) {
-        tb::writeFileAtomically(csvPath, tb::compareCsv(rows));
+        tb::writeFileAtomically(csvPath, tb::compareCsv(rows, tb::compareSetupOf(spec, data, cfg)));
         if (!json)
             std::printf("Saved %s\n", csvPath.c_str());
     }
@@ -160,6 +183,12 @@ int compareCommand(const std::vector<std::string>& args)
     }
     if (std::all_of(rows.begin(), rows.end(), [](const tb::CompareRow& r) { return !r.skipped.empty(); })) {
         std::fflush(stdout); // the table first, also when stdout is a pipe
+        // A device that could not set the model up (a text model on OpenCL) ends it as train would, with
+        // its error and exit code (3); devices unavailable here are a usage error.
+        const auto failed =
+            std::find_if(rows.begin(), rows.end(), [](const tb::CompareRow& r) { return r.skippedError != nullptr; });
+        if (failed != rows.end())
+            std::rethrow_exception(failed->skippedError);
         std::fprintf(stderr, "trainbench-cli compare: no device could run it (the reasons are above)\n");
         return Usage;
     }

@@ -70,8 +70,10 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
     for (int value : values) {
         const int batch = config.sweep.kind == SweepKind::Batch ? value : config.train.batchSize;
         const int mult = config.sweep.kind == SweepKind::Size ? value : config.train.sizeMultiplier;
-        std::vector<float> reference; // the first device's final weights at this sweep value
+        // The first row's speed at this sweep value, and the first final weights of each global batch
+        // (--scale-batch gives each device its own): weights trained on other batches are another run's.
         double referenceSpeed = 0;
+        std::vector<std::pair<int, std::vector<float>>> references;
         for (const DeviceSpec& device : config.devices) {
             if (cancel && cancel->load())
                 return rows;
@@ -111,6 +113,7 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
                 if (resolved.kind == DeviceKind::Cpu && config.sweep.kind == SweepKind::None)
                     throw;
                 row.skipped = e.what();
+                row.skippedError = std::current_exception();
                 rows.push_back(row);
                 if (observer)
                     observer->deviceFinished(index, row);
@@ -129,13 +132,16 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
             row.test = testResultOf(result.test);
             row.weightsSha256 = result.weightsSha256;
             const Network& net = session.network();
-            if (reference.empty()) {
-                reference = net.params();
+            if (referenceSpeed == 0)
                 referenceSpeed = row.samplesPerSec;
-            }
-            if (reference.size() == net.params().size())
-                for (size_t i = 0; i < reference.size(); ++i)
-                    row.maxAbsDiff = std::max(row.maxAbsDiff, double(std::fabs(reference[i] - net.params()[i])));
+            auto reference = std::find_if(references.begin(), references.end(),
+                                          [&row](const auto& r) { return r.first == row.globalBatch; });
+            if (reference == references.end())
+                reference = references.insert(references.end(), {row.globalBatch, net.params()});
+            const std::vector<float>& w = reference->second;
+            if (w.size() == net.params().size())
+                for (size_t i = 0; i < w.size(); ++i)
+                    row.maxAbsDiff = std::max(row.maxAbsDiff, double(std::fabs(w[i] - net.params()[i])));
             row.speedup = row.samplesPerSec / std::max(referenceSpeed, 1e-9);
             rows.push_back(row);
             if (observer)
@@ -145,17 +151,34 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
     return rows;
 }
 
-std::string compareCsv(const std::vector<CompareRow>& rows)
+CompareSetup compareSetupOf(const ModelSpec& spec, const Dataset& data, const CompareConfig& config)
+{
+    const TrainConfig& t = config.train;
+    return {spec.name,
+            data.directory,
+            t.seed,
+            t.epochs,
+            t.maxBatches,
+            optimizerName(t.optimizer.kind),
+            t.optimizer.learningRate};
+}
+
+std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& setup)
 {
     std::string out =
         "device,description,sweep_value,replicas,global_batch,size_multiplier,epochs,samples,seconds_per_epoch,"
-        "samples_per_sec,speedup,test_loss,test_accuracy,weights_sha256,max_abs_diff,skipped\n";
+        "samples_per_sec,speedup,test_loss,test_accuracy,weights_sha256,max_abs_diff,skipped,model,dataset,seed,"
+        "max_batches,optimizer,learning_rate\n";
     auto quoted = [](std::string s) {
         std::string q = "\"";
         for (char c : s)
             q += c == '"' ? std::string("\"\"") : std::string(1, c);
         return q + "\"";
     };
+    // The epochs asked for: a row's own epochs column says how many it ran (fewer where it stopped early).
+    const std::string what = quoted(setup.model) + "," + quoted(setup.dataset) + "," + std::to_string(setup.seed) +
+                             "," + std::to_string(setup.maxBatches) + "," + setup.optimizer + "," +
+                             jsonNumberText(jsonFloat(setup.learningRate));
     for (const CompareRow& r : rows) {
         // What the row was set to run with (its device's replicas, batch and size), then what it
         // measured: empty fields for a skipped row, which measured nothing.
@@ -170,7 +193,7 @@ std::string compareCsv(const std::vector<CompareRow>& rows)
             std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
         }
         out += r.device.id() + "," + quoted(r.description) + "," + setup + "," + results + "," + r.weightsSha256 + "," +
-               diff + "," + quoted(r.skipped) + "\n";
+               diff + "," + quoted(r.skipped) + "," + what + "\n";
     }
     return out;
 }
@@ -216,9 +239,22 @@ std::string compareTable(const std::vector<CompareRow>& rows)
     if (ran == rows.end())
         return out;
     const bool sweep = std::any_of(rows.begin(), rows.end(), [](const CompareRow& r) { return r.sweepValue != 0; });
-    out += sweep ? "speed-up and max |dw|: against the first device that ran at the same batch and size\n"
-                 : "speed-up and max |dw| (the largest difference of a weight): against the first row that ran, " +
-                       ran->device.id() + "\n";
+    const bool batches = std::any_of(rows.begin(), rows.end(), [&rows](const CompareRow& r) {
+        return r.skipped.empty() && std::any_of(rows.begin(), rows.end(), [&r](const CompareRow& o) {
+                   return o.skipped.empty() && o.sweepValue == r.sweepValue && o.globalBatch != r.globalBatch;
+               });
+    });
+    if (sweep)
+        out += batches ? "speed-up: against the first device that ran at the same sweep value; max |dw|: against the "
+                         "first that ran at the same sweep value and global batch\n"
+                       : "speed-up and max |dw|: against the first device that ran at the same batch and size\n";
+    else if (batches) // --scale-batch: the same seed on other batches is another run, whose weights differ
+        out += "speed-up: against the first row that ran, " + ran->device.id() +
+               "; max |dw| (the largest difference of a weight): against the first row that ran at the same global "
+               "batch\n";
+    else
+        out += "speed-up and max |dw| (the largest difference of a weight): against the first row that ran, " +
+               ran->device.id() + "\n";
     // What a device's set-up says of its speed (8 threads on 2 cores), once for each device.
     std::vector<std::string> said;
     for (const CompareRow& r : rows)

@@ -11,6 +11,7 @@
 #include "train/trainer.hpp"
 
 #include <atomic>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,10 @@ struct CompareRow {
     std::string weightsSha256;
     double maxAbsDiff = 0; // of the final weights from the first device's
     std::string skipped;   // why this device did not run (empty when it ran)
-    std::string note;      // what its set-up says of its speed (Backend::setupNote: threads beyond the cores)
+    // The error that skipped it where setting the run up on the device failed (a text model on OpenCL),
+    // for the command's exit code; null where the device is unavailable here.
+    std::exception_ptr skippedError;
+    std::string note; // what its set-up says of its speed (Backend::setupNote: threads beyond the cores)
 };
 
 class CompareObserver {
@@ -65,8 +69,20 @@ public:
 std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& data, const CompareConfig& config,
                                       CompareObserver* observer = nullptr, const std::atomic<bool>* cancel = nullptr);
 
-// The rows as CSV with a header line.
-std::string compareCsv(const std::vector<CompareRow>& rows);
+// What a comparison trained, which its rows do not say: the CSV's last columns.
+struct CompareSetup {
+    std::string model;
+    std::string dataset; // its folder or text file
+    uint64_t seed = 0;
+    int epochs = 0;
+    int maxBatches = 0; // 0: every batch
+    std::string optimizer;
+    float learningRate = 0;
+};
+CompareSetup compareSetupOf(const ModelSpec& spec, const Dataset& data, const CompareConfig& config);
+
+// The rows as CSV with a header line, each row ending with the setup's columns.
+std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& setup);
 // The rows as an aligned text table, and a line saying what speed-up and max |dw| are against.
 std::string compareTable(const std::vector<CompareRow>& rows);
 

@@ -254,6 +254,10 @@ void ComparePanel::retranslate()
     m_table->setHorizontalHeaderLabels({tr("Device"), tr("Replicas"), tr("Batch"), tr("Size ×"), tr("s/epoch"),
                                         tr("Samples/s"), tr("Speed-up"), tr("Test loss"), tr("Test accuracy"),
                                         tr("Max |Δw|"), tr("Weights SHA-256")});
+    m_table->horizontalHeaderItem(MaxDiff)->setToolTip(
+        tr("The largest difference of a weight from the first device's that ran at the same batch: 0 "
+           "where the weights are identical. Where the batch scales with the replicas, each batch has "
+           "its own first device: another batch trains another run."));
     m_chart->setTitles(tr("Time per epoch and speed-up"), tr("Device"), tr("Seconds"), tr("Speed-up"));
     // A fast device's bar beside a slow one's (PoCL's) is a sliver: its value says it.
     m_chart->setBarValuesShown(true);
@@ -332,6 +336,7 @@ QString ComparePanel::start()
         }
     }
     m_rows.clear();
+    m_setup = tb::compareSetupOf(req.spec, *req.data, req.config);
     m_table->setRowCount(0);
     m_chart->clear();
     m_progress->setValue(0);
@@ -467,7 +472,7 @@ QString ComparePanel::exportCsv(const QString& path)
 {
     if (m_rows.empty())
         return tr("There is nothing to export yet.");
-    return saveBytes(path, QByteArray::fromStdString(tb::compareCsv(m_rows)));
+    return saveBytes(path, QByteArray::fromStdString(tb::compareCsv(m_rows, m_setup)));
 }
 
 QString ComparePanel::exportPng(const QString& path)

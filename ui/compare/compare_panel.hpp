@@ -84,6 +84,7 @@ private:
     QLabel* m_bf16Note; // why the bf16 devices are unavailable, when they are
     WorkerThread m_thread;
     std::vector<tb::CompareRow> m_rows;
+    tb::CompareSetup m_setup;                // of the rows: what they trained, for the CSV
     std::optional<tb::CompareRow> m_pending; // the device under way, its row half filled
     std::function<QString()> m_statusText;
     int m_totalRows = 0;
