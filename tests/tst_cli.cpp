@@ -240,6 +240,16 @@ private slots:
         QVERIFY2(r.err.contains("names its model and its vocabulary: leave out --vocabulary"), qPrintable(r.err));
         r = run({"evaluate", "--weights", chars, "--data", gpl, "--model", "small-text-lstm"});
         QVERIFY2(r.code == 0 && r.out.contains("test bpc"), qPrintable(r.err));
+        // The text is read once, as the weights say: it was read first as for training --model (bytes, the
+        // preset's sequence length of 64, a text of one symbol refused) and then again. One letter
+        // repeated, 400 symbols (too few for 64 on both sides of the split) evaluate with --model as without.
+        const QString letters = m_tmp.path() + "/letters.txt";
+        fixtures::writeRaw(letters.toStdString(), std::string(400, 'e'));
+        const Result bare = run({"evaluate", "--weights", chars, "--data", letters});
+        QVERIFY2(bare.code == 0 && bare.out.contains("test bpc"), qPrintable(bare.err));
+        r = run({"evaluate", "--weights", chars, "--data", letters, "--model", "small-text-lstm"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, bare.out);
         // The same weights as another program writes them (no metadata): read as bytes, the text gives
         // 256 symbols where the file has the text's characters, which is what the message says; with
         // --vocabulary characters they evaluate and export.

@@ -232,14 +232,16 @@ void warnOf(const tb::WeightsFile& w)
 
 // The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
 // program says nothing of its model: --model names it, and the dataset gives the input and classes.
-tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
+tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data)
 {
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     std::optional<tb::ModelSpec> spec;
     if (o.has("model"))
         spec = tb::loadModelSpec(o.text("model", ""));
-    const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data);
+    tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, nullptr);
+    if (spec && data)
+        hint.dataset = [&] { return data(*spec); };
     const std::string path = o.text("weights", "");
     tb::WeightsFile w = tb::loadAnyWeights(path, &hint);
     // A .tbw, and a safetensors file Trainbench exported, name their model (the hint is not used for

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,8 +82,13 @@ void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const s
 // The weights file option `option` names (--save), when there is one, must say its format by its
 // extension (.tbw, .safetensors, .onnx): no format written under a name that says another.
 void requireWeightsName(const Options& o, const char* option);
-// --weights (with --model and the dataset for a safetensors file of another program).
-tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
+// The dataset that gives a safetensors file of another program its input size and classes, for the
+// model --model names (loadData, or one already read); null: none.
+using ModelData = std::function<const tb::Dataset*(const tb::ModelSpec&)>;
+// --weights, with --model for a safetensors file of another program. `data` is called only for such a
+// file: a .tbw, or a safetensors file Trainbench wrote, names its model and input, and no dataset is
+// read for it (evaluate then reads a text once, cut as the weights say).
+tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data);
 // --weights for a command without --model (predict, generate): a file that names its model; a
 // safetensors file of another program is refused with how to make one that does.
 tb::WeightsFile loadSelfDescribedWeights(const Options& o);
