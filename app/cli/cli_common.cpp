@@ -179,7 +179,7 @@ std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec,
 
 // --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
 // (--sequence-length, --vocabulary).
-tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images)
 {
     const std::string path = o.text("data", tb::defaultDatasetDir());
     if (!spec.isText()) {
@@ -192,7 +192,7 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
                                 " an image model: a text model starts with an Embedding layer, as " +
                                 tb::defaultTextPreset() + " does");
         try {
-            return tb::loadDataset(path);
+            return tb::loadDataset(path, images);
         } catch (const tb::DataError& e) {
             // A folder without any IDX file, that the image model was chosen for by default: of texts?
             std::error_code ec;
