@@ -412,6 +412,35 @@ private slots:
         QVERIFY2(nine.contains("[10, 200]") && nine.contains("[9, 200]"), qPrintable(nine));
     }
 
+    // The hint's dataset is asked for only by a file that needs it (no metadata, a model named): the
+    // CLI reads its dataset, a text for a text model, only then, and once.
+    void theHintsDatasetIsAskedForOnlyWhenNeeded()
+    {
+        const tb::WeightsFile w = randomWeights("tpu-mnist-cnn", tb::Shape::image(28, 28, 1), 10, 5);
+        const std::string bytes = tb::safetensorsBytes(w.buildNetwork(), w.classNames);
+        tb::Dataset data;
+        data.train.height = data.train.width = 28;
+        data.classNames = w.classNames;
+        const tb::ModelSpec tpu = tb::loadModelSpec("tpu-mnist-cnn");
+        int asked = 0;
+        tb::ModelHint hint;
+        hint.spec = &tpu;
+        hint.dataset = [&] {
+            ++asked;
+            return &data;
+        };
+        QVERIFY(tb::parseSafetensors(bytes, "own", &hint).describesModel);
+        QCOMPARE(asked, 0);
+        const tb::WeightsFile back = tb::parseSafetensors(withoutMetadata(bytes), "foreign", &hint);
+        QCOMPARE(asked, 1);
+        QVERIFY(back.params == w.params);
+        QCOMPARE(back.classNames, w.classNames);
+        QCOMPARE(back.input.keras(), w.input.keras());
+        hint.spec = nullptr; // no model named: refused before any dataset is read
+        QVERIFY(errorOf<tb::ModelError>(withoutMetadata(bytes), &hint).contains("--model"));
+        QCOMPARE(asked, 1);
+    }
+
     void formatsByNameAndExtension()
     {
         QVERIFY(tb::weightsFormatOfPath("a/b.safetensors") == tb::WeightsFormat::Safetensors);

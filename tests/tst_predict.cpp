@@ -17,6 +17,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QtTest>
 
 #include <cmath>
@@ -102,9 +103,12 @@ class TstPredict : public QObject {
         int code;
         QString out, err;
     };
-    Result cli(const QStringList& args)
+    // `input`: the file standard input reads (QProcess::nullDevice(): nothing); none, a pipe left open.
+    Result cli(const QStringList& args, const QString& input = {})
     {
         QProcess p;
+        if (!input.isEmpty())
+            p.setStandardInputFile(input);
         p.start(QStringLiteral(TRAINBENCH_CLI), args);
         if (!p.waitForFinished(300000))
             return {-1, {}, QStringLiteral("timeout")};
@@ -375,6 +379,121 @@ private slots:
         QCOMPARE(cli({"predict", "--image", path("one.png")}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--top", "9"}).code, 2);
         QCOMPARE(cli({"predict", "--weights", m_weights, "--image", path("one.png"), "--centre", "maybe"}).code, 2);
+    }
+
+    // --image - reads the picture from standard input (it said "cannot open -: No such file or directory"):
+    // the same answer as from its file, under the name "-" as typed, and --save-inputs keeps it as
+    // stdin.pgm. An empty standard input, one that holds no picture and a terminal are said so, and
+    // standard input holds one picture.
+    void pictureFromStandardInput()
+    {
+        QVERIFY(!m_weights.isEmpty());
+        const Result file = cli({"predict", "--weights", m_weights, "--json", "--image", path("one.png")});
+        QVERIFY2(file.code == 0, qPrintable(file.err));
+        const Result piped =
+            cli({"predict", "--weights", m_weights, "--json", "--save-inputs", path("stdin-inputs"), "--image", "-"},
+                path("one.png"));
+        QVERIFY2(piped.code == 0, qPrintable(piped.err));
+        const QJsonObject fromFile = QJsonDocument::fromJson(file.out.toUtf8()).object(),
+                          fromStdin = QJsonDocument::fromJson(piped.out.toUtf8()).object();
+        QCOMPARE(fromStdin[QStringLiteral("image")].toString(), QStringLiteral("-"));
+        QCOMPARE(fromStdin[QStringLiteral("width")].toInt(), 70);
+        QCOMPARE(fromStdin[QStringLiteral("top")].toArray(), fromFile[QStringLiteral("top")].toArray());
+        QCOMPARE(QDir(path("stdin-inputs")).entryList(QDir::Files), QStringList{QStringLiteral("stdin.pgm")});
+        // Beside files, in the order given; a JPEG as well.
+        const Result mixed = cli({"predict", "--weights", m_weights, "--image", path("one.png"), "-"}, path("one.jpg"));
+        QVERIFY2(mixed.code == 0, qPrintable(mixed.err));
+        const QStringList lines = mixed.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[1].startsWith(QStringLiteral("-: class ")), qPrintable(mixed.out));
+
+        const QString how = QStringLiteral("give --image - a PNG, JPEG or PGM picture through a pipe or a redirection "
+                                           "(trainbench-cli predict --weights FILE --image - < picture.png)");
+        Result r = cli({"predict", "--weights", m_weights, "--image", "-"}, QProcess::nullDevice());
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains(QStringLiteral("standard input is empty: ") + how), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+        writeBytes(QStringLiteral("note.txt"), "hello, not a picture\n");
+        r = cli({"predict", "--weights", m_weights, "--json", "--image", "-"}, path("note.txt"));
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains(QStringLiteral("standard input: not a PNG, JPEG or PGM picture")), qPrintable(r.err));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()[QStringLiteral("image")].toString(),
+                 QStringLiteral("-"));
+        // On a terminal (script(1) gives it one) the command would wait for a picture nobody types.
+        const QString onTerminal =
+            QStringLiteral("'%1' predict --weights '%2' --image -").arg(QStringLiteral(TRAINBENCH_CLI), m_weights);
+        QProcess script;
+        script.start(QStringLiteral("script"), {"-qec", onTerminal, "/dev/null"});
+        QVERIFY(script.waitForFinished(fixtures::kHangGuardMs));
+        const QString said = QString::fromUtf8(script.readAllStandardOutput());
+        QCOMPARE(script.exitCode(), 5);
+        QVERIFY2(said.contains(QStringLiteral("standard input is a terminal: ") + how), qPrintable(said));
+        r = cli({"predict", "--weights", m_weights, "--image", "-", path("one.png"), "-"}, path("one.png"));
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--image - is given more than once: standard input holds one picture")),
+                 qPrintable(r.err));
+    }
+
+    // A safetensors file of another program (PyTorch's: no Trainbench metadata) predicts with --model
+    // naming its model and --data the dataset of its classes, as evaluate and export take them (predict
+    // had no --model, and said to export the file first): the same answers as the weights it came from.
+    void modelOfAnotherProgramsFile()
+    {
+        QVERIFY(!m_weights.isEmpty());
+        const QString exported = path("glyphs.safetensors"), foreign = path("glyphs-torch.safetensors");
+        Result r = cli({"export", "--weights", m_weights, "--out", exported});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        {
+            QFile in(exported), out(foreign);
+            QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            const QByteArray all = in.readAll();
+            const qint64 n = qFromLittleEndian<qint64>(all.constData());
+            QJsonObject header = QJsonDocument::fromJson(all.mid(8, int(n))).object();
+            QVERIFY(header.contains(QStringLiteral("__metadata__")));
+            header.remove(QStringLiteral("__metadata__"));
+            QByteArray h = QJsonDocument(header).toJson(QJsonDocument::Compact);
+            h.append(QByteArray((8 - h.size() % 8) % 8, ' '));
+            QByteArray length(8, '\0');
+            qToLittleEndian<qint64>(h.size(), length.data());
+            out.write(length + h + all.mid(8 + int(n)));
+        }
+        const QStringList pictures = {"--image", path("one.png"), path("one.jpg")};
+        const Result own = cli(QStringList{"predict", "--weights", m_weights} + pictures);
+        QVERIFY2(own.code == 0, qPrintable(own.err));
+        r = cli(QStringList{"predict", "--weights", foreign} + pictures);
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("(written by another program?): say which model its tensors belong to "
+                                               "(--model NAME|FILE")),
+                 qPrintable(r.err));
+        r = cli(QStringList{"predict", "--weights", foreign, "--model", path("glyphs.json"), "--data", m_tmp.path()} +
+                pictures);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, own.out);
+        // Only the test images are read: a folder without the training images gives the same.
+        QDir().mkpath(path("test-split"));
+        for (const QString& part : {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+            QVERIFY(QFile::copy(path(part), path("test-split/") + part));
+        r = cli(
+            QStringList{"predict", "--weights", foreign, "--model", path("glyphs.json"), "--data", path("test-split")} +
+            pictures);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, own.out);
+        // evaluate's --model: a file that names its model takes no other, and no dataset is read for it
+        // (--data names none here).
+        r = cli({"predict", "--weights", m_weights, "--model", "tpu-mnist-cnn", "--data", path("nowhere"), "--image",
+                 path("one.png")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("holds glyphs, not --model tpu-mnist-cnn: the file names its model, so "
+                                               "leave out --model")),
+                 qPrintable(r.err));
+        r = cli({"predict", "--weights", foreign, "--model", "small-text-lstm", "--image", path("one.png")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--model small-text-lstm is a text model (small-text-lstm): predict "
+                                               "recognises pictures with an image model")),
+                 qPrintable(r.err));
+        r = cli({"predict", "--weights", m_weights, "--data", m_tmp.path(), "--image", path("one.png")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--data goes with --model")), qPrintable(r.err));
     }
 
     // Finite weights far too large (what a diverged run of an earlier version saved): evaluate and

@@ -1,9 +1,11 @@
 // The Predict page, offscreen: the preview and the bars while drawing, the same probabilities as
-// the engine's Predictor on the same picture, pictures opened from files, and bad files.
+// the engine's Predictor on the same picture, pictures opened from files, and bad files; the window's
+// screenshot of the page.
 #include "fixtures.hpp"
 
 #include "charts/probability_bars.hpp"
 #include "data/preprocess.hpp"
+#include "io/weights_file.hpp"
 #include "main_window.hpp"
 #include "model/model_spec.hpp"
 #include "predict/drawing_pad.hpp"
@@ -13,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -259,6 +262,40 @@ private slots:
         QCOMPARE(window.tabs()->tabText(MainWindow::WritePage), QStringLiteral("Write"));
         QCOMPARE(MainWindow::WritePage, MainWindow::PredictPage + 1);
         QCOMPARE(window.tabs()->widget(MainWindow::PredictPage)->findChild<PredictPanel*>(), window.predictPanel());
+    }
+
+    // The window's screenshot of this page (trainbench --screenshots DIR --predict-screenshot WEIGHTS,
+    // scripts/screenshots.sh) with weights that open but cannot predict, finite but far too large: it
+    // wrote the page with its error and exited 0. It fails, with the page's message on stderr, as
+    // weights that do not open do; usable weights give the screenshot.
+    void predictScreenshotFailsOnUnusableWeights()
+    {
+        const WeightsPtr usable = randomWeights();
+        tb::WeightsFile huge = *usable;
+        std::fill(huge.params.begin(), huge.params.end(), 1e38f);
+        const QString hugePath = m_tmp.filePath(QStringLiteral("huge.tbw")),
+                      usablePath = m_tmp.filePath(QStringLiteral("usable.tbw"));
+        tb::saveWeights(hugePath.toStdString(), huge);
+        tb::saveWeights(usablePath.toStdString(), *usable);
+        auto screenshot = [&](const QString& weights, const QString& dir) {
+            QProcess p;
+            p.start(QStringLiteral(TRAINBENCH_GUI),
+                    {QStringLiteral("--screenshots"), dir, QStringLiteral("--predict-screenshot"), weights});
+            if (!p.waitForFinished(fixtures::kHangGuardMs) || p.exitStatus() != QProcess::NormalExit)
+                return std::make_pair(-1, QStringLiteral("did not finish"));
+            return std::make_pair(p.exitCode(), QString::fromUtf8(p.readAllStandardError()));
+        };
+        const QString refused = m_tmp.filePath(QStringLiteral("refused-shots"));
+        const auto [code, err] = screenshot(hugePath, refused);
+        QVERIFY2(code != 0 && code != -1, qPrintable(QString::number(code) + QLatin1Char(' ') + err));
+        QVERIFY2(err.contains(hugePath + QStringLiteral(": the weights give outputs that are not numbers (NaN or "
+                                                        "infinite)")),
+                 qPrintable(err));
+        QVERIFY(!QFile::exists(refused + QStringLiteral("/predict-page.png")));
+        const QString taken = m_tmp.filePath(QStringLiteral("shots"));
+        const auto [usableCode, usableErr] = screenshot(usablePath, taken);
+        QVERIFY2(usableCode == 0, qPrintable(usableErr));
+        QVERIFY(QFile::exists(taken + QStringLiteral("/predict-page.png")));
     }
 };
 

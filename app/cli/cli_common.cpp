@@ -179,7 +179,7 @@ std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec,
 
 // --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
 // (--sequence-length, --vocabulary).
-tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images)
 {
     const std::string path = o.text("data", tb::defaultDatasetDir());
     if (!spec.isText()) {
@@ -192,7 +192,7 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec)
                                 " an image model: a text model starts with an Embedding layer, as " +
                                 tb::defaultTextPreset() + " does");
         try {
-            return tb::loadDataset(path);
+            return tb::loadDataset(path, images);
         } catch (const tb::DataError& e) {
             // A folder without any IDX file, that the image model was chosen for by default: of texts?
             std::error_code ec;
@@ -232,14 +232,16 @@ void warnOf(const tb::WeightsFile& w)
 
 // The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
 // program says nothing of its model: --model names it, and the dataset gives the input and classes.
-tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data)
+tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data)
 {
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     std::optional<tb::ModelSpec> spec;
     if (o.has("model"))
         spec = tb::loadModelSpec(o.text("model", ""));
-    const tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, data);
+    tb::ModelHint hint = tb::modelHint(spec ? &*spec : nullptr, nullptr);
+    if (spec && data)
+        hint.dataset = [&] { return data(*spec); };
     const std::string path = o.text("weights", "");
     tb::WeightsFile w = tb::loadAnyWeights(path, &hint);
     // A .tbw, and a safetensors file Trainbench exported, name their model (the hint is not used for

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,18 +74,24 @@ tb::ModelSpec modelOption(const Options& o);
 // sets them) in `cfg` where the command line gives none; `batch` false leaves the batch (compare's
 // batch sweep sets it). Returns the line that says so, empty when nothing changed.
 std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec, const Options& o, bool batch = true);
-// --data for `spec`: IDX images, or a text cut by --sequence-length and --vocabulary.
-tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec);
+// --data for `spec`: IDX images (read with `images`: predict reads the test split only), or a text cut
+// by --sequence-length and --vocabulary.
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images = {});
 // The device --device names, where it cannot `work` ("train", "evaluate") here: a ConfigError naming it
 // as typed, with what an alias stands for ("gpu:0 (cuda:0)"), before any file is read.
 void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work);
 // The weights file option `option` names (--save), when there is one, must say its format by its
 // extension (.tbw, .safetensors, .onnx): no format written under a name that says another.
 void requireWeightsName(const Options& o, const char* option);
-// --weights (with --model and the dataset for a safetensors file of another program).
-tb::WeightsFile loadWeightsOption(const Options& o, const tb::Dataset* data);
-// --weights for a command without --model (predict, generate): a file that names its model; a
-// safetensors file of another program is refused with how to make one that does.
+// The dataset that gives a safetensors file of another program its input size and classes, for the
+// model --model names (loadData, or one already read); null: none.
+using ModelData = std::function<const tb::Dataset*(const tb::ModelSpec&)>;
+// --weights, with --model for a safetensors file of another program. `data` is called only for such a
+// file: a .tbw, or a safetensors file Trainbench wrote, names its model and input, and no dataset is
+// read for it (evaluate then reads a text once, cut as the weights say).
+tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data);
+// --weights for a command without --model (generate): a file that names its model; a safetensors
+// file of another program is refused with how to make one that does.
 tb::WeightsFile loadSelfDescribedWeights(const Options& o);
 // The file option `option` names (--save, --csv, --predictions), which the command writes after its
 // work: IoError before the work when it cannot be written (tb::unwritableReason), so none is lost.

@@ -55,11 +55,13 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"scale-batch", {"", "the batch grows with the replicas (each replica keeps --batch images)"}},
         {"sweep", {"batch=32,64|size=1,2", "one row per batch size or size multiplier on each device"}},
         {"csv", {"FILE", "the table as CSV too"}},
-        {"image", {"PICTURE [PICTURE ...]", "PNG or JPEG pictures"}},
+        {"image", {"PICTURE [PICTURE ...]", "PNG, JPEG or binary PGM pictures; - reads one from standard input"}},
         {"top", {"K", "the K most probable classes, 1 to the model's number of classes (3)"}},
         {"invert", {"on|off", "invert dark ink on light paper, as the picture's border suggests (on)"}},
         {"centre", {"on|off", "MNIST's centring of light ink (by default for digit models)"}},
-        {"save-inputs", {"DIR", "write what the model received as DIR/<picture>.pgm (DIR is made if missing)"}},
+        {"save-inputs",
+         {"DIR", "write what the model received as DIR/<picture>.pgm (stdin.pgm for standard input; DIR is made if "
+                 "missing)"}},
         {"kind", {"image|text|all", "which presets (all)"}},
         {"input", {"N", "the input's side (28), for a text model its sequence length (its own)"}},
         {"classes", {"K", "the classes (10), for a text model the vocabulary (256)"}},
@@ -85,6 +87,10 @@ std::vector<CommandOption> names(std::initializer_list<const char*> list, std::v
 std::vector<Command> makeTable()
 {
     std::vector<Command> t;
+    // --model of the commands that read weights (evaluate, export, predict): for a file that does not
+    // name its model; cli_common's loadWeightsOption reads it for each.
+    const CommandOption otherProgramsModel{"model", false, "",
+                                           "which model a safetensors file written by another program holds"};
     // summary reads no data, so its model is the default preset unless named (train's help names --data).
     t.push_back({"summary",
                  "",
@@ -139,7 +145,7 @@ std::vector<Command> makeTable()
                  "",
                  {{"data"},
                   {"weights", true},
-                  {"model", false, "", "which model a safetensors file written by another program holds"},
+                  otherProgramsModel,
                   {"vocabulary", false, "", "with --model, a text model's: the symbols it learned (bytes)"},
                   {"threads"},
                   {"device"},
@@ -160,7 +166,7 @@ std::vector<Command> makeTable()
                  {{"weights", true},
                   {"format"},
                   {"out"},
-                  {"model", false, "", "which model a safetensors file written by another program holds"},
+                  otherProgramsModel,
                   {"data", false, "DIR|TEXT",
                    "with --model: the dataset that gives the input size and classes (a text for a text model)"},
                   {"vocabulary", false, "", "with --model, a text model's: the symbols it learned (bytes)"},
@@ -182,8 +188,19 @@ std::vector<Command> makeTable()
     t.push_back({"devices", "", {}, "what this machine has: CPU, OpenCL devices, GPUs or why none", devicesCommand});
     t.push_back({"predict",
                  "",
-                 {{"weights", true}, {"image", true}, {"top"}, {"json"}, {"invert"}, {"centre"}, {"save-inputs"}},
-                 "the model's top classes for PNG or JPEG pictures, preprocessed as the window's Predict page does",
+                 {{"weights", true},
+                  {"image", true},
+                  otherProgramsModel,
+                  {"data", false, "DIR",
+                   std::string("with --model: the IDX dataset whose test images give the input size and classes (") +
+                       tb::defaultDatasetDir() + " by default)"},
+                  {"top"},
+                  {"json"},
+                  {"invert"},
+                  {"centre"},
+                  {"save-inputs"}},
+                 "the model's top classes for PNG, JPEG or PGM pictures (- reads one from standard input), "
+                 "preprocessed as the window's Predict page does",
                  predictCommand});
     t.push_back({"runs", "list|show RUN|delete RUN", names({"runs-dir", "json"}),
                  "the runs recorded in the runs folder; a damaged run is listed with the reason. RUN is a run "

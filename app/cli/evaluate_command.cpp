@@ -65,27 +65,28 @@ int evaluateCommand(const std::vector<std::string>& args)
     const std::string dataPath = o.text("data", tb::defaultDatasetDir());
     // A text (a file, or a folder of them: no IDX test images) is cut as the text model's weights say.
     // A safetensors file of another program says nothing of its vocabulary: --model names its text
-    // model, and the text is cut as for training it (bytes, the model's sequence length).
+    // model, and the text is cut as for training it (bytes, the model's sequence length). Either way
+    // the text is read once, after the weights say which.
     const bool text = tb::isTextDataPath(dataPath) && tb::findIdxFile(dataPath, "t10k-images").empty();
-    std::optional<tb::ModelSpec> named;
-    if (text && o.has("model"))
-        named = tb::loadModelSpec(o.text("model", ""));
     // Only --precise-bn reads the training images.
     tb::DatasetOptions testOnly;
     testOnly.testSplitOnly = !o.has("precise-bn");
     tb::Dataset base;
     tb::WeightsFile weights;
-    if (text && !(named && named->isText())) {
-        weights = loadWeightsOption(o, nullptr);
-        // An image model's weights: the folder's (missing) IDX files are what to say.
-        base = weights.spec.isText() ? tb::loadDatasetFor(dataPath, weights) : tb::loadDataset(dataPath, testOnly);
+    if (text) {
+        std::optional<tb::Dataset> named; // read for a file of another program only
+        weights = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
+            named = loadData(o, spec);
+            return &*named;
+        });
+        if (named)
+            base = std::move(*named);
+        else // an image model's weights: the folder's (missing) IDX files are what to say
+            base = weights.spec.isText() ? tb::loadDatasetFor(dataPath, weights) : tb::loadDataset(dataPath, testOnly);
     } else {
-        base = named ? loadData(o, *named) : tb::loadDataset(dataPath, testOnly);
-        weights = loadWeightsOption(o, &base);
-        // A file that names its model (--model agreed with it) is cut as its weights say.
-        if (text && weights.describesModel && weights.spec.isText())
-            base = tb::loadDatasetFor(dataPath, weights);
-        if (!text && weights.spec.isText())
+        base = tb::loadDataset(dataPath, testOnly);
+        weights = loadWeightsOption(o, [&](const tb::ModelSpec&) { return &base; });
+        if (weights.spec.isText())
             throw tb::ModelError(o.text("weights", "") + " holds a text model (" + weights.spec.name +
                                  "): evaluate it on a text, --data FILE");
     }

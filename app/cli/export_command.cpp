@@ -56,11 +56,13 @@ int exportCommand(const std::vector<std::string>& args)
         std::filesystem::exists(std::filesystem::symlink_status(out, ec)) && !ec)
         throw UsageError(out + " exists, and may hold a run's history and optimizer state: give --out " + out +
                          " to replace it, or another name");
-    // A safetensors file of another program takes its input size and classes from a dataset.
+    // A safetensors file of another program takes its input size and classes from a dataset (a text
+    // model's: its text), read only for such a file.
     std::optional<tb::Dataset> data;
-    if (o.has("model"))
-        data = loadData(o, tb::loadModelSpec(o.text("model", ""))); // a text model's: its text
-    const tb::WeightsFile w = loadWeightsOption(o, data ? &*data : nullptr);
+    const tb::WeightsFile w = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
+        data = loadData(o, spec);
+        return &*data;
+    });
     tb::saveWeightsAs(out, w, format);
     const std::string sha = w.buildNetwork().weightsSha256();
     // Weights sent to standard output leave it to them: what was written is said on stderr.

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <jpeglib.h>
 #include <png.h>
+#include <unistd.h>
 
 namespace tbcli {
 namespace {
@@ -224,19 +226,9 @@ Picture readPgm(const std::string& path, const std::string& bytes)
     return pic;
 }
 
-} // namespace
-
-Picture readPicture(const std::string& path)
+// The picture's bytes, as their first bytes say; `path` names them in messages (pictureName).
+Picture decodePicture(const std::string& bytes, const std::string& path)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        fail(path, "a folder, not a picture");
-    const uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec && size > kMaxFileBytes)
-        fail(path, std::to_string(size) + " bytes is too large for a picture (at most 256 MiB)");
-    const std::string bytes = tb::readWholeFile(path); // IoError names the file and the reason
-    if (bytes.empty())
-        fail(path, "the file is empty");
     if (startsWith(bytes, "\x89PNG\r\n\x1a\n", 8))
         return readPng(path, bytes);
     if (startsWith(bytes, "\xff\xd8\xff", 3))
@@ -255,6 +247,59 @@ Picture readPicture(const std::string& path)
     if (!kind.empty())
         fail(path, kind + "; the command line reads PNG, JPEG and PGM (convert it, or open it in the window)");
     fail(path, "not a PNG, JPEG or PGM picture");
+}
+
+// All of standard input, up to the size limit of a file. A terminal is refused before it is read:
+// nobody types a picture, and the command would wait without a word.
+std::string readStandardInput()
+{
+    const char* how = "give --image - a PNG, JPEG or PGM picture through a pipe or a redirection "
+                      "(trainbench-cli predict --weights FILE --image - < picture.png)";
+    if (::isatty(STDIN_FILENO))
+        throw tb::IoError(std::string("standard input is a terminal: ") + how);
+    std::string bytes;
+    char buffer[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n == 0)
+            break;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) // closed (<&-), or not readable
+            throw tb::IoError(std::string("cannot read standard input: ") + std::strerror(errno));
+        bytes.append(buffer, size_t(n));
+        if (bytes.size() > kMaxFileBytes)
+            throw tb::IoError("standard input holds more than 256 MiB, too large for a picture");
+    }
+    if (bytes.empty())
+        throw tb::IoError(std::string("standard input is empty: ") + how);
+    return bytes;
+}
+
+} // namespace
+
+std::string pictureName(const std::string& path)
+{
+    return path == "-" ? "standard input" : path;
+}
+
+Picture readPicture(const std::string& path)
+{
+    std::string bytes;
+    if (path == "-") {
+        bytes = readStandardInput();
+    } else {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec))
+            fail(path, "a folder, not a picture");
+        const uintmax_t size = std::filesystem::file_size(path, ec);
+        if (!ec && size > kMaxFileBytes)
+            fail(path, std::to_string(size) + " bytes is too large for a picture (at most 256 MiB)");
+        bytes = tb::readWholeFile(path); // IoError names the file and the reason
+        if (bytes.empty())
+            fail(path, "the file is empty");
+    }
+    return decodePicture(bytes, pictureName(path));
 }
 
 } // namespace tbcli

@@ -1,6 +1,6 @@
-// Reads a PNG or JPEG file into 8-bit RGBA for the engine's preprocessing (data/preprocess.hpp),
-// with libpng and libjpeg-turbo: the CLI has no Qt, and these two are what pictures of digits are
-// saved as. The size in the header is checked before anything is decoded.
+// Reads a PNG, JPEG or binary PGM file (or standard input) into 8-bit RGBA for the engine's preprocessing
+// (data/preprocess.hpp), with libpng and libjpeg-turbo: the CLI has no Qt, and these two are what pictures of digits
+// are saved as. The size in the header is checked before anything is decoded.
 #pragma once
 
 #include "data/preprocess.hpp"
@@ -15,7 +15,9 @@ struct Picture {
 };
 
 // Throws tb::IoError naming the file and what is wrong with it (missing, empty, not a PNG, JPEG or PGM,
-// corrupt, too large).
+// corrupt, too large). "-" reads standard input to its end (a pipe, a redirected file; not a terminal).
 Picture readPicture(const std::string& path);
+// How messages name the picture `path` names: "standard input" for "-", else the path.
+std::string pictureName(const std::string& path);
 
 } // namespace tbcli

@@ -1,5 +1,5 @@
-// trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG or JPEG),
-// after the same preprocessing as the window's Predict page.
+// trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG, JPEG or PGM,
+// files or standard input), after the same preprocessing as the window's Predict page.
 #include "cli_common.hpp"
 #include "command_table.hpp"
 #include "commands.hpp"
@@ -11,10 +11,12 @@
 
 #include "core/atomic_file.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 namespace tbcli {
@@ -36,7 +38,7 @@ std::vector<std::string> takeImages(std::vector<std::string>& args)
         while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0)
             images.push_back(args[++i]);
         if (images.size() == first)
-            throw UsageError("--image needs a file");
+            throw UsageError("--image needs a picture file, or - for standard input");
     }
     args = rest;
     return images;
@@ -51,11 +53,12 @@ bool onOff(const Options& o, const std::string& name, bool def)
 }
 
 // What the model received, as a PGM file named after the picture, for a look.
-// DIR/<stem>.pgm; a stem an earlier picture of the command took (a/x.png, b/x.png, a/x.jpg) gets
+// DIR/<stem>.pgm (stdin.pgm for standard input); a stem an earlier picture of the command took (a/x.png, b/x.png,
+// a/x.jpg) gets
 // "-2", "-3", so that no input overwrites another. `used`: the names written so far.
 void saveInput(const std::string& dir, const std::string& path, const tb::GrayImage& input, std::set<std::string>& used)
 {
-    const std::string stem = std::filesystem::path(path).stem().string();
+    const std::string stem = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
     std::string name = stem + ".pgm";
     for (int k = 2; used.count(name); ++k)
         name = stem + "-" + std::to_string(k) + ".pgm";
@@ -75,8 +78,25 @@ int predictCommand(const std::vector<std::string>& argsIn)
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
     if (images.empty())
-        throw UsageError("--image FILE [FILE ...] is required");
-    const tb::WeightsFile w = loadSelfDescribedWeights(o);
+        throw UsageError("--image PICTURE [PICTURE ...] is required (- reads one from standard input)");
+    if (std::count(images.begin(), images.end(), "-") > 1)
+        throw UsageError("--image - is given more than once: standard input holds one picture");
+    if (o.has("data") && !o.has("model"))
+        throw UsageError("--data goes with --model: its test images give a safetensors file of another program "
+                         "its input size and classes (a file that names its model needs no dataset)");
+    // A safetensors file of another program: --model names its model, and --data's test images (not
+    // its training images) give its input size and classes, read only for such a file.
+    std::optional<tb::Dataset> data;
+    const tb::WeightsFile w = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
+        if (spec.isText())
+            throw UsageError("--model " + o.text("model", "") + " is a text model (" + spec.name +
+                             "): predict recognises pictures with an image model; a text model writes with "
+                             "trainbench-cli generate");
+        tb::DatasetOptions testOnly;
+        testOnly.testSplitOnly = true;
+        data = loadData(o, spec, testOnly);
+        return &*data;
+    });
     tb::Predictor predictor(w);
     tb::PreprocessOptions options = predictor.defaultOptions();
     options.autoInvert = onOff(o, "invert", options.autoInvert);
@@ -100,16 +120,17 @@ int predictCommand(const std::vector<std::string>& argsIn)
     std::set<std::string> savedInputs;
     for (const std::string& path : images) {
         try {
+            const std::string name = pictureName(path); // "standard input" for "-"
             const Picture pic = readPicture(path);
             if (!pic.note.empty())
                 std::fprintf(stderr, "trainbench-cli predict: %s\n", pic.note.c_str());
             const tb::PreprocessResult in =
                 tb::preprocessImage(tb::toGray(pic.image), predictor.inputHeight(), predictor.inputWidth(), options);
             if (in.blank) // before --save-inputs: the model receives nothing of it
-                throw tb::DataError(path + ": the picture is blank (one colour), there is nothing to recognise");
+                throw tb::DataError(name + ": the picture is blank (one colour), there is nothing to recognise");
             if (options.centre && !in.centred) // the window's caption says the same
                 std::fprintf(stderr, "trainbench-cli predict: %s: not centred: no ink lighter than the paper%s\n",
-                             path.c_str(), options.autoInvert ? "" : " (dark ink on light paper needs --invert on)");
+                             name.c_str(), options.autoInvert ? "" : " (dark ink on light paper needs --invert on)");
             if (o.has("save-inputs"))
                 saveInput(o.text("save-inputs", ""), path, in.input, savedInputs);
             // Wall time, and CPU time (what the forward costs, whatever else the machine runs).

@@ -228,6 +228,14 @@ int runPredictScreenshot(tbui::MainWindow& w, const QString& outDir, const QStri
         while (!page->idle())
             waitFor(20);
     }
+    // Weights that open but cannot predict (outputs that are not numbers) give no screenshot of their
+    // error, and fail as weights that do not open do.
+    if (page->statusIsError()) {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(QDir::toNativeSeparators(weightsPath)),
+                     qPrintable(page->statusText()));
+        Language::apply(QString());
+        return 1;
+    }
     const bool ok = shoot(w, outDir, QStringLiteral("predict-page"), 500);
     Language::apply(QString());
     return ok ? 0 : 1;

@@ -280,6 +280,9 @@ try {
                 throw IoError(origin + ": metadata \"class_names\" holds a non-string");
             w.classNames.push_back(n.get<std::string>());
         }
+    } else if (const Dataset* data = hint->dataset ? hint->dataset() : nullptr) {
+        w.input = inputShapeOf(*data);
+        w.classNames = data->classNames;
     } else {
         w.input = hint->input;
         w.classNames = hint->classNames;

@@ -12,6 +12,7 @@
 
 #include "io/weights_file.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct ModelHint {
     const ModelSpec* spec = nullptr;
     Shape input;
     std::vector<std::string> classNames;
+    // Where set, `input` and `classNames` are the dataset's it returns, asked for only by a file that
+    // needs them (no metadata, `spec` set): a file that describes itself leaves the dataset unread. May
+    // throw (the dataset's DataError).
+    std::function<const Dataset*()> dataset;
     // How the user names the model where neither the file nor `spec` does, for the message; empty:
     // --model (a command that takes it) or the window's Setup.
     std::string howToName;
