@@ -72,6 +72,14 @@ def options_in(text):
     return seen
 
 
+def declared_options(help_text):
+    """The options a command's help declares: in its usage lines (up to the first blank line) and at the
+    start of its options' lines, not those its prose mentions ("train one device with --device")."""
+    usage, _, rest = help_text.partition("\n\n")
+    declared = [line.split()[0] for line in rest.splitlines() if re.match(r"^ {2}-", line)]
+    return options_in(usage + "\n" + "\n".join(declared))
+
+
 def gather(cli):
     """The general usage, the commands with their usage lines and their own help when it differs."""
     usage = run_help(cli)
@@ -93,11 +101,12 @@ def generate(cli):
             out += [f"What `trainbench-cli {name} --help` prints:", "", "```text", own.rstrip("\n"), "```", ""]
         else:
             out += ["```text", textwrap.dedent(lines).rstrip("\n"), "```", ""]
-        opts = options_in(text)
+        opts = declared_options(own) if own is not None else options_in(text)
         out.append("Options: " + (", ".join(f"`{o}`" for o in opts) if opts else "none") + ".")
         out.append("")
     general = [o for o in options_in(usage)
-               if not any(o in options_in(own if own is not None else lines) for _, lines, own in commands)]
+               if not any(o in (declared_options(own) if own is not None else options_in(lines))
+                          for _, lines, own in commands)]
     if general:
         out += ["### Without a command", "", ", ".join(f"`{o}`" for o in general) + ".", ""]
     out.append(END)

@@ -471,7 +471,7 @@ private slots:
         QCOMPARE(r.out, own.out);
         // Only the test images are read: a folder without the training images gives the same.
         QDir().mkpath(path("test-split"));
-        for (const QString& part : {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
+        for (const char* part : {"t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"})
             QVERIFY(QFile::copy(path(part), path("test-split/") + part));
         r = cli(
             QStringList{"predict", "--weights", foreign, "--model", path("glyphs.json"), "--data", path("test-split")} +
