@@ -352,6 +352,46 @@ private slots:
         QVERIFY(!ended.contains("process"));
     }
 
+    // A run interrupted before its first checkpoint: `runs show` and the report say what `runs list`
+    // and the Runs page say, that it cannot be resumed (they said plain "interrupted").
+    void anInterruptedRunWithoutCheckpointSaysSoEverywhere()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/gone-early";
+        std::string path;
+        {
+            TrainingSession s(m_model, m_toy, toyConfig());
+            s.enableCheckpoints(RunFolder::create(runs, "toy"));
+            path = s.runFolder()->path;
+            s.checkpoint(); // run.json says running, naming this process
+        }
+        nlohmann::ordered_json record = parseJson(readWholeFile(path + "/run.json"));
+        record["process"]["boot_id"] = "a-boot-that-ended"; // its process is gone
+        writeFileAtomically(path + "/run.json", jsonText(record) + "\n");
+        QVERIFY(std::filesystem::remove(path + "/checkpoint.tbw")); // killed in its first epoch
+        const std::string cannot = "interrupted, no checkpoint (cannot resume)";
+        const RunSummary r = readRun(path);
+        QCOMPARE(r.status, RunStatus::Interrupted);
+        QVERIFY(!r.resumable());
+        bool shown = false;
+        for (const auto& [label, value] : r.configurationRows())
+            shown = shown || (label == "Status" && value == cannot);
+        QVERIFY(shown);
+        const std::string html = runReportHtml(readReportInput(path));
+        QVERIFY2(html.find("— " + cannot) != std::string::npos, html.substr(0, 1500).c_str());
+        const QString qruns = QString::fromStdString(runs);
+        QVERIFY(QRegularExpression("\nStatus +interrupted, no checkpoint \\(cannot resume\\)\n")
+                    .match(cli({"runs", "show", "latest", "--runs-dir", qruns}).out)
+                    .hasMatch());
+        QVERIFY(cli({"runs", "list", "--runs-dir", qruns}).out.contains(QString::fromStdString(" " + cannot + " ")));
+        // With its checkpoint, it is plain "interrupted", and resumable.
+        RunSummary kept = r;
+        kept.files.push_back("checkpoint.tbw");
+        QVERIFY(kept.resumable());
+        for (const auto& [label, value] : kept.configurationRows())
+            if (label == "Status")
+                QCOMPARE(value, std::string("interrupted"));
+    }
+
     // Numbers a damaged evaluation.json may hold where whole numbers belong (a cell of 1e90 was
     // fuzz_run_record's finding: converting it to an integer is undefined behaviour) are refused.
     void evaluationNumbersOutOfRangeAreRefused()
@@ -992,6 +1032,29 @@ private slots:
         QVERIFY2(resumed.err.contains("diverged before its first checkpoint (its loss or weights became NaN or "
                                       "infinite): nothing to resume; train it again with a lower learning rate"),
                  qPrintable(resumed.err));
+
+        // One that diverged after a checkpoint is not resumable either, as `runs list` says: resumed, it
+        // replayed the same steps into the same divergence (exit code 4 again).
+        const QString later = m_tmp.path() + "/cli-diverged-later";
+        const Cli again = cli({"train", "--data", QString::fromStdString(m_dataDir), "--model",
+                               m_tmp.path() + "/toy.json", "--optimizer", "sgd", "--lr", "1e30", "--batch", "10",
+                               "--threads", "1", "--checkpoint-every", "1", "--runs-dir", later});
+        QCOMPARE(again.code, 4);
+        const nlohmann::ordered_json listed =
+            parseJson(cli({"runs", "list", "--runs-dir", later, "--json"}).out.toStdString());
+        QCOMPARE(int(listed["runs"].size()), 1);
+        QCOMPARE(listed["runs"][0]["status"].get<std::string>(), std::string("diverged"));
+        const QString folder = QString::fromStdString(listed["runs"][0]["path"].get<std::string>());
+        QVERIFY(QFile::exists(folder + "/checkpoint.tbw"));
+        QCOMPARE(listed["runs"][0]["resumable"].get<bool>(), false);
+        const QByteArray recorded = readWholeFile((folder + "/run.json").toStdString()).c_str();
+        const Cli refused = cli({"train", "--resume", folder, "--threads", "1"});
+        QCOMPARE(refused.code, 5);
+        QVERIFY2(refused.err.contains(folder + " diverged (its loss or weights became NaN or infinite): resumed, its "
+                                               "checkpoint would repeat the same steps with the same settings and "
+                                               "diverge again; train it again with a lower learning rate"),
+                 qPrintable(refused.err));
+        QCOMPARE(QByteArray(readWholeFile((folder + "/run.json").toStdString()).c_str()), recorded); // untouched
     }
 };
 

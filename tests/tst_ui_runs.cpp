@@ -7,6 +7,7 @@
 
 #include "charts/chart.hpp"
 #include "core/atomic_file.hpp"
+#include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -27,6 +28,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
@@ -174,6 +176,52 @@ private slots:
             QVERIFY2(b->toolTip().endsWith(QStringLiteral("\nThe run is damaged: its record cannot be read.")),
                      qPrintable(b->toolTip()));
         }
+    }
+
+    // A diverged run with a checkpoint: Resume is greyed and says why, as `runs list` calls it not
+    // resumable and `train --resume` refuses it; File > Resume run… refuses it with the engine's reason
+    // (Resume was enabled, and the run diverged again).
+    void aDivergedRunIsNotResumed()
+    {
+        std::string path;
+        {
+            tb::TrainConfig c;
+            c.epochs = 1;
+            c.batchSize = 10;
+            c.optimizer.kind = tb::OptimizerKind::SGD;
+            c.optimizer.learningRate = 1e30f; // the loss is NaN at step 2
+            tb::TrainingSession s(tb::parseModelSpec(fixtures::toyModelJson(), "toy"),
+                                  tb::loadDataset(m_data.toStdString()), c);
+            s.enableCheckpoints(tb::RunFolder::create(m_runsDir.toStdString(), "toy-diverged"), 1);
+            QVERIFY_THROWS_EXCEPTION(tb::DivergedError, s.run());
+            path = s.runFolder()->path;
+        }
+        const auto removed = qScopeGuard([&] { std::filesystem::remove_all(path); });
+        QVERIFY(std::filesystem::exists(path + "/checkpoint.tbw"));
+        QCOMPARE(int(tb::readRun(path).status), int(tb::RunStatus::Diverged));
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        QVERIFY(rowOf(p, path) >= 0);
+        QCOMPARE(p->table()->item(rowOf(p, path), 8)->text(), QStringLiteral("diverged"));
+        p->selectRun(QString::fromStdString(path));
+        QVERIFY(!p->resumeButton()->isEnabled());
+        QVERIFY2(p->resumeButton()->toolTip().endsWith(
+                     QStringLiteral("\nThe run diverged (its loss or weights became NaN or infinite): resumed, it "
+                                    "would repeat the same steps with the same settings and diverge again. Train it "
+                                    "again with a lower learning rate.")),
+                 qPrintable(p->resumeButton()->toolTip()));
+        QVERIFY2(p->openButton()->toolTip().endsWith(
+                     QStringLiteral("\nThe run diverged before its end: it has no final weights (weights.tbw).")),
+                 qPrintable(p->openButton()->toolTip()));
+        w->resumeRun(QString::fromStdString(path));
+        QVERIFY(!w->runController()->isRunning());
+        QVERIFY2(w->statusBar()->currentMessage().contains(
+                     QStringLiteral("diverged (its loss or weights became NaN or infinite): resumed, its checkpoint "
+                                    "would repeat the same steps with the same settings and diverge again; train it "
+                                    "again with a lower learning rate")),
+                 qPrintable(w->statusBar()->currentMessage()));
+        QCOMPARE(int(tb::readRun(path).status), int(tb::RunStatus::Diverged));
     }
 
     void tickedRunsOverlay()

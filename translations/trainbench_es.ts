@@ -1342,6 +1342,10 @@
         <source>%1 was written before checkpoints kept a hash of their dataset's text: only the counts, sizes and labels of %2 were checked, not the text itself</source>
         <translation>%1 se escribió antes de que los puntos de control guardaran un hash del texto de su conjunto de datos: solo se comprobaron los recuentos, tamaños y etiquetas de %2, no el texto mismo</translation>
     </message>
+    <message>
+        <source>%1 diverged (its loss or weights became NaN or infinite): resumed, its checkpoint would repeat the same steps with the same settings and diverge again; train it again with a lower learning rate</source>
+        <translation>%1 divergió (su pérdida o sus pesos se volvieron NaN o infinitos): al reanudarlo, su punto de control repetiría los mismos pasos con los mismos ajustes y volvería a divergir; vuelve a entrenar desde el principio con una tasa de aprendizaje menor</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -1783,6 +1787,10 @@
     <message>
         <source>Precise BN recomputed BatchNorm's statistics over %1 training batches after training: the test figures are of the recomputed statistics; the curves and the epochs' validation figures are of those training left, before it.</source>
         <translation>La BN precisa recalculó las estadísticas de BatchNorm con %1 lotes de entrenamiento tras el entrenamiento: las cifras de prueba son de las estadísticas recalculadas; las curvas y las cifras de validación de las épocas, de las que dejó el entrenamiento, antes de recalcularlas.</translation>
+    </message>
+    <message>
+        <source>interrupted, no checkpoint (cannot resume)</source>
+        <translation>interrumpido, sin punto de control (no se puede reanudar)</translation>
     </message>
 </context>
 <context>
@@ -3587,14 +3595,6 @@
         <translation>dañado: %1</translation>
     </message>
     <message>
-        <source>completed</source>
-        <translation>completado</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>detenido</translation>
-    </message>
-    <message>
         <source>running or interrupted</source>
         <translation>en curso o interrumpido</translation>
     </message>
@@ -3651,10 +3651,6 @@
         <translation>%1 (%2) en %3, %4</translation>
     </message>
     <message>
-        <source>diverged</source>
-        <translation>divergió</translation>
-    </message>
-    <message>
         <source>%1 of %2, stopped at step %3/%4 of epoch %5</source>
         <translation>%1 de %2, detenida en el paso %3/%4 de la época %5</translation>
     </message>
@@ -3683,10 +3679,6 @@
         <translation>%1 de %2 + %3/%4 pasos</translation>
     </message>
     <message>
-        <source>interrupted</source>
-        <translation>interrumpido</translation>
-    </message>
-    <message>
         <source>The run is damaged: its record cannot be read.</source>
         <translation>El entrenamiento está dañado: su registro no se puede leer.</translation>
     </message>
@@ -3711,8 +3703,12 @@
         <translation>La carpeta del entrenamiento no tiene punto de control (checkpoint.tbw) desde el que reanudarlo.</translation>
     </message>
     <message>
-        <source>interrupted, no checkpoint (cannot resume)</source>
-        <translation>interrumpido, sin punto de control (no se puede reanudar)</translation>
+        <source>The run diverged before its end: it has no final weights (weights.tbw).</source>
+        <translation>El entrenamiento divergió antes de terminar: no tiene pesos finales (weights.tbw).</translation>
+    </message>
+    <message>
+        <source>The run diverged (its loss or weights became NaN or infinite): resumed, it would repeat the same steps with the same settings and diverge again. Train it again with a lower learning rate.</source>
+        <translation>El entrenamiento divergió (su pérdida o sus pesos se volvieron NaN o infinitos): al reanudarlo, repetiría los mismos pasos con los mismos ajustes y volvería a divergir. Vuelve a entrenarlo desde el principio con una tasa de aprendizaje menor.</translation>
     </message>
 </context>
 <context>

@@ -42,7 +42,7 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
         return j;
     }
     j["status"] = tb::runStatusName(r.status);
-    j["resumable"] = r.resumable(); // an interrupted run without a checkpoint is not
+    j["resumable"] = r.resumable(); // an interrupted run without a checkpoint is not, nor a diverged one
     j["date"] = r.date();
     j["model"] = r.model;
     j["dataset"] = r.dataset;
@@ -98,14 +98,6 @@ std::string secondsText(double seconds)
     return buf;
 }
 
-// The STATUS cell: the status's word, and for an interrupted run that cannot be resumed, why.
-std::string statusText(const tb::RunSummary& r)
-{
-    if (r.status == tb::RunStatus::Interrupted && !r.resumable())
-        return "interrupted, no checkpoint (cannot resume)";
-    return tb::runStatusName(r.status);
-}
-
 // "2/5 epochs", and the steps of the epoch a run ended in: "2/5 epochs + 96/150 steps".
 std::string epochsText(const tb::RunSummary& r)
 {
@@ -141,7 +133,7 @@ int listRuns(const Options& o)
             idWidth = std::max(idWidth, int(r.id.size()));
             epochsWidth = std::max(epochsWidth, int(epochsText(r).size()));
             if (!r.damaged)
-                statusWidth = std::max(statusWidth, int(statusText(r).size()));
+                statusWidth = std::max(statusWidth, int(r.statusText().size()));
         }
         if (!list.runs.empty()) // what each column is, aligned as the rows are
             std::printf("%-*s %-16s %-*s %-*s %8s  %9s  %s\n", idWidth, "RUN", "STARTED", statusWidth, "STATUS",
@@ -154,7 +146,7 @@ int listRuns(const Options& o)
             }
             const std::string epochs = epochsText(r);
             std::printf("%-*s %-16s %-*s %-*s %8s  %s  %s\n", idWidth, id.c_str(), cellText(r.date()).c_str(),
-                        statusWidth, statusText(r).c_str(), epochsWidth, epochs.c_str(),
+                        statusWidth, r.statusText().c_str(), epochsWidth, epochs.c_str(),
                         percentText(r.finalAccuracy()).c_str(), secondsText(r.trainingSeconds()).c_str(),
                         cellText(r.dataset).c_str());
         }

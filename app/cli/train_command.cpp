@@ -234,10 +234,7 @@ int trainCommand(const std::vector<std::string>& args)
         // it anew (on the device of the resume, its weights file written again). One whose process
         // died after its last step, before it recorded its end, goes on: it finishes.
         if (const tb::RunSummary ran = tb::readRun(resumed->path); ran.finished())
-            throw UsageError(resumed->path + " is complete" +
-                             (ran.ended.empty() ? "" : " (it ended " + ran.ended + ")") +
-                             ": nothing to resume. Its weights are " + resumed->weights() +
-                             " (evaluate, predict and export take them)");
+            throw UsageError(ran.resumeRefusal());
         checkpoint = tb::readCheckpoint(resumed->checkpoint());
         settings = trainSettingsFrom(o, &checkpoint->config);
     }

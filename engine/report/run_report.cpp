@@ -364,7 +364,7 @@ std::string runReportHtml(const ReportInput& in, const ReportLanguage& language)
     std::string h = "<!DOCTYPE html>\n<html lang=\"" + htmlEscape(language.lang) +
                     "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + title + "</title>\n<style>" + kStyle +
                     "</style>\n</head>\n<body>\n";
-    const std::string status = say.value("Status", runStatusName(run.status));
+    const std::string status = say.value("Status", run.statusText());
     h += "<h1>" + title + "</h1>\n<p class=\"sub\">" +
          (run.date().empty()
               ? html(QT_TRANSLATE_NOOP("RunReport", "%1 on %2, %3 — %4"), {run.model, run.dataset, run.device, status})

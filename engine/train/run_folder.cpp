@@ -63,13 +63,18 @@ RunFolder RunFolder::open(const std::string& path)
     if (!S_ISDIR(st.st_mode)) // a weights file or a checkpoint given for its folder
         throw IoError(path + " is a file, not a run folder: a run goes on from the folder it wrote in the runs "
                              "folder, which holds its checkpoint.tbw and run.json");
-    if (::stat(f.checkpoint().c_str(), &st) != 0) {
+    // The rule of `runs list` and the Runs page (RunSummary::resumeBlock). A complete run is refused
+    // by its callers, which say where its weights are. A damaged record does not stop a checkpoint
+    // that is there: the checkpoint holds the run's settings, and the resume writes the record anew.
+    const RunSummary run = readRun(p);
+    const RunSummary::ResumeBlock block = run.resumeBlock();
+    const bool noCheckpoint = ::stat(f.checkpoint().c_str(), &st) != 0;
+    if (block == RunSummary::ResumeBlock::Diverged || block == RunSummary::ResumeBlock::NoCheckpoint || noCheckpoint) {
         // A run another process has just started has no checkpoint yet: the lock's message says who
         // trains it, as it does once there is one.
         refuseIfTrained(p);
-        if (readRun(p).status == RunStatus::Diverged) // nothing to resume, and its settings are why
-            throw IoError(path + " diverged before its first checkpoint (its loss or weights became NaN or "
-                                 "infinite): nothing to resume; train it again with a lower learning rate");
+        if (block == RunSummary::ResumeBlock::Diverged)
+            throw IoError(run.resumeRefusal());
         throw IoError(path + " holds no checkpoint.tbw to resume from");
     }
     return f;

@@ -357,9 +357,47 @@ bool RunSummary::finished() const
     return !damaged && status == RunStatus::Completed && holds("weights.tbw");
 }
 
-bool RunSummary::resumable() const
+RunSummary::ResumeBlock RunSummary::resumeBlock() const
 {
-    return !damaged && !finished() && status != RunStatus::Diverged && holds("checkpoint.tbw");
+    if (damaged)
+        return ResumeBlock::Damaged;
+    if (finished())
+        return ResumeBlock::Finished;
+    if (status == RunStatus::Diverged)
+        return ResumeBlock::Diverged;
+    if (!holds("checkpoint.tbw"))
+        return ResumeBlock::NoCheckpoint;
+    return ResumeBlock::None;
+}
+
+std::string RunSummary::resumeRefusal() const
+{
+    switch (resumeBlock()) {
+    case ResumeBlock::None:
+        break;
+    case ResumeBlock::Damaged:
+        return path + " cannot be resumed: its record cannot be read (" + damage + ")";
+    case ResumeBlock::Finished:
+        return path + " is complete" + (ended.empty() ? "" : " (it ended " + ended + ")") +
+               ": nothing to resume. Its weights are " + path + "/weights.tbw (evaluate, predict and export take them)";
+    case ResumeBlock::Diverged:
+        if (!holds("checkpoint.tbw")) // nothing to resume, and its settings are why
+            return path + " diverged before its first checkpoint (its loss or weights became NaN or infinite): "
+                          "nothing to resume; train it again with a lower learning rate";
+        return path + " diverged (its loss or weights became NaN or infinite): resumed, its checkpoint would "
+                      "repeat the same steps with the same settings and diverge again; train it again with a "
+                      "lower learning rate";
+    case ResumeBlock::NoCheckpoint:
+        return path + " holds no checkpoint.tbw to resume from";
+    }
+    return {};
+}
+
+std::string RunSummary::statusText() const
+{
+    if (status == RunStatus::Interrupted && !holds("checkpoint.tbw"))
+        return "interrupted, no checkpoint (cannot resume)";
+    return runStatusName(status);
 }
 
 bool RunSummary::holds(const std::string& file) const
@@ -430,7 +468,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
             flat["earlier_devices"] = list;
     }
     if (status == RunStatus::Interrupted) // recorded as running, by a process that is gone
-        flat["status"] = runStatusName(status);
+        flat["status"] = statusText();
     std::vector<std::pair<std::string, std::string>> rows;
     for (const auto& [key, label] : kRows)
         if (std::string v = text(flat, key); !v.empty())

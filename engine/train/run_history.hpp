@@ -52,10 +52,20 @@ struct RunSummary {
     // before 2026-12-06 recorded a run completed at its last checkpoint: one that died before its end
     // has no weights.tbw, and resumes to finish.)
     bool finished() const;
-    // Whether `train --resume` can go on with it: not finished, not diverged, and its checkpoint is
-    // there. A run interrupted before its first checkpoint (killed while its first epoch trained, with
-    // no --checkpoint-every) cannot: it has to start anew.
-    bool resumable() const;
+    // Why `train --resume` and the window's Resume cannot go on with the run (the one rule of both,
+    // of `runs list`'s "resumable" and of the Runs page's Resume button); None when they can. A run
+    // interrupted before its first checkpoint (killed while its first epoch trained, with no
+    // --checkpoint-every) has to start anew. A diverged run is not resumed even from a checkpoint: the
+    // resume keeps the run's settings and replays its steps bit for bit, into the same divergence.
+    enum class ResumeBlock { None, Damaged, Finished, Diverged, NoCheckpoint };
+    ResumeBlock resumeBlock() const;
+    bool resumable() const { return resumeBlock() == ResumeBlock::None; }
+    // resumeBlock's reason as a message a user can act on, naming the folder ("… diverged …: train it
+    // again with a lower learning rate"); empty when the run can be resumed.
+    std::string resumeRefusal() const;
+    // The status as `runs list`, `runs show`, the report and the Runs page say it: the status's name,
+    // and for an interrupted run with no checkpoint, "interrupted, no checkpoint (cannot resume)".
+    std::string statusText() const;
     // Whether the run's folder holds `file` (one of `files`).
     bool holds(const std::string& file) const;
     double trainingSeconds() const; // the epochs' training time

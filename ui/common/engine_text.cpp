@@ -330,6 +330,12 @@ const std::vector<Pattern>& patterns()
                                            "learning rate$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 diverged before its first checkpoint (its loss or weights became NaN or "
                                          "infinite): nothing to resume; train it again with a lower learning rate")},
+        {QRegularExpression(QStringLiteral("^(.+) diverged \\(its loss or weights became NaN or infinite\\): "
+                                           "resumed, its checkpoint would repeat the same steps with the same "
+                                           "settings and diverge again; train it again with a lower learning rate$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 diverged (its loss or weights became NaN or infinite): resumed, its "
+                                         "checkpoint would repeat the same steps with the same settings and diverge "
+                                         "again; train it again with a lower learning rate")},
         {QRegularExpression(QStringLiteral("^(.+) holds no checkpoint\\.tbw to resume from$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 holds no checkpoint.tbw to resume from")},
         {QRegularExpression(QStringLiteral("^(.+) is not a run folder \\(no such folder\\)$")),

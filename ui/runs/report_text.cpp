@@ -51,6 +51,8 @@ QString ReportText::value(const tb::RunSummary& run, const QString& label, const
             {"diverged", QT_TRANSLATE_NOOP("RunReport", "diverged")},
             {"failed", QT_TRANSLATE_NOOP("RunReport", "failed")},
             {"interrupted", QT_TRANSLATE_NOOP("RunReport", "interrupted")},
+            {"interrupted, no checkpoint (cannot resume)",
+             QT_TRANSLATE_NOOP("RunReport", "interrupted, no checkpoint (cannot resume)")},
         };
         for (const auto& [name, text] : kStatuses)
             if (english == QLatin1String(name))

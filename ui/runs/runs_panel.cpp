@@ -274,19 +274,10 @@ void RunsPanel::fill()
         QString status;
         if (r.damaged)
             status = tr("damaged: %1").arg(cellText(EngineText::english(qs(r.damage))));
-        else if (r.status == tb::RunStatus::Completed)
-            status = tr("completed");
-        else if (r.status == tb::RunStatus::Stopped)
-            status = tr("stopped");
-        else if (r.status == tb::RunStatus::Diverged)
-            status = tr("diverged");
-        else if (r.status == tb::RunStatus::Interrupted &&
-                 r.resumable()) // its process is gone: killed, crashed, a write failed
-            status = tr("interrupted");
-        else if (r.status == tb::RunStatus::Interrupted) // gone before its first checkpoint: nothing to resume
-            status = tr("interrupted, no checkpoint (cannot resume)");
-        else // a record of another host, or of an older version, cannot tell a living run from a dead one
-            status = tr("running or interrupted");
+        else if (r.status == tb::RunStatus::Running) // a record of another host, or of an older version,
+            status = tr("running or interrupted");   // cannot tell a living run from a dead one
+        else // as `runs list`, `runs show` and the report say it ("interrupted, no checkpoint (cannot resume)")
+            status = ReportText::value(r, QStringLiteral("Status"), qs(r.statusText()));
         auto* statusItem = new SortItem(status, status);
         statusItem->setToolTip(status);
         if (r.damaged) {
@@ -456,7 +447,7 @@ void RunsPanel::updateButtons()
     const bool usable = r && !r->damaged;
     auto has = [&](const char* file) { return usable && r->holds(file); };
     m_open->setEnabled(has("weights.tbw"));
-    m_resume->setEnabled(has("checkpoint.tbw") && !r->finished());
+    m_resume->setEnabled(r && r->resumable()); // the rule of `train --resume` and `runs list`
     m_delete->setEnabled(r != nullptr);
     m_report->setEnabled(usable);
     // A greyed button's tooltip says why it is greyed, after what it does.
@@ -468,14 +459,28 @@ void RunsPanel::updateButtons()
         if (!r->holds("weights.tbw"))
             cannotOpen = r->status == tb::RunStatus::Running
                              ? tr("The run has not ended: its final weights are saved at its end.")
-                         : r->holds("checkpoint.tbw")
+                         : r->resumable()
                              ? tr("The run was stopped or interrupted before its end: its folder keeps a checkpoint "
                                   "to resume from, not final weights (weights.tbw). Resume it to finish it.")
+                         : r->status == tb::RunStatus::Diverged
+                             ? tr("The run diverged before its end: it has no final weights (weights.tbw).")
                              : tr("The run's folder has no weights (weights.tbw).");
-        if (r->finished())
+        switch (r->resumeBlock()) {
+        case tb::RunSummary::ResumeBlock::None:
+        case tb::RunSummary::ResumeBlock::Damaged:
+            break;
+        case tb::RunSummary::ResumeBlock::Finished:
             cannotResume = tr("The run is complete: nothing is left to resume.");
-        else if (!r->holds("checkpoint.tbw"))
+            break;
+        case tb::RunSummary::ResumeBlock::Diverged: // its checkpoint replays the same steps, into the same NaN
+            cannotResume = tr("The run diverged (its loss or weights became NaN or infinite): resumed, it would "
+                              "repeat the same steps with the same settings and diverge again. Train it again "
+                              "with a lower learning rate.");
+            break;
+        case tb::RunSummary::ResumeBlock::NoCheckpoint:
             cannotResume = tr("The run's folder has no checkpoint (checkpoint.tbw) to resume from.");
+            break;
+        }
     }
     auto tip = [](const QString& does, const QString& why) {
         return why.isEmpty() ? does : does + QLatin1Char('\n') + why;
