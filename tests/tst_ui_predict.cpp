@@ -297,6 +297,24 @@ private slots:
         QVERIFY2(usableCode == 0, qPrintable(usableErr));
         QVERIFY(QFile::exists(taken + QStringLiteral("/predict-page.png")));
     }
+
+    // The window's --help in the user's language: its own lines too, not only Qt's ("Uso:").
+    void theWindowsHelpIsInTheUsersLanguage()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("LANG"), QStringLiteral("es_ES.UTF-8"));
+        env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("es"));
+        env.remove(QStringLiteral("LC_ALL"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("help-config"))); // no saved one
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(TRAINBENCH_GUI), {QStringLiteral("--help")});
+        QVERIFY(p.waitForFinished(fixtures::kHangGuardMs) && p.exitStatus() == QProcess::NormalExit);
+        const QString help = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(help.contains(QStringLiteral("Entrena redes neuronales")), qPrintable(help));
+        QVERIFY2(help.contains(QStringLiteral("Una carpeta de archivos IDX")), qPrintable(help));
+        QVERIFY2(!help.contains(QStringLiteral("Train neural networks")), qPrintable(help));
+    }
 };
 
 QTEST_MAIN(TstUiPredict)
