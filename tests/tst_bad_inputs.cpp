@@ -358,7 +358,8 @@ void TstBadInputs::buildCatalogue()
             gz(d, kTrainImages, idx({40, 12, 12}, imageBytes));
             writeAll(d + kTrainImages + ".gz", readAll(d + kTrainImages + ".gz").left(25));
         },
-        "train-images-idx3-ubyte.gz: the gzip data is corrupt (unexpected end of file)");
+        "train-images-idx3-ubyte.gz: is truncated: its gzip data ends before the compressed stream does (a download or "
+        "copy cut short?)");
     damaged(
         "gzip with bytes after its data",
         [gz](const QString& d) {

@@ -871,7 +871,7 @@ ES = {
     "%1: its output %2 is empty": "%1: su salida %2 está vacía",
     "%1: the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an Activation softmax layer); it ends with %2": "%1: el modelo debe terminar con una softmax (una Dense con \"activation\": \"softmax\" o una capa Activation softmax); termina con %2",
     "%1: the model's output %2 does not match the dataset's %3 classes: the final Dense layer needs %3 units": "%1: la salida del modelo %2 no corresponde a las %3 clases del conjunto de datos: la capa Dense final necesita %3 unidades",
-    "%1: the gzip data is corrupt (unexpected end of file)": "%1: los datos gzip están dañados (el archivo se acaba antes de tiempo: ¿una descarga interrumpida?)",
+    "%1: is truncated: its gzip data ends before the compressed stream does (a download or copy cut short?)": "%1: está truncado: sus datos gzip se acaban antes que el flujo comprimido (¿una descarga o copia interrumpida?)",
     "the weights hold a text model (%1) and %2 holds images: evaluate them on a text": "los pesos son de un modelo de texto (%1) y %2 contiene imágenes: evalúalos con un texto",
     "the weights hold a text model and %1 holds images: evaluate them on a text": "los pesos son de un modelo de texto y %1 contiene imágenes: evalúalos con un texto",
     "the weights hold an image model (%1) and %2 is a text: evaluate them on a folder of IDX images": "los pesos son de un modelo de imágenes (%1) y %2 es un texto: evalúalos con una carpeta de imágenes IDX",

@@ -818,10 +818,6 @@
         <source>%1: the model's output %2 does not match the dataset's %3 classes: the final Dense layer needs %3 units</source>
         <translation>%1: la salida del modelo %2 no corresponde a las %3 clases del conjunto de datos: la capa Dense final necesita %3 unidades</translation>
     </message>
-    <message>
-        <source>%1: the gzip data is corrupt (unexpected end of file)</source>
-        <translation>%1: los datos gzip están dañados (el archivo se acaba antes de tiempo: ¿una descarga interrumpida?)</translation>
-    </message>
     <message numerus="yes">
         <source>%1 threads on %n core(s): the same weights as on fewer threads, but the threads take turns on the cores, so it trains no faster than cpu:%n</source>
         <translation><numerusform>%1 hilos en %n núcleo: los mismos pesos que con menos hilos, pero los hilos se turnan en el núcleo, así que no entrena más rápido que cpu:%n</numerusform><numerusform>%1 hilos en %n núcleos: los mismos pesos que con menos hilos, pero los hilos se turnan en los núcleos, así que no entrena más rápido que cpu:%n</numerusform></translation>
@@ -1345,6 +1341,10 @@
     <message>
         <source>%1 diverged (its loss or weights became NaN or infinite): resumed, its checkpoint would repeat the same steps with the same settings and diverge again; train it again with a lower learning rate</source>
         <translation>%1 divergió (su pérdida o sus pesos se volvieron NaN o infinitos): al reanudarlo, su punto de control repetiría los mismos pasos con los mismos ajustes y volvería a divergir; vuelve a entrenar desde el principio con una tasa de aprendizaje menor</translation>
+    </message>
+    <message>
+        <source>%1: is truncated: its gzip data ends before the compressed stream does (a download or copy cut short?)</source>
+        <translation>%1: está truncado: sus datos gzip se acaban antes que el flujo comprimido (¿una descarga o copia interrumpida?)</translation>
     </message>
 </context>
 <context>

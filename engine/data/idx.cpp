@@ -127,7 +127,8 @@ private:
             }
             want(1);
             if (m_z.avail_in == 0)
-                corrupt("unexpected end of file");
+                throw DataError(m_name + ": is truncated: its gzip data ends before the compressed stream does (a "
+                                         "download or copy cut short?)");
             const uInt room = uInt(std::min<size_t>(n - total, size_t(1) << 30));
             m_z.next_out = p + total;
             m_z.avail_out = room;

@@ -415,8 +415,11 @@ const std::vector<Pattern>& patterns()
                                            "can hold \\((.+)\\); the header is probably corrupt$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: declares %2 bytes of data (%3), more than this machine can hold (%4); "
                                          "the header is probably corrupt")},
-        {QRegularExpression(QStringLiteral("^(.+): the gzip data is corrupt \\(unexpected end of file\\)$")),
-         QT_TRANSLATE_NOOP("EngineText", "%1: the gzip data is corrupt (unexpected end of file)")},
+        {QRegularExpression(QStringLiteral("^(.+): is truncated: its gzip data ends before the compressed stream does "
+                                           "\\(a download or copy cut short\\?\\)$")),
+         QT_TRANSLATE_NOOP(
+             "EngineText",
+             "%1: is truncated: its gzip data ends before the compressed stream does (a download or copy cut short?)")},
         {QRegularExpression(QStringLiteral("^(.+): the gzip data is corrupt \\((.+)\\)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the gzip data is corrupt (%2)")},
         {QRegularExpression(QStringLiteral("^(.+): has bytes after the end of its gzip data that are not gzip data "
