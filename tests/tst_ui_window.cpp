@@ -1635,6 +1635,16 @@ private slots:
             (*one)->setChecked(true);
             panel.setTextModel(false);
             QCOMPARE(panel.device().id(), std::string("cpu:1"));
+            // So does the CPU the text model put there, once the user clicks it (it toggles nothing).
+            panel.selectDevice(tb::parseDeviceSpec("opencl:0"));
+            panel.setTextModel(true);
+            const auto all = std::find_if(radios.begin(), radios.end(), [](QRadioButton* r) {
+                return r->text().startsWith(QLatin1String("All CPU cores"));
+            });
+            QVERIFY(all != radios.end() && (*all)->isChecked());
+            (*all)->click();
+            panel.setTextModel(false);
+            QCOMPARE(panel.device().id(), std::string("cpu:2"));
         }
         // A GPU through its vendor's OpenCL driver, and a device the backend cannot use.
         tb::OpenClDeviceInfo gpu = pocl;

@@ -69,7 +69,8 @@ public:
                 j["speedup"] = r.speedup;
                 j["test"] = r.test;
                 j["weights_sha256"] = r.weightsSha256;
-                j["max_abs_diff"] = r.maxAbsDiff;
+                if (!r.noDiffReference) // the first at its batch after others: nothing to differ from
+                    j["max_abs_diff"] = r.maxAbsDiff;
                 if (!r.note.empty())
                     j["note"] = r.note;
             }
@@ -135,13 +136,18 @@ int compareCommand(const std::vector<std::string>& args)
         j["dataset"] = setup.dataset;
         j["train_images"] = data.train.count;
         j["test_images"] = data.test.count;
-        j["epochs"] = setup.epochs;
+        j["epochs"] = cfg.train.epochs;
         j["max_batches"] = setup.maxBatches;
-        j["batch"] = cfg.train.batchSize;
+        if (cfg.sweep.kind != tb::SweepKind::Batch) // else the sweep's values are the batches
+            j["batch"] = cfg.train.batchSize;
         j["scale_batch"] = cfg.scaleBatchWithReplicas;
         j["optimizer"] = setup.optimizer;
         j["learning_rate"] = tb::jsonFloat(setup.learningRate);
         j["seed"] = std::to_string(setup.seed);
+        if (setup.sequenceLength) {
+            j["sequence_length"] = setup.sequenceLength;
+            j["vocabulary"] = setup.vocabulary;
+        }
         nlohmann::ordered_json devices = nlohmann::ordered_json::array();
         for (const tb::DeviceSpec& d : cfg.devices)
             devices.push_back(d.id());

@@ -136,8 +136,10 @@ std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base
                 referenceSpeed = row.samplesPerSec;
             auto reference = std::find_if(references.begin(), references.end(),
                                           [&row](const auto& r) { return r.first == row.globalBatch; });
-            if (reference == references.end())
+            if (reference == references.end()) {
+                row.noDiffReference = !references.empty();
                 reference = references.insert(references.end(), {row.globalBatch, net.params()});
+            }
             const std::vector<float>& w = reference->second;
             if (w.size() == net.params().size())
                 for (size_t i = 0; i < w.size(); ++i)
@@ -157,10 +159,11 @@ CompareSetup compareSetupOf(const ModelSpec& spec, const Dataset& data, const Co
     return {spec.name,
             data.directory,
             t.seed,
-            t.epochs,
             t.maxBatches,
             optimizerName(t.optimizer.kind),
-            t.optimizer.learningRate};
+            t.optimizer.learningRate,
+            data.isText() ? data.inputHeight() : 0,
+            data.textVocabulary};
 }
 
 std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& setup)
@@ -168,17 +171,18 @@ std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& 
     std::string out =
         "device,description,sweep_value,replicas,global_batch,size_multiplier,epochs,samples,seconds_per_epoch,"
         "samples_per_sec,speedup,test_loss,test_accuracy,weights_sha256,max_abs_diff,skipped,model,dataset,seed,"
-        "max_batches,optimizer,learning_rate\n";
+        "max_batches,optimizer,learning_rate,sequence_length,vocabulary\n";
     auto quoted = [](std::string s) {
         std::string q = "\"";
         for (char c : s)
             q += c == '"' ? std::string("\"\"") : std::string(1, c);
         return q + "\"";
     };
-    // The epochs asked for: a row's own epochs column says how many it ran (fewer where it stopped early).
-    const std::string what = quoted(setup.model) + "," + quoted(setup.dataset) + "," + std::to_string(setup.seed) +
-                             "," + std::to_string(setup.maxBatches) + "," + setup.optimizer + "," +
-                             jsonNumberText(jsonFloat(setup.learningRate));
+    // What was compared, the same on every row (a text's sequence length and vocabulary empty for images).
+    const std::string what =
+        quoted(setup.model) + "," + quoted(setup.dataset) + "," + std::to_string(setup.seed) + "," +
+        std::to_string(setup.maxBatches) + "," + setup.optimizer + "," + jsonNumberText(jsonFloat(setup.learningRate)) +
+        "," + (setup.sequenceLength ? std::to_string(setup.sequenceLength) : "") + "," + setup.vocabulary;
     for (const CompareRow& r : rows) {
         // What the row was set to run with (its device's replicas, batch and size), then what it
         // measured: empty fields for a skipped row, which measured nothing.
@@ -190,7 +194,8 @@ std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& 
             std::snprintf(results, sizeof results, "%d,%lld,%.6g,%.6g,%.6g,%.8g,%.8g", r.epochs,
                           static_cast<long long>(r.samples), r.secondsPerEpoch, r.samplesPerSec, r.speedup, r.test.loss,
                           r.test.accuracy);
-            std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
+            if (!r.noDiffReference)
+                std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
         }
         out += r.device.id() + "," + quoted(r.description) + "," + setup + "," + results + "," + r.weightsSha256 + "," +
                diff + "," + quoted(r.skipped) + "," + what + "\n";
@@ -213,7 +218,10 @@ std::string compareTable(const std::vector<CompareRow>& rows)
             row.insert(row.end(),
                        {fixedText(r.secondsPerEpoch, 2), fixedText(r.samplesPerSec, 0), fixedText(r.speedup, 2) + "x",
                         fixedText(r.test.loss, 4), fixedText(r.test.accuracy, 4),
-                        r.maxAbsDiff == 0 ? "0" : fixedText(r.maxAbsDiff, 6), r.weightsSha256});
+                        r.noDiffReference   ? "-"
+                        : r.maxAbsDiff == 0 ? "0"
+                                            : fixedText(r.maxAbsDiff, 6),
+                        r.weightsSha256});
         cells.push_back(std::move(row));
     }
     std::vector<size_t> width(cells[0].size(), 0);
@@ -251,7 +259,7 @@ std::string compareTable(const std::vector<CompareRow>& rows)
     else if (batches) // --scale-batch: the same seed on other batches is another run, whose weights differ
         out += "speed-up: against the first row that ran, " + ran->device.id() +
                "; max |dw| (the largest difference of a weight): against the first row that ran at the same global "
-               "batch\n";
+               "batch (- where it is that first row)\n";
     else
         out += "speed-up and max |dw| (the largest difference of a weight): against the first row that ran, " +
                ran->device.id() + "\n";

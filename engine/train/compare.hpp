@@ -48,8 +48,11 @@ struct CompareRow {
     double speedup = 0; // against the first device of the same sweep value
     TestResult test;    // of the final weights
     std::string weightsSha256;
-    double maxAbsDiff = 0; // of the final weights from the first device's
-    std::string skipped;   // why this device did not run (empty when it ran)
+    double maxAbsDiff = 0; // of the final weights from the first device's at the same global batch
+    // The first that ran at its global batch after rows of another (--scale-batch): no weights to differ
+    // from, so no max |dw| ("-" in the table, empty in the CSV, none in --json).
+    bool noDiffReference = false;
+    std::string skipped; // why this device did not run (empty when it ran)
     // The error that skipped it where setting the run up on the device failed (a text model on OpenCL),
     // for the command's exit code; null where the device is unavailable here.
     std::exception_ptr skippedError;
@@ -74,10 +77,11 @@ struct CompareSetup {
     std::string model;
     std::string dataset; // its folder or text file
     uint64_t seed = 0;
-    int epochs = 0;
     int maxBatches = 0; // 0: every batch
     std::string optimizer;
     float learningRate = 0;
+    int sequenceLength = 0; // a text model's; 0 for images
+    std::string vocabulary; // a text's: "bytes" or "characters"; empty for images
 };
 CompareSetup compareSetupOf(const ModelSpec& spec, const Dataset& data, const CompareConfig& config);
 

@@ -450,7 +450,9 @@ void ComparePanel::fillRow(int row, const tb::CompareRow& r)
     cell(Speedup, done ? formatNumber(r.speedup, 2) + QStringLiteral("×") : QString());
     cell(TestLoss, done ? formatNumber(r.test.loss, 4) : QString());
     cell(TestAccuracy, done ? formatPercent(r.test.accuracy, 2) : QString());
-    cell(MaxDiff, done ? QLocale().toString(r.maxAbsDiff, 'g', 3) : QString());
+    cell(MaxDiff, !done               ? QString()
+                  : r.noDiffReference ? QStringLiteral("–")
+                                      : QLocale().toString(r.maxAbsDiff, 'g', 3));
     cell(Sha, !r.skipped.empty() ? tr("skipped: %1").arg(EngineText::english(qs(r.skipped)))
               : done             ? qs(r.weightsSha256)
                                  : tr("running…"));

@@ -86,6 +86,13 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
         updateBatch();
         emit deviceChanged();
     });
+    // A click on the CPU a text model put in the GPU's place (no toggle: it is checked) makes it the user's.
+    connect(m_group, &QButtonGroup::idClicked, this, [this](int id) {
+        if (!m_switchingForModel && m_gpuBeforeText) {
+            m_gpuBeforeText = false;
+            QSettings().setValue(kDeviceKey, id);
+        }
+    });
     connect(m_bf16, &QRadioButton::toggled, this, [this](bool on) {
         QSettings().setValue(kPrecisionKey,
                              QLatin1String(tb::precisionName(on ? tb::Precision::Bf16 : tb::Precision::Fp32)));
@@ -162,7 +169,9 @@ void AcceleratorPanel::setTextModel(bool text)
     if (text == m_textModel)
         return;
     m_textModel = text;
-    m_gpu->setEnabled(!text && tb::preferredAccelerator(m_system).has_value());
+    // Only the OpenCL device refuses sequences.
+    const auto accelerator = tb::preferredAccelerator(m_system);
+    m_gpu->setEnabled(accelerator && !(text && accelerator->kind == tb::DeviceKind::OpenCl));
     retranslate();
     const QScopedValueRollback<bool> switching(m_switchingForModel, true);
     if (text && m_gpu->isChecked()) {
