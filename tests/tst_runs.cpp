@@ -687,6 +687,26 @@ private slots:
         QVERIFY(!QFile::exists(m_tmp.path() + "/damaged.html"));
     }
 
+    // A damaged record does not stop a checkpoint that is there (train --resume resumes it, the checkpoint
+    // holding the run's settings): runs list says so, where it gave a damaged run no "resumable".
+    void aDamagedRunWithACheckpointIsResumable()
+    {
+        const std::string runs = m_tmp.path().toStdString() + "/damaged-runs";
+        for (const char* id : {"20200101-000000-with-checkpoint", "20200101-000001-without"}) {
+            std::filesystem::create_directories(runs + "/" + id);
+            write(runs + "/" + id + "/run.json", "{\"format\": \"trainbench-run\", \"vers");
+        }
+        write(runs + "/20200101-000000-with-checkpoint/checkpoint.tbw", "a checkpoint");
+        const Cli list = cli({"runs", "list", "--runs-dir", QString::fromStdString(runs), "--json"});
+        QCOMPARE(list.code, 0);
+        const nlohmann::ordered_json j = parseJson(list.out.toStdString());
+        QCOMPARE(int(j["runs"].size()), 2);
+        for (const auto& r : j["runs"]) {
+            QVERIFY(r["damaged"].get<bool>());
+            QCOMPARE(r["resumable"].get<bool>(), r["id"].get<std::string>() == "20200101-000000-with-checkpoint");
+        }
+    }
+
     void missingAndUnreadableRunsFolders()
     {
         const RunList none = listRuns(m_tmp.path().toStdString() + "/no/such/runs");

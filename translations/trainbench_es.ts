@@ -1168,7 +1168,7 @@
     </message>
     <message>
         <source>%1 diverged before its first checkpoint (its loss or weights became NaN or infinite): nothing to resume; train it again with a lower learning rate</source>
-        <translation>%1 divergió antes de su primer checkpoint (su pérdida o sus pesos se volvieron NaN o infinitos): no hay nada que reanudar; vuelve a entrenarla con una tasa de aprendizaje menor</translation>
+        <translation>%1 divergió antes de su primer punto de control (su pérdida o sus pesos se volvieron NaN o infinitos): no hay nada que reanudar; vuelve a entrenarlo con una tasa de aprendizaje menor</translation>
     </message>
     <message>
         <source>%1 is a run folder: its trained weights are %2</source>

@@ -39,6 +39,7 @@ nlohmann::ordered_json summaryJson(const tb::RunSummary& r)
     if (r.damaged) {
         j["damaged"] = true;
         j["reason"] = r.damage;
+        j["resumable"] = r.resumable(); // from its checkpoint, which holds the run's settings
         return j;
     }
     j["status"] = tb::runStatusName(r.status);

@@ -359,8 +359,8 @@ bool RunSummary::finished() const
 
 RunSummary::ResumeBlock RunSummary::resumeBlock() const
 {
-    if (damaged)
-        return ResumeBlock::Damaged;
+    if (damaged) // the checkpoint holds the run's settings, and the resume writes the record anew
+        return holds("checkpoint.tbw") ? ResumeBlock::None : ResumeBlock::Damaged;
     if (finished())
         return ResumeBlock::Finished;
     if (status == RunStatus::Diverged)

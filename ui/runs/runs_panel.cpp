@@ -454,7 +454,9 @@ void RunsPanel::updateButtons()
     const QString damaged = tr("The run is damaged: its record cannot be read.");
     QString cannotOpen, cannotResume;
     if (r && r->damaged) {
-        cannotOpen = cannotResume = damaged;
+        cannotOpen = damaged;
+        if (!r->resumable()) // else its checkpoint resumes it, and the resume writes the record anew
+            cannotResume = damaged;
     } else if (r) {
         if (!r->holds("weights.tbw"))
             cannotOpen = r->status == tb::RunStatus::Running
