@@ -1408,6 +1408,12 @@ private slots:
         QVERIFY(record.open(QIODevice::ReadOnly) && weights.open(QIODevice::ReadOnly));
         QVERIFY(record.readAll() == recorded);
         QVERIFY(weights.readAll() == saved);
+        // Its checkpoint gone, it is still complete: said so (it was "holds no checkpoint.tbw", exit code 5).
+        QVERIFY(QFile::remove(folder + "/checkpoint.tbw"));
+        const Result gone = run({"train", "--resume", folder, "--threads", "1"});
+        QCOMPARE(gone.code, 2);
+        QVERIFY2(gone.err.contains("): nothing to resume. Its weights are " + folder + "/weights.tbw"),
+                 qPrintable(gone.err));
         QCOMPARE(run({"runs", "delete", folder}).code, 0);
     }
 

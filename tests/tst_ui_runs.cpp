@@ -224,6 +224,27 @@ private slots:
         QCOMPARE(int(tb::readRun(path).status), int(tb::RunStatus::Diverged));
     }
 
+    // A complete run whose checkpoint is gone is still complete, in the window's language: File > Resume
+    // run… said "holds no checkpoint.tbw to resume from".
+    void aCompleteRunWithoutItsCheckpointIsComplete()
+    {
+        const std::string path = m_runsDir.toStdString() + "/20200101-000009-toy-no-checkpoint";
+        std::filesystem::copy(m_runs[0], path);
+        const auto removed = qScopeGuard([&] { std::filesystem::remove_all(path); });
+        std::filesystem::remove(path + "/checkpoint.tbw");
+        QVERIFY(tb::readRun(path).finished());
+        auto w = window();
+        QVERIFY(w);
+        const auto back = qScopeGuard([] { tbui::Language::apply(QStringLiteral("en")); });
+        tbui::Language::apply(QStringLiteral("es"));
+        w->resumeRun(QString::fromStdString(path));
+        QVERIFY(!w->runController()->isRunning());
+        QVERIFY2(w->statusBar()->currentMessage().contains(QString::fromStdString(path) +
+                                                           QString::fromUtf8(" está completo (terminó el 20")) &&
+                     w->statusBar()->currentMessage().contains(QStringLiteral("Sus pesos están en")),
+                 qPrintable(w->statusBar()->currentMessage()));
+    }
+
     void tickedRunsOverlay()
     {
         auto w = window();

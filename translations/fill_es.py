@@ -118,6 +118,10 @@ ES = {
     "NVIDIA GPU — unavailable: %1": "GPU NVIDIA — no disponible: %1",
     "NVIDIA GPU": "GPU NVIDIA",
     "TPU — cloud only": "TPU — solo en la nube",
+    "%1 is complete (it ended %2): nothing to resume. Its weights are %3 (evaluate, predict and export take them)":
+        "%1 está completo (terminó el %2): no hay nada que reanudar. Sus pesos están en %3 (los usan evaluate, predict y export)",
+    "%1 is complete: nothing to resume. Its weights are %2 (evaluate, predict and export take them)":
+        "%1 está completo: no hay nada que reanudar. Sus pesos están en %2 (los usan evaluate, predict y export)",
     "Train neural networks (CNNs on images, LSTMs on text) and compare accelerators.":
         "Entrena redes neuronales (CNN con imágenes, LSTM con texto) y compara aceleradores.",
     "Render the README screenshots into <dir>.": "Genera las capturas del README en <dir>.",

@@ -1346,6 +1346,14 @@
         <source>%1: is truncated: its gzip data ends before the compressed stream does (a download or copy cut short?)</source>
         <translation>%1: está truncado: sus datos gzip se acaban antes que el flujo comprimido (¿una descarga o copia interrumpida?)</translation>
     </message>
+    <message>
+        <source>%1 is complete (it ended %2): nothing to resume. Its weights are %3 (evaluate, predict and export take them)</source>
+        <translation>%1 está completo (terminó el %2): no hay nada que reanudar. Sus pesos están en %3 (los usan evaluate, predict y export)</translation>
+    </message>
+    <message>
+        <source>%1 is complete: nothing to resume. Its weights are %2 (evaluate, predict and export take them)</source>
+        <translation>%1 está completo: no hay nada que reanudar. Sus pesos están en %2 (los usan evaluate, predict y export)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

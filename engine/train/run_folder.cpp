@@ -75,6 +75,8 @@ RunFolder RunFolder::open(const std::string& path)
         refuseIfTrained(p);
         if (block == RunSummary::ResumeBlock::Diverged)
             throw IoError(run.resumeRefusal());
+        if (block == RunSummary::ResumeBlock::Finished) // its checkpoint gone: still complete, as its callers say
+            throw ConfigError(run.resumeRefusal());
         throw IoError(path + " holds no checkpoint.tbw to resume from");
     }
     return f;

@@ -336,6 +336,14 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1 diverged (its loss or weights became NaN or infinite): resumed, its "
                                          "checkpoint would repeat the same steps with the same settings and diverge "
                                          "again; train it again with a lower learning rate")},
+        {QRegularExpression(QStringLiteral("^(.+) is complete \\(it ended (.+)\\): nothing to resume\\. Its weights "
+                                           "are (.+) \\(evaluate, predict and export take them\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is complete (it ended %2): nothing to resume. Its weights are %3 "
+                                         "(evaluate, predict and export take them)")},
+        {QRegularExpression(QStringLiteral("^(.+) is complete: nothing to resume\\. Its weights are (.+) \\(evaluate, "
+                                           "predict and export take them\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is complete: nothing to resume. Its weights are %2 (evaluate, predict and "
+                                         "export take them)")},
         {QRegularExpression(QStringLiteral("^(.+) holds no checkpoint\\.tbw to resume from$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 holds no checkpoint.tbw to resume from")},
         {QRegularExpression(QStringLiteral("^(.+) is not a run folder \\(no such folder\\)$")),
