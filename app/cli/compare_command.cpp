@@ -128,8 +128,8 @@ int compareCommand(const std::vector<std::string>& args)
     }
     if (!own.empty() && !json)
         std::printf("%s\n", own.c_str());
+    const tb::CompareSetup setup = tb::compareSetupOf(spec, data, cfg); // the start event's and the CSV's
     if (json) { // what the device events compare, as train's start event says its run
-        const tb::CompareSetup setup = tb::compareSetupOf(spec, data, cfg);
         nlohmann::ordered_json j;
         j["event"] = "start";
         j["model"] = setup.model;
@@ -176,7 +176,7 @@ int compareCommand(const std::vector<std::string>& args)
     if (!json)
         std::printf("\n%s", tb::compareTable(rows).c_str());
     if (!csvPath.empty()) {
-        tb::writeFileAtomically(csvPath, tb::compareCsv(rows, tb::compareSetupOf(spec, data, cfg)));
+        tb::writeFileAtomically(csvPath, tb::compareCsv(rows, setup));
         if (!json)
             std::printf("Saved %s\n", csvPath.c_str());
     }

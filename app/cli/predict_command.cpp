@@ -53,9 +53,9 @@ bool onOff(const Options& o, const std::string& name, bool def)
 }
 
 // What the model received, as a PGM file named after the picture, for a look.
-// DIR/<stem>.pgm (stdin.pgm for standard input); a stem an earlier picture of the command took (a/x.png, b/x.png,
-// a/x.jpg) gets
-// "-2", "-3", so that no input overwrites another. `used`: the names written so far.
+// DIR/<stem>.pgm (stdin.pgm for standard input); a stem an earlier picture of the command took
+// (a/x.png, b/x.png, a/x.jpg) gets "-2", "-3", so that no input overwrites another. `used`: the names
+// written so far.
 void saveInput(const std::string& dir, const std::string& path, const tb::GrayImage& input, std::set<std::string>& used)
 {
     const std::string stem = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();

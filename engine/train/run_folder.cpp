@@ -63,13 +63,13 @@ RunFolder RunFolder::open(const std::string& path)
     if (!S_ISDIR(st.st_mode)) // a weights file or a checkpoint given for its folder
         throw IoError(path + " is a file, not a run folder: a run goes on from the folder it wrote in the runs "
                              "folder, which holds its checkpoint.tbw and run.json");
-    // The rule of `runs list` and the Runs page (RunSummary::resumeBlock). A complete run is refused
-    // by its callers, which say where its weights are. A damaged record does not stop a checkpoint
-    // that is there: the checkpoint holds the run's settings, and the resume writes the record anew.
+    // The rule of `runs list` and the Runs page (RunSummary::resumeBlock). A complete run with its
+    // checkpoint is refused by its callers, which say where its weights are. A damaged record does not
+    // stop a checkpoint that is there: the checkpoint holds the run's settings, and the resume writes
+    // the record anew.
     const RunSummary run = readRun(p);
     const RunSummary::ResumeBlock block = run.resumeBlock();
-    const bool noCheckpoint = ::stat(f.checkpoint().c_str(), &st) != 0;
-    if (block == RunSummary::ResumeBlock::Diverged || block == RunSummary::ResumeBlock::NoCheckpoint || noCheckpoint) {
+    if (block == RunSummary::ResumeBlock::Diverged || !run.holds("checkpoint.tbw")) {
         // A run another process has just started has no checkpoint yet: the lock's message says who
         // trains it, as it does once there is one.
         refuseIfTrained(p);

@@ -75,23 +75,24 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     m_bf16->setChecked(settings.value(kPrecisionKey).toString() ==
                            QLatin1String(tb::precisionName(tb::Precision::Bf16)) &&
                        bf16Unavailable().isEmpty());
-    connect(m_group, &QButtonGroup::idToggled, this, [this](int id, bool on) {
+    // The user's choice, kept (not the CPU a text model put in the GPU's place, unless clicked).
+    const auto choose = [this](int id) {
+        m_gpuBeforeText = false;
+        QSettings().setValue(kDeviceKey, id);
+    };
+    connect(m_group, &QButtonGroup::idToggled, this, [this, choose](int id, bool on) {
         if (!on)
             return;
-        if (!m_switchingForModel) { // the user's choice (not the CPU a text model put in the GPU's place)
-            m_gpuBeforeText = false;
-            QSettings().setValue(kDeviceKey, id);
-        }
+        if (!m_switchingForModel)
+            choose(id);
         updatePrecision();
         updateBatch();
         emit deviceChanged();
     });
     // A click on the CPU a text model put in the GPU's place (no toggle: it is checked) makes it the user's.
-    connect(m_group, &QButtonGroup::idClicked, this, [this](int id) {
-        if (!m_switchingForModel && m_gpuBeforeText) {
-            m_gpuBeforeText = false;
-            QSettings().setValue(kDeviceKey, id);
-        }
+    connect(m_group, &QButtonGroup::idClicked, this, [this, choose](int id) {
+        if (!m_switchingForModel && m_gpuBeforeText)
+            choose(id);
     });
     connect(m_bf16, &QRadioButton::toggled, this, [this](bool on) {
         QSettings().setValue(kPrecisionKey,

@@ -455,8 +455,6 @@ void RunsPanel::updateButtons()
     QString cannotOpen, cannotResume;
     if (r && r->damaged) {
         cannotOpen = damaged;
-        if (!r->resumable()) // else its checkpoint resumes it, and the resume writes the record anew
-            cannotResume = damaged;
     } else if (r) {
         if (!r->holds("weights.tbw"))
             cannotOpen = r->status == tb::RunStatus::Running
@@ -467,9 +465,13 @@ void RunsPanel::updateButtons()
                          : r->status == tb::RunStatus::Diverged
                              ? tr("The run diverged before its end: it has no final weights (weights.tbw).")
                              : tr("The run's folder has no weights (weights.tbw).");
+    }
+    if (r) {
         switch (r->resumeBlock()) {
-        case tb::RunSummary::ResumeBlock::None:
+        case tb::RunSummary::ResumeBlock::None: // a damaged record too, beside its checkpoint
+            break;
         case tb::RunSummary::ResumeBlock::Damaged:
+            cannotResume = damaged;
             break;
         case tb::RunSummary::ResumeBlock::Finished:
             cannotResume = tr("The run is complete: nothing is left to resume.");
