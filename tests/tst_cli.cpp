@@ -288,6 +288,29 @@ private slots:
                  qPrintable(r.err));
         r = run(theirs + QStringList{"--vocabulary", "characters"});
         QVERIFY2(r.code == 0 && r.out.contains("test bpc"), qPrintable(r.err));
+        // generate takes the same --model, --data and --vocabulary, and writes what the file that names its
+        // model writes; without --model it asks for it, and an image model is refused.
+        const QStringList writeOptions = {"--prompt", "The ", "--length", "40", "--seed", "3"};
+        const Result own = run(QStringList{"generate", "--weights", chars} + writeOptions);
+        QVERIFY2(own.code == 0 && own.out.startsWith("The "), qPrintable(own.err));
+        r = run(QStringList{"generate", "--weights", foreign, "--data", gpl, "--model", "small-text-lstm",
+                            "--vocabulary", "characters"} +
+                writeOptions);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out, own.out);
+        r = run(QStringList{"generate", "--weights", foreign} + writeOptions);
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("(written by another program?): say which model its tensors belong to (--model "
+                                "NAME|FILE"),
+                 qPrintable(r.err));
+        r = run(QStringList{"generate", "--weights", foreign, "--data", gpl} + writeOptions);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--data goes with --model"), qPrintable(r.err));
+        r = run(QStringList{"generate", "--weights", foreign, "--data", gpl, "--model", "tpu-mnist-cnn"} +
+                writeOptions);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("is an image model (tpu-mnist-cnn): generate writes with a text model"),
+                 qPrintable(r.err));
         r = run({"evaluate", "--weights", foreign, "--data", "/usr/share/common-licenses/MPL-1.1", "--model",
                  "small-text-lstm", "--vocabulary", "characters"});
         QCOMPARE(r.code, 3);
@@ -648,15 +671,7 @@ private slots:
         r = run({"evaluate", "--data", m_data, "--weights", foreign.fileName(), "--model", m_data + "/toy.json"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("tensor \"0.weight\""), qPrintable(r.err));
-        // generate has no --model (nor the data a model needs): it says how to make weights that name it,
-        // not to give an option it refuses. predict takes --model as evaluate does (tst_predict), and asks
-        // for it.
-        r = run({"generate", "--prompt", "The", "--weights", foreign.fileName()});
-        QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("(written by another program?): this command takes weights that name their "
-                                "model; make them with trainbench-cli export --weights FILE --model NAME|FILE "
-                                "--data DATASET --out FILE.tbw"),
-                 qPrintable(r.err));
+        // predict takes --model as evaluate does (tst_predict), and asks for it.
         r = run({"predict", "--image", m_tmp.path() + "/any.png", "--weights", foreign.fileName()});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("(written by another program?): say which model its tensors belong to (--model "

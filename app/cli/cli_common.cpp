@@ -263,18 +263,6 @@ tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data)
     return w;
 }
 
-tb::WeightsFile loadSelfDescribedWeights(const Options& o)
-{
-    if (!o.has("weights"))
-        throw UsageError("--weights FILE is required");
-    tb::ModelHint hint; // the command has no --model, nor the data a model needs besides
-    hint.howToName = "this command takes weights that name their model; make them with trainbench-cli export "
-                     "--weights FILE --model NAME|FILE --data DATASET --out FILE.tbw";
-    tb::WeightsFile w = tb::loadAnyWeights(o.text("weights", ""), &hint);
-    warnOf(w);
-    return w;
-}
-
 void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work)
 {
     if (!o.has("device") || device.kind == tb::DeviceKind::Cpu) // a CPU's level and precision: the options say

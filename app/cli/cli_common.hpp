@@ -90,9 +90,6 @@ using ModelData = std::function<const tb::Dataset*(const tb::ModelSpec&)>;
 // file: a .tbw, or a safetensors file Trainbench wrote, names its model and input, and no dataset is
 // read for it (evaluate then reads a text once, cut as the weights say).
 tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data);
-// --weights for a command without --model (generate): a file that names its model; a safetensors
-// file of another program is refused with how to make one that does.
-tb::WeightsFile loadSelfDescribedWeights(const Options& o);
 // The file option `option` names (--save, --csv, --predictions), which the command writes after its
 // work: IoError before the work when it cannot be written (tb::unwritableReason), so none is lost.
 void requireWritable(const Options& o, const char* option);

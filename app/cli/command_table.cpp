@@ -87,7 +87,7 @@ std::vector<CommandOption> names(std::initializer_list<const char*> list, std::v
 std::vector<Command> makeTable()
 {
     std::vector<Command> t;
-    // --model of the commands that read weights (evaluate, export, predict): for a file that does not
+    // --model of the commands that read weights (evaluate, export, predict, generate): for a file that does not
     // name its model; cli_common's loadWeightsOption reads it for each.
     const CommandOption otherProgramsModel{"model", false, "",
                                            "which model a safetensors file written by another program holds"};
@@ -215,18 +215,22 @@ std::vector<Command> makeTable()
                  "one self-contained HTML file of the run (charts, configuration, hardware, epochs, confusion matrix, "
                  "misclassified images, weights SHA-256)",
                  reportCommand});
-    t.push_back({"generate",
-                 "",
-                 {{"weights", true},
-                  {"prompt"},
-                  {"length"},
-                  {"temperature"},
-                  {"seed", false, "", "the seed of the draws (200): the same seed gives the same text"},
-                  {"streams"},
-                  {"json"},
-                  {"probabilities"}},
-                 "a text model writes symbols after the prompt, each drawn from its softmax",
-                 generateCommand});
+    t.push_back(
+        {"generate",
+         "",
+         {{"weights", true},
+          {"prompt"},
+          {"length"},
+          {"temperature"},
+          {"seed", false, "", "the seed of the draws (200): the same seed gives the same text"},
+          {"streams"},
+          {"json"},
+          {"probabilities"},
+          otherProgramsModel,
+          {"data", false, "TEXT", "with --model: the text (a file or a folder of texts) that gives its vocabulary"},
+          {"vocabulary", false, "", "with --model, a text model's: the symbols it learned (bytes)"}},
+         "a text model writes symbols after the prompt, each drawn from its softmax",
+         generateCommand});
     return t;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <unistd.h>
@@ -77,7 +78,19 @@ int generateCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("generate"), args);
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required (the .tbw or .safetensors of a text model)");
-    const tb::WeightsFile w = loadSelfDescribedWeights(o);
+    if (o.has("data") && !o.has("model"))
+        throw UsageError("--data goes with --model: its text gives a safetensors file of another program its "
+                         "vocabulary (a file that names its model needs no text)");
+    // A safetensors file of another program: --model names its text model, and --data's text gives its
+    // vocabulary (cut as --vocabulary says), read only for such a file.
+    std::optional<tb::Dataset> text;
+    const tb::WeightsFile w = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
+        if (!spec.isText())
+            throw UsageError("--model " + o.text("model", "") + " is an image model (" + spec.name +
+                             "): generate writes with a text model");
+        text = loadData(o, spec);
+        return &*text;
+    });
     if (!w.spec.isText())
         throw tb::ModelError(o.text("weights", "") + " holds an image model (" + w.spec.name +
                              "); generate needs a text model (trained on a text with --data FILE.txt)");

@@ -257,10 +257,8 @@ try {
         w.spec = *hint->spec;
     } else {
         throw ModelError(origin + " holds no Trainbench model description (written by another program?): " +
-                         (hint && !hint->howToName.empty() ? hint->howToName
-                                                           : std::string("say which model its tensors belong to "
-                                                                         "(--model NAME|FILE; in the window, the "
-                                                                         "model chosen in Setup)")));
+                         "say which model its tensors belong to (--model NAME|FILE; in the window, the model chosen in "
+                         "Setup)");
     }
     if (hasModel) {
         const Json in = parseMetadataJson(file.metadata, "input_shape", origin);

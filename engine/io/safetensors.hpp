@@ -29,9 +29,6 @@ struct ModelHint {
     // needs them (no metadata, `spec` set): a file that describes itself leaves the dataset unread. May
     // throw (the dataset's DataError).
     std::function<const Dataset*()> dataset;
-    // How the user names the model where neither the file nor `spec` does, for the message; empty:
-    // --model (a command that takes it) or the window's Setup.
-    std::string howToName;
 };
 
 // The file's bytes for this network.
