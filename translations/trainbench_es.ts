@@ -1399,6 +1399,17 @@
     </message>
 </context>
 <context>
+    <name>QCommandLineParser</name>
+    <message>
+        <source>Displays help on commandline options.</source>
+        <translation>Muestra la ayuda sobre las opciones de la línea de órdenes.</translation>
+    </message>
+    <message>
+        <source>Displays help including Qt specific options.</source>
+        <translation>Muestra la ayuda, con las opciones propias de Qt.</translation>
+    </message>
+</context>
+<context>
     <name>RunReport</name>
     <message>
         <source>running</source>

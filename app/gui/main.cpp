@@ -44,6 +44,11 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(icon);
     tbui::Language::apply(tbui::Language::saved());
 
+    // Qt's own lines of --help, which Debian's Qt catalogue does not translate: the application's does
+    // (lupdate reads them here, in their context).
+    [[maybe_unused]] static const char* const qtHelpLines[] = {
+        QT_TRANSLATE_NOOP("QCommandLineParser", "Displays help on commandline options."),
+        QT_TRANSLATE_NOOP("QCommandLineParser", "Displays help including Qt specific options.")};
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate(
         "main", "Train neural networks (CNNs on images, LSTMs on text) and compare accelerators."));
