@@ -138,6 +138,20 @@ private slots:
         TextOptions bytes;
         bytes.sequenceLength = 2;
         QCOMPARE(loadTextDataset(dir + "/latin1.txt", bytes).numClasses, 256); // bytes read any text
+        // Well-formed UTF-8 only: no overlong form, no surrogate, nothing past U+10FFFF, each refused where
+        // it starts; the first and last code points of each length pass.
+        for (const char* bad : {"ab\xed\xa0\x80", "ab\xed\xbf\xbf", "ab\xf4\x90\x80\x80", "ab\xe0\x80\xaf",
+                                "ab\xe0\x9f\xbf", "ab\xf0\x8f\xbf\xbf", "ab\xc1\xbf", "ab\xf5\x80\x80\x80"})
+            QCOMPARE(firstInvalidUtf8(bad), size_t(2));
+        for (const char* good : {"\x7f", "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+                                 "\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"})
+            QCOMPARE(firstInvalidUtf8(good), std::string::npos);
+        std::string surrogate;
+        for (int i = 0; i < 100; ++i)
+            surrogate += "word \xed\xa0\x80 ";
+        fixtures::writeRaw(dir + "/surrogate.txt", surrogate);
+        expectError<DataError>([&] { loadTextDataset(dir + "/surrogate.txt", chars); },
+                               "is not valid UTF-8 (at byte 5)");
         const QString unreadable = tmp.path() + "/locked.txt";
         fixtures::writeRaw(unreadable.toStdString(), "some text that nobody may read");
         QFile::setPermissions(unreadable, QFileDevice::Permissions());

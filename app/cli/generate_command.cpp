@@ -41,14 +41,11 @@ public:
                 ++i;
                 continue;
             }
-            // A lead byte's length, and the range of its first continuation byte (no overlong form,
-            // no surrogate, nothing past U+10FFFF).
-            const size_t n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-            const unsigned char low = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
-            const unsigned char high = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+            const tb::Utf8Lead lead = tb::utf8Lead(b);
+            const size_t n = lead.length;
             size_t k = 1;
-            while (n > 0 && k < n && i + k < text.size() && at(i + k) >= (k == 1 ? low : 0x80) &&
-                   at(i + k) <= (k == 1 ? high : 0xbf))
+            while (n > 0 && k < n && i + k < text.size() && at(i + k) >= (k == 1 ? lead.low : 0x80) &&
+                   at(i + k) <= (k == 1 ? lead.high : 0xbf))
                 ++k;
             if (n > 0 && k < n && i + k == text.size()) { // well-formed so far: the rest may come
                 m_pending = text.substr(i);

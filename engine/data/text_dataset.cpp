@@ -23,24 +23,15 @@ const char* kHex = "0123456789abcdef";
 // The length of the UTF-8 sequence starting at s[i], or 0 if it is not a valid one.
 int utf8Length(const std::string& s, size_t i)
 {
-    const auto b = static_cast<unsigned char>(s[i]);
-    int len = 0;
-    if (b < 0x80)
-        return 1;
-    if (b >= 0xc2 && b <= 0xdf)
-        len = 2;
-    else if (b >= 0xe0 && b <= 0xef)
-        len = 3;
-    else if (b >= 0xf0 && b <= 0xf4)
-        len = 4;
-    else
+    const Utf8Lead lead = utf8Lead(static_cast<unsigned char>(s[i]));
+    if (lead.length == 0 || i + lead.length > s.size())
         return 0;
-    if (i + size_t(len) > s.size())
-        return 0;
-    for (int k = 1; k < len; ++k)
-        if ((static_cast<unsigned char>(s[i + size_t(k)]) & 0xc0) != 0x80)
+    for (size_t k = 1; k < lead.length; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if (b < (k == 1 ? lead.low : 0x80) || b > (k == 1 ? lead.high : 0xbf))
             return 0;
-    return len;
+    }
+    return int(lead.length);
 }
 
 // What training holds of each byte of a text at most: the text as read and joined, its token ids, the
@@ -370,6 +361,16 @@ Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& o)
     d.directory = absolutePath(fileOrDir);
     d.pixelsHash = pixelsHashOf(d); // the symbol ids
     return d;
+}
+
+Utf8Lead utf8Lead(unsigned char b)
+{
+    if (b < 0x80)
+        return {1, 0, 0};
+    const size_t length = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const unsigned char low = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
+    const unsigned char high = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+    return {length, low, high};
 }
 
 size_t firstInvalidUtf8(const std::string& s)

@@ -64,6 +64,14 @@ Dataset loadTextDataset(const std::string& fileOrDir, const TextOptions& options
 // The same from text in memory (`origin` names it in messages).
 Dataset textDataset(const std::string& text, const std::string& origin, const TextOptions& options = {});
 
+// The well-formed UTF-8 sequence a lead byte starts (Unicode's table 3-7): its length in bytes (0: the
+// byte starts none) and the range of its second byte, which rules out overlong forms, surrogates
+// (U+D800 to U+DFFF) and code points past U+10FFFF. The bytes after the second are 0x80 to 0xbf.
+struct Utf8Lead {
+    size_t length;
+    unsigned char low, high;
+};
+Utf8Lead utf8Lead(unsigned char b);
 // Where `s` stops being valid UTF-8 (a byte offset), or std::string::npos where it is valid throughout.
 size_t firstInvalidUtf8(const std::string& s);
 
