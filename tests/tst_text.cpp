@@ -436,10 +436,7 @@ private slots:
         g.seed = 5;
         g.streams = 3;
         std::vector<float> probs;
-        const auto first = a.generate(g, [&](const GeneratedSymbol& sym) {
-            probs.push_back(sym.probability);
-            return true;
-        });
+        const auto first = a.generate(g, [&](const GeneratedSymbol& sym) { probs.push_back(sym.probability); });
         QCOMPARE(int(first.size()), 3);
         QCOMPARE(int(first[0].size()), 80);
         QCOMPARE(b.generate(g), first);
@@ -460,6 +457,25 @@ private slots:
             const float* row = p.data() + at * 256;
             QCOMPARE(int(std::max_element(row, row + 256) - row), int(uint8_t(greedy[k])));
         }
+        // A stop asked for while the prompt is read ends it there (a long prompt takes a while): no
+        // symbol, and the rows of the prompt's symbols read before it. One asked for after the third
+        // symbol leaves three, the greedy text's first.
+        int asked = 0, drawn = 0;
+        const auto stopAt = [&](int call) { return [&asked, call] { return ++asked == call; }; };
+        const auto count = [&](const GeneratedSymbol&) { ++drawn; };
+        QCOMPARE(a.generate(g, count, stopAt(3)), std::vector<std::string>(1));
+        QCOMPARE(asked, 3);
+        QCOMPARE(drawn, 0);
+        asked = 0;
+        QCOMPARE(a.probabilities(ids, stopAt(3)), std::vector<float>(p.begin(), p.begin() + 2 * 256));
+        asked = 0;
+        const int promptSteps = int(g.prompt.size());
+        QCOMPARE(a.generate(g, count, stopAt(promptSteps + 3)).front(), greedy.substr(0, 3));
+        QCOMPARE(drawn, 3);
+        // Asked nothing after the last symbol: a stop then comes after the end, which is whole.
+        asked = 0;
+        QCOMPARE(a.generate(g, {}, stopAt(promptSteps + g.length)).front(), greedy);
+        QCOMPARE(asked, promptSteps + g.length - 1);
     }
 
     // The generator asks every layer whether it can run step by step before it writes anything, and

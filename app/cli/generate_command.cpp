@@ -104,12 +104,18 @@ int generateCommand(const std::vector<std::string>& args)
     tb::requireValid(g);
     const std::vector<uint8_t> ids = vocab.encode(g.prompt, "the prompt");
     requireWritable(o, "probabilities");
-    if (o.has("probabilities")) {
-        // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
-        // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}".
-        if (ids.empty())
-            throw UsageError("--probabilities needs a --prompt that is not empty");
-        const std::vector<float> p = gen.probabilities(ids);
+    if (o.has("probabilities") && ids.empty())
+        throw UsageError("--probabilities needs a --prompt that is not empty");
+    // Ctrl-C and SIGTERM end it at the model's next step: while the prompt is read (a long one takes a
+    // while), or after the symbol under way, with what was written so far.
+    const StopOnSignals stopOn;
+    bool stopped = false; // by a signal, before the end
+    const auto stopRequested = [&] { return stopped = g_interrupted.load(); };
+    // What the interop checks compare: the next-symbol distribution after each prompt symbol, from a
+    // fresh state, as CSV rows "position,id,p_0,...,p_{V-1}". Stopped while the prompt is read, nothing
+    // is written: some of its rows would pass for all of them.
+    const std::vector<float> p = o.has("probabilities") ? gen.probabilities(ids, stopRequested) : std::vector<float>();
+    if (o.has("probabilities") && !stopped) {
         const int V = net.numClasses();
         std::string csv = "position,id";
         for (int v = 0; v < V; ++v)
@@ -138,11 +144,9 @@ int generateCommand(const std::vector<std::string>& args)
     } else if (g.streams == 1) {
         std::fputs(shown(g.prompt).c_str(), stdout);
     }
-    // One stream: the symbols as they come; several: each stream's text once all are written. Ctrl-C
-    // and SIGTERM end it after the symbol under way, with what was written so far.
-    const StopOnSignals stopOn;
+    // One stream: the symbols as they come; several: each stream's text once all are written.
     int symbolCount = 0; // each stream's, written so far
-    const std::vector<std::string> texts = gen.generate(g, [&](const tb::GeneratedSymbol& s) {
+    const auto onSymbol = [&](const tb::GeneratedSymbol& s) {
         symbolCount = s.index + 1;
         if (json) {
             nlohmann::ordered_json j;
@@ -159,8 +163,9 @@ int generateCommand(const std::vector<std::string>& args)
             std::fflush(stdout);
             stopIfOutputLost(); // the reader of the pipe ended: no more to write
         }
-        return !g_interrupted.load();
-    });
+    };
+    const std::vector<std::string> texts =
+        stopped ? std::vector<std::string>(size_t(g.streams)) : gen.generate(g, onSymbol, stopRequested);
     if (!json) {
         if (g.streams == 1)
             std::printf("%s\n", terminal.rest().c_str());
@@ -173,7 +178,6 @@ int generateCommand(const std::vector<std::string>& args)
                 std::fwrite(text.data(), 1, text.size(), stdout);
             }
     }
-    const bool stopped = g_interrupted.load() && symbolCount < g.length; // a signal after the end: whole
     if (json) { // the last line, as train's: whether the text is whole
         nlohmann::ordered_json j;
         j["event"] = stopped ? "stopped" : "done";
@@ -185,7 +189,10 @@ int generateCommand(const std::vector<std::string>& args)
     }
     if (stopped) {
         std::fflush(stdout);
-        std::fprintf(stderr, "%s.\n", stopText().c_str());
+        if (o.has("probabilities") && p.size() < ids.size() * size_t(net.numClasses()))
+            std::fprintf(stderr, "%s: %s was not written.\n", stopText().c_str(), o.text("probabilities", "").c_str());
+        else
+            std::fprintf(stderr, "%s.\n", stopText().c_str());
         return stopCode();
     }
     return Ok;

@@ -58,7 +58,7 @@ void softmax(const float* z, int V, double temperature, std::vector<double>& p)
 }
 } // namespace
 
-std::vector<float> TextGenerator::probabilities(const std::vector<uint8_t>& ids)
+std::vector<float> TextGenerator::probabilities(const std::vector<uint8_t>& ids, const StopRequested& stopRequested)
 {
     const int V = m_net.numClasses();
     State st;
@@ -67,6 +67,8 @@ std::vector<float> TextGenerator::probabilities(const std::vector<uint8_t>& ids)
     std::vector<float> logits, out;
     std::vector<double> p;
     for (uint8_t id : ids) {
+        if (stopRequested && stopRequested())
+            break;
         step(st, {int(id)}, logits);
         softmax(logits.data(), V, 1.0, p);
         for (double x : p)
@@ -89,11 +91,15 @@ void requireValid(const GenerateOptions& o)
 }
 
 std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
-                                                 const std::function<bool(const GeneratedSymbol&)>& onSymbol)
+                                                 const std::function<void(const GeneratedSymbol&)>& onSymbol,
+                                                 const StopRequested& stopRequested)
 {
     requireValid(o);
     const int V = m_net.numClasses(), n = o.streams;
     std::vector<uint8_t> prompt = m_vocab.encode(o.prompt, "the prompt");
+    std::vector<std::string> texts(static_cast<size_t>(n));
+    if (o.length == 0) // nothing to draw: the prompt need not be read
+        return texts;
     if (prompt.empty()) {
         const auto nl = std::find(m_vocab.symbols.begin(), m_vocab.symbols.end(), std::string("\n"));
         prompt.push_back(uint8_t(nl == m_vocab.symbols.end() ? 0 : nl - m_vocab.symbols.begin()));
@@ -102,17 +108,18 @@ std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
     st.n = n;
     st.carried.resize(size_t(m_net.layerCount()));
     std::vector<float> logits;
-    for (uint8_t id : prompt)
+    for (uint8_t id : prompt) {
+        if (stopRequested && stopRequested())
+            return texts;
         step(st, std::vector<int>(size_t(n), int(id)), logits);
+    }
 
     std::vector<Rng> rngs;
     for (int s = 0; s < n; ++s)
         rngs.emplace_back(hashKey(o.seed, uint64_t(RngPurpose::Sample), uint64_t(s)));
-    std::vector<std::string> texts(static_cast<size_t>(n));
     std::vector<int> ids(static_cast<size_t>(n));
     std::vector<double> p, q;
     for (int k = 0; k < o.length; ++k) {
-        bool go = true;
         for (int s = 0; s < n; ++s) {
             const float* z = logits.data() + int64_t(s) * V;
             softmax(z, V, 1.0, p);
@@ -134,13 +141,12 @@ std::vector<std::string> TextGenerator::generate(const GenerateOptions& o,
             }
             ids[size_t(s)] = id;
             texts[size_t(s)] += m_vocab.decode(id);
-            if (onSymbol && !onSymbol({s, k, id, m_vocab.decode(id), float(p[size_t(id)])}))
-                go = false;
+            if (onSymbol)
+                onSymbol({s, k, id, m_vocab.decode(id), float(p[size_t(id)])});
         }
-        if (!go)
+        if (k + 1 == o.length || (stopRequested && stopRequested()))
             break;
-        if (k + 1 < o.length)
-            step(st, ids, logits);
+        step(st, ids, logits);
     }
     return texts;
 }

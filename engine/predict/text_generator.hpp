@@ -44,15 +44,22 @@ public:
     // outlive the generator. Throws ModelError otherwise.
     TextGenerator(const Network& net, TextVocabulary vocabulary, const Kernels& kernels = defaultKernels());
 
+    // Asked before each step of the model (each symbol of the prompt as it is read, each symbol after
+    // the first as it is drawn): true ends the work there, so that a long prompt stops too.
+    using StopRequested = std::function<bool()>;
+
     // The streams' generated texts (the prompt not included). `onSymbol` sees every symbol as it is
-    // drawn, step by step across the streams; returning false stops early. Throws ConfigError for
-    // options out of range, DataError for a prompt the vocabulary cannot encode.
+    // drawn, step by step across the streams; `stopRequested` ends it early, each stream with as many
+    // symbols as the others (none when it came during the prompt). Throws ConfigError for options out
+    // of range, DataError for a prompt the vocabulary cannot encode.
     std::vector<std::string> generate(const GenerateOptions& options,
-                                      const std::function<bool(const GeneratedSymbol&)>& onSymbol = {});
+                                      const std::function<void(const GeneratedSymbol&)>& onSymbol = {},
+                                      const StopRequested& stopRequested = {});
 
     // The next-symbol probabilities after each symbol of `ids` from a fresh state (softmax at
-    // temperature 1), (ids, vocabulary): what the ONNX and PyTorch checks compare.
-    std::vector<float> probabilities(const std::vector<uint8_t>& ids);
+    // temperature 1), (ids, vocabulary): what the ONNX and PyTorch checks compare. Ended early by
+    // `stopRequested`: the rows of the symbols read before it.
+    std::vector<float> probabilities(const std::vector<uint8_t>& ids, const StopRequested& stopRequested = {});
 
 private:
     struct State;

@@ -338,20 +338,18 @@ void WritePanel::write()
         try {
             const tb::Network net = weights->buildNetwork();
             tb::TextGenerator gen(net, tb::TextVocabulary::fromClassNames(weights->classNames));
-            gen.generate(g, [&](const tb::GeneratedSymbol& s) {
-                if (stopFlag->load()) {
-                    stopped = true;
-                    return false;
-                }
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, generation, text = s.text, p = s.probability] {
-                        if (self)
-                            self->appendSymbol(generation, text, p);
-                    },
-                    Qt::QueuedConnection);
-                return true;
-            });
+            gen.generate(
+                g,
+                [&](const tb::GeneratedSymbol& s) {
+                    QMetaObject::invokeMethod(
+                        self,
+                        [self, generation, text = s.text, p = s.probability] {
+                            if (self)
+                                self->appendSymbol(generation, text, p);
+                        },
+                        Qt::QueuedConnection);
+                },
+                [&] { return stopped = stopFlag->load(); }); // a long prompt's reading stops too
         } catch (const std::exception& e) {
             error = EngineText::of(e);
         }
