@@ -261,6 +261,13 @@ private slots:
         for (const char* want : {"embedding (Embedding)", "(None, 100, 512)", "131,072", "lstm (LSTM)", "lstm_1 (LSTM)",
                                  "2,099,200", "(None, 100, 256)", "131,328", "Total params: 4,460,800"})
             QVERIFY2(s.find(want) != std::string::npos, (std::string(want) + " not in\n" + s).c_str());
+        // It reads bytes: a vocabulary of characters does not fit its 256 outputs, and the message says
+        // what does.
+        expectError<ModelError>([&] { Network(spec, Shape::tokenIds(spec.sequenceLength), 51); },
+                                "the model's output (None, 100, 256) gives 256 symbols, and the vocabulary has 51: "
+                                "the final Dense layer needs 51 units (\"units\": \"classes\" sizes it to the "
+                                "vocabulary); a model of 256 outputs reads bytes: train it with the byte-level "
+                                "vocabulary");
         // Image data cannot feed it, nor text an image model.
         expectError<ModelError>([&] { Network(spec, Shape::image(28, 28, 1), 256); }, "needs token ids");
         expectError<ModelError>([&] { Network(loadModelSpec("keras-mnist-cnn"), Shape::tokenIds(100), 256); },

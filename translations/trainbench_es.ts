@@ -1354,6 +1354,14 @@
         <source>%1 is complete: nothing to resume. Its weights are %2 (evaluate, predict and export take them)</source>
         <translation>%1 está completo: no hay nada que reanudar. Sus pesos están en %2 (los usan evaluate, predict y export)</translation>
     </message>
+    <message>
+        <source>%1: the model's output %2 gives %3 symbols, and the vocabulary has %4: the final Dense layer needs %4 units ("units": "classes" sizes it to the vocabulary); a model of 256 outputs reads bytes: train it with the byte-level vocabulary</source>
+        <translation>%1: la salida del modelo %2 da %3 símbolos, y el vocabulario tiene %4: la capa Dense final necesita %4 unidades ("units": "classes" la ajusta al vocabulario); un modelo de 256 salidas lee bytes: entrénalo con el vocabulario de bytes</translation>
+    </message>
+    <message>
+        <source>%1: the model's output %2 gives %3 symbols, and the vocabulary has %4: the final Dense layer needs %4 units ("units": "classes" sizes it to the vocabulary)</source>
+        <translation>%1: la salida del modelo %2 da %3 símbolos, y el vocabulario tiene %4: la capa Dense final necesita %4 unidades ("units": "classes" la ajusta al vocabulario)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

@@ -118,6 +118,14 @@ Network::Network(ModelSpec spec, Shape input, int numClasses, Fill fill)
                          "the model must end with a softmax (a Dense with \"activation\": \"softmax\" or an "
                          "Activation softmax layer); it ends with " +
                          m_layers.back()->name());
+    if (shape.sequence && !shape.spatial && shape.c != numClasses) // a text model: its classes are symbols
+        throw ModelError(about + "the model's output " + shape.keras() + " gives " + std::to_string(shape.c) +
+                         " symbols, and the vocabulary has " + std::to_string(numClasses) +
+                         ": the final Dense layer needs " + std::to_string(numClasses) +
+                         " units (\"units\": \"classes\" sizes it to the vocabulary)" +
+                         (shape.c == 256 ? "; a model of 256 outputs reads bytes: train it with the byte-level "
+                                           "vocabulary"
+                                         : ""));
     if (shape.spatial || shape.c != numClasses || (!shape.sequence && shape.size() != numClasses))
         throw ModelError(about + "the model's output " + shape.keras() + " does not match the dataset's " +
                          std::to_string(numClasses) + " classes: the final Dense layer needs " +

@@ -243,6 +243,21 @@ const std::vector<Pattern>& patterns()
                                            "\"softmax\" or an Activation softmax layer\\); it ends with (.+)$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the model must end with a softmax (a Dense with \"activation\": "
                                          "\"softmax\" or an Activation softmax layer); it ends with %2")},
+        {QRegularExpression(QStringLiteral("^(.+): the model's output (\\(.+\\)) gives (\\d+) symbols, and the "
+                                           "vocabulary has (\\d+): the final Dense layer needs \\d+ units "
+                                           "\\(\"units\": \"classes\" sizes it to the vocabulary\\); a model of 256 "
+                                           "outputs reads bytes: train it with the byte-level vocabulary$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: the model's output %2 gives %3 symbols, and the vocabulary has %4: the "
+                           "final Dense layer needs %4 units (\"units\": \"classes\" sizes it to the "
+                           "vocabulary); a model of 256 outputs reads bytes: train it with the byte-level "
+                           "vocabulary")},
+        {QRegularExpression(QStringLiteral("^(.+): the model's output (\\(.+\\)) gives (\\d+) symbols, and the "
+                                           "vocabulary has (\\d+): the final Dense layer needs \\d+ units "
+                                           "\\(\"units\": \"classes\" sizes it to the vocabulary\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1: the model's output %2 gives %3 symbols, and the vocabulary has %4: the "
+                                         "final Dense layer needs %4 units (\"units\": \"classes\" sizes it to the "
+                                         "vocabulary)")},
         {QRegularExpression(QStringLiteral("^(.+): the model's output (\\(.+\\)) does not match the dataset's (\\d+) "
                                            "classes: the final Dense layer needs \\d+ units$")),
          QT_TRANSLATE_NOOP("EngineText", "%1: the model's output %2 does not match the dataset's %3 classes: the final "
