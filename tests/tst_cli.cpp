@@ -1278,6 +1278,9 @@ private slots:
         QVERIFY2(
             err.contains("Continue with: trainbench-cli train --resume '" + m_tmp.path() + "/it'\\''s terminated/"),
             qPrintable(err));
+        // with the --save it was given: the run's settings do not keep it, and the file asked for would keep
+        // the weights of the stop.
+        QVERIFY2(err.contains(" --save " + w + "\n"), qPrintable(err));
         QVERIFY(QFile::exists(w));
         // --json's last line says so, as an error's would.
         const QList<QByteArray> events = (out + p.readAllStandardOutput()).trimmed().split('\n');

@@ -181,14 +181,19 @@ std::string shellWord(const std::string& s)
 }
 
 // The command that resumes the run. A dataset folder whose name is not UTF-8 is recorded with U+FFFD
-// in its place (JSON holds UTF-8), so the resume needs it given again.
-std::string resumeCommand(const tb::RunFolder& run, const tb::Dataset& data)
+// in its place (JSON holds UTF-8), so the resume needs it given again. --save is not a setting the run
+// keeps: the command gives it again, or the file asked for would keep the weights of the stop.
+std::string resumeCommand(const tb::RunFolder& run, const tb::Dataset& data, const Options& o)
 {
-    // Whole, so that it works from any folder (a relative --runs-dir made the run's path relative).
-    std::string command =
-        "trainbench-cli train --resume " + shellWord(std::filesystem::absolute(run.path).lexically_normal().string());
+    // Paths whole, so that it works from any folder (a relative --runs-dir made the run's path relative).
+    const auto whole = [](const std::string& path) {
+        return shellWord(std::filesystem::absolute(path).lexically_normal().string());
+    };
+    std::string command = "trainbench-cli train --resume " + whole(run.path);
     if (tb::firstInvalidUtf8(data.directory) != std::string::npos)
         command += " --data " + shellWord(data.directory);
+    if (o.has("save"))
+        command += " --save " + whole(o.text("save", ""));
     return command;
 }
 
@@ -416,7 +421,7 @@ int trainCommand(const std::vector<std::string>& args)
         }
         if (session.runFolder() && access(session.runFolder()->checkpoint().c_str(), F_OK) == 0)
             std::fprintf(stderr, "The run's last checkpoint continues it: %s\n",
-                         resumeCommand(*session.runFolder(), data).c_str());
+                         resumeCommand(*session.runFolder(), data, o).c_str());
         throw;
     }
     tb::FinishOptions finishing;
@@ -431,7 +436,7 @@ int trainCommand(const std::vector<std::string>& args)
             std::fflush(stdout);
             if (session.runFolder() && access(session.runFolder()->checkpoint().c_str(), F_OK) == 0)
                 std::fprintf(stderr, "The run's end could not be recorded; once there is space, this records it: %s\n",
-                             resumeCommand(*session.runFolder(), data).c_str());
+                             resumeCommand(*session.runFolder(), data, o).c_str());
             throw;
         }
     }();
@@ -454,7 +459,7 @@ int trainCommand(const std::vector<std::string>& args)
         if (lead || g_outputError) // under mpirun every rank gets the signal; one says so
             std::fprintf(stderr, "\n%s%s.\n", stopText().c_str(), saved.c_str());
         if (session.runFolder())
-            std::fprintf(stderr, "Continue with: %s\n", resumeCommand(*session.runFolder(), data).c_str());
+            std::fprintf(stderr, "Continue with: %s\n", resumeCommand(*session.runFolder(), data, o).c_str());
         return stopCode();
     }
     if (!json && result.restoredBest)
