@@ -131,6 +131,21 @@ private slots:
         QVERIFY(loadTextDataset(dir + "/controlled.txt").train.count > 0);
         expectError<DataError>([&] { loadTextDataset(dir + "/none.txt"); }, "does not exist");
         expectError<DataError>([&] { loadTextDataset(dir + "/short.txt"); }, "shorter than one sequence of 100");
+        // The least length the message gives is the least that gives each side one sequence and its labels
+        // (it said 650, where 646 trains); a model's weights fix the sequence length, so only the text can change.
+        TextOptions t64;
+        t64.sequenceLength = 64;
+        std::string letters;
+        for (int i = 0; i < 646; ++i)
+            letters += char('a' + i % 7);
+        QCOMPARE(textDataset(letters, "letters", t64).test.count, 1);
+        expectError<DataError>([&] { textDataset(letters.substr(0, 645), "letters", t64); },
+                               "the text letters holds 645 bytes, shorter than one sequence of 64 on each side of the "
+                               "training/validation split (at least 646 needed); use a longer text or a shorter "
+                               "sequence length");
+        t64.forTraining = false;
+        expectError<DataError>([&] { textDataset(letters.substr(0, 645), "letters", t64); },
+                               "(at least 646 needed); use a longer text (the model reads sequences of 64)");
         TextOptions chars;
         chars.vocabulary = TextVocabularyKind::Characters;
         chars.sequenceLength = 2;

@@ -1362,6 +1362,14 @@
         <source>%1: the model's output %2 gives %3 symbols, and the vocabulary has %4: the final Dense layer needs %4 units ("units": "classes" sizes it to the vocabulary)</source>
         <translation>%1: la salida del modelo %2 da %3 símbolos, y el vocabulario tiene %4: la capa Dense final necesita %4 unidades ("units": "classes" la ajusta al vocabulario)</translation>
     </message>
+    <message>
+        <source>the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text (the model reads sequences of %3)</source>
+        <translation>el texto %1 contiene %2 bytes, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo (el modelo lee secuencias de %3)</translation>
+    </message>
+    <message>
+        <source>the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text (the model reads sequences of %3)</source>
+        <translation>el texto %1 contiene %2 caracteres, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo (el modelo lee secuencias de %3)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

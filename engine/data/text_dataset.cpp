@@ -310,15 +310,34 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
                         printableSample(vocab.decode(ids.front())) +
                         "\" repeated): there is nothing for a model to predict; use a text with more");
     const int64_t total = int64_t(ids.size());
-    const int64_t trainLen = int64_t(std::llround(double(total) * (1.0 - o.validationFraction)));
+    const auto trainingLength = [&](int64_t n) {
+        return int64_t(std::llround(double(n) * (1.0 - o.validationFraction)));
+    };
     // Each side needs T + 1 tokens for one sequence and its labels.
-    const int64_t need = int64_t(std::ceil(double(T + 1) / std::min(o.validationFraction, 1 - o.validationFraction)));
-    if (trainLen < T + 1 || total - trainLen < T + 1)
+    const auto fits = [&](int64_t n) { return trainingLength(n) >= T + 1 && n - trainingLength(n) >= T + 1; };
+    const int64_t trainLen = trainingLength(total);
+    if (!fits(total)) {
+        // The shortest text that fits: both sides grow with the text, so it is the first length that does.
+        int64_t lo = 2 * (int64_t(T) + 1),
+                hi = int64_t(std::ceil(double(T + 1) / std::min(o.validationFraction, 1 - o.validationFraction)));
+        while (!fits(hi))
+            ++hi;
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (fits(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        // A model's weights fix the sequence length it is evaluated with: only the text can change.
         throw DataError("the text " + origin + " holds " + std::to_string(total) + " " +
                         (o.vocabulary == TextVocabularyKind::Bytes ? "bytes" : "characters") +
                         ", shorter than one sequence of " + std::to_string(T) +
-                        " on each side of the training/validation split (at least " + std::to_string(need) +
-                        " needed); use a longer text or a shorter sequence length");
+                        " on each side of the training/validation split (at least " + std::to_string(lo) +
+                        " needed); " +
+                        (o.forTraining ? "use a longer text or a shorter sequence length"
+                                       : "use a longer text (the model reads sequences of " + std::to_string(T) + ")"));
+    }
     Dataset d;
     d.directory = origin;
     auto cut = [&](ImageSplit& s, int64_t from, int64_t len, const char* what) {

@@ -582,6 +582,20 @@ const std::vector<Pattern>& patterns()
              "EngineText",
              "the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation "
              "split (at least %4 needed); use a longer text or a shorter sequence length")},
+        {QRegularExpression(QStringLiteral("^the text (.+) holds (\\d+) bytes, shorter than one sequence of (\\d+) on "
+                                           "each side of the training/validation split \\(at least (\\d+) needed\\); "
+                                           "use a longer text \\(the model reads sequences of \\d+\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "the text %1 holds %2 bytes, shorter than one sequence of %3 on each side of the "
+                           "training/validation split (at least %4 needed); use a longer text (the model "
+                           "reads sequences of %3)")},
+        {QRegularExpression(QStringLiteral("^the text (.+) holds (\\d+) characters, shorter than one sequence of "
+                                           "(\\d+) on each side of the training/validation split \\(at least (\\d+) "
+                                           "needed\\); use a longer text \\(the model reads sequences of \\d+\\)$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "the text %1 holds %2 characters, shorter than one sequence of %3 on each side of "
+                           "the training/validation split (at least %4 needed); use a longer text (the "
+                           "model reads sequences of %3)")},
         {QRegularExpression(QStringLiteral("^the text (.+) does not exist$")),
          QT_TRANSLATE_NOOP("EngineText", "the text %1 does not exist")},
         {QRegularExpression(QStringLiteral("^the text (.+) is empty$")),
