@@ -1190,6 +1190,16 @@ private slots:
         QCOMPARE(only.code, 3);
         QVERIFY2(only.err.contains("trainbench-cli compare: layer 1 (embedding) works on sequences"),
                  qPrintable(only.err));
+        // What every row would refuse is refused before anything of the comparison is printed.
+        for (const QStringList& images : {QStringList{"--size-multiplier", "2"}, QStringList{"--sweep", "size=1,2"}}) {
+            const Result enlarged =
+                run(QStringList{"compare", "--data", "/usr/share/common-licenses/GPL-3", "--model", "small-text-lstm",
+                                "--devices", "cpu:1", "--epochs", "1", "--max-batches", "1"} +
+                    images);
+            QCOMPARE(enlarged.code, 2);
+            QVERIFY2(enlarged.out.isEmpty(), qPrintable(enlarged.out));
+            QVERIFY2(enlarged.err.contains("is a text: "), qPrintable(enlarged.err));
+        }
     }
 
     // With the batch scaled by the replicas each device trains on its own batch, another run from the

@@ -126,6 +126,7 @@ int compareCommand(const std::vector<std::string>& args)
         std::fprintf(stderr, "Stopped by the user before the comparison started; nothing was written.\n");
         return Interrupted;
     }
+    tb::requireComparable(data, cfg); // before anything is printed of a comparison that cannot run
     if (!own.empty() && !json)
         std::printf("%s\n", own.c_str());
     const tb::CompareSetup setup = tb::compareSetupOf(spec, data, cfg); // the start event's and the CSV's

@@ -58,11 +58,22 @@ Sweep parseSweep(const std::string& text)
     return s;
 }
 
-std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base, const CompareConfig& config,
-                                      CompareObserver* observer, const std::atomic<bool>* cancel)
+void requireComparable(const Dataset& data, const CompareConfig& config)
 {
     if (config.devices.empty())
         throw ConfigError("no devices to compare");
+    if (data.isText() && config.sweep.kind == SweepKind::Size)
+        throw ConfigError("a sweep of sizes enlarges images, and " + data.directory +
+                          " is a text: sweep the batch for a text model");
+    if (data.isText() && config.train.sizeMultiplier != 1)
+        throw ConfigError("the image size multiplier is for images, and " + data.directory +
+                          " is a text: leave it at 1 for a text model");
+}
+
+std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base, const CompareConfig& config,
+                                      CompareObserver* observer, const std::atomic<bool>* cancel)
+{
+    requireComparable(base, config);
     const SystemInfo system = detectSystem();
     const std::vector<int> values = config.sweep.kind == SweepKind::None ? std::vector<int>{0} : config.sweep.values;
     const int total = int(values.size() * config.devices.size());

@@ -67,6 +67,10 @@ public:
     virtual void deviceFinished(int /*row*/, const CompareRow&) {}
 };
 
+// ConfigError for what every row would refuse, before the first starts: a size multiplier, or a sweep
+// of sizes, for a text.
+void requireComparable(const Dataset& data, const CompareConfig& config);
+
 // Runs every (sweep value, device) pair in order. Rows that finished stay in `rows` when
 // cancelled. Throws DataError/ModelError/ConfigError/DivergedError for a run that cannot go on.
 std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& data, const CompareConfig& config,
