@@ -11,6 +11,7 @@
 #include "model/network.hpp"
 #include "predict/text_generator.hpp"
 #include "report/run_report.hpp"
+#include "train/checkpoint.hpp"
 #include "train/cpu_executor.hpp"
 #include "train/run_history.hpp"
 #include "train/session.hpp"
@@ -146,6 +147,16 @@ private slots:
         t64.forTraining = false;
         expectError<DataError>([&] { textDataset(letters.substr(0, 645), "letters", t64); },
                                "(at least 646 needed); use a longer text (the model reads sequences of 64)");
+        // A checkpoint of another text of the same length says the text differs (a text's labels are its
+        // symbols, one step on), not that labels do.
+        std::string edited = letters;
+        edited[10] = 'z';
+        t64.forTraining = true;
+        expectError<DataError>(
+            [&] {
+                requireSameDataset(fingerprintOf(textDataset(letters, "a", t64)), textDataset(edited, "b", t64), "c");
+            },
+            "c was made on another dataset than b: the text differs, although its length and vocabulary are the same");
         TextOptions chars;
         chars.vocabulary = TextVocabularyKind::Characters;
         chars.sequenceLength = 2;

@@ -1370,6 +1370,10 @@
         <source>the text %1 holds %2 characters, shorter than one sequence of %3 on each side of the training/validation split (at least %4 needed); use a longer text (the model reads sequences of %3)</source>
         <translation>el texto %1 contiene %2 caracteres, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo (el modelo lee secuencias de %3)</translation>
     </message>
+    <message>
+        <source>%1 was made on another dataset than %2: the text differs, although its length and vocabulary are the same</source>
+        <translation>%1 se hizo con otro conjunto de datos que %2: el texto difiere, aunque su longitud y su vocabulario coinciden</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>

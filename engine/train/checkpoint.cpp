@@ -160,10 +160,11 @@ std::string requireSameDataset(const DatasetFingerprint& saved, const Dataset& l
         saved.width != now.width || saved.classes != now.classes)
         throw DataError(path + " was made on " + saved.directory + " (" + images(saved) + "), not on " + now.directory +
                         " (" + images(now) + ")");
-    if (saved.labelsSha256 != now.labelsSha256)
-        throw DataError(path + " was made on another dataset than " + now.directory +
-                        ": the labels differ, although the counts and sizes are the same");
     const bool text = loaded.isText();
+    if (saved.labelsSha256 != now.labelsSha256) // a text's labels are its symbols, one step on
+        throw DataError(path + " was made on another dataset than " + now.directory +
+                        (text ? ": the text differs, although its length and vocabulary are the same"
+                              : ": the labels differ, although the counts and sizes are the same"));
     if (saved.pixelsHash.empty())
         return path + " was written before checkpoints kept a hash of their dataset's " + (text ? "text" : "images") +
                ": only the counts, sizes and labels of " + now.directory + " were checked, not the " +

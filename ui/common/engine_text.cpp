@@ -325,6 +325,11 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the images differ, although the "
                                          "counts, sizes and labels are the same")},
         {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the text differs, although "
+                                           "its length and vocabulary are the same$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1 was made on another dataset than %2: the text differs, although its length "
+                           "and vocabulary are the same")},
+        {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the text differs, although "
                                            "the counts, sizes and labels are the same$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the text differs, although the "
                                          "counts, sizes and labels are the same")},
