@@ -265,6 +265,10 @@ private slots:
         const QString charsSt = m_tmp.path() + "/chars.safetensors",
                       foreign = m_tmp.path() + "/chars-torch.safetensors";
         QCOMPARE(run({"export", "--weights", chars, "--format", "safetensors", "--out", charsSt}).code, 0);
+        // --data without --model would be read for nothing: the file names its model.
+        r = run({"export", "--weights", chars, "--data", gpl, "--format", "safetensors", "--out", charsSt});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--data goes with --model"), qPrintable(r.err));
         {
             QFile in(charsSt), out(foreign);
             QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
@@ -362,7 +366,7 @@ private slots:
         r = run({"train", "--data", "/usr/share/common-licenses/GPL-3", "--model", m_data + "/toy.json",
                  "--no-run-folder"});
         QCOMPARE(r.code, 3);
-        QVERIFY2(r.err.contains("GPL-3 is a text, and toy an image model: a text model starts with an Embedding "
+        QVERIFY2(r.err.contains("GPL-3 is a text, and toy is not a text model: a text model starts with an Embedding "
                                 "layer, as small-text-lstm does"),
                  qPrintable(r.err));
         // An IDX file for its folder, a device for a text, a folder of texts without --model.

@@ -189,7 +189,7 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::Data
         if (std::error_code ec;
             std::filesystem::is_regular_file(path, ec) && !tb::looksBinary(path) && tb::isTextDataPath(path))
             throw tb::DataError(path + " is a text, and " + spec.name +
-                                " an image model: a text model starts with an Embedding layer, as " +
+                                " is not a text model: a text model starts with an Embedding layer, as " +
                                 tb::defaultTextPreset() + " does");
         try {
             return tb::loadDataset(path, images);
@@ -232,6 +232,13 @@ void warnOf(const tb::WeightsFile& w)
 
 // The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
 // program says nothing of its model: --model names it, and the dataset gives the input and classes.
+void requireModelWithData(const Options& o, const std::string& gives)
+{
+    if (o.has("data") && !o.has("model"))
+        throw UsageError("--data goes with --model: " + gives +
+                         " a safetensors file of another program (a file that names its model needs none)");
+}
+
 tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data)
 {
     if (!o.has("weights"))

@@ -90,6 +90,9 @@ using ModelData = std::function<const tb::Dataset*(const tb::ModelSpec&)>;
 // file: a .tbw, or a safetensors file Trainbench wrote, names its model and input, and no dataset is
 // read for it (evaluate then reads a text once, cut as the weights say).
 tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data);
+// --data without --model, in a command that reads data only for such a file (export, predict,
+// generate): a UsageError, which `gives` completes (what the data gives the file), not data unread.
+void requireModelWithData(const Options& o, const std::string& gives);
 // The file option `option` names (--save, --csv, --predictions), which the command writes after its
 // work: IoError before the work when it cannot be written (tb::unwritableReason), so none is lost.
 void requireWritable(const Options& o, const char* option);

@@ -20,6 +20,7 @@ int exportCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("export"), args);
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required");
+    requireModelWithData(o, "it gives the input size and classes (a text: the vocabulary) to");
     if (!o.has("format") && !o.has("out"))
         throw UsageError("say what to write: --format onnx|safetensors|tbw and/or --out FILE");
     // "-" is standard output, as for report (/dev/stdout too).

@@ -75,9 +75,7 @@ int generateCommand(const std::vector<std::string>& args)
     const Options o = commandOptions(*findCommand("generate"), args);
     if (!o.has("weights"))
         throw UsageError("--weights FILE is required (the .tbw or .safetensors of a text model)");
-    if (o.has("data") && !o.has("model"))
-        throw UsageError("--data goes with --model: its text gives a safetensors file of another program its "
-                         "vocabulary (a file that names its model needs no text)");
+    requireModelWithData(o, "its text gives the vocabulary to");
     // A safetensors file of another program: --model names its text model, and --data's text gives its
     // vocabulary (cut as --vocabulary says), read only for such a file.
     std::optional<tb::Dataset> text;

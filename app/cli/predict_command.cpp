@@ -81,9 +81,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
         throw UsageError("--image PICTURE [PICTURE ...] is required (- reads one from standard input)");
     if (std::count(images.begin(), images.end(), "-") > 1)
         throw UsageError("--image - is given more than once: standard input holds one picture");
-    if (o.has("data") && !o.has("model"))
-        throw UsageError("--data goes with --model: its test images give a safetensors file of another program "
-                         "its input size and classes (a file that names its model needs no dataset)");
+    requireModelWithData(o, "its test images give the input size and classes to");
     // A safetensors file of another program: --model names its model, and --data's test images (not
     // its training images) give its input size and classes, read only for such a file.
     std::optional<tb::Dataset> data;
