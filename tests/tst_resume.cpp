@@ -1,6 +1,8 @@
 // Runs that survive (issue 17): checkpoints and exact resume after a clean stop and after SIGKILL, on
 // 1 and 2 threads; learning-rate schedules and early stopping with Keras' semantics; the validation
-// split; damaged and mismatched checkpoints.
+// split; damaged and mismatched checkpoints; the per-batch curve a resumed run shows before its own
+// batches (the same as a run never interrupted, thinned for a long run, absent from an older or damaged
+// checkpoint).
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 
@@ -9,6 +11,7 @@
 #include "core/json_text.hpp"
 #include "data/dataset.hpp"
 #include "model/model_spec.hpp"
+#include "train/batch_curve.hpp"
 #include "train/checkpoint.hpp"
 #include "train/session.hpp"
 
@@ -25,6 +28,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 using namespace tb;
 
@@ -40,6 +44,37 @@ struct StopAt : TrainObserver {
             flag->store(true);
     }
 };
+
+// Keeps every batch the run reports; stops the run (as StopAt) at a given epoch and step when given a flag.
+struct Batches : TrainObserver {
+    std::vector<BatchProgress> seen;
+    int epoch = 0, step = 0;
+    std::atomic<bool>* flag = nullptr;
+    std::function<void(const RunPosition&)> advanced; // after each checkpoint that is due
+    const TrainingSession* session = nullptr;
+    void batchFinished(const BatchProgress& p) override
+    {
+        seen.push_back(p);
+        if (flag && p.epoch == epoch && p.step == step)
+            flag->store(true);
+    }
+    void positionAdvanced(bool) override
+    {
+        if (advanced)
+            advanced(session->position());
+    }
+};
+
+// What training decides of each batch (not its timing), to the bit: a curve resumed must be the
+// curve of the run never interrupted.
+QString curveText(const std::vector<BatchProgress>& batches)
+{
+    QStringList lines;
+    for (const BatchProgress& p : batches)
+        lines << QString::asprintf("epoch %d/%d step %d/%d: loss %a accuracy %a batch %a %a rate %a", p.epoch, p.epochs,
+                                   p.step, p.steps, p.loss, p.accuracy, p.batchLoss, p.batchAccuracy, p.learningRate);
+    return lines.join('\n');
+}
 
 // A callback of the test's own: each epoch's end halves the rate of the steps after it. Its state
 // (the epochs seen) must come back from the checkpoint, or a resumed run takes other rates.
@@ -382,6 +417,247 @@ private slots:
                                 .object()["weights_sha256"]
                                 .toString();
         QCOMPARE(sha, expected);
+        // The batch lines: the resumed run's replayed ones (up to its checkpoint, "replayed": true), then
+        // its own, are those of the run never interrupted, each once (those trained after the checkpoint
+        // and before the kill were trained again).
+        int replayed = 0;
+        const auto batchLines = [&replayed](const QString& out) {
+            QStringList lines;
+            for (const QString& line : out.split('\n', Qt::SkipEmptyParts)) {
+                const QJsonObject j = QJsonDocument::fromJson(line.toUtf8()).object();
+                if (j["event"].toString() != QLatin1String("batch"))
+                    continue;
+                replayed += j["replayed"].toBool();
+                QString text = QStringLiteral("epoch %1 step %2").arg(j["epoch"].toInt()).arg(j["step"].toInt());
+                for (const char* key : {"loss", "accuracy", "batch_loss", "batch_accuracy"})
+                    text += QStringLiteral(" %1").arg(j[QLatin1String(key)].toDouble(), 0, 'g', 17);
+                lines << text;
+            }
+            return lines;
+        };
+        const QStringList uninterruptedBatches = batchLines(whole.out);
+        QCOMPARE(uninterruptedBatches.size(), 3 * 8);
+        QCOMPARE(replayed, 0);
+        QCOMPARE(batchLines(resumed.out), uninterruptedBatches);
+        QCOMPARE(replayed, left.position.epoch * 8 + left.position.step);
+    }
+
+    // A resumed run hands its front ends the batches before its checkpoint (RunInfo::batches), and they
+    // and the batches it trains are those of a run never interrupted, to the bit. After a stop the
+    // checkpoint is at the stop; after a kill it is the last one written (every 3 batches here), and
+    // the batches trained after it are trained again and told once.
+    void resumedRunShowsTheBatchesBeforeItsCheckpoint_data()
+    {
+        QTest::addColumn<bool>("killed");
+        QTest::newRow("stopped at epoch 2, step 6") << false;
+        QTest::newRow("killed at epoch 2, step 6, checkpoint at step 3") << true;
+    }
+    void resumedRunShowsTheBatchesBeforeItsCheckpoint()
+    {
+        QFETCH(bool, killed);
+        TrainConfig c = config(1);
+        c.schedule = parseLrSchedule("cosine"); // a rate of its own at every step
+        Batches whole;
+        {
+            TrainingSession s(m_model, m_toy, c);
+            QCOMPARE(s.run(&whole), TrainStatus::Completed);
+        }
+        QCOMPARE(int(whole.seen.size()), 3 * 8);
+        const QString runs = m_tmp.path() + "/curve-" + QString::number(killed);
+        std::atomic<bool> stop{false};
+        std::string folder;
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"), 3);
+            folder = s.runFolder()->path;
+            Batches first;
+            first.epoch = 2;
+            first.step = 6;
+            first.flag = &stop;
+            first.session = &s;
+            if (killed) // the checkpoint written at epoch 2, step 3 is the one a kill at step 6 leaves
+                first.advanced = [&](const RunPosition& at) {
+                    if (at.epoch == 1 && at.step == 3)
+                        std::filesystem::copy_file(folder + "/checkpoint.tbw", folder + "/kept.tbw");
+                };
+            QCOMPARE(s.run(&first, &stop), TrainStatus::Cancelled);
+            QCOMPARE(int(first.seen.size()), 8 + 6);
+        }
+        if (killed)
+            std::filesystem::rename(folder + "/kept.tbw", folder + "/checkpoint.tbw");
+        const int before = 8 + (killed ? 3 : 6);
+        auto resumed = TrainingSession::resume(RunFolder::open(folder), m_toy);
+        QCOMPARE(resumed->position().step, before - 8);
+        QVERIFY(resumed->curveNote().empty());
+        std::vector<BatchProgress> curve;
+        for (const BatchPoint& b : resumed->info().batches) {
+            QCOMPARE(b.batches, int64_t(1));
+            curve.push_back(b.progress);
+        }
+        QCOMPARE(int(curve.size()), before);
+        Batches after;
+        QCOMPARE(resumed->run(&after), TrainStatus::Completed);
+        QCOMPARE(int(after.seen.size()), 3 * 8 - before);
+        curve.insert(curve.end(), after.seen.begin(), after.seen.end());
+        QCOMPARE(curveText(curve), curveText(whole.seen));
+    }
+
+    // A checkpoint without a per-batch curve (an earlier version's) resumes as before: no batches before
+    // the resumed step, and the checkpoints after it keep the curve from there on.
+    void checkpointWithoutACurveResumes()
+    {
+        const TrainConfig c = config(1);
+        const std::string expected = uninterrupted(c);
+        const QString runs = m_tmp.path() + "/no-curve";
+        std::atomic<bool> stop{false};
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(2, 3, &stop);
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
+        WeightsFile w = loadWeights(folder.checkpoint());
+        nlohmann::ordered_json r = parseJson(w.resume);
+        QVERIFY(r["callbacks"].contains("batch_curve"));
+        r["callbacks"].erase("batch_curve");
+        w.resume = jsonText(r);
+        saveWeights(folder.checkpoint(), w);
+        {
+            auto resumed = TrainingSession::resume(folder, m_toy);
+            QVERIFY(resumed->info().batches.empty());
+            QVERIFY(resumed->curveNote().empty());
+            StopAt at(3, 2, &stop);
+            stop = false;
+            QCOMPARE(resumed->run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const Checkpoint later = readCheckpoint(folder.checkpoint());
+        const nlohmann::ordered_json& points = later.callbacks.at("batch_curve").at("points");
+        QCOMPARE(int(points.size()), 5 + 2); // epoch 2's steps 4 to 8, epoch 3's 1 and 2
+        QCOMPARE(points[0][0].get<int>(), 2);
+        QCOMPARE(points[0][1].get<int>(), 4);
+        auto resumed = TrainingSession::resume(folder, m_toy);
+        QCOMPARE(int(resumed->info().batches.size()), 7);
+        QCOMPARE(resumed->run(), TrainStatus::Completed);
+        QCOMPARE(resumed->weightsSha256(), expected);
+    }
+
+    // A per-batch curve that cannot be read does not stop the resume: the run goes on to the same weights,
+    // its curve starts at the resumed step, and curveNote says why (the CLI and the window print it).
+    void damagedCurveIsANote_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("a step out of range") << "step"
+                                             << "point 2's step is 0, not from 1 to 8";
+        QTest::newRow("a newer version") << "version"
+                                         << "it is of version 2, which this Trainbench does not read";
+        QTest::newRow("points not an array") << "points"
+                                             << "its \"points\" is a string, not an array";
+        QTest::newRow("its last point missing") << "last"
+                                                << "it ends at epoch 2, step 2, not where the checkpoint stands";
+        QTest::newRow("a loss that is not a number") << "loss"
+                                                     << "point 1's loss is null, not a finite number";
+        QTest::newRow("not thinned evenly") << "batches"
+                                            << "point 1 covers 1 batches, where every point but the last "
+                                               "covers 2";
+    }
+    void damagedCurveIsANote()
+    {
+        QFETCH(QString, damage);
+        QFETCH(QString, why);
+        const TrainConfig c = config(1);
+        const std::string expected = uninterrupted(c);
+        const QString runs = m_tmp.path() + "/damaged-curve-" + damage;
+        std::atomic<bool> stop{false};
+        {
+            TrainingSession s(m_model, m_toy, c);
+            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+            StopAt at(2, 3, &stop);
+            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
+        }
+        const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
+        WeightsFile w = loadWeights(folder.checkpoint());
+        nlohmann::ordered_json r = parseJson(w.resume);
+        nlohmann::ordered_json& curve = r["callbacks"]["batch_curve"];
+        QCOMPARE(int(curve["points"].size()), 8 + 3);
+        if (damage == "step")
+            curve["points"][1][1] = 0;
+        else if (damage == "version")
+            curve["version"] = 2;
+        else if (damage == "points")
+            curve["points"] = "lost";
+        else if (damage == "last")
+            curve["points"].erase(curve["points"].size() - 1);
+        else if (damage == "loss")
+            curve["points"][0][3] = nullptr;
+        else if (damage == "batches")
+            curve["batches_per_point"] = 2;
+        w.resume = jsonText(r);
+        saveWeights(folder.checkpoint(), w);
+        auto resumed = TrainingSession::resume(folder, m_toy);
+        QVERIFY(resumed->info().batches.empty());
+        QCOMPARE(QString::fromStdString(resumed->curveNote()), QString::fromStdString(folder.checkpoint()) +
+                                                                   ": its per-batch curve cannot be read (" + why +
+                                                                   "): the curve starts at the resumed step");
+        Batches after;
+        QCOMPARE(resumed->run(&after), TrainStatus::Completed);
+        QCOMPARE(after.seen.front().epoch, 2);
+        QCOMPARE(after.seen.front().step, 4);
+        QCOMPARE(resumed->weightsSha256(), expected);
+    }
+
+    // A long run's curve is thinned: at most kMaxPoints points, each the mean of as many batches (a power
+    // of two), the last one filling. Written and read back at any batch, it goes on as the curve never
+    // written does.
+    void longCurvesAreThinned()
+    {
+        constexpr int kSteps = 1000, kEpochs = 100;
+        const int total = 3 * BatchCurve::kMaxPoints + 5;
+        auto batch = [&](int i) { // the i-th batch (0-based) of the run
+            BatchProgress p;
+            p.epochs = kEpochs;
+            p.steps = kSteps;
+            p.epoch = i / kSteps + 1;
+            p.step = i % kSteps + 1;
+            p.batchLoss = i;
+            p.batchAccuracy = 1.0 / (i + 1);
+            p.loss = 0.5 * i;
+            p.learningRate = 0.01;
+            return p;
+        };
+        BatchCurve whole, resumed;
+        const int saveAt = 2 * BatchCurve::kMaxPoints + 3; // within a point of 4 batches
+        for (int i = 0; i < total; ++i) {
+            whole.add(batch(i));
+            if (i < saveAt)
+                resumed.add(batch(i));
+            if (i == saveAt - 1) {
+                RunPosition at;
+                at.epoch = i / kSteps;
+                at.step = i % kSteps + 1;
+                resumed = BatchCurve::fromJson(parseJson(jsonText(resumed.toJson())), at, kEpochs, kSteps, "test");
+            } else if (i >= saveAt) {
+                resumed.add(batch(i));
+            }
+        }
+        QCOMPARE(whole.batchesPerPoint(), int64_t(4));
+        // 16,384 batches in 4,096 points of 4, then 8,197 in 2,050 (the last of one).
+        QCOMPARE(int(whole.points().size()), 4096 + 2050);
+        int64_t covered = 0;
+        for (size_t k = 0; k < whole.points().size(); ++k) {
+            const BatchPoint& b = whole.points()[k];
+            covered += b.batches;
+            QCOMPARE(b.batches, k + 1 < whole.points().size() ? int64_t(4) : int64_t(1));
+            const int last = int(covered) - 1;
+            QCOMPARE(b.progress.epoch, batch(last).epoch);
+            QCOMPARE(b.progress.step, batch(last).step);
+            QCOMPARE(b.progress.loss, batch(last).loss); // the last batch's running figures
+            if (b.batches == 4)                          // the mean of the batches' own: (4k + 4k+1 + 4k+2 + 4k+3) / 4
+                QCOMPARE(b.progress.batchLoss, double(last) - 1.5);
+        }
+        QCOMPARE(covered, int64_t(total));
+        QCOMPARE(jsonText(resumed.toJson()), jsonText(whole.toJson()));
     }
 
     void schedulesFollowKeras()

@@ -2,7 +2,8 @@
 // schedule, early stopping and checkpoint options reach TrainConfig as the CLI's do; a run shows its
 // learning rate and early stopping's decisions on the charts and in the log; every run has a run folder;
 // Stop then File > Resume run… ends on the same weights as an uninterrupted run; a damaged checkpoint
-// or another dataset is a message in the window; a full disk fails the run and keeps its weights.
+// or another dataset is a message in the window; a full disk fails the run and keeps its weights; a
+// resumed run's charts show its per-batch curve from the first batch.
 #include "cli_process.hpp"
 #include "fixtures.hpp"
 #include "modal_answer.hpp"
@@ -390,6 +391,52 @@ private slots:
         QVERIFY2(model.startsWith(
                      QStringLiteral("Model: %1 on cpu:1, resumed ").arg(QString::fromStdString(at.weights.spec.name))),
                  qPrintable(model));
+    }
+
+    // A resumed run's per-batch curves (loss and accuracy, the learning rate beside them) are drawn as it
+    // starts, from its first batch up to its checkpoint, as the run drew them before the stop; its own
+    // batches follow, each once. Until 2026-12-07 they started at the resumed step.
+    void resumeDrawsTheBatchesBeforeItsCheckpoint()
+    {
+        constexpr int kStepsPerEpoch = 384 / 32; // makeWindow's: 512 images, a quarter held out
+        auto w = makeWindow(m_data, 3);
+        QVERIFY(w);
+        QSignalSpy finished(w->runController(), &RunController::finished);
+        // Held after epoch 2's fifth step, then stopped there (Stop releases the hold).
+        const int before = kStepsPerEpoch + 5;
+        w->runController()->pauseAfterBatches(before);
+        const QMetaObject::Connection stopWhenHeld =
+            connect(w->runController(), &RunController::held, w->runController(), &RunController::stop);
+        w->startTraining();
+        const RunOutcome stopped = waitForRun(finished);
+        disconnect(stopWhenHeld);
+        QCOMPARE(int(stopped.status), int(RunStatus::Stopped));
+        const tb::Checkpoint at = tb::readCheckpoint(tb::RunFolder::open(stopped.runFolder.toStdString()).checkpoint());
+        QCOMPARE(at.position.epoch * kStepsPerEpoch + at.position.step, before);
+
+        finished.clear();
+        ChartsPanel* charts = w->chartsPanel();
+        int lossPoints = -1, accuracyPoints = -1, ratePoints = -1;
+        QList<QPointF> drawn;
+        connect(w->runController(), &RunController::started, this, [&] { // after the window's own slot
+            lossPoints = charts->lossChart()->pointCount(charts->batchSeries());
+            accuracyPoints = charts->accuracyChart()->pointCount(charts->accuracyBatchSeries());
+            ratePoints = charts->lossChart()->pointCount(charts->rateSeries());
+            drawn = charts->lossChart()->points(charts->batchSeries());
+        });
+        w->resumeRun(stopped.runFolder);
+        QCOMPARE(int(waitForRun(finished).status), int(RunStatus::Completed));
+        QCOMPARE(lossPoints, before);
+        QCOMPARE(accuracyPoints, before);
+        QCOMPARE(ratePoints, before); // per batch, as the run drew its rate, not one per restored epoch
+        QCOMPARE(drawn.first().x(), 1.0 / kStepsPerEpoch);
+        QCOMPARE(drawn.last().x(), double(before) / kStepsPerEpoch);
+        const QList<QPointF> all = charts->lossChart()->points(charts->batchSeries());
+        QVERIFY(all.size() > before);
+        for (int i = 1; i < all.size(); ++i) // the batches trained after the checkpoint follow, none twice
+            QVERIFY2(all[i].x() > all[i - 1].x(),
+                     qPrintable(QStringLiteral("point %1 at x = %2").arg(i).arg(all[i].x())));
+        QCOMPARE(all.last().x(), 3.0);
     }
 
     // A run made at a kernel level of its own (here by the CLI) goes on at that level in the window,

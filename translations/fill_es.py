@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 ES = {
     "Displays help on commandline options.": "Muestra la ayuda sobre las opciones de la línea de órdenes.",
     "Displays help including Qt specific options.": "Muestra la ayuda, con las opciones propias de Qt.",
+    "%1: its per-batch curve cannot be read (%2): the curve starts at the resumed step": "%1: su curva por lote no se puede leer (%2): la curva empieza donde se reanuda",
     "%1: not a safetensors file (%2 bytes, shorter than the 8-byte header length)": "%1: no es un archivo safetensors (%2 bytes, menos que los 8 bytes de la longitud de su cabecera)",
     "%1: the header length (%2 bytes) is larger than the file (%3 bytes); the file is truncated or not a safetensors file": "%1: la longitud de la cabecera (%2 bytes) es mayor que el archivo (%3 bytes); el archivo está truncado o no es un archivo safetensors",
     "%1: the file lacks tensor \"%2\" (%3, %4 of %5); is the file of another model?": "%1: al archivo le falta el tensor \"%2\" (%3, %4 de %5); ¿es el archivo de otro modelo?",

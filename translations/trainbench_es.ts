@@ -1339,6 +1339,10 @@
         <translation>%1 se escribió antes de que los puntos de control guardaran un hash del texto de su conjunto de datos: solo se comprobaron los recuentos, tamaños y etiquetas de %2, no el texto mismo</translation>
     </message>
     <message>
+        <source>%1: its per-batch curve cannot be read (%2): the curve starts at the resumed step</source>
+        <translation>%1: su curva por lote no se puede leer (%2): la curva empieza donde se reanuda</translation>
+    </message>
+    <message>
         <source>%1 diverged (its loss or weights became NaN or infinite): resumed, its checkpoint would repeat the same steps with the same settings and diverge again; train it again with a lower learning rate</source>
         <translation>%1 divergió (su pérdida o sus pesos se volvieron NaN o infinitos): al reanudarlo, su punto de control repetiría los mismos pasos con los mismos ajustes y volvería a divergir; vuelve a entrenar desde el principio con una tasa de aprendizaje menor</translation>
     </message>

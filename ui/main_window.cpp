@@ -606,7 +606,7 @@ void MainWindow::onRunStarted(const RunStarted& info)
                         info.data->isText() ? DatasetPanel::Kind::Text : DatasetPanel::Kind::Images);
     m_runConfig = info.config;
     m_history = info.history; // a resumed run's finished epochs
-    m_charts->setRun(info.config, info.history);
+    m_charts->setRun(info.config, info.history, info.batches);
     m_charts->setTextRun(info.data && info.data->isText());
     m_run->runStarted(info);
     m_runs->refresh(); // the new run shows as running

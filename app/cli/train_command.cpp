@@ -132,21 +132,19 @@ private:
 
 class JsonProgress : public tb::TrainObserver {
 public:
-    void batchFinished(const tb::BatchProgress& p) override
+    void batchFinished(const tb::BatchProgress& p) override { printJson(batchJson(p)); }
+    // A resumed run's batches up to its checkpoint (RunInfo::batches), before its own: the lines the run
+    // printed then, with "replayed": true, and "batches": N where a long run's curve keeps one point
+    // for N of them (train/batch_curve.hpp).
+    void replay(const std::vector<tb::BatchPoint>& points)
     {
-        nlohmann::ordered_json j;
-        j["event"] = "batch";
-        j["epoch"] = p.epoch;
-        j["epochs"] = p.epochs;
-        j["step"] = p.step;
-        j["steps"] = p.steps;
-        j["loss"] = p.loss;
-        j["accuracy"] = p.accuracy;
-        j["batch_loss"] = p.batchLoss;
-        j["batch_accuracy"] = p.batchAccuracy;
-        j["samples_per_sec"] = p.samplesPerSec;
-        j["eta_s"] = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
-        printJson(j);
+        for (const tb::BatchPoint& b : points) {
+            nlohmann::ordered_json j = batchJson(b.progress);
+            j["replayed"] = true;
+            if (b.batches > 1)
+                j["batches"] = b.batches;
+            printJson(j);
+        }
     }
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
@@ -162,6 +160,23 @@ public:
     void showText(const tb::Network& net, const tb::Dataset& data) { m_text.watch(net, data); }
 
 private:
+    static nlohmann::ordered_json batchJson(const tb::BatchProgress& p)
+    {
+        nlohmann::ordered_json j;
+        j["event"] = "batch";
+        j["epoch"] = p.epoch;
+        j["epochs"] = p.epochs;
+        j["step"] = p.step;
+        j["steps"] = p.steps;
+        j["loss"] = p.loss;
+        j["accuracy"] = p.accuracy;
+        j["batch_loss"] = p.batchLoss;
+        j["batch_accuracy"] = p.batchAccuracy;
+        j["samples_per_sec"] = p.samplesPerSec;
+        j["eta_s"] = p.step > 0 ? p.epochElapsed / p.step * (p.steps - p.step) : 0.0;
+        return j;
+    }
+
     TextEpoch m_text;
 };
 
@@ -291,6 +306,8 @@ int trainCommand(const std::vector<std::string>& args)
         checkpoint.reset();
         if (const std::string& note = owned->datasetNote(); !note.empty() && lead)
             std::fprintf(stderr, "Note: %s\n", note.c_str());
+        if (const std::string& note = owned->curveNote(); !note.empty() && lead)
+            std::fprintf(stderr, "Note: %s\n", note.c_str());
     } else {
         tb::TrainConfig cfg = settings.config;
         cfg.communicator = comm;
@@ -397,6 +414,8 @@ int trainCommand(const std::vector<std::string>& args)
         text.showText(session.network(), data);
         jsonOut.showText(session.network(), data);
     }
+    if (json)
+        jsonOut.replay(info.batches);
     tb::TrainStatus status;
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);

@@ -89,6 +89,9 @@ TrainingSession::TrainingSession(const ModelSpec& model, Dataset data, const Tra
     m_net.initialize(config.seed); // the same initial weights on every device
     m_trainer = std::make_unique<Trainer>(m_net, m_data, config,
                                           [this] { return m_folder ? m_folder->best() : std::string(); });
+    auto curve = std::make_unique<BatchCurveCallback>();
+    m_curve = curve.get();
+    m_trainer->addCallback(std::move(curve));
     m_trainer->addCallback(std::make_unique<Checkpointer>(*this));
 }
 
@@ -110,6 +113,7 @@ RunInfo TrainingSession::info() const
     i.validationImages = m_trainer->validationSplit().count;
     i.position = m_trainer->position();
     i.history = m_trainer->history();
+    i.batches = m_curve->curve().points();
     return i;
 }
 

@@ -13,6 +13,7 @@
 #include "io/weights_file.hpp"
 #include "model/model_spec.hpp"
 #include "model/network.hpp"
+#include "train/batch_curve.hpp"
 #include "train/checkpoint.hpp"
 #include "train/precise_bn.hpp"
 #include "train/run_folder.hpp"
@@ -39,6 +40,10 @@ struct RunInfo {
     int validationImages = 0;         // of the split each epoch validates on (held-out images or the test set)
     RunPosition position;             // a resumed run's; zero for a fresh one
     std::vector<EpochRecord> history; // the epochs finished before (a resumed run's)
+    // The per-batch curve so far (train/batch_curve.hpp). Before run(): a resumed run's, up to its
+    // checkpoint, for a front end to draw or print before the run's own batches; empty for a fresh run
+    // and for a checkpoint that kept none (TrainingSession::curveNote says why when it was damaged).
+    std::vector<BatchPoint> batches;
 };
 
 // How finish() ends a run.
@@ -149,6 +154,9 @@ public:
     const std::string& ranOn() const { return m_ranOn; }
     // What the resume could not check of its dataset (requireSameDataset's note); empty otherwise.
     const std::string& datasetNote() const { return m_datasetNote; }
+    // Why the resumed checkpoint's per-batch curve could not be read, when it could not (the run goes
+    // on, and its curve starts at the resumed step); empty otherwise.
+    const std::string& curveNote() const { return m_curve->note(); }
     // Writes the checkpoint and run.json now (atomically; IoError leaves the previous ones intact).
     void checkpoint();
 
@@ -204,6 +212,7 @@ private:
     Dataset m_data;
     Network m_net;
     std::unique_ptr<Trainer> m_trainer;
+    BatchCurveCallback* m_curve = nullptr; // one of m_trainer's callbacks
     std::optional<RunFolder> m_folder;
     int m_checkpointEvery = 0;
     // Under MPI, on every rank: rank 0's run folder (empty: none) and its checkpoint interval; on the

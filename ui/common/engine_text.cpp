@@ -344,6 +344,12 @@ const std::vector<Pattern>& patterns()
                                            "text itself$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 was written before checkpoints kept a hash of their dataset's text: only "
                                          "the counts, sizes and labels of %2 were checked, not the text itself")},
+        // A resumed checkpoint's per-batch curve that cannot be read (train/batch_curve.cpp): the reason
+        // stays in English, as the engine words it.
+        {QRegularExpression(QStringLiteral("^(.+): its per-batch curve cannot be read \\((.+)\\): the curve starts at "
+                                           "the resumed step$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "%1: its per-batch curve cannot be read (%2): the curve starts at the resumed step")},
         // Run folders given to Resume (train/run_folder.cpp).
         {QRegularExpression(QStringLiteral("^(.+) diverged before its first checkpoint \\(its loss or weights became "
                                            "NaN or infinite\\): nothing to resume; train it again with a lower "

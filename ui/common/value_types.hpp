@@ -6,6 +6,7 @@
 #include "data/dataset.hpp"
 #include "device/device.hpp"
 #include "io/weights_file.hpp"
+#include "train/batch_curve.hpp"
 #include "train/checkpoint.hpp"
 #include "train/precise_bn.hpp"
 #include "train/trainer.hpp"
@@ -60,7 +61,9 @@ struct RunStarted {
     int resumedEpoch = 0, resumedStep = 0; // epochs finished, batches finished in the next one
     QString ranOn;                         // the device it ran on before, when it goes on elsewhere
     QString datasetNote; // what could not be checked of its dataset (a checkpoint before pixels_hash), English
+    QString curveNote;   // why the checkpoint's per-batch curve could not be read (the run goes on), English
     std::vector<tb::EpochRecord> history;
+    std::vector<tb::BatchPoint> batches; // the per-batch curve up to the checkpoint, to pre-fill the charts
 };
 
 // The engine's run status (config/records.hpp): an outcome is Completed, Stopped or Failed (an error,

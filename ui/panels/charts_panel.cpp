@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 namespace tbui {
@@ -152,7 +153,8 @@ void ChartsPanel::setTextRun(bool text)
     retranslate();
 }
 
-void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history)
+void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history,
+                         const std::vector<tb::BatchPoint>& batches)
 {
     m_config = config;
     const bool scheduled = config.schedule.kind != tb::ScheduleKind::Constant;
@@ -166,10 +168,16 @@ void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::Ep
     m_loss->setSeriesVisible(m_lossPrecise, false); // until the run's end says what precise BN gave
     m_accuracy->setSeriesVisible(m_accPrecise, false);
     retranslate();
+    // The restored epochs' rate per batch where the checkpoint kept their batches, else per epoch (one
+    // written before the per-batch curve was kept, whose curve starts at its resumed step).
+    const int firstBatchEpoch = batches.empty() ? std::numeric_limits<int>::max() : batches.front().progress.epoch;
     for (const tb::EpochRecord& r : history) {
-        m_loss->append(m_lossRate, QPointF(r.epoch, r.learningRate)); // the restored epochs' rate, per epoch
+        if (r.epoch < firstBatchEpoch)
+            m_loss->append(m_lossRate, QPointF(r.epoch, r.learningRate));
         addEpoch(r);
     }
+    for (const tb::BatchPoint& b : batches)
+        addBatch(b.progress);
 }
 
 void ChartsPanel::addBatch(const tb::BatchProgress& p)

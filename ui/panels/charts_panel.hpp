@@ -24,8 +24,9 @@ public:
 
     void resetForRun();
     // What the run validates on and which decisions it makes (shows or hides their series); a resumed
-    // run's finished epochs are drawn at once.
-    void setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history = {});
+    // run's finished epochs and its per-batch curve up to its checkpoint are drawn at once.
+    void setRun(const tb::TrainConfig& config, const std::vector<tb::EpochRecord>& history = {},
+                const std::vector<tb::BatchPoint>& batches = {});
     // A text model: the charts say per character (loss in nats, with bits per character; next-character accuracy).
     void setTextRun(bool text);
     void addBatch(const tb::BatchProgress& p);
@@ -33,6 +34,8 @@ public:
 
     // Series of lossChart(): the validation curve, the learning rate (right axis) and the decisions' markers.
     int validationSeries() const { return m_lossVal; }
+    int batchSeries() const { return m_lossBatch; } // also in accuracyChart(), as accuracyBatchSeries()
+    int accuracyBatchSeries() const { return m_accBatch; }
     int rateSeries() const { return m_lossRate; }
     int loweredSeries() const { return m_lossLowered; }
     int bestSeries() const { return m_lossBest; } // also in accuracyChart(), as accuracyBestSeries()

@@ -235,6 +235,8 @@ void RunPanel::runStarted(const RunStarted& info)
     }
     if (!info.datasetNote.isEmpty()) // as the CLI says it: what of the dataset could not be checked
         appendLog([note = info.datasetNote] { return tr("Note: %1").arg(EngineText::english(note)); });
+    if (!info.curveNote.isEmpty()) // the checkpoint's per-batch curve is damaged: the charts' starts here
+        appendLog([note = info.curveNote] { return tr("Note: %1").arg(EngineText::english(note)); });
     if (!info.ranOn.isEmpty()) // the accelerator panel moved it: another thread count or precision
         appendLog([ranOn = info.ranOn, device = qs(info.config.device.id())] {
             return tr("It ran on %1 until now; it continues on %2.").arg(ranOn, device);

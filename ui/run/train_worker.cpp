@@ -143,7 +143,9 @@ void TrainWorker::run()
         info.resumedStep = run.position.step;
         info.ranOn = ranOn;
         info.datasetNote = qs(session->datasetNote());
+        info.curveNote = qs(session->curveNote());
         info.history = run.history;
+        info.batches = run.batches;
         outcome.runFolder = info.runFolder;
         if (session->data().isText())
             observer.showText(session->network(), session->data());
