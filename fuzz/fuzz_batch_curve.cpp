@@ -26,6 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     tb::RunPosition at;
     if (!(first >> epochs >> steps >> at.epoch >> at.step))
         return 0;
+    if (epochs < 1 || steps < 1 || at.epoch < 0 || at.epoch > epochs || at.step < 0 || at.step > steps ||
+        (at.step > 0 && at.epoch == epochs))
+        return 0; // a position the checkpoint's reader refuses (Trainer::restore) before the curve's is read
     try {
         const nlohmann::ordered_json state = tb::parseJson(input.substr(eol + 1));
         tb::BatchCurve curve = tb::BatchCurve::fromJson(state, at, epochs, steps, "checkpoint.tbw");

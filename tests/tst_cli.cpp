@@ -313,7 +313,7 @@ private slots:
         r = run(QStringList{"generate", "--weights", foreign, "--data", gpl, "--model", "tpu-mnist-cnn"} +
                 writeOptions);
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("is an image model (tpu-mnist-cnn): generate writes with a text model"),
+        QVERIFY2(r.err.contains("is not a text model (tpu-mnist-cnn): generate writes with a text model"),
                  qPrintable(r.err));
         r = run({"evaluate", "--weights", foreign, "--data", "/usr/share/common-licenses/MPL-1.1", "--model",
                  "small-text-lstm", "--vocabulary", "characters"});

@@ -658,6 +658,19 @@ private slots:
         }
         QCOMPARE(covered, int64_t(total));
         QCOMPARE(jsonText(resumed.toJson()), jsonText(whole.toJson()));
+        // A curve full at the most batches a point holds (2^52: a checkpoint made so, not a run) cannot
+        // be halved again: the last point takes the next batch, and the curve stays within kMaxPoints.
+        nlohmann::ordered_json crafted = {{"version", 1}, {"batches_per_point", int64_t(1) << 52}};
+        nlohmann::ordered_json points = nlohmann::ordered_json::array();
+        for (int k = 0; k < BatchCurve::kMaxPoints; ++k)
+            points.push_back({k / kSteps + 1, k % kSteps + 1, int64_t(1) << 52, 1, 0.5, 1, 0.5, 0.01, 1, 100});
+        crafted["points"] = points;
+        RunPosition at;
+        at.epoch = (BatchCurve::kMaxPoints - 1) / kSteps;
+        at.step = (BatchCurve::kMaxPoints - 1) % kSteps + 1;
+        BatchCurve full = BatchCurve::fromJson(crafted, at, kEpochs, kSteps, "crafted");
+        full.add(batch(BatchCurve::kMaxPoints));
+        QCOMPARE(int(full.points().size()), BatchCurve::kMaxPoints);
     }
 
     void schedulesFollowKeras()

@@ -156,7 +156,8 @@ private slots:
             [&] {
                 requireSameDataset(fingerprintOf(textDataset(letters, "a", t64)), textDataset(edited, "b", t64), "c");
             },
-            "c was made on another dataset than b: the text differs, although its length and vocabulary are the same");
+            "c was made on another dataset than b: the text differs, although its sequence counts and vocabulary size "
+            "are the same");
         TextOptions chars;
         chars.vocabulary = TextVocabularyKind::Characters;
         chars.sequenceLength = 2;

@@ -1375,8 +1375,12 @@
         <translation>el texto %1 contiene %2 caracteres, menos que una secuencia de %3 a cada lado de la división entre entrenamiento y validación (hacen falta al menos %4); usa un texto más largo (el modelo lee secuencias de %3)</translation>
     </message>
     <message>
-        <source>%1 was made on another dataset than %2: the text differs, although its length and vocabulary are the same</source>
-        <translation>%1 se hizo con otro conjunto de datos que %2: el texto difiere, aunque su longitud y su vocabulario coinciden</translation>
+        <source>%1 was made on another dataset than %2: the text differs, although its sequence counts and vocabulary size are the same</source>
+        <translation>%1 se hizo con otro conjunto de datos que %2: el texto difiere, aunque sus recuentos de secuencias y el tamaño de su vocabulario coinciden</translation>
+    </message>
+    <message>
+        <source>a sweep of sizes enlarges images, and %1 is a text: sweep the batch for a text model</source>
+        <translation>un barrido de tamaños agranda imágenes, y %1 es un texto: barre el lote para un modelo de texto</translation>
     </message>
 </context>
 <context>

@@ -179,7 +179,7 @@ std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec,
 
 // --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
 // (--sequence-length, --vocabulary).
-tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images)
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images, bool training)
 {
     const std::string path = o.text("data", tb::defaultDatasetDir());
     if (!spec.isText()) {
@@ -218,6 +218,7 @@ tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::Data
     if (v != "bytes" && v != "characters")
         throw UsageError("--vocabulary is bytes or characters (got \"" + v + "\")");
     t.vocabulary = v == "bytes" ? tb::TextVocabularyKind::Bytes : tb::TextVocabularyKind::Characters;
+    t.forTraining = training;
     return tb::loadTextDataset(path, t);
 }
 
@@ -230,8 +231,6 @@ void warnOf(const tb::WeightsFile& w)
 }
 } // namespace
 
-// The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
-// program says nothing of its model: --model names it, and the dataset gives the input and classes.
 void requireModelWithData(const Options& o, const std::string& gives)
 {
     if (o.has("data") && !o.has("model"))
@@ -239,6 +238,8 @@ void requireModelWithData(const Options& o, const std::string& gives)
                          " a safetensors file of another program (a file that names its model needs none)");
 }
 
+// The weights named by --weights: a .tbw or safetensors file. A safetensors file written by another
+// program says nothing of its model: --model names it, and the dataset gives the input and classes.
 tb::WeightsFile loadWeightsOption(const Options& o, const ModelData& data)
 {
     if (!o.has("weights"))

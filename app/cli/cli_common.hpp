@@ -75,8 +75,10 @@ tb::ModelSpec modelOption(const Options& o);
 // batch sweep sets it). Returns the line that says so, empty when nothing changed.
 std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec, const Options& o, bool batch = true);
 // --data for `spec`: IDX images (read with `images`: predict reads the test split only), or a text cut
-// by --sequence-length and --vocabulary.
-tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images = {});
+// by --sequence-length and --vocabulary; `training` false: a text for weights already trained (its
+// vocabulary, an evaluation), which may be one symbol repeated.
+tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images = {},
+                     bool training = true);
 // The device --device names, where it cannot `work` ("train", "evaluate") here: a ConfigError naming it
 // as typed, with what an alias stands for ("gpu:0 (cuda:0)"), before any file is read.
 void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work);

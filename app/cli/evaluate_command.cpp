@@ -76,7 +76,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     if (text) {
         std::optional<tb::Dataset> named; // read for a file of another program only
         weights = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
-            named = loadData(o, spec);
+            named = loadData(o, spec, {}, false);
             return &*named;
         });
         if (named)

@@ -61,7 +61,7 @@ int exportCommand(const std::vector<std::string>& args)
     // model's: its text), read only for such a file.
     std::optional<tb::Dataset> data;
     const tb::WeightsFile w = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
-        data = loadData(o, spec);
+        data = loadData(o, spec, {}, false);
         return &*data;
     });
     tb::saveWeightsAs(out, w, format);

@@ -81,9 +81,9 @@ int generateCommand(const std::vector<std::string>& args)
     std::optional<tb::Dataset> text;
     const tb::WeightsFile w = loadWeightsOption(o, [&](const tb::ModelSpec& spec) {
         if (!spec.isText())
-            throw UsageError("--model " + o.text("model", "") + " is an image model (" + spec.name +
+            throw UsageError("--model " + o.text("model", "") + " is not a text model (" + spec.name +
                              "): generate writes with a text model");
-        text = loadData(o, spec);
+        text = loadData(o, spec, {}, false);
         return &*text;
     });
     if (!w.spec.isText())

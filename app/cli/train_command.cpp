@@ -201,8 +201,10 @@ std::string shellWord(const std::string& s)
 std::string resumeCommand(const tb::RunFolder& run, const tb::Dataset& data, const Options& o)
 {
     // Paths whole, so that it works from any folder (a relative --runs-dir made the run's path relative).
-    const auto whole = [](const std::string& path) {
-        return shellWord(std::filesystem::absolute(path).lexically_normal().string());
+    const auto whole = [](const std::string& path) { // as given, where the working folder is gone
+        std::error_code ec;
+        const std::filesystem::path p = std::filesystem::absolute(path, ec);
+        return shellWord(ec ? path : p.lexically_normal().string());
     };
     std::string command = "trainbench-cli train --resume " + whole(run.path);
     if (tb::firstInvalidUtf8(data.directory) != std::string::npos)

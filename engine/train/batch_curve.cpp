@@ -114,7 +114,8 @@ void parseCurve(const Json& s, const RunPosition& at, int epochs, int steps, std
     }
     if (!points.empty()) {
         // The checkpoint's position: the last batch the curve holds.
-        const int epoch = at.step > 0 ? at.epoch + 1 : at.epoch, step = at.step > 0 ? at.step : steps;
+        const int64_t epoch = at.step > 0 ? int64_t(at.epoch) + 1 : at.epoch;
+        const int step = at.step > 0 ? at.step : steps;
         const BatchProgress& last = points.back().progress;
         if (epoch == 0 || last.epoch != epoch || last.step != step)
             throw CurveError{"it ends at epoch " + std::to_string(last.epoch) + ", step " + std::to_string(last.step) +
@@ -126,8 +127,12 @@ void parseCurve(const Json& s, const RunPosition& at, int epochs, int steps, std
 void BatchCurve::add(const BatchProgress& p)
 {
     // Full: neighbours merged in pairs (every point is whole then), and twice the batches per point.
-    if (int(m_points.size()) >= kMaxPoints && m_points.back().batches >= m_batchesPerPoint &&
-        m_batchesPerPoint < kMostBatchesPerPoint) {
+    const bool full = int(m_points.size()) >= kMaxPoints && m_points.back().batches >= m_batchesPerPoint;
+    if (full && m_batchesPerPoint >= kMostBatchesPerPoint) { // no run trains so many: the last point takes the rest
+        m_points.back() = mergedPoints(m_points.back(), BatchPoint{p, 1});
+        return;
+    }
+    if (full) {
         std::vector<BatchPoint> half;
         half.reserve(m_points.size() / 2 + 1);
         for (size_t i = 0; i + 1 < m_points.size(); i += 2)

@@ -163,7 +163,7 @@ std::string requireSameDataset(const DatasetFingerprint& saved, const Dataset& l
     const bool text = loaded.isText();
     if (saved.labelsSha256 != now.labelsSha256) // a text's labels are its symbols, one step on
         throw DataError(path + " was made on another dataset than " + now.directory +
-                        (text ? ": the text differs, although its length and vocabulary are the same"
+                        (text ? ": the text differs, although its sequence counts and vocabulary size are the same"
                               : ": the labels differ, although the counts and sizes are the same"));
     if (saved.pixelsHash.empty())
         return path + " was written before checkpoints kept a hash of their dataset's " + (text ? "text" : "images") +

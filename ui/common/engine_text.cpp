@@ -325,10 +325,9 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the images differ, although the "
                                          "counts, sizes and labels are the same")},
         {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the text differs, although "
-                                           "its length and vocabulary are the same$")),
-         QT_TRANSLATE_NOOP("EngineText",
-                           "%1 was made on another dataset than %2: the text differs, although its length "
-                           "and vocabulary are the same")},
+                                           "its sequence counts and vocabulary size are the same$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the text differs, although its "
+                                         "sequence counts and vocabulary size are the same")},
         {QRegularExpression(QStringLiteral("^(.+) was made on another dataset than (.+): the text differs, although "
                                            "the counts, sizes and labels are the same$")),
          QT_TRANSLATE_NOOP("EngineText", "%1 was made on another dataset than %2: the text differs, although the "
@@ -607,6 +606,10 @@ const std::vector<Pattern>& patterns()
                            "the text %1 holds %2 characters, shorter than one sequence of %3 on each side of "
                            "the training/validation split (at least %4 needed); use a longer text (the "
                            "model reads sequences of %3)")},
+        {QRegularExpression(QStringLiteral(
+             "^a sweep of sizes enlarges images, and (.+) is a text: sweep the batch for a text model$")),
+         QT_TRANSLATE_NOOP("EngineText",
+                           "a sweep of sizes enlarges images, and %1 is a text: sweep the batch for a text model")},
         {QRegularExpression(QStringLiteral("^the text (.+) does not exist$")),
          QT_TRANSLATE_NOOP("EngineText", "the text %1 does not exist")},
         {QRegularExpression(QStringLiteral("^the text (.+) is empty$")),
