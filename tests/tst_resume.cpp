@@ -117,6 +117,16 @@ class TstResume : public QObject {
 
     using Cli = fixtures::CliResult;
     static Cli cli(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
+    // Trains `c` with checkpoints in `runs` (a runs folder of its own) until StopAt(epoch, step) stops it.
+    TrainStatus runUntil(const TrainConfig& c, const QString& runs, int epoch, int step)
+    {
+        std::atomic<bool> stop{false};
+        TrainingSession s(m_model, m_toy, c);
+        s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
+        StopAt at(epoch, step, &stop);
+        return s.run(&at, &stop);
+    }
+
     static QString runFolderOf(const QString& runsDir)
     {
         const QStringList runs = QDir(runsDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -314,13 +324,7 @@ private slots:
         }
         QVERIFY2(lowered > 0 && best > 0, "the run needs a lowered rate and a best epoch before the stop");
         const QString runs = m_tmp.path() + "/version1";
-        std::atomic<bool> stop{false};
-        {
-            TrainingSession s(m_model, m_toy, c);
-            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
-            StopAt at(4, 3, &stop);
-            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
-        }
+        QCOMPARE(runUntil(c, runs, 4, 3), TrainStatus::Cancelled);
         const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
         WeightsFile w = loadWeights(folder.checkpoint());
         nlohmann::ordered_json r = parseJson(w.resume);
@@ -509,13 +513,7 @@ private slots:
         const TrainConfig c = config(1);
         const std::string expected = uninterrupted(c);
         const QString runs = m_tmp.path() + "/no-curve";
-        std::atomic<bool> stop{false};
-        {
-            TrainingSession s(m_model, m_toy, c);
-            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
-            StopAt at(2, 3, &stop);
-            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
-        }
+        QCOMPARE(runUntil(c, runs, 2, 3), TrainStatus::Cancelled);
         const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
         WeightsFile w = loadWeights(folder.checkpoint());
         nlohmann::ordered_json r = parseJson(w.resume);
@@ -527,8 +525,8 @@ private slots:
             auto resumed = TrainingSession::resume(folder, m_toy);
             QVERIFY(resumed->info().batches.empty());
             QVERIFY(resumed->curveNote().empty());
+            std::atomic<bool> stop{false};
             StopAt at(3, 2, &stop);
-            stop = false;
             QCOMPARE(resumed->run(&at, &stop), TrainStatus::Cancelled);
         }
         const Checkpoint later = readCheckpoint(folder.checkpoint());
@@ -569,13 +567,7 @@ private slots:
         const TrainConfig c = config(1);
         const std::string expected = uninterrupted(c);
         const QString runs = m_tmp.path() + "/damaged-curve-" + damage;
-        std::atomic<bool> stop{false};
-        {
-            TrainingSession s(m_model, m_toy, c);
-            s.enableCheckpoints(RunFolder::create(runs.toStdString(), "toy"));
-            StopAt at(2, 3, &stop);
-            QCOMPARE(s.run(&at, &stop), TrainStatus::Cancelled);
-        }
+        QCOMPARE(runUntil(c, runs, 2, 3), TrainStatus::Cancelled);
         const RunFolder folder = RunFolder::open(runFolderOf(runs).toStdString());
         WeightsFile w = loadWeights(folder.checkpoint());
         nlohmann::ordered_json r = parseJson(w.resume);
