@@ -297,14 +297,19 @@ std::string pixelsHashOf(const Dataset& d)
     return text;
 }
 
-Dataset withOptions(Dataset d, const DatasetOptions& options)
+void requireSizeMultiplierFits(const Dataset& d, int multiplier)
 {
-    if (options.sizeMultiplier < 1 || options.sizeMultiplier > 16)
-        throw ConfigError("the image size multiplier must be between 1 and 16 (got " +
-                          std::to_string(options.sizeMultiplier) + ")");
-    if (d.isText() && options.sizeMultiplier != 1)
+    if (multiplier < 1 || multiplier > 16)
+        throw ConfigError("the image size multiplier must be between 1 and 16 (got " + std::to_string(multiplier) +
+                          ")");
+    if (d.isText() && multiplier != 1)
         throw ConfigError("the image size multiplier is for images, and " + d.directory +
                           " is a text: leave it at 1 for a text model");
+}
+
+Dataset withOptions(Dataset d, const DatasetOptions& options)
+{
+    requireSizeMultiplierFits(d, options.sizeMultiplier);
     if (options.validationSplit != 0) {
         if (!(options.validationSplit > 0 && options.validationSplit < 1))
             throw ConfigError("the validation split must be a fraction between 0 and 1 (exclusive)");

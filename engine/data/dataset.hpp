@@ -72,6 +72,9 @@ Dataset loadDataset(const std::string& dir, const DatasetOptions& options = {});
 
 // `d` with the options applied (splits truncated to a multiple of the batch, size multiplier set).
 Dataset withOptions(Dataset d, const DatasetOptions& options);
+// ConfigError where an image size multiplier cannot apply to `d`: outside 1 to 16, or other than 1 for
+// a text.
+void requireSizeMultiplierFits(const Dataset& d, int multiplier);
 
 // Which file would be read for a split part; empty if none is present.
 // part is "train-images", "train-labels", "t10k-images" or "t10k-labels".

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
+#include "data/dataset.hpp"
 #include "model/network.hpp"
 #include "train/session.hpp"
 #include "train/test_record.hpp"
@@ -65,9 +66,7 @@ void requireComparable(const Dataset& data, const CompareConfig& config)
     if (data.isText() && config.sweep.kind == SweepKind::Size)
         throw ConfigError("a sweep of sizes enlarges images, and " + data.directory +
                           " is a text: sweep the batch for a text model");
-    if (data.isText() && config.train.sizeMultiplier != 1)
-        throw ConfigError("the image size multiplier is for images, and " + data.directory +
-                          " is a text: leave it at 1 for a text model");
+    requireSizeMultiplierFits(data, config.train.sizeMultiplier);
 }
 
 std::vector<CompareRow> runComparison(const ModelSpec& spec, const Dataset& base, const CompareConfig& config,
