@@ -72,7 +72,7 @@ echo "an error on rank 0 alone is said and ends the job with its exit code"
 $mpi -np 3 "$cli" train --data "$tmp/no-such-folder" --threads 1 --epochs 1 --no-run-folder >"$tmp/all_fail" 2>&1
 status=$?
 [ $status = 3 ] || fail "a missing dataset ended the job with status $status: $(cat "$tmp/all_fail")"
-[ "$(grep -c "dataset folder $tmp/no-such-folder does not exist" "$tmp/all_fail")" = 1 ] ||
+[ "$(grep -c "$tmp/no-such-folder does not exist" "$tmp/all_fail")" = 1 ] ||
     fail "not said once: $(cat "$tmp/all_fail")"
 # So is one met before the ranks joined the MPI world (a mistyped option): mpirun ends the job.
 $mpi -np 3 "$cli" train --bogus >"$tmp/all_usage" 2>&1

@@ -49,6 +49,7 @@ inline void compareTrainConfigs(const tb::TrainConfig& x, const tb::TrainConfig&
     QCOMPARE(x.shardSize, y.shardSize);
     QCOMPARE(x.preciseBnBatches, y.preciseBnBatches);
     QCOMPARE(x.validationSplit, y.validationSplit);
+    QCOMPARE(x.validationLimit, y.validationLimit);
     QCOMPARE(int(x.schedule.kind), int(y.schedule.kind));
     QCOMPARE(tb::describeLrSchedule(x.schedule), tb::describeLrSchedule(y.schedule));
     QCOMPARE(x.schedule.minLr, y.schedule.minLr);

@@ -119,6 +119,19 @@ private slots:
                                   "change them)\n"),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("batch 16, rmsprop lr 0.01, seed 200"), qPrintable(r.out));
+        const auto losses = [](const QString& out) { // the epoch's val_loss, the test's loss at the end
+            const QRegularExpressionMatch val = QRegularExpression("val_loss: ([0-9.]+)").match(out);
+            const QRegularExpressionMatch test = QRegularExpression("Test loss: ([0-9.]+)").match(out);
+            return std::pair(val.captured(1), test.captured(1));
+        };
+        QVERIFY2(!losses(r.out).first.isEmpty() && losses(r.out).first == losses(r.out).second, qPrintable(r.out));
+        // --validation-limit: the epoch validates on 5 sequences, the test at the end on all 109.
+        r = run(base + QStringList{"--epochs", "1", "--validation-limit", "5"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("\nEach epoch validates on the first 5 of the 109 validation sequences; the test at "
+                                "the end takes them all\n"),
+                 qPrintable(r.out));
+        QVERIFY2(!losses(r.out).first.isEmpty() && losses(r.out).first != losses(r.out).second, qPrintable(r.out));
         r = run(base + QStringList{"--epochs", "1", "--lr", "0.002", "--batch", "8"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.startsWith("small-text-lstm trains with its own settings where the command line gives none: "
@@ -1708,9 +1721,21 @@ private slots:
         QVERIFY2(r.err.contains("--save -: the weights go to a file; give its name"), qPrintable(r.err));
         r = run({"frobnicate"});
         QCOMPARE(r.code, 2);
-        r = run({"train", "--data", m_tmp.path() + "/nowhere"});
+        // Missing, with no --model to say which: not called a folder (it may be a mistyped text's name).
+        for (const QString command : {"train", "compare", "evaluate"}) {
+            QStringList args = {command, "--data", m_tmp.path() + "/nowhere.txt"};
+            if (command == "evaluate") // the weights are read after: they say which kind of data
+                args << "--weights" << m_tmp.path() + "/w.tbw";
+            r = run(args);
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains(m_tmp.path() + "/nowhere.txt does not exist: --data takes a folder of IDX "
+                                                   "files, or for a text model a text file or a folder of texts"),
+                     qPrintable(command + ": " + r.err));
+        }
+        // With --model, the model says which: an image model's folder.
+        r = run({"train", "--data", m_tmp.path() + "/nowhere", "--model", "tpu-mnist-cnn"});
         QCOMPARE(r.code, 3);
-        QVERIFY(r.err.contains("does not exist"));
+        QVERIFY2(r.err.contains("dataset folder " + m_tmp.path() + "/nowhere does not exist"), qPrintable(r.err));
         r = run({"summary", "--model", "no-such-preset"});
         QCOMPARE(r.code, 3);
         QVERIFY(r.err.contains("neither a preset"));

@@ -421,29 +421,33 @@ private slots:
                                 .object()["weights_sha256"]
                                 .toString();
         QCOMPARE(sha, expected);
-        // The batch lines: the resumed run's replayed ones (up to its checkpoint, "replayed": true), then
-        // its own, are those of the run never interrupted, each once (those trained after the checkpoint
-        // and before the kill were trained again).
+        // The batch and epoch lines: the resumed run's replayed ones (up to its checkpoint, "replayed":
+        // true), then its own, are those of the run never interrupted, in its order, each once (those
+        // trained after the checkpoint and before the kill were trained again). Times differ: left out.
         int replayed = 0;
-        const auto batchLines = [&replayed](const QString& out) {
+        const auto progressLines = [&replayed](const QString& out) {
             QStringList lines;
             for (const QString& line : out.split('\n', Qt::SkipEmptyParts)) {
                 const QJsonObject j = QJsonDocument::fromJson(line.toUtf8()).object();
-                if (j["event"].toString() != QLatin1String("batch"))
+                const QString event = j["event"].toString();
+                if (event != QLatin1String("batch") && event != QLatin1String("epoch"))
                     continue;
                 replayed += j["replayed"].toBool();
-                QString text = QStringLiteral("epoch %1 step %2").arg(j["epoch"].toInt()).arg(j["step"].toInt());
-                for (const char* key : {"loss", "accuracy", "batch_loss", "batch_accuracy"})
-                    text += QStringLiteral(" %1").arg(j[QLatin1String(key)].toDouble(), 0, 'g', 17);
+                QString text = event == QLatin1String("batch")
+                                   ? QStringLiteral("epoch %1 step %2").arg(j["epoch"].toInt()).arg(j["step"].toInt())
+                                   : QStringLiteral("end of epoch %1").arg(j["epoch"].toInt());
+                for (const char* key : {"loss", "accuracy", "batch_loss", "batch_accuracy", "val_loss", "val_accuracy"})
+                    if (j.contains(QLatin1String(key)))
+                        text += QStringLiteral(" %1").arg(j[QLatin1String(key)].toDouble(), 0, 'g', 17);
                 lines << text;
             }
             return lines;
         };
-        const QStringList uninterruptedBatches = batchLines(whole.out);
-        QCOMPARE(uninterruptedBatches.size(), 3 * 8);
+        const QStringList uninterrupted = progressLines(whole.out);
+        QCOMPARE(uninterrupted.size(), 3 * 8 + 3);
         QCOMPARE(replayed, 0);
-        QCOMPARE(batchLines(resumed.out), uninterruptedBatches);
-        QCOMPARE(replayed, left.position.epoch * 8 + left.position.step);
+        QCOMPARE(progressLines(resumed.out), uninterrupted);
+        QCOMPARE(replayed, left.position.epoch * 8 + left.position.step + left.position.epoch);
     }
 
     // A resumed run hands its front ends the batches before its checkpoint (RunInfo::batches), and they

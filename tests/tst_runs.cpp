@@ -952,6 +952,31 @@ private slots:
             QVERIFY2(line.size() < 160, qPrintable(line));
     }
 
+    // A text run's `runs show`: its validation in bits per symbol each epoch and the test's, as its
+    // training printed them, and a validation limit among its settings.
+    void textRunShowsBitsPerSymbol()
+    {
+        const QString runs = m_tmp.path() + "/text-runs";
+        const Cli train =
+            cli({"train", "--data", "/usr/share/common-licenses/GPL-3", "--sequence-length", "32", "--epochs", "1",
+                 "--max-batches", "2", "--validation-limit", "5", "--threads", "1", "--runs-dir", runs});
+        QVERIFY2(train.code == 0, qPrintable(train.err));
+        const QString valBpc = QRegularExpression(" - val_bpc: ([0-9.]+)").match(train.out).captured(1);
+        const QString testBpc = QRegularExpression(" - test bpc: ([0-9.]+)").match(train.out).captured(1);
+        QVERIFY2(!valBpc.isEmpty() && !testBpc.isEmpty(), qPrintable(train.out));
+        const Cli show = cli({"runs", "show", "latest", "--runs-dir", runs});
+        QVERIFY2(show.code == 0, qPrintable(show.err));
+        QVERIFY2(QRegularExpression("\nValidation limit +5\n").match(show.out).hasMatch(), qPrintable(show.out));
+        const QStringList lines = show.out.split('\n');
+        const qsizetype header = lines.indexOf(QRegularExpression("^epoch +loss .* val_acc +val_bpc +lr +seconds$"));
+        QVERIFY2(header > 0, qPrintable(show.out));
+        // The same value, in shortNumber's four significant digits where the training line has four decimals.
+        const double epochBpc = lines[header + 1].simplified().split(' ').value(5).toDouble();
+        QVERIFY2(std::abs(epochBpc - valBpc.toDouble()) <= 1e-3 * valBpc.toDouble(),
+                 qPrintable(lines[header + 1] + " against " + valBpc));
+        QVERIFY2(show.out.contains(" - test bpc: " + testBpc + "\n"), qPrintable(show.out));
+    }
+
     // train, runs list/show, report, runs delete through the CLI.
     void cliEndToEnd()
     {

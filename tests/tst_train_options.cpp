@@ -195,6 +195,7 @@ private slots:
             {"nesterov", ""},
             {"size-multiplier", "2"},
             {"max-batches", "5"},
+            {"validation-limit", "640"},
             {"drop-remainder", ""},
             {"shard", "8"},
             {"validation-split", "0.15"},

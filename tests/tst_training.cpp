@@ -783,6 +783,48 @@ private slots:
         QCOMPARE(again.accuracy, reported.accuracy);
     }
 
+    // --validation-limit: each epoch validates the first N samples of its validation set (the test
+    // set, or the held-out end of the training set), and the test at the end takes the whole test set.
+    void validationLimitValidatesTheFirstSamplesOnly_data()
+    {
+        QTest::addColumn<double>("split");
+        QTest::addColumn<int>("validated"); // samples each epoch
+        QTest::newRow("test set") << 0.0 << 25;
+        QTest::newRow("held-out train") << 0.2 << 25;
+        QTest::newRow("limit past the held-out samples") << 0.04 << 9; // 230 x 0.96 = 220.8: 221 train, 9 held out
+    }
+    void validationLimitValidatesTheFirstSamplesOnly()
+    {
+        QFETCH(double, split);
+        QFETCH(int, validated);
+        Network net = toyNetwork();
+        net.initialize(3);
+        TrainConfig cfg = briefTraining(2, 3);
+        cfg.epochs = 2;
+        cfg.validationLimit = 25;
+        DatasetOptions held;
+        held.validationSplit = split;
+        const Dataset data = withOptions(m_toy, held);
+        struct Validations : TrainObserver {
+            std::vector<EvalResult> seen;
+            void epochFinished(const EpochRecord&, const EvalResult& validation) override
+            {
+                seen.push_back(validation);
+            }
+        } validations;
+        Trainer t(net, data, cfg);
+        QCOMPARE(t.run(&validations), TrainStatus::Completed);
+        QCOMPARE(validations.seen.size(), size_t(2));
+        for (const EvalResult& v : validations.seen)
+            QCOMPARE(v.samples, validated);
+        const EvalResult test = t.evaluate();
+        QCOMPARE(test.samples, m_toy.test.count);
+        if (split == 0) { // the last epoch's validation is the test's first 25 samples, of the same weights
+            QCOMPARE(t.evaluate(25).loss, validations.seen.back().loss);
+            QVERIFY(test.loss != validations.seen.back().loss);
+        }
+    }
+
     // Evaluation folds a BatchNorm into the convolution before it (CpuExecutor::evaluate): the
     // same probabilities, to the bit, as a twin whose linear Activation between the two keeps them
     // apart. Convolutions of both kinds (im2col; Winograd 5x5 and 6x6 stride 2, folded), with and

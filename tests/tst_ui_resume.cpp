@@ -147,6 +147,7 @@ private slots:
             HyperparametersPanel panel;
             RunOptionsFields* o = panel.runOptions();
             o->setValidationSplit(0.2);
+            o->setValidationLimit(40);
             o->setSchedule(tb::parseLrSchedule(schedule));
             tb::EarlyStopping es;
             es.enabled = true;
@@ -158,6 +159,7 @@ private slots:
             o->setCheckpointEvery(25);
             const tb::TrainConfig c = panel.config();
             QCOMPARE(c.validationSplit, 0.2);
+            QCOMPARE(c.validationLimit, 40);
             const tb::LrSchedule want = tb::parseLrSchedule(schedule);
             QCOMPARE(tb::describeLrSchedule(c.schedule), tb::describeLrSchedule(want));
             QCOMPARE(int(c.schedule.kind), int(want.kind));
@@ -178,8 +180,8 @@ private slots:
                 QCOMPARE(tb::describeLrSchedule(tb::parseLrSchedule(args[at + 1].toStdString())),
                          tb::describeLrSchedule(want));
             }
-            for (const char* arg : {"--validation-split", "--early-stopping", "--patience", "--min-delta",
-                                    "--restore-best-weights", "--checkpoint-every"})
+            for (const char* arg : {"--validation-split", "--validation-limit", "--early-stopping", "--patience",
+                                    "--min-delta", "--restore-best-weights", "--checkpoint-every"})
                 QVERIFY2(args.contains(QString::fromLatin1(arg)), arg);
             // The line parsed back by the CLI's table gives the same settings.
             const tb::TrainSettings back = parseBack(args);
@@ -189,16 +191,19 @@ private slots:
             HyperparametersPanel again; // remembered (QSettings)
             const tb::TrainConfig r = again.config();
             QCOMPARE(r.validationSplit, 0.2);
+            QCOMPARE(r.validationLimit, 40);
             QCOMPARE(tb::describeLrSchedule(r.schedule), tb::describeLrSchedule(want));
             QCOMPARE(tb::describeEarlyStopping(r.earlyStopping), tb::describeEarlyStopping(c.earlyStopping));
             QCOMPARE(again.checkpointEvery(), 25);
         }
         HyperparametersPanel panel;
         panel.runOptions()->setValidationSplit(0);
+        panel.runOptions()->setValidationLimit(0);
         panel.runOptions()->setEarlyStopping({});
         panel.runOptions()->setCheckpointEvery(0);
         const tb::TrainConfig c = panel.config();
         QCOMPARE(c.validationSplit, 0.0);
+        QCOMPARE(c.validationLimit, 0);
         QVERIFY(!c.earlyStopping.enabled);
         QVERIFY(!panel.runOptions()->cliArguments().contains(QStringLiteral("--early-stopping")));
     }
@@ -216,6 +221,8 @@ private slots:
         panel.setMaxBatches(3);
         RunOptionsFields* o = panel.runOptions();
         o->setValidationSplit(0.25);
+        o->setValidationLimit(7);
+        const auto allValidated = qScopeGuard([&] { o->setValidationLimit(0); }); // remembered
         o->setSchedule(tb::parseLrSchedule("plateau:0.3:2:1e-05"));
         tb::EarlyStopping es;
         es.enabled = true;

@@ -6,6 +6,7 @@
 
 #include "charts/chart.hpp"
 #include "common/text.hpp"
+#include "compare/compare_panel.hpp"
 #include "data/text_dataset.hpp"
 #include "i18n/language.hpp"
 #include "main_window.hpp"
@@ -42,6 +43,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -113,10 +115,21 @@ private slots:
     {
         MainWindow w;
         w.modelPanel()->selectPreset(QStringLiteral("tpu-mnist-cnn"));
+        // The Compare page's size sweep, chosen for the image model, is greyed for the text model.
+        auto* sweep = w.comparePanel()->findChild<QComboBox*>(QStringLiteral("sweepKind"));
+        QVERIFY(sweep);
+        const auto sizeSweep = [sweep] {
+            return qobject_cast<QStandardItemModel*>(sweep->model())->item(sweep->findData(int(tb::SweepKind::Size)));
+        };
+        QVERIFY(sizeSweep()->isEnabled());
+        w.comparePanel()->setSweep(tb::SweepKind::Size, QStringLiteral("1,2"));
         HyperparametersPanel& hyper = *w.hyperparametersPanel();
         hyper.setBasics({tb::OptimizerKind::Adam, 0.002, 64, 3});
         QVERIFY(load(*w.datasetPanel(), m_text));
         QCOMPARE(w.modelPanel()->spec()->name, std::string("small-text-lstm"));
+        QVERIFY(!sizeSweep()->isEnabled());
+        QCOMPARE(tb::SweepKind(sweep->currentData().toInt()), tb::SweepKind::None);
+        QVERIFY(!sizeSweep()->toolTip().isEmpty());
         HyperparametersPanel::Basics b = hyper.basics();
         QCOMPARE(int(b.optimizer), int(tb::OptimizerKind::RMSprop));
         QCOMPARE(b.learningRate, 0.01);
@@ -137,6 +150,7 @@ private slots:
         fixtures::writeToyDataset(images.toStdString(), 60, 20, 12, 3);
         QVERIFY(load(*w.datasetPanel(), images, DatasetPanel::Kind::FromPath)); // an IDX folder: images again
         QVERIFY(w.modelPanel()->spec() && !w.modelPanel()->spec()->isText());
+        QVERIFY(sizeSweep()->isEnabled() && sizeSweep()->toolTip().isEmpty());
         b = hyper.basics();
         QCOMPARE(int(b.optimizer), int(tb::OptimizerKind::Adam));
         QCOMPARE(b.learningRate, 0.002);

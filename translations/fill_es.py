@@ -187,6 +187,15 @@ ES = {
     "Epochs": "Épocas",
     "Seed": "Semilla",
     "Batches per epoch": "Lotes por época",
+    "Validation samples": "Muestras de validación",
+    "no limit": "sin límite",
+    "Validate each epoch on this many samples only, for quick runs on large data (a long text validates for seconds each epoch); the test at the end takes them all":
+        "Validar cada época solo con este número de muestras, para pruebas rápidas con muchos datos (un texto largo tarda segundos en validarse cada época); la prueba final las usa todas",
+    "Each epoch validates on the first %1 of them only; the test at the end takes them all":
+        "Cada época valida solo con las primeras %1; la prueba final las usa todas",
+    "Validation limit": "Límite de validación",
+    "A text model reads sequences of symbols: it has no image size":
+        "Un modelo de texto lee secuencias de símbolos: no tiene tamaño de imagen",
     "Image size ×": "Tamaño de imagen ×",
     "all": "todos",
     "Train on at most this many batches per epoch, for quick runs":

@@ -1839,6 +1839,10 @@
         <source>interrupted, no checkpoint (cannot resume)</source>
         <translation>interrumpido, sin punto de control (no se puede reanudar)</translation>
     </message>
+    <message>
+        <source>Validation limit</source>
+        <translation>Límite de validación</translation>
+    </message>
 </context>
 <context>
     <name>TrainOption</name>
@@ -1913,6 +1917,10 @@
     <message>
         <source>Precision</source>
         <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Validation samples</source>
+        <translation>Muestras de validación</translation>
     </message>
 </context>
 <context>
@@ -2391,6 +2399,10 @@
     <message>
         <source>The largest difference of a weight from the first device's that ran at the same batch: 0 where the weights are identical. Where the batch scales with the replicas, each batch has its own first device: another batch trains another run.</source>
         <translation>La mayor diferencia de un peso respecto al del primer dispositivo que se ejecutó con el mismo lote: 0 donde los pesos son idénticos. Donde el lote escala con las réplicas, cada lote tiene su propio primer dispositivo: con otro lote es otro entrenamiento.</translation>
+    </message>
+    <message>
+        <source>A text model reads sequences of symbols: it has no image size</source>
+        <translation>Un modelo de texto lee secuencias de símbolos: no tiene tamaño de imagen</translation>
     </message>
 </context>
 <context>
@@ -3331,6 +3343,14 @@
         <source>After training, recompute BatchNorm's moving mean and variance over this many training batches. A short run's moving averages still hold much of their initial values, and its test accuracy falls far below its training accuracy; this fixes it (100 batches is plenty).</source>
         <translation>Tras entrenar, recalcula la media y la varianza móviles de BatchNorm con este número de lotes de entrenamiento. Las medias móviles de un entrenamiento corto aún conservan buena parte de sus valores iniciales y su exactitud de prueba queda muy por debajo de la de entrenamiento; esto lo corrige (100 lotes bastan).</translation>
     </message>
+    <message>
+        <source>no limit</source>
+        <translation>sin límite</translation>
+    </message>
+    <message>
+        <source>Validate each epoch on this many samples only, for quick runs on large data (a long text validates for seconds each epoch); the test at the end takes them all</source>
+        <translation>Validar cada época solo con este número de muestras, para pruebas rápidas con muchos datos (un texto largo tarda segundos en validarse cada época); la prueba final las usa todas</translation>
+    </message>
 </context>
 <context>
     <name>tbui::RunPanel</name>
@@ -3537,6 +3557,10 @@
     <message>
         <source>Note: %1</source>
         <translation>Nota: %1</translation>
+    </message>
+    <message>
+        <source>Each epoch validates on the first %1 of them only; the test at the end takes them all</source>
+        <translation>Cada época valida solo con las primeras %1; la prueba final las usa todas</translation>
     </message>
 </context>
 <context>

@@ -162,6 +162,7 @@ MainWindow::MainWindow(QWidget* parent)
         // A sequence model reads a text, an image model an IDX folder (as the CLI's --data).
         m_dataset->setTextModel(m_model->spec() && m_model->spec()->isText());
         m_accelerator->setTextModel(m_model->spec() && m_model->spec()->isText());
+        m_compare->setTextModel(m_model->spec() && m_model->spec()->isText());
         // A text is cut into the text model's own sequence length.
         if (m_model->spec() && m_model->spec()->isText())
             m_dataset->setTextSequenceLength(m_model->spec()->sequenceLength);
@@ -169,6 +170,7 @@ MainWindow::MainWindow(QWidget* parent)
         updateStartState();
     });
     m_accelerator->setTextModel(m_model->spec() && m_model->spec()->isText());
+    m_compare->setTextModel(m_model->spec() && m_model->spec()->isText());
     if (m_model->spec() && m_model->spec()->isText())
         m_textModel = m_model->spec()->name;
     else // the last session ended on a text model (its preset's settings)

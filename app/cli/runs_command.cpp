@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "data/text_dataset.hpp"
 #include "environment.hpp"
 #include "report/run_report.hpp"
 #include "report/svg_chart.hpp"
@@ -173,19 +174,26 @@ int showRun(const tb::RunSummary& r, bool json)
         std::printf("%-17s %s\n", label.c_str(), value.c_str());
     for (const auto& [label, value] : r.hardwareRows())
         std::printf("%-17s %s\n", label.c_str(), value.c_str());
-    std::printf("\n%5s %9s %9s %9s %9s %10s %8s\n", "epoch", "loss", "accuracy", "val_loss", "val_acc", "lr",
-                "seconds");
-    for (const tb::EpochRecord& e : r.history)
-        std::printf("%5d %9s %9s %9s %9s %10s %8s\n", e.epoch, tb::shortNumber(e.loss).c_str(),
+    // A text run's losses in bits per symbol too, as its training printed them.
+    const bool text = r.isText();
+    std::printf("\n%5s %9s %9s %9s %9s%s %10s %8s\n", "epoch", "loss", "accuracy", "val_loss", "val_acc",
+                text ? "   val_bpc" : "", "lr", "seconds");
+    for (const tb::EpochRecord& e : r.history) {
+        char bpc[32] = "";
+        if (text)
+            std::snprintf(bpc, sizeof bpc, " %9s", tb::shortNumber(tb::bitsPerSymbol(e.valLoss)).c_str());
+        std::printf("%5d %9s %9s %9s %9s%s %10s %8s\n", e.epoch, tb::shortNumber(e.loss).c_str(),
                     tb::shortNumber(e.accuracy).c_str(), tb::shortNumber(e.valLoss).c_str(),
-                    tb::shortNumber(e.valAccuracy).c_str(), tb::shortNumber(e.learningRate).c_str(),
+                    tb::shortNumber(e.valAccuracy).c_str(), bpc, tb::shortNumber(e.learningRate).c_str(),
                     tb::shortNumber(e.seconds).c_str());
+    }
     if (r.partialStep > 0) // a run still training has its last checkpoint's position (--checkpoint-every)
         std::printf("%5d (%d/%d steps, %s s: %s)\n", r.partialEpoch, r.partialStep, r.stepsPerEpoch,
                     tb::shortNumber(r.partialSeconds).c_str(),
                     r.status == tb::RunStatus::Running ? "its last checkpoint" : "the run ended there");
     if (r.test)
-        std::printf("\nTest loss: %.4f - test accuracy: %.4f\n", r.test->loss, r.test->accuracy);
+        std::printf("\nTest loss: %.4f - test accuracy: %.4f%s\n", r.test->loss, r.test->accuracy,
+                    text ? testBpcText(r.test->loss).c_str() : "");
     if (!r.weightsSha256.empty())
         std::printf("Weights sha256: %s\n", r.weightsSha256.c_str());
     std::string files;

@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <unistd.h>
@@ -133,33 +134,50 @@ private:
 class JsonProgress : public tb::TrainObserver {
 public:
     void batchFinished(const tb::BatchProgress& p) override { printJson(batchJson(p)); }
-    // A resumed run's batches up to its checkpoint (RunInfo::batches), before its own: the lines the run
-    // printed then, with "replayed": true, and "batches": N where a long run's curve keeps one point
-    // for N of them (train/batch_curve.hpp).
-    void replay(const std::vector<tb::BatchPoint>& points)
+    // A resumed run's batches up to its checkpoint (RunInfo::batches) and its epochs (RunInfo::history),
+    // before its own: the lines the run printed then, in their order, each with "replayed": true;
+    // "batches": N where a long run's curve keeps one point for N of them (train/batch_curve.hpp). A
+    // text's epoch has no sample: it was written by weights that are gone.
+    void replay(const std::vector<tb::BatchPoint>& points, const std::vector<tb::EpochRecord>& history)
     {
+        size_t epochs = 0; // of history, printed
+        const auto epochsBefore = [&](int epoch) {
+            for (; epochs < history.size() && history[epochs].epoch < epoch; ++epochs) {
+                nlohmann::ordered_json j = epochJson(history[epochs]);
+                j["replayed"] = true;
+                printJson(j);
+            }
+        };
         for (const tb::BatchPoint& b : points) {
+            epochsBefore(b.progress.epoch);
             nlohmann::ordered_json j = batchJson(b.progress);
             j["replayed"] = true;
             if (b.batches > 1)
                 j["batches"] = b.batches;
             printJson(j);
         }
+        epochsBefore(std::numeric_limits<int>::max());
     }
     void epochFinished(const tb::EpochRecord& r, const tb::EvalResult&) override
     {
-        nlohmann::ordered_json j = {{"event", "epoch"}};
-        j.update(nlohmann::ordered_json(r)); // the epoch record as the files keep it (config/records.hpp)
-        if (m_text.net) {                    // as the text lines say it; the sample whole, line breaks and all
-            j["bpc"] = tb::bitsPerSymbol(r.loss);
-            j["val_bpc"] = tb::bitsPerSymbol(r.valLoss);
+        nlohmann::ordered_json j = epochJson(r);
+        if (m_text.net)                           // as the text lines say it; the sample whole, line breaks and all
             j["sample"] = m_text.sample(r.epoch); // bytes that are not UTF-8 as U+FFFD (printJson)
-        }
         printJson(j);
     }
     void showText(const tb::Network& net, const tb::Dataset& data) { m_text.watch(net, data); }
 
 private:
+    nlohmann::ordered_json epochJson(const tb::EpochRecord& r) const
+    {
+        nlohmann::ordered_json j = {{"event", "epoch"}};
+        j.update(nlohmann::ordered_json(r)); // the epoch record as the files keep it (config/records.hpp)
+        if (m_text.net) {
+            j["bpc"] = tb::bitsPerSymbol(r.loss);
+            j["val_bpc"] = tb::bitsPerSymbol(r.valLoss);
+        }
+        return j;
+    }
     static nlohmann::ordered_json batchJson(const tb::BatchProgress& p)
     {
         nlohmann::ordered_json j;
@@ -417,7 +435,7 @@ int trainCommand(const std::vector<std::string>& args)
         jsonOut.showText(session.network(), data);
     }
     if (json)
-        jsonOut.replay(info.batches);
+        jsonOut.replay(info.batches, info.history);
     tb::TrainStatus status;
     try {
         status = session.run(json ? static_cast<tb::TrainObserver*>(&jsonOut) : &text, &g_interrupted);

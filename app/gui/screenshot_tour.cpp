@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QEventLoop>
+#include <QFile>
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -82,6 +83,21 @@ void setTpuMnistRun(tbui::MainWindow& w, int epochs, int maxBatches)
     w.hyperparametersPanel()->setBatchSize(128);
     w.hyperparametersPanel()->setSeed(200);
     w.hyperparametersPanel()->setMaxBatches(maxBatches);
+}
+
+// The Write page's prompt: "This License " where the text has it (GPL-3, the docs' pictures), else its
+// first two words and the space after them, whose symbols a character-level model of the text has
+// (empty for a folder of texts, or a text that does not start with words).
+QString promptFrom(const QString& textPath)
+{
+    QFile f(textPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QString text = QString::fromUtf8(f.read(1 << 20));
+    if (text.contains(QStringLiteral("This License ")))
+        return QStringLiteral("This License ");
+    const QStringList words = text.section(QLatin1Char('\n'), 0, 0).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    return words.size() >= 2 ? words[0] + QLatin1Char(' ') + words[1] + QLatin1Char(' ') : QString();
 }
 } // namespace
 
@@ -269,7 +285,7 @@ int runWriteScreenshot(tbui::MainWindow& w, const QString& outDir, const QString
 
     WritePanel* page = w.writePanel();
     w.showPage(MainWindow::WritePage);
-    page->promptEdit()->setText(QStringLiteral("This License "));
+    page->promptEdit()->setText(promptFrom(textPath));
     page->lengthBox()->setValue(700);
     page->temperatureBox()->setValue(0.6);
     page->seedBox()->setValue(7);

@@ -145,6 +145,12 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
         header += '\n';
         header += note;
     }
+    // --validation-limit: what each epoch's validation figures are of.
+    if (const int64_t held = d.validation.count > 0 ? d.validation.count : d.test.count;
+        cfg.validationLimit > 0 && cfg.validationLimit < held)
+        header += "\nEach epoch validates on the first " + withThousands(cfg.validationLimit) + " of the " +
+                  withThousands(held) + " validation " + (d.isText() ? "sequences" : "images") +
+                  "; the test at the end takes them all";
     return header;
 }
 

@@ -104,6 +104,8 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
     r["validation"] = c.validationSplit > 0
                           ? "last " + jsonNumberText(std::round(c.validationSplit * 1000) / 10) + "% of train"
                           : std::string("test set");
+    if (c.validationLimit > 0)
+        r["validation_limit"] = c.validationLimit;
     if (c.preciseBnBatches > 0) // the test accuracy is of these statistics, not the last validation's
         r["precise_bn"] = "BatchNorm statistics recomputed over " + std::to_string(c.preciseBnBatches) +
                           " training batches after training";
@@ -436,6 +438,7 @@ std::vector<std::pair<std::string, std::string>> RunSummary::configurationRows()
         {"schedule", QT_TRANSLATE_NOOP("RunReport", "Schedule")},
         {"early_stopping", QT_TRANSLATE_NOOP("RunReport", "Early stopping")},
         {"validation", QT_TRANSLATE_NOOP("RunReport", "Validation")},
+        {"validation_limit", QT_TRANSLATE_NOOP("RunReport", "Validation limit")},
         {"precise_bn", QT_TRANSLATE_NOOP("RunReport", "Precise BN")},
         {"seed", QT_TRANSLATE_NOOP("RunReport", "Seed")},
         {"started", QT_TRANSLATE_NOOP("RunReport", "Started")},

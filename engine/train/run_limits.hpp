@@ -13,6 +13,7 @@ inline constexpr int kMaxThreads = 1024;
 inline constexpr int kMaxSizeMultiplier = 16;
 inline constexpr int kMaxShard = 65536;
 inline constexpr int kMaxBatchesPerEpoch = 1 << 30;
+inline constexpr int kMaxValidationLimit = 2147483647; // validation samples per epoch
 // The learning rate only has to be positive and finite: a rate that diverges is the trainer's to report
 // (and a lesson some users want to see). These bound the window's field, which shows 6 decimals.
 inline constexpr double kMinLearningRate = 1e-6;

@@ -134,6 +134,7 @@ using limits::kMaxMomentum;
 using limits::kMaxShard;
 using limits::kMaxSizeMultiplier;
 using limits::kMaxThreads;
+using limits::kMaxValidationLimit;
 
 std::string range(long long lo, long long hi)
 {
@@ -318,6 +319,16 @@ std::vector<TrainOption> makeTable()
              return unlessDefault(s.config.validationSplit, defaults().config.validationSplit);
          },
          QT_TRANSLATE_NOOP("TrainOption", "Validation split"), 0, 0.999});
+    add({"validation-limit", "N",
+         "validate each epoch on the first N validation images (or sequences) only, for quick runs on large data; "
+         "the test at the end takes them all; " +
+             range(0, kMaxValidationLimit) + " (0: all)",
+         true, "",
+         [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.validationLimit = whole(o, v); },
+         [](const TrainSettings& s) {
+             return unlessDefault(s.config.validationLimit, defaults().config.validationLimit);
+         },
+         QT_TRANSLATE_NOOP("TrainOption", "Validation samples"), 0, kMaxValidationLimit});
     add({"lr-schedule", "SCHEDULE",
          "constant, step:EVERY:FACTOR, exp:RATE:STEPS, cosine[:WARMUP[:ALPHA]] or "
          "plateau[:FACTOR[:PATIENCE[:MIN_LR]]] (constant)",

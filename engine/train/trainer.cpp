@@ -58,7 +58,7 @@ void validateTrainConfig(const TrainConfig& c)
     if ((c.optimizer.momentum != 0 || c.optimizer.nesterov) && c.optimizer.kind != OptimizerKind::SGD)
         throw ConfigError("momentum and Nesterov apply to the SGD optimizer only");
     requireRange("the batches per epoch", c.maxBatches, 0, kMaxBatchesPerEpoch);
-    requireRange("the validation images", c.validationLimit, 0, std::numeric_limits<int>::max());
+    requireRange("the validation samples", c.validationLimit, 0, kMaxValidationLimit);
     requireRange("the size multiplier", c.sizeMultiplier, 1, kMaxSizeMultiplier);
     requireRange("the shard size", c.shardSize, 1, kMaxShard);
     requireRange("precise BN's batches", c.preciseBnBatches, 0, kMaxBatchesPerEpoch);

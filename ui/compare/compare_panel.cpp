@@ -20,6 +20,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -127,6 +128,7 @@ ComparePanel::ComparePanel(const tb::SystemInfo& system, RequestSource source, Q
         precisions->addWidget(m_bf16Note, 1);
     else
         precisions->addStretch();
+    m_sweepKind->setObjectName(QStringLiteral("sweepKind"));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::None));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Batch));
     m_sweepKind->addItem(QString(), int(tb::SweepKind::Size));
@@ -246,6 +248,9 @@ void ComparePanel::retranslate()
     m_sweepKind->setItemText(0, tr("none"));
     m_sweepKind->setItemText(1, tr("batch size"));
     m_sweepKind->setItemText(2, tr("image size multiplier"));
+    m_sweepKind->setItemData(
+        2, m_textModel ? tr("A text model reads sequences of symbols: it has no image size") : QVariant(),
+        Qt::ToolTipRole);
     m_sweepValues->setPlaceholderText(tr("values, e.g. 32,64,128,256"));
     m_run->setText(tr("Run comparison"));
     m_stop->setText(tr("Stop"));
@@ -301,6 +306,16 @@ void ComparePanel::setDeviceChecked(const QString& id, bool checked)
     for (auto& [box, spec] : m_devices)
         if (qs(spec.id()) == id)
             box->setChecked(checked);
+}
+
+void ComparePanel::setTextModel(bool text)
+{
+    m_textModel = text;
+    if (auto* items = qobject_cast<QStandardItemModel*>(m_sweepKind->model()))
+        items->item(2)->setEnabled(!text);
+    if (text && tb::SweepKind(m_sweepKind->currentData().toInt()) == tb::SweepKind::Size)
+        m_sweepKind->setCurrentIndex(0);
+    retranslate();
 }
 
 void ComparePanel::setSweep(tb::SweepKind kind, const QString& values)

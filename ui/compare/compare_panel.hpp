@@ -34,6 +34,9 @@ public:
     std::vector<tb::DeviceSpec> selectedDevices() const;
     void setDeviceChecked(const QString& id, bool checked);
     void setSweep(tb::SweepKind kind, const QString& values);
+    // A text model has no image size: the size sweep is greyed, with the reason as its tooltip, and
+    // none is chosen in its place.
+    void setTextModel(bool text);
     QString start(); // empty when started, else why not
     void stop();
     bool isRunning() const { return m_thread.isRunning(); }
@@ -82,6 +85,7 @@ private:
     QTableWidget* m_table;
     Chart* m_chart;
     QLabel* m_bf16Note; // why the bf16 devices are unavailable, when they are
+    bool m_textModel = false;
     WorkerThread m_thread;
     std::vector<tb::CompareRow> m_rows;
     tb::CompareSetup m_setup;                // of the rows: what they trained, for the CSV

@@ -26,12 +26,12 @@ constexpr int kMaxWhole = 1000000000; // parseLrSchedule's largest whole number
 
 RunOptionsFields::RunOptionsFields(QWidget* parent)
     : QWidget(parent), m_toggle(new QToolButton(this)), m_body(new QWidget(this)), m_form(new QFormLayout),
-      m_split(new QDoubleSpinBox(m_body)), m_schedule(new QComboBox(m_body)), m_stepEvery(new QSpinBox(m_body)),
-      m_factor(new QDoubleSpinBox(m_body)), m_decayRate(new QDoubleSpinBox(m_body)), m_decaySteps(new QSpinBox(m_body)),
-      m_warmup(new QSpinBox(m_body)), m_alpha(new QDoubleSpinBox(m_body)), m_plateauPatience(new QSpinBox(m_body)),
-      m_minLr(new QDoubleSpinBox(m_body)), m_monitor(new QComboBox(m_body)), m_patience(new QSpinBox(m_body)),
-      m_minDelta(new QDoubleSpinBox(m_body)), m_restore(new QCheckBox(m_body)), m_checkpointEvery(new QSpinBox(m_body)),
-      m_preciseBn(new QSpinBox(m_body)), m_cli(new QLabel(m_body))
+      m_split(new QDoubleSpinBox(m_body)), m_validationLimit(new QSpinBox(m_body)), m_schedule(new QComboBox(m_body)),
+      m_stepEvery(new QSpinBox(m_body)), m_factor(new QDoubleSpinBox(m_body)), m_decayRate(new QDoubleSpinBox(m_body)),
+      m_decaySteps(new QSpinBox(m_body)), m_warmup(new QSpinBox(m_body)), m_alpha(new QDoubleSpinBox(m_body)),
+      m_plateauPatience(new QSpinBox(m_body)), m_minLr(new QDoubleSpinBox(m_body)), m_monitor(new QComboBox(m_body)),
+      m_patience(new QSpinBox(m_body)), m_minDelta(new QDoubleSpinBox(m_body)), m_restore(new QCheckBox(m_body)),
+      m_checkpointEvery(new QSpinBox(m_body)), m_preciseBn(new QSpinBox(m_body)), m_cli(new QLabel(m_body))
 {
     m_toggle->setObjectName(QStringLiteral("advancedToggle"));
     m_toggle->setCheckable(true);
@@ -44,6 +44,9 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
     m_split->setDecimals(3);
     setOptionRange(m_split, "validation-split"); // 0, or 0.001..0.999
     m_split->setSingleStep(0.05);
+    m_validationLimit->setObjectName(QStringLiteral("validationLimit"));
+    setOptionRange(m_validationLimit, "validation-limit");
+    m_validationLimit->setSingleStep(1000);
     for (tb::ScheduleKind k : {tb::ScheduleKind::Constant, tb::ScheduleKind::StepDecay, tb::ScheduleKind::Exponential,
                                tb::ScheduleKind::Cosine, tb::ScheduleKind::Plateau})
         m_schedule->addItem(QString(), int(k));
@@ -79,6 +82,7 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
     const tb::TrainConfig d;
     const tb::LrSchedule plateau = tb::parseLrSchedule("plateau");
     m_split->setValue(s.value("train/validationSplit", d.validationSplit).toDouble());
+    m_validationLimit->setValue(s.value("train/validationLimit", d.validationLimit).toInt());
     m_schedule->setCurrentIndex(
         std::max(0, m_schedule->findData(s.value("train/schedule", int(d.schedule.kind)).toInt())));
     m_stepEvery->setValue(s.value("train/stepEvery", d.schedule.everyEpochs).toInt());
@@ -110,9 +114,9 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(10);
     }
-    for (QWidget* field : std::initializer_list<QWidget*>{m_split, m_schedule, m_stepEvery, m_factor, m_decayRate,
-                                                          m_decaySteps, m_warmup, m_alpha, m_plateauPatience, m_minLr,
-                                                          m_monitor, m_patience, m_minDelta}) {
+    for (QWidget* field : std::initializer_list<QWidget*>{
+             m_split, m_validationLimit, m_schedule, m_stepEvery, m_factor, m_decayRate, m_decaySteps, m_warmup,
+             m_alpha, m_plateauPatience, m_minLr, m_monitor, m_patience, m_minDelta}) {
         m_labels.push_back(new QLabel(m_body));
         m_form->addRow(m_labels.back(), field);
     }
@@ -130,8 +134,8 @@ RunOptionsFields::RunOptionsFields(QWidget* parent)
     });
     connect(m_schedule, &QComboBox::currentIndexChanged, this, &RunOptionsFields::onChanged);
     connect(m_monitor, &QComboBox::currentIndexChanged, this, &RunOptionsFields::onChanged);
-    for (QSpinBox* box :
-         {m_stepEvery, m_decaySteps, m_warmup, m_plateauPatience, m_patience, m_checkpointEvery, m_preciseBn})
+    for (QSpinBox* box : {m_validationLimit, m_stepEvery, m_decaySteps, m_warmup, m_plateauPatience, m_patience,
+                          m_checkpointEvery, m_preciseBn})
         connect(box, &QSpinBox::valueChanged, this, &RunOptionsFields::onChanged);
     for (QDoubleSpinBox* box : {m_split, m_factor, m_decayRate, m_alpha, m_minLr, m_minDelta})
         connect(box, &QDoubleSpinBox::valueChanged, this, &RunOptionsFields::onChanged);
@@ -149,6 +153,7 @@ void RunOptionsFields::retranslate()
     m_toggle->setText(tr("Advanced: validation, schedule, early stopping"));
     // The options' own labels (the option table's), and the schedule's parameters.
     const QStringList labels = {EngineText::optionLabel("validation-split"),
+                                EngineText::optionLabel("validation-limit"),
                                 EngineText::optionLabel("lr-schedule"),
                                 tr("Drop every (epochs)"),
                                 tr("Factor"),
@@ -169,6 +174,10 @@ void RunOptionsFields::retranslate()
     m_split->setToolTip(tr("Hold out this last fraction of the training images to validate each epoch (Keras' "
                            "validation_split), so the test set stays untouched until the end; 0: the test set "
                            "validates each epoch, as the tutorials do"));
+    m_validationLimit->setSpecialValueText(tr("no limit"));
+    m_validationLimit->setToolTip(tr("Validate each epoch on this many samples only, for quick runs on large data "
+                                     "(a long text validates for seconds each epoch); the test at the end takes "
+                                     "them all"));
     const QStringList kinds = {tr("Constant"), tr("Step decay"), tr("Exponential decay"), tr("Cosine with warm-up"),
                                tr("Reduce on plateau")};
     for (int i = 0; i < kinds.size(); ++i)
@@ -236,6 +245,7 @@ void RunOptionsFields::save() const
 {
     QSettings s;
     s.setValue("train/validationSplit", m_split->value());
+    s.setValue("train/validationLimit", m_validationLimit->value());
     s.setValue("train/schedule", m_schedule->currentData());
     s.setValue("train/stepEvery", m_stepEvery->value());
     s.setValue("train/factor", m_factor->value());
@@ -256,6 +266,7 @@ void RunOptionsFields::save() const
 void RunOptionsFields::apply(tb::TrainConfig& c) const
 {
     c.validationSplit = m_split->value();
+    c.validationLimit = m_validationLimit->value();
     // Built as the CLI builds it, so the defaults of the parameters not shown are parseLrSchedule's.
     c.schedule = tb::LrSchedule{};
     switch (tb::ScheduleKind(m_schedule->currentData().toInt())) {
@@ -329,6 +340,10 @@ void RunOptionsFields::setExpanded(bool expanded)
 void RunOptionsFields::setValidationSplit(double fraction)
 {
     m_split->setValue(fraction);
+}
+void RunOptionsFields::setValidationLimit(int samples)
+{
+    m_validationLimit->setValue(samples);
 }
 void RunOptionsFields::setCheckpointEvery(int batches)
 {

@@ -35,6 +35,7 @@ public:
     bool isExpanded() const;
     void setExpanded(bool expanded);
     void setValidationSplit(double fraction);
+    void setValidationLimit(int samples);      // validation samples per epoch, 0: all
     void setSchedule(const tb::LrSchedule& s); // the fields the CLI's --lr-schedule sets
     void setEarlyStopping(const tb::EarlyStopping& es);
     void setCheckpointEvery(int batches);
@@ -59,6 +60,7 @@ private:
     QWidget* m_body;
     QFormLayout* m_form;
     QDoubleSpinBox* m_split;
+    QSpinBox* m_validationLimit;
     QComboBox* m_schedule;
     QSpinBox* m_stepEvery;
     QDoubleSpinBox* m_factor;    // step decay and reduce-on-plateau

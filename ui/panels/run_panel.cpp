@@ -257,6 +257,11 @@ void RunPanel::runStarted(const RunStarted& info)
         appendLog([validation] {
             return tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(validation));
         });
+    if (const int limit = info.config.validationLimit; limit > 0 && limit < validation)
+        appendLog([limit] {
+            return tr("Each epoch validates on the first %1 of them only; the test at the end takes them all")
+                .arg(formatCount(limit));
+        });
     if (info.config.schedule.kind != tb::ScheduleKind::Constant)
         appendLog(
             [s = info.config.schedule] { return tr("Learning-rate schedule: %1").arg(EngineText::scheduleText(s)); });
