@@ -95,6 +95,68 @@ private slots:
         QVERIFY2(r.out.contains("Total params: 4,460,800") && r.out.contains("(None, 100, 512)"), qPrintable(r.out));
     }
 
+    // --validation-limit: each epoch validates on the first N samples of its validation set, and the
+    // header says which set, and what the test at the end takes.
+    void validationLimitSaysWhatItValidates()
+    {
+        const auto losses = [](const QString& out) { // the epoch's val_loss, the test's loss at the end
+            const QRegularExpressionMatch val = QRegularExpression("val_loss: ([0-9.]+)").match(out);
+            const QRegularExpressionMatch test = QRegularExpression("Test loss: ([0-9.]+)").match(out);
+            return std::pair(val.captured(1), test.captured(1));
+        };
+        // A text's last part validates, and is the test at the end: the same loss, unless limited.
+        const QStringList text = {"train",
+                                  "--data",
+                                  "/usr/share/common-licenses/GPL-3",
+                                  "--max-batches",
+                                  "1",
+                                  "--sequence-length",
+                                  "32",
+                                  "--epochs",
+                                  "1",
+                                  "--threads",
+                                  "1",
+                                  "--no-run-folder"};
+        Result r = run(text);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.out.contains("Each epoch validates"), qPrintable(r.out));
+        QVERIFY2(!losses(r.out).first.isEmpty() && losses(r.out).first == losses(r.out).second, qPrintable(r.out));
+        r = run(text + QStringList{"--validation-limit", "5"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("\nEach epoch validates on the first 5 of the 109 sequences of the text's last part; "
+                                "the test at the end takes them all\n"),
+                 qPrintable(r.out));
+        QVERIFY2(!losses(r.out).first.isEmpty() && losses(r.out).first != losses(r.out).second, qPrintable(r.out));
+        // Held out of the training images: the test at the end is the test set's.
+        const QStringList images = {"train",
+                                    "--data",
+                                    m_data,
+                                    "--model",
+                                    m_data + "/toy.json",
+                                    "--epochs",
+                                    "1",
+                                    "--threads",
+                                    "1",
+                                    "--no-run-folder",
+                                    "--validation-split",
+                                    "0.5",
+                                    "--validation-limit",
+                                    "3"};
+        r = run(images);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("\nEach epoch validates on the first 3 of the 100 held-out training images; the test "
+                                "at the end takes the 50 test images\n"),
+                 qPrintable(r.out));
+        r = run(images + QStringList{"--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(jsonLines(r.out).first()["validation_limit"].toInt(), 3);
+        // A limit past the set's size limits nothing, and is not said.
+        r = run(QStringList{"train", "--data", m_data, "--model", m_data + "/toy.json", "--epochs", "1", "--threads",
+                            "1", "--no-run-folder", "--validation-limit", "50"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.out.contains("Each epoch validates"), qPrintable(r.out));
+    }
+
     // A text model from the command line: --data names a text, the run prints the unigram entropy,
     // bits per character and a sample each epoch; generate with a fixed seed prints the same text twice.
     // A text preset trains with its own optimizer, rate, batch and epochs, as in the window, where the
@@ -119,19 +181,6 @@ private slots:
                                   "change them)\n"),
                  qPrintable(r.out));
         QVERIFY2(r.out.contains("batch 16, rmsprop lr 0.01, seed 200"), qPrintable(r.out));
-        const auto losses = [](const QString& out) { // the epoch's val_loss, the test's loss at the end
-            const QRegularExpressionMatch val = QRegularExpression("val_loss: ([0-9.]+)").match(out);
-            const QRegularExpressionMatch test = QRegularExpression("Test loss: ([0-9.]+)").match(out);
-            return std::pair(val.captured(1), test.captured(1));
-        };
-        QVERIFY2(!losses(r.out).first.isEmpty() && losses(r.out).first == losses(r.out).second, qPrintable(r.out));
-        // --validation-limit: the epoch validates on 5 sequences, the test at the end on all 109.
-        r = run(base + QStringList{"--epochs", "1", "--validation-limit", "5"});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        QVERIFY2(r.out.contains("\nEach epoch validates on the first 5 of the 109 validation sequences; the test at "
-                                "the end takes them all\n"),
-                 qPrintable(r.out));
-        QVERIFY2(!losses(r.out).first.isEmpty() && losses(r.out).first != losses(r.out).second, qPrintable(r.out));
         r = run(base + QStringList{"--epochs", "1", "--lr", "0.002", "--batch", "8"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.startsWith("small-text-lstm trains with its own settings where the command line gives none: "

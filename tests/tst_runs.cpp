@@ -966,7 +966,8 @@ private slots:
         QVERIFY2(!valBpc.isEmpty() && !testBpc.isEmpty(), qPrintable(train.out));
         const Cli show = cli({"runs", "show", "latest", "--runs-dir", runs});
         QVERIFY2(show.code == 0, qPrintable(show.err));
-        QVERIFY2(QRegularExpression("\nValidation limit +5\n").match(show.out).hasMatch(), qPrintable(show.out));
+        QVERIFY2(QRegularExpression("\nValidation limit +the first 5 samples each epoch\n").match(show.out).hasMatch(),
+                 qPrintable(show.out));
         const QStringList lines = show.out.split('\n');
         const qsizetype header = lines.indexOf(QRegularExpression("^epoch +loss .* val_acc +val_bpc +lr +seconds$"));
         QVERIFY2(header > 0, qPrintable(show.out));

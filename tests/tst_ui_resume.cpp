@@ -270,6 +270,8 @@ private slots:
         es.minDelta = 100;
         es.restoreBestWeights = true;
         w->hyperparametersPanel()->runOptions()->setEarlyStopping(es);
+        w->hyperparametersPanel()->runOptions()->setValidationLimit(10); // of the held-out images
+        const auto allValidated = qScopeGuard([&] { w->hyperparametersPanel()->runOptions()->setValidationLimit(0); });
         QSignalSpy finished(w->runController(), &RunController::finished);
         w->startTraining();
         const RunOutcome outcome = waitForRun(finished);
@@ -295,12 +297,14 @@ private slots:
         QCOMPARE(charts->accuracyChart()->points(charts->accuracyBestSeries()).size(), 1);
         QCOMPARE(charts->accuracyChart()->points(charts->accuracyStopSeries()).size(), 1);
         QVERIFY(!loss->seriesVisible(charts->loweredSeries())); // no reduce-on-plateau in this run
-        QCOMPARE(charts->validationName(), QStringLiteral("Validation (last 25% of train)"));
+        QCOMPARE(charts->validationName(), QStringLiteral("Validation (first 10 of the last 25% of train)"));
 
         const QString log = w->runPanel()->logText();
         for (const char* line :
-             {"Run folder ", "Validation: the last 25% of the training images", "Learning-rate schedule: step decay",
-              "Early stopping: val_loss", "learning_rate: ", "Epoch 1: val_loss improved to", "Epoch 2: early stopping",
+             {"Run folder ", "Validation: the last 25% of the training images",
+              "held out; the test set is used at the end only\nEach epoch validates on the first 10 of them only\n",
+              "Learning-rate schedule: step decay", "Early stopping: val_loss",
+              "learning_rate: ", "Epoch 1: val_loss improved to", "Epoch 2: early stopping",
               "Restoring model weights from the end of the best epoch: 1."})
             QVERIFY2(log.contains(QString::fromLatin1(line)), line);
         // The run header counts the held-out images, as the CLI's does.
@@ -336,6 +340,9 @@ private slots:
         charts.addEpoch(r);
         QCOMPARE(charts.lossChart()->points(charts.loweredSeries()), (QList<QPointF>{{3.0, 0.0005}}));
         QCOMPARE(charts.validationName(), QStringLiteral("Validation (test set)"));
+        c.validationLimit = 640;
+        charts.setRun(c);
+        QCOMPARE(charts.validationName(), QStringLiteral("Validation (first 640 of the test set)"));
     }
 
     // Stop after the first epoch, then File > Resume run…: the same final weights as an uninterrupted

@@ -189,11 +189,13 @@ ES = {
     "Batches per epoch": "Lotes por época",
     "Validation samples": "Muestras de validación",
     "no limit": "sin límite",
-    "Validate each epoch on this many samples only, for quick runs on large data (a long text validates for seconds each epoch); the test at the end takes them all":
-        "Validar cada época solo con este número de muestras, para pruebas rápidas con muchos datos (un texto largo tarda segundos en validarse cada época); la prueba final las usa todas",
+    "Validate each epoch on this many samples only, for quick runs on large data (a long text validates for seconds each epoch); the test at the end is not limited":
+        "Validar cada época solo con este número de muestras, para pruebas rápidas con muchos datos (un texto largo tarda segundos en validarse cada época); la prueba final no se limita",
     "Each epoch validates on the first %1 of them only; the test at the end takes them all":
         "Cada época valida solo con las primeras %1; la prueba final las usa todas",
+    "Each epoch validates on the first %1 of them only": "Cada época valida solo con las primeras %1",
     "Validation limit": "Límite de validación",
+    "the first %1 samples each epoch": "las primeras %1 muestras en cada época",
     "A text model reads sequences of symbols: it has no image size":
         "Un modelo de texto lee secuencias de símbolos: no tiene tamaño de imagen",
     "Image size ×": "Tamaño de imagen ×",
@@ -517,6 +519,9 @@ ES = {
     "Best epoch (%1)": "Mejor época (%1)",
     "Validation (last %1% of train)": "Validación (último %1 %)",
     "Validation (test set)": "Validación (prueba)",
+    "Validation (first %1 of the last %2% of train)": "Validación (primeras %1 del último %2 %)",
+    "Validation (first %1 of the last %2% of the text)": "Validación (primeras %1 del último %2 % del texto)",
+    "Validation (first %1 of the test set)": "Validación (primeras %1 de la prueba)",
     "Run folder %1": "Carpeta del entrenamiento %1",
     "Run folder %1 (the run is complete)": "Carpeta del entrenamiento %1 (el entrenamiento está completo)",
     "Run folder %1 (resumed at epoch %2, step %3)": "Carpeta del entrenamiento %1 (continuado en la época %2, paso %3)",

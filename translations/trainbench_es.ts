@@ -1843,6 +1843,10 @@
         <source>Validation limit</source>
         <translation>Límite de validación</translation>
     </message>
+    <message>
+        <source>the first %1 samples each epoch</source>
+        <translation>las primeras %1 muestras en cada época</translation>
+    </message>
 </context>
 <context>
     <name>TrainOption</name>
@@ -2176,6 +2180,18 @@
     <message>
         <source>Test after Precise BN</source>
         <translation>Prueba tras BN precisa</translation>
+    </message>
+    <message>
+        <source>Validation (first %1 of the last %2% of train)</source>
+        <translation>Validación (primeras %1 del último %2 %)</translation>
+    </message>
+    <message>
+        <source>Validation (first %1 of the last %2% of the text)</source>
+        <translation>Validación (primeras %1 del último %2 % del texto)</translation>
+    </message>
+    <message>
+        <source>Validation (first %1 of the test set)</source>
+        <translation>Validación (primeras %1 de la prueba)</translation>
     </message>
 </context>
 <context>
@@ -3348,8 +3364,8 @@
         <translation>sin límite</translation>
     </message>
     <message>
-        <source>Validate each epoch on this many samples only, for quick runs on large data (a long text validates for seconds each epoch); the test at the end takes them all</source>
-        <translation>Validar cada época solo con este número de muestras, para pruebas rápidas con muchos datos (un texto largo tarda segundos en validarse cada época); la prueba final las usa todas</translation>
+        <source>Validate each epoch on this many samples only, for quick runs on large data (a long text validates for seconds each epoch); the test at the end is not limited</source>
+        <translation>Validar cada época solo con este número de muestras, para pruebas rápidas con muchos datos (un texto largo tarda segundos en validarse cada época); la prueba final no se limita</translation>
     </message>
 </context>
 <context>
@@ -3561,6 +3577,10 @@
     <message>
         <source>Each epoch validates on the first %1 of them only; the test at the end takes them all</source>
         <translation>Cada época valida solo con las primeras %1; la prueba final las usa todas</translation>
+    </message>
+    <message>
+        <source>Each epoch validates on the first %1 of them only</source>
+        <translation>Cada época valida solo con las primeras %1</translation>
     </message>
 </context>
 <context>

@@ -177,25 +177,27 @@ std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec,
     return line + " (--optimizer, --lr, --batch and --epochs change them)";
 }
 
-// --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
-// (--sequence-length, --vocabulary).
-void requireDataExists(const Options& o)
+void requireDataExists(const Options& o, bool kindKnown)
 {
     const std::string path = o.text("data", "");
     std::error_code ec;
-    if (!o.has("data") || o.has("model") || std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+    if (kindKnown || !o.has("data") || std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
         return; // a link whose target is missing is the reading's to say
-    if (ec && ec != std::errc::no_such_file_or_directory)
-        return; // not known to be missing (a folder on the way not searchable): the reading says why
+    // Missing, or a file on the way (GPL-3/x); not known to be missing (a folder on the way not
+    // searchable): the reading says why.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        return;
     throw tb::DataError(path + " does not exist: --data takes a folder of IDX files, or for a text model a text "
                                "file or a folder of texts");
 }
 
+// --data: a folder of IDX files for an image model, a text file or folder of texts for a text model
+// (--sequence-length, --vocabulary).
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images, bool training)
 {
     const std::string path = o.text("data", tb::defaultDatasetDir());
     if (!spec.isText()) {
-        requireDataExists(o);
+        requireDataExists(o, o.has("model"));
         if (o.has("sequence-length") || o.has("vocabulary"))
             throw UsageError("--sequence-length and --vocabulary are for text models; " + spec.name +
                              " is an image model");

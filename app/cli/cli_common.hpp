@@ -79,9 +79,10 @@ std::string applyPresetTraining(tb::TrainConfig& cfg, const tb::ModelSpec& spec,
 // vocabulary, an evaluation), which may be one symbol repeated.
 tb::Dataset loadData(const Options& o, const tb::ModelSpec& spec, const tb::DatasetOptions& images = {},
                      bool training = true);
-// A --data given that does not exist, where nothing has said yet whether it should be a folder of IDX
-// files or a text (no --model): a DataError saying it is missing and what --data takes.
-void requireDataExists(const Options& o);
+// A --data given that does not exist, where nothing has said whether it should be a folder of IDX files
+// or a text (`kindKnown` false: no --model, or weights not read yet): a DataError saying it is missing
+// and what --data takes.
+void requireDataExists(const Options& o, bool kindKnown);
 // The device --device names, where it cannot `work` ("train", "evaluate") here: a ConfigError naming it
 // as typed, with what an alias stands for ("gpu:0 (cuda:0)"), before any file is read.
 void requireDeviceUsable(const Options& o, const tb::DeviceSpec& device, const std::string& work);

@@ -67,7 +67,7 @@ int evaluateCommand(const std::vector<std::string>& args)
     // A safetensors file of another program says nothing of its vocabulary: --model names its text
     // model, and the text is cut as for training it (bytes, the model's sequence length). Either way
     // the text is read once, after the weights say which.
-    requireDataExists(o); // the weights say which kind, once read
+    requireDataExists(o, false); // before the weights are read, which alone say which kind of data
     const bool text = tb::isTextDataPath(dataPath) && tb::findIdxFile(dataPath, "t10k-images").empty();
     // Only --precise-bn reads the training images.
     tb::DatasetOptions testOnly;

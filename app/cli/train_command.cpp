@@ -364,6 +364,15 @@ int trainCommand(const std::vector<std::string>& args)
 
     const tb::RunInfo info = session.info();
     const std::string& ranOn = session.ranOn(); // as the window says it, and run.json records it
+    // What "learning" means for a text: below the unigram entropy of the symbols each epoch validates
+    // on (--validation-limit: its first sequences), which val_bpc is of.
+    const double entropy = [&] {
+        if (!data.isText())
+            return 0.0;
+        const tb::ImageSplit& v = session.validationSplit();
+        const int validated = cfg.validationLimit > 0 ? std::min(cfg.validationLimit, v.count) : v.count;
+        return tb::unigramEntropy({v.labels.begin(), v.labels.begin() + int64_t(validated) * v.steps}, data.numClasses);
+    }();
     if (json) {
         nlohmann::ordered_json j;
         j["event"] = "start";
@@ -386,6 +395,8 @@ int trainCommand(const std::vector<std::string>& args)
         j["kernels"] = info.kernels;
         if (!info.setupNote.empty())
             j["setup_note"] = info.setupNote;
+        if (cfg.validationLimit > 0) // the val_ figures are of the first N validation samples
+            j["validation_limit"] = cfg.validationLimit;
         if (comm)
             j["mpi_ranks"] = comm->size();
         if (session.runFolder()) {
@@ -400,17 +411,14 @@ int trainCommand(const std::vector<std::string>& args)
             j["vocabulary"] = tb::vocabularyOf(data).kind == tb::TextVocabularyKind::Bytes ? "bytes" : "characters";
             j["symbols"] = data.numClasses;
             j["text_bytes"] = data.textBytes;
-            j["unigram_entropy_bits"] =
-                tb::bitsPerSymbol(tb::unigramEntropy(session.validationSplit().labels, data.numClasses));
+            j["unigram_entropy_bits"] = tb::bitsPerSymbol(entropy);
         }
         printJson(j);
     } else {
         std::printf("%s\n", session.header().c_str());
-        if (data.isText()) { // what "learning" means for this text: below the symbols' own entropy
-            const double entropy = tb::unigramEntropy(session.validationSplit().labels, data.numClasses);
+        if (data.isText())
             std::printf("Unigram entropy of the validation text: %.4f nats (%.4f bits) per symbol\n", entropy,
                         tb::bitsPerSymbol(entropy));
-        }
         if (session.runFolder()) {
             const tb::RunPosition& at = info.position;
             std::string where;

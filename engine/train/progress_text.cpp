@@ -145,12 +145,17 @@ std::string runHeader(const Network& net, const Dataset& d, const TrainConfig& c
         header += '\n';
         header += note;
     }
-    // --validation-limit: what each epoch's validation figures are of.
-    if (const int64_t held = d.validation.count > 0 ? d.validation.count : d.test.count;
+    // --validation-limit: what each epoch's validation figures are of, and the final test's.
+    const bool heldOut = d.validation.count > 0; // --validation-split: held out of the training samples
+    const std::string samples = d.isText() ? " sequences" : " images";
+    const std::string test =
+        withThousands(d.test.count) + (d.isText() ? " sequences of the text's last part" : " test images");
+    if (const int held = heldOut ? d.validation.count : d.test.count;
         cfg.validationLimit > 0 && cfg.validationLimit < held)
-        header += "\nEach epoch validates on the first " + withThousands(cfg.validationLimit) + " of the " +
-                  withThousands(held) + " validation " + (d.isText() ? "sequences" : "images") +
-                  "; the test at the end takes them all";
+        header +=
+            "\nEach epoch validates on the first " + withThousands(cfg.validationLimit) + " of the " +
+            (heldOut ? withThousands(held) + " held-out training" + samples + "; the test at the end takes the " + test
+                     : test + "; the test at the end takes them all");
     return header;
 }
 

@@ -56,7 +56,8 @@ void requireSameRunOnEveryRank(Communicator& comm, const Network& net, const Dat
         {"test images", true, Hash().split(data.test).get()},
         {"seed", false, Hash().value(c.seed).get()},
         {"batch size", false, Hash().value(c.batchSize).get()},
-        {"epochs and batch limits", true, Hash().value(c.epochs).value(c.maxBatches).value(c.validationLimit).get()},
+        {"epochs, batch and validation limits", true,
+         Hash().value(c.epochs).value(c.maxBatches).value(c.validationLimit).get()},
         {"optimizer", false,
          Hash()
              .value(o.kind)

@@ -105,7 +105,7 @@ nlohmann::ordered_json settingsRows(const TrainConfig& c)
                           ? "last " + jsonNumberText(std::round(c.validationSplit * 1000) / 10) + "% of train"
                           : std::string("test set");
     if (c.validationLimit > 0)
-        r["validation_limit"] = c.validationLimit;
+        r["validation_limit"] = "the first " + std::to_string(c.validationLimit) + " samples each epoch";
     if (c.preciseBnBatches > 0) // the test accuracy is of these statistics, not the last validation's
         r["precise_bn"] = "BatchNorm statistics recomputed over " + std::to_string(c.preciseBnBatches) +
                           " training batches after training";

@@ -248,9 +248,7 @@ void ComparePanel::retranslate()
     m_sweepKind->setItemText(0, tr("none"));
     m_sweepKind->setItemText(1, tr("batch size"));
     m_sweepKind->setItemText(2, tr("image size multiplier"));
-    m_sweepKind->setItemData(
-        2, m_textModel ? tr("A text model reads sequences of symbols: it has no image size") : QVariant(),
-        Qt::ToolTipRole);
+    showSizeSweepTip();
     m_sweepValues->setPlaceholderText(tr("values, e.g. 32,64,128,256"));
     m_run->setText(tr("Run comparison"));
     m_stop->setText(tr("Stop"));
@@ -315,7 +313,14 @@ void ComparePanel::setTextModel(bool text)
         items->item(2)->setEnabled(!text);
     if (text && tb::SweepKind(m_sweepKind->currentData().toInt()) == tb::SweepKind::Size)
         m_sweepKind->setCurrentIndex(0);
-    retranslate();
+    showSizeSweepTip();
+}
+
+void ComparePanel::showSizeSweepTip()
+{
+    m_sweepKind->setItemData(
+        2, m_textModel ? tr("A text model reads sequences of symbols: it has no image size") : QVariant(),
+        Qt::ToolTipRole);
 }
 
 void ComparePanel::setSweep(tb::SweepKind kind, const QString& values)

@@ -58,6 +58,7 @@ protected:
 
 private:
     void retranslate();
+    void showSizeSweepTip(); // why the size sweep is greyed, for a text model
     // Shows the status line, kept as a function of the language: a switch of language says it again.
     void setStatus(std::function<QString()> text);
     void onDeviceStarted(int row, int rows, const tb::CompareRow& pending);

@@ -139,12 +139,21 @@ void ChartsPanel::resetForRun()
 
 QString ChartsPanel::validationName() const
 {
-    if (m_config.validationSplit > 0)
-        return tr("Validation (last %1% of train)").arg(m_config.validationSplit * 100, 0, 'g', 3);
+    // --validation-limit: of the first samples only.
+    const QString first = formatCount(m_config.validationLimit);
+    const bool limited = m_config.validationLimit > 0;
+    if (m_config.validationSplit > 0) {
+        const double percent = m_config.validationSplit * 100;
+        return limited ? tr("Validation (first %1 of the last %2% of train)").arg(first).arg(percent, 0, 'g', 3)
+                       : tr("Validation (last %1% of train)").arg(percent, 0, 'g', 3);
+    }
     // A text has no test set: its held-out part is the end of the text (the window's default fraction).
-    if (m_textRun)
-        return tr("Validation (last %1% of the text)").arg(tb::TextOptions{}.validationFraction * 100, 0, 'g', 3);
-    return tr("Validation (test set)");
+    if (m_textRun) {
+        const double percent = tb::TextOptions{}.validationFraction * 100;
+        return limited ? tr("Validation (first %1 of the last %2% of the text)").arg(first).arg(percent, 0, 'g', 3)
+                       : tr("Validation (last %1% of the text)").arg(percent, 0, 'g', 3);
+    }
+    return limited ? tr("Validation (first %1 of the test set)").arg(first) : tr("Validation (test set)");
 }
 
 void ChartsPanel::setTextRun(bool text)

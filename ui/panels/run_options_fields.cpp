@@ -176,8 +176,8 @@ void RunOptionsFields::retranslate()
                            "validates each epoch, as the tutorials do"));
     m_validationLimit->setSpecialValueText(tr("no limit"));
     m_validationLimit->setToolTip(tr("Validate each epoch on this many samples only, for quick runs on large data "
-                                     "(a long text validates for seconds each epoch); the test at the end takes "
-                                     "them all"));
+                                     "(a long text validates for seconds each epoch); the test at the end is not "
+                                     "limited"));
     const QStringList kinds = {tr("Constant"), tr("Step decay"), tr("Exponential decay"), tr("Cosine with warm-up"),
                                tr("Reduce on plateau")};
     for (int i = 0; i < kinds.size(); ++i)

@@ -257,9 +257,13 @@ void RunPanel::runStarted(const RunStarted& info)
         appendLog([validation] {
             return tr("Validation: the test set (%1 images), after each epoch").arg(formatCount(validation));
         });
+    // --validation-limit: of the held-out training images (the line above says the test set comes at
+    // the end), or of the test set, which the end takes whole.
     if (const int limit = info.config.validationLimit; limit > 0 && limit < validation)
-        appendLog([limit] {
-            return tr("Each epoch validates on the first %1 of them only; the test at the end takes them all")
+        appendLog([limit, heldOut = info.config.validationSplit > 0] {
+            return (heldOut ? tr("Each epoch validates on the first %1 of them only")
+                            : tr("Each epoch validates on the first %1 of them only; the test at the end takes "
+                                 "them all"))
                 .arg(formatCount(limit));
         });
     if (info.config.schedule.kind != tb::ScheduleKind::Constant)

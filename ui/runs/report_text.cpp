@@ -83,6 +83,8 @@ QString ReportText::value(const tb::RunSummary& run, const QString& label, const
     static const Pattern kPatterns[] = {
         {QRegularExpression(QStringLiteral("^last ([0-9.]+)% of train$")),
          QT_TRANSLATE_NOOP("RunReport", "last %1% of train")},
+        {QRegularExpression(QStringLiteral("^the first (\\d+) samples each epoch$")),
+         QT_TRANSLATE_NOOP("RunReport", "the first %1 samples each epoch")},
         {QRegularExpression(QStringLiteral("^BatchNorm statistics recomputed over (\\d+) training batches after "
                                            "training$")),
          QT_TRANSLATE_NOOP("RunReport", "BatchNorm statistics recomputed over %1 training batches after training")},
