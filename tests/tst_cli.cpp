@@ -31,6 +31,20 @@ class TstCli : public QObject {
 
     using Result = fixtures::CliResult;
     static Result run(const QStringList& args) { return fixtures::runCli(QStringLiteral(TRAINBENCH_CLI), args); }
+    // One batch an epoch of small-text-lstm on a licence text, in sequences of 32 bytes, with no run folder.
+    static QStringList quickTextRun()
+    {
+        return {"train",
+                "--data",
+                "/usr/share/common-licenses/GPL-3",
+                "--max-batches",
+                "1",
+                "--sequence-length",
+                "32",
+                "--threads",
+                "1",
+                "--no-run-folder"};
+    }
     // Starts the CLI with `args` and reads its standard output until it holds `marker` (or the process
     // ends): what it printed, for the test to check that the marker came before it acts on the process.
     static QByteArray startUntil(QProcess& p, const QStringList& args, const QByteArray& marker)
@@ -105,18 +119,7 @@ private slots:
             return std::pair(val.captured(1), test.captured(1));
         };
         // A text's last part validates, and is the test at the end: the same loss, unless limited.
-        const QStringList text = {"train",
-                                  "--data",
-                                  "/usr/share/common-licenses/GPL-3",
-                                  "--max-batches",
-                                  "1",
-                                  "--sequence-length",
-                                  "32",
-                                  "--epochs",
-                                  "1",
-                                  "--threads",
-                                  "1",
-                                  "--no-run-folder"};
+        const QStringList text = quickTextRun() + QStringList{"--epochs", "1"};
         Result r = run(text);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(!r.out.contains("Each epoch validates"), qPrintable(r.out));
@@ -164,16 +167,7 @@ private slots:
     // writes noise); each option given still wins.
     void aTextPresetBringsItsOwnSettings()
     {
-        const QStringList base = {"train",
-                                  "--data",
-                                  "/usr/share/common-licenses/GPL-3",
-                                  "--max-batches",
-                                  "1",
-                                  "--sequence-length",
-                                  "32",
-                                  "--threads",
-                                  "1",
-                                  "--no-run-folder"};
+        const QStringList base = quickTextRun();
         Result r = run(base + QStringList{"--epochs", "1"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.startsWith("small-text-lstm trains with its own settings where the command line gives none: "
