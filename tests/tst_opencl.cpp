@@ -363,6 +363,19 @@ private slots:
         QCOMPARE(h2, uncached);
     }
 
+    // A device that is the CPU itself (PoCL) says in its set-up line why it is slow; a GPU does not.
+    void aCpuDeviceSaysItIsNotAGpu()
+    {
+        std::string reason;
+        const bool cpu = listOpenClDevices(reason).at(0).type == "CPU";
+        Network net = network(fixtures::toyModelJson(), 5);
+        const std::string note = backend(net)->setupNote();
+        QCOMPARE(QString::fromStdString(note).contains(
+                     "opencl:0 is not a GPU: it runs the GPU's OpenCL kernels on this CPU's cores, many times "
+                     "slower than the CPU devices (cpu:N)"),
+                 cpu);
+    }
+
     // A damaged entry is not an error: the program is built from source, the entry replaced, and the
     // weights are those of a run without a cache, bit for bit.
     void damagedCacheEntryIsRebuilt_data()

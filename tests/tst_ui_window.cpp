@@ -1565,7 +1565,7 @@ private slots:
         tb::SystemInfo system;
         system.cpu.model = "Test CPU";
         system.cpu.logicalCores = 2;
-        system.gpuUnavailableReason = "built without CUDA";
+        system.gpuUnavailableReason = "no CUDA backend: GPUs train through OpenCL";
         tb::OpenClDeviceInfo pocl;
         pocl.index = 0;
         pocl.name = "pthread-skylake-avx512-Test CPU"; // PoCL names it so
@@ -1593,7 +1593,8 @@ private slots:
         {
             AcceleratorPanel panel(system);
             const QString detected = panel.detectedText();
-            QVERIFY2(detected.contains(QStringLiteral("GPU: none usable (built without CUDA)")), qPrintable(detected));
+            QVERIFY2(detected.contains(QStringLiteral("GPU: none usable (no CUDA backend: GPUs train through OpenCL)")),
+                     qPrintable(detected));
             QVERIFY2(detected.contains(QStringLiteral(
                          "OpenCL: pthread-skylake-avx512-Test CPU (CPU, PoCL) — opencl:0, 2 compute units at "
                          "2000 MHz, 8.6 GB, about 256 GFLOP/s FP32")),
@@ -1659,7 +1660,8 @@ private slots:
         system.openclDevices = {pocl, gpu, unusable};
         AcceleratorPanel panel(system);
         const QString detected = panel.detectedText();
-        QVERIFY2(detected.contains(QStringLiteral("CUDA: none usable (built without CUDA)")), qPrintable(detected));
+        QVERIFY2(detected.contains(QStringLiteral("CUDA: none usable (no CUDA backend: GPUs train through OpenCL)")),
+                 qPrintable(detected));
         QVERIFY2(detected.contains(QStringLiteral("OpenCL: Test GPU (GPU, NVIDIA CUDA) — opencl:1")),
                  qPrintable(detected));
         QVERIFY2(
@@ -1679,6 +1681,29 @@ private slots:
                      ->text()
                      .contains(QStringLiteral("unavailable: opencl:2 (Old GPU) has no FP32 support")),
                  qPrintable(all.at(QStringLiteral("opencl:2"))->text()));
+    }
+
+    // The replicas' line: one replica has no batch to split across replicas (a new user read "split
+    // across the replicas" of one core); two split it, or with the box ticked scale it.
+    void replicasLineSaysWhatTheBatchIs()
+    {
+        const auto forget = qScopeGuard([] { QSettings().remove(QStringLiteral("accelerator/device")); });
+        auto w = makeWindow(1, 0, 32);
+        QVERIFY(w);
+        AcceleratorPanel* panel = w->acceleratorPanel();
+        QLabel* line = panel->findChild<QLabel*>(QStringLiteral("replicas"));
+        QVERIFY(line);
+        tb::DeviceSpec one;
+        one.threads = 1;
+        panel->selectDevice(one);
+        QCOMPARE(line->text(), QStringLiteral("Replicas in sync: 1 — batch 32"));
+        tb::DeviceSpec two;
+        two.threads = 2;
+        panel->selectDevice(two);
+        QCOMPARE(line->text(),
+                 panel->scaleBatchWithReplicas()
+                     ? QStringLiteral("Replicas in sync: 2 — global batch 32 × 2 = 64")
+                     : QStringLiteral("Replicas in sync: 2 — global batch 32, split across the replicas"));
     }
 
     // The precision beside the accelerator: bf16 gives a DeviceSpec in bf16 and --precision bf16 on

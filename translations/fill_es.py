@@ -370,7 +370,10 @@ ES = {
         "%1: es más largo de lo que dice su cabecera: sobran bytes tras los %2 declarados",
     "training diverged at epoch %1, step %2: the %3 became NaN or infinite. The weights of the last good step were kept; try a lower learning rate.":
         "el entrenamiento divergió en la época %1, paso %2: apareció un NaN o un infinito en %3. Se conservaron los pesos del último paso correcto; prueba con una tasa de aprendizaje menor.",
-    "built without CUDA": "compilado sin CUDA",
+    "no CUDA backend: GPUs train through OpenCL": "sin motor CUDA: las GPU entrenan con OpenCL",
+    "Replicas in sync: 1 — batch %1": "Réplicas sincronizadas: 1 — lote %1",
+    "%1 is not a GPU: it runs the GPU's OpenCL kernels on this CPU's cores, many times slower than the CPU devices (cpu:N)":
+        "%1 no es una GPU: ejecuta los kernels OpenCL de la GPU en los núcleos de esta CPU, muchas veces más despacio que los dispositivos CPU (cpu:N)",
     "loss": "la pérdida",
     "gradient": "el gradiente",
     "updated weights": "los pesos actualizados",

@@ -131,10 +131,6 @@
         <translation>el entrenamiento divergió en la época %1, paso %2: apareció un NaN o un infinito en %3. Se conservaron los pesos del último paso correcto; prueba con una tasa de aprendizaje menor.</translation>
     </message>
     <message>
-        <source>built without CUDA</source>
-        <translation>compilado sin CUDA</translation>
-    </message>
-    <message>
         <source>gradient</source>
         <translation>el gradiente</translation>
     </message>
@@ -1382,6 +1378,14 @@
         <source>a sweep of sizes enlarges images, and %1 is a text: sweep the batch for a text model</source>
         <translation>un barrido de tamaños agranda imágenes, y %1 es un texto: barre el lote para un modelo de texto</translation>
     </message>
+    <message>
+        <source>no CUDA backend: GPUs train through OpenCL</source>
+        <translation>sin motor CUDA: las GPU entrenan con OpenCL</translation>
+    </message>
+    <message>
+        <source>%1 is not a GPU: it runs the GPU's OpenCL kernels on this CPU's cores, many times slower than the CPU devices (cpu:N)</source>
+        <translation>%1 no es una GPU: ejecuta los kernels OpenCL de la GPU en los núcleos de esta CPU, muchas veces más despacio que los dispositivos CPU (cpu:N)</translation>
+    </message>
 </context>
 <context>
     <name>PictureReader</name>
@@ -2069,6 +2073,10 @@
     <message>
         <source>The OpenCL device does not run text models yet: they train on the CPU.</source>
         <translation>El dispositivo OpenCL aún no ejecuta modelos de texto: se entrenan en la CPU.</translation>
+    </message>
+    <message>
+        <source>Replicas in sync: 1 — batch %1</source>
+        <translation>Réplicas sincronizadas: 1 — lote %1</translation>
     </message>
 </context>
 <context>

@@ -372,7 +372,9 @@ std::string usage()
                            "; --model to tpu-mnist-cnn. Every run gets a folder (checkpoints, run.json, weights) in "
                            "--runs-dir, by default $XDG_DATA_HOME/trainbench/runs.",
                        0, 0, kWidth);
-    u += "exit codes: 0 ok, 2 usage, 3 data or model error, 4 training diverged, 5 file error, 130 stopped\n";
+    u += tb::wrapWords("exit codes: 0 ok, 2 usage, 3 data or model error, 4 training diverged, 5 file error, 6 an "
+                       "MPI rank waited too long for another, 130 stopped",
+                       0, 0, kWidth);
     return u;
 }
 

@@ -51,14 +51,16 @@ struct TextEpoch {
     std::string sample(int epoch) const { return tb::epochSample(*net, vocab, epoch); }
 };
 
-// Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log.
+// Prints Keras-like progress: redrawn in place on a terminal, every few seconds in a log. Under mpirun
+// a rank's standard output is mpirun's pseudo-terminal whatever mpirun's own is (a cluster job's log
+// file, where redrawn lines would run together): a log's lines.
 class TextProgress : public tb::TrainObserver {
 public:
     // Shows the learning rate beside the metrics when a schedule moves it.
     explicit TextProgress(const tb::TrainingSession& session)
         : m_schedule(session.config().schedule), m_steps(session.info().stepsPerEpoch),
           m_epochs(session.config().epochs), m_showRate(session.config().schedule.kind != tb::ScheduleKind::Constant),
-          m_tty(isatty(fileno(stdout)))
+          m_tty(isatty(fileno(stdout)) && !session.config().communicator)
     {
     }
 
@@ -297,8 +299,11 @@ int trainCommand(const std::vector<std::string>& args)
     const StopOnSignals stopOn;
     // Under mpirun, a signal while the data loads ends the ranks at once (nothing is written yet):
     // rank 0 says so, as one process does; another rank says so after a pause, which only a signal
-    // sent to it alone leaves it (mpirun kills every rank a second after it passes them Ctrl-C).
-    const std::string stoppedLoading = "Stopped by the user before the run started; nothing was written.\n";
+    // sent to it alone leaves it (mpirun kills every rank a second after it passes them Ctrl-C). The
+    // ranks cannot tell Ctrl-C from mpirun ending the job because another rank failed: both reach them
+    // as SIGTERM.
+    const std::string stoppedLoading = "Stopped by a signal before the run started (Ctrl-C, or mpirun ending the job "
+                                       "after another rank's error); nothing was written.\n";
     const std::string rankStoppedLoading =
         comm ? "MPI rank " + std::to_string(comm->rank()) + ": " + stoppedLoading : std::string();
     const std::string stoppedJson =

@@ -22,7 +22,7 @@ enum class MessageId : int {
     IdxTruncated = 7,               // file, declared bytes, bytes present
     IdxTooLong = 8,                 // file, declared bytes (a gzip file: how many more is not known)
     TrainingDiverged = 9,           // epoch, step, "gradient" | "updated weights"
-    GpuBuiltWithoutCuda = 10,       // (no arguments)
+    GpuBuiltWithoutCuda = 10,       // (no arguments): no CUDA backend
     IdxTooLongBy = 11,              // file, extra bytes, declared bytes
     TrainingDivergedNoWeights = 12, // epoch, step
     IdxGzipped = 13,                // file (gzip-compressed under a name without .gz)

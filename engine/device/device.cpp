@@ -178,8 +178,9 @@ SystemInfo detectSystem()
 {
     SystemInfo s;
     s.cpu = detectCpu();
-    // The CUDA backend is not part of this build; say so rather than probing a driver we cannot use.
-    s.gpuUnavailableReason = "built without CUDA";
+    // Trainbench has no CUDA backend (an NVIDIA GPU trains through its OpenCL driver): say so rather
+    // than probing a driver it cannot use.
+    s.gpuUnavailableReason = "no CUDA backend: GPUs train through OpenCL";
     s.gpuUnavailableId = MessageId::GpuBuiltWithoutCuda;
     s.openclDevices = listOpenClDevices(s.openclUnavailableReason);
     return s;

@@ -77,7 +77,8 @@ struct SystemInfo {
     std::vector<OpenClDeviceInfo> openclDevices;
     std::string
         openclUnavailableReason;      // set when openclDevices is empty: "built without OpenCL", "no OpenCL platform"
-    std::string gpuUnavailableReason; // set when gpus is empty: "built without CUDA", "no NVIDIA driver"
+    std::string gpuUnavailableReason; // set when gpus is empty: "no CUDA backend: GPUs train through OpenCL", "no
+                                      // NVIDIA driver"
     MessageId gpuUnavailableId = MessageId::None; // the reason's id, for front ends that translate
 };
 

@@ -66,7 +66,7 @@ QString EngineText::message(tb::MessageId id, const std::vector<std::string>& ar
                   "before left, so no weights were kept; try a lower learning rate.");
         break;
     case MessageId::GpuBuiltWithoutCuda:
-        text = tr("built without CUDA");
+        text = tr("no CUDA backend: GPUs train through OpenCL");
         break;
     }
     if (text.isEmpty())
@@ -651,6 +651,10 @@ const std::vector<Pattern>& patterns()
          QT_TRANSLATE_NOOP(
              "EngineText",
              "OpenCL kernels: compiled from source because the cached copy %1; stored in the cache (%2)")},
+        {QRegularExpression(QStringLiteral("^(opencl:\\d+) is not a GPU: it runs the GPU's OpenCL kernels on this "
+                                           "CPU's cores, many times slower than the CPU devices \\(cpu:N\\)$")),
+         QT_TRANSLATE_NOOP("EngineText", "%1 is not a GPU: it runs the GPU's OpenCL kernels on this CPU's cores, many "
+                                         "times slower than the CPU devices (cpu:N)")},
         // Devices that cannot compute in bf16 (kernels/isa.cpp, device/device.cpp).
         {QRegularExpression(QStringLiteral("^this CPU has no AVX512_BF16, which bf16 needs \\((.+)\\); it is not "
                                            "emulated$")),

@@ -34,6 +34,7 @@ AcceleratorPanel::AcceleratorPanel(const tb::SystemInfo& system, QWidget* parent
     m_detected->setWordWrap(true);
     m_detected->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_replicas->setWordWrap(true);
+    m_replicas->setObjectName(QStringLiteral("replicas"));
     m_precisionNote->setWordWrap(true);
     m_gpuNote->setWordWrap(true);
     // A group of its own: the precision is a choice beside the device's, not one of them.
@@ -275,7 +276,9 @@ QString AcceleratorPanel::detectedText() const
 void AcceleratorPanel::updateBatch()
 {
     const int replicas = device().replicas();
-    if (m_scale->isChecked())
+    if (replicas == 1) // one core, or an OpenCL device: nothing to split or scale
+        m_replicas->setText(tr("Replicas in sync: 1 — batch %1").arg(globalBatch()));
+    else if (m_scale->isChecked())
         m_replicas->setText(tr("Replicas in sync: %1 — global batch %2 × %1 = %3")
                                 .arg(replicas)
                                 .arg(m_perReplicaBatch)

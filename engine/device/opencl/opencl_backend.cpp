@@ -270,6 +270,23 @@ std::string OpenClBackend::describe() const
            "); matrix products: CLBlast";
 }
 
+std::string OpenClBackend::setupNote() const
+{
+    std::string note = m_dev->origin().note;
+    // PoCL: the GPU's kernels on the cores the CPU devices use, 40x slower than cpu:2 on the
+    // development machine (docs/benchmarks.md), which nothing else in a run's output would explain.
+    if (cl_device_type type = 0;
+        clGetDeviceInfo(m_dev->id(), CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS &&
+        (type & CL_DEVICE_TYPE_CPU)) {
+        if (!note.empty())
+            note += '\n';
+        note += m_spec.id();
+        note += " is not a GPU: it runs the GPU's OpenCL kernels on this CPU's cores, many times slower than the CPU "
+                "devices (cpu:N)";
+    }
+    return note;
+}
+
 void OpenClBackend::checkUsable() const
 {
     if (m_lost)

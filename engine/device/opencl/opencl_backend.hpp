@@ -32,7 +32,8 @@ public:
 
     const DeviceSpec& device() const override { return m_spec; }
     std::string describe() const override;
-    std::string setupNote() const override { return m_dev->origin().note; }
+    // Where its kernels came from, and for a device that is the CPU itself (PoCL) why it is slow.
+    std::string setupNote() const override;
     // Where the kernels came from (tests check that a second backend loads them from the cache).
     const ocl::ProgramOrigin& programOrigin() const { return m_dev->origin(); }
     BatchResult trainBatch(const int* indices, int count, uint64_t dropoutKey) override;
