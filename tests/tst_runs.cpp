@@ -14,6 +14,8 @@
 #include "model/model_spec.hpp"
 #include "report/run_report.hpp"
 #include "report/svg_chart.hpp"
+#include "train/checkpoint.hpp"
+#include "train/run_curve.hpp"
 #include "train/run_history.hpp"
 #include "train/run_lock.hpp"
 #include "train/session.hpp"
@@ -79,6 +81,49 @@ class TstRuns : public QObject {
         if (paramsSha)
             *paramsSha = s.weightsSha256();
         return s.runFolder()->path;
+    }
+
+    // The points of the series named `name` in a report's chart titled `title` (its polyline, in
+    // pixels), and in `marks` how many marked points it has.
+    static QList<QPointF> svgSeries(const QString& html, const QString& title, const QString& name,
+                                    int* marks = nullptr)
+    {
+        const qsizetype chart = html.indexOf("aria-label=\"" + title + "\">");
+        const QString svg = chart < 0 ? QString() : html.mid(chart, html.indexOf("</svg>", chart) - chart);
+        const qsizetype group = svg.indexOf("<g class=\"series\" data-name=\"" + name + "\">");
+        const QString g = group < 0 ? QString() : svg.mid(group, svg.indexOf("</g>", group) - group);
+        if (marks)
+            *marks = int(g.count("<circle"));
+        QList<QPointF> points;
+        const QString list = QRegularExpression("<polyline [^>]*points=\"([^\"]*)\"").match(g).captured(1);
+        for (const QString& xy : list.split(' ', Qt::SkipEmptyParts))
+            points << QPointF(xy.section(',', 0, 0).toDouble(), xy.section(',', 1, 1).toDouble());
+        return points;
+    }
+
+    // Whether `pixels` are `values` drawn on a linear axis, within the SVG's rounding (a tenth of a pixel).
+    static bool drawnLinearly(const std::vector<double>& values, const std::vector<double>& pixels)
+    {
+        if (values.size() != pixels.size() || values.size() < 2)
+            return false;
+        const double n = double(values.size());
+        double mv = 0, mp = 0;
+        for (size_t i = 0; i < values.size(); ++i) {
+            mv += values[i] / n;
+            mp += pixels[i] / n;
+        }
+        double cov = 0, var = 0;
+        for (size_t i = 0; i < values.size(); ++i) {
+            cov += (values[i] - mv) * (pixels[i] - mp);
+            var += (values[i] - mv) * (values[i] - mv);
+        }
+        if (var <= 0)
+            return false;
+        const double slope = cov / var;
+        for (size_t i = 0; i < values.size(); ++i)
+            if (std::abs(mp + slope * (values[i] - mv) - pixels[i]) > 0.12)
+                return false;
+        return slope != 0;
     }
 
     static void write(const std::string& path, const std::string& bytes)
@@ -489,6 +534,125 @@ private slots:
         QVERIFY2(html.contains("<tr><th>Precision</th><td>bf16 (bfloat16 products, FP32 accumulation)</td></tr>"),
                  qPrintable(html.section("id=\"configuration\"", 1).left(1500)));
         QVERIFY(html.contains("toy on ") && html.contains(", cpu:1@avx512+bf16 — "));
+    }
+
+    // The report's loss and accuracy charts draw the run's batches from its checkpoint, as the window's
+    // live charts do: a point per point of the checkpoint's curve, each batch's own loss and accuracy
+    // smoothed, at epoch - 1 + step / steps, a line without marks under the epochs' marked points.
+    void reportDrawsTheCheckpointsBatches()
+    {
+        const Checkpoint c = readCheckpoint(m_runPath + "/checkpoint.tbw");
+        const nlohmann::ordered_json& points = c.callbacks.at("batch_curve").at("points");
+        QCOMPARE(int(points.size()), 12); // 2 epochs of 6 batches of 10
+        const int steps = points.back()[1].get<int>();
+        QCOMPARE(steps, 6);
+        const double keep = std::clamp(1.0 - 20.0 / steps, 0.0, 0.9);
+        std::vector<double> x, loss, accuracy;
+        for (const auto& p : points) {
+            x.push_back(p[0].get<double>() - 1 + p[1].get<double>() / steps);
+            const double l = p[5].get<double>(), a = p[6].get<double>();
+            loss.push_back(keep * (loss.empty() ? l : loss.back()) + (1 - keep) * l);
+            accuracy.push_back(keep * (accuracy.empty() ? a : accuracy.back()) + (1 - keep) * a);
+        }
+        const ReportInput in = readReportInput(m_runPath);
+        QCOMPARE(in.batches.missing, RunBatchCurve::Missing::None);
+        QCOMPARE(int(in.batches.points.size()), 12);
+        const QString html = QString::fromStdString(runReportHtml(in));
+        QCOMPARE(html.count("<svg class=\"chart\""), 4);
+        QVERIFY(!html.contains("batch-note"));
+        const std::vector<std::pair<QString, std::vector<double>>> charts = {{"Loss", loss}, {"Accuracy", accuracy}};
+        for (const auto& [title, values] : charts) {
+            int marks = -1;
+            const QList<QPointF> drawn = svgSeries(html, title, "train, per batch (smoothed)", &marks);
+            QCOMPARE(drawn.size(), 12);
+            QCOMPARE(marks, 0);
+            std::vector<double> px, py;
+            for (const QPointF& p : drawn) {
+                px.push_back(p.x());
+                py.push_back(p.y());
+            }
+            QVERIFY2(drawnLinearly(x, px), qPrintable(title));
+            QVERIFY2(drawnLinearly(values, py), qPrintable(title));
+            // The epochs' points stay, marked.
+            int epochMarks = 0;
+            QCOMPARE(svgSeries(html, title, "train", &epochMarks).size(), 2);
+            QCOMPARE(epochMarks, 2);
+        }
+    }
+
+    // A run whose checkpoint keeps no curve, or one that cannot be read, still reports its epochs, and
+    // says why there is no per-batch line; `runs list` lists it as any other.
+    void reportWithoutBatchesSaysWhy()
+    {
+        namespace fs = std::filesystem;
+        const std::string runs = m_tmp.path().toStdString() + "/nobatches";
+        fs::create_directories(runs);
+        const auto rewrite = [](const std::string& path, const std::function<void(nlohmann::ordered_json&)>& change) {
+            WeightsFile w = loadWeights(path);
+            nlohmann::ordered_json r = parseJson(w.resume);
+            change(r);
+            w.resume = jsonText(r);
+            saveWeights(path, w);
+        };
+        struct Case {
+            std::string name;
+            std::function<void(const std::string&)> spoil; // of checkpoint.tbw
+            RunBatchCurve::Missing missing;
+            std::string note;
+        };
+        const std::vector<Case> cases = {
+            {"no-checkpoint", [](const std::string& f) { fs::remove(f); }, RunBatchCurve::Missing::NoCheckpoint,
+             "No per-batch line: the run folder holds no checkpoint.tbw, which keeps the run's batches."},
+            {"older",
+             [&](const std::string& f) {
+                 rewrite(f, [](nlohmann::ordered_json& r) { r["callbacks"].erase("batch_curve"); });
+             },
+             RunBatchCurve::Missing::OlderCheckpoint,
+             "No per-batch line: the run's checkpoint.tbw was written before checkpoints kept the run's batches."},
+            {"damaged",
+             [](const std::string& f) {
+                 std::string bytes = readWholeFile(f);
+                 bytes[bytes.size() / 2] ^= 0x55;
+                 fixtures::writeRaw(f, bytes);
+             },
+             RunBatchCurve::Missing::Unreadable,
+             "checkpoint.tbw: the file is corrupt or truncated (checksum mismatch)."},
+            {"truncated", [](const std::string& f) { fs::resize_file(f, 20); }, RunBatchCurve::Missing::Unreadable,
+             "checkpoint.tbw: the file is truncated (20 bytes)."},
+            {"bad-curve",
+             [&](const std::string& f) {
+                 rewrite(f, [](nlohmann::ordered_json& r) { r["callbacks"]["batch_curve"]["points"][3][1] = 0; });
+             },
+             RunBatchCurve::Missing::Unreadable,
+             "checkpoint.tbw: its per-batch curve cannot be read (point 4's step is 0, not from 1 to 6)."},
+        };
+        const RunSummary original = readRun(m_runPath);
+        for (const Case& k : cases) {
+            const std::string path = runs + "/20261207-000000-" + k.name;
+            fs::copy(m_runPath, path, fs::copy_options::recursive);
+            k.spoil(path + "/checkpoint.tbw");
+            ReportInput in;
+            try {
+                in = readReportInput(path);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QString::fromStdString(k.name + ": " + e.what())));
+            }
+            QVERIFY2(in.batches.missing == k.missing, k.name.c_str());
+            QVERIFY(in.batches.points.empty());
+            const QString html = QString::fromStdString(runReportHtml(in));
+            QCOMPARE(html.count("<svg class=\"chart\""), 4);
+            QVERIFY2(svgSeries(html, "Loss", "train, per batch (smoothed)").isEmpty(), k.name.c_str());
+            QCOMPARE(svgSeries(html, "Loss", "train").size(), 2);
+            const qsizetype note = html.indexOf("<p class=\"sub batch-note\">");
+            QVERIFY2(note > 0, k.name.c_str());
+            const QString noteText = html.mid(note, html.indexOf("</p>", note) - note);
+            QVERIFY2(noteText.endsWith(QString::fromStdString(k.note)), qPrintable(noteText));
+        }
+        // The list reads no checkpoint: every copy is listed, none damaged.
+        const RunList list = listRuns(runs);
+        QCOMPARE(int(list.runs.size()), int(cases.size()));
+        for (const RunSummary& r : list.runs)
+            QVERIFY2(!r.damaged && r.history.size() == original.history.size(), r.damage.c_str());
     }
 
     void reportWithoutEvaluationSaysWhy()
@@ -976,6 +1140,14 @@ private slots:
         QVERIFY2(std::abs(epochBpc - valBpc.toDouble()) <= 1e-3 * valBpc.toDouble(),
                  qPrintable(lines[header + 1] + " against " + valBpc));
         QVERIFY2(show.out.contains(" - test bpc: " + testBpc + "\n"), qPrintable(show.out));
+        // Its report draws its two batches' loss (in nats, as its epochs') and accuracy too.
+        const QString out = runs + "/report.html";
+        const Cli report = cli({"report", "latest", "--runs-dir", runs, "-o", out});
+        QVERIFY2(report.code == 0, qPrintable(report.err));
+        const QString html = QString::fromStdString(readWholeFile(out.toStdString()));
+        QVERIFY(!html.contains("batch-note"));
+        for (const char* title : {"Loss", "Accuracy"})
+            QCOMPARE(svgSeries(html, title, "train, per batch (smoothed)").size(), 2);
     }
 
     // train, runs list/show, report, runs delete through the CLI.

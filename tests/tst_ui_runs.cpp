@@ -19,6 +19,7 @@
 #include "results/results_panel.hpp"
 #include "run/run_controller.hpp"
 #include "runs/runs_panel.hpp"
+#include "train/checkpoint.hpp"
 #include "train/run_history.hpp"
 #include "train/session.hpp"
 
@@ -258,7 +259,7 @@ private slots:
         p->setOverlaid(QString::fromStdString(m_runs[1]), true);
         QCOMPARE(p->overlaid().size(), 2);
         Chart* chart = p->chart();
-        QVERIFY(chart->seriesVisible(0) && chart->seriesVisible(1));
+        QVERIFY(chart->seriesVisible(RunsPanel::epochSeries(0)) && chart->seriesVisible(RunsPanel::epochSeries(1)));
         QCOMPARE(chart->shownEmptyText(), QString());
         // Each ticked row carries its curve's colour; the damaged row none.
         QSet<QRgb> colours;
@@ -268,28 +269,31 @@ private slots:
         QCOMPARE(colours.size(), 2);
         const tb::RunSummary first = tb::readRun(m_runs[0]);
         // The legend names the model, its optimizer (from the run's settings) and the device.
-        QVERIFY2(chart->seriesName(0).startsWith(QString::fromStdString(first.model) + " (adam) on " +
-                                                 QString::fromStdString(first.device)),
-                 qPrintable(chart->seriesName(0)));
-        QCOMPARE(chart->points(0).size(), 3);
-        QCOMPARE(chart->points(0).last().y(), first.history.back().valAccuracy);
+        QVERIFY2(
+            chart->seriesName(RunsPanel::epochSeries(0))
+                .startsWith(QString::fromStdString(first.model) + " (adam) on " + QString::fromStdString(first.device)),
+            qPrintable(chart->seriesName(RunsPanel::epochSeries(0))));
+        QCOMPARE(chart->points(RunsPanel::epochSeries(0)).size(), 3);
+        QCOMPARE(chart->points(RunsPanel::epochSeries(0)).last().y(), first.history.back().valAccuracy);
         // The two runs share model, device and (unless a minute turned between them) the minute: their
         // entries still differ (by folder, as they share the seed too), and the epoch axis counts
         // whole epochs.
-        QVERIFY2(chart->seriesName(0) != chart->seriesName(1), qPrintable(chart->seriesName(0)));
+        QVERIFY2(chart->seriesName(RunsPanel::epochSeries(0)) != chart->seriesName(RunsPanel::epochSeries(1)),
+                 qPrintable(chart->seriesName(RunsPanel::epochSeries(0))));
         if (first.date() == tb::readRun(m_runs[1]).date())
-            QVERIFY2(chart->seriesName(0).contains(QStringLiteral(", seed 5 (")), qPrintable(chart->seriesName(0)));
+            QVERIFY2(chart->seriesName(RunsPanel::epochSeries(0)).contains(QStringLiteral(", seed 5 (")),
+                     qPrintable(chart->seriesName(RunsPanel::epochSeries(0))));
         QCOMPARE(chart->xTickInterval(), 1.0);
         // The Precise BN run says why its final accuracy is not its last validation point.
         QCOMPARE(p->table()->item(rowOf(p, m_runs[0]), 6)->toolTip(), QString());
         QVERIFY2(p->table()->item(rowOf(p, m_runs[1]), 6)->toolTip().contains(QStringLiteral("after Precise BN")),
                  qPrintable(p->table()->item(rowOf(p, m_runs[1]), 6)->toolTip()));
         p->setMetric(4); // epoch time
-        QCOMPARE(chart->points(1).size(), 3);
-        QCOMPARE(chart->points(1).first().y(), tb::readRun(m_runs[1]).history.front().seconds);
+        QCOMPARE(chart->points(RunsPanel::epochSeries(1)).size(), 3);
+        QCOMPARE(chart->points(RunsPanel::epochSeries(1)).first().y(), tb::readRun(m_runs[1]).history.front().seconds);
         p->setOverlaid(QString::fromStdString(m_runs[0]), false);
-        QVERIFY(chart->seriesVisible(0));
-        QVERIFY(!chart->seriesVisible(1)); // one run left: the first series shows it
+        QVERIFY(chart->seriesVisible(RunsPanel::epochSeries(0)));
+        QVERIFY(!chart->seriesVisible(RunsPanel::epochSeries(1))); // one run left: the first series shows it
         QCOMPARE(p->overlaid(), QStringList{QString::fromStdString(m_runs[1])});
     }
 
@@ -507,12 +511,92 @@ private slots:
         for (const QString& ticked : p->overlaid())
             p->setOverlaid(ticked, false);
         p->setOverlaid(QString::fromStdString(path), true);
-        const QString legend = p->chart()->seriesName(0);
+        const QString legend = p->chart()->seriesName(RunsPanel::epochSeries(0));
         QVERIFY2(!legend.contains(QLatin1Char('\n')) && !legend.contains(QChar(0x1b)) &&
                      !legend.contains(QChar(0x2028)),
                  qPrintable(legend));
         QVERIFY2(legend.startsWith(QStringLiteral("toy?[31m (adam) on cpu:1?x, ")), qPrintable(legend));
         QCOMPARE(p->deleteRun(QString::fromStdString(path), false), QString());
+    }
+
+    // Training loss and accuracy overlay each ticked run's batches from its checkpoint (read once, off
+    // the GUI thread), smoothed as the live charts draw them, under its epochs; a run whose checkpoint
+    // is gone or damaged shows its epochs, and the note under the chart says why it has no batches.
+    void trainingCurvesShowTheBatches()
+    {
+        auto w = window();
+        QVERIFY(w);
+        RunsPanel* p = w->runsPanel();
+        for (const QString& ticked : p->overlaid())
+            p->setOverlaid(ticked, false);
+        const tb::Checkpoint c = tb::readCheckpoint(m_runs[1] + "/checkpoint.tbw");
+        const nlohmann::ordered_json& points = c.callbacks.at("batch_curve").at("points");
+        QCOMPARE(int(points.size()), 18); // 3 epochs of 6 batches of 10
+        p->setMetric(0);
+        p->setOverlaid(QString::fromStdString(m_runs[1]), true);
+        Chart* chart = p->chart();
+        QCOMPARE(p->checkpointReads(), 0); // validation accuracy: no batches to draw
+        QVERIFY(!chart->seriesVisible(RunsPanel::batchSeries(0)));
+        const int steps = 6;
+        const double keep = std::clamp(1.0 - 20.0 / steps, 0.0, 0.9);
+        for (int metric : {2, 3}) { // training loss, training accuracy
+            p->setMetric(metric);
+            QTRY_COMPARE(chart->points(RunsPanel::batchSeries(0)).size(), 18);
+            QVERIFY(chart->seriesVisible(RunsPanel::batchSeries(0)));
+            const QList<QPointF> drawn = chart->points(RunsPanel::batchSeries(0));
+            double smooth = 0;
+            for (int i = 0; i < 18; ++i) {
+                const auto& point = points[size_t(i)];
+                const double value = point[metric == 2 ? 5 : 6].get<double>();
+                smooth = keep * (i == 0 ? value : smooth) + (1 - keep) * value;
+                QCOMPARE(drawn[i].x(), point[0].get<double>() - 1 + point[1].get<double>() / steps);
+                QVERIFY2(qFuzzyCompare(drawn[i].y(), smooth), qPrintable(QString::number(i)));
+            }
+            QCOMPARE(chart->points(RunsPanel::epochSeries(0)).size(), 3);
+            QCOMPARE(chart->seriesName(RunsPanel::batchSeries(0)),
+                     chart->seriesName(RunsPanel::epochSeries(0)) + QStringLiteral(", per batch (smoothed)"));
+            QCOMPARE(p->batchNote(), QString());
+        }
+        QCOMPARE(p->checkpointReads(), 1);
+        p->setMetric(1); // validation loss: the epochs alone
+        QVERIFY(!chart->seriesVisible(RunsPanel::batchSeries(0)));
+
+        namespace fs = std::filesystem;
+        const std::string none = m_runsDir.toStdString() + "/20200102-000000-no-checkpoint";
+        const std::string damaged = m_runsDir.toStdString() + "/20200102-000001-damaged";
+        fs::copy(m_runs[1], none, fs::copy_options::recursive);
+        fs::copy(m_runs[1], damaged, fs::copy_options::recursive);
+        fs::remove(none + "/checkpoint.tbw");
+        std::string bytes = tb::readWholeFile(damaged + "/checkpoint.tbw");
+        bytes[bytes.size() / 2] ^= 0x55;
+        fixtures::writeRaw(damaged + "/checkpoint.tbw", bytes);
+        QSignalSpy listed(p, &RunsPanel::listed);
+        p->refresh();
+        QVERIFY(listed.wait(fixtures::kHangGuardMs));
+        p->setOverlaid(QString::fromStdString(none), true);
+        p->setOverlaid(QString::fromStdString(damaged), true);
+        p->setMetric(2);
+        QTRY_VERIFY2(p->batchNote().contains(QStringLiteral("checksum mismatch")), qPrintable(p->batchNote()));
+        QVERIFY2(p->batchNote().startsWith(QStringLiteral("No per-batch line for ")) &&
+                     p->batchNote().contains(QStringLiteral(": its folder holds no checkpoint.tbw, which keeps the "
+                                                            "run's batches; ")),
+                 qPrintable(p->batchNote()));
+        QVERIFY(p->findChild<QLabel*>(QStringLiteral("runsBatchNote"))->isVisibleTo(p));
+        QCOMPARE(chart->points(RunsPanel::batchSeries(0)).size(), 18);
+        for (int line : {1, 2}) {
+            QVERIFY(!chart->seriesVisible(RunsPanel::batchSeries(line)));
+            QVERIFY(chart->seriesVisible(RunsPanel::epochSeries(line)));
+            QCOMPARE(chart->points(RunsPanel::epochSeries(line)).size(), 3);
+        }
+        w->showPage(MainWindow::RunsPage);
+        w->resize(1280, 800);
+        QTest::qWait(300);
+        chart->flush();
+        QCOMPARE(p->deleteRun(QString::fromStdString(none), false), QString());
+        QCOMPARE(p->deleteRun(QString::fromStdString(damaged), false), QString());
+        QVERIFY(listed.wait(fixtures::kHangGuardMs));
+        QCOMPARE(p->overlaid(), QStringList{QString::fromStdString(m_runs[1])});
+        QCOMPARE(p->batchNote(), QString());
     }
 };
 

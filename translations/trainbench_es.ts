@@ -1851,6 +1851,22 @@
         <source>the first %1 samples each epoch</source>
         <translation>las primeras %1 muestras en cada época</translation>
     </message>
+    <message>
+        <source>No per-batch line: the run folder holds no checkpoint.tbw, which keeps the run's batches.</source>
+        <translation>Sin línea por lote: la carpeta del entrenamiento no contiene checkpoint.tbw, que guarda sus lotes.</translation>
+    </message>
+    <message>
+        <source>No per-batch line: the run's checkpoint.tbw was written before checkpoints kept the run's batches.</source>
+        <translation>Sin línea por lote: el checkpoint.tbw del entrenamiento se escribió antes de que los puntos de control guardaran sus lotes.</translation>
+    </message>
+    <message>
+        <source>No per-batch line: %1.</source>
+        <translation>Sin línea por lote: %1.</translation>
+    </message>
+    <message>
+        <source>train, per batch (smoothed)</source>
+        <translation>entrenamiento, por lote (suavizado)</translation>
+    </message>
 </context>
 <context>
     <name>TrainOption</name>
@@ -3808,6 +3824,26 @@
     <message>
         <source>The run diverged (its loss or weights became NaN or infinite): resumed, it would repeat the same steps with the same settings and diverge again. Train it again with a lower learning rate.</source>
         <translation>El entrenamiento divergió (su pérdida o sus pesos se volvieron NaN o infinitos): al reanudarlo, repetiría los mismos pasos con los mismos ajustes y volvería a divergir. Vuelve a entrenarlo desde el principio con una tasa de aprendizaje menor.</translation>
+    </message>
+    <message>
+        <source>%1: its folder holds no checkpoint.tbw, which keeps the run's batches</source>
+        <translation>%1: su carpeta no contiene checkpoint.tbw, que guarda los lotes del entrenamiento</translation>
+    </message>
+    <message>
+        <source>%1: its checkpoint.tbw was written before checkpoints kept the run's batches</source>
+        <translation>%1: su checkpoint.tbw se escribió antes de que los puntos de control guardaran los lotes del entrenamiento</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1, per batch (smoothed)</source>
+        <translation>%1, por lote (suavizado)</translation>
+    </message>
+    <message>
+        <source>No per-batch line for %1.</source>
+        <translation>Sin línea por lote para %1.</translation>
     </message>
 </context>
 <context>

@@ -151,7 +151,25 @@ const TestResult* testAfterPreciseBn(const RunSummary& run)
                                                                                                        : nullptr;
 }
 
-std::string charts(const RunSummary& run, const Words& say)
+// Why the loss and accuracy charts have no per-batch line, as a sentence; empty when they have one.
+std::string batchLineMissing(const RunBatchCurve& batches, const Words& say)
+{
+    switch (batches.missing) {
+    case RunBatchCurve::Missing::None:
+        return {};
+    case RunBatchCurve::Missing::NoCheckpoint:
+        return say(QT_TRANSLATE_NOOP("RunReport", "No per-batch line: the run folder holds no checkpoint.tbw, which "
+                                                  "keeps the run's batches."));
+    case RunBatchCurve::Missing::OlderCheckpoint:
+        return say(QT_TRANSLATE_NOOP("RunReport", "No per-batch line: the run's checkpoint.tbw was written before "
+                                                  "checkpoints kept the run's batches."));
+    case RunBatchCurve::Missing::Unreadable:
+        break;
+    }
+    return say(QT_TRANSLATE_NOOP("RunReport", "No per-batch line: %1."), {batches.error});
+}
+
+std::string charts(const RunSummary& run, const RunBatchCurve& batches, const Words& say)
 {
     std::vector<double> epoch, loss, valLoss, acc, valAcc, rate, time;
     for (const EpochRecord& e : run.history) {
@@ -174,6 +192,15 @@ std::string charts(const RunSummary& run, const Words& say)
     const std::string valName = say(QT_TRANSLATE_NOOP("RunReport", "validation"));
     std::vector<ChartSeries> lossSeries{{trainName, train, epoch, loss}, {valName, val, epoch, valLoss}};
     std::vector<ChartSeries> accSeries{{trainName, train, epoch, acc}, {valName, val, epoch, valAcc}};
+    // Each batch's own loss and accuracy, smoothed as the window's live charts draw them, under the
+    // epochs' points (first: drawn first).
+    if (!batches.points.empty()) {
+        const BatchLine line = smoothedBatchLine(batches.points);
+        const std::string name = say(QT_TRANSLATE_NOOP("RunReport", "train, per batch (smoothed)"));
+        const char* light = "#9ec6e6";
+        lossSeries.insert(lossSeries.begin(), {name, light, line.x, line.loss, false, 1.2});
+        accSeries.insert(accSeries.begin(), {name, light, line.x, line.accuracy, false, 1.2});
+    }
     // The test figures after precise BN beside the curves, at the last epoch and named as such: the
     // validation there is of the statistics before the recomputation.
     if (const TestResult* test = testAfterPreciseBn(run); test && !epoch.empty()) {
@@ -182,6 +209,9 @@ std::string charts(const RunSummary& run, const Words& say)
         lossSeries.push_back({testName, colour, {epoch.back()}, {test->loss}});
         accSeries.push_back({testName, colour, {epoch.back()}, {test->accuracy}});
     }
+    const std::string missing = batchLineMissing(batches, say);
+    const std::string note =
+        missing.empty() ? std::string() : "<p class=\"sub batch-note\">" + textEscape(missing) + "</p>\n";
     return "<div class=\"charts\">\n" +
            svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Loss")), lossSeries, 560, 300, words) +
            svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Accuracy")), accSeries, 560, 300, words) +
@@ -190,7 +220,7 @@ std::string charts(const RunSummary& run, const Words& say)
                         words) +
            svgLineChart(say(QT_TRANSLATE_NOOP("RunReport", "Epoch time (s)")),
                         {{say(QT_TRANSLATE_NOOP("RunReport", "seconds")), "#1a7f37", epoch, time}}, 560, 300, words) +
-           "</div>\n";
+           "</div>\n" + note;
 }
 
 // `perSecond`: what the epochs' throughput counts ("Images/s", a text run's "Symbols/s").
@@ -336,6 +366,7 @@ ReportInput readReportInput(const std::string& runPath)
     if (in.run.damaged)
         throw IoError("the run " + in.run.path + " is damaged (" + in.run.damage + "): no report can be made");
     in.test = readTestRecord(in.run, in.testMissing);
+    in.batches = readRunBatchCurve(in.run);
     const std::string weights = in.run.path + "/weights.tbw";
     std::error_code ec;
     if (!std::filesystem::exists(weights, ec)) {
@@ -395,7 +426,7 @@ std::string runReportHtml(const ReportInput& in, const ReportLanguage& language)
             : std::string();
     h += preciseBnNote;
 
-    h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Curves")) + "</h2>\n" + charts(run, say);
+    h += "<h2>" + html(QT_TRANSLATE_NOOP("RunReport", "Curves")) + "</h2>\n" + charts(run, in.batches, say);
     if (testAfterPreciseBn(run)) // said again under the curves it is about
         h += preciseBnNote;
     // A text run's samples/s count symbols (each of a sequence's steps is a prediction).

@@ -1,9 +1,10 @@
 // A run's report: one self-contained HTML file (inline SVG charts and CSS, misclassified test images
 // as data: URIs, no script, nothing fetched) that opens offline in any browser: the summary, the
-// curves, the per-epoch timings, the configuration and hardware, the weights' SHA-256, the confusion
-// matrix and the misclassified images of the stored test evaluation.
+// curves (per epoch, and per batch where the run's checkpoint keeps them), the per-epoch timings, the configuration and
+// hardware, the weights' SHA-256, the confusion matrix and the misclassified images of the stored test evaluation.
 #pragma once
 
+#include "train/run_curve.hpp"
 #include "train/run_history.hpp"
 
 #include <functional>
@@ -18,6 +19,7 @@ struct ReportInput {
     std::string testMissing;        // why `test` is absent
     std::string weightsFileSha256;  // of weights.tbw now; empty when it is missing
     std::string weightsFileProblem; // why it could not be hashed
+    RunBatchCurve batches;          // from checkpoint.tbw: the loss and accuracy charts' per-batch line
 };
 
 // Reads what the report shows from the run folder. Throws IoError for a damaged run (with the reason).

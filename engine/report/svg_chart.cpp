@@ -143,12 +143,15 @@ std::string svgLineChart(const std::string& title, const std::vector<ChartSeries
             if (!std::isfinite(s.y[i]))
                 continue;
             points += fixedText(px(s.x[i])) + "," + fixedText(py(s.y[i])) + " ";
-            marks += "<circle cx=\"" + fixedText(px(s.x[i])) + "\" cy=\"" + fixedText(py(s.y[i])) +
-                     "\" r=\"3\" fill=\"" + colour + "\" data-value=\"" + shortNumber(s.y[i]) + "\"><title>" +
-                     htmlEscape(fillArgs(words.point, {s.name, spelt(s.x[i]), spelt(s.y[i])})) + "</title></circle>";
+            if (s.marked)
+                marks += "<circle cx=\"" + fixedText(px(s.x[i])) + "\" cy=\"" + fixedText(py(s.y[i])) +
+                         "\" r=\"3\" fill=\"" + colour + "\" data-value=\"" + shortNumber(s.y[i]) + "\"><title>" +
+                         htmlEscape(fillArgs(words.point, {s.name, spelt(s.x[i]), spelt(s.y[i])})) +
+                         "</title></circle>";
         }
         svg += "<g class=\"series\" data-name=\"" + htmlEscape(s.name) + "\">\n<polyline fill=\"none\" stroke=\"" +
-               colour + "\" stroke-width=\"2\" points=\"" + points + "\"/>\n" + marks + "\n</g>\n";
+               colour + "\" stroke-width=\"" + shortNumber(s.strokeWidth) + "\" points=\"" + points + "\"/>\n" + marks +
+               "\n</g>\n";
         svg += "<rect x=\"" + fixedText(legendX) + "\" y=\"" + fixedText(top + 4) +
                "\" width=\"12\" height=\"4\" fill=\"" + colour + "\"/><text x=\"" + fixedText(legendX + 16) +
                "\" y=\"" + fixedText(top + 10) + "\">" + htmlEscape(s.name) + "</text>\n";

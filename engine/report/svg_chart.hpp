@@ -1,5 +1,6 @@
 // Line charts as inline SVG text, for reports that open offline in any browser: axes with round
-// ticks, one polyline and one marked point per value (its <title> gives the value on hover).
+// ticks, one polyline per series and one marked point per value (its <title> gives the value on
+// hover), or the polyline alone for a series of many points.
 #pragma once
 
 #include <functional>
@@ -13,6 +14,10 @@ struct ChartSeries {
     std::string colour;    // CSS colour
     std::vector<double> x; // epochs
     std::vector<double> y; // NaN: no point
+    // A marked point per value (with its hover text), else the line alone: a per-batch line of
+    // thousands of points, drawn thin under the epochs' marked ones.
+    bool marked = true;
+    double strokeWidth = 2;
 };
 
 // The words a chart writes besides its title and series names, in the report's language.

@@ -176,6 +176,34 @@ BatchCurve BatchCurve::fromJson(const Json& state, const RunPosition& at, int ep
     return c;
 }
 
+double batchSmoothing(int stepsPerEpoch)
+{
+    return std::clamp(1.0 - 20.0 / std::max(1, stepsPerEpoch), 0.0, 0.9);
+}
+
+BatchLine smoothedBatchLine(const std::vector<BatchPoint>& points)
+{
+    BatchLine line;
+    line.x.reserve(points.size());
+    line.loss.reserve(points.size());
+    line.accuracy.reserve(points.size());
+    double loss = 0, accuracy = 0;
+    for (const BatchPoint& b : points) {
+        const BatchProgress& p = b.progress;
+        if (line.x.empty()) { // as the window's live chart starts its average
+            loss = p.batchLoss;
+            accuracy = p.batchAccuracy;
+        }
+        const double keep = batchSmoothing(p.steps);
+        loss = keep * loss + (1 - keep) * p.batchLoss;
+        accuracy = keep * accuracy + (1 - keep) * p.batchAccuracy;
+        line.x.push_back((p.epoch - 1) + double(p.step) / std::max(1, p.steps));
+        line.loss.push_back(loss);
+        line.accuracy.push_back(accuracy);
+    }
+    return line;
+}
+
 void BatchCurveCallback::restoreState(Trainer& run, const Json& state, const std::string& path)
 {
     try {

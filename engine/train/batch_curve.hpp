@@ -50,6 +50,16 @@ private:
     int64_t m_batchesPerPoint = 1; // a power of two; every point but the last covers as many
 };
 
+// The per-batch line that the window's charts, the Runs page and the report draw from a curve: each
+// point's own loss and accuracy smoothed by an exponential moving average over about ten batches, fewer
+// in a short epoch (a twentieth of it), so that the line never lags the epochs' points by much of an
+// epoch; a point at x = epoch - 1 + step / steps (the end of epoch 2 at 2, where its epoch point is).
+double batchSmoothing(int stepsPerEpoch); // the weight an average keeps of the points before
+struct BatchLine {
+    std::vector<double> x, loss, accuracy;
+};
+BatchLine smoothedBatchLine(const std::vector<BatchPoint>& points);
+
 // Keeps the run's BatchCurve and saves it in every checkpoint. A checkpoint without it (an earlier
 // version's) resumes with an empty curve, which starts at the resumed step; so does one whose curve is
 // damaged, and note() says why (the resume goes on: the curve is not needed to continue the run).

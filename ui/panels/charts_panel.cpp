@@ -3,6 +3,7 @@
 #include "charts/chart.hpp"
 #include "common/text.hpp"
 #include "data/text_dataset.hpp"
+#include "train/batch_curve.hpp"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -22,13 +23,6 @@ const QColor kRate(0x2c, 0xa0, 0x2c);
 const QColor kBest(0xf2, 0xb7, 0x01);
 const QColor kStop(0x40, 0x40, 0x40);
 const QColor kPrecise(0x6a, 0x3d, 0x9a);
-// The per-batch curves: an exponential moving average of each batch's own loss and accuracy over
-// about ten batches, fewer in a short epoch (a twentieth of it), so the curve never lags the
-// epoch's points by much of an epoch.
-double smoothingFor(int stepsPerEpoch)
-{
-    return std::clamp(1.0 - 20.0 / std::max(1, stepsPerEpoch), 0.0, 0.9);
-}
 constexpr int kMemoryPoints = 7200;
 } // namespace
 
@@ -196,7 +190,8 @@ void ChartsPanel::addBatch(const tb::BatchProgress& p)
         m_smoothAcc = p.batchAccuracy;
         m_haveSmooth = true;
     }
-    const double keep = smoothingFor(p.steps);
+    // tb::smoothedBatchLine's average, point by point (the Runs page and the report draw the same line).
+    const double keep = tb::batchSmoothing(p.steps);
     m_smoothLoss = keep * m_smoothLoss + (1 - keep) * p.batchLoss;
     m_smoothAcc = keep * m_smoothAcc + (1 - keep) * p.batchAccuracy;
     const double x = (p.epoch - 1) + double(p.step) / std::max(1, p.steps);

@@ -51,6 +51,28 @@ const QColor kColours[] = {QColor(0x09, 0x69, 0xda), QColor(0xcf, 0x22, 0x2e), Q
                            QColor(0x82, 0x50, 0xdf), QColor(0xbf, 0x87, 0x00), QColor(0x1b, 0x7c, 0x83),
                            QColor(0xe1, 0x56, 0x99), QColor(0x57, 0x60, 0x6a)};
 
+// A run's per-batch line: its colour, lighter, under its epochs' line (as the live charts draw it).
+QColor lightOf(const QColor& c)
+{
+    const auto mix = [](int v) { return v + (255 - v) * 55 / 100; };
+    return QColor(mix(c.red()), mix(c.green()), mix(c.blue()));
+}
+
+// What a run's folder, its record unchanged, keeps for its per-batch line: a run trained on since
+// (resumed, or ended) has another checkpoint.
+QString runState(const tb::RunSummary& r)
+{
+    QString state = QStringLiteral("%1/%2/%3/%4/%5")
+                        .arg(r.history.size())
+                        .arg(r.partialEpoch)
+                        .arg(r.partialStep)
+                        .arg(int(r.status))
+                        .arg(qs(r.ended));
+    for (const std::string& f : r.files)
+        state += QLatin1Char('/') + qs(f);
+    return state;
+}
+
 double metricOf(const tb::EpochRecord& e, int metric)
 {
     switch (metric) {
@@ -70,8 +92,9 @@ double metricOf(const tb::EpochRecord& e, int metric)
 
 RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     : QWidget(parent), m_runsDir(std::move(runsDir)), m_status(new QLabel), m_table(new QTableWidget(0, ColumnCount)),
-      m_metric(new QComboBox), m_chart(new Chart(Chart::Kind::Lines)), m_refresh(new QPushButton),
-      m_open(new QPushButton), m_resume(new QPushButton), m_delete(new QPushButton), m_report(new QPushButton)
+      m_metric(new QComboBox), m_chart(new Chart(Chart::Kind::Lines)), m_batchNote(new QLabel),
+      m_refresh(new QPushButton), m_open(new QPushButton), m_resume(new QPushButton), m_delete(new QPushButton),
+      m_report(new QPushButton)
 {
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -110,6 +133,11 @@ RunsPanel::RunsPanel(QString runsDir, QWidget* parent)
     metricRow->addStretch();
     bottomLayout->addLayout(metricRow);
     bottomLayout->addWidget(m_chart, 1);
+    m_batchNote->setObjectName(QStringLiteral("runsBatchNote"));
+    m_batchNote->setWordWrap(true);
+    m_batchNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_batchNote->hide();
+    bottomLayout->addWidget(m_batchNote);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(bottom);
@@ -404,29 +432,63 @@ void RunsPanel::updateChart()
     };
     disambiguate([](const tb::RunSummary& r) { return r.config ? tr(", seed %1").arg(r.config->seed) : QString(); });
     disambiguate([](const tb::RunSummary& r) { return QStringLiteral(" (%1)").arg(QFileInfo(qs(r.path)).fileName()); });
+    // Training loss and accuracy: each run's batches too, from its checkpoint, smoothed as the live
+    // charts draw them.
+    const bool perBatch = metric == 2 || metric == 3;
+    QStringList missing;
     int used = 0;
     for (const Line& line : lines) {
         const tb::RunSummary* it = line.run;
         const QString& name = line.name;
-        if (used == m_chartSeries) {
-            m_chart->addSeries(name, kColours[used % std::size(kColours)]);
+        if (used == m_chartSeries) { // the batches first: drawn under the epochs
+            const QColor colour = kColours[used % std::size(kColours)];
+            m_chart->addSeries(QString(), lightOf(colour), 1.2);
+            m_chart->addSeries(name, colour);
             ++m_chartSeries;
         }
         QList<QPointF> points;
         for (const tb::EpochRecord& e : it->history)
             if (std::isfinite(metricOf(e, metric)))
                 points << QPointF(e.epoch, metricOf(e, metric));
-        m_chart->setSeriesName(used, name);
-        m_chart->setPoints(used, points);
-        m_chart->setPointsVisible(used);
-        m_chart->setSeriesVisible(used, true);
+        const int epochs = epochSeries(used), batches = batchSeries(used);
+        m_chart->setSeriesName(epochs, name);
+        m_chart->setPoints(epochs, points);
+        m_chart->setPointsVisible(epochs);
+        m_chart->setSeriesVisible(epochs, true);
+        QList<QPointF> batchPoints;
+        if (const tb::RunBatchCurve* curve = perBatch ? batchCurve(*it) : nullptr) {
+            const tb::BatchLine l = tb::smoothedBatchLine(curve->points);
+            const std::vector<double>& y = metric == 2 ? l.loss : l.accuracy;
+            batchPoints.reserve(qsizetype(y.size()));
+            for (size_t i = 0; i < y.size(); ++i)
+                batchPoints << QPointF(l.x[i], y[i]);
+            switch (curve->missing) {
+            case tb::RunBatchCurve::Missing::None:
+                break;
+            case tb::RunBatchCurve::Missing::NoCheckpoint:
+                missing << tr("%1: its folder holds no checkpoint.tbw, which keeps the run's batches").arg(name);
+                break;
+            case tb::RunBatchCurve::Missing::OlderCheckpoint:
+                missing << tr("%1: its checkpoint.tbw was written before checkpoints kept the run's batches").arg(name);
+                break;
+            case tb::RunBatchCurve::Missing::Unreadable:
+                missing << tr("%1: %2").arg(name, EngineText::english(qs(curve->error)));
+                break;
+            }
+        }
+        m_chart->setSeriesName(batches, tr("%1, per batch (smoothed)").arg(name));
+        m_chart->setPoints(batches, batchPoints);
+        m_chart->setSeriesVisible(batches, !batchPoints.isEmpty());
         ++used;
     }
-    for (int i = used; i < m_chartSeries; ++i) {
+    for (int i = 2 * used; i < 2 * m_chartSeries; ++i) {
         m_chart->setPoints(i, {});
         m_chart->setSeriesVisible(i, false);
     }
     m_chart->flush();
+    m_batchNote->setText(missing.isEmpty() ? QString()
+                                           : tr("No per-batch line for %1.").arg(missing.join(QStringLiteral("; "))));
+    m_batchNote->setVisible(!missing.isEmpty());
     // Each ticked row shows its curve's colour by its tick box (a QColor decoration is drawn as a
     // swatch): which row is which curve.
     const bool filling = std::exchange(m_filling, true);
@@ -439,6 +501,35 @@ void RunsPanel::updateChart()
         tick->setData(Qt::DecorationRole, colour);
     }
     m_filling = filling;
+}
+
+QString RunsPanel::batchNote() const
+{
+    return m_batchNote->text();
+}
+
+const tb::RunBatchCurve* RunsPanel::batchCurve(const tb::RunSummary& run)
+{
+    const QString path = qs(run.path), state = runState(run);
+    const auto it = m_curves.constFind(path);
+    if (it != m_curves.constEnd() && it->runState == state)
+        return it->done ? &it->curve : nullptr;
+    // Read once per state of the run, off the GUI thread: a checkpoint holds the weights too.
+    m_curves[path] = CurveRead{state, false, {}};
+    ++m_checkpointReads;
+    auto* watcher = new QFutureWatcher<tb::RunBatchCurve>(this);
+    connect(watcher, &QFutureWatcher<tb::RunBatchCurve>::finished, this, [this, watcher, path, state] {
+        tb::RunBatchCurve curve = watcher->result();
+        watcher->deleteLater();
+        const auto read = m_curves.find(path);
+        if (read == m_curves.end() || read->runState != state)
+            return; // the run changed meanwhile: a newer read follows
+        read->curve = std::move(curve);
+        read->done = true;
+        updateChart();
+    });
+    watcher->setFuture(QtConcurrent::run([run] { return tb::readRunBatchCurve(run); }));
+    return nullptr;
 }
 
 void RunsPanel::updateButtons()

@@ -1,11 +1,14 @@
 // The Runs page: the runs folder as a history. A sortable table of every run (damaged ones too,
-// with the reason), a chart that overlays the curves of the ticked runs, and the actions on the
+// with the reason), a chart that overlays the curves of the ticked runs (their training loss and
+// accuracy per batch too, from each run's checkpoint), and the actions on the
 // selected run: open its results, resume, delete, export its report. Reading the folder and writing
 // a report run off the GUI thread.
 #pragma once
 
+#include "train/run_curve.hpp"
 #include "train/run_history.hpp"
 
+#include <QMap>
 #include <QWidget>
 
 #include <vector>
@@ -32,6 +35,14 @@ public:
     QPushButton* openButton() const { return m_open; }
     QPushButton* resumeButton() const { return m_resume; }
     Chart* chart() const { return m_chart; }
+    // Under the chart: the ticked runs that have no per-batch line in it, and why (training loss and
+    // accuracy only; empty otherwise).
+    QString batchNote() const;
+    // The chart's series of the `line`th ticked run: its epochs, its batches (in the tick order).
+    static int epochSeries(int line) { return 2 * line + 1; }
+    static int batchSeries(int line) { return 2 * line; }
+    // The checkpoints read for the per-batch lines so far (each once, until the run changes).
+    int checkpointReads() const { return m_checkpointReads; }
     QString problem() const; // the runs folder's, or empty
 
     // The selected run's folder, or empty.
@@ -68,6 +79,8 @@ private:
     void updateChart();
     void updateButtons();
     const tb::RunSummary* runAt(int row) const;
+    // The run's per-batch curve once read, else null (and its read started, off the GUI thread).
+    const tb::RunBatchCurve* batchCurve(const tb::RunSummary& run);
 
     QString m_runsDir;
     std::vector<tb::RunSummary> m_runs;
@@ -77,6 +90,7 @@ private:
     QTableWidget* m_table;
     QComboBox* m_metric;
     Chart* m_chart;
+    QLabel* m_batchNote;
     QPushButton* m_refresh;
     QPushButton* m_open;
     QPushButton* m_resume;
@@ -84,7 +98,16 @@ private:
     QPushButton* m_report;
     int m_pending = 0;      // reads under way
     bool m_filling = false; // itemChanged from fill() is not the user's
-    int m_chartSeries = 0;  // series made in m_chart so far (reused)
+    int m_chartSeries = 0;  // pairs of series made in m_chart so far (reused): a run's epochs, its batches
+    // The per-batch curves read, by run folder, with the state of the run they were read for (a run
+    // trained on since is read again).
+    struct CurveRead {
+        QString runState;
+        bool done = false;
+        tb::RunBatchCurve curve;
+    };
+    QMap<QString, CurveRead> m_curves;
+    int m_checkpointReads = 0;
 };
 
 } // namespace tbui
