@@ -321,7 +321,7 @@ std::vector<TrainOption> makeTable()
          QT_TRANSLATE_NOOP("TrainOption", "Validation split"), 0, 0.999});
     add({"validation-limit", "N",
          "validate each epoch on the first N validation images (or sequences) only, for quick runs on large data; "
-         "the test at the end takes them all; " +
+         "the test at the end is not limited; " +
              range(0, kMaxValidationLimit) + " (0: all)",
          true, "",
          [](TrainSettings& s, const std::string& v, const TrainOption& o) { s.config.validationLimit = whole(o, v); },
