@@ -543,6 +543,10 @@ private slots:
             p->setMetric(metric);
             QTRY_COMPARE(chart->points(RunsPanel::batchSeries(0)).size(), 18);
             QVERIFY(chart->seriesVisible(RunsPanel::batchSeries(0)));
+            // The legend names the run once; the title says what the light line is.
+            QVERIFY(!chart->inLegend(RunsPanel::batchSeries(0)));
+            QVERIFY(chart->inLegend(RunsPanel::epochSeries(0)));
+            QVERIFY(chart->title().contains(QStringLiteral("light lines per batch (smoothed)")));
             const QList<QPointF> drawn = chart->points(RunsPanel::batchSeries(0));
             double smooth = 0;
             for (int i = 0; i < 18; ++i) {

@@ -156,6 +156,7 @@ ES = {
     "Epoch": "Época",
     "Train (per batch, smoothed)": "Por lote (suavizado)",
     "%1, per batch (smoothed)": "%1, por lote (suavizado)",
+    "%1: points per epoch, light lines per batch (smoothed)": "%1: puntos por época, líneas claras por lote (suavizadas)",
     "%1: %2": "%1: %2",
     "%1: its folder holds no checkpoint.tbw, which keeps the run's batches": "%1: su carpeta no contiene checkpoint.tbw, que guarda los lotes del entrenamiento",
     "%1: its checkpoint.tbw was written before checkpoints kept the run's batches": "%1: su checkpoint.tbw se escribió antes de que los puntos de control guardaran los lotes del entrenamiento",

@@ -3845,6 +3845,10 @@
         <source>No per-batch line for %1.</source>
         <translation>Sin línea por lote para %1.</translation>
     </message>
+    <message>
+        <source>%1: points per epoch, light lines per batch (smoothed)</source>
+        <translation>%1: puntos por época, líneas claras por lote (suavizadas)</translation>
+    </message>
 </context>
 <context>
     <name>tbui::SaveFile</name>

@@ -15,6 +15,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QPainter>
@@ -231,6 +232,7 @@ int Chart::attach(QXYSeries* s, bool rightAxis)
     m_pending.emplace_back();
     m_counts.push_back(0);
     m_rightAxis.push_back(rightAxis);
+    m_unlisted.push_back(false);
     return index;
 }
 
@@ -238,6 +240,8 @@ void Chart::setSeriesVisible(int series, bool visible)
 {
     auto& p = *m_parts;
     p.series[size_t(series)]->setVisible(visible);
+    if (m_unlisted[size_t(series)]) // the legend shows a series' marker again as the series shows
+        setInLegend(series, false);
     if (p.right) {
         bool anyRight = false;
         for (size_t i = 0; i < p.series.size(); ++i)
@@ -249,6 +253,22 @@ void Chart::setSeriesVisible(int series, bool visible)
 bool Chart::seriesVisible(int series) const
 {
     return m_parts->series[size_t(series)]->isVisible();
+}
+
+void Chart::setInLegend(int series, bool listed)
+{
+    auto& p = *m_parts;
+    m_unlisted[size_t(series)] = !listed;
+    QXYSeries* s = p.series[size_t(series)];
+    for (QLegendMarker* marker : p.chart->legend()->markers(s))
+        marker->setVisible(listed && s->isVisible());
+}
+
+bool Chart::inLegend(int series) const
+{
+    const auto& p = *m_parts;
+    const QList<QLegendMarker*> markers = p.chart->legend()->markers(p.series[size_t(series)]);
+    return std::any_of(markers.begin(), markers.end(), [](const QLegendMarker* m) { return m->isVisible(); });
 }
 
 void Chart::setPoints(int series, const QList<QPointF>& points)

@@ -50,6 +50,10 @@ public:
     // A hidden series leaves the legend; the right axis hides with its last visible series.
     void setSeriesVisible(int series, bool visible);
     bool seriesVisible(int series) const;
+    // A series drawn but not listed in the legend (its name stays its tooltip's): a line that goes
+    // with another series, which the legend already names.
+    void setInLegend(int series, bool listed);
+    bool inLegend(int series) const; // the legend shows its marker
     // Replaces a series' points at once (a marker that moves, such as the best epoch so far).
     void setPoints(int series, const QList<QPointF>& points);
     QList<QPointF> points(int series) const; // drawn and pending
@@ -114,7 +118,8 @@ private:
     std::vector<QList<QPointF>> m_pending;
     std::vector<int> m_counts;
     std::vector<bool> m_rightAxis;
-    QStringList m_barNames; // the bars' categories, in order
+    std::vector<bool> m_unlisted; // setInLegend(false)
+    QStringList m_barNames;       // the bars' categories, in order
     QTimer* m_redraw;
     QLabel* m_empty;
     bool m_fixedY = false;

@@ -437,12 +437,14 @@ void RunsPanel::updateChart()
     const bool perBatch = metric == 2 || metric == 3;
     QStringList missing;
     int used = 0;
+    bool anyBatches = false;
     for (const Line& line : lines) {
         const tb::RunSummary* it = line.run;
         const QString& name = line.name;
         if (used == m_chartSeries) { // the batches first: drawn under the epochs
             const QColor colour = kColours[used % std::size(kColours)];
-            m_chart->addSeries(QString(), lightOf(colour), 1.2);
+            // The legend names each run once: its light line is the title's (below).
+            m_chart->setInLegend(m_chart->addSeries(QString(), lightOf(colour), 1.2), false);
             m_chart->addSeries(name, colour);
             ++m_chartSeries;
         }
@@ -479,8 +481,12 @@ void RunsPanel::updateChart()
         m_chart->setSeriesName(batches, tr("%1, per batch (smoothed)").arg(name));
         m_chart->setPoints(batches, batchPoints);
         m_chart->setSeriesVisible(batches, !batchPoints.isEmpty());
+        anyBatches = anyBatches || !batchPoints.isEmpty();
         ++used;
     }
+    if (anyBatches)
+        m_chart->setTitles(tr("%1: points per epoch, light lines per batch (smoothed)").arg(m_metric->itemText(metric)),
+                           tr("Epoch"), QString());
     for (int i = 2 * used; i < 2 * m_chartSeries; ++i) {
         m_chart->setPoints(i, {});
         m_chart->setSeriesVisible(i, false);
