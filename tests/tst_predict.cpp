@@ -147,7 +147,61 @@ private slots:
         tb::PreprocessOptions plain;
         plain.centre = false;
         plain.autoInvert = false;
-        QVERIFY(tb::preprocessImage(big, 28, 28, plain).input.pixels == small.pixels);
+        const tb::PreprocessResult r = tb::preprocessImage(big, 28, 28, plain);
+        QVERIFY(r.input.pixels == small.pixels);
+        QVERIFY(!r.fitted); // the input's proportions: only resized
+    }
+
+    // A 5:3 picture: a 28x21 image scaled up twice on a margin of paper. Its margins are trimmed, and
+    // it is fitted into 28x28 keeping its proportions, as Fashion-MNIST made its pictures: the image
+    // itself in the middle rows, the paper's shade above and below. Stretched, its 21 rows became 28
+    // and the margins stayed.
+    void plainResizeKeepsTheProportions()
+    {
+        std::mt19937 rng(5);
+        const uint8_t paper = 30;
+        tb::GrayImage small = gray(28, 21, 0);
+        for (auto& v : small.pixels)
+            v = uint8_t(100 + rng() % 156); // none the paper's shade: the trimmed box is all of it
+        tb::GrayImage big = gray(100, 60, paper);
+        for (int y = 0; y < 42; ++y)
+            for (int x = 0; x < 56; ++x)
+                big.pixels[size_t(y + 9) * 100 + x + 20] = small.pixels[size_t(y / 2) * 28 + x / 2];
+        tb::PreprocessOptions plain;
+        plain.centre = false;
+        plain.autoInvert = false;
+        const tb::PreprocessResult r = tb::preprocessImage(big, 28, 28, plain);
+        QVERIFY(r.fitted);
+        const tb::GrayImage& in = r.input;
+        for (int y = 0; y < 28; ++y)
+            for (int x = 0; x < 28; ++x) {
+                const int want = y >= 3 && y < 24 ? small.pixels[size_t(y - 3) * 28 + x] : paper;
+                QCOMPARE(int(in.pixels[size_t(y) * 28 + x]), want);
+            }
+        // A tall one: a bar, trimmed and fitted to the full height, one column wide in the middle.
+        tb::GrayImage tall = gray(10, 30, 0);
+        for (int y = 3; y < 27; ++y)
+            tall.pixels[size_t(y) * 10 + 5] = 255;
+        const tb::GrayImage t = tb::preprocessImage(tall, 28, 28, plain).input;
+        for (int y = 0; y < 28; ++y)
+            for (int x = 0; x < 28; ++x)
+                QCOMPARE(int(t.pixels[size_t(y) * 28 + x]), x == 13 ? 255 : 0);
+    }
+
+    // A thin pen on a large page: shrinking averages the stroke with the paper beside it, and the
+    // levels are stretched again after it, so the stroke reaches white as MNIST's do (it peaked at a
+    // third of that).
+    void centringKeepsAThinStrokeWhite()
+    {
+        tb::GrayImage page = gray(300, 400, 255);
+        for (int y = 50; y < 350; ++y) // a 4-pixel ring, 250x300: a "0"
+            for (int x = 25; x < 275; ++x)
+                if (x < 29 || x >= 271 || y < 54 || y >= 346)
+                    page.pixels[size_t(y) * 300 + x] = 0;
+        const tb::PreprocessResult r = tb::preprocessImage(page, 28, 28, {});
+        QVERIFY(r.centred);
+        QCOMPARE(int(*std::max_element(r.input.pixels.begin(), r.input.pixels.end())), 255);
+        QCOMPARE(int(r.input.pixels[14 * 28 + 14]), 0); // the ring's middle stays paper
     }
 
     void darkOnLightIsInverted()

@@ -459,8 +459,8 @@ ES = {
     "The datasets store white ink on black: a picture lighter at its border than in its middle is inverted.":
         "Los conjuntos de datos guardan tinta blanca sobre negro: una imagen más clara en el borde que en el centro se invierte.",
     "Centre like MNIST": "Centrar como MNIST",
-    "Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass in the middle of 28×28, as MNIST did. Off: the whole picture resized.":
-        "Recortar a la tinta, encajarla en 20×20 conservando su forma y llevar su centro de masa al centro de 28×28, como hizo MNIST. Desactivado: toda la imagen redimensionada.",
+    "Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass in the middle of 28×28, as MNIST did. Off: the whole picture resized; one of other proportions is trimmed of its margins and fitted, not stretched, as Fashion-MNIST's pictures were.":
+        "Recortar a la tinta, encajarla en 20×20 conservando su forma y llevar su centro de masa al centro de 28×28, como hizo MNIST. Desactivado: toda la imagen redimensionada; una de otras proporciones se recorta de sus márgenes y se encaja sin estirarla, como se hicieron las imágenes de Fashion-MNIST.",
     "Classes shown": "Clases mostradas",
     "Draw with the mouse, a pen or a finger; drop or paste a picture here.":
         "Dibuja con el ratón, un lápiz o el dedo; suelta o pega una imagen aquí.",
@@ -482,6 +482,7 @@ ES = {
     "%1 is damaged: its picture data cannot be decoded (%2).": "%1 está dañado: sus datos de imagen no se pueden decodificar (%2).",
     "nothing, the picture is blank": "nada, la imagen está en blanco",
     "resized": "redimensionada",
+    "trimmed and fitted, not stretched": "recortada y encajada, sin estirar",
     "What the model receives (%1×%2): %3": "Lo que recibe el modelo (%1×%2): %3",
     "Draw a digit, or open, drop or paste a picture.": "Dibuja un dígito, o abre, suelta o pega una imagen.",
     "No model to predict with yet.": "Aún no hay modelo con el que predecir.",

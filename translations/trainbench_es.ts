@@ -3126,10 +3126,6 @@
         <translation>Centrar como MNIST</translation>
     </message>
     <message>
-        <source>Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass in the middle of 28×28, as MNIST did. Off: the whole picture resized.</source>
-        <translation>Recortar a la tinta, encajarla en 20×20 conservando su forma y llevar su centro de masa al centro de 28×28, como hizo MNIST. Desactivado: toda la imagen redimensionada.</translation>
-    </message>
-    <message>
         <source>Classes shown</source>
         <translation>Clases mostradas</translation>
     </message>
@@ -3232,6 +3228,14 @@
     <message>
         <source>nothing, no picture is open</source>
         <translation>nada, no hay ninguna imagen abierta</translation>
+    </message>
+    <message>
+        <source>Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass in the middle of 28×28, as MNIST did. Off: the whole picture resized; one of other proportions is trimmed of its margins and fitted, not stretched, as Fashion-MNIST's pictures were.</source>
+        <translation>Recortar a la tinta, encajarla en 20×20 conservando su forma y llevar su centro de masa al centro de 28×28, como hizo MNIST. Desactivado: toda la imagen redimensionada; una de otras proporciones se recorta de sus márgenes y se encaja sin estirarla, como se hicieron las imágenes de Fashion-MNIST.</translation>
+    </message>
+    <message>
+        <source>trimmed and fitted, not stretched</source>
+        <translation>recortada y encajada, sin estirar</translation>
     </message>
 </context>
 <context>

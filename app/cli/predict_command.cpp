@@ -146,6 +146,7 @@ int predictCommand(const std::vector<std::string>& argsIn)
                 j["height"] = pic.image.height;
                 j["inverted"] = in.inverted;
                 j["centred"] = in.centred;
+                j["fitted"] = in.fitted;
                 j["forward_ms"] = ms;
                 j["forward_cpu_ms"] = cpuMs;
                 nlohmann::ordered_json list = nlohmann::ordered_json::array();

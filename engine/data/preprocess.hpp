@@ -1,7 +1,8 @@
 // What a picture goes through before a model trained on IDX images sees it: grayscale, white ink
 // on black as the datasets store it, then for digits what MNIST did to NIST's scans (crop to the
 // ink's bounding box, fit into 20x20 keeping the aspect, centre by the centre of mass in 28x28),
-// otherwise a plain resize to the model's input. The window and the CLI decode files themselves and
+// otherwise a resize to the model's input that keeps the picture's proportions (Fashion-MNIST's
+// products were fitted so), the sides filled with the paper's shade. The window and the CLI decode files themselves and
 // hand 8-bit RGBA here, so both give the model the same bytes for the same picture.
 #pragma once
 
@@ -33,7 +34,7 @@ std::string pictureSizeProblem(int64_t width, int64_t height);
 
 struct PreprocessOptions {
     bool autoInvert = true; // a picture lighter at its border than its ink is inverted to white on black
-    bool centre = true;     // MNIST's crop, 20x20 fit and centre of mass; off: a plain resize
+    bool centre = true;     // MNIST's crop, 20x20 fit and centre of mass; off: a resize, unstretched
 };
 
 struct PreprocessResult {
@@ -41,14 +42,16 @@ struct PreprocessResult {
     bool inverted = false; // the picture was dark on light and was inverted
     bool blank = false;    // no ink: a uniform picture, nothing to recognise
     bool centred = false;  // centring was asked for and done (it needs ink lighter than the paper)
+    bool fitted = false;   // not centred, and of other proportions than the input: trimmed and fitted
 };
 
 // Alpha composited over white, then Rec. 601 luma, rounded.
 GrayImage toGray(const RgbaImage& picture);
 
 // `picture` as a (height, width) model input. Centring also stretches the levels so that the
-// paper is black and the strongest ink white (photos of paper are grey, not black); the plain
-// resize keeps the levels, so a dataset image scaled up by an integer factor comes back exactly.
+// paper is black and the strongest ink white (photos of paper are grey, not black), before the
+// resize and after it; the plain resize keeps the levels, so a dataset image scaled up by an
+// integer factor comes back exactly.
 PreprocessResult preprocessImage(const GrayImage& picture, int height, int width, const PreprocessOptions& options);
 
 // Whether MNIST's centring suits a model with these classes: the ten digits, as MNIST names them.

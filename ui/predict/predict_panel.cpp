@@ -212,7 +212,9 @@ void PredictPanel::retranslate()
                             "in its middle is inverted."));
     m_centre->setText(tr("Centre like MNIST"));
     m_centre->setToolTip(tr("Crop to the ink, fit it into 20×20 keeping its shape and put its centre of mass "
-                            "in the middle of 28×28, as MNIST did. Off: the whole picture resized."));
+                            "in the middle of 28×28, as MNIST did. Off: the whole picture resized; one of other "
+                            "proportions is trimmed of its margins and fitted, not stretched, as Fashion-MNIST's "
+                            "pictures were."));
     m_topLabel->setText(tr("Classes shown"));
     m_pad->setToolTip(tr("Draw with the mouse, a pen or a finger; drop or paste a picture here."));
     m_bars->setTitle(tr("Most probable classes"));
@@ -484,7 +486,9 @@ void PredictPanel::showOutcome(const PredictOutcome& outcome)
             steps << tr("cropped, fitted into 20×20 and centred");
         else if (m_centre->isChecked())
             steps << tr("not centred: no ink lighter than the paper");
-        if (!outcome.pre.centred)
+        if (outcome.pre.fitted)
+            steps << tr("trimmed and fitted, not stretched");
+        else if (!outcome.pre.centred)
             steps << tr("resized");
     }
     m_inputCaption->setText(tr("What the model receives (%1×%2): %3")
