@@ -41,14 +41,22 @@ def colab_fashion_cnn():
 # The padding is inside the strided convolutions (faster than a ZeroPad2d before them); an Identity
 # keeps each pad's place, so the module indices, and the safetensors names our export gives them
 # (tests/interop/torch_check.py loads them with strict=True), stay as they were.
+# Its BatchNorm layers have a shift and no scale (Keras' scale=False): PyTorch's affine scale is kept
+# at 1, untrained, so that a module trained here loads into the preset (which refuses a scale that
+# is not all ones).
 def tpu_mnist_cnn():
-    def bn2(c):  # center, no scale
-        return nn.BatchNorm2d(c, eps=1e-3, momentum=0.01, affine=True)
+    def center_only(bn):
+        bn.weight.requires_grad_(False)
+        return bn
+
+    def bn2(c):
+        return center_only(nn.BatchNorm2d(c, eps=1e-3, momentum=0.01, affine=True))
     return nn.Sequential(
         nn.Conv2d(1, 12, 3, padding=1, bias=False), bn2(12), nn.ReLU(),
         nn.Identity(), nn.Conv2d(12, 24, 6, stride=2, padding=2, bias=False), bn2(24), nn.ReLU(),
         nn.Identity(), nn.Conv2d(24, 64, 6, stride=2, padding=2, bias=False), bn2(64), nn.ReLU(),
-        nn.Flatten(), nn.Linear(3136, 200, bias=False), nn.BatchNorm1d(200, eps=1e-3, momentum=0.01),
+        nn.Flatten(), nn.Linear(3136, 200, bias=False),
+        center_only(nn.BatchNorm1d(200, eps=1e-3, momentum=0.01)),
         nn.ReLU(), nn.Dropout(0.4), nn.Linear(200, 10)), 1.0 / 255.0
 
 

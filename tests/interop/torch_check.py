@@ -6,7 +6,7 @@
    images with probabilities within the tolerance of trainbench-cli's evaluation. The export read
    back by Trainbench gives the same predictions and the same weights hash.
 2. A file written from a PyTorch module's own state_dict (its initial weights, with moving
-   statistics and biases moved off their defaults) loads into Trainbench with --model, which
+   statistics and biases moved off their defaults, then trained a few steps) loads into Trainbench with --model, which
    predicts what PyTorch predicts; with the wrong --model it is refused, naming a tensor.
 
 Debian has no python3-safetensors, so the format is read and written here by hand (an 8-byte
@@ -143,6 +143,16 @@ def main():
                     m.num_batches_tracked.fill_(7)
                     if preset != "tpu-mnist-cnn":  # its BatchNorms have no scale: weight stays 1
                         m.weight.copy_(torch.rand(m.weight.shape, generator=g) + 0.5)
+        # Then a few Adam steps, as a module trained in PyTorch has had: what the preset cannot hold
+        # (tpu-mnist-cnn's BatchNorm scale) the module does not train.
+        optimizer = torch.optim.Adam(module.parameters(), lr=1e-2)
+        x = torch.from_numpy(images[:32].astype(np.float32) * scale)
+        y = torch.randint(0, 10, (32,), generator=g)
+        module.train()
+        for _ in range(3):
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(module(x), y).backward()
+            optimizer.step()
         p = torch_probs(module, images, scale)
         save_file(module.state_dict(), stem + ".torch.safetensors", {"format": "pt"})
         cli("evaluate", "--data", data, "--weights", stem + ".torch.safetensors", "--model", preset, "--limit",
