@@ -461,8 +461,9 @@ private slots:
         QCOMPARE(lines.size(), 2);
         QVERIFY2(lines[1].startsWith(QStringLiteral("-: class ")), qPrintable(mixed.out));
 
-        const QString how = QStringLiteral("give --image - a PNG, JPEG or PGM picture through a pipe or a redirection "
-                                           "(trainbench-cli predict --weights FILE --image - < picture.png)");
+        const QString how =
+            QStringLiteral("give --image - a PNG, JPEG, PGM or PPM picture through a pipe or a redirection "
+                           "(trainbench-cli predict --weights FILE --image - < picture.png)");
         Result r = cli({"predict", "--weights", m_weights, "--image", "-"}, QProcess::nullDevice());
         QCOMPARE(r.code, 5);
         QVERIFY2(r.err.contains(QStringLiteral("standard input is empty: ") + how), qPrintable(r.err));
@@ -470,7 +471,8 @@ private slots:
         writeBytes(QStringLiteral("note.txt"), "hello, not a picture\n");
         r = cli({"predict", "--weights", m_weights, "--json", "--image", "-"}, path("note.txt"));
         QCOMPARE(r.code, 5);
-        QVERIFY2(r.err.contains(QStringLiteral("standard input: not a PNG, JPEG or PGM picture")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("standard input: not a PNG, JPEG, PGM or PPM picture")),
+                 qPrintable(r.err));
         QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()[QStringLiteral("image")].toString(),
                  QStringLiteral("-"));
         // On a terminal (script(1) gives it one) the command would wait for a picture nobody types.
@@ -588,7 +590,7 @@ private slots:
         };
         QTest::newRow("empty") << QByteArray() << QStringLiteral("the file is empty");
         QTest::newRow("text") << QByteArray("hello, not a picture\n")
-                              << QStringLiteral("not a PNG, JPEG or PGM picture");
+                              << QStringLiteral("not a PNG, JPEG, PGM or PPM picture");
         QTest::newRow("corrupt png") << (sig + QByteArray(40, '\x11')) << QStringLiteral("not a valid PNG file");
         QTest::newRow("huge png") << ihdr(20000, 20000)
                                   << QStringLiteral("20000x20000 pixels is too large to predict on");
@@ -596,7 +598,7 @@ private slots:
         QTest::newRow("cut jpeg") << QByteArray("\xff\xd8\xff\xe0\x00\x10JFIF\x00", 11)
                                   << QStringLiteral("not a valid JPEG file");
         QTest::newRow("gif") << QByteArray("GIF89a\x02\x00\x02\x00", 10)
-                             << QStringLiteral("a GIF picture; the command line reads PNG, JPEG and PGM");
+                             << QStringLiteral("a GIF picture; the command line reads PNG, JPEG, PGM and PPM");
         QTest::newRow("cut pgm") << QByteArray("P5\n28 28\n255\n\x01\x02", 15)
                                  << QStringLiteral("a truncated PGM file (784 bytes of pixels declared, 2 present)");
         QTest::newRow("cut 16-bit pgm") << QByteArray("P5 2 2 65535\n\x01\x02\x03\x04", 17)
@@ -605,6 +607,14 @@ private slots:
         QTest::newRow("pgm without its white space")
             << QByteArray("P5 2 2 255")
             << QStringLiteral("not a valid PGM file (no white space between its largest value");
+        QTest::newRow("cut ppm") << QByteArray("P6 2 2 255\n\x01\x02", 13)
+                                 << QStringLiteral("a truncated PPM file (12 bytes of pixels declared, 2 present)");
+        QTest::newRow("plain-text pgm")
+            << QByteArray("P2\n2 1\n255\n0 255\n")
+            << QStringLiteral("a plain-text (P2) PGM picture; the command line reads binary PGM and PPM (P5, P6), "
+                              "PNG and JPEG");
+        QTest::newRow("pbm") << QByteArray("P4\n8 1\n\xff", 8)
+                             << QStringLiteral("a PBM bitmap (P4); the command line reads PNG, JPEG, PGM and PPM");
         QTest::newRow("pgm without a size") << QByteArray("P5\n# a comment\nwide 28\n255\n")
                                             << QStringLiteral("not a valid PGM file (its width is not a number)");
     }
@@ -677,6 +687,22 @@ private slots:
 
     // A CMYK JPEG as Photoshop writes it (Adobe marker, inks stored inverted) reads as the same
     // picture as a grey one: libjpeg gives CMYK only as CMYK, and the command line mixes the RGB.
+    // Binary PPM (P6) reads as its colours: a dataset image as grey RGB comes back as the dataset's bytes.
+    void ppmPictures()
+    {
+        QByteArray ppm("P6\n# grey\n28 28\n255\n");
+        for (int k = 0; k < 784; ++k)
+            ppm.append(QByteArray(3, char(m_testPixels[size_t(k)])));
+        writeBytes(QStringLiteral("grey.ppm"), ppm);
+        QDir().mkpath(path("ppm-inputs"));
+        const Result r = cli({"predict", "--weights", m_weights, "--centre", "off", "--invert", "off", "--image",
+                              path("grey.ppm"), "--save-inputs", path("ppm-inputs")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile in(path("ppm-inputs/grey.pgm"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QCOMPARE(in.readAll().right(784), QByteArray(reinterpret_cast<const char*>(m_testPixels.data()), 784));
+    }
+
     void cmykJpeg()
     {
         QVERIFY(!m_weights.isEmpty());

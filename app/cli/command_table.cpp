@@ -55,7 +55,8 @@ const std::map<std::string, OwnOption>& ownOptions()
         {"scale-batch", {"", "the batch grows with the replicas (each replica keeps --batch images)"}},
         {"sweep", {"batch=32,64|size=1,2", "one row per batch size or size multiplier on each device"}},
         {"csv", {"FILE", "the table as CSV too"}},
-        {"image", {"PICTURE [PICTURE ...]", "PNG, JPEG or binary PGM pictures; - reads one from standard input"}},
+        {"image",
+         {"PICTURE [PICTURE ...]", "PNG, JPEG, or binary PGM or PPM pictures; - reads one from standard input"}},
         {"top", {"K", "the K most probable classes, 1 to the model's number of classes (3)"}},
         {"invert", {"on|off", "invert dark ink on light paper, as the picture's border suggests (on)"}},
         {"centre", {"on|off", "MNIST's centring of light ink (by default for digit models)"}},
@@ -217,7 +218,7 @@ std::vector<Command> makeTable()
                   {"invert"},
                   {"centre"},
                   {"save-inputs"}},
-                 "the model's top classes for PNG, JPEG or PGM pictures (- reads one from standard input), "
+                 "the model's top classes for PNG, JPEG, PGM or PPM pictures (- reads one from standard input), "
                  "preprocessed as the window's Predict page does",
                  predictCommand});
     t.push_back({"runs", "list|show RUN|delete RUN", names({"runs-dir", "json"}),

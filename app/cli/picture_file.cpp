@@ -179,11 +179,14 @@ Picture readJpeg(const std::string& path, const std::string& bytes)
     return pic;
 }
 
-// Binary PGM (P5), what --save-inputs writes: "P5", width, height and the largest value as decimal
-// numbers between white space and comments, one white space character, then the rows, a byte a pixel
-// (two, most significant first, when the largest value exceeds 255).
-Picture readPgm(const std::string& path, const std::string& bytes)
+// Binary PGM (P5), what --save-inputs writes, or binary PPM (P6, red, green and blue a pixel): "P5" or
+// "P6", width, height and the largest value as decimal numbers between white space and comments, one
+// white space character, then the rows, a byte a sample (two, most significant first, when the
+// largest value exceeds 255).
+Picture readNetpbm(const std::string& path, const std::string& bytes)
 {
+    const bool colour = bytes[1] == '6';
+    const std::string format = colour ? "PPM" : "PGM";
     size_t at = 2;
     auto number = [&](const char* what) {
         while (at < bytes.size() && (std::isspace(static_cast<unsigned char>(bytes[at])) || bytes[at] == '#'))
@@ -196,21 +199,23 @@ Picture readPgm(const std::string& path, const std::string& bytes)
         while (at < bytes.size() && std::isdigit(static_cast<unsigned char>(bytes[at])) && v < (uint64_t(1) << 32))
             v = v * 10 + uint64_t(bytes[at++] - '0');
         if (at == start)
-            fail(path, std::string("not a valid PGM file (its ") + what + " is not a number)");
+            fail(path, "not a valid " + format + " file (its " + what + " is not a number)");
         if (v >= (uint64_t(1) << 32))
-            fail(path, std::string("not a valid PGM file (its ") + what + " is absurd)");
+            fail(path, "not a valid " + format + " file (its " + what + " is absurd)");
         return v;
     };
     const uint64_t w = number("width"), h = number("height"), maxValue = number("largest value");
     if (maxValue < 1 || maxValue > 65535)
-        fail(path, "not a valid PGM file (its largest value " + std::to_string(maxValue) + " is not 1 to 65535)");
+        fail(path,
+             "not a valid " + format + " file (its largest value " + std::to_string(maxValue) + " is not 1 to 65535)");
     checkSize(path, int64_t(w), int64_t(h));
     if (at >= bytes.size() || !std::isspace(static_cast<unsigned char>(bytes[at])))
-        fail(path, "not a valid PGM file (no white space between its largest value and its pixels)");
+        fail(path, "not a valid " + format + " file (no white space between its largest value and its pixels)");
     ++at; // the one white space character before the rows
-    const uint64_t sampleBytes = maxValue > 255 ? 2 : 1, need = w * h * sampleBytes;
+    const uint64_t sampleBytes = maxValue > 255 ? 2 : 1, channels = colour ? 3 : 1;
+    const uint64_t need = w * h * channels * sampleBytes;
     if (at > bytes.size() || bytes.size() - at < need)
-        fail(path, "a truncated PGM file (" + std::to_string(need) + " bytes of pixels declared, " +
+        fail(path, "a truncated " + format + " file (" + std::to_string(need) + " bytes of pixels declared, " +
                        std::to_string(at > bytes.size() ? 0 : bytes.size() - at) + " present)");
     Picture pic;
     pic.image.width = int(w);
@@ -218,9 +223,12 @@ Picture readPgm(const std::string& path, const std::string& bytes)
     pic.image.pixels.resize(size_t(w * h) * 4);
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + at);
     for (size_t i = 0; i < size_t(w * h); ++i) {
-        const uint64_t v = sampleBytes == 2 ? uint64_t(p[2 * i]) << 8 | p[2 * i + 1] : p[i];
-        const auto grey = static_cast<unsigned char>((std::min(v, maxValue) * 255 + maxValue / 2) / maxValue);
-        std::memset(&pic.image.pixels[i * 4], grey, 3);
+        for (size_t c = 0; c < 3; ++c) {
+            const size_t s = i * channels + (colour ? c : 0);
+            const uint64_t v = sampleBytes == 2 ? uint64_t(p[2 * s]) << 8 | p[2 * s + 1] : p[s];
+            pic.image.pixels[i * 4 + c] =
+                static_cast<unsigned char>((std::min(v, maxValue) * 255 + maxValue / 2) / maxValue);
+        }
         pic.image.pixels[i * 4 + 3] = 255;
     }
     return pic;
@@ -233,10 +241,17 @@ Picture decodePicture(const std::string& bytes, const std::string& path)
         return readPng(path, bytes);
     if (startsWith(bytes, "\xff\xd8\xff", 3))
         return readJpeg(path, bytes);
-    if (startsWith(bytes, "P5", 2) && bytes.size() > 2 && std::isspace(static_cast<unsigned char>(bytes[2])))
-        return readPgm(path, bytes);
+    const bool netpbm = bytes.size() > 2 && bytes[0] == 'P' && std::isspace(static_cast<unsigned char>(bytes[2]));
+    if (netpbm && (bytes[1] == '5' || bytes[1] == '6'))
+        return readNetpbm(path, bytes);
     std::string kind;
-    if (startsWith(bytes, "GIF8", 4))
+    if (netpbm && (bytes[1] == '2' || bytes[1] == '3'))
+        fail(path, std::string("a plain-text (P") + bytes[1] + ") " + (bytes[1] == '2' ? "PGM" : "PPM") +
+                       " picture; the command line reads binary PGM and PPM (P5, P6), PNG and JPEG (convert it, "
+                       "or open it in the window)");
+    if (netpbm && (bytes[1] == '1' || bytes[1] == '4'))
+        kind = std::string("a PBM bitmap (P") + bytes[1] + ")";
+    else if (startsWith(bytes, "GIF8", 4))
         kind = "a GIF picture";
     else if (startsWith(bytes, "BM", 2))
         kind = "a BMP picture";
@@ -245,15 +260,15 @@ Picture decodePicture(const std::string& bytes, const std::string& path)
     else if (startsWith(bytes, "II*\0", 4) || startsWith(bytes, "MM\0*", 4))
         kind = "a TIFF picture";
     if (!kind.empty())
-        fail(path, kind + "; the command line reads PNG, JPEG and PGM (convert it, or open it in the window)");
-    fail(path, "not a PNG, JPEG or PGM picture");
+        fail(path, kind + "; the command line reads PNG, JPEG, PGM and PPM (convert it, or open it in the window)");
+    fail(path, "not a PNG, JPEG, PGM or PPM picture");
 }
 
 // All of standard input, up to the size limit of a file. A terminal is refused before it is read:
 // nobody types a picture, and the command would wait without a word.
 std::string readStandardInput()
 {
-    const char* how = "give --image - a PNG, JPEG or PGM picture through a pipe or a redirection "
+    const char* how = "give --image - a PNG, JPEG, PGM or PPM picture through a pipe or a redirection "
                       "(trainbench-cli predict --weights FILE --image - < picture.png)";
     if (::isatty(STDIN_FILENO))
         throw tb::IoError(std::string("standard input is a terminal: ") + how);

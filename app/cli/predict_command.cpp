@@ -1,4 +1,4 @@
-// trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG, JPEG or PGM,
+// trainbench-cli predict: the classes a trained model gives pictures of one's own (PNG, JPEG, PGM or PPM,
 // files or standard input), after the same preprocessing as the window's Predict page.
 #include "cli_common.hpp"
 #include "command_table.hpp"
