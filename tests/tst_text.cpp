@@ -147,6 +147,11 @@ private slots:
         t64.forTraining = false;
         expectError<DataError>([&] { textDataset(letters.substr(0, 645), "letters", t64); },
                                "(at least 646 needed); use a longer text (the model reads sequences of 64)");
+        // Sequences of 1, the shortest, cannot be shortened.
+        TextOptions t1;
+        t1.sequenceLength = 1;
+        expectError<DataError>([&] { textDataset("abc", "abc", t1); },
+                               "(at least 16 needed); use a longer text (the model reads sequences of 1)");
         // A checkpoint of another text of the same length says the text differs (a text's labels are its
         // symbols, one step on), not that labels do.
         std::string edited = letters;

@@ -329,14 +329,15 @@ Dataset textDataset(const std::string& text, const std::string& origin, const Te
             else
                 lo = mid + 1;
         }
-        // A model's weights fix the sequence length it is evaluated with: only the text can change.
-        throw DataError("the text " + origin + " holds " + std::to_string(total) + " " +
-                        (o.vocabulary == TextVocabularyKind::Bytes ? "bytes" : "characters") +
-                        ", shorter than one sequence of " + std::to_string(T) +
-                        " on each side of the training/validation split (at least " + std::to_string(lo) +
-                        " needed); " +
-                        (o.forTraining ? "use a longer text or a shorter sequence length"
-                                       : "use a longer text (the model reads sequences of " + std::to_string(T) + ")"));
+        // A model's weights fix the sequence length it is evaluated with, and 1 is the shortest: only the
+        // text can change.
+        throw DataError(
+            "the text " + origin + " holds " + std::to_string(total) + " " +
+            (o.vocabulary == TextVocabularyKind::Bytes ? "bytes" : "characters") + ", shorter than one sequence of " +
+            std::to_string(T) + " on each side of the training/validation split (at least " + std::to_string(lo) +
+            " needed); " +
+            (o.forTraining && T > 1 ? "use a longer text or a shorter sequence length"
+                                    : "use a longer text (the model reads sequences of " + std::to_string(T) + ")"));
     }
     Dataset d;
     d.directory = origin;
