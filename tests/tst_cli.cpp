@@ -1066,7 +1066,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 4); // a header and one row per device
-        QVERIFY(lines[0].startsWith("device,description,sweep_value,replicas,global_batch"));
+        QVERIFY(lines[0].startsWith("device,precision,description,sweep_value,replicas,global_batch"));
         QVERIFY(lines[1].startsWith("cpu:1,"));
         QVERIFY(lines[2].contains(sha));
         QVERIFY(lines[4].startsWith("cuda:0,"));
@@ -1280,18 +1280,21 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
-        QVERIFY(lines[0].endsWith(",skipped,model,dataset,seed,max_batches,optimizer,learning_rate,sequence_length,"
-                                  "vocabulary"));
+        QVERIFY(lines[0].endsWith(",skipped,note,model,dataset,seed,max_batches,validation_limit,optimizer,"
+                                  "learning_rate,sequence_length,vocabulary"));
         const auto field = [&](int row, const char* name) { return csvField(lines[0], lines[row], name); };
-        QCOMPARE(field(2, "global_batch"), QString("16")); // cpu:2's: 8 per replica
-        QCOMPARE(field(2, "max_abs_diff"), QString());     // the first at batch 16: none to differ from
-        QCOMPARE(field(3, "max_abs_diff"), QString("0"));  // cpu:1 again, against the first cpu:1
+        QCOMPARE(field(1, "precision"), QString("fp32"));                           // as --json's device events say it
+        QCOMPARE(field(2, "samples").toInt(), field(2, "epochs").toInt() * 3 * 16); // 3 batches of 16 an epoch
+        QCOMPARE(field(2, "global_batch"), QString("16"));                          // cpu:2's: 8 per replica
+        QCOMPARE(field(2, "max_abs_diff"), QString());    // the first at batch 16: none to differ from
+        QCOMPARE(field(3, "max_abs_diff"), QString("0")); // cpu:1 again, against the first cpu:1
         QCOMPARE(field(1, "weights_sha256"), field(3, "weights_sha256"));
         QVERIFY(field(1, "weights_sha256") != field(2, "weights_sha256"));
         for (const QString& line : lines.mid(1))
-            QVERIFY2(line.endsWith(",\"\",\"toy\",\"" + m_data + "\",7,3,adam,0.001,,"), qPrintable(line));
-        const Result j = run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2",
-                              "--batch", "8", "--max-batches", "3", "--seed", "7", "--scale-batch", "--json"});
+            QVERIFY2(line.endsWith(",\"\",\"\",\"toy\",\"" + m_data + "\",7,3,0,adam,0.001,,"), qPrintable(line));
+        const Result j =
+            run({"compare", "--data", m_data, "--model", m_data + "/toy.json", "--devices", "cpu:1,cpu:2", "--batch",
+                 "8", "--max-batches", "3", "--seed", "7", "--scale-batch", "--json", "--validation-limit", "20"});
         QVERIFY2(j.code == 0, qPrintable(j.err));
         const QList<QJsonObject> events = jsonLines(j.out);
         QVERIFY(!events.isEmpty());
@@ -1301,11 +1304,18 @@ private slots:
         QCOMPARE(start["dataset"].toString(), m_data);
         QCOMPARE(start["seed"].toString(), QString("7"));
         QCOMPARE(start["max_batches"].toInt(), 3);
+        QCOMPARE(start["validation_limit"].toInt(), 20);
         QCOMPARE(start["batch"].toInt(), 8);
         QVERIFY(start["scale_batch"].toBool());
         QCOMPARE(start["devices"].toArray().size(), 2);
         QVERIFY(!events.back().contains("max_abs_diff"));    // cpu:2, the first at its batch
         QCOMPARE(events[1]["max_abs_diff"].toDouble(), 0.0); // cpu:1, the first row
+        // What each device trained, as the CSV's row says it.
+        const int epochs = start["epochs"].toInt();
+        QVERIFY(epochs > 0);
+        QCOMPARE(events[1]["epochs"].toInt(), epochs);
+        QCOMPARE(events[1]["samples"].toInt(), epochs * 3 * 8);      // 3 batches of 8 an epoch
+        QCOMPARE(events.back()["samples"].toInt(), epochs * 3 * 16); // cpu:2's batch: 16
     }
 
     // Ctrl-C in the first device: nothing to compare, said so, and no CSV of a header alone (it printed an

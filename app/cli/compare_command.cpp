@@ -64,6 +64,8 @@ public:
             if (!r.skipped.empty()) {
                 j["skipped"] = r.skipped; // nothing ran: no results (the CSV leaves them empty too)
             } else {
+                j["epochs"] = r.epochs; // as the CSV's row: what this device trained
+                j["samples"] = r.samples;
                 j["seconds_per_epoch"] = r.secondsPerEpoch;
                 j["samples_per_sec"] = r.samplesPerSec;
                 j["speedup"] = r.speedup;
@@ -139,6 +141,8 @@ int compareCommand(const std::vector<std::string>& args)
         j["test_images"] = data.test.count;
         j["epochs"] = cfg.train.epochs;
         j["max_batches"] = setup.maxBatches;
+        if (setup.validationLimit > 0) // as train's start says it
+            j["validation_limit"] = setup.validationLimit;
         if (cfg.sweep.kind != tb::SweepKind::Batch) // else the sweep's values are the batches
             j["batch"] = cfg.train.batchSize;
         j["scale_batch"] = cfg.scaleBatchWithReplicas;

@@ -170,6 +170,7 @@ CompareSetup compareSetupOf(const ModelSpec& spec, const Dataset& data, const Co
             data.directory,
             t.seed,
             t.maxBatches,
+            t.validationLimit,
             optimizerName(t.optimizer.kind),
             t.optimizer.learningRate,
             data.isText() ? data.inputHeight() : 0,
@@ -179,9 +180,9 @@ CompareSetup compareSetupOf(const ModelSpec& spec, const Dataset& data, const Co
 std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& setup)
 {
     std::string out =
-        "device,description,sweep_value,replicas,global_batch,size_multiplier,epochs,samples,seconds_per_epoch,"
-        "samples_per_sec,speedup,test_loss,test_accuracy,weights_sha256,max_abs_diff,skipped,model,dataset,seed,"
-        "max_batches,optimizer,learning_rate,sequence_length,vocabulary\n";
+        "device,precision,description,sweep_value,replicas,global_batch,size_multiplier,epochs,samples,"
+        "seconds_per_epoch,samples_per_sec,speedup,test_loss,test_accuracy,weights_sha256,max_abs_diff,skipped,note,"
+        "model,dataset,seed,max_batches,validation_limit,optimizer,learning_rate,sequence_length,vocabulary\n";
     auto quoted = [](std::string s) {
         std::string q = "\"";
         for (char c : s)
@@ -189,10 +190,11 @@ std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& 
         return q + "\"";
     };
     // What was compared, the same on every row (a text's sequence length and vocabulary empty for images).
-    const std::string what =
-        quoted(setup.model) + "," + quoted(setup.dataset) + "," + std::to_string(setup.seed) + "," +
-        std::to_string(setup.maxBatches) + "," + setup.optimizer + "," + jsonNumberText(jsonFloat(setup.learningRate)) +
-        "," + (setup.sequenceLength ? std::to_string(setup.sequenceLength) : "") + "," + setup.vocabulary;
+    const std::string what = quoted(setup.model) + "," + quoted(setup.dataset) + "," + std::to_string(setup.seed) +
+                             "," + std::to_string(setup.maxBatches) + "," + std::to_string(setup.validationLimit) +
+                             "," + setup.optimizer + "," + jsonNumberText(jsonFloat(setup.learningRate)) + "," +
+                             (setup.sequenceLength ? std::to_string(setup.sequenceLength) : "") + "," +
+                             setup.vocabulary;
     for (const CompareRow& r : rows) {
         // What the row was set to run with (its device's replicas, batch and size), then what it
         // measured: empty fields for a skipped row, which measured nothing.
@@ -207,8 +209,9 @@ std::string compareCsv(const std::vector<CompareRow>& rows, const CompareSetup& 
             if (!r.noDiffReference)
                 std::snprintf(diff, sizeof diff, "%.6g", r.maxAbsDiff);
         }
-        out += r.device.id() + "," + quoted(r.description) + "," + setup + "," + results + "," + r.weightsSha256 + "," +
-               diff + "," + quoted(r.skipped) + "," + what + "\n";
+        out += r.device.id() + "," + precisionName(r.device.precision) + "," + quoted(r.description) + "," + setup +
+               "," + results + "," + r.weightsSha256 + "," + diff + "," + quoted(r.skipped) + "," +
+               quoted(r.skipped.empty() ? r.note : std::string()) + "," + what + "\n";
     }
     return out;
 }

@@ -81,7 +81,8 @@ struct CompareSetup {
     std::string model;
     std::string dataset; // its folder or text file
     uint64_t seed = 0;
-    int maxBatches = 0; // 0: every batch
+    int maxBatches = 0;      // 0: every batch
+    int validationLimit = 0; // 0: every validation sample each epoch
     std::string optimizer;
     float learningRate = 0;
     int sequenceLength = 0; // a text model's; 0 for images
