@@ -1,9 +1,9 @@
 // libFuzzer target for the pictures `trainbench-cli predict` reads (app/cli/picture_file.cpp,
-// readPicture: PNG through libpng, JPEG through libjpeg-turbo, binary PGM by our own parser), then
+// readPicture: PNG through libpng, JPEG through libjpeg-turbo, binary PGM and PPM by our own parser), then
 // the engine's preprocessing of the decoded picture for a 28x28 model (data/preprocess.cpp), both
 // ways. The libraries are fuzzed upstream; what this exercises is our use of them (the size checks
-// before decoding, the error paths out of their longjmp handlers, the conversions after) and the PGM
-// header and pixels, which are ours alone.
+// before decoding, the error paths out of their longjmp handlers, the conversions after) and the
+// PGM and PPM headers and pixels, which are ours alone.
 #include "core/errors.hpp"
 #include "data/preprocess.hpp"
 #include "fuzz_scratch.hpp"

@@ -188,6 +188,40 @@ private slots:
                 QCOMPARE(int(t.pixels[size_t(y) * 28 + x]), x == 13 ? 255 : 0);
     }
 
+    // A picture within 10% of the input's proportions is resized as it is, margins and all, as a square
+    // one: a photo cropped by hand about square is not trimmed to a different input. Past that, a
+    // speck on the paper (dust, a JPEG artefact) is not trimmed to and blown up: the whole picture is
+    // fitted. On white paper, inverted, the sides are the inverted paper's black.
+    void nearSquareAndSpecks()
+    {
+        const auto boxed = [](int w, int h) {
+            tb::GrayImage g = gray(w, h, 255);
+            for (int y = h / 2 - 10; y < h / 2 + 10; ++y)
+                for (int x = w / 2 - 10; x < w / 2 + 10; ++x)
+                    g.pixels[size_t(y) * size_t(w) + size_t(x)] = 0;
+            return g;
+        };
+        tb::PreprocessOptions plain;
+        plain.centre = false;
+        const tb::PreprocessResult square = tb::preprocessImage(boxed(100, 100), 28, 28, plain);
+        const tb::PreprocessResult near = tb::preprocessImage(boxed(100, 104), 28, 28, plain);
+        QVERIFY(square.inverted && near.inverted);
+        QVERIFY(!square.fitted && !near.fitted);
+        const auto bright = [](const tb::GrayImage& g) {
+            return std::count_if(g.pixels.begin(), g.pixels.end(), [](uint8_t v) { return v > 128; });
+        };
+        QVERIFY(std::abs(int(bright(near.input)) - int(bright(square.input))) <= 6); // a box of about 5.6x5.6
+        const tb::PreprocessResult tall = tb::preprocessImage(boxed(100, 120), 28, 28, plain);
+        QVERIFY(tall.fitted); // trimmed to the box: it fills the input
+        QCOMPARE(int(bright(tall.input)), 28 * 28);
+        tb::GrayImage speck = gray(100, 120, 255);
+        speck.pixels[60 * 100 + 50] = 0;
+        const tb::PreprocessResult s = tb::preprocessImage(speck, 28, 28, plain);
+        QVERIFY(s.fitted);
+        QCOMPARE(int(bright(s.input)), 0);
+        QCOMPARE(int(s.input.pixels[0]), 0); // the sides: the inverted paper
+    }
+
     // A thin pen on a large page: shrinking averages the stroke with the paper beside it, and the
     // levels are stretched again after it, so the stroke reaches white as MNIST's do (it peaked at a
     // third of that).
@@ -685,24 +719,43 @@ private slots:
             QVERIFY(QJsonDocument::fromJson(line.toUtf8()).object()[QStringLiteral("inverted")].toBool());
     }
 
-    // A CMYK JPEG as Photoshop writes it (Adobe marker, inks stored inverted) reads as the same
-    // picture as a grey one: libjpeg gives CMYK only as CMYK, and the command line mixes the RGB.
-    // Binary PPM (P6) reads as its colours: a dataset image as grey RGB comes back as the dataset's bytes.
+    // Binary PPM (P6) reads as its colours: a dataset image as grey RGB comes back as the dataset's
+    // bytes; red, green and blue weigh as in a PNG (Rec. 601), also at 16 bits a sample.
     void ppmPictures()
     {
         QByteArray ppm("P6\n# grey\n28 28\n255\n");
         for (int k = 0; k < 784; ++k)
             ppm.append(QByteArray(3, char(m_testPixels[size_t(k)])));
         writeBytes(QStringLiteral("grey.ppm"), ppm);
+        // A red square on white, and the same at 16 bits: its luma, 76, where the square is.
+        QByteArray red("P6 28 28 255\n"), red16("P6 28 28 65535\n");
+        for (int y = 0; y < 28; ++y)
+            for (int x = 0; x < 28; ++x) {
+                const bool in = x >= 8 && x < 20 && y >= 8 && y < 20;
+                red.append(in ? QByteArray("\xff\x00\x00", 3) : QByteArray(3, '\xff'));
+                red16.append(in ? QByteArray("\xff\xff\x00\x00\x00\x00", 6) : QByteArray(6, '\xff'));
+            }
+        writeBytes(QStringLiteral("red.ppm"), red);
+        writeBytes(QStringLiteral("red16.ppm"), red16);
         QDir().mkpath(path("ppm-inputs"));
-        const Result r = cli({"predict", "--weights", m_weights, "--centre", "off", "--invert", "off", "--image",
-                              path("grey.ppm"), "--save-inputs", path("ppm-inputs")});
+        const Result r =
+            cli({"predict", "--weights", m_weights, "--centre", "off", "--invert", "off", "--image", path("grey.ppm"),
+                 path("red.ppm"), path("red16.ppm"), "--save-inputs", path("ppm-inputs")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QFile in(path("ppm-inputs/grey.pgm"));
         QVERIFY(in.open(QIODevice::ReadOnly));
         QCOMPARE(in.readAll().right(784), QByteArray(reinterpret_cast<const char*>(m_testPixels.data()), 784));
+        for (const char* name : {"ppm-inputs/red.pgm", "ppm-inputs/red16.pgm"}) {
+            QFile f(path(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray px = f.readAll().right(784);
+            QCOMPARE(int(uint8_t(px[14 * 28 + 14])), 76);
+            QCOMPARE(int(uint8_t(px[0])), 255);
+        }
     }
 
+    // A CMYK JPEG as Photoshop writes it (Adobe marker, inks stored inverted) reads as the same
+    // picture as a grey one: libjpeg gives CMYK only as CMYK, and the command line mixes the RGB.
     void cmykJpeg()
     {
         QVERIFY(!m_weights.isEmpty());

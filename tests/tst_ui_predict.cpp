@@ -181,6 +181,33 @@ private slots:
         QCOMPARE(page.bars()->barCount(), 10);
     }
 
+    // A picture of other proportions than the input, centring off: trimmed and fitted, as the caption
+    // says; a square one is resized.
+    void aWidePictureIsFittedNotStretched()
+    {
+        PredictPanel page;
+        page.setWeights(randomWeights(), [] { return QStringLiteral("tiny"); });
+        page.centreBox()->setChecked(false);
+        QVERIFY(settle(page));
+        for (const QSize size : {QSize(120, 40), QSize(80, 80)}) {
+            QImage picture(size, QImage::Format_RGB32);
+            picture.fill(Qt::white);
+            for (int y = size.height() / 4; y < size.height() * 3 / 4; ++y)
+                for (int x = size.width() / 6; x < size.width() * 5 / 6; ++x)
+                    picture.setPixel(x, y, qRgb(0, 0, 0));
+            const QString path = m_tmp.filePath(QStringLiteral("bar-%1.png").arg(size.width()));
+            QVERIFY(picture.save(path));
+            QSignalSpy opened(&page, &PredictPanel::pictureOpened);
+            page.openPicture(path);
+            QVERIFY(opened.wait(fixtures::kHangGuardMs));
+            QVERIFY(settle(page));
+            const QString how = size.width() == size.height()
+                                    ? QStringLiteral("inverted, resized")
+                                    : QStringLiteral("inverted, trimmed and fitted, not stretched");
+            QVERIFY2(page.inputCaption().endsWith(how), qPrintable(page.inputCaption()));
+        }
+    }
+
     void badPictures_data()
     {
         QTest::addColumn<QByteArray>("bytes");

@@ -1,4 +1,4 @@
-// PNG through libpng's simplified API, JPEG through libjpeg-turbo (picture_file.hpp); binary PGM by hand.
+// PNG through libpng's simplified API, JPEG through libjpeg-turbo (picture_file.hpp); binary PGM and PPM by hand.
 #include "picture_file.hpp"
 
 #include "core/atomic_file.hpp"

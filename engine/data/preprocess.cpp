@@ -73,13 +73,15 @@ std::pair<int, int> fitOf(int w, int h, int width, int height)
     return {std::clamp(int(std::lround(w * s)), 1, width), std::clamp(int(std::lround(h * s)), 1, height)};
 }
 
-// `f` as a width x height input. A picture of the input's proportions is only resized. Another is
-// not stretched: as Fashion-MNIST made its products' pictures, its margins of the paper's shade
-// (`fill`) are trimmed, its longer side fitted, and it is centred on `fill`. Stretched, a garment
-// in a 3:4 frame was classified as in its square original 72 times in 100, in a 1:3 frame 20.
+// `f` as a width x height input. A picture of about the input's proportions (within 10%: a photo
+// cropped by hand) is only resized, so a dataset image scaled up comes back exactly. Another is not
+// stretched: as Fashion-MNIST made its products' pictures, its margins of the paper's shade (`fill`)
+// are trimmed, its longer side fitted, and it is centred on `fill`. Stretched, a garment in a 3:4
+// frame was classified as in its square original 72 times in 100, in a 1:3 frame 20.
 FloatImage fitted(const FloatImage& f, int width, int height, float fill, PreprocessResult& r)
 {
-    if (const auto [dw, dh] = fitOf(f.width, f.height, width, height); dw == width && dh == height)
+    const double aspect = (double(f.width) / f.height) / (double(width) / height);
+    if (aspect >= 1 / 1.1 && aspect <= 1.1)
         return resample(f, 0, 0, f.width, f.height, width, height);
     r.fitted = true;
     int x0 = f.width, y0 = f.height, x1 = -1, y1 = -1; // what differs from the paper by 10%
@@ -91,7 +93,9 @@ FloatImage fitted(const FloatImage& f, int width, int height, float fill, Prepro
                 y0 = std::min(y0, y);
                 y1 = std::max(y1, y);
             }
-    if (x1 < 0) // nothing but paper
+    // Nothing but paper, or a speck (dust, a JPEG artefact): not blown up to fill the input, the
+    // whole picture is fitted.
+    if (x1 < 0 || std::max(double(x1 - x0 + 1) / f.width, double(y1 - y0 + 1) / f.height) < 0.1)
         x0 = 0, y0 = 0, x1 = f.width - 1, y1 = f.height - 1;
     const auto [dw, dh] = fitOf(x1 - x0 + 1, y1 - y0 + 1, width, height);
     const FloatImage inner = resample(f, x0, y0, x1 - x0 + 1, y1 - y0 + 1, dw, dh);

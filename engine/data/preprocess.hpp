@@ -1,9 +1,9 @@
 // What a picture goes through before a model trained on IDX images sees it: grayscale, white ink
 // on black as the datasets store it, then for digits what MNIST did to NIST's scans (crop to the
 // ink's bounding box, fit into 20x20 keeping the aspect, centre by the centre of mass in 28x28),
-// otherwise a resize to the model's input that keeps the picture's proportions (Fashion-MNIST's
-// products were fitted so), the sides filled with the paper's shade. The window and the CLI decode files themselves and
-// hand 8-bit RGBA here, so both give the model the same bytes for the same picture.
+// otherwise a resize to the model's input; a picture of other proportions is trimmed of its margins
+// and fitted unstretched, as Fashion-MNIST made its pictures. The window and the CLI decode files
+// themselves and hand 8-bit RGBA here, so both give the model the same bytes for the same picture.
 #pragma once
 
 #include <cstdint>
