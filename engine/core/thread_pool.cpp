@@ -1,5 +1,7 @@
 #include "core/thread_pool.hpp"
 
+#include "core/stop_signals.hpp"
+
 #include <sched.h>
 
 namespace tb {
@@ -14,6 +16,7 @@ int hardwareThreads()
 
 ThreadPool::ThreadPool(int threads) : m_threads(std::max(1, threads))
 {
+    const StopSignalsHeld held; // the workers never take the stop signals
     for (int i = 1; i < m_threads; ++i)
         m_workers.emplace_back([this, i] { workerLoop(i); });
 }

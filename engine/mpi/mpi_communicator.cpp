@@ -1,5 +1,7 @@
 #include "mpi/mpi_communicator.hpp"
 
+#include "core/stop_signals.hpp"
+
 #include <mpi.h>
 
 #include <chrono>
@@ -21,7 +23,10 @@ public:
     explicit MpiCommunicator(double timeoutSeconds) : m_timeout(timeoutSeconds)
     {
         int provided = 0;
-        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+        {
+            const StopSignalsHeld held; // nor do the threads MPI starts
+            MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+        }
         MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
         MPI_Comm_size(MPI_COMM_WORLD, &m_size);
     }

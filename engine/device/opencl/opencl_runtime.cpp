@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/memory.hpp"
 #include "core/sha256.hpp"
+#include "core/stop_signals.hpp"
 #include "device/kernel_cache.hpp"
 #include "device/opencl/opencl_devices.hpp"
 #include "device/opencl/opencl_kernel_sources.hpp"
@@ -233,6 +234,7 @@ Device::Device(int index, std::string cacheDir) : m_cacheDir(std::move(cacheDir)
         m_options += " " + extra;
     // OpenCL calls are thread-safe (1.1 and later): the program builds while this thread allocates
     // and uploads on the same context. Only the builder touches m_program and m_origin until joined.
+    const StopSignalsHeld held; // the builder never takes the stop signals
     m_builder = std::thread([this] {
         try {
             buildProgram();
