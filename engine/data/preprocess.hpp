@@ -42,7 +42,7 @@ struct PreprocessResult {
     bool inverted = false; // the picture was dark on light and was inverted
     bool blank = false;    // no ink: a uniform picture, nothing to recognise
     bool centred = false;  // centring was asked for and done (it needs ink lighter than the paper)
-    bool fitted = false;   // not centred, and of other proportions than the input: trimmed and fitted
+    bool fitted = false;   // not centred, and over 10% off the input's proportions: trimmed and fitted
 };
 
 // Alpha composited over white, then Rec. 601 luma, rounded.
