@@ -176,9 +176,17 @@ BatchCurve BatchCurve::fromJson(const Json& state, const RunPosition& at, int ep
     return c;
 }
 
-double batchSmoothing(int stepsPerEpoch)
+BatchSmoother::Point BatchSmoother::add(const BatchProgress& p)
 {
-    return std::clamp(1.0 - 20.0 / std::max(1, stepsPerEpoch), 0.0, 0.9);
+    if (!m_started) {
+        m_loss = p.batchLoss;
+        m_accuracy = p.batchAccuracy;
+        m_started = true;
+    }
+    const double keep = std::clamp(1.0 - 20.0 / std::max(1, p.steps), 0.0, 0.9); // of the points before
+    m_loss = keep * m_loss + (1 - keep) * p.batchLoss;
+    m_accuracy = keep * m_accuracy + (1 - keep) * p.batchAccuracy;
+    return {(p.epoch - 1) + double(p.step) / std::max(1, p.steps), m_loss, m_accuracy};
 }
 
 BatchLine smoothedBatchLine(const std::vector<BatchPoint>& points)
@@ -187,19 +195,12 @@ BatchLine smoothedBatchLine(const std::vector<BatchPoint>& points)
     line.x.reserve(points.size());
     line.loss.reserve(points.size());
     line.accuracy.reserve(points.size());
-    double loss = 0, accuracy = 0;
+    BatchSmoother smoother;
     for (const BatchPoint& b : points) {
-        const BatchProgress& p = b.progress;
-        if (line.x.empty()) { // as the window's live chart starts its average
-            loss = p.batchLoss;
-            accuracy = p.batchAccuracy;
-        }
-        const double keep = batchSmoothing(p.steps);
-        loss = keep * loss + (1 - keep) * p.batchLoss;
-        accuracy = keep * accuracy + (1 - keep) * p.batchAccuracy;
-        line.x.push_back((p.epoch - 1) + double(p.step) / std::max(1, p.steps));
-        line.loss.push_back(loss);
-        line.accuracy.push_back(accuracy);
+        const BatchSmoother::Point s = smoother.add(b.progress);
+        line.x.push_back(s.x);
+        line.loss.push_back(s.loss);
+        line.accuracy.push_back(s.accuracy);
     }
     return line;
 }

@@ -50,11 +50,21 @@ private:
     int64_t m_batchesPerPoint = 1; // a power of two; every point but the last covers as many
 };
 
-// The per-batch line that the window's charts, the Runs page and the report draw from a curve: each
-// point's own loss and accuracy smoothed by an exponential moving average over about ten batches, fewer
-// in a short epoch (a twentieth of it), so that the line never lags the epochs' points by much of an
+// The per-batch line that the window's live charts, the Runs page and the report draw: each batch's
+// own loss and accuracy smoothed by an exponential moving average over about ten batches, fewer in a
+// short epoch (a twentieth of it), so that the line never lags the epochs' points by much of an
 // epoch; a point at x = epoch - 1 + step / steps (the end of epoch 2 at 2, where its epoch point is).
-double batchSmoothing(int stepsPerEpoch); // the weight an average keeps of the points before
+// The live charts add each batch as it comes; smoothedBatchLine a whole curve's.
+class BatchSmoother {
+public:
+    struct Point {
+        double x, loss, accuracy;
+    };
+    Point add(const BatchProgress& p); // the line's point after `p`; the first starts the average
+private:
+    double m_loss = 0, m_accuracy = 0;
+    bool m_started = false;
+};
 struct BatchLine {
     std::vector<double> x, loss, accuracy;
 };

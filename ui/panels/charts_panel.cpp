@@ -128,7 +128,7 @@ void ChartsPanel::resetForRun()
     m_loss->clear();
     m_accuracy->clear();
     m_speed->clear();
-    m_haveSmooth = false;
+    m_smoother = {};
 }
 
 QString ChartsPanel::validationName() const
@@ -185,19 +185,10 @@ void ChartsPanel::setRun(const tb::TrainConfig& config, const std::vector<tb::Ep
 
 void ChartsPanel::addBatch(const tb::BatchProgress& p)
 {
-    if (!m_haveSmooth) {
-        m_smoothLoss = p.batchLoss;
-        m_smoothAcc = p.batchAccuracy;
-        m_haveSmooth = true;
-    }
-    // tb::smoothedBatchLine's average, point by point (the Runs page and the report draw the same line).
-    const double keep = tb::batchSmoothing(p.steps);
-    m_smoothLoss = keep * m_smoothLoss + (1 - keep) * p.batchLoss;
-    m_smoothAcc = keep * m_smoothAcc + (1 - keep) * p.batchAccuracy;
-    const double x = (p.epoch - 1) + double(p.step) / std::max(1, p.steps);
-    m_loss->append(m_lossBatch, QPointF(x, m_smoothLoss));
-    m_accuracy->append(m_accBatch, QPointF(x, m_smoothAcc));
-    m_loss->append(m_lossRate, QPointF(x, p.learningRate));
+    const tb::BatchSmoother::Point s = m_smoother.add(p); // the line the Runs page and the report draw
+    m_loss->append(m_lossBatch, QPointF(s.x, s.loss));
+    m_accuracy->append(m_accBatch, QPointF(s.x, s.accuracy));
+    m_loss->append(m_lossRate, QPointF(s.x, p.learningRate));
 }
 
 void ChartsPanel::addEpoch(const tb::EpochRecord& r)

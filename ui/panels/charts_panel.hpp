@@ -72,8 +72,7 @@ private:
     tb::TrainConfig m_config;
     bool m_textRun = false;
     int m_memProcess, m_memSystem;
-    double m_smoothLoss = 0, m_smoothAcc = 0;
-    bool m_haveSmooth = false;
+    tb::BatchSmoother m_smoother;
     QElapsedTimer m_clock;
     QTimer* m_memoryTimer;
 };
