@@ -66,6 +66,25 @@ FloatImage resample(const FloatImage& src, int x0, int y0, int w, int h, int dw,
     return out;
 }
 
+// The bounding box of the pixels that differ from `paper` by more than a tenth of the range (fainter
+// specks left out): the ink, or an object on its background. w == 0 when none does.
+struct Box {
+    int x = 0, y = 0, w = 0, h = 0;
+};
+Box boxOfDifferences(const FloatImage& f, float paper)
+{
+    int x0 = f.width, y0 = f.height, x1 = -1, y1 = -1;
+    for (int y = 0; y < f.height; ++y)
+        for (int x = 0; x < f.width; ++x)
+            if (std::abs(f.at(x, y) - paper) > 25.5f) {
+                x0 = std::min(x0, x);
+                x1 = std::max(x1, x);
+                y0 = std::min(y0, y);
+                y1 = std::max(y1, y);
+            }
+    return x1 < 0 ? Box{} : Box{x0, y0, x1 - x0 + 1, y1 - y0 + 1};
+}
+
 // The size of a w x h region fitted into width x height keeping its proportions.
 std::pair<int, int> fitOf(int w, int h, int width, int height)
 {
@@ -84,21 +103,13 @@ FloatImage fitted(const FloatImage& f, int width, int height, float fill, Prepro
     if (aspect >= 1 / 1.1 && aspect <= 1.1)
         return resample(f, 0, 0, f.width, f.height, width, height);
     r.fitted = true;
-    int x0 = f.width, y0 = f.height, x1 = -1, y1 = -1; // what differs from the paper by 10%
-    for (int y = 0; y < f.height; ++y)
-        for (int x = 0; x < f.width; ++x)
-            if (std::abs(f.at(x, y) - fill) > 25.5f) {
-                x0 = std::min(x0, x);
-                x1 = std::max(x1, x);
-                y0 = std::min(y0, y);
-                y1 = std::max(y1, y);
-            }
+    Box b = boxOfDifferences(f, fill);
     // Nothing but paper, or a speck (dust, a JPEG artefact): not blown up to fill the input, the
     // whole picture is fitted.
-    if (x1 < 0 || std::max(double(x1 - x0 + 1) / f.width, double(y1 - y0 + 1) / f.height) < 0.1)
-        x0 = 0, y0 = 0, x1 = f.width - 1, y1 = f.height - 1;
-    const auto [dw, dh] = fitOf(x1 - x0 + 1, y1 - y0 + 1, width, height);
-    const FloatImage inner = resample(f, x0, y0, x1 - x0 + 1, y1 - y0 + 1, dw, dh);
+    if (b.w == 0 || std::max(double(b.w) / f.width, double(b.h) / f.height) < 0.1)
+        b = {0, 0, f.width, f.height};
+    const auto [dw, dh] = fitOf(b.w, b.h, width, height);
+    const FloatImage inner = resample(f, b.x, b.y, b.w, b.h, dw, dh);
     FloatImage out{width, height, std::vector<float>(size_t(width) * size_t(height), fill)};
     const int ox = (width - dw) / 2, oy = (height - dh) / 2;
     for (int y = 0; y < dh; ++y)
@@ -195,23 +206,15 @@ PreprocessResult preprocessImage(const GrayImage& picture, int height, int width
     for (float& v : f.v)
         v = std::clamp((v - paper) * 255.0f / (ink - paper), 0.0f, 255.0f);
 
-    // The ink's bounding box (faint specks below 10% left out).
-    int x0 = f.width, y0 = f.height, x1 = -1, y1 = -1;
-    for (int y = 0; y < f.height; ++y)
-        for (int x = 0; x < f.width; ++x)
-            if (f.at(x, y) > 25.5f) {
-                x0 = std::min(x0, x);
-                x1 = std::max(x1, x);
-                y0 = std::min(y0, y);
-                y1 = std::max(y1, y);
-            }
-    const int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+    // The ink's bounding box: the paper is 0 now, and the strongest ink 255.
+    const Box inked = boxOfDifferences(f, 0.0f);
+    const int bw = inked.w, bh = inked.h;
     // Into a 20x20 box of a 28x28 field (scaled with the model's input), keeping the aspect.
     const double boxW = 20.0 * width / 28.0, boxH = 20.0 * height / 28.0;
     const double s = std::min(boxW / bw, boxH / bh);
     const int dw = std::clamp(int(std::lround(bw * s)), 1, width);
     const int dh = std::clamp(int(std::lround(bh * s)), 1, height);
-    FloatImage digit = resample(f, x0, y0, bw, bh, dw, dh);
+    FloatImage digit = resample(f, inked.x, inked.y, bw, bh, dw, dh);
     // The levels again: shrinking averages a thin pen's stroke with the paper beside it (a 4-pixel
     // stroke on a 300x400 page peaked at 87 of 255, and its 4 was read as a 7), where MNIST's
     // strokes reach white.
